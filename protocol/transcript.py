@@ -1,0 +1,411 @@
+"""The hash-chained, host-ordered transcript and its verification.
+
+Every wire message is a `Signed` [payload, signature]. The payload is the
+canonical encoding of [version, table_id, kind, sender, seq, head, *body].
+The host wraps each message it accepts in an `Entry` naming the hash of the
+previous entry; peers check the chain, the signatures, each sender's
+message counter, and that every echoed head is one of their own chain's
+earlier hashes (else the host showed different histories).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .codec import (
+    MAX_FRAME,
+    FrameReader,
+    decode,
+    encode,
+    expect_array,
+    expect_bytes,
+    expect_int,
+    expect_str,
+    frame,
+)
+from .errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from .identity import Identity, sign_message, verify_message
+
+VERSION = 1
+GENESIS = bytes(32)
+HOST = -1
+SPECTATOR = -2
+MAX_SEAT = 5
+MAX_SEQ = 2**63 - 1
+MAX_INDEX = 2**63 - 1
+MAX_KIND = 32
+TABLE_ID_LEN = 16
+HASH_LEN = 32
+SIGNATURE_LEN = 64
+MAX_MESSAGE = MAX_FRAME - 64
+"""Largest encoded `Signed`, so that an `Entry` wrapping it fits in a frame."""
+ENTRY_TAG = b"briscola-tui/entry/v1\x00"
+FILE_MAGIC = "briscola-transcript"
+FILE_VERSION = 1
+
+
+class NotATranscript(ProtocolError):
+    """The bytes do not start with a transcript file header."""
+
+
+# --- message envelope -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Header:
+    """The first six fields of every message payload."""
+
+    version: int
+    table_id: bytes
+    kind: str
+    sender: int
+    seq: int
+    head: bytes
+
+
+def parse_header(payload: bytes) -> tuple[Header, list]:
+    """Decode a payload into its header and body fields, strictly."""
+    fields = decode(payload)
+    if not isinstance(fields, list) or len(fields) < 6:
+        raise RemoteProtocolError("message: expected an array of at least 6 fields")
+    version = expect_int(fields[0], 0, MAX_SEQ, "message version")
+    if version != VERSION:
+        raise RemoteProtocolError(f"message: unsupported version {version}")
+    header = Header(
+        version=version,
+        table_id=expect_bytes(fields[1], TABLE_ID_LEN, "message table_id"),
+        kind=expect_str(fields[2], MAX_KIND, "message kind"),
+        sender=expect_int(fields[3], SPECTATOR, MAX_SEAT, "message sender"),
+        seq=expect_int(fields[4], 0, MAX_SEQ, "message seq"),
+        head=expect_bytes(fields[5], HASH_LEN, "message head"),
+    )
+    return header, fields[6:]
+
+
+def make_payload(header: Header, body: list | tuple = ()) -> bytes:
+    """Canonical payload bytes; LocalProtocolError if the header is invalid."""
+    h = header
+    payload = encode([h.version, h.table_id, h.kind, h.sender, h.seq, h.head, *body])
+    try:
+        parse_header(payload)
+    except RemoteProtocolError as exc:
+        raise LocalProtocolError(exc.reason) from None
+    return payload
+
+
+@dataclass(frozen=True)
+class Signed:
+    """A payload and its sender's signature, as sent on the wire."""
+
+    payload: bytes
+    signature: bytes
+
+    @classmethod
+    def sign(cls, identity: Identity, payload: bytes) -> Signed:
+        """Sign `payload` with the message domain tag."""
+        return cls(payload, sign_message(identity, payload))
+
+    def encode(self) -> bytes:
+        """[payload, signature] as canonical msgpack."""
+        data = encode([self.payload, self.signature])
+        if len(data) > MAX_MESSAGE:
+            raise LocalProtocolError("signed message too large")
+        return data
+
+    @classmethod
+    def decode(cls, data: bytes) -> Signed:
+        """Strictly decode [payload, signature]."""
+        if len(data) > MAX_MESSAGE:
+            raise RemoteProtocolError("signed message too large")
+        fields = expect_array(decode(data), 2, "signed message")
+        payload = expect_bytes(fields[0], (1, MAX_MESSAGE), "signed payload")
+        signature = expect_bytes(fields[1], SIGNATURE_LEN, "signature")
+        return cls(payload, signature)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A verified message: the envelope, its header and its body fields."""
+
+    signed: Signed
+    header: Header
+    body: list
+
+
+def open_signed(data: bytes, keys: dict[int, bytes], table_id: bytes) -> Opened:
+    """Decode, parse and verify one signed message against the senders' keys.
+
+    Errors name the sender as culprit once it is known.
+    """
+    signed = Signed.decode(data)
+    header, body = parse_header(signed.payload)
+    sender = header.sender
+    if header.table_id != table_id:
+        raise RemoteProtocolError("message for another table", culprit=sender)
+    public = keys.get(sender)
+    if public is None:
+        raise RemoteProtocolError(f"no key known for sender {sender}", culprit=sender)
+    try:
+        verify_message(public, signed.payload, signed.signature)
+    except RemoteProtocolError as exc:
+        raise RemoteProtocolError(exc.reason, culprit=sender) from None
+    return Opened(signed, header, body)
+
+
+# --- entries ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One host-ordered transcript entry: an encoded `Signed` and its link."""
+
+    index: int
+    prev: bytes
+    message: bytes
+
+    def encode(self) -> bytes:
+        """[index, prev, message] as canonical msgpack."""
+        return encode([self.index, self.prev, self.message])
+
+    @classmethod
+    def decode(cls, data: bytes) -> Entry:
+        """Strictly decode [index, prev, message]."""
+        fields = expect_array(decode(data), 3, "entry")
+        return cls(
+            index=expect_int(fields[0], 0, MAX_INDEX, "entry index"),
+            prev=expect_bytes(fields[1], HASH_LEN, "entry prev"),
+            message=expect_bytes(fields[2], (1, MAX_MESSAGE), "entry message"),
+        )
+
+
+def entry_hash(entry: Entry) -> bytes:
+    """SHA-256 of the domain tag and the entry's canonical encoding."""
+    return hashlib.sha256(ENTRY_TAG + entry.encode()).digest()
+
+
+def verify_entry(entry: Entry, keys: dict[int, bytes], table_id: bytes) -> Opened:
+    """Check an entry's message signature. The host must relay only good
+    messages, so any failure here names the host."""
+    try:
+        return open_signed(entry.message, keys, table_id)
+    except RemoteProtocolError as exc:
+        raise RemoteProtocolError(
+            f"host relayed a bad message: {exc.reason}", culprit="host", entry=entry.index
+        ) from None
+
+
+def verify_chain(entries: list[Entry]) -> None:
+    """Check indices count up from 0 and each entry names the previous hash."""
+    head = GENESIS
+    for position, entry in enumerate(entries):
+        if entry.index != position:
+            raise RemoteProtocolError(
+                f"entry has index {entry.index}", culprit="host", entry=position
+            )
+        if entry.prev != head:
+            raise RemoteProtocolError(
+                "entry does not follow the previous one", culprit="host", entry=position
+            )
+        head = entry_hash(entry)
+
+
+# --- the log ----------------------------------------------------------------
+
+
+class Transcript:
+    """The ordered log of one table, on the host or on a peer."""
+
+    def __init__(self, table_id: bytes) -> None:
+        self.table_id = table_id
+        self.entries: list[Entry] = []
+        self._hashes: list[bytes] = []
+        self._position: dict[bytes, int] = {GENESIS: -1}
+        self._last_seq: dict[int, int] = {}
+        self._last_echo: dict[int, int] = {}
+
+    @property
+    def head(self) -> bytes:
+        """Hash of the last entry, or GENESIS."""
+        return self._hashes[-1] if self._hashes else GENESIS
+
+    @property
+    def known_heads(self) -> frozenset[bytes]:
+        """Every hash in the chain, GENESIS included."""
+        return frozenset(self._position)
+
+    def hash_at(self, index: int) -> bytes:
+        """Hash of entry `index`."""
+        return self._hashes[index]
+
+    # host side
+
+    def append(self, signed_bytes: bytes) -> Entry:
+        """Host: wrap a message as the next entry (no checks; see `admit`)."""
+        entry = Entry(len(self.entries), self.head, signed_bytes)
+        self._add(entry)
+        return entry
+
+    def admit(self, signed_bytes: bytes, keys: dict[int, bytes]) -> tuple[Entry, Opened]:
+        """Host: check a message from its sender, then append it.
+
+        Errors name the sender (the host knows its own chain)."""
+        opened = open_signed(signed_bytes, keys, self.table_id)
+        at_index = len(self.entries)
+        try:
+            self.check_echo(opened.header, at_index)
+        except RemoteProtocolError as exc:
+            reason = exc.reason
+            if exc.culprit == "host":  # we are the host: the sender made it up
+                reason = "echoed head is not in this table's history"
+            raise RemoteProtocolError(
+                reason, culprit=opened.header.sender, entry=at_index
+            ) from None
+        self.check_seq(opened.header, at_index)
+        entry = self.append(signed_bytes)
+        self._note(opened.header, at_index)
+        return entry, opened
+
+    # peer side
+
+    def accept(self, entry: Entry) -> None:
+        """Peer: add an entry after checking it links to our head."""
+        self._check_link(entry)
+        self._add(entry)
+
+    def receive(self, entry: Entry, keys: dict[int, bytes]) -> Opened:
+        """Peer: check link, signature, echo and seq of an entry, then add it."""
+        self._check_link(entry)
+        opened = verify_entry(entry, keys, self.table_id)
+        self.check_echo(opened.header, entry.index)
+        self.check_seq(opened.header, entry.index)
+        self._add(entry)
+        self._note(opened.header, entry.index)
+        return opened
+
+    # checks
+
+    def check_echo(self, header: Header, at_index: int) -> None:
+        """The echoed head must be GENESIS or the hash of an entry before `at_index`."""
+        position = self._position.get(header.head)
+        if position is None or position >= at_index:
+            raise RemoteProtocolError(
+                "host showed different histories", culprit="host", entry=at_index
+            )
+        if position < self._last_echo.get(header.sender, -1):
+            raise RemoteProtocolError(
+                "echoed head went backwards", culprit=header.sender, entry=at_index
+            )
+
+    def check_seq(self, header: Header, at_index: int) -> None:
+        """The sender's counter must be exactly one more than its last message."""
+        expected = self._last_seq.get(header.sender, -1) + 1
+        if header.seq != expected:
+            what = "replayed" if header.seq < expected else "out-of-order"
+            raise RemoteProtocolError(
+                f"{what} message: seq {header.seq}, expected {expected}",
+                culprit=header.sender,
+                entry=at_index,
+            )
+
+    def _check_link(self, entry: Entry) -> None:
+        if entry.index != len(self.entries):
+            raise RemoteProtocolError(
+                f"expected entry {len(self.entries)}, got {entry.index}",
+                culprit="host",
+                entry=entry.index,
+            )
+        if entry.prev != self.head:
+            raise RemoteProtocolError(
+                "entry does not follow our head", culprit="host", entry=entry.index
+            )
+
+    def _add(self, entry: Entry) -> None:
+        digest = entry_hash(entry)
+        self._position[digest] = entry.index
+        self.entries.append(entry)
+        self._hashes.append(digest)
+
+    def _note(self, header: Header, at_index: int) -> None:
+        self._last_seq[header.sender] = header.seq
+        self._last_echo[header.sender] = self._position[header.head]
+
+
+def verify_transcript(
+    table_id: bytes, entries: list[Entry], keys: dict[int, bytes]
+) -> list[Opened]:
+    """Replay a whole transcript as a peer would; the first error names its entry."""
+    log = Transcript(table_id)
+    return [log.receive(entry, keys) for entry in entries]
+
+
+# --- storage format ---------------------------------------------------------
+
+
+def dump_transcript(table_id: bytes, meta: list | tuple, entries: list[Entry]) -> bytes:
+    """A transcript file: a header frame, then one frame per entry."""
+    head = encode([FILE_MAGIC, FILE_VERSION, table_id, list(meta)])
+    return frame(head) + b"".join(frame(entry.encode()) for entry in entries)
+
+
+def load_transcript(data: bytes) -> tuple[bytes, list, list[Entry]]:
+    """Parse and chain-check a transcript file (signatures: `verify_transcript`).
+
+    NotATranscript if the header frame is wrong; otherwise a
+    RemoteProtocolError naming the first bad entry.
+    """
+    frames = _split_frames(data)
+    try:
+        table_id, meta = _parse_file_header(next(frames, None))
+    except ProtocolError as exc:
+        raise NotATranscript(f"not a transcript: {exc.reason}") from None
+    entries: list[Entry] = []
+    try:
+        for payload in frames:
+            entries.append(_parse_stored_entry(payload, table_id))
+    except RemoteProtocolError as exc:
+        raise RemoteProtocolError(
+            f"corrupted entry: {exc.reason}", entry=len(entries)
+        ) from None
+    verify_chain(entries)
+    return table_id, meta, entries
+
+
+def _split_frames(data: bytes) -> Iterator[bytes]:
+    """Frame payloads of a whole file, one at a time (errors when reached)."""
+    reader = FrameReader()
+    offset = 0
+    while offset < len(data):
+        reader.feed(data[offset : offset + 4])
+        size = int.from_bytes(data[offset : offset + 4], "big")
+        reader.feed(data[offset + 4 : offset + 4 + size])
+        payload = reader.next_frame()
+        if payload is None:
+            raise RemoteProtocolError("truncated frame")
+        yield payload
+        offset += 4 + size
+
+
+def _parse_file_header(payload: bytes | None) -> tuple[bytes, list]:
+    if payload is None:
+        raise RemoteProtocolError("no header frame")
+    fields = expect_array(decode(payload), 4, "transcript header")
+    if fields[0] != FILE_MAGIC:
+        raise RemoteProtocolError("wrong magic")
+    if fields[1] != FILE_VERSION or isinstance(fields[1], bool):
+        raise RemoteProtocolError("unsupported transcript version")
+    table_id = expect_bytes(fields[2], TABLE_ID_LEN, "table_id")
+    meta = fields[3]
+    if not isinstance(meta, list):
+        raise RemoteProtocolError("metadata: expected an array")
+    return table_id, meta
+
+
+def _parse_stored_entry(payload: bytes, table_id: bytes) -> Entry:
+    """Decode an entry and check its message is well formed for this table."""
+    entry = Entry.decode(payload)
+    header, _ = parse_header(Signed.decode(entry.message).payload)
+    if header.table_id != table_id:
+        raise RemoteProtocolError("message for another table")
+    return entry
