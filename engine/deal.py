@@ -1,0 +1,105 @@
+"""Deal plans: which position of the shuffled deck goes where.
+
+The shuffled deck is a row of positions, 0 on top. A plan follows the rule
+book's dealing order for a game, player count and dealer: dealing starts with
+the dealer's right-hand neighbour (seat dealer+1) and goes round in seat
+order. The protocol uses the plan to hand out encrypted positions; tests and
+bots use `DealPlan.deal` on a plainly shuffled list of cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card
+from .state import Deal
+
+
+@dataclass(frozen=True)
+class DealPlan:
+    """Deck positions per destination.
+
+    `hands[s]` lists, in the order received, the positions seat s is dealt;
+    `stock` the Briscola face-down stock positions in drawing order;
+    `faceup` the position of the Briscola face-up card (drawn last);
+    `monte` the Calabresella monte positions.
+    """
+
+    size: int
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...] = ()
+    faceup: int | None = None
+    monte: tuple[int, ...] = ()
+
+    def deal(self, deck: list[Card]) -> Deal:
+        """Lay out a shuffled deck (position 0 first) as a fully known `Deal`."""
+        if len(deck) != self.size:
+            raise ValueError(f"the plan deals {self.size} cards, the deck has {len(deck)}")
+        return Deal(
+            hands=[[deck[p] for p in positions] for positions in self.hands],
+            stock=[deck[p] for p in self.stock],
+            faceup=None if self.faceup is None else deck[self.faceup],
+            monte=[deck[p] for p in self.monte],
+        )
+
+    def where(self, position: int) -> tuple:
+        """("hand", seat), ("stock", k), ("faceup",) or ("monte", k) for a position."""
+        for seat, positions in enumerate(self.hands):
+            if position in positions:
+                return ("hand", seat)
+        if position in self.stock:
+            return ("stock", self.stock.index(position))
+        if position == self.faceup:
+            return ("faceup",)
+        if position in self.monte:
+            return ("monte", self.monte.index(position))
+        raise ValueError(f"position {position} is not in a deck of {self.size}")
+
+    def position(self, slot: tuple) -> int:
+        """The deck position of a slot as `Need.slots` names them."""
+        kind = slot[0]
+        if kind == "stock":
+            return self.stock[slot[1]]
+        if kind == "faceup":
+            return self.faceup
+        if kind == "monte":
+            return self.monte[slot[1]]
+        if kind == "hand":
+            return self.hands[slot[1]][slot[2]]
+        raise ValueError(f"unknown slot {slot!r}")
+
+
+def packets(players: int, dealer: int, per_round: list[int]) -> list[list[int]]:
+    """Positions dealt to each seat, dealing `per_round[r]` cards at a time.
+
+    Round r gives `per_round[r]` consecutive positions to each seat in turn,
+    starting with dealer+1. Returns per seat the positions in the order
+    received; positions run on from 0.
+    """
+    hands: list[list[int]] = [[] for _ in range(players)]
+    position = 0
+    for count in per_round:
+        for i in range(players):
+            seat = (dealer + 1 + i) % players
+            hands[seat].extend(range(position, position + count))
+            position += count
+    return hands
+
+
+def briscola_plan(players: int, dealer: int, size: int) -> DealPlan:
+    """3 cards each one at a time, then the face-up card, then the stock."""
+    hands = packets(players, dealer, [1, 1, 1])
+    faceup = 3 * players
+    return DealPlan(size, tuple(map(tuple, hands)), tuple(range(faceup + 1, size)), faceup)
+
+
+def chiamata_plan(dealer: int) -> DealPlan:
+    """5 players, 4 cards at a time, twice round: 8 each, nothing left."""
+    hands = packets(5, dealer, [4, 4])
+    return DealPlan(40, tuple(map(tuple, hands)))
+
+
+def calabresella_plan(dealer: int) -> DealPlan:
+    """3 players, packets of 4, three times round: 12 each; the last 4 are the monte."""
+    hands = packets(3, dealer, [4, 4, 4])
+    return DealPlan(40, tuple(map(tuple, hands)), monte=(36, 37, 38, 39))

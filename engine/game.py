@@ -1,0 +1,114 @@
+"""What every game object offers, and option checking shared by all games.
+
+A game object is a configuration (game, player count, options) that knows
+its deck, its deal plan and how to start a hand. `engine.games.make` builds
+one by name.
+"""
+
+from __future__ import annotations
+
+from .cards import Card
+from .deal import DealPlan
+from .state import Deal, State
+
+
+class OptionError(ValueError):
+    """A game, player count or option the rule book does not have."""
+
+
+class Game:
+    """Base for the per-game classes in `engine/games/`."""
+
+    name: str = ""
+    PLAYERS: tuple[int, ...] = ()
+    OPTIONS: dict[str, tuple] = {}
+    """Option name -> allowed values, the default first."""
+    INT_OPTIONS: dict[str, tuple[int, int, int]] = {}
+    """Option name -> (default, lowest, highest) for whole-number options."""
+
+    def __init__(self, players: int, options: dict | None = None):
+        if players not in self.PLAYERS:
+            allowed = ", ".join(map(str, self.PLAYERS))
+            raise OptionError(f"{self.name} is played by {allowed} players, not {players!r}")
+        self.players = players
+        self.options = self._check_options(options or {})
+
+    def _check_options(self, given: dict) -> dict:
+        if not isinstance(given, dict):
+            raise OptionError("options must be an object of option names to values")
+        options = {name: values[0] for name, values in self.OPTIONS.items()}
+        options.update({name: spec[0] for name, spec in self.INT_OPTIONS.items()})
+        for name, value in given.items():
+            if name in self.OPTIONS:
+                options[name] = self._choice(name, value)
+            elif name in self.INT_OPTIONS:
+                options[name] = self._whole(name, value)
+            else:
+                known = ", ".join(sorted([*self.OPTIONS, *self.INT_OPTIONS])) or "none"
+                raise OptionError(f"unknown {self.name} option {name!r} (known: {known})")
+        return options
+
+    def _choice(self, name: str, value):
+        allowed = self.OPTIONS[name]
+        for candidate in allowed:
+            # JSON gives "2" or 2, true or "true": accept the obvious spellings.
+            if value == candidate or (not isinstance(value, bool) and str(value).lower() == str(candidate).lower()):
+                return candidate
+        shown = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in allowed)
+        raise OptionError(f"option {name} must be one of {shown}, not {value!r}")
+
+    def _whole(self, name: str, value) -> int:
+        _, low, high = self.INT_OPTIONS[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise OptionError(f"option {name} must be a whole number {low}..{high}, not {value!r}")
+        return value
+
+    # --- what each game provides -------------------------------------------
+
+    def deck(self) -> list[Card]:  # pragma: no cover - abstract
+        """The cards of this game and player count, in index order."""
+        raise NotImplementedError
+
+    def plan(self, dealer: int) -> DealPlan:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> State:  # pragma: no cover
+        """The state at the start of a hand: `deal` as the holder (`viewer`) knows it."""
+        raise NotImplementedError
+
+    def teams(self) -> list[list[int]] | None:
+        """Fixed partnerships, or None when everyone plays for themself."""
+        return None
+
+    def check_deal(self, deal: Deal, dealer: int) -> None:
+        """Raise ValueError unless a fully known deal uses exactly this game's deck."""
+        plan = self.plan(dealer)
+        for seat, (cards, positions) in enumerate(zip(deal.hands, plan.hands)):
+            if len(cards) != len(positions):
+                raise ValueError(f"seat {seat} must be dealt {len(positions)} cards, not {len(cards)}")
+        if len(deal.stock) != len(plan.stock):
+            raise ValueError(f"the stock must hold {len(plan.stock)} cards, not {len(deal.stock)}")
+        if (deal.faceup is None) != (plan.faceup is None):
+            raise ValueError("the face-up briscola card is " + ("missing" if deal.faceup is None else "not used in this game"))
+        if len(deal.monte) != len(plan.monte):
+            raise ValueError(f"the monte must hold {len(plan.monte)} cards, not {len(deal.monte)}")
+        cards = [c for h in deal.hands for c in h] + list(deal.stock) + list(deal.monte)
+        if deal.faceup is not None:
+            cards.append(deal.faceup)
+        if any(c is None for c in cards):
+            raise ValueError("the deal has hidden cards; a full deal is needed here")
+        seen: set[Card] = set()
+        for card in cards:
+            if card in seen:
+                raise ValueError(f"{card} is dealt twice")
+            seen.add(card)
+        expected = set(self.deck())
+        extra = sorted(seen - expected)
+        if extra:
+            raise ValueError(f"{' '.join(map(str, extra))} not in the {self.players}-player {self.name} deck")
+        missing = sorted(expected - seen)
+        if missing:
+            raise ValueError(f"the deal misses {' '.join(map(str, missing))}")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.players} players {self.options}>"

@@ -1,0 +1,267 @@
+"""Classic Briscola for 2, 3, 4 and 6 players, with every option of the rule book."""
+
+from __future__ import annotations
+
+from ..cards import (
+    BRISCOLA_ORDER,
+    BRISCOLA_POINTS,
+    SEVEN_SECOND_ORDER,
+    SEVEN_SECOND_POINTS,
+    Card,
+    briscola_deck,
+    points_table,
+    strength_table,
+)
+from ..deal import DealPlan, briscola_plan
+from ..game import Game
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_action
+
+STRENGTH = strength_table(BRISCOLA_ORDER)
+POINTS = points_table(BRISCOLA_POINTS)
+STRENGTH_7 = strength_table(SEVEN_SECOND_ORDER)
+POINTS_7 = points_table(SEVEN_SECOND_POINTS)
+
+
+class Briscola(Game):
+    name = "briscola"
+    PLAYERS = (2, 3, 4, 6)
+    OPTIONS = {
+        "trump_exchange": ("none", "2", "7"),
+        "seven_second": (False, True),
+        "open_hands": (False, True),
+        "black_hand": (False, True),
+        "scoring": ("hands", "game_points"),
+    }
+    INT_OPTIONS = {"match": (2, 1, 5)}
+    """`match`: hands to win the match with the default scoring."""
+
+    def deck(self) -> list[Card]:
+        return briscola_deck(self.players)
+
+    def plan(self, dealer: int) -> DealPlan:
+        return briscola_plan(self.players, dealer, len(self.deck()))
+
+    def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> "BriscolaState":
+        return BriscolaState(self, dealer, deal, viewer)
+
+    def teams(self) -> list[list[int]] | None:
+        if self.players in (4, 6):
+            return [list(range(0, self.players, 2)), list(range(1, self.players, 2))]
+        return None
+
+    def sides(self) -> list[list[int]]:
+        """Who scores together: the two teams, or each player alone."""
+        return self.teams() or [[s] for s in range(self.players)]
+
+    def match_target(self) -> int:
+        """Series score that wins the match."""
+        if self.players == 3 or self.options["scoring"] == "game_points":
+            return 12
+        return self.options["match"]
+
+
+class BriscolaState(State):
+    HANDLERS = {"play": "_play", "exchange": "_exchange", "declare": "_declare", "draw": "_draw"}
+    PHASE_KINDS = {"play": ("play", "exchange", "declare"), "draw": ("draw",)}
+
+    def __init__(self, game: Briscola, dealer: int, deal: Deal, viewer: int | None = None):
+        super().__init__(game, dealer, deal, viewer)
+        if deal.faceup is None:
+            raise ValueError("a briscola deal needs its face-up card")
+        self.faceup: Card = deal.faceup
+        self.trump: str = deal.faceup.suit
+        self.stock: list[Card | None] = list(deal.stock)
+        self.drawn = 0
+        self.declared: int | None = None
+        seven = game.options["seven_second"]
+        self.strength = STRENGTH_7 if seven else STRENGTH
+        self.points = POINTS_7 if seven else POINTS
+        rank = game.options["trump_exchange"]
+        self.exchange_card = None if rank == "none" else Card(rank, self.trump)
+        self.black_hand = game.options["black_hand"]
+
+    def _clone_extra(self, state: "BriscolaState") -> None:
+        state.stock = list(self.stock)
+
+    # --- queries ------------------------------------------------------------
+
+    def pile_left(self) -> int:
+        """Cards still to draw: the face-down stock and the face-up card."""
+        return len(self.stock) + 1 - self.drawn
+
+    def can_exchange(self, seat: int) -> bool:
+        """True when the exchange option allows `seat` to swap now (hand known)."""
+        return (
+            self.exchange_card is not None
+            and self.drawn < len(self.stock)
+            and self.exchange_card in self.hands[seat]
+        )
+
+    def can_declare(self, seat: int) -> bool:
+        hand = self.hands[seat]
+        return self.black_hand and all(Card(r, self.trump) in hand for r in "A3K")
+
+    def legal_actions(self) -> list[Action]:
+        seat = self.turn
+        if seat == CHANCE:
+            return [self.chance_outcome()]
+        if seat == TERMINAL:
+            return []
+        actions = [play_action(seat, c) for c in self.hands[seat]]
+        if self.exchange_card is not None and self.can_exchange(seat):
+            actions.append(Action(seat, "exchange"))
+        if self.black_hand and self.can_declare(seat):
+            actions.append(Action(seat, "declare"))
+        return actions
+
+    def need(self) -> Need:
+        if self.turn != CHANCE:
+            raise IllegalAction("no cards are to be dealt now")
+        drawers = [(self.leader + i) % self.n for i in range(self.n)]
+        slots, audiences = [], []
+        open_hands = self.game.options["open_hands"]
+        for i, seat in enumerate(drawers):
+            d = self.drawn + i
+            if d < len(self.stock):
+                slots.append(("stock", d))
+                audiences.append(PUBLIC if open_hands else seat)
+            else:
+                slots.append(("faceup",))
+                audiences.append(PUBLIC)
+        return Need("draw", tuple(audiences), tuple(slots))
+
+    def chance_outcome(self) -> Action:
+        need = self.need()
+        cards = tuple(self.stock[s[1]] if s[0] == "stock" else self.faceup for s in need.slots)
+        return Action(CHANCE, "draw", cards=cards)
+
+    def see_stock(self, slot: int, card: Card) -> None:
+        """Learn a face-down stock card (open hands shows the top of the stock)."""
+        if self.stock[slot] is None:
+            self.stock[slot] = card
+
+    def _known_elsewhere(self) -> list[Card]:
+        known = [c for c in self.stock[self.drawn:] if c is not None]
+        if self.drawn <= len(self.stock):
+            known.append(self.faceup)
+        return known
+
+    # --- actions ------------------------------------------------------------
+
+    def _play(self, action: Action) -> None:
+        seat, card = action.seat, action.card
+        if card is None:
+            raise IllegalAction("play needs a card")
+        self._take_card(seat, card)
+        if self._add_to_trick(seat, card):
+            winner = self._close_trick(self.strength, self.trump, self.points)
+            if self.drawn <= len(self.stock):
+                self.phase = "draw"
+                self.turn = CHANCE
+            elif self.hand_size(winner) == 0:
+                self._end()
+            else:
+                self.turn = winner
+
+    def _exchange(self, action: Action) -> None:
+        seat = action.seat
+        if self.exchange_card is None:
+            raise IllegalAction("the trump exchange option is off")
+        if self.drawn >= len(self.stock):
+            raise IllegalAction("no exchange once the stock has no face-down card left")
+        old = self.faceup
+        self._take_card(seat, self.exchange_card, "exchange")
+        self.hands[seat].append(old)
+        self.faceup = self.exchange_card
+
+    def _declare(self, action: Action) -> None:
+        if not self.black_hand:
+            raise IllegalAction("the black hand option is off")
+        seat = action.seat
+        needed = [Card(r, self.trump) for r in "A3K"]
+        for card in needed:
+            if self._holds(seat, card) is False:
+                raise IllegalAction(f"black hand needs A, 3 and K of trump; seat {seat} lacks {card}")
+        for card in needed:
+            self._show_card(seat, card)
+        self.declared = seat
+        self.ended_early = True
+        self._end()
+
+    def _draw(self, action: Action) -> None:
+        need = self.need()
+        if len(action.cards) != len(need.slots):
+            raise IllegalAction(f"a draw gives {len(need.slots)} cards, not {len(action.cards)}")
+        expected = self.chance_outcome().cards
+        cards = []
+        for want, got in zip(expected, action.cards):
+            if want is not None and got is not None and got is not want:
+                raise IllegalAction(f"drawn card {got} is not the next card of the stock")
+            cards.append(want if want is not None else got)
+        drawers = [(self.leader + i) % self.n for i in range(self.n)]
+        for seat, card in zip(drawers, cards):
+            if card is None:
+                self.unknown[seat] += 1
+            else:
+                self.hands[seat].append(card)
+        self.drawn += self.n
+        self.phase = "play"
+        self.turn = self.leader
+
+    def _end(self) -> None:
+        self.phase = "done"
+        self.turn = TERMINAL
+
+    # --- result -------------------------------------------------------------
+
+    def side_points(self) -> list[int]:
+        return [sum(self.captured[s] for s in side) for side in self.game.sides()]
+
+    def _finish(self) -> tuple[dict, list[int]]:
+        game: Briscola = self.game
+        sides = game.sides()
+        totals = self.side_points()
+        if self.declared is not None:
+            side = next(i for i, members in enumerate(sides) if self.declared in members)
+            awards = [0] * len(sides)
+            awards[side] = 3 if (self.n == 3 or game.options["scoring"] == "game_points") else 1
+            winner = side
+        elif self.n == 3:
+            awards, winner = _three_player_awards(totals)
+        else:
+            awards, winner = _two_side_awards(totals, game.options["scoring"])
+        score = [0] * self.n
+        for side, members in enumerate(sides):
+            for seat in members:
+                score[seat] = awards[side]
+        result = {"winner": winner, "trump": self.trump, "side_points": totals}
+        if self.declared is not None:
+            result["black_hand"] = self.declared
+        return result, score
+
+
+def _two_side_awards(totals: list[int], scoring: str) -> tuple[list[int], int | None]:
+    """Two players or two teams: more than 60 wins; 60-60 is a draw."""
+    awards = [0, 0]
+    for side in (0, 1):
+        points = totals[side]
+        if points > 60:
+            if scoring == "game_points":
+                awards[side] = 3 if points == 120 else 2 if points >= 91 else 1
+            else:
+                awards[side] = 1
+            return awards, side
+    return awards, None
+
+
+def _three_player_awards(totals: list[int]) -> tuple[list[int], int | None]:
+    """Over 40 scores 1 when two players pass 40, 2 when one alone does; all 120 scores 3."""
+    over = [p > 40 for p in totals]
+    awards = [0, 0, 0]
+    for seat, points in enumerate(totals):
+        if points == 120:
+            awards[seat] = 3
+        elif over[seat]:
+            awards[seat] = 1 if sum(over) == 2 else 2
+    winner = over.index(True) if sum(over) == 1 else None
+    return awards, winner

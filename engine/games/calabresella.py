@@ -1,0 +1,355 @@
+"""Calabresella (Terziglio): three players, Tressette ranks, the monte, no trumps."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
+from ..deal import DealPlan, calabresella_plan
+from ..game import Game
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_action
+
+STRENGTH = strength_table(TRESSETTE_ORDER)
+VALUE = points_table(THIRDS)
+CONTRACTS = ("chiamo", "solo", "solissimo")
+RAISES = ("none", "dividete", "scegliete")
+PRICE = {"chiamo": 1, "solo": 2, "solissimo": 4, "dividete": 8, "scegliete": 16}
+LAST_TRICK = 3
+"""Thirds for winning the last trick."""
+NEEDED = 18
+"""Thirds the soloist needs: 6 whole points."""
+
+
+class Calabresella(Game):
+    name = "calabresella"
+    PLAYERS = (3,)
+    OPTIONS: dict[str, tuple] = {}
+    INT_OPTIONS = {"series_hands": (9, 1, 100)}
+
+    def deck(self) -> list[Card]:
+        return list(ALL_CARDS)
+
+    def plan(self, dealer: int) -> DealPlan:
+        return calabresella_plan(dealer)
+
+    def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> "CalabresellaState":
+        return CalabresellaState(self, dealer, deal, viewer)
+
+
+class CalabresellaState(State):
+    HANDLERS = {
+        "bid": "_bid", "pass": "_pass", "call": "_call", "return": "_return",
+        "discard": "_discard", "raise": "_raise", "take": "_take", "play": "_play",
+        "handover": "_handover", "monte": "_show_monte", "dividete": "_divide",
+    }
+    PHASE_KINDS = {
+        "auction": ("bid", "pass"), "call": ("call",), "handover": ("handover",),
+        "monte": ("monte",), "return": ("return",), "discard": ("discard",),
+        "raise": ("raise",), "dividete": ("dividete",), "take": ("take",), "play": ("play",),
+    }
+
+    def __init__(self, game: Calabresella, dealer: int, deal: Deal, viewer: int | None = None):
+        super().__init__(game, dealer, deal, viewer)
+        if len(deal.monte) != 4:
+            raise ValueError("a calabresella deal needs its 4 monte cards")
+        self.monte: list[Card | None] = list(deal.monte)
+        self.phase = "auction"
+        self.spoken = 0
+        self.soloist: int | None = None
+        self.contract: str | None = None
+        self.raised = "none"
+        self.called: Card | None = None
+        self.handed_from: int | None = None
+        self.discarders: list[tuple[int, int]] = []
+        self.redeal = False
+
+    def _clone_extra(self, state: "CalabresellaState") -> None:
+        state.monte = list(self.monte)
+        state.discarders = list(self.discarders)
+
+    def defenders(self) -> tuple[int, int]:
+        """The two defenders in playing order after the soloist."""
+        return ((self.soloist + 1) % 3, (self.soloist + 2) % 3)
+
+    def _known_elsewhere(self) -> list[Card]:
+        return [c for c in self.monte if c is not None]
+
+    # --- auction ------------------------------------------------------------
+
+    def _bid(self, action: Action) -> None:
+        contract = action.contract
+        if contract not in CONTRACTS:
+            raise IllegalAction(f"a bid is chiamo, solo or solissimo, not {contract!r}")
+        if self.contract is not None and CONTRACTS.index(contract) <= CONTRACTS.index(self.contract):
+            raise IllegalAction(f"a bid must be higher than {self.contract}")
+        self.contract = contract
+        self.soloist = action.seat
+        self._spoke(ends=contract == "solissimo")
+
+    def _pass(self, action: Action) -> None:
+        self._spoke(ends=False)
+
+    def _spoke(self, ends: bool) -> None:
+        self.spoken += 1
+        if not ends and self.spoken < 3:
+            self.turn = (self.turn + 1) % 3
+            return
+        if self.soloist is None:
+            self.redeal = True
+            self._end()
+        elif self.contract == "chiamo":
+            self._next("call", self.soloist)
+        elif self.contract == "solo":
+            self._next("monte", CHANCE)
+        else:
+            self._next("raise", self.soloist)
+
+    def _next(self, phase: str, turn: int) -> None:
+        self.phase = phase
+        self.turn = turn
+
+    # --- chiamo, solo, solissimo -------------------------------------------
+
+    def _call(self, action: Action) -> None:
+        if action.card is None:
+            raise IllegalAction("call needs a card")
+        self.called = action.card
+        self._next("handover", CHANCE)
+
+    def _holder_of_called(self) -> int | None:
+        for seat in self.defenders():
+            if self.called in self.hands[seat]:
+                return seat
+        return None
+
+    def _handover(self, action: Action) -> None:
+        holder = action.holder
+        known = self._holder_of_called()
+        if holder is None:
+            if known is not None:
+                raise IllegalAction(f"seat {known} holds {self.called} and must hand it over")
+        else:
+            if holder not in self.defenders():
+                raise IllegalAction(f"only a defender hands over the called card, not seat {holder}")
+            self._take_card(holder, self.called, "hand over")
+            self.hands[self.soloist].append(self.called)
+        self.handed_from = holder
+        self._next("monte", CHANCE)
+
+    def _show_monte(self, action: Action) -> None:
+        cards = self._check_monte(action.cards)
+        self.monte = list(cards)
+        if self.contract == "solissimo":
+            self._next("take", self.defenders()[0])
+            return
+        self.hands[self.soloist].extend(cards)
+        self.monte = []
+        if self.handed_from is not None:
+            self._next("return", self.soloist)
+        else:
+            self.discarders = [(self.soloist, 4)]
+            self._next("discard", self.soloist)
+
+    def _check_monte(self, cards: tuple) -> tuple:
+        if len(cards) != 4:
+            raise IllegalAction(f"the monte holds 4 cards, not {len(cards)}")
+        out = []
+        for known, shown in zip(self.monte, cards):
+            if known is not None and shown is not None and shown is not known:
+                raise IllegalAction(f"{shown} is not the monte card shown")
+            out.append(known if known is not None else shown)
+        if any(c is None for c in out):
+            raise IllegalAction("the monte must be shown face up")
+        return tuple(out)
+
+    def _return(self, action: Action) -> None:
+        card = action.card
+        if card is None:
+            raise IllegalAction("return needs a card")
+        self._take_card(self.soloist, card, "return")
+        self.hands[self.handed_from].append(card)
+        self.discarders = [(self.soloist, 4)]
+        self._next("discard", self.soloist)
+
+    def _raise(self, action: Action) -> None:
+        if action.choice not in RAISES:
+            raise IllegalAction(f"after Solissimo: none, dividete or scegliete, not {action.choice!r}")
+        self.raised = action.choice
+        if action.choice == "none":
+            self._start_play(self.soloist)
+        elif action.choice == "dividete":
+            self._next("dividete", CHANCE)
+        else:
+            self._next("monte", CHANCE)
+
+    def _divide(self, action: Action) -> None:
+        if len(action.cards) != 4:
+            raise IllegalAction("dividete gives out the 4 monte cards")
+        cards = [k if k is not None else c for k, c in zip(self.monte, action.cards)]
+        first, second = self.defenders()
+        for seat, part in ((first, cards[:2]), (second, cards[2:])):
+            for card in part:
+                if card is None:
+                    self.unknown[seat] += 1
+                else:
+                    self.hands[seat].append(card)
+        self.monte = []
+        self.discarders = [(first, 2), (second, 2)]
+        self._next("discard", first)
+
+    def _take(self, action: Action) -> None:
+        taken = action.cards
+        if len(set(taken)) != len(taken) or any(c not in self.monte for c in taken):
+            raise IllegalAction("take only cards of the monte, each once")
+        first, second = self.defenders()
+        rest = [c for c in self.monte if c not in taken]
+        self.hands[first].extend(taken)
+        self.hands[second].extend(rest)
+        self.monte = []
+        self.discarders = [(s, k) for s, k in ((first, len(taken)), (second, len(rest))) if k]
+        self._next("discard", self.discarders[0][0])
+
+    def _discard(self, action: Action) -> None:
+        seat, count = self.discarders[0]
+        cards = action.cards
+        if len(cards) != count:
+            raise IllegalAction(f"seat {seat} must discard {count} cards, not {len(cards)}")
+        known = [c for c in cards if c is not None]
+        if len(set(known)) != len(known):
+            raise IllegalAction("a card cannot be discarded twice")
+        if len(known) == len(cards):
+            missing = [c for c in known if self._holds(seat, c) is False]
+            if missing:
+                raise IllegalAction(f"cannot discard {missing[0]}: seat {seat} does not hold it")
+            for card in known:
+                self._take_card(seat, card, "discard")
+        else:
+            # Discarded face down: this view no longer knows which cards stay.
+            if self.hand_size(seat) < count:
+                raise IllegalAction(f"seat {seat} holds fewer than {count} cards")
+            self.unknown[seat] = self.hand_size(seat) - count
+            self.hands[seat] = []
+        self.monte.extend(cards)
+        self.discarders.pop(0)
+        if self.discarders:
+            self.turn = self.discarders[0][0]
+        else:
+            lead = self.soloist if self.contract == "solissimo" else (self.dealer + 1) % 3
+            self._start_play(lead)
+
+    def _start_play(self, leader: int) -> None:
+        self.leader = leader
+        self._next("play", leader)
+
+    # --- play ---------------------------------------------------------------
+
+    def _play(self, action: Action) -> None:
+        seat, card = action.seat, action.card
+        if card is None:
+            raise IllegalAction("play needs a card")
+        if self.trick:
+            led = self.trick[0].suit
+            if card.suit != led and any(c.suit == led for c in self.hands[seat]):
+                raise IllegalAction(f"must follow suit: seat {seat} holds a card of the suit led ({led})")
+        self._take_card(seat, card)
+        if self._add_to_trick(seat, card):
+            winner = self._close_trick(STRENGTH, None, VALUE)
+            if self.hand_size(winner) == 0:
+                self._end()
+            else:
+                self.turn = winner
+
+    def _end(self) -> None:
+        self.phase = "done"
+        self.turn = TERMINAL
+
+    # --- the API ------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        seat, phase = self.turn, self.phase
+        if seat == TERMINAL:
+            return []
+        if seat == CHANCE:
+            return [self.chance_outcome()]
+        if phase == "auction":
+            higher = CONTRACTS if self.contract is None else CONTRACTS[CONTRACTS.index(self.contract) + 1:]
+            return [Action(seat, "pass")] + [Action(seat, "bid", contract=c) for c in higher]
+        if phase == "call":
+            return [Action(seat, "call", card=c) for c in ALL_CARDS]
+        if phase == "return":
+            return [Action(seat, "return", card=c) for c in self.hands[seat]]
+        if phase == "raise":
+            return [Action(seat, "raise", choice=r) for r in RAISES]
+        if phase == "take":
+            return [Action(seat, "take", cards=cards) for k in range(5) for cards in combinations(self.monte, k)]
+        if phase == "discard":
+            count = self.discarders[0][1]
+            return [Action(seat, "discard", cards=cards) for cards in combinations(sorted(self.hands[seat]), count)]
+        hand = self.hands[seat]
+        if self.trick:
+            led = self.trick[0].suit
+            follow = [c for c in hand if c.suit == led]
+            if follow:
+                hand = follow
+        return [play_action(seat, c) for c in hand]
+
+    def need(self) -> Need:
+        monte = tuple(("monte", k) for k in range(4))
+        if self.phase == "handover":
+            return Need("handover", card=self.called)
+        if self.phase == "monte":
+            return Need("monte", (PUBLIC,) * 4, monte)
+        if self.phase == "dividete":
+            first, second = self.defenders()
+            return Need("dividete", (first, first, second, second), monte)
+        raise IllegalAction("no cards are to be dealt now")
+
+    def chance_outcome(self) -> Action:
+        need = self.need()
+        if need.kind == "handover":
+            return Action(CHANCE, "handover", card=self.called, holder=self._holder_of_called())
+        return Action(CHANCE, need.kind, cards=tuple(self.monte))
+
+    # --- result -------------------------------------------------------------
+
+    def _points(self) -> list[int]:
+        points = list(self.captured)
+        if self.turn == TERMINAL and self.tricks:
+            last = self.tricks[-1].winner
+            points[last] += LAST_TRICK + sum(VALUE[c.index] for c in self.monte if c is not None)
+        return points
+
+    def _result_so_far(self) -> dict:
+        if self.soloist is None:
+            return {}
+        return {"soloist": self.soloist, "contract": self.contract}
+
+    def _finish(self) -> tuple[dict, list[int]]:
+        if self.redeal:
+            return {"redeal": True}, [0, 0, 0]
+        points = self._points()
+        solo = self.soloist
+        thirds = points[solo]
+        success = thirds // 3 >= NEEDED // 3
+        won = self.won[solo]
+        losers = [solo] if not success else list(self.defenders())
+        loser_cards = sum(self.captured[s] for s in losers)
+        if won in (0, 12):
+            multiplier = 2
+        elif loser_cards < 3:
+            multiplier = 3
+        else:
+            multiplier = 1
+        price = PRICE[self.raised if self.raised != "none" else self.contract] * multiplier
+        price = price if success else -price
+        score = [-price] * 3
+        score[solo] = 2 * price
+        result = {
+            "soloist": solo,
+            "contract": self.contract,
+            "raise": self.raised,
+            "soloist_thirds": thirds,
+            "success": success,
+            "multiplier": multiplier,
+        }
+        return result, score

@@ -1,0 +1,265 @@
+"""Briscola Chiamata: five players, an auction, a secret called partner."""
+
+from __future__ import annotations
+
+from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, points_table, strength_table
+from ..deal import DealPlan, chiamata_plan
+from ..game import Game
+from ..state import TERMINAL, Action, Deal, IllegalAction, Need, State, play_action
+
+STRENGTH = strength_table(BRISCOLA_ORDER)
+POINTS = points_table(BRISCOLA_POINTS)
+LOW_TO_HIGH = BRISCOLA_ORDER[::-1]
+"""Trump order for the two rule: 2 < 4 < 5 < 6 < 7 < J < Q < K < 3 < A."""
+
+
+def unit(target: int) -> int:
+    """Scoring unit by target: 61-70 -> 1, 71-80 -> 2, 81-90 -> 3, 91-100 -> 4, 101-120 -> 5."""
+    return min(5, max(1, (target - 51) // 10))
+
+
+class Chiamata(Game):
+    name = "chiamata"
+    PLAYERS = (5,)
+    OPTIONS = {
+        "auction": ("rank", "points"),
+        "call": ("exact", "at_least"),
+        "scoring": ("units", "flat"),
+        "cappotto": ("tricks", "points"),
+    }
+    INT_OPTIONS = {"series_hands": (10, 1, 100), "series_target": (0, 0, 1000)}
+    """A series is `series_hands` scored hands, or, when `series_target` is
+    above 0, lasts until someone reaches that score."""
+
+    def deck(self) -> list[Card]:
+        return list(ALL_CARDS)
+
+    def plan(self, dealer: int) -> DealPlan:
+        return chiamata_plan(dealer)
+
+    def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> "ChiamataState":
+        return ChiamataState(self, dealer, deal, viewer)
+
+
+class ChiamataState(State):
+    HANDLERS = {"bid": "_bid", "pass": "_pass", "call": "_call", "play": "_play"}
+    PHASE_KINDS = {"auction": ("bid", "pass"), "call": ("call",), "play": ("play",)}
+
+    def __init__(self, game: Chiamata, dealer: int, deal: Deal, viewer: int | None = None):
+        super().__init__(game, dealer, deal, viewer)
+        self.phase = "auction"
+        self.passed = [False] * 5
+        self.bidder: int | None = None
+        self.rank: str | None = None  # last rank bid (rank auction)
+        self.target = 61
+        self.caller: int | None = None
+        self.called: Card | None = None
+        self.trump: str | None = None
+        self.partner: int | None = None
+        self.partner_known = False
+        self.redeal = False
+
+    def _clone_extra(self, state: "ChiamataState") -> None:
+        state.passed = list(self.passed)
+
+    # --- auction ------------------------------------------------------------
+
+    def _bids_open(self) -> list[Action]:
+        seat = self.turn
+        if self.game.options["auction"] == "points":
+            low = 61 if self.bidder is None else self.target + 1
+            return [Action(seat, "bid", target=t) for t in range(low, 121)]
+        if self.rank is None:
+            return [Action(seat, "bid", rank=r) for r in BRISCOLA_ORDER]
+        if self.rank != "2":
+            lower = BRISCOLA_ORDER[BRISCOLA_ORDER.index(self.rank) + 1:]
+            return [Action(seat, "bid", rank=r) for r in lower]
+        return [Action(seat, "bid", rank="2", target=t) for t in range(self.target + 1, 121)]
+
+    def _bid(self, action: Action) -> None:
+        if self.game.options["auction"] == "points":
+            self._check_points_bid(action)
+            self.target = action.target
+        else:
+            self._check_rank_bid(action)
+            self.rank = action.rank
+            if action.target is not None:
+                self.target = action.target
+        self.bidder = action.seat
+        if self.target == 120:
+            self.passed = [s != action.seat for s in range(5)]
+        self._next_speaker()
+
+    def _check_points_bid(self, action: Action) -> None:
+        t = action.target
+        if action.rank is not None or not isinstance(t, int) or isinstance(t, bool):
+            raise IllegalAction("in the points auction a bid is a target from 61 to 120")
+        low = 61 if self.bidder is None else self.target + 1
+        if not low <= t <= 120:
+            raise IllegalAction(f"a bid must be a target from {low} to 120, not {t}")
+
+    def _check_rank_bid(self, action: Action) -> None:
+        rank, target = action.rank, action.target
+        if rank not in BRISCOLA_ORDER:
+            raise IllegalAction(f"a bid names a rank (A 3 K Q J 7 6 5 4 2), not {rank!r}")
+        if target is not None:
+            if rank != "2" or self.rank != "2":
+                raise IllegalAction("a target may be bid only with the 2, once the 2 has been bid")
+            if isinstance(target, bool) or not isinstance(target, int) or not self.target < target <= 120:
+                raise IllegalAction(f"a target must be above {self.target} and at most 120, not {target!r}")
+            return
+        if self.rank is not None and BRISCOLA_ORDER.index(rank) <= BRISCOLA_ORDER.index(self.rank):
+            if self.rank == "2":
+                raise IllegalAction("after the 2 only '2 with a target' (62 to 120) may be bid")
+            raise IllegalAction(f"each bid must be lower than the last: {rank} is not below {self.rank}")
+
+    def _pass(self, action: Action) -> None:
+        self.passed[action.seat] = True
+        self._next_speaker()
+
+    def _next_speaker(self) -> None:
+        active = [s for s in range(5) if not self.passed[s]]
+        if not active:
+            self.redeal = True
+            self.phase = "done"
+            self.turn = TERMINAL
+            return
+        if len(active) == 1 and active[0] == self.bidder:
+            self.caller = self.bidder
+            self.phase = "call"
+            self.turn = self.caller
+            return
+        seat = self.turn
+        for _ in range(5):
+            seat = (seat + 1) % 5
+            if not self.passed[seat]:
+                break
+        self.turn = seat
+
+    # --- call ---------------------------------------------------------------
+
+    def _call_ok(self, card: Card) -> str | None:
+        """None when the caller may call `card`, else the reason it may not."""
+        options = self.game.options
+        if options["auction"] == "points":
+            return None
+        bid = self.rank
+        if card.rank == bid:
+            return None
+        if options["call"] == "at_least" and BRISCOLA_ORDER.index(card.rank) < BRISCOLA_ORDER.index(bid):
+            return None
+        if bid == "2":
+            return self._two_rule(card)
+        rule = "the bid rank or higher" if options["call"] == "at_least" else "the last rank bid"
+        return f"the called card must be of {rule} ({bid}), not {card}"
+
+    def _two_rule(self, card: Card) -> str | None:
+        """The two rule: holding the 2 of trump, call the lowest trump not held."""
+        seat = self.caller
+        two = Card("2", card.suit)
+        if self._holds(seat, two) is False:
+            return f"{card} may be called only by a caller holding {two} (the two rule)"
+        if self._holds(seat, card) is True:
+            return f"the two rule calls a trump the caller does not hold; the caller holds {card}"
+        for rank in LOW_TO_HIGH[:LOW_TO_HIGH.index(card.rank)]:
+            if self._holds(seat, Card(rank, card.suit)) is False:
+                return f"the two rule calls the lowest trump not held, which is below {card}"
+        return None
+
+    def _call(self, action: Action) -> None:
+        card = action.card
+        if card is None:
+            raise IllegalAction("call needs a card")
+        reason = self._call_ok(card)
+        if reason:
+            raise IllegalAction(reason)
+        self.called = card
+        self.trump = card.suit
+        for seat in range(5):
+            if card in self.hands[seat]:
+                self.partner = None if seat == self.caller else seat
+                self.partner_known = True
+        self.phase = "play"
+        self.turn = self.leader = (self.dealer + 1) % 5
+
+    # --- play ---------------------------------------------------------------
+
+    def _play(self, action: Action) -> None:
+        seat, card = action.seat, action.card
+        if card is None:
+            raise IllegalAction("play needs a card")
+        self._take_card(seat, card)
+        if card is self.called:
+            self.partner = None if seat == self.caller else seat
+            self.partner_known = True
+        if self._add_to_trick(seat, card):
+            winner = self._close_trick(STRENGTH, self.trump, POINTS)
+            if self.hand_size(winner) == 0:
+                self.phase = "done"
+                self.turn = TERMINAL
+            else:
+                self.turn = winner
+
+    def legal_actions(self) -> list[Action]:
+        seat = self.turn
+        if seat == TERMINAL:
+            return []
+        if self.phase == "auction":
+            return [Action(seat, "pass"), *self._bids_open()]
+        if self.phase == "call":
+            return [Action(seat, "call", card=c) for c in ALL_CARDS if self._call_ok(c) is None]
+        return [play_action(seat, c) for c in self.hands[seat]]
+
+    def need(self) -> Need:
+        raise IllegalAction("Briscola Chiamata deals every card at the start")
+
+    def chance_outcome(self) -> Action:
+        return self.need()
+
+    # --- result -------------------------------------------------------------
+
+    def side(self) -> list[int]:
+        return [self.caller] + ([self.partner] if self.partner is not None else [])
+
+    def _result_so_far(self) -> dict:
+        if self.called is None:
+            return {}
+        return {
+            "caller": self.caller,
+            "partner": self.partner if self.partner_known else "unknown",
+            "trump": self.trump,
+            "called": str(self.called),
+            "target": self.target,
+        }
+
+    def _finish(self) -> tuple[dict, list[int]]:
+        if self.redeal:
+            return {"redeal": True}, [0] * 5
+        side = self.side()
+        side_points = sum(self.captured[s] for s in side)
+        side_tricks = sum(self.won[s] for s in side)
+        success = side_points >= self.target
+        if self.game.options["cappotto"] == "points":
+            doubled = side_points in (0, 120)
+        else:
+            doubled = side_tricks in (0, 8)
+        multiplier = 2 if doubled else 1
+        u = 1 if self.game.options["scoring"] == "flat" else unit(self.target)
+        u *= multiplier if success else -multiplier
+        score = [-u] * 5
+        if self.partner is None:
+            score[self.caller] = 4 * u
+        else:
+            score[self.caller] = 2 * u
+            score[self.partner] = u
+        result = {
+            "caller": self.caller,
+            "partner": self.partner,
+            "trump": self.trump,
+            "called": str(self.called),
+            "target": self.target,
+            "side_points": side_points,
+            "success": success,
+            "multiplier": multiplier,
+        }
+        return result, score

@@ -1,0 +1,246 @@
+"""Replay one fully known hand: JSON in, outcome out.
+
+The format is `../shared/spec/replay.md` (copied in `docs/replay.md`). The
+same `run_hand` serves `briscola replay`, the end-of-hand audit and
+`briscola verify`. `python -m engine.replay FILE` runs it from a shell.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .cards import Card
+from .game import OptionError
+from .games import make
+from .state import CHANCE, Action, Deal, IllegalAction, Outcome, State
+
+
+class ReplayInputError(ValueError):
+    """The file is not a valid replay (exit status 1)."""
+
+
+class ActionError(ValueError):
+    """An action the rules forbid (exit status 2); `index` counts from 0."""
+
+    def __init__(self, index: int, reason: str):
+        super().__init__(f"action {index}: {reason}")
+        self.index = index
+        self.reason = reason
+
+
+# --- running a hand ---------------------------------------------------------
+
+
+def resolve_chance(state: State) -> None:
+    """Deal whatever the (fully known) state waits for."""
+    while state.current_player() == CHANCE:
+        state.apply(state.chance_outcome())
+
+
+def run_hand(game, dealer: int, deal: Deal, actions: list[Action]) -> State:
+    """Play `actions` from a fully known deal; ActionError names the first illegal one."""
+    state = game.new_hand(dealer, deal)
+    for index, action in enumerate(actions):
+        resolve_chance(state)
+        try:
+            state.apply(action)
+        except IllegalAction as error:
+            raise ActionError(index, str(error)) from None
+    resolve_chance(state)
+    return state
+
+
+def outcome_json(outcome: Outcome) -> dict:
+    out = {
+        "complete": outcome.complete,
+        "tricks": [
+            {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner, "points": t.points}
+            for t in outcome.tricks
+        ],
+        "points": outcome.points,
+        "result": outcome.result,
+    }
+    if outcome.complete:
+        out["score"] = outcome.score
+    return out
+
+
+# --- reading the JSON -------------------------------------------------------
+
+
+def _card(value, where: str) -> Card:
+    try:
+        return Card.parse(value)
+    except ValueError as error:
+        raise ReplayInputError(f"{where}: {error}") from None
+
+
+def _cards(value, where: str) -> list[Card]:
+    if not isinstance(value, list):
+        raise ReplayInputError(f"{where}: expected a list of cards")
+    return [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+
+def _seat_int(value, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ReplayInputError(f"{where}: expected a whole number, not {value!r}")
+    return value
+
+
+ACTION_FIELDS = {
+    "play": ("card",), "exchange": (), "declare": (), "pass": (), "bid": ("rank", "target", "contract"),
+    "call": ("card",), "return": ("card",), "discard": ("cards",), "raise": ("raise",), "take": ("cards",),
+}
+
+
+def action_from_json(data, index: int) -> Action:
+    where = f"actions[{index}]"
+    if not isinstance(data, dict):
+        raise ReplayInputError(f"{where}: expected an object")
+    kind = data.get("action")
+    if kind not in ACTION_FIELDS:
+        raise ReplayInputError(f"{where}: unknown action {kind!r} (known: {', '.join(ACTION_FIELDS)})")
+    if "seat" not in data:
+        raise ReplayInputError(f"{where}: missing 'seat'")
+    seat = _seat_int(data["seat"], f"{where}.seat")
+    allowed = {"seat", "action", *ACTION_FIELDS[kind]}
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise ReplayInputError(f"{where}: unexpected key {extra[0]!r} for {kind}")
+    fields: dict = {}
+    if "card" in data:
+        fields["card"] = _card(data["card"], f"{where}.card")
+    elif "card" in ACTION_FIELDS[kind]:
+        raise ReplayInputError(f"{where}: {kind} needs 'card'")
+    if "cards" in data:
+        fields["cards"] = tuple(_cards(data["cards"], f"{where}.cards"))
+    elif "cards" in ACTION_FIELDS[kind]:
+        raise ReplayInputError(f"{where}: {kind} needs 'cards'")
+    if "rank" in data:
+        rank = data["rank"]
+        if not isinstance(rank, str):
+            raise ReplayInputError(f"{where}.rank: expected a rank letter")
+        fields["rank"] = rank.upper()
+    if "target" in data:
+        fields["target"] = _seat_int(data["target"], f"{where}.target")
+    if "contract" in data:
+        fields["contract"] = data["contract"]
+    if kind == "raise":
+        if "raise" not in data:
+            raise ReplayInputError(f"{where}: raise needs 'raise'")
+        fields["choice"] = data["raise"]
+    return Action(seat, kind, **fields)
+
+
+def action_to_json(action: Action) -> dict:
+    data: dict = {"seat": action.seat, "action": action.kind}
+    if action.card is not None:
+        data["card"] = str(action.card)
+    if action.kind in ("discard", "take"):
+        data["cards"] = [str(c) for c in action.cards]
+    for name in ("rank", "target", "contract"):
+        if getattr(action, name) is not None:
+            data[name] = getattr(action, name)
+    if action.choice is not None:
+        data["raise"] = action.choice
+    return data
+
+
+def read_replay(data) -> tuple:
+    """Check a parsed replay document; return (game, dealer, deal, actions)."""
+    if not isinstance(data, dict):
+        raise ReplayInputError("a replay is a JSON object")
+    for key in ("game", "players", "dealer", "deal", "actions"):
+        if key not in data:
+            raise ReplayInputError(f"missing key {key!r}")
+    try:
+        game = make(data["game"], _seat_int(data["players"], "players"), data.get("options") or {})
+    except OptionError as error:
+        raise ReplayInputError(str(error)) from None
+    dealer = _seat_int(data["dealer"], "dealer")
+    if not 0 <= dealer < game.players:
+        raise ReplayInputError(f"dealer: must be a seat 0..{game.players - 1}")
+    deal = _read_deal(data["deal"], game)
+    try:
+        game.check_deal(deal, dealer)
+    except ValueError as error:
+        raise ReplayInputError(f"deal: {error}") from None
+    if not isinstance(data["actions"], list):
+        raise ReplayInputError("actions: expected a list")
+    actions = [action_from_json(a, i) for i, a in enumerate(data["actions"])]
+    return game, dealer, deal, actions
+
+
+def _read_deal(data, game) -> Deal:
+    if not isinstance(data, dict):
+        raise ReplayInputError("deal: expected an object")
+    allowed = {"hands"} | ({"stock", "briscola"} if game.name == "briscola" else set())
+    allowed |= {"monte"} if game.name == "calabresella" else set()
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise ReplayInputError(f"deal: unexpected key {extra[0]!r} for {game.name}")
+    hands = data.get("hands")
+    if not isinstance(hands, list) or len(hands) != game.players:
+        raise ReplayInputError(f"deal.hands: expected {game.players} hands")
+    deal = Deal([_cards(h, f"deal.hands[{i}]") for i, h in enumerate(hands)])
+    if game.name == "briscola":
+        for key in ("stock", "briscola"):
+            if key not in data:
+                raise ReplayInputError(f"deal: missing {key!r}")
+        deal.stock = _cards(data["stock"], "deal.stock")
+        deal.faceup = _card(data["briscola"], "deal.briscola")
+    if game.name == "calabresella":
+        if "monte" not in data:
+            raise ReplayInputError("deal: missing 'monte'")
+        deal.monte = _cards(data["monte"], "deal.monte")
+    return deal
+
+
+def replay(data) -> dict:
+    """Replay a parsed JSON document; return the outcome as JSON-ready data.
+
+    Raises ReplayInputError for a bad document and ActionError for an
+    action the rules forbid.
+    """
+    game, dealer, deal, actions = read_replay(data)
+    return outcome_json(run_hand(game, dealer, deal, actions).outcome())
+
+
+def replay_text(text: str) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) for the text of a replay file."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        return 1, "", f"not valid JSON: {error}\n"
+    try:
+        out = replay(data)
+    except ReplayInputError as error:
+        return 1, "", f"{error}\n"
+    except ActionError as error:
+        return 2, "", f"{error}\n"
+    return 0, json.dumps(out) + "\n", ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+        print("usage: python -m engine.replay FILE   (FILE '-' reads standard input)", file=sys.stderr)
+        return 1
+    try:
+        if argv[0] == "-":
+            text = sys.stdin.read()
+        else:
+            with open(argv[0], encoding="utf-8") as handle:
+                text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"cannot read {argv[0]}: {error}", file=sys.stderr)
+        return 1
+    status, out, err = replay_text(text)
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,351 @@
+"""The state API every game implements, and the machinery they share.
+
+One API for all games, in the manner of OpenSpiel: a state says whose turn it
+is (`current_player`), what may be done (`legal_actions`) and moves on with
+`apply`. States are mutable for speed (bots play thousands of hands per
+move): `apply` changes the state in place, `child` returns a changed copy and
+`clone` copies.
+
+Chance is outside the engine. Whenever cards must enter the hand (a draw from
+the Briscola stock, the Calabresella monte turned up, the called card handed
+over), the state stops at a chance node: `current_player()` is `CHANCE`,
+`need()` says what is needed, and the caller applies a chance action. On a
+fully known state `chance_outcome()` builds that action from the deal; on a
+seat's view the unknown cards in it are `None` and whoever drives the view
+(the table session) fills in what that seat may see.
+
+Hidden cards: a hand is a list of known cards plus a count of unknown ones.
+The full-knowledge state has no unknown cards; a seat's view has its own hand
+known and the others' mostly unknown. The same `apply` runs on both: on a
+view it checks everything that can be checked from what the seat knows, and
+the end-of-hand audit (which replays with every card known) checks the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .tricks import trick_value, trick_winner
+
+CHANCE = -1
+"""`current_player()` while the state waits for cards to be dealt or shown."""
+TERMINAL = -2
+"""`current_player()` once the hand is over."""
+PUBLIC = -3
+"""Audience of a card every seat (and every spectator) sees."""
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid. The message names the rule it breaks."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision of a seat, or one chance event (`seat == CHANCE`).
+
+    Only the fields a kind uses are set (see `docs/rules.md` for the list):
+    `card` for play/call/return, `cards` for discard/take and chance events,
+    `rank`/`target`/`contract` for bids, `choice` for the Solissimo raise,
+    `holder` for the Calabresella handover chance event.
+    """
+
+    seat: int
+    kind: str
+    card: Card | None = None
+    cards: tuple = ()
+    rank: str | None = None
+    target: int | None = None
+    contract: str | None = None
+    choice: str | None = None
+    holder: int | None = None
+
+    def __str__(self) -> str:
+        parts = [f"seat {self.seat}" if self.seat >= 0 else "chance", self.kind]
+        if self.card is not None:
+            parts.append(str(self.card))
+        if self.cards:
+            parts.append(" ".join("??" if c is None else str(c) for c in self.cards))
+        for name in ("rank", "target", "contract", "choice", "holder"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"{name}={value}")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """What a chance node waits for: `kind`, and who may see each card.
+
+    `audiences[i]` is the seat that privately receives the i-th card of the
+    chance action, or `PUBLIC`. `slots` says where the cards come from:
+    ("stock", k), ("faceup",), ("monte", k) or ("hand", seat).
+    """
+
+    kind: str
+    audiences: tuple[int, ...] = ()
+    slots: tuple = ()
+    card: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+    points: int
+
+
+@dataclass
+class Outcome:
+    """The result of a hand, as the replay format reports it."""
+
+    complete: bool
+    tricks: list[Trick]
+    points: list[int]
+    result: dict = field(default_factory=dict)
+    score: list[int] | None = None
+
+
+@dataclass
+class Deal:
+    """The cards of one hand as one holder knows them: `None` is a hidden card.
+
+    `hands[s]` are the cards seat s is dealt; `stock` the Briscola face-down
+    stock in drawing order, `faceup` the Briscola face-up card (drawn last),
+    `monte` the Calabresella monte.
+    """
+
+    hands: list[list[Card | None]]
+    stock: list[Card | None] = field(default_factory=list)
+    faceup: Card | None = None
+    monte: list[Card | None] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        # Never print the cards: a deal is full of hidden ones.
+        sizes = "/".join(str(len(h)) for h in self.hands)
+        return f"<Deal hands={sizes} stock={len(self.stock)} monte={len(self.monte)}>"
+
+    def redact(self, seat: int | None, public_hands: bool = False) -> "Deal":
+        """What `seat` knows of this deal (`None`: a spectator)."""
+        hands = [
+            list(h) if (s == seat or public_hands) else [None] * len(h)
+            for s, h in enumerate(self.hands)
+        ]
+        return Deal(hands, [None] * len(self.stock), self.faceup, [None] * len(self.monte))
+
+
+class State:
+    """Shared machinery: hands with hidden cards, tricks, turns, cloning.
+
+    Subclasses (one per game) set `turn` and `phase`, and implement
+    `legal_actions`, the action handlers named in `HANDLERS`, `need`,
+    `chance_outcome` and `_finish`.
+    """
+
+    game: object
+    HANDLERS: dict[str, str] = {}
+
+    def __init__(self, game, dealer: int, deal: Deal, viewer: int | None):
+        n = game.players
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+        if len(deal.hands) != n:
+            raise ValueError(f"the deal has {len(deal.hands)} hands for {n} players")
+        self.game = game
+        self.n = n
+        self.dealer = dealer
+        self.viewer = viewer
+        self.hands: list[list[Card]] = [[c for c in h if c is not None] for h in deal.hands]
+        self.unknown: list[int] = [sum(1 for c in h if c is None) for h in deal.hands]
+        self.turn = (dealer + 1) % n
+        self.phase = "play"
+        self.leader = self.turn
+        self.trick: list[Card] = []
+        self.tricks: list[Trick] = []
+        self.captured: list[int] = [0] * n
+        self.won: list[int] = [0] * n
+        self.history: list[Action] = []
+        self.ended_early = False
+
+    # --- the API ------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to act, `CHANCE` or `TERMINAL`."""
+        return self.turn
+
+    def is_over(self) -> bool:
+        return self.turn == TERMINAL
+
+    def legal_actions(self) -> list[Action]:  # pragma: no cover - abstract
+        """Every action the player to act may take.
+
+        On a seat's view this is complete only for that seat's own turns (the
+        other hands are hidden).
+        """
+        raise NotImplementedError
+
+    def apply(self, action: Action) -> None:
+        """Apply one action in place; raise `IllegalAction` naming the rule broken.
+
+        A rejected action leaves the state exactly as it was.
+        """
+        if self.turn == TERMINAL:
+            raise IllegalAction("the hand is over")
+        if action.seat != self.turn:
+            if self.turn == CHANCE:
+                raise IllegalAction(f"cards must be dealt first ({self.need().kind})")
+            who = "chance" if action.seat == CHANCE else f"seat {action.seat}"
+            raise IllegalAction(f"out of turn: {who} acted, it is seat {self.turn}'s turn")
+        name = self.HANDLERS.get(action.kind)
+        if name is None or not self._phase_allows(action.kind):
+            raise IllegalAction(f"'{action.kind}' is not allowed now (phase: {self.phase})")
+        getattr(self, name)(action)
+        self.history.append(action)
+
+    def child(self, action: Action) -> "State":
+        """A copy of this state with `action` applied."""
+        state = self.clone()
+        state.apply(action)
+        return state
+
+    def clone(self) -> "State":
+        state = object.__new__(type(self))
+        state.__dict__.update(self.__dict__)
+        state.hands = [list(h) for h in self.hands]
+        state.unknown = list(self.unknown)
+        state.trick = list(self.trick)
+        state.tricks = list(self.tricks)
+        state.captured = list(self.captured)
+        state.won = list(self.won)
+        state.history = list(self.history)
+        self._clone_extra(state)
+        return state
+
+    def need(self) -> Need:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def chance_outcome(self) -> Action:  # pragma: no cover - abstract
+        """The chance action the deal determines (unknown cards as `None`)."""
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome:
+        """The hand so far, or its final result once `is_over()`."""
+        complete = self.turn == TERMINAL
+        result, score = self._finish() if complete else (self._result_so_far(), None)
+        return Outcome(complete, list(self.tricks), self._points(), result, score)
+
+    def hand_size(self, seat: int) -> int:
+        return len(self.hands[seat]) + self.unknown[seat]
+
+    @property
+    def is_full(self) -> bool:
+        """True when every card in every hand is known."""
+        return not any(self.unknown)
+
+    # --- hooks for the games ------------------------------------------------
+
+    PHASE_KINDS: dict[str, tuple[str, ...]] = {}
+
+    def _phase_allows(self, kind: str) -> bool:
+        return kind in self.PHASE_KINDS.get(self.phase, ())
+
+    def _clone_extra(self, state: "State") -> None:
+        """Copy the mutable fields a game adds."""
+
+    def _points(self) -> list[int]:
+        return list(self.captured)
+
+    def _result_so_far(self) -> dict:
+        return {}
+
+    def _finish(self) -> tuple[dict, list[int]]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # --- cards moving -------------------------------------------------------
+
+    def _take_card(self, seat: int, card: Card, why: str = "play") -> None:
+        """Remove `card` from `seat`'s hand: known, or one of its hidden cards."""
+        hand = self.hands[seat]
+        if card in hand:
+            hand.remove(card)
+            return
+        if self.unknown[seat] and not self._located_elsewhere(card, seat):
+            self.unknown[seat] -= 1
+            return
+        raise IllegalAction(f"cannot {why} {card}: seat {seat} does not hold it")
+
+    def _show_card(self, seat: int, card: Card) -> None:
+        """`seat` shows `card` and keeps it: it becomes a known card of that hand."""
+        if card in self.hands[seat]:
+            return
+        if self.unknown[seat] and not self._located_elsewhere(card, seat):
+            self.unknown[seat] -= 1
+            self.hands[seat].append(card)
+            return
+        raise IllegalAction(f"seat {seat} does not hold {card}")
+
+    def _located_elsewhere(self, card: Card, seat: int) -> bool:
+        """True when this state knows `card` is somewhere other than `seat`'s hidden cards."""
+        if card in self.trick:
+            return True
+        for t in self.tricks:
+            if card in t.cards:
+                return True
+        for s, hand in enumerate(self.hands):
+            if s != seat and card in hand:
+                return True
+        return card in self._known_elsewhere()
+
+    def _known_elsewhere(self) -> list[Card]:
+        """Known cards outside hands and tricks (face-up card, known stock or monte)."""
+        return []
+
+    def _holds(self, seat: int, card: Card) -> bool | None:
+        """True/False when known, None when this view cannot tell."""
+        if card in self.hands[seat]:
+            return True
+        if not self.unknown[seat] or self._located_elsewhere(card, seat):
+            return False
+        return None
+
+    # --- tricks -------------------------------------------------------------
+
+    def _add_to_trick(self, seat: int, card: Card) -> bool:
+        """Put a played card on the table; True when it completes the trick."""
+        self.trick.append(card)
+        if len(self.trick) < self.n:
+            self.turn = (seat + 1) % self.n
+            return False
+        return True
+
+    def _close_trick(self, strength, trump, points) -> int:
+        """Score the complete trick on the table and return its winner."""
+        cards = tuple(self.trick)
+        winner = (self.leader + trick_winner(self.trick, trump, strength)) % self.n
+        value = trick_value(self.trick, points)
+        self.tricks.append(Trick(self.leader, cards, winner, value))
+        self.captured[winner] += value
+        self.won[winner] += 1
+        self.trick = []
+        self.leader = winner
+        return winner
+
+    def __repr__(self) -> str:
+        who = "full" if self.viewer is None else f"view of seat {self.viewer}"
+        return (
+            f"<{type(self).__name__} {self.game.name}/{self.n} {who} phase={self.phase} "
+            f"turn={self.turn} tricks={len(self.tricks)}>"
+        )
+
+
+_PLAYS: dict[tuple[int, int], Action] = {}
+
+
+def play_action(seat: int, card: Card) -> Action:
+    """The (shared, immutable) action of `seat` playing `card`."""
+    key = (seat, card.index)
+    action = _PLAYS.get(key)
+    if action is None:
+        action = _PLAYS[key] = Action(seat, "play", card)
+    return action

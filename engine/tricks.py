@@ -1,0 +1,29 @@
+"""Who wins a trick and what it is worth: shared by every game."""
+
+from __future__ import annotations
+
+from .cards import Card
+
+
+def trick_winner(cards: list[Card], trump: str | None, strength: tuple[int, ...]) -> int:
+    """Position (0-based, in playing order) of the card that wins the trick.
+
+    The highest trump wins; with no trump in the trick (or no trump suit at
+    all, as in Calabresella) the highest card of the suit led. Cards of any
+    other suit never win.
+    """
+    best = 0
+    best_card = cards[0]
+    for i in range(1, len(cards)):
+        card = cards[i]
+        if card.suit == best_card.suit:
+            if strength[card.index] > strength[best_card.index]:
+                best, best_card = i, card
+        elif card.suit == trump:
+            best, best_card = i, card
+    return best
+
+
+def trick_value(cards: list[Card], points: tuple[int, ...]) -> int:
+    """Sum of the card values in a trick."""
+    return sum(points[c.index] for c in cards)
