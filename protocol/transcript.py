@@ -276,13 +276,22 @@ class Transcript:
 
     def receive(self, entry: Entry, keys: dict[int, bytes]) -> Opened:
         """Peer: check link, signature, echo and seq of an entry, then add it."""
+        opened = self.inspect(entry, keys)
+        self.commit(entry, opened)
+        return opened
+
+    def inspect(self, entry: Entry, keys: dict[int, bytes]) -> Opened:
+        """Every check of `receive`, changing nothing (see `commit`)."""
         self._check_link(entry)
         opened = verify_entry(entry, keys, self.table_id)
         self.check_echo(opened.header, entry.index)
         self.check_seq(opened.header, entry.index)
+        return opened
+
+    def commit(self, entry: Entry, opened: Opened) -> None:
+        """Add an entry that `inspect` passed (after the caller accepted its body)."""
         self._add(entry)
         self._note(opened.header, entry.index)
-        return opened
 
     # checks
 

@@ -1,0 +1,181 @@
+"""The end-of-hand audit: every secret revealed, every message checked.
+
+Once every seat has revealed its seed, anyone holding the transcript can
+recompute everything a seat did in the hand: check the seed against its
+commitment, replay each shuffle step, decrypt the whole deck, open every
+sealed key share and compare it with the share the seed gives, and replay
+the hand through the rules engine with every card known. The verdict names
+each seat that broke a rule, with the transcript entry that proves it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.cards import Card
+from engine.state import CHANCE, IllegalAction, Outcome
+
+from . import deck as mp
+from .codec import decode
+from .errors import ProtocolError
+from .identity import pair_key, unseal, x25519_private_from_seed, x25519_public_bytes
+from .wire import action_from_wire, commit_context, pair_context, scalar_int, seal_aad
+
+
+@dataclass(frozen=True)
+class Culprit:
+    seat: int
+    reason: str
+    entry: int | None
+
+    def __str__(self) -> str:
+        where = "" if self.entry is None else f" (transcript entry {self.entry})"
+        return f"seat {self.seat}: {self.reason}{where}"
+
+
+@dataclass
+class Verdict:
+    hand: int
+    culprits: list[Culprit] = field(default_factory=list)
+    outcome: Outcome | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.culprits
+
+    def __str__(self) -> str:
+        if self.ok:
+            return f"hand {self.hand}: all checks pass"
+        return f"hand {self.hand}: " + "; ".join(map(str, self.culprits))
+
+
+def audit_hand(game, table_id: bytes, hand, plan) -> Verdict:
+    """Check one hand of a transcript (`hand` is the session's HandRecord)."""
+    verdict = Verdict(hand.number)
+    blame = verdict.culprits.append
+    secrets: dict[int, mp.SeatSecrets] = {}
+    x_keys = {}
+    for seat, (seed, entry) in sorted(hand.reveals.items()):
+        commit = hand.commits.get(seat)
+        if commit is None:
+            continue
+        if not mp.check_commitment(seed, commit_context(table_id, hand.number, seat), commit[0].commitment):
+            blame(Culprit(seat, "revealed seed does not match its commitment", entry))
+            continue
+        s = mp.SeatSecrets(seed)
+        x_keys[seat] = x25519_private_from_seed(s.x25519_seed)
+        if x25519_public_bytes(x_keys[seat]) != commit[0].x25519:
+            blame(Culprit(seat, "its sealing key is not the one its seed gives", commit[1]))
+            continue
+        secrets[seat] = s
+    if verdict.culprits:
+        return verdict
+    n = game.players
+    if len(hand.shuffles) < 2 * n:
+        _blame_stopper(hand, verdict)
+        return verdict
+    cards = _check_deck(game, hand, secrets, verdict)
+    if cards is None:
+        return verdict
+    _check_shares(table_id, hand, secrets, x_keys, verdict)
+    if verdict.culprits:
+        return verdict
+    _replay(game, hand, plan, cards, verdict)
+    return verdict
+
+
+def _check_deck(game, hand, secrets, verdict) -> list[int] | None:
+    start = mp.start_deck([c.index for c in game.deck()])
+    order = [seat for seat, _, _ in hand.shuffles[: game.players]]
+    published = [list(msg.deck) for _, msg, _ in hand.shuffles]
+    entries = {(seat, msg.phase): entry for seat, msg, entry in hand.shuffles}
+    bad = mp.replay_shuffle(start, [(seat, secrets[seat]) for seat in order], published)
+    for seat, phase in bad:
+        verdict.culprits.append(Culprit(seat, f"its phase-{phase} shuffle is not what its secrets give (a substituted or duplicated card)", entries[(seat, phase)]))
+    if bad:
+        return None
+    try:
+        return mp.decrypt_deck(published[-1], [secrets[s] for s in range(game.players)])
+    except mp.DeckError as error:  # pragma: no cover - replay_shuffle catches this first
+        verdict.culprits.append(Culprit(order[-1], str(error), entries[(order[-1], 2)]))
+        return None
+
+
+def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
+    for step in hand.steps:
+        for sender, msg in step.shares.items():
+            entry = hand.share_entries[(step.number, sender)]
+            s = secrets[sender]
+            wrong = any(scalar_int(k) != mp.expected_share(s, p) for p, k in msg.public)
+            for recipient, blob in msg.sealed:
+                want = {p for p, a in zip(step.positions, step.audiences) if a == recipient}
+                their = hand.commits[recipient][0].x25519
+                key = pair_key(x_keys[sender], their, pair_context(table_id, hand.number, sender, recipient))
+                try:
+                    pairs = {int(p): scalar_int(k) for p, k in decode(unseal(key, blob, seal_aad(table_id, hand.number, step.number, sender, recipient)))}
+                except (ProtocolError, ValueError, TypeError):
+                    wrong = True
+                    continue
+                if set(pairs) != want or any(pairs[p] != mp.expected_share(s, p) for p in want):
+                    wrong = True
+            if wrong:
+                verdict.culprits.append(Culprit(sender, "sent a wrong key share", entry))
+
+
+def _replay(game, hand, plan, cards: list[int], verdict: Verdict) -> None:
+    """Play the hand again with every card known; name any rule broken."""
+    deck = [Card.from_index(c) for c in cards]
+    state = game.new_hand(hand.dealer, plan.deal(deck))
+    handovers: list = []
+    for entry, seat, kind, msg in hand.moves:
+        if kind == "handover":
+            handovers.append((entry, seat, msg))
+            if len(handovers) < 2:
+                continue
+            if not _check_handover(state, handovers, verdict):
+                return
+            state.apply(state.chance_outcome())
+            handovers = []
+            continue
+        _resolve_plain_chance(state)
+        action = _full_action(seat, msg, deck)
+        try:
+            state.apply(action)
+        except IllegalAction as error:
+            verdict.culprits.append(Culprit(seat, f"illegal action: {error}", entry))
+            return
+    _resolve_plain_chance(state)
+    if state.is_over():
+        verdict.outcome = state.outcome()
+    else:
+        _blame_stopper(hand, verdict)
+
+
+def _resolve_plain_chance(state) -> None:
+    while state.current_player() == CHANCE and state.need().kind != "handover":
+        state.apply(state.chance_outcome())
+
+
+def _check_handover(state, handovers, verdict) -> bool:
+    _resolve_plain_chance(state)
+    holder = state.chance_outcome().holder
+    claimed = [seat for _, seat, msg in handovers if msg.proof is not None]
+    if holder is not None and holder not in claimed:
+        entry = next(e for e, seat, _ in handovers if seat == holder)
+        verdict.culprits.append(Culprit(holder, "falsely denied holding the called card", entry))
+        return False
+    return True
+
+
+def _full_action(seat: int, msg, deck: list[Card]):
+    if msg.action[0] == "discard":
+        return action_from_wire(seat, msg.action, tuple(deck[p] for p in msg.positions))
+    return action_from_wire(seat, msg.action)
+
+
+def _blame_stopper(hand, verdict: Verdict) -> None:
+    """A hand stopped early with nothing else wrong: the first seat to reveal stopped it."""
+    if not hand.reveals:
+        return
+    seat, (_, entry) = min(hand.reveals.items(), key=lambda item: item[1][1])
+    verdict.culprits.append(Culprit(seat, "stopped the hand without cause", entry))

@@ -1,0 +1,215 @@
+"""Every wire message body, as frozen dataclasses with strict parsing.
+
+A message on the wire is the transcript envelope (header: version, table,
+kind, sender, seq, echoed head) followed by the body fields of its kind, in
+the fixed order of the dataclass fields below. `to_body` gives those fields,
+`from_body` checks and parses them; a body of the wrong shape is the peer's
+fault (RemoteProtocolError).
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass, fields
+
+from .codec import expect_array, expect_bytes, expect_int, expect_list, expect_str
+from .errors import RemoteProtocolError
+
+MAX_HANDS = 10_000
+MAX_POSITION = 39
+SCALAR_LEN = 32
+
+
+@dataclass(frozen=True)
+class Table:
+    """Host, first entry: what is played at this table."""
+
+    game: str
+    players: int
+    options: tuple  # ((name, value), ...)
+    name: str
+    key: bytes  # the host's Ed25519 key (this message is signed by it)
+
+
+@dataclass(frozen=True)
+class Join:
+    """A seat binds its Ed25519 key (the message is signed by that key)."""
+
+    key: bytes
+    name: str
+
+
+@dataclass(frozen=True)
+class CoinCommit:
+    commitment: bytes
+
+
+@dataclass(frozen=True)
+class CoinReveal:
+    value: bytes
+
+
+@dataclass(frozen=True)
+class Commit:
+    """Start of a hand: the seat's seed commitment and its X25519 key for the hand."""
+
+    hand: int
+    commitment: bytes
+    x25519: bytes
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """The deck after this seat's shuffle step (phase 1 or 2)."""
+
+    hand: int
+    phase: int
+    deck: tuple  # of 32-byte x-coordinates
+
+
+@dataclass(frozen=True)
+class Shares:
+    """Key shares for one dealing step: sealed to each receiving seat, or public."""
+
+    hand: int
+    step: int
+    sealed: tuple  # ((recipient, blob), ...)
+    public: tuple  # ((position, scalar32), ...)
+
+
+@dataclass(frozen=True)
+class Act:
+    """A player's decision, with proofs for every card it shows."""
+
+    hand: int
+    action: tuple  # (kind, card, cards, rank, target, contract, choice)
+    proofs: tuple  # ((position, card, scalar32), ...)
+    positions: tuple  # positions given up face down (discards)
+
+
+@dataclass(frozen=True)
+class Handover:
+    """Calabresella Chiamo: a defender shows the called card, or says it has none."""
+
+    hand: int
+    proof: tuple | None  # (position, card, scalar32)
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """End of a hand (or an abort): the seat's seed, for the audit."""
+
+    hand: int
+    seed: bytes
+
+
+KINDS: dict[str, type] = {
+    "table": Table, "join": Join, "coin_commit": CoinCommit, "coin_reveal": CoinReveal,
+    "commit": Commit, "shuffle": Shuffle, "shares": Shares, "act": Act,
+    "handover": Handover, "reveal": Reveal,
+}
+KIND_OF = {cls: kind for kind, cls in KINDS.items()}
+
+
+def to_body(message) -> list:
+    """The body fields of a message, ready for the codec."""
+    return [_plain(v) for v in astuple(message)]
+
+
+def _plain(value):
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def from_body(kind: str, body: list):
+    """Parse and check a body for `kind`; RemoteProtocolError if malformed."""
+    cls = KINDS.get(kind)
+    if cls is None:
+        raise RemoteProtocolError(f"unknown message kind {kind!r}")
+    values = expect_array(body, len(fields(cls)), f"{kind} body")
+    return _PARSERS[kind](*values)
+
+
+def _hand(v) -> int:
+    return expect_int(v, 0, MAX_HANDS, "hand number")
+
+
+def _position(v) -> int:
+    return expect_int(v, 0, MAX_POSITION, "deck position")
+
+
+def _card(v) -> int:
+    return expect_int(v, 0, 39, "card")
+
+
+def _scalar(v) -> bytes:
+    return expect_bytes(v, SCALAR_LEN, "key share")
+
+
+def _opt(parse, v):
+    return None if v is None else parse(v)
+
+
+def _proof(v) -> tuple:
+    position, card, scalar = expect_array(v, 3, "proof")
+    return (_position(position), _card(card), _scalar(scalar))
+
+
+def _option(v) -> tuple:
+    name, value = expect_array(v, 2, "option")
+    name = expect_str(name, 32, "option name")
+    if not isinstance(value, (str, int, bool)) or (isinstance(value, str) and len(value) > 32):
+        raise RemoteProtocolError("option value must be a short string, number or boolean")
+    return (name, value)
+
+
+def _action(v) -> tuple:
+    kind, card, cards, rank, target, contract, choice = expect_array(v, 7, "action")
+    return (
+        expect_str(kind, 16, "action kind"),
+        _opt(_card, card),
+        tuple(_card(c) for c in expect_list(cards, 40, "action cards")),
+        _opt(lambda r: expect_str(r, 1, "rank"), rank),
+        _opt(lambda t: expect_int(t, 0, 120, "target"), target),
+        _opt(lambda c: expect_str(c, 16, "contract"), contract),
+        _opt(lambda c: expect_str(c, 16, "choice"), choice),
+    )
+
+
+_PARSERS = {
+    "table": lambda game, players, options, name, key: Table(
+        expect_str(game, 32, "game"), expect_int(players, 2, 6, "players"),
+        tuple(_option(o) for o in expect_list(options, 16, "options")), expect_str(name, 64, "table name"),
+        expect_bytes(key, 32, "host key"),
+    ),
+    "join": lambda key, name: Join(expect_bytes(key, 32, "key"), expect_str(name, 64, "name")),
+    "coin_commit": lambda c: CoinCommit(expect_bytes(c, 32, "coin commitment")),
+    "coin_reveal": lambda v: CoinReveal(expect_bytes(v, 32, "coin value")),
+    "commit": lambda hand, c, x: Commit(_hand(hand), expect_bytes(c, 32, "commitment"), expect_bytes(x, 32, "x25519 key")),
+    "shuffle": lambda hand, phase, deck: Shuffle(
+        _hand(hand), expect_int(phase, 1, 2, "phase"),
+        tuple(expect_bytes(x, 32, "deck card") for x in expect_list(deck, 40, "deck")),
+    ),
+    "shares": lambda hand, step, sealed, public: Shares(
+        _hand(hand), expect_int(step, 0, 1000, "step"),
+        tuple(_sealed(s) for s in expect_list(sealed, 5, "sealed shares")),
+        tuple(_public(p) for p in expect_list(public, 40, "public shares")),
+    ),
+    "act": lambda hand, action, proofs, positions: Act(
+        _hand(hand), _action(action),
+        tuple(_proof(p) for p in expect_list(proofs, 4, "proofs")),
+        tuple(_position(p) for p in expect_list(positions, 4, "positions")),
+    ),
+    "handover": lambda hand, proof: Handover(_hand(hand), _opt(_proof, proof)),
+    "reveal": lambda hand, seed: Reveal(_hand(hand), expect_bytes(seed, 32, "seed")),
+}
+
+
+def _sealed(v) -> tuple:
+    recipient, blob = expect_array(v, 2, "sealed share")
+    return (expect_int(recipient, 0, 5, "recipient"), expect_bytes(blob, (28, 4096), "sealed blob"))
+
+
+def _public(v) -> tuple:
+    position, scalar = expect_array(v, 2, "public share")
+    return (_position(position), _scalar(scalar))
