@@ -12,6 +12,33 @@ def _replay(args: argparse.Namespace) -> int:
     return replay_main([args.file])
 
 
+def _option(text: str) -> tuple[str, object]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"options are NAME=VALUE, not {text!r}")
+    name, value = text.split("=", 1)
+    if value.isdigit():
+        return name, int(value)
+    return name, {"true": True, "false": False}.get(value.lower(), value)
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    from engine.game import OptionError
+
+    from .selfplay import selfplay
+
+    try:
+        return selfplay(args.game, args.players, args.hands, args.seed, args.transcript, dict(args.option), sys.stdout)
+    except OptionError as error:
+        print(f"briscola selfplay: {error}", file=sys.stderr)
+        return 2
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .selfplay import verify
+
+    return verify(args.file, sys.stdout, sys.stderr)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="briscola",
@@ -27,6 +54,30 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("file", help="the replay file ('-' for standard input)")
     replay.set_defaults(run=_replay)
+
+    selfplay = sub.add_parser(
+        "selfplay",
+        help="a whole table of computer players through the full protocol",
+        description="Play a table of computer players (random legal moves) through the full "
+        "mental-poker protocol in one process, print each hand and the final scores.",
+    )
+    selfplay.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
+    selfplay.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
+    selfplay.add_argument("--hands", type=int, help="stop after this many hands (default: the whole series)")
+    selfplay.add_argument("--seed", type=int, help="seed for the computer players' choices")
+    selfplay.add_argument("--transcript", metavar="FILE", help="store the signed transcript here")
+    selfplay.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
+                          help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
+    selfplay.set_defaults(run=_selfplay)
+
+    verify = sub.add_parser(
+        "verify",
+        help="check a stored transcript: signatures, chain, commitments, every card and rule",
+        description="Check a stored transcript offline. Exit 0 when all is well, 3 when a cheat "
+        "or a tampered entry is found (named), 1 for a file that is not a transcript.",
+    )
+    verify.add_argument("file", help="the transcript file")
+    verify.set_defaults(run=_verify)
     return parser
 
 

@@ -45,8 +45,8 @@ class Verdict:
 
     def __str__(self) -> str:
         if self.ok:
-            return f"hand {self.hand}: all checks pass"
-        return f"hand {self.hand}: " + "; ".join(map(str, self.culprits))
+            return f"hand {self.hand + 1}: all checks pass"
+        return f"hand {self.hand + 1}: " + "; ".join(map(str, self.culprits))
 
 
 def audit_hand(game, table_id: bytes, hand, plan) -> Verdict:
