@@ -18,6 +18,8 @@ LAST_TRICK = 3
 """Thirds for winning the last trick."""
 NEEDED = 18
 """Thirds the soloist needs: 6 whole points."""
+CARD_THIRDS = sum(VALUE)
+"""Thirds in the 40 cards (32): what the tricks did not take is in the monte."""
 
 
 class Calabresella(Game):
@@ -124,6 +126,8 @@ class CalabresellaState(State):
 
     def _handover(self, action: Action) -> None:
         holder = action.holder
+        if action.card is not None and action.card is not self.called:
+            raise IllegalAction(f"the called card is {self.called}, not {action.card}")
         known = self._holder_of_called()
         if holder is None:
             if known is not None:
@@ -185,6 +189,9 @@ class CalabresellaState(State):
     def _divide(self, action: Action) -> None:
         if len(action.cards) != 4:
             raise IllegalAction("dividete gives out the 4 monte cards")
+        for known, given in zip(self.monte, action.cards):
+            if known is not None and given is not None and given is not known:
+                raise IllegalAction(f"{given} is not the monte card dealt there")
         cards = [k if k is not None else c for k, c in zip(self.monte, action.cards)]
         first, second = self.defenders()
         for seat, part in ((first, cards[:2]), (second, cards[2:])):
@@ -316,7 +323,10 @@ class CalabresellaState(State):
         points = list(self.captured)
         if self.turn == TERMINAL and self.tricks:
             last = self.tricks[-1].winner
-            points[last] += LAST_TRICK + sum(VALUE[c.index] for c in self.monte if c is not None)
+            # Every card not in a trick is in the monte. A seat's view may not
+            # know which (face-down discards, an unused Solissimo monte), but
+            # their value is whatever the tricks did not take.
+            points[last] += LAST_TRICK + CARD_THIRDS - sum(self.captured)
         return points
 
     def _result_so_far(self) -> dict:

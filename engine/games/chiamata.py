@@ -100,7 +100,7 @@ class ChiamataState(State):
 
     def _check_rank_bid(self, action: Action) -> None:
         rank, target = action.rank, action.target
-        if rank not in BRISCOLA_ORDER:
+        if not isinstance(rank, str) or len(rank) != 1 or rank not in BRISCOLA_ORDER:
             raise IllegalAction(f"a bid names a rank (A 3 K Q J 7 6 5 4 2), not {rank!r}")
         if target is not None:
             if rank != "2" or self.rank != "2":
