@@ -86,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
+        print(
+            "\nThe interactive table (play against the computer, host, join, watch) is not built yet;"
+            "\ntry 'briscola selfplay --game chiamata' to watch a table of computer players."
+        )
         return 0
     return args.run(args)
 
