@@ -207,8 +207,9 @@ class TableSession:
 
     def _check_expected(self, header: Header, index: int) -> None:
         kinds, senders = self.expected()
-        if header.kind == "reveal" and self.hand is not None and header.sender in range(self.players):
-            return  # a reveal may abort a hand at any point
+        if header.kind == "reveal" and self.phase not in ("commit", "reveal") and self.hand is not None \
+                and 0 <= header.sender < self.players and header.sender not in self.hand.reveals:
+            return  # once the secrets are committed, a reveal may stop a hand at any point
         if header.kind not in kinds or header.sender not in senders:
             raise RemoteProtocolError(
                 f"{header.kind} from {self._who(header.sender)} is out of phase ({self.phase})",
@@ -369,16 +370,29 @@ class TableSession:
             self._finish_step(step)
 
     def _finish_step(self, step: Step) -> None:
-        """All shares are in: open what this node may see, then move the hand on."""
+        """All shares are in: open what this node may see, then move the hand on.
+
+        A public card that does not open cannot be blamed on one seat yet
+        (any of them may have sent a wrong share): the hand stops and the
+        audit names the seat.
+        """
+        opened = {}
         for p, audience in zip(step.positions, step.audiences):
             if audience == PUBLIC:
                 scalar = mp.combine(scalar_int(dict(m.public)[p]) for m in step.shares.values())
-                card = mp.open_card(self.final[p], scalar)
-                self.public_scalar[p] = scalar
-                self.known[p] = card
+                try:
+                    opened[p] = (scalar, mp.open_card(self.final[p], scalar))
+                except mp.DeckError:
+                    self._complaint = "a public card does not open (wrong key share)"
+        for p, (scalar, card) in opened.items():
+            self.public_scalar[p] = scalar
+            self.known[p] = card
         if self.seat is not None and self.seat in step.audiences:
             self._open_mine(step)
-        self._apply_step(step)
+        if self._complaint is None:
+            self._apply_step(step)
+        else:
+            self.phase = "reveal"
 
     def _open_mine(self, step: Step) -> None:
         mine = [p for p, a in zip(step.positions, step.audiences) if a == self.seat]
@@ -408,14 +422,19 @@ class TableSession:
                 self._complaint = "a card dealt to me does not open (wrong key share)"
 
     def _apply_step(self, step: Step) -> None:
-        if step.kind == "deal":
-            self._build_view()
-        else:
-            need = self.view.need()
-            positions = [self._slot_position(s) for s in need.slots]
-            cards = tuple(None if p not in self.known else Card.from_index(self.known[p]) for p in positions)
-            self.view = self.view.child(Action(CHANCE, need.kind, cards=cards))
-            self._move_after_chance(need, positions)
+        try:
+            if step.kind == "deal":
+                self._build_view()
+            else:
+                need = self.view.need()
+                positions = [self._slot_position(s) for s in need.slots]
+                cards = tuple(None if p not in self.known else Card.from_index(self.known[p]) for p in positions)
+                self.view = self.view.child(Action(CHANCE, need.kind, cards=cards))
+                self._move_after_chance(need, positions)
+        except (IllegalAction, ValueError):
+            # The cards opened contradict what this node knows (a card seen
+            # twice): some seat cheated in the shuffle; the audit names it.
+            self._complaint = "the cards dealt contradict each other"
         self._advance()
 
     def _build_view(self) -> None:
