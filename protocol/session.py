@@ -129,6 +129,7 @@ class TableSession:
         self.error: RemoteProtocolError | None = None
         self._produced: set = set()
         self._coin_value: bytes | None = None
+        self._revealed = -1
         self._reset_hand_secrets()
 
     # --- public queries -----------------------------------------------------
@@ -139,7 +140,7 @@ class TableSession:
 
     def my_turn(self) -> bool:
         return (
-            self.phase == "play" and self.seat is not None
+            self.phase == "play" and self.seat is not None and self._complaint is None
             and self.view.current_player() == self.seat
             and self._step_key() not in self._produced
         )
@@ -383,16 +384,15 @@ class TableSession:
                 try:
                     opened[p] = (scalar, mp.open_card(self.final[p], scalar))
                 except mp.DeckError:
-                    self._complaint = "a public card does not open (wrong key share)"
+                    # Every node sees this at the same entry: all stop together.
+                    self.phase = "reveal"
+                    return
         for p, (scalar, card) in opened.items():
             self.public_scalar[p] = scalar
             self.known[p] = card
         if self.seat is not None and self.seat in step.audiences:
             self._open_mine(step)
-        if self._complaint is None:
-            self._apply_step(step)
-        else:
-            self.phase = "reveal"
+        self._apply_step(step)
 
     def _open_mine(self, step: Step) -> None:
         mine = [p for p, a in zip(step.positions, step.audiences) if a == self.seat]
@@ -426,19 +426,33 @@ class TableSession:
             if step.kind == "deal":
                 self._build_view()
             else:
-                need = self.view.need()
-                positions = [self._slot_position(s) for s in need.slots]
-                cards = tuple(None if p not in self.known else Card.from_index(self.known[p]) for p in positions)
-                self.view = self.view.child(Action(CHANCE, need.kind, cards=cards))
-                self._move_after_chance(need, positions)
+                self._apply_chance(step)
         except (IllegalAction, ValueError):
-            # The cards opened contradict what this node knows (a card seen
-            # twice): some seat cheated in the shuffle; the audit names it.
-            self._complaint = "the cards dealt contradict each other"
+            # Public cards contradict each other (a card seen twice): every
+            # node sees it here, so all stop together; the audit names who.
+            self.phase = "reveal"
+            return
         self._advance()
+
+    def _apply_chance(self, step: Step) -> None:
+        need = self.view.need()
+        positions = [self._slot_position(s) for s in need.slots]
+        cards = tuple(None if p not in self.known else Card.from_index(self.known[p]) for p in positions)
+        try:
+            self.view = self.view.child(Action(CHANCE, need.kind, cards=cards))
+        except IllegalAction:
+            # A card only this seat sees contradicts its view: complain (an
+            # early reveal) and carry on with that card unknown, like the others.
+            self._complaint = "a card dealt to me contradicts what I have seen"
+            public = tuple(c if a == PUBLIC else None for c, a in zip(cards, need.audiences))
+            self.view = self.view.child(Action(CHANCE, need.kind, cards=public))
+        self._move_after_chance(need, positions)
 
     def _build_view(self) -> None:
         plan = self.plan
+        if len(set(self.known.values())) != len(self.known):
+            self._complaint = "the cards dealt to me contradict each other"
+            self.known = {p: c for p, c in self.known.items() if p in self.public_scalar}
 
         def card(p):
             return Card.from_index(self.known[p]) if p in self.known else None
@@ -477,9 +491,6 @@ class TableSession:
 
     def _advance(self) -> None:
         """Decide what the hand waits for next."""
-        if self._complaint is not None:
-            self.phase = "reveal"
-            return
         view = self.view
         turn = view.current_player()
         if turn == TERMINAL:
@@ -638,6 +649,13 @@ class TableSession:
         """The messages this seat owes now (none for a spectator)."""
         if self.seat is None or self.phase in ("over", "aborted"):
             return []
+        if self._complaint is not None and self.phase != "reveal":
+            key = ("complaint", self.hand.number)
+            if key in self._produced:
+                return []
+            self._produced.add(key)
+            message = self._make_reveal()
+            return [] if message is None else [self._sign(message)]
         kinds, senders = self.expected()
         key = self._step_key()
         if self.seat not in senders or key in self._produced or self.phase == "play":
@@ -710,7 +728,10 @@ class TableSession:
                 return Handover(self.hand.number, self._proof(p))
         return Handover(self.hand.number, None)
 
-    def _make_reveal(self) -> Reveal:
+    def _make_reveal(self) -> Reveal | None:
+        if self._revealed == self.hand.number:
+            return None  # sent already (an early reveal)
+        self._revealed = self.hand.number
         return Reveal(self.hand.number, self.secrets.seed)
 
     def _pair_key(self, other: int) -> bytes:
