@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import Card
+from .cards import ALL_CARDS, Card
 from .tricks import trick_value, trick_winner
 
 CHANCE = -1
@@ -339,13 +339,19 @@ class State:
         )
 
 
-_PLAYS: dict[tuple[int, int], Action] = {}
+MAX_SEATS = 6
+_PLAYS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action(seat, "play", card) for card in ALL_CARDS) for seat in range(MAX_SEATS)
+)
+"""`_PLAYS[seat][card.index]`: every play action, built once (legal_actions is hot)."""
 
 
 def play_action(seat: int, card: Card) -> Action:
     """The (shared, immutable) action of `seat` playing `card`."""
-    key = (seat, card.index)
-    action = _PLAYS.get(key)
-    if action is None:
-        action = _PLAYS[key] = Action(seat, "play", card)
-    return action
+    return _PLAYS[seat][card.index]
+
+
+def play_actions(seat: int, cards) -> list[Action]:
+    """`play_action(seat, c)` for each of `cards`."""
+    row = _PLAYS[seat]
+    return [row[c.index] for c in cards]

@@ -14,7 +14,7 @@ from ..cards import (
 )
 from ..deal import DealPlan, briscola_plan
 from ..game import Game
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_action
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_actions
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -107,7 +107,7 @@ class BriscolaState(State):
             return [self.chance_outcome()]
         if seat == TERMINAL:
             return []
-        actions = [play_action(seat, c) for c in self.hands[seat]]
+        actions = play_actions(seat, self.hands[seat])
         if self.exchange_card is not None and self.can_exchange(seat):
             actions.append(Action(seat, "exchange"))
         if self.black_hand and self.can_declare(seat):
@@ -131,9 +131,15 @@ class BriscolaState(State):
         return Need("draw", tuple(audiences), tuple(slots))
 
     def chance_outcome(self) -> Action:
-        need = self.need()
-        cards = tuple(self.stock[s[1]] if s[0] == "stock" else self.faceup for s in need.slots)
-        return Action(CHANCE, "draw", cards=cards)
+        if self.turn != CHANCE:
+            raise IllegalAction("no cards are to be dealt now")
+        return Action(CHANCE, "draw", cards=self._next_draw())
+
+    def _next_draw(self) -> tuple:
+        """The next draw as this state knows the pile: one card per seat from
+        the trick winner on, the face-up card last (None: unknown)."""
+        stock, last = self.stock, len(self.stock)
+        return tuple(stock[d] if d < last else self.faceup for d in range(self.drawn, self.drawn + self.n))
 
     def see_stock(self, slot: int, card: Card) -> None:
         """Learn a face-down stock card (open hands shows the top of the stock)."""
@@ -189,21 +195,21 @@ class BriscolaState(State):
         self._end()
 
     def _draw(self, action: Action) -> None:
-        need = self.need()
-        if len(action.cards) != len(need.slots):
-            raise IllegalAction(f"a draw gives {len(need.slots)} cards, not {len(action.cards)}")
-        expected = self.chance_outcome().cards
+        expected = self._next_draw()
+        if len(action.cards) != len(expected):
+            raise IllegalAction(f"a draw gives {len(expected)} cards, not {len(action.cards)}")
         cards = []
         for want, got in zip(expected, action.cards):
             if want is not None and got is not None and got is not want:
                 raise IllegalAction(f"drawn card {got} is not the next card of the stock")
             cards.append(want if want is not None else got)
-        drawers = [(self.leader + i) % self.n for i in range(self.n)]
-        for seat, card in zip(drawers, cards):
+        seat = self.leader
+        for card in cards:
             if card is None:
                 self.unknown[seat] += 1
             else:
                 self.hands[seat].append(card)
+            seat = (seat + 1) % self.n
         self.drawn += self.n
         self.phase = "play"
         self.turn = self.leader

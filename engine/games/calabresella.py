@@ -7,7 +7,7 @@ from itertools import combinations
 from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..deal import DealPlan, calabresella_plan
 from ..game import Game
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_action
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_actions
 
 STRENGTH = strength_table(TRESSETTE_ORDER)
 VALUE = points_table(THIRDS)
@@ -298,7 +298,7 @@ class CalabresellaState(State):
             follow = [c for c in hand if c.suit == led]
             if follow:
                 hand = follow
-        return [play_action(seat, c) for c in hand]
+        return play_actions(seat, hand)
 
     def need(self) -> Need:
         monte = tuple(("monte", k) for k in range(4))

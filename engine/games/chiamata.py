@@ -5,12 +5,18 @@ from __future__ import annotations
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, points_table, strength_table
 from ..deal import DealPlan, chiamata_plan
 from ..game import Game
-from ..state import TERMINAL, Action, Deal, IllegalAction, Need, State, play_action
+from ..state import TERMINAL, Action, Deal, IllegalAction, Need, State, play_actions
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
 LOW_TO_HIGH = BRISCOLA_ORDER[::-1]
 """Trump order for the two rule: 2 < 4 < 5 < 6 < 7 < J < Q < K < 3 < A."""
+
+
+# Every bid action, built once (legal_actions is hot in bots' playouts).
+RANK_BIDS = tuple(tuple(Action(seat, "bid", rank=r) for r in BRISCOLA_ORDER) for seat in range(5))
+TWO_BIDS = tuple(tuple(Action(seat, "bid", rank="2", target=t) for t in range(62, 121)) for seat in range(5))
+POINT_BIDS = tuple(tuple(Action(seat, "bid", target=t) for t in range(61, 121)) for seat in range(5))
 
 
 def unit(target: int) -> int:
@@ -68,13 +74,12 @@ class ChiamataState(State):
         seat = self.turn
         if self.game.options["auction"] == "points":
             low = 61 if self.bidder is None else self.target + 1
-            return [Action(seat, "bid", target=t) for t in range(low, 121)]
+            return list(POINT_BIDS[seat][low - 61:])
         if self.rank is None:
-            return [Action(seat, "bid", rank=r) for r in BRISCOLA_ORDER]
+            return list(RANK_BIDS[seat])
         if self.rank != "2":
-            lower = BRISCOLA_ORDER[BRISCOLA_ORDER.index(self.rank) + 1:]
-            return [Action(seat, "bid", rank=r) for r in lower]
-        return [Action(seat, "bid", rank="2", target=t) for t in range(self.target + 1, 121)]
+            return list(RANK_BIDS[seat][BRISCOLA_ORDER.index(self.rank) + 1:])
+        return list(TWO_BIDS[seat][self.target + 1 - 62:])
 
     def _bid(self, action: Action) -> None:
         if self.game.options["auction"] == "points":
@@ -208,7 +213,7 @@ class ChiamataState(State):
             return [Action(seat, "pass"), *self._bids_open()]
         if self.phase == "call":
             return [Action(seat, "call", card=c) for c in ALL_CARDS if self._call_ok(c) is None]
-        return [play_action(seat, c) for c in self.hands[seat]]
+        return play_actions(seat, self.hands[seat])
 
     def need(self) -> Need:
         raise IllegalAction("Briscola Chiamata deals every card at the start")
