@@ -228,6 +228,8 @@ class CalabresellaState(State):
             missing = [c for c in known if self._holds(seat, c) is False]
             if missing:
                 raise IllegalAction(f"cannot discard {missing[0]}: seat {seat} does not hold it")
+            if sum(c not in self.hands[seat] for c in known) > self.unknown[seat]:
+                raise IllegalAction(f"seat {seat} does not hold all of these cards")
             for card in known:
                 self._take_card(seat, card, "discard")
         else:
