@@ -1,0 +1,158 @@
+"""What each node can decrypt, checked after every transcript entry of honest tables.
+
+Ground truth comes from outside the protocol: the test reads every seat's
+secrets and decrypts the whole deck itself, then checks, at every step,
+that a seat knows exactly its own cards plus the public ones, and that the
+spectator, the host and the host's stored bytes reveal no hidden card.
+"""
+
+from __future__ import annotations
+
+import pytest
+from cheaters import pick, random_choosers, scripted
+
+from protocol import deck as mp
+from protocol.errors import RemoteProtocolError
+from protocol.identity import unseal
+from protocol.local import LocalTable
+from protocol.transcript import Entry, dump_transcript
+from protocol.wire import scalar_bytes, seal_aad
+from protocol.codec import decode
+
+
+class KnowledgeTable(LocalTable):
+    """A LocalTable that checks every node's knowledge after each broadcast entry."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.checks = 0
+        self._truth: dict[tuple, list[int]] = {}
+        self.ever: dict[tuple[int, int], set[int]] = {}
+        self.max_public = 0
+
+    def broadcast(self, entry: bytes) -> None:
+        super().broadcast(entry)
+        self.check()
+
+    def truth(self) -> list[int]:
+        final = tuple(self.host.session.final)
+        if final not in self._truth:
+            self._truth[final] = mp.decrypt_deck(list(final), [s.secrets for s in self.seats])
+        return self._truth[final]
+
+    def check(self) -> None:
+        host = self.host.session
+        spectators = self.spectators
+        for spectator in spectators:
+            assert spectator.known == host.known
+            assert spectator.known_cards() == host.known_cards()
+        if host.hand is None or not host.final or host.phase in ("over", "aborted"):
+            return
+        self.checks += 1
+        n = host.players
+        truth = self.truth()
+        public = dict(host.known)
+        self.max_public = max(self.max_public, len(public))
+        for p, card in public.items():
+            assert card == truth[p], "a public card opened to the wrong card"
+        hidden = [p for p in range(len(truth)) if p not in public]
+        hidden_cards = {truth[p] for p in hidden}
+        number = host.hand.number
+        for seat in self.seats:
+            ever = self.ever.setdefault((number, seat.seat), set())
+            ever.update(p for p, o in host.owner.items() if o == seat.seat)
+        # Each seat: its own cards and the public ones, nothing else.
+        for seat in self.seats:
+            s = seat.seat
+            ever = self.ever[(number, s)]
+            for p, card in seat.known.items():
+                assert card == truth[p]
+                assert p in public or p in ever, f"seat {s} opened position {p}, never its own"
+            allowed = set(public.values()) | {truth[p] for p in ever}
+            assert {c.index for c in seat.known_cards()} <= allowed
+            if host.phase != "deal" and seat.view is not None:
+                owned = {p for p, o in host.owner.items() if o == s}
+                assert owned <= set(seat.known), f"seat {s} cannot open a card it holds"
+                hand = set(seat.view.hands[s])
+                assert seat.view.unknown[s] == 0
+                assert hand <= seat.known_cards()
+                assert {c.index for c in hand} == {truth[p] for p in owned}
+        # Spectators and the host: public cards only.
+        for node in (host, *spectators):
+            assert not (node.known_cards() and {c.index for c in node.known_cards()} & hidden_cards)
+            if node.view is not None:
+                for s in range(n):
+                    assert {c.index for c in node.view.hands[s]} <= set(public.values())
+        # The host's stored bytes: no hidden card's point, not every share of a hidden position.
+        stored = dump_transcript(self.host.table_id, [], [Entry.decode(e) for e in self.entries])
+        for p in hidden:
+            assert mp.card_point(truth[p]) not in stored
+        published: dict[int, set[int]] = {}
+        for step in host.hand.steps:
+            for sender, shares in step.shares.items():
+                for p, _ in shares.public:
+                    published.setdefault(p, set()).add(sender)
+        for p in hidden:
+            assert len(published.get(p, ())) < n, f"every share of hidden position {p} is public"
+
+
+def play(table: KnowledgeTable, hands: int = 1) -> KnowledgeTable:
+    table.run(max_hands=hands)
+    host = table.host.session
+    assert len(host.verdicts) >= hands and all(v.ok for v in host.verdicts)
+    assert table.checks > 20
+    return table
+
+
+@pytest.mark.parametrize("game, players, options", [
+    ("briscola", 2, {"trump_exchange": "2"}),
+    ("briscola", 3, {}),
+    ("briscola", 4, {}),
+    ("briscola", 6, {"trump_exchange": "7"}),
+    ("chiamata", 5, {}),
+    ("calabresella", 3, {}),
+])
+def test_knowledge_random_play(game, players, options):
+    table = play(KnowledgeTable(game, players, options, choosers=random_choosers(players, 11), spectators=2))
+    assert table.max_public > 0
+
+
+def test_knowledge_open_hands():
+    table = play(KnowledgeTable("briscola", 2, {"open_hands": True}, choosers=random_choosers(2, 5)))
+    assert table.max_public >= 7  # both hands and the face-up card
+
+
+@pytest.mark.parametrize("contract, choice", [("chiamo", None), ("solo", None),
+                                              ("solissimo", "dividete"), ("solissimo", "scegliete")])
+def test_knowledge_calabresella_contracts(contract, choice):
+    rules = {"auction": lambda s: (pick("bid", contract=contract)(s) if s.seat == 0 else None) or pick("pass")(s)}
+    if choice:
+        rules["raise"] = pick("raise", choice=choice)
+    choosers = {s: scripted(20 + s, **rules) for s in range(3)}
+    table = play(KnowledgeTable("calabresella", 3, {}, choosers=choosers))
+    assert table.host.session.verdicts[0].outcome.result["contract"] == contract
+
+
+def test_sealed_share_opens_only_for_its_recipient():
+    table = LocalTable("briscola", 3, {}, choosers=random_choosers(3, 1))
+    table.start()
+    a, b, c = table.seats
+    host = table.host.session
+    step = host.hand.steps[0]
+    blob = dict(step.shares[a.seat].sealed)[b.seat]
+    table_id, number = host.transcript.table_id, host.hand.number
+    aad = seal_aad(table_id, number, step.number, a.seat, b.seat)
+    # The recipient opens it, and finds the shares for its own positions.
+    pairs = {p: k for p, k in decode(unseal(b._pair_key(a.seat), blob, aad))}
+    mine = {p for p, o in host.owner.items() if o == b.seat}
+    assert set(pairs) == mine
+    assert all(k == scalar_bytes(mp.key_share(a.secrets, p)) for p, k in pairs.items())
+    # A third seat cannot, whatever key or context it tries.
+    for key in (c._pair_key(a.seat), c._pair_key(b.seat)):
+        for context in (aad, seal_aad(table_id, number, step.number, a.seat, c.seat)):
+            with pytest.raises(RemoteProtocolError):
+                unseal(key, blob, context)
+    # The share itself is not in the relayed bytes.
+    stored = b"".join(table.entries)
+    for p in mine:
+        assert scalar_bytes(mp.key_share(a.secrets, p)) not in stored
