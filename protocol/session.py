@@ -175,14 +175,24 @@ class TableSession:
                 self.keys.pop(HOST, None)
             raise
         header = opened.header
-        message = from_body(header.kind, opened.body)
-        self._check_expected(header, entry.index)
         try:
+            message = from_body(header.kind, opened.body)
+            self._check_expected(header, entry.index)
             self._handle(header.sender, message, entry.index)
         except IllegalAction as error:
             raise CheatDetected(f"illegal action: {error}", culprit=header.sender, entry=entry.index) from None
         except mp.DeckError as error:
             raise CheatDetected(str(error), culprit=header.sender, entry=entry.index) from None
+        except RemoteProtocolError as error:
+            # A malformed body or a key share out of range is its signed sender's doing.
+            if error.culprit is None:
+                error.culprit = "host" if header.sender == HOST else header.sender
+            if error.entry is None:
+                error.entry = entry.index
+            if not self.transcript.entries:
+                self.transcript = None
+                self.keys.pop(HOST, None)
+            raise
         self.transcript.commit(entry, opened)
         return self._outgoing()
 

@@ -37,7 +37,7 @@ from engine.state import Action
 from protocol.errors import CheatDetected, RemoteProtocolError
 from protocol.identity import Identity
 from protocol.local import LocalTable
-from protocol.messages import Act
+from protocol.messages import Act, Shares
 from protocol.transcript import Signed
 from protocol.wire import action_to_wire, scalar_bytes
 
@@ -196,6 +196,23 @@ def test_wrong_public_key_share_stops_the_hand_and_the_audit_names_the_sender():
     assert host.faceup_pos not in host.known
     culprit = assert_audit_names(table, 1, "wrong key share")
     assert culprit.entry == host.hand.share_entries[(0, 1)]
+
+
+def test_key_share_out_of_range_is_refused_naming_the_sender():
+    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2))
+    table.broadcast(table.host.open())
+    for seat in table.seats:
+        table.queue.extend(seat.start())
+    host = table.host.session
+    while host.phase != "deal":
+        table.broadcast(table.host.submit(table.queue.popleft()))
+    cheat = table.seats[0]
+    step = host.hand.steps[0]
+    honest = cheat._make_deal()
+    zero = Shares(honest.hand, step.number, honest.sealed, tuple((p, bytes(32)) for p, _ in honest.public))
+    assert zero.public  # the face-up card's share
+    error = rejected_everywhere(table, sign_as(cheat, zero, seq=cheat.seq - 1), cheat.seat)  # in place of its queued one
+    assert "out of range" in error.reason
 
 
 # --- (d) reveals that do not match their commitments -------------------------------------------
