@@ -332,3 +332,22 @@ def deal_order(game, seeds: list[bytes]) -> list[int]:
         perm = mp.SeatSecrets(seed).permutation(len(cards))
         cards = [cards[j] for j in perm]
     return cards
+
+
+def seat_sessions(players: int, cheaters: dict) -> dict:
+    return {s: cls(s, Identity.generate(), f"seat {s}") for s, cls in cheaters.items()}
+
+
+def off_suit(session):
+    """Play off suit while holding the suit led (once), else nothing special."""
+    view = session.view
+    if not view.trick or getattr(session, "cheated", False):
+        return None
+    led = view.trick[0].suit
+    hand = view.hands[session.seat]
+    if any(c.suit == led for c in hand):
+        other = next((c for c in hand if c.suit != led), None)
+        if other is not None:
+            session.cheated = True
+            return Action(session.seat, "play", other)
+    return None

@@ -22,6 +22,8 @@ from cheaters import (
     entry_for,
     forced_act,
     mine,
+    off_suit,
+    seat_sessions,
     pick,
     proof_for,
     random_chooser,
@@ -40,10 +42,6 @@ from protocol.local import LocalTable
 from protocol.messages import Act, Shares
 from protocol.transcript import Signed
 from protocol.wire import action_to_wire, scalar_bytes
-
-
-def seat_sessions(players: int, cheaters: dict) -> dict:
-    return {s: cls(s, Identity.generate(), f"seat {s}") for s, cls in cheaters.items()}
 
 
 def honest_nodes(table, culprit):
@@ -236,21 +234,6 @@ def test_coin_reveal_not_matching_its_commitment_is_caught_at_once():
 
 
 # --- (e) not following suit in Calabresella ----------------------------------------------------
-
-
-def off_suit(session):
-    """Play off suit while holding the suit led (once), else nothing special."""
-    view = session.view
-    if not view.trick or getattr(session, "cheated", False):
-        return None
-    led = view.trick[0].suit
-    hand = view.hands[session.seat]
-    if any(c.suit == led for c in hand):
-        other = next((c for c in hand if c.suit != led), None)
-        if other is not None:
-            session.cheated = True
-            return Action(session.seat, "play", other)
-    return None
 
 
 def not_following_table(cheat: int = 1, seed: int = 0):
