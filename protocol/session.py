@@ -819,6 +819,8 @@ class Host:
         its sender, and is not appended.
         """
         log = self.transcript
+        if log.has_message(signed):
+            raise RemoteProtocolError("replayed message: already in the transcript", culprit=_sender_of(signed), entry=len(log.entries))
         entry = Entry(len(log.entries), log.head, signed)
         try:
             self.session.receive(entry.encode())

@@ -224,6 +224,7 @@ class Transcript:
         self._position: dict[bytes, int] = {GENESIS: -1}
         self._last_seq: dict[int, int] = {}
         self._last_echo: dict[int, int] = {}
+        self._messages: set[bytes] = set()
 
     @property
     def head(self) -> bytes:
@@ -234,6 +235,10 @@ class Transcript:
     def known_heads(self) -> frozenset[bytes]:
         """Every hash in the chain, GENESIS included."""
         return frozenset(self._position)
+
+    def has_message(self, message: bytes) -> bool:
+        """True when these exact signed bytes are already in the log."""
+        return hashlib.sha256(message).digest() in self._messages
 
     def hash_at(self, index: int) -> bytes:
         """Hash of entry `index`."""
@@ -284,6 +289,13 @@ class Transcript:
         """Every check of `receive`, changing nothing (see `commit`)."""
         self._check_link(entry)
         opened = verify_entry(entry, keys, self.table_id)
+        if self.has_message(entry.message):
+            # A seat never signs the same bytes twice (its counter moves on):
+            # only the host can put one message in the log twice.
+            raise RemoteProtocolError(
+                f"host replayed an earlier message of {_who(opened.header.sender)}",
+                culprit="host", entry=entry.index,
+            )
         self.check_echo(opened.header, entry.index)
         self.check_seq(opened.header, entry.index)
         return opened
@@ -331,6 +343,7 @@ class Transcript:
             )
 
     def _add(self, entry: Entry) -> None:
+        self._messages.add(hashlib.sha256(entry.message).digest())
         digest = entry_hash(entry)
         self._position[digest] = entry.index
         self.entries.append(entry)
@@ -339,6 +352,10 @@ class Transcript:
     def _note(self, header: Header, at_index: int) -> None:
         self._last_seq[header.sender] = header.seq
         self._last_echo[header.sender] = self._position[header.head]
+
+
+def _who(sender: int) -> str:
+    return "the host" if sender == HOST else f"seat {sender}"
 
 
 def verify_transcript(

@@ -387,6 +387,7 @@ def test_replayed_message_is_rejected_naming_the_sender():
         with pytest.raises(RemoteProtocolError) as at_peer:
             node.receive(entry_for(node, replay))
         assert "replayed" in at_peer.value.reason
+        assert at_peer.value.culprit == "host"  # only the host can relay the same bytes twice
 
 
 def _sender(signed):
