@@ -212,7 +212,10 @@ class TableSession:
         except RemoteProtocolError:
             return self.keys
         if header.kind == "join" and header.sender not in self.keys and 0 <= header.sender < self.players:
-            join = from_body("join", body)
+            try:
+                join = from_body("join", body)
+            except RemoteProtocolError:
+                return self.keys  # verification then fails naming the sender
             return {**self.keys, header.sender: join.key}
         return self.keys
 
@@ -602,14 +605,18 @@ class TableSession:
             pass
         elif self.seat is not None and called.index in self.known.values() and sender == self._known_owner(called.index):
             raise CheatDetected("denied holding the called card", culprit=sender, entry=index)
-        self._handovers[sender] = (msg, index)
-        if len(self._handovers) < 2:
+        handovers = {**self._handovers, sender: (msg, index)}
+        if len(handovers) < 2:
+            self._handovers = handovers
             return
-        for seat, (m, i) in sorted(self._handovers.items(), key=lambda item: item[1][1]):
-            self.hand.moves.append((i, seat, "handover", m))
-        proofs = [(s, m.proof) for s, (m, _) in self._handovers.items() if m.proof is not None]
+        proofs = [(s, m.proof) for s, (m, _) in handovers.items() if m.proof is not None]
+        if len(proofs) > 1:
+            raise CheatDetected("both defenders showed the called card", culprit=sender, entry=index)
         holder = proofs[0][0] if proofs else None
         self.view = self.view.child(Action(CHANCE, "handover", card=called, holder=holder))
+        self._handovers = handovers
+        for seat, (m, i) in sorted(handovers.items(), key=lambda item: item[1][1]):
+            self.hand.moves.append((i, seat, "handover", m))
         if proofs:
             position, card, scalar = proofs[0][1]
             self.public_scalar[position], self.known[position] = scalar_int(scalar), card
