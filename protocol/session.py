@@ -815,7 +815,7 @@ class Host:
         """The first entry: the table message."""
         header = Header(VERSION, self.table_id, "table", HOST, 0, GENESIS)
         signed = Signed.sign(self.identity, make_payload(header, to_body(self._table))).encode()
-        entry = Entry(0, GENESIS, signed)
+        entry = Entry(0, GENESIS, signed).signed_by(self.identity, self.table_id)
         self.session.receive(entry.encode())
         return entry.encode()
 
@@ -828,7 +828,7 @@ class Host:
         log = self.transcript
         if log.has_message(signed):
             raise RemoteProtocolError("replayed message: already in the transcript", culprit=_sender_of(signed), entry=len(log.entries))
-        entry = Entry(len(log.entries), log.head, signed)
+        entry = Entry(len(log.entries), log.head, signed).signed_by(self.identity, self.table_id)
         try:
             self.session.receive(entry.encode())
         except RemoteProtocolError as error:

@@ -26,7 +26,7 @@ from .codec import (
     frame,
 )
 from .errors import LocalProtocolError, ProtocolError, RemoteProtocolError
-from .identity import Identity, sign_message, verify_message
+from .identity import Identity, sign_message, verify, verify_message
 
 VERSION = 1
 GENESIS = bytes(32)
@@ -42,6 +42,7 @@ SIGNATURE_LEN = 64
 MAX_MESSAGE = MAX_FRAME - 64
 """Largest encoded `Signed`, so that an `Entry` wrapping it fits in a frame."""
 ENTRY_TAG = b"briscola-tui/entry/v1\x00"
+ENTRY_SIG_TAG = b"briscola-tui/entry-signature/v1\x00"
 FILE_MAGIC = "briscola-transcript"
 FILE_VERSION = 1
 
@@ -159,30 +160,80 @@ def open_signed(data: bytes, keys: dict[int, bytes], table_id: bytes) -> Opened:
 
 @dataclass(frozen=True)
 class Entry:
-    """One host-ordered transcript entry: an encoded `Signed` and its link."""
+    """One host-ordered transcript entry: an encoded `Signed`, its link, and
+    the host's signature over both.
+
+    The host signs every entry it orders, so the log is the host's own
+    signed statement: two entries it signed with the same index and
+    different content prove that it showed peers different histories.
+    """
 
     index: int
     prev: bytes
     message: bytes
+    signature: bytes = b""
+
+    def content(self) -> bytes:
+        """[index, prev, message]: what the chain hash and the host's signature cover."""
+        return encode([self.index, self.prev, self.message])
 
     def encode(self) -> bytes:
-        """[index, prev, message] as canonical msgpack."""
-        return encode([self.index, self.prev, self.message])
+        """[index, prev, message, signature] as canonical msgpack."""
+        return encode([self.index, self.prev, self.message, self.signature])
 
     @classmethod
     def decode(cls, data: bytes) -> Entry:
-        """Strictly decode [index, prev, message]."""
-        fields = expect_array(decode(data), 3, "entry")
+        """Strictly decode [index, prev, message, signature]."""
+        fields = expect_array(decode(data), 4, "entry")
+        signature = expect_bytes(fields[3], (0, SIGNATURE_LEN), "entry signature")
+        if len(signature) not in (0, SIGNATURE_LEN):
+            raise RemoteProtocolError("entry signature: expected 64 bytes")
         return cls(
             index=expect_int(fields[0], 0, MAX_INDEX, "entry index"),
             prev=expect_bytes(fields[1], HASH_LEN, "entry prev"),
             message=expect_bytes(fields[2], (1, MAX_MESSAGE), "entry message"),
+            signature=signature,
         )
+
+    def signed_by(self, host: Identity, table_id: bytes) -> Entry:
+        """This entry with the host's signature."""
+        return Entry(self.index, self.prev, self.message, host.sign(_entry_signing_bytes(table_id, self)))
+
+
+def _entry_signing_bytes(table_id: bytes, entry: Entry) -> bytes:
+    return ENTRY_SIG_TAG + table_id + entry.content()
 
 
 def entry_hash(entry: Entry) -> bytes:
-    """SHA-256 of the domain tag and the entry's canonical encoding."""
-    return hashlib.sha256(ENTRY_TAG + entry.encode()).digest()
+    """SHA-256 of the domain tag and the entry's content (index, prev, message)."""
+    return hashlib.sha256(ENTRY_TAG + entry.content()).digest()
+
+
+def check_host_signature(entry: Entry, keys: dict[int, bytes], table_id: bytes) -> None:
+    """The entry must carry the host's signature once the host's key is known."""
+    public = keys.get(HOST)
+    if public is None:
+        return
+    try:
+        verify(public, _entry_signing_bytes(table_id, entry), entry.signature)
+    except (RemoteProtocolError, ValueError):
+        raise RemoteProtocolError(
+            "entry not signed by the host", culprit="host", entry=entry.index
+        ) from None
+
+
+def proves_fork(a: Entry, b: Entry, host_key: bytes, table_id: bytes) -> bool:
+    """True when `a` and `b` are both signed by the host, at the same index,
+    with different content: proof, for anyone, that the host showed two
+    peers different histories."""
+    if a.index != b.index or a.content() == b.content():
+        return False
+    try:
+        for entry in (a, b):
+            check_host_signature(entry, {HOST: host_key}, table_id)
+    except RemoteProtocolError:
+        return False
+    return True
 
 
 def verify_entry(entry: Entry, keys: dict[int, bytes], table_id: bytes) -> Opened:
@@ -217,8 +268,10 @@ def verify_chain(entries: list[Entry]) -> None:
 class Transcript:
     """The ordered log of one table, on the host or on a peer."""
 
-    def __init__(self, table_id: bytes) -> None:
+    def __init__(self, table_id: bytes, host: Identity | None = None) -> None:
+        """`host`: on the host's own log, the identity that signs each entry."""
         self.table_id = table_id
+        self.host = host
         self.entries: list[Entry] = []
         self._hashes: list[bytes] = []
         self._position: dict[bytes, int] = {GENESIS: -1}
@@ -246,9 +299,12 @@ class Transcript:
 
     # host side
 
-    def append(self, signed_bytes: bytes) -> Entry:
-        """Host: wrap a message as the next entry (no checks; see `admit`)."""
+    def append(self, signed_bytes: bytes, host: Identity | None = None) -> Entry:
+        """Host: wrap a message as the next entry, signed by `host` (no checks; see `admit`)."""
         entry = Entry(len(self.entries), self.head, signed_bytes)
+        host = host or self.host
+        if host is not None:
+            entry = entry.signed_by(host, self.table_id)
         self._add(entry)
         return entry
 
@@ -288,6 +344,7 @@ class Transcript:
     def inspect(self, entry: Entry, keys: dict[int, bytes]) -> Opened:
         """Every check of `receive`, changing nothing (see `commit`)."""
         self._check_link(entry)
+        check_host_signature(entry, keys, self.table_id)
         opened = verify_entry(entry, keys, self.table_id)
         if self.has_message(entry.message):
             # A seat never signs the same bytes twice (its counter moves on):

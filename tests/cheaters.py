@@ -94,9 +94,10 @@ def sign_as(session: TableSession, message=None, *, kind: str | None = None, bod
     return Signed.sign(identity or session.identity, make_payload(header, body or [])).encode()
 
 
-def entry_for(node: TableSession, signed: bytes) -> bytes:
-    """The entry a host would broadcast to `node` for this message."""
-    return Entry(len(node.transcript.entries), node.transcript.head, signed).encode()
+def entry_for(node: TableSession, signed: bytes, host) -> bytes:
+    """The entry `host` would broadcast to `node` for this message (signed by the host)."""
+    entry = Entry(len(node.transcript.entries), node.transcript.head, signed)
+    return entry.signed_by(host.identity, host.table_id).encode()
 
 
 def snapshot(node: TableSession) -> tuple:

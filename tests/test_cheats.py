@@ -40,7 +40,7 @@ from protocol.errors import CheatDetected, RemoteProtocolError
 from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.messages import Act, Shares
-from protocol.transcript import Signed
+from protocol.transcript import Entry, Signed, proves_fork
 from protocol.wire import action_to_wire, scalar_bytes
 
 
@@ -84,7 +84,7 @@ def rejected_everywhere(table, signed, culprit, cls=RemoteProtocolError):
         if node.seat == culprit:
             continue
         with pytest.raises(cls) as at_peer:
-            node.receive(entry_for(node, signed))
+            node.receive(entry_for(node, signed, table.host))
         assert at_peer.value.culprit == culprit
     for node in (*table.seats, *table.spectators, host.session):
         if node.seat != culprit:
@@ -385,7 +385,7 @@ def test_replayed_message_is_rejected_naming_the_sender():
     # A host that relays the replay anyway is caught by every peer.
     for node in (*table.seats, *table.spectators):
         with pytest.raises(RemoteProtocolError) as at_peer:
-            node.receive(entry_for(node, replay))
+            node.receive(entry_for(node, replay, table.host))
         assert "replayed" in at_peer.value.reason
         assert at_peer.value.culprit == "host"  # only the host can relay the same bytes twice
 
@@ -421,7 +421,7 @@ def test_forged_signature_is_rejected_naming_the_sender():
     # A peer given the forged entry blames the host that relayed it.
     other = next(s for s in table.seats if s is not seat)
     with pytest.raises(RemoteProtocolError) as at_peer:
-        other.receive(entry_for(other, bad))
+        other.receive(entry_for(other, bad, table.host))
     assert at_peer.value.culprit == "host" and "bad message" in at_peer.value.reason
     # The genuine message still goes through.
     host.submit(honest)
@@ -460,7 +460,7 @@ def test_forked_history_is_detected():
     for node, order in ((a, commits), (b, commits[::-1]), (c, commits[::-1])):
         out = []
         for signed in order:
-            out += node.receive(entry_for(node, signed))
+            out += node.receive(entry_for(node, signed, table.host))
         if node is a:
             shuffle = out
     assert a.transcript.head != b.transcript.head
@@ -468,10 +468,30 @@ def test_forked_history_is_detected():
     (message,) = shuffle  # seat 0 shuffles first; its message echoes its own head
     before = snapshot(b)
     with pytest.raises(RemoteProtocolError) as caught:
-        b.receive(entry_for(b, message))
+        b.receive(entry_for(b, message, table.host))
     assert caught.value.culprit == "host"
     assert "different histories" in caught.value.reason
     assert snapshot(b) == before
+    # The host signed both histories: two of its entries at one index prove the fork to anyone.
+    index = len(a.transcript.entries) - 1
+    mine, theirs = a.transcript.entries[index], b.transcript.entries[index]
+    key, table_id = table.host.identity.public_bytes, table.host.table_id
+    assert proves_fork(mine, theirs, key, table_id)
+    assert not proves_fork(mine, mine, key, table_id)
+    forged = Entry(theirs.index, theirs.prev, theirs.message, bytes(64))
+    assert not proves_fork(mine, forged, key, table_id)  # a seat cannot frame the host
+
+
+def test_entry_not_signed_by_the_host_is_refused():
+    table = paused()
+    node = table.seats[0]
+    honest = Entry.decode(entry_for(node, sign_as(table.seats[1], kind="chat", body=[]), table.host))
+    for signature in (b"", bytes(64), Identity.generate().sign(b"x")):
+        before = snapshot(node)
+        with pytest.raises(RemoteProtocolError) as caught:
+            node.receive(Entry(honest.index, honest.prev, honest.message, signature).encode())
+        assert caught.value.culprit == "host" and "not signed by the host" in caught.value.reason
+        assert snapshot(node) == before
 
 
 # --- stopping a hand without cause ----------------------------------------------------------

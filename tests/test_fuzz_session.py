@@ -203,7 +203,7 @@ def test_random_bytes_to_host_and_peers(game, data, draw):
     node = draw.draw(st.sampled_from([*table.seats, *table.spectators]))
     only_protocol_errors(lambda: node.receive(data), node)
     # Also wrapped as a well-linked entry.
-    only_protocol_errors(lambda: node.receive(entry_for(node, data)), node)
+    only_protocol_errors(lambda: node.receive(entry_for(node, data, table.host)), node)
 
 
 @FUZZ
@@ -218,7 +218,7 @@ def test_signed_garbage_bodies_and_kinds(game, kind, body, draw):
         return
     only_protocol_errors(lambda: table.host.submit(signed), table.host.session)
     node = draw.draw(st.sampled_from([s for s in (*table.seats, *table.spectators) if s is not seat]))
-    only_protocol_errors(lambda: node.receive(entry_for(node, signed)), node)
+    only_protocol_errors(lambda: node.receive(entry_for(node, signed, table.host)), node)
 
 
 @FUZZ
@@ -250,7 +250,7 @@ def test_real_messages_replayed_mutated_or_resigned_out_of_phase(game, draw):
         signed = sign_as(sender, kind=header.kind, body=body)
     only_protocol_errors(lambda: table.host.submit(signed), table.host.session)
     node = draw.draw(st.sampled_from([*table.seats, *table.spectators]))
-    only_protocol_errors(lambda: node.receive(entry_for(node, signed)), node)
+    only_protocol_errors(lambda: node.receive(entry_for(node, signed, table.host)), node)
     bad_link = Entry(draw.draw(st.integers(0, 2**20)), draw.draw(st.binary(min_size=32, max_size=32)), signed)
     if bad_link.index != len(node.transcript.entries):
         only_protocol_errors(lambda: node.receive(bad_link.encode()), node)
@@ -272,7 +272,7 @@ def test_later_messages_delivered_early(draw):
         _CACHE.pop(("checkpoint", k))
         return
     spectator = point.spectator
-    only_protocol_errors(lambda: spectator.receive(entry_for(spectator, signed)), spectator)
+    only_protocol_errors(lambda: spectator.receive(entry_for(spectator, signed, point.host)), spectator)
 
 
 def test_fuzzed_tables_still_play_correctly():

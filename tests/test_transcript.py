@@ -37,7 +37,7 @@ class Table:
         self.ids.update({s: Identity.generate() for s in range(seats)})
         self.keys = {s: i.public_bytes for s, i in self.ids.items()}
         self.seq = {s: 0 for s in self.ids}
-        self.host = Transcript(TABLE)
+        self.host = Transcript(TABLE, self.ids[HOST])
 
     def message(self, sender, kind="chat", body=(), head=None, seq=None, signer=None):
         header = Header(
