@@ -127,7 +127,7 @@ def test_decode_very_deep_input():
         decode(data)
 
 
-@settings(max_examples=500)
+@settings(max_examples=500, deadline=None)
 @given(st.binary(max_size=200))
 def test_decode_fuzz_only_protocol_errors(data):
     try:
@@ -211,7 +211,7 @@ def test_reader_wrong_type(bad):
         FrameReader().feed(bad)
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(st.binary(max_size=80), max_size=8))
 def test_reader_fuzz(chunks):
     reader = FrameReader()
