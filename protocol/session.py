@@ -338,7 +338,7 @@ class TableSession:
 
     def _begin_deal(self) -> None:
         plan = self.plan
-        open_hands = self.game.name == "briscola" and self.game.options["open_hands"]
+        open_hands = self._open_hands()
         positions, audiences = [], []
         for seat, hand_positions in enumerate(plan.hands):
             for p in hand_positions:
@@ -355,7 +355,20 @@ class TableSession:
         self.monte_pos = list(plan.monte)
         for p in plan.monte:
             self.owner[p] = "monte"
+        if open_hands and plan.stock:
+            positions.append(plan.stock[0])  # open hands: the top of the stock is visible
+            audiences.append(PUBLIC)
         self._open_step("deal", positions, audiences)
+
+    def _open_hands(self) -> bool:
+        return self.game.name == "briscola" and self.game.options["open_hands"]
+
+    def _show_stock_top(self) -> None:
+        """Open hands: tell the view the card now on top of the stock."""
+        if self._open_hands() and self.view is not None:
+            top = self.view.drawn
+            if top < len(self.plan.stock) and self.plan.stock[top] in self.known:
+                self.view.see_stock(top, Card.from_index(self.known[self.plan.stock[top]]))
 
     def _open_step(self, kind: str, positions, audiences) -> None:
         """Start a dealing step: every seat sends its key shares for these positions."""
@@ -440,6 +453,7 @@ class TableSession:
                 self._build_view()
             else:
                 self._apply_chance(step)
+            self._show_stock_top()
         except (IllegalAction, ValueError):
             # Public cards contradict each other (a card seen twice): every
             # node sees it here, so all stop together; the audit names who.
@@ -518,7 +532,12 @@ class TableSession:
             self.phase = "handover"
             return
         positions = [self._slot_position(s) for s in need.slots]
-        self._open_step(need.kind, positions, need.audiences)
+        audiences = list(need.audiences)
+        top = view.drawn + self.players if need.kind == "draw" else len(self.plan.stock)
+        if self._open_hands() and top < len(self.plan.stock):
+            positions.append(self.plan.stock[top])  # the next top of the stock
+            audiences.append(PUBLIC)
+        self._open_step(need.kind, positions, audiences)
 
     # --- decisions ------------------------------------------------------------
 

@@ -122,9 +122,18 @@ def test_briscola_open_hands_four_players():
         assert len(hand) == 3
         assert hand <= spectator.known_cards() and hand <= host.known_cards()
         assert set(spectator.view.hands[seat.seat]) == hand
+    # ... and the top of the stock is visible before every draw, to everyone.
+    tops = 0
     while not host.verdicts:
+        for node in (*table.seats, spectator):
+            view = node.view
+            if node.phase == "play" and view.drawn < len(view.stock):
+                assert view.stock[view.drawn] is not None
+                assert not any(view.unknown)
+                tops += 1
         table.decide()
         table.pump()
+    assert tops > 0
     check_agreement(table, 1)
 
 
