@@ -20,7 +20,6 @@ Calabresella Chiamo -> reveal (every seat) -> audit -> next hand.
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass, field
 
 from engine.cards import Card
@@ -345,7 +344,7 @@ class TableSession:
                 self.owner[p] = seat
                 positions.append(p)
                 audiences.append(PUBLIC if open_hands else seat)
-        for k, p in enumerate(plan.stock):
+        for p in plan.stock:
             self.owner[p] = "stock"
         if plan.faceup is not None:
             self.owner[plan.faceup] = "faceup"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, points_table, strength_table
+from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, Card, points_table, strength_table
 from ..deal import DealPlan, chiamata_plan
 from ..game import Game
 from ..state import TERMINAL, Action, Deal, IllegalAction, Need, State, play_actions
