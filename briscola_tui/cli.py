@@ -21,11 +21,28 @@ def _option(text: str) -> tuple[str, object]:
     return name, {"true": True, "false": False}.get(value.lower(), value)
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return value
+
+
 def _selfplay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from engine.game import OptionError
 
     from .selfplay import selfplay
 
+    if args.transcript:
+        folder = Path(args.transcript).resolve().parent
+        if not folder.is_dir():
+            print(f"briscola selfplay: no folder {folder} for the transcript", file=sys.stderr)
+            return 2
     try:
         return selfplay(args.game, args.players, args.hands, args.seed, args.transcript, dict(args.option), sys.stdout)
     except OptionError as error:
@@ -63,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     selfplay.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
     selfplay.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
-    selfplay.add_argument("--hands", type=int, help="stop after this many hands (default: the whole series)")
+    selfplay.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
     selfplay.add_argument("--seed", type=int, help="seed for the computer players' choices")
     selfplay.add_argument("--transcript", metavar="FILE", help="store the signed transcript here")
     selfplay.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
@@ -91,7 +108,11 @@ def main(argv: list[str] | None = None) -> int:
             "\ntry 'briscola selfplay --game chiamata' to watch a table of computer players."
         )
         return 0
-    return args.run(args)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -1,0 +1,56 @@
+"""The `briscola` command: help, selfplay and its errors."""
+
+import pytest
+
+from briscola_tui.cli import main
+
+
+def test_no_arguments_prints_help_and_what_to_try(capsys):
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert "replay" in out and "selfplay" in out and "verify" in out
+    assert "briscola selfplay" in out
+
+
+@pytest.mark.parametrize("game, players", [("briscola", 4), ("chiamata", 5), ("calabresella", 3)])
+def test_selfplay_prints_every_hand_and_the_scores(game, players, tmp_path, capsys):
+    path = tmp_path / "t.bin"
+    status = main(["selfplay", "--game", game, "--players", str(players), "--hands", "1",
+                   "--seed", "4", "--transcript", str(path)])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "hand 1:" in out and "scores:" in out
+    assert path.stat().st_size > 0
+    assert main(["verify", str(path)]) == 0
+    assert "all checks pass" in capsys.readouterr().out
+
+
+def test_selfplay_plays_a_whole_match_by_default(capsys):
+    assert main(["selfplay", "--game", "briscola", "--seed", "1", "-o", "match=1"]) == 0
+    out = capsys.readouterr().out
+    assert "winners: seats" in out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--players", "7"], "2, 3, 4, 6 players, not 7"),
+        (["--game", "chiamata", "--players", "3"], "5 players, not 3"),
+        (["-o", "bogus=1"], "unknown briscola option 'bogus'"),
+        (["-o", "trump_exchange=9"], "trump_exchange must be one of"),
+        (["--transcript", "/nonexistent/folder/t.bin"], "no folder"),
+    ],
+)
+def test_selfplay_refuses_bad_settings_before_playing(args, message, capsys):
+    assert main(["selfplay", *args]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert "hand 1" not in captured.out
+
+
+@pytest.mark.parametrize("hands", ["0", "-1", "two"])
+def test_selfplay_hands_must_be_positive(hands, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["selfplay", "--hands", hands])
+    assert exit_info.value.code == 2
+    assert "at least 1" in capsys.readouterr().err
