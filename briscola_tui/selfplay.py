@@ -14,15 +14,20 @@ from protocol.transcript import NotATranscript
 from .storage import read_transcript, save_transcript
 
 
-def describe_hand(verdict, game) -> str:
+def hand_facts(verdict) -> str:
+    """One line of what an audited hand gave: the result, card points, score change."""
     outcome = verdict.outcome
     if outcome is None:
-        return f"hand {verdict.hand + 1}: {verdict}"
+        return str(verdict)
     result = outcome.result
     if result.get("redeal"):
-        return f"hand {verdict.hand + 1}: everybody passed, redeal"
+        return "everybody passed, redeal"
     facts = ", ".join(f"{k} {v}" for k, v in result.items() if k != "side_points")
-    return f"hand {verdict.hand + 1}: {facts}; points {outcome.points}; score {outcome.score}"
+    return f"{facts}; points {outcome.points}; score {outcome.score}"
+
+
+def describe_hand(verdict) -> str:
+    return f"hand {verdict.hand + 1}: {hand_facts(verdict)}"
 
 
 def selfplay(game: str, players: int | None, hands: int | None, seed: int | None,
@@ -37,7 +42,7 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
                        name=f"selfplay {game}")
     print(f"{game}, {rules.players} players, options {rules.options}", file=out)
     try:
-        table.run(max_hands=hands, on_hand=lambda v: print(describe_hand(v, rules), file=out, flush=True))
+        table.run(max_hands=hands, on_hand=lambda v: print(describe_hand(v), file=out, flush=True))
     finally:
         if transcript:
             save_transcript(transcript, table.host.table_id, table.entries)
@@ -75,12 +80,20 @@ def verify(path: str, out, err) -> int:
             print(f"FAIL: {_where(error)}{error.reason}{who}", file=err)
             return 3
     for verdict in spectator.verdicts:
-        print(("ok   " if verdict.ok else "FAIL ") + str(verdict), file=out)
+        if verdict.ok:
+            print(f"ok   {verdict} — {hand_facts(verdict)}", file=out)
+        else:
+            print(f"FAIL {verdict}", file=out)
     if not all(v.ok for v in spectator.verdicts):
         return 3
     series = spectator.series
     scores = series.scores if series else []
-    state = "series over" if spectator.phase == "over" else f"stopped in phase {spectator.phase}"
+    if spectator.phase == "over":
+        state = "series over"
+    elif spectator.phase == "commit" and not spectator.hand.commits:
+        state = "stopped between hands"
+    else:
+        state = f"stopped in the middle of a hand (phase {spectator.phase})"
     print(f"verified {len(entries)} entries, {len(spectator.verdicts)} hands, {state}; scores {scores}", file=out)
     return 0
 

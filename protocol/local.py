@@ -33,6 +33,7 @@ class LocalTable:
         self.choosers = choosers
         self.queue: deque[bytes] = deque()
         self.entries: list[bytes] = []
+        self.stop_after: int | None = None
 
     @property
     def nodes(self) -> list[TableSession]:
@@ -44,9 +45,13 @@ class LocalTable:
             self.queue.extend(node.receive(entry))
 
     def pump(self) -> None:
-        """Deliver queued messages until every node waits on a decision or the table ends."""
+        """Deliver queued messages until every node waits on a decision or the table ends
+        (or, with `stop_after`, that many hands have been audited)."""
         while self.queue:
             self.broadcast(self.host.submit(self.queue.popleft()))
+            if self.stop_after is not None and len(self.host.session.verdicts) >= self.stop_after:
+                self.queue.clear()
+                return
 
     def decide(self) -> bool:
         """Let each seat whose turn it is choose; False when nobody could."""
@@ -65,6 +70,7 @@ class LocalTable:
 
     def run(self, max_hands: int | None = None, on_hand: Callable | None = None) -> None:
         """Play until the series ends (or `max_hands` hands have been audited)."""
+        self.stop_after = max_hands
         self.start()
         seen = 0
         host = self.host.session
