@@ -92,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         rate = result["hands_per_s"]
         target = TARGETS.get(name)
         note = f"   (target >= {target:,}: {'ok' if rate >= target else 'BELOW'})" if target else ""
-        print(f"  {name:<13} {game} {players}p  {rate:>8,} hands/s{note}")
+        label = f"{game} {players}p"
+        print(f"  {name:<13} {label:<16} {rate:>8,} hands/s{note}")
     return 0
 
 
