@@ -14,7 +14,8 @@ from collections.abc import Callable
 from engine.state import Action
 
 from .identity import Identity
-from .session import Host, TableSession
+from .host import Host
+from .session import TableSession
 
 Chooser = Callable[[TableSession], Action]
 

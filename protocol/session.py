@@ -20,18 +20,19 @@ Calabresella Chiamo -> reveal (every seat) -> audit -> next hand.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 
 from engine.cards import Card
 from engine.deal import DealPlan
-from engine.games import make
 from engine.game import OptionError
+from engine.games import make
 from engine.series import Series
 from engine.state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, State
 
 from . import deck as mp
 from .audit import Verdict, audit_hand
-from .codec import encode
+from .codec import decode, encode
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
 from .identity import (
     Identity,
@@ -56,17 +57,7 @@ from .messages import (
     from_body,
     to_body,
 )
-from .wire import (
-    action_from_wire,
-    action_to_wire,
-    commit_context,
-    pair_context,
-    scalar_bytes,
-    scalar_int,
-    seal_aad,
-)
 from .transcript import (
-    GENESIS,
     HOST,
     VERSION,
     Entry,
@@ -76,6 +67,16 @@ from .transcript import (
     make_payload,
     parse_header,
 )
+from .wire import (
+    action_from_wire,
+    action_to_wire,
+    commit_context,
+    pair_context,
+    scalar_bytes,
+    scalar_int,
+    seal_aad,
+)
+
 
 @dataclass
 class Step:
@@ -428,8 +429,6 @@ class TableSession:
             blob = dict(msg.sealed)[self.seat]
             try:
                 plain = unseal(self._pair_key(sender), blob, seal_aad(self.transcript.table_id, self.hand.number, step.number, sender, self.seat))
-                from .codec import decode
-
                 pairs = {int(p): scalar_int(s) for p, s in decode(plain)}
             except (RemoteProtocolError, ValueError, TypeError):
                 self._complaint = f"seat {sender}'s sealed shares do not open"
@@ -718,9 +717,7 @@ class TableSession:
         return Join(self.identity.public_bytes, self.name or f"seat {self.seat}")
 
     def _make_coin_commit(self) -> CoinCommit:
-        import secrets as _secrets
-
-        self._coin_value = _secrets.token_bytes(32)
+        self._coin_value = secrets.token_bytes(32)
         return CoinCommit(mp.coin_commit(self._coin_value, self.transcript.table_id + bytes([self.seat])))
 
     def _make_coin_reveal(self) -> CoinReveal:
@@ -812,52 +809,3 @@ class TableSession:
     def __repr__(self) -> str:
         who = "spectator" if self.seat is None else f"seat {self.seat}"
         return f"<TableSession {who} phase={self.phase}>"
-
-
-class Host:
-    """Orders a table's messages: a spectator session that signs the table entry."""
-
-    def __init__(self, identity: Identity, table_id: bytes, game: str, players: int, options: dict | None = None, name: str = "table"):
-        make(game, players, options or {})  # a bad configuration fails here, before anyone joins
-        self.identity = identity
-        self.table_id = table_id
-        self.session = TableSession(None)
-        self._table = Table(game, players, tuple(sorted((options or {}).items())), name, identity.public_bytes)
-        self._seq = 0
-
-    @property
-    def transcript(self) -> Transcript:
-        return self.session.transcript
-
-    def open(self) -> bytes:
-        """The first entry: the table message."""
-        header = Header(VERSION, self.table_id, "table", HOST, 0, GENESIS)
-        signed = Signed.sign(self.identity, make_payload(header, to_body(self._table))).encode()
-        entry = Entry(0, GENESIS, signed).signed_by(self.identity, self.table_id)
-        self.session.receive(entry.encode())
-        return entry.encode()
-
-    def submit(self, signed: bytes) -> bytes:
-        """Order one message; return the entry to broadcast.
-
-        A message the table cannot accept raises RemoteProtocolError naming
-        its sender, and is not appended.
-        """
-        log = self.transcript
-        if log.has_message(signed):
-            raise RemoteProtocolError("replayed message: already in the transcript", culprit=_sender_of(signed), entry=len(log.entries))
-        entry = Entry(len(log.entries), log.head, signed).signed_by(self.identity, self.table_id)
-        try:
-            self.session.receive(entry.encode())
-        except RemoteProtocolError as error:
-            if error.culprit == "host":
-                error.culprit = _sender_of(signed)
-            raise
-        return entry.encode()
-
-
-def _sender_of(signed: bytes):
-    try:
-        return parse_header(Signed.decode(signed).payload)[0].sender
-    except RemoteProtocolError:
-        return None

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from protocol.codec import MAX_FRAME, FrameReader, decode, encode, frame
 from protocol.errors import ProtocolError
 from protocol.messages import KINDS
-from protocol.session import Host, TableSession
+from protocol.host import Host
+from protocol.session import TableSession
 from protocol.transcript import Entry, Signed, parse_header
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "250"))
