@@ -145,6 +145,8 @@ class State:
 
     game: object
     HANDLERS: dict[str, str] = {}
+    ended_early = False
+    """True when the hand ended before every card was played (a Briscola black hand)."""
 
     def __init__(self, game, dealer: int, deal: Deal, viewer: int | None):
         n = game.players
@@ -166,7 +168,6 @@ class State:
         self.captured: list[int] = [0] * n
         self.won: list[int] = [0] * n
         self.history: list[Action] = []
-        self.ended_early = False
 
     # --- the API ------------------------------------------------------------
 

@@ -102,6 +102,15 @@ def _check_deck(game, hand, secrets, verdict) -> list[int] | None:
 
 
 def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
+    keys: dict[tuple[int, int], bytes] = {}
+
+    def sealing_key(sender: int, recipient: int) -> bytes:
+        if (sender, recipient) not in keys:
+            their = hand.commits[recipient][0].x25519
+            context = pair_context(table_id, hand.number, sender, recipient)
+            keys[(sender, recipient)] = pair_key(x_keys[sender], their, context)
+        return keys[(sender, recipient)]
+
     for step in hand.steps:
         for sender, msg in step.shares.items():
             entry = hand.share_entries[(step.number, sender)]
@@ -109,10 +118,9 @@ def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
             wrong = any(scalar_int(k) != mp.expected_share(s, p) for p, k in msg.public)
             for recipient, blob in msg.sealed:
                 want = {p for p, a in zip(step.positions, step.audiences) if a == recipient}
-                their = hand.commits[recipient][0].x25519
-                key = pair_key(x_keys[sender], their, pair_context(table_id, hand.number, sender, recipient))
+                aad = seal_aad(table_id, hand.number, step.number, sender, recipient)
                 try:
-                    pairs = {int(p): scalar_int(k) for p, k in decode(unseal(key, blob, seal_aad(table_id, hand.number, step.number, sender, recipient)))}
+                    pairs = {int(p): scalar_int(k) for p, k in decode(unseal(sealing_key(sender, recipient), blob, aad))}
                 except (ProtocolError, ValueError, TypeError):
                     wrong = True
                     continue

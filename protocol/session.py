@@ -125,14 +125,17 @@ class TableSession:
         self.hand: HandRecord | None = None
         self.view: State | None = None
         self.verdicts: list[Verdict] = []
-        self.outcomes: list = []
-        self.error: RemoteProtocolError | None = None
         self._produced: set = set()
         self._coin_value: bytes | None = None
         self._revealed = -1
         self._reset_hand_secrets()
 
     # --- public queries -----------------------------------------------------
+
+    @property
+    def outcomes(self) -> list:
+        """The audited outcome of every hand scored so far."""
+        return [v.outcome for v in self.verdicts if v.ok and v.outcome is not None]
 
     @property
     def players(self) -> int:
@@ -315,6 +318,7 @@ class TableSession:
         self.monte_pos: list[int] = []
         self.final: list[bytes] = []
         self._scalars: dict[int, int] = {}
+        self._pair_keys: dict[int, bytes] = {}
         self._handovers: dict[int, Handover] = {}
         self._complaint: str | None = None
 
@@ -404,9 +408,10 @@ class TableSession:
         audit names the seat.
         """
         opened = {}
+        published = [dict(m.public) for m in step.shares.values()]
         for p, audience in zip(step.positions, step.audiences):
             if audience == PUBLIC:
-                scalar = mp.combine(scalar_int(dict(m.public)[p]) for m in step.shares.values())
+                scalar = mp.combine(scalar_int(shares[p]) for shares in published)
                 try:
                     opened[p] = (scalar, mp.open_card(self.final[p], scalar))
                 except mp.DeckError:
@@ -543,15 +548,13 @@ class TableSession:
         kind = msg.action[0]
         view = self.view
         moves = self._check_cards(sender, kind, msg, index)
-        hidden = None
+        face_down = ()
         if kind == "discard":
-            count = len(msg.positions)
-            hidden = tuple(Card.from_index(self.known[p]) if sender == self.seat else None for p in msg.positions)
-            if count == 0:
+            if not msg.positions:
                 raise RemoteProtocolError("a discard names its positions", culprit=sender, entry=index)
-        action = action_from_wire(sender, msg.action, hidden or ())
-        if kind == "discard" and sender != self.seat:
-            action = Action(sender, "discard", cards=hidden)
+            # Only the discarder sees its discards; every other view gets them face down.
+            face_down = tuple(Card.from_index(self.known[p]) if sender == self.seat else None for p in msg.positions)
+        action = action_from_wire(sender, msg.action, face_down)
         self.view = view.child(action)  # IllegalAction -> cheat named by receive()
         for p, public in moves:
             if public is not None:
@@ -618,10 +621,6 @@ class TableSession:
                 raise CheatDetected("handover proof does not open to the called card", culprit=sender, entry=index)
             if self.seat is not None and self.known.get(position) not in (None, card):
                 raise CheatDetected("handover contradicts a known card", culprit=sender, entry=index)
-        elif self.seat == sender:
-            pass
-        elif self.seat is not None and called.index in self.known.values() and sender == self._known_owner(called.index):
-            raise CheatDetected("denied holding the called card", culprit=sender, entry=index)
         handovers = {**self._handovers, sender: (msg, index)}
         if len(handovers) < 2:
             self._handovers = handovers
@@ -640,12 +639,6 @@ class TableSession:
             self.owner[position] = self.view.soloist
         self._advance()
 
-    def _known_owner(self, card: int):
-        for p, c in self.known.items():
-            if c == card:
-                return self.owner.get(p)
-        return None
-
     # --- the end of a hand ----------------------------------------------------
 
     def _on_reveal(self, sender: int, msg: Reveal, index: int) -> None:
@@ -663,7 +656,6 @@ class TableSession:
         if not verdict.ok or verdict.outcome is None:
             self.phase = "aborted"
             return
-        self.outcomes.append(verdict.outcome)
         self.series.record(verdict.outcome)
         if self.series.is_over():
             self.phase = "over"
@@ -767,19 +759,18 @@ class TableSession:
         return Reveal(self.hand.number, self.secrets.seed)
 
     def _pair_key(self, other: int) -> bytes:
-        their = self.hand.commits[other][0].x25519
-        return pair_key(self.x25519, their, pair_context(self.transcript.table_id, self.hand.number, self.seat, other))
+        """The key this seat shares with `other` for this hand (derived once)."""
+        if other not in self._pair_keys:
+            their = self.hand.commits[other][0].x25519
+            context = pair_context(self.transcript.table_id, self.hand.number, self.seat, other)
+            self._pair_keys[other] = pair_key(self.x25519, their, context)
+        return self._pair_keys[other]
 
     def _proof(self, position: int) -> tuple:
-        if position in self.public_scalar:
-            scalar = self.public_scalar[position]
-        else:
-            scalar = self._my_scalar(position)
+        """(position, card, combined key): the public key of a shown card, or
+        the one this seat combined from every seat's share when it was dealt."""
+        scalar = self.public_scalar.get(position) or self._scalars[position]
         return (position, self.known[position], scalar_bytes(scalar))
-
-    def _my_scalar(self, position: int) -> int:
-        """The combined key of one of my positions: every seat's share and mine."""
-        return self._scalars[position]
 
     def act(self, action: Action) -> list[bytes]:
         """Send this seat's decision; IllegalAction if the rules forbid it (nothing sent)."""

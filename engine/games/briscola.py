@@ -80,6 +80,10 @@ class BriscolaState(State):
         self.exchange_card = None if rank == "none" else Card(rank, self.trump)
         self.black_hand = game.options["black_hand"]
 
+    @property
+    def ended_early(self) -> bool:
+        return self.declared is not None
+
     def _clone_extra(self, state: "BriscolaState") -> None:
         state.stock = list(self.stock)
 
@@ -191,7 +195,6 @@ class BriscolaState(State):
         for card in needed:
             self._show_card(seat, card)
         self.declared = seat
-        self.ended_early = True
         self._end()
 
     def _draw(self, action: Action) -> None:
