@@ -1,12 +1,68 @@
-"""Files on disk: transcripts (written whole, atomically)."""
+"""Files on disk: transcripts.
+
+A live table writes its transcript append-only through `TranscriptFile`:
+each entry is on disk (fsynced) before `append` returns, so before the host
+relays it. A crash mid-write leaves at most a torn last frame, which
+`TranscriptFile.open` and `read_transcript_file` drop with a warning.
+`save_transcript` writes a whole file at once, atomically.
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from protocol.transcript import Entry, dump_transcript, load_transcript
+from protocol.codec import frame
+from protocol.errors import LocalProtocolError, ProtocolError
+from protocol.transcript import (
+    GENESIS,
+    Entry,
+    dump_transcript,
+    entry_hash,
+    load_transcript_prefix,
+    verify_chain,
+)
+
+_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
+
+
+@dataclass(frozen=True)
+class LoadedTranscript:
+    """A transcript file as read: its header, the entries of its whole
+    frames, and what was forgiven (a torn last frame) in `warnings`."""
+
+    table_id: bytes
+    meta: list
+    entries: list[Entry]
+    warnings: list[str]
+
+
+def torn_warning(torn: int) -> str:
+    """The warning for `torn` bytes of a last frame cut short."""
+    return f"dropped a torn last frame of {torn} bytes (a crash mid-write)"
+
+
+def read_transcript_file(path: str | os.PathLike) -> LoadedTranscript:
+    """Read a transcript file, forgiving a torn last frame (the file is not changed).
+
+    NotATranscript or RemoteProtocolError (naming the entry) for a bad file.
+    Chain and signature checks are left to a TableSession reading the
+    entries, which names the entry that is itself wrong.
+    """
+    data = Path(path).read_bytes()
+    table_id, meta, entries, torn = load_transcript_prefix(data)
+    return LoadedTranscript(table_id, meta, entries, [torn_warning(torn)] if torn else [])
+
+
+def read_transcript(path: str | os.PathLike) -> tuple[bytes, list[Entry]]:
+    """(table_id, entries), chain-checked; a torn last frame is dropped silently
+    (`read_transcript_file` reports it). NotATranscript or RemoteProtocolError
+    for a bad file."""
+    loaded = read_transcript_file(path)
+    verify_chain(loaded.entries)
+    return loaded.table_id, loaded.entries
 
 
 def save_transcript(path: str | os.PathLike, table_id: bytes, entries: list[bytes]) -> None:
@@ -17,14 +73,151 @@ def save_transcript(path: str | os.PathLike, table_id: bytes, entries: list[byte
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:
         os.unlink(tmp)
         raise
 
 
-def read_transcript(path: str | os.PathLike) -> tuple[bytes, list[Entry]]:
-    """(table_id, entries); NotATranscript or RemoteProtocolError for a bad file."""
-    data = Path(path).read_bytes()
-    table_id, _meta, entries = load_transcript(data)
-    return table_id, entries
+class TranscriptFile:
+    """A transcript file open for appending, one fsynced frame per entry.
+
+    `create` starts a new file, `open` continues an existing one (a host
+    restarting). `table_id`, `meta` and `entries` describe the file as it
+    stands; `warnings` says what `open` dropped.
+    """
+
+    def __init__(self, path: Path, fd: int, size: int, loaded: LoadedTranscript) -> None:
+        """Use `create` or `open`."""
+        self.path = path
+        self.table_id = loaded.table_id
+        self.meta = loaded.meta
+        self.entries = list(loaded.entries)
+        self.warnings = list(loaded.warnings)
+        self._fd: int | None = fd
+        self._size = size
+        """Bytes of whole frames: where the next frame starts."""
+
+    @classmethod
+    def create(cls, path: str | os.PathLike, table_id: bytes, meta: list | tuple = ()) -> TranscriptFile:
+        """A new file (mode 0o600) holding the header frame, fsynced.
+
+        FileExistsError if `path` exists: a transcript is never overwritten.
+        """
+        path = Path(path)
+        header = dump_transcript(table_id, meta, [])
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o600)
+        try:
+            if hasattr(os, "fchmod"):
+                os.fchmod(fd, 0o600)  # whatever the umask
+            _write_all(fd, header)
+            os.fsync(fd)
+        except BaseException:
+            os.close(fd)
+            os.unlink(path)
+            raise
+        _fsync_folder(path)
+        table_id, meta, _, _ = load_transcript_prefix(header)  # as `open` will read it
+        return cls(path, fd, len(header), LoadedTranscript(table_id, meta, [], []))
+
+    @classmethod
+    def open(cls, path: str | os.PathLike) -> TranscriptFile:
+        """An existing file, to append to. A torn last frame is cut off the
+        file (with a warning in `.warnings`); NotATranscript or
+        RemoteProtocolError (naming the entry) for anything else wrong."""
+        path = Path(path)
+        fd = os.open(path, os.O_RDWR | _BINARY)
+        try:
+            data = _read_all(fd)
+            table_id, meta, entries, torn = load_transcript_prefix(data)
+            size = len(data) - torn
+            if torn:
+                os.ftruncate(fd, size)
+                os.fsync(fd)
+            os.lseek(fd, size, os.SEEK_SET)
+        except BaseException:
+            os.close(fd)
+            raise
+        warnings = [torn_warning(torn)] if torn else []
+        return cls(path, fd, size, LoadedTranscript(table_id, meta, entries, warnings))
+
+    def append(self, entry_bytes: bytes) -> None:
+        """Write one encoded entry as a frame and fsync; relay it only after this returns.
+
+        LocalProtocolError if the bytes are not the next entry of this file.
+        If the write fails the file is cut back to its last whole frame; if
+        even that fails the object closes, and the torn frame left behind is
+        what `open` drops.
+        """
+        if self._fd is None:
+            raise LocalProtocolError("transcript file is closed")
+        entry = self._next_entry(entry_bytes)
+        data = frame(entry_bytes)
+        try:
+            _write_all(self._fd, data)
+            os.fsync(self._fd)
+        except BaseException:
+            self._roll_back()
+            raise
+        self._size += len(data)
+        self.entries.append(entry)
+
+    def close(self) -> None:
+        """Close the file (again: no-op)."""
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)
+
+    def __enter__(self) -> TranscriptFile:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _next_entry(self, entry_bytes: bytes) -> Entry:
+        """Decode `entry_bytes`; it must follow the file's last entry."""
+        try:
+            entry = Entry.decode(entry_bytes)
+        except ProtocolError as exc:
+            raise LocalProtocolError(f"not an encoded entry: {exc.reason}") from None
+        head = entry_hash(self.entries[-1]) if self.entries else GENESIS
+        if entry.index != len(self.entries) or entry.prev != head:
+            raise LocalProtocolError(
+                f"entry {entry.index} does not follow the file's {len(self.entries)} entries"
+            )
+        return entry
+
+    def _roll_back(self) -> None:
+        """Cut a half-written frame off; close if that fails too."""
+        try:
+            os.ftruncate(self._fd, self._size)
+            os.lseek(self._fd, self._size, os.SEEK_SET)
+            os.fsync(self._fd)
+        except OSError:
+            self.close()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _fsync_folder(path: Path) -> None:
+    """Make a new file's name durable too (POSIX; elsewhere a no-op)."""
+    if os.name != "posix":
+        return
+    fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -104,6 +104,33 @@ def decode(data: bytes) -> Value:
     return obj
 
 
+def is_cut_value(data: bytes) -> bool:
+    """True when `data` could be the start of one msgpack value cut short:
+    it holds no whole value and nothing malformed so far.
+
+    A frame torn by a crash mid-write passes; a length prefix changed to
+    claim more bytes than its content has does not (its content ends early).
+    """
+    unpacker = msgpack.Unpacker(
+        raw=False,
+        ext_hook=_reject_ext,
+        max_buffer_size=max(len(data), 1),
+        max_str_len=MAX_STR,
+        max_bin_len=MAX_BIN,
+        max_array_len=MAX_ARRAY,
+        max_map_len=0,
+        max_ext_len=0,
+    )
+    unpacker.feed(data)
+    try:
+        unpacker.unpack()
+    except msgpack.OutOfData:
+        return True
+    except (ValueError, TypeError, msgpack.UnpackException):
+        return False
+    return False
+
+
 def _check_decoded(obj: object) -> None:
     """Walk the decoded value without recursion; reject disallowed types."""
     stack = [(obj, 0)]
@@ -131,15 +158,45 @@ def frame(payload: bytes) -> bytes:
     return len(payload).to_bytes(4, "big") + payload
 
 
+def frame_length(prefix: bytes) -> int:
+    """The payload size a 4-byte length prefix announces.
+
+    RemoteProtocolError if it is zero or over MAX_FRAME.
+    """
+    size = int.from_bytes(prefix, "big")
+    if size == 0:
+        raise RemoteProtocolError("zero-length frame")
+    if size > MAX_FRAME:
+        raise RemoteProtocolError(f"frame of {size} bytes is over the {MAX_FRAME}-byte limit")
+    return size
+
+
 class FrameReader:
     """Sans-IO frame splitter: `feed` bytes in, take whole frames out.
 
     A bad length prefix raises RemoteProtocolError as soon as its four bytes
     arrive; after that the reader is broken and keeps raising.
+
+    Work is linear in the bytes fed, however they are split: each length
+    prefix is checked once, when its last byte arrives, and the reader
+    remembers where the next unchecked prefix starts.
+
+    Memory is bounded: the reader refuses to hold more than `max_buffer`
+    bytes not yet taken out (RemoteProtocolError "too much unread data",
+    and the reader is broken), so a peer cannot make it buffer frames
+    without end. `max_buffer` must hold at least one maximal frame with its
+    prefix; the default, four maximal frames, leaves a caller that takes
+    frames out after every `feed` room to feed some 192 KiB at a time.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_buffer: int = 4 * MAX_FRAME) -> None:
+        if max_buffer < 4 + MAX_FRAME:
+            raise LocalProtocolError(f"max_buffer must be at least {4 + MAX_FRAME} bytes")
+        self.max_buffer = max_buffer
         self._buffer = bytearray()
+        self._checked = 0
+        """Offset in the buffer of the first length prefix not yet checked
+        (it may lie beyond the end, inside a frame still arriving)."""
         self._error: RemoteProtocolError | None = None
 
     def feed(self, data: bytes) -> None:
@@ -147,20 +204,25 @@ class FrameReader:
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise LocalProtocolError("feed() needs bytes")
         self._raise_if_broken()
+        if len(self._buffer) + memoryview(data).nbytes > self.max_buffer:
+            self._error = RemoteProtocolError(
+                f"too much unread data: over {self.max_buffer} bytes not taken out"
+            )
+            raise self._error
         self._buffer += data
-        self._check_all_lengths()
+        self._check_new_lengths()
 
     def next_frame(self) -> bytes | None:
         """The next whole frame payload, or None if it has not all arrived."""
         self._raise_if_broken()
         if len(self._buffer) < 4:
             return None
-        size = self._check_length()
+        size = int.from_bytes(self._buffer[:4], "big")  # checked when it arrived
         if len(self._buffer) < 4 + size:
             return None
         payload = bytes(self._buffer[4 : 4 + size])
         del self._buffer[: 4 + size]
-        self._check_length()
+        self._checked -= 4 + size
         return payload
 
     def frames(self) -> list[bytes]:
@@ -175,24 +237,18 @@ class FrameReader:
         """Bytes buffered but not yet returned as a frame."""
         return len(self._buffer)
 
-    def _check_all_lengths(self) -> None:
-        """Check every length prefix already buffered, not just the first."""
-        offset = 0
-        while len(self._buffer) >= offset + 4:
-            offset += 4 + self._check_length(offset)
+    def _check_new_lengths(self) -> None:
+        """Check every length prefix whose four bytes are now all here, each once."""
+        while len(self._buffer) >= self._checked + 4:
+            self._checked += 4 + self._check_length(self._checked)
 
-    def _check_length(self, offset: int = 0) -> int:
-        if len(self._buffer) < offset + 4:
-            return 0
-        size = int.from_bytes(self._buffer[offset : offset + 4], "big")
-        if size == 0:
-            self._error = RemoteProtocolError("zero-length frame")
-        elif size > MAX_FRAME:
-            self._error = RemoteProtocolError(
-                f"frame of {size} bytes is over the {MAX_FRAME}-byte limit"
-            )
-        self._raise_if_broken()
-        return size
+    def _check_length(self, offset: int) -> int:
+        """The size the prefix at `offset` announces; a bad one breaks the reader."""
+        try:
+            return frame_length(self._buffer[offset : offset + 4])
+        except RemoteProtocolError as exc:
+            self._error = exc
+            raise
 
     def _raise_if_broken(self) -> None:
         if self._error is not None:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from .codec import (
     MAX_FRAME,
-    FrameReader,
     decode,
     encode,
     expect_array,
@@ -24,6 +23,8 @@ from .codec import (
     expect_int,
     expect_str,
     frame,
+    frame_length,
+    is_cut_value,
 )
 from .errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from .identity import Identity, sign_message, verify, verify_message
@@ -39,8 +40,16 @@ MAX_KIND = 32
 TABLE_ID_LEN = 16
 HASH_LEN = 32
 SIGNATURE_LEN = 64
-MAX_MESSAGE = MAX_FRAME - 64
-"""Largest encoded `Signed`, so that an `Entry` wrapping it fits in a frame."""
+ENTRY_OVERHEAD = 1 + 9 + (2 + HASH_LEN) + 3 + (2 + SIGNATURE_LEN)
+"""Bytes an encoded `Entry` adds around its message, at worst: the msgpack
+array [index, prev, message, signature] costs 1 (fixarray of 4), 9 for the
+largest index (uint64 marker + 8 bytes, MAX_INDEX = 2**63-1), 2 + 32 for
+prev (bin8 header + hash), 3 for the message's bin16 header (every message
+is under 2**16 bytes), and 2 + 64 for the signature: 113 bytes."""
+MAX_MESSAGE = MAX_FRAME - ENTRY_OVERHEAD
+"""Largest encoded `Signed`, so that an `Entry` wrapping it fits in a frame:
+65536 - 113 = 65423 bytes (under 2**16, so its bin16 header is 3 bytes as
+counted)."""
 ENTRY_TAG = b"briscola-tui/entry/v1\x00"
 ENTRY_SIG_TAG = b"briscola-tui/entry-signature/v1\x00"
 FILE_MAGIC = "briscola-transcript"
@@ -293,6 +302,20 @@ class Transcript:
         """True when these exact signed bytes are already in the log."""
         return hashlib.sha256(message).digest() in self._messages
 
+    def echoed_index(self, head: bytes) -> int | None:
+        """The index of the entry whose hash is `head` (-1 for GENESIS), or None."""
+        return self._position.get(head)
+
+    def next_seq(self, sender: int) -> int:
+        """The sequence number `sender`'s next message must carry."""
+        return self._last_seq.get(sender, -1) + 1
+
+    def spend(self, opened: Opened) -> None:
+        """Count a refused message (kept as evidence) as its sender's: its
+        sequence number is used and its bytes can never be ordered again."""
+        self._messages.add(hashlib.sha256(opened.signed.encode()).digest())
+        self._note(opened.header, self._position[opened.header.head])
+
     def hash_at(self, index: int) -> bytes:
         """Hash of entry `index`."""
         return self._hashes[index]
@@ -433,40 +456,74 @@ def dump_transcript(table_id: bytes, meta: list | tuple, entries: list[Entry]) -
 
 
 def load_transcript(data: bytes) -> tuple[bytes, list, list[Entry]]:
-    """Parse and chain-check a transcript file (signatures: `verify_transcript`).
+    """Parse and chain-check a whole transcript file (signatures: `verify_transcript`).
 
     NotATranscript if the header frame is wrong; otherwise a
-    RemoteProtocolError naming the first bad entry.
+    RemoteProtocolError naming the first bad entry. A torn last frame is an
+    error here; `load_transcript_prefix` forgives it.
     """
-    frames = _split_frames(data)
-    try:
-        table_id, meta = _parse_file_header(next(frames, None))
-    except ProtocolError as exc:
-        raise NotATranscript(f"not a transcript: {exc.reason}") from None
-    entries: list[Entry] = []
-    try:
-        for payload in frames:
-            entries.append(_parse_stored_entry(payload, table_id))
-    except RemoteProtocolError as exc:
+    table_id, meta, entries, torn = load_transcript_prefix(data)
+    if torn:
         raise RemoteProtocolError(
-            f"corrupted entry: {exc.reason}", entry=len(entries)
-        ) from None
+            f"corrupted entry: truncated frame ({torn} bytes at the end)", entry=len(entries)
+        )
     verify_chain(entries)
     return table_id, meta, entries
 
 
+def load_transcript_prefix(data: bytes) -> tuple[bytes, list, list[Entry], int]:
+    """Parse a transcript file that may end in a torn frame (a crash mid-write).
+
+    Returns (table_id, meta, entries, torn_bytes): the entries of every
+    whole frame, and how many bytes at the end belong to a last frame cut
+    short by the end of the data (0 if none). Only that is forgiven:
+    NotATranscript if the header frame is wrong or cut short; a
+    RemoteProtocolError naming the entry for any whole frame that does not
+    decode, or a length prefix no writer could have written.
+
+    Chain and signature checks are left to a TableSession reading the
+    entries, which names the entry that is itself wrong.
+    """
+    frames = _split_frames(data)
+    try:
+        head = next(frames, None)
+        if head is None and data:
+            raise RemoteProtocolError("header frame cut short")
+        table_id, meta = _parse_file_header(head)
+    except ProtocolError as exc:
+        raise NotATranscript(f"not a transcript: {exc.reason}") from None
+    entries: list[Entry] = []
+    consumed = 4 + len(head)
+    try:
+        for payload in frames:
+            entries.append(_parse_stored_entry(payload, table_id))
+            consumed += 4 + len(payload)
+    except RemoteProtocolError as exc:
+        raise RemoteProtocolError(
+            f"corrupted entry: {exc.reason}", entry=len(entries)
+        ) from None
+    return table_id, meta, entries, len(data) - consumed
+
+
 def _split_frames(data: bytes) -> Iterator[bytes]:
-    """Frame payloads of a whole file, one at a time (errors when reached)."""
-    reader = FrameReader()
+    """Payloads of the whole frames of a file, one at a time (errors when
+    reached); stops before a last frame that the end of the data cuts short."""
     offset = 0
     while offset < len(data):
-        reader.feed(data[offset : offset + 4])
-        size = int.from_bytes(data[offset : offset + 4], "big")
-        reader.feed(data[offset + 4 : offset + 4 + size])
-        payload = reader.next_frame()
-        if payload is None:
-            raise RemoteProtocolError("truncated frame")
-        yield payload
+        prefix = data[offset : offset + 4]
+        if len(prefix) < 4:
+            # Cut inside the prefix: forgiven only if some valid length starts so.
+            lowest = max(int.from_bytes(prefix.ljust(4, b"\x00"), "big"), 1)
+            frame_length(lowest.to_bytes(4, "big"))
+            return
+        size = frame_length(prefix)
+        if offset + 4 + size > len(data):
+            if not is_cut_value(data[offset + 4 :]):
+                raise RemoteProtocolError(
+                    f"frame length {size} runs past the end of the file, but its content does not"
+                )
+            return
+        yield data[offset + 4 : offset + 4 + size]
         offset += 4 + size
 
 

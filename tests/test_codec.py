@@ -20,6 +20,8 @@ from protocol.codec import (
     expect_list,
     expect_str,
     frame,
+    frame_length,
+    is_cut_value,
 )
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 
@@ -251,6 +253,109 @@ def test_decode_after_reader_fuzz(data):
             decode(payload)
     except ProtocolError:
         pass
+
+
+def counting_checks(monkeypatch) -> list[int]:
+    """Record the offset of every length-prefix check any FrameReader makes."""
+    calls: list[int] = []
+    check = FrameReader._check_length
+
+    def counted(self, offset):
+        calls.append(offset)
+        return check(self, offset)
+
+    monkeypatch.setattr(FrameReader, "_check_length", counted)
+    return calls
+
+
+def test_reader_checks_each_prefix_once_on_a_byte_by_byte_stream(monkeypatch):
+    calls = counting_checks(monkeypatch)
+    payloads = [bytes([i]) * (i % 7 + 1) for i in range(200)]
+    data = b"".join(frame(p) for p in payloads)
+    reader = FrameReader()
+    for i in range(len(data)):
+        reader.feed(data[i : i + 1])  # nothing taken out meanwhile
+    assert len(calls) == 200  # not one check per prefix per feed
+    assert reader.frames() == payloads
+    assert len(calls) == 200 and reader.pending == 0
+
+
+def test_reader_checks_each_prefix_once_when_frames_are_taken_out(monkeypatch):
+    calls = counting_checks(monkeypatch)
+    payloads = [bytes([i]) * (i % 5 + 1) for i in range(200)]
+    data = b"".join(frame(p) for p in payloads)
+    reader, out = FrameReader(), []
+    for i in range(0, len(data), 3):
+        reader.feed(data[i : i + 3])
+        out += reader.frames()
+    assert out == payloads
+    assert len(calls) == 200
+
+
+def test_reader_bad_prefix_still_raises_when_its_fourth_byte_arrives():
+    reader = FrameReader()
+    for byte in frame(b"ok") + b"\x00\x01\x00":
+        reader.feed(bytes([byte]))
+    with pytest.raises(RemoteProtocolError, match="over the"):
+        reader.feed(b"\x01")  # 0x00010001 > MAX_FRAME
+    with pytest.raises(RemoteProtocolError):
+        reader.next_frame()  # broken, though a whole frame was buffered
+
+
+def test_reader_refuses_too_much_unread_data():
+    big = frame(b"x" * MAX_FRAME)
+    reader = FrameReader()
+    for _ in range(3):
+        reader.feed(big)  # 3 * (MAX_FRAME + 4) bytes, none taken out
+    with pytest.raises(RemoteProtocolError, match="too much unread data"):
+        reader.feed(big)
+    with pytest.raises(RemoteProtocolError, match="too much unread data"):
+        reader.next_frame()  # and it stays broken
+    assert reader.pending == 3 * len(big)  # the refused bytes were not kept
+
+
+def test_reader_bound_is_exact():
+    reader = FrameReader(max_buffer=100_000)
+    reader.feed(frame(b"x" * 60_000))
+    reader.feed(frame(b"y" * (100_000 - 60_004 - 4)))  # exactly full
+    with pytest.raises(RemoteProtocolError, match="too much unread data"):
+        reader.feed(b"\x00")
+
+
+def test_reader_bound_counts_only_what_is_not_taken_out():
+    big = frame(b"x" * MAX_FRAME)
+    reader = FrameReader(max_buffer=len(big))  # room for one maximal frame
+    for _ in range(20):
+        reader.feed(big[:100])
+        reader.feed(big[100:])
+        assert reader.frames() == [b"x" * MAX_FRAME]
+
+
+def test_reader_max_buffer_must_hold_a_maximal_frame():
+    with pytest.raises(LocalProtocolError):
+        FrameReader(max_buffer=MAX_FRAME + 3)
+
+
+def test_frame_length():
+    assert frame_length(b"\x00\x00\x01\x00") == 256
+    assert frame_length(MAX_FRAME.to_bytes(4, "big")) == MAX_FRAME
+    with pytest.raises(RemoteProtocolError, match="zero-length"):
+        frame_length(bytes(4))
+    with pytest.raises(RemoteProtocolError, match="over the"):
+        frame_length((MAX_FRAME + 1).to_bytes(4, "big"))
+
+
+@given(values)
+def test_every_strict_prefix_of_a_value_is_cut(value):
+    data = encode(value)
+    assert all(is_cut_value(data[:i]) for i in range(len(data)))
+    assert not is_cut_value(data)
+    assert not is_cut_value(data + b"\x00")
+
+
+@pytest.mark.parametrize("data", [b"\xc1", b"\x01", b"\x92\x01\xc1", b"\xdc\xff\xff"])
+def test_malformed_or_whole_is_not_cut(data):
+    assert not is_cut_value(data)
 
 
 # --- shape checks -------------------------------------------------------------

@@ -4,12 +4,14 @@ import os
 
 import pytest
 
-from protocol.codec import encode, frame
+from protocol.codec import MAX_FRAME, encode, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
 from protocol.transcript import (
     GENESIS,
     HOST,
+    MAX_INDEX,
+    MAX_MESSAGE,
     Entry,
     Header,
     NotATranscript,
@@ -18,6 +20,7 @@ from protocol.transcript import (
     dump_transcript,
     entry_hash,
     load_transcript,
+    load_transcript_prefix,
     make_payload,
     parse_header,
     verify_chain,
@@ -337,3 +340,125 @@ def test_error_messages_never_show_key_material():
     for key in table.keys.values():
         assert key.hex() not in text and repr(key) not in text
     assert entries
+
+
+# --- size limits -------------------------------------------------------------------
+
+
+def signed_of_size(table, size):
+    """A real signed message whose encoding is exactly `size` bytes."""
+    header = Header(1, TABLE, "chat", 0, 0, GENESIS)
+    pad = size - len(Signed.sign(table.ids[0], make_payload(header, [b""])).encode())
+    for guess in range(pad, pad - 4, -1):  # the padding's own bin header grows
+        payload = make_payload(header, [b"\x00" * guess])
+        signed = Signed(payload, table.ids[0].sign(payload))
+        if len(encode([signed.payload, signed.signature])) == size:
+            return signed
+    raise AssertionError(size)
+
+
+def test_worst_case_entry_fits_a_frame():
+    table = Table()
+    signed = signed_of_size(table, MAX_MESSAGE)
+    message = signed.encode()
+    entry = Entry(MAX_INDEX, b"\xff" * 32, message).signed_by(table.ids[HOST], TABLE)
+    framed = frame(entry.encode())
+    assert len(framed) == 4 + MAX_FRAME  # the bound is tight
+    assert Entry.decode(framed[4:]) == entry
+    assert Signed.decode(entry.message) == signed
+
+
+def test_a_message_over_the_limit_is_refused():
+    table = Table()
+    with pytest.raises(LocalProtocolError):
+        signed_of_size(table, MAX_MESSAGE + 1).encode()
+    with pytest.raises(RemoteProtocolError):
+        Signed.decode(b"\x00" * (MAX_MESSAGE + 1))
+
+
+# --- torn files ---------------------------------------------------------------------
+
+
+def frame_spans(data):
+    out, offset = [], 0
+    while offset < len(data):
+        end = offset + 4 + int.from_bytes(data[offset : offset + 4], "big")
+        out.append((offset, end))
+        offset = end
+    return out
+
+
+def test_prefix_of_a_whole_file():
+    table = Table()
+    entries = table.play([HOST, 0, 1])
+    data = dump_transcript(TABLE, META, entries)
+    assert load_transcript_prefix(data) == (TABLE, META, entries, 0)
+
+
+def test_torn_last_frame_cut_anywhere():
+    table = Table()
+    entries = table.play([0, 1, 0])
+    data = dump_transcript(TABLE, META, entries)
+    start, end = frame_spans(data)[-1]
+    for cut in range(start + 1, end):
+        assert load_transcript_prefix(data[:cut]) == (TABLE, META, entries[:2], cut - start)
+        with pytest.raises(RemoteProtocolError) as info:
+            load_transcript(data[:cut])  # the strict reader still refuses it
+        assert info.value.entry == 2 and "truncated" in info.value.reason
+
+
+def test_torn_header_is_not_a_transcript():
+    data = dump_transcript(TABLE, META, [])
+    for cut in range(1, len(data)):
+        with pytest.raises(NotATranscript):
+            load_transcript_prefix(data[:cut])
+
+
+def test_corrupted_middle_entry_is_not_forgiven():
+    table = Table()
+    entries = table.play([0, 1, 0])
+    data = dump_transcript(TABLE, META, entries[:1]) + frame(b"\xc1")
+    data += dump_transcript(TABLE, META, entries[1:])[frame_spans(dump_transcript(TABLE, META, []))[0][1]:]
+    with pytest.raises(RemoteProtocolError) as info:
+        load_transcript_prefix(data[:-5])
+    assert info.value.entry == 1
+
+
+def test_a_length_prefix_stretched_past_the_end_is_not_a_torn_frame():
+    """A changed prefix that claims the rest of the file is not a crash: the
+    entry's own content ends before the claimed length."""
+    table = Table()
+    entries = table.play([0, 1, 0])
+    data = dump_transcript(TABLE, META, entries)
+    for k, (start, _end) in enumerate(frame_spans(data)[1:]):
+        bad = bytearray(data)
+        bad[start : start + 4] = (len(data) - start).to_bytes(4, "big")  # one byte too many
+        with pytest.raises(RemoteProtocolError) as info:
+            load_transcript_prefix(bytes(bad))
+        assert info.value.entry == k
+
+
+@pytest.mark.parametrize("tail", [b"\xff", b"\x00\x01\x01", b"\x00\x02"])
+def test_an_impossible_cut_prefix_is_not_forgiven(tail):
+    table = Table()
+    data = dump_transcript(TABLE, META, table.play([0]))
+    with pytest.raises(RemoteProtocolError) as info:
+        load_transcript_prefix(data + tail)
+    assert info.value.entry == 1
+
+
+def test_prefix_leaves_chain_checks_to_the_reader_who_names_the_changed_entry():
+    table = Table()
+    entries = table.play([0, 1, 0])
+    signed = Signed.decode(entries[1].message)
+    forged = Signed(signed.payload, bytes([signed.signature[0] ^ 1]) + signed.signature[1:])
+    changed = Entry(1, entries[1].prev, forged.encode(), entries[1].signature)
+    data = dump_transcript(TABLE, META, [entries[0], changed, entries[2]])
+    with pytest.raises(RemoteProtocolError) as info:
+        load_transcript(data)
+    assert info.value.entry == 2  # the chain check blames the next link
+    _, _, got, torn = load_transcript_prefix(data)
+    assert torn == 0 and got == [entries[0], changed, entries[2]]
+    with pytest.raises(RemoteProtocolError) as info:
+        verify_transcript(TABLE, got, table.keys)
+    assert info.value.entry == 1  # the reader names the changed one
