@@ -226,6 +226,16 @@ class State:
     def need(self) -> Need:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    MUST_FOLLOW = False
+    """True when a seat must follow the suit led if it can (a failure is a renege)."""
+
+    def shown_cards(self, action: Action) -> tuple:
+        """The cards `action` shows, which its sender must prove it holds
+        (nothing for a bid, a call, a discard, ...)."""
+        if action.kind in ("play", "return"):
+            return (action.card,)
+        return ()
+
     def chance_outcome(self) -> Action:  # pragma: no cover - abstract
         """The chance action the deal determines (unknown cards as `None`)."""
         raise NotImplementedError

@@ -22,15 +22,27 @@ from .identity import pair_key, unseal, x25519_private_from_seed, x25519_public_
 from .wire import action_from_wire, commit_context, pair_context, scalar_int, seal_aad
 
 
+CHEAT = "cheat"
+ABSENT = "absent"
+
+
 @dataclass(frozen=True)
 class Culprit:
-    seat: int
+    """A seat named, why, and the transcript entry that shows it.
+
+    `kind` is CHEAT (the table stops) or ABSENT (the seat left or withheld a
+    message past the time limit: the hand is void, the table may go on).
+    """
+
+    seat: int | str  # a seat number, or "host"
     reason: str
     entry: int | None
+    kind: str = CHEAT
 
     def __str__(self) -> str:
         where = "" if self.entry is None else f" (transcript entry {self.entry})"
-        return f"seat {self.seat}: {self.reason}{where}"
+        who = "the host" if self.seat == "host" else f"seat {self.seat}"
+        return f"{who}: {self.reason}{where}"
 
 
 @dataclass
@@ -43,6 +55,10 @@ class Verdict:
     def ok(self) -> bool:
         return not self.culprits
 
+    @property
+    def cheats(self) -> list[Culprit]:
+        return [c for c in self.culprits if c.kind == CHEAT]
+
     def __str__(self) -> str:
         if self.ok:
             return f"hand {self.hand + 1}: all checks pass"
@@ -50,8 +66,21 @@ class Verdict:
 
 
 def audit_hand(game, table_id: bytes, hand, plan) -> Verdict:
-    """Check one hand of a transcript (`hand` is the session's HandRecord)."""
-    verdict = Verdict(hand.number)
+    """Check one hand of a transcript (`hand` is the session's HandRecord).
+
+    What the session already proved (`hand.findings`: evidence of a refused
+    message, a seat timed out) comes first; then every revealed seed is
+    checked as far as the revealed seeds allow. A seat that committed but
+    never revealed (it was timed out) leaves the deck closed: its shuffle
+    steps and shares cannot be checked and the hand cannot be replayed, but
+    everything the others did still is.
+    """
+    verdict = Verdict(hand.number, list(hand.findings))
+    _check_revealed(game, table_id, hand, plan, verdict)
+    return verdict
+
+
+def _check_revealed(game, table_id: bytes, hand, plan, verdict: Verdict) -> None:
     blame = verdict.culprits.append
     secrets: dict[int, mp.SeatSecrets] = {}
     x_keys = {}
@@ -68,31 +97,34 @@ def audit_hand(game, table_id: bytes, hand, plan) -> Verdict:
             blame(Culprit(seat, "its sealing key is not the one its seed gives", commit[1]))
             continue
         secrets[seat] = s
-    if verdict.culprits:
-        return verdict
+    if len(verdict.culprits) > len(hand.findings):
+        return
     n = game.players
-    if len(hand.shuffles) < 2 * n:
-        _blame_stopper(hand, verdict)
-        return verdict
-    cards = _check_deck(game, hand, secrets, verdict)
-    if cards is None:
-        return verdict
+    complete = len(secrets) == n
+    if len(hand.shuffles) < 2 * n and complete:
+        _check_deck(game, hand, secrets, verdict, complete=False)
+        if not verdict.culprits:
+            _blame_stopper(hand, verdict)
+        return
+    cards = _check_deck(game, hand, secrets, verdict, complete)
+    if cards is None and complete:
+        return
     _check_shares(table_id, hand, secrets, x_keys, verdict)
-    if verdict.culprits:
-        return verdict
+    if verdict.culprits or not complete:
+        return
     _replay(game, hand, plan, cards, verdict)
-    return verdict
 
 
-def _check_deck(game, hand, secrets, verdict) -> list[int] | None:
+def _check_deck(game, hand, secrets, verdict, complete: bool) -> list[int] | None:
+    """Replay every shuffle step whose seat revealed; decrypt the deck when all did."""
     start = mp.start_deck([c.index for c in game.deck()])
     order = [seat for seat, _, _ in hand.shuffles[: game.players]]
     published = [list(msg.deck) for _, msg, _ in hand.shuffles]
     entries = {(seat, msg.phase): entry for seat, msg, entry in hand.shuffles}
-    bad = mp.replay_shuffle(start, [(seat, secrets[seat]) for seat in order], published)
+    bad = mp.replay_shuffle(start, [(seat, secrets.get(seat)) for seat in order], published)
     for seat, phase in bad:
-        verdict.culprits.append(Culprit(seat, f"its phase-{phase} shuffle is not what its secrets give (a substituted or duplicated card)", entries[(seat, phase)]))
-    if bad:
+        verdict.culprits.append(Culprit(seat, f"its phase-{phase} shuffle is not what its secrets give (a substituted, duplicated or marked card)", entries[(seat, phase)]))
+    if bad or not complete or len(published) < 2 * game.players:
         return None
     try:
         return mp.decrypt_deck(published[-1], [secrets[s] for s in range(game.players)])
@@ -114,7 +146,9 @@ def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
     for step in hand.steps:
         for sender, msg in step.shares.items():
             entry = hand.share_entries[(step.number, sender)]
-            s = secrets[sender]
+            s = secrets.get(sender)
+            if s is None:
+                continue  # never revealed: nothing to check its shares against
             wrong = any(scalar_int(k) != mp.expected_share(s, p) for p, k in msg.public)
             for recipient, blob in msg.sealed:
                 want = {p for p, a in zip(step.positions, step.audiences) if a == recipient}
@@ -183,7 +217,7 @@ def _full_action(seat: int, msg, deck: list[Card]):
 
 def _blame_stopper(hand, verdict: Verdict) -> None:
     """A hand stopped early with nothing else wrong: the first seat to reveal stopped it."""
-    if not hand.reveals:
+    if not hand.reveals or verdict.culprits:
         return
     seat, (_, entry) = min(hand.reveals.items(), key=lambda item: item[1][1])
     verdict.culprits.append(Culprit(seat, "stopped the hand without cause", entry))

@@ -309,6 +309,19 @@ def shuffle_phase2(deck_xs: Sequence[bytes], s: SeatSecrets) -> list[bytes]:
     ]
 
 
+def check_points(deck_xs: Sequence[bytes]) -> None:
+    """Every value of a published deck must be the x-coordinate of a curve point.
+
+    A value that is not cannot be shuffled or opened by anyone after it, so
+    it is refused when published (DeckError names the position, nothing secret).
+    """
+    for position, x in enumerate(deck_xs):
+        try:
+            _point(x)
+        except ValueError:
+            raise DeckError(f"deck position {position} holds a value that is not a curve point") from None
+
+
 def check_distinct(deck_xs: Sequence[bytes]) -> None:
     """Raise DeckError if two positions hold the same ciphertext.
 
@@ -391,16 +404,17 @@ def replay_shuffle(
     revealed secrets give from the previous published deck.
 
     `published` holds every seat's phase-1 output in turn, then every
-    phase-2 output in turn. A seat whose input was already garbage (not
+    phase-2 output in turn (fewer when the hand stopped while shuffling).
+    A seat whose secrets are None (it never revealed) is skipped. A seat whose input was already garbage (not
     curve points) is not blamed: the seat before it is.
     """
-    if len(published) != 2 * len(steps):
-        raise ValueError("need one phase-1 and one phase-2 deck per seat")
+    if len(published) > 2 * len(steps):
+        raise ValueError("at most one phase-1 and one phase-2 deck per seat")
     bad: list[tuple[Hashable, int]] = []
     previous = list(start_xs)
     turns = [(1, seat, s) for seat, s in steps] + [(2, seat, s) for seat, s in steps]
     for (phase, seat, s), out in zip(turns, published):
-        expected = _replay_step(phase, previous, s)
+        expected = None if s is None else _replay_step(phase, previous, s)
         if expected is not None and expected != list(out):
             bad.append((seat, phase))
         previous = list(out)

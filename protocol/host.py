@@ -1,13 +1,29 @@
 """The host of a table: it orders messages into the transcript, signs each
-entry, and relays. Sans-IO, like the session it is built on."""
+entry, and relays. Sans-IO, like the session it is built on.
+
+What the host does with a message (`submit`):
+
+- it proves nothing about its author (a bad signature, bytes already in the
+  transcript, a wrong sequence number or echoed head, a join that cannot be
+  taken): **dropped**, `Dropped` names the connection it came from;
+- it is the seat's own next message but the rules refuse it (its signature
+  proves who sent it): **kept as evidence** in a host-signed entry, which
+  every node checks again, and the hand stops;
+- otherwise it is **ordered**: the next entry.
+
+The host also times a seat out (`time_out`), and closes a table before its
+series ends (`close`). It cannot forge a seat's move with either.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.games import make
 
-from .errors import RemoteProtocolError
+from .errors import LocalProtocolError, RemoteProtocolError
 from .identity import Identity
-from .messages import Table, to_body
+from .messages import KIND_OF, Close, Evidence, Table, Timeout, to_body
 from .session import TableSession
 from .transcript import (
     GENESIS,
@@ -18,20 +34,54 @@ from .transcript import (
     Signed,
     Transcript,
     make_payload,
+    open_signed,
     parse_header,
 )
 
+MAX_REASON = 200
+
+
+class Dropped(RemoteProtocolError):
+    """A message the host refused without ordering it; `culprit` is the connection."""
+
+
+@dataclass(frozen=True)
+class Ordered:
+    """What `submit` appended: the entry to relay, and, when the message was
+    refused and kept as evidence, why."""
+
+    entry: bytes
+    refused: RemoteProtocolError | None = None
+
 
 class Host:
-    """Orders a table's messages: a spectator session that signs the table entry."""
+    """Orders a table's messages: a spectator session that signs its own entries."""
 
-    def __init__(self, identity: Identity, table_id: bytes, game: str, players: int, options: dict | None = None, name: str = "table"):
+    def __init__(self, identity: Identity, table_id: bytes, game: str, players: int,
+                 options: dict | None = None, name: str = "table", rules: dict | None = None):
+        """`rules`: table rules, e.g. {"time_limit": 60, "retake": True} (a seat
+        timed out may be taken by a new key)."""
         make(game, players, options or {})  # a bad configuration fails here, before anyone joins
         self.identity = identity
         self.table_id = table_id
         self.session = TableSession(None)
-        self._table = Table(game, players, tuple(sorted((options or {}).items())), name, identity.public_bytes)
+        self._table = Table(game, players, tuple(sorted((options or {}).items())), name,
+                            identity.public_bytes, tuple(sorted((rules or {}).items())))
         self._seq = 0
+
+    @classmethod
+    def resume(cls, identity: Identity, entries: list[bytes]) -> Host:
+        """Rebuild a host from its transcript file and its key."""
+        session = TableSession(None)
+        for data in entries:
+            session.receive(data)
+        if session.keys.get(HOST) != identity.public_bytes:
+            raise LocalProtocolError("this transcript was hosted with another key")
+        host = object.__new__(cls)
+        host.identity, host.table_id, host.session = identity, session.transcript.table_id, session
+        host._table = None
+        host._seq = sum(1 for data in entries if _sender_of(Entry.decode(data).message) == HOST)
+        return host
 
     @property
     def transcript(self) -> Transcript:
@@ -39,29 +89,80 @@ class Host:
 
     def open(self) -> bytes:
         """The first entry: the table message."""
-        header = Header(VERSION, self.table_id, "table", HOST, 0, GENESIS)
-        signed = Signed.sign(self.identity, make_payload(header, to_body(self._table))).encode()
-        entry = Entry(0, GENESIS, signed).signed_by(self.identity, self.table_id)
-        self.session.receive(entry.encode())
-        return entry.encode()
+        return self._own(self._table)
 
-    def submit(self, signed: bytes) -> bytes:
-        """Order one message; return the entry to broadcast.
+    def submit(self, signed: bytes, connection=None) -> Ordered:
+        """Order one message from `connection` (whatever names it to the caller).
 
-        A message the table cannot accept raises RemoteProtocolError naming
-        its sender, and is not appended.
+        Raises `Dropped` for a message that proves nothing about its author.
         """
-        log = self.transcript
-        if log.has_message(signed):
-            raise RemoteProtocolError("replayed message: already in the transcript", culprit=_sender_of(signed), entry=len(log.entries))
-        entry = Entry(len(log.entries), log.head, signed).signed_by(self.identity, self.table_id)
+        opened = self.screen(signed, connection)
         try:
-            self.session.receive(entry.encode())
+            entry = self.judge(signed)
         except RemoteProtocolError as error:
-            if error.culprit == "host":
-                error.culprit = _sender_of(signed)
-            raise
-        return entry.encode()
+            sender = opened.header.sender
+            if opened.header.kind == "join" or error.culprit != sender:
+                raise Dropped(error.reason, culprit=connection, entry=error.entry) from None
+            evidence = self._own(Evidence(signed, error.reason[:MAX_REASON]))
+            return Ordered(evidence, error)
+        return Ordered(entry)
+
+    def screen(self, signed: bytes, connection=None):
+        """The checks that need no rules: a signature by a known key (or the
+        key a join brings), bytes not seen before, the sender's next sequence
+        number, a head from this table's history. `Dropped` if any fails."""
+        session, log = self.session, self.transcript
+        index = len(log.entries)
+        try:
+            opened = open_signed(signed, session.keys_for_message(signed), self.table_id)
+            if log.has_message(signed):
+                raise RemoteProtocolError("replayed message: already in the transcript")
+            log.check_echo(opened.header, index)
+            log.check_seq(opened.header, index)
+        except RemoteProtocolError as error:
+            reason = "echoed head is not in this table's history" if error.culprit == "host" else error.reason
+            raise Dropped(reason, culprit=connection, entry=index) from None
+        return opened
+
+    def judge(self, signed: bytes) -> bytes:
+        """Run a screened message through the rules as the next entry; the entry
+        if it is accepted (and appended), else RemoteProtocolError with nothing changed."""
+        entry = self._wrap(signed)
+        self.session.receive(entry)
+        return entry
+
+    def owing(self) -> tuple[tuple[str, ...], set[int]]:
+        """What the table waits for and from which seats (what a clock runs on)."""
+        return self.session.expected()
+
+    def time_out(self, seat: int) -> bytes:
+        """The entry naming `seat` for a message it owes past the time limit."""
+        kinds, senders = self.session.expected()
+        if seat not in senders or len(kinds) != 1:
+            raise LocalProtocolError(f"seat {seat} owes nothing now")
+        return self._own(Timeout(seat, kinds[0]))
+
+    def close(self, reason: str = "the host closed the table") -> bytes:
+        """The entry that ends the table between hands."""
+        return self._own(Close(reason[:MAX_REASON]))
+
+    def _own(self, message) -> bytes:
+        """Sign a host message, order it, and check it through our own session."""
+        kind = KIND_OF[type(message)]
+        header = Header(VERSION, self.table_id, kind, HOST, self._seq, self.transcript.head if self.transcript else GENESIS)
+        signed = Signed.sign(self.identity, make_payload(header, to_body(message))).encode()
+        entry = self._wrap(signed)
+        try:
+            self.session.receive(entry)
+        except RemoteProtocolError as error:  # our own message refused: a misuse of this class
+            raise LocalProtocolError(f"the host may not send that now: {error.reason}") from None
+        self._seq += 1
+        return entry
+
+    def _wrap(self, signed: bytes) -> bytes:
+        log = self.transcript
+        index, prev = (len(log.entries), log.head) if log else (0, GENESIS)
+        return Entry(index, prev, signed).signed_by(self.identity, self.table_id).encode()
 
 
 def _sender_of(signed: bytes):

@@ -179,11 +179,34 @@ def pair_key(my_priv: X25519PrivateKey, their_public: bytes, context: bytes) -> 
     ).derive(shared)
 
 
-def seal(key: bytes, plaintext: bytes, aad: bytes) -> bytes:
-    """Random 12-byte nonce, then ChaCha20-Poly1305 ciphertext and tag."""
+def check_x25519_public(public: bytes) -> None:
+    """RemoteProtocolError unless `public` is an X25519 key a pair key can be agreed with.
+
+    A low-order point (all zero among them) gives an all-zero shared secret
+    whatever the private key, so one exchange with a fixed key tells.
+    """
+    try:
+        _PROBE.exchange(X25519PublicKey.from_public_bytes(public))
+    except ValueError:
+        raise RemoteProtocolError("unusable X25519 public key (low order)") from None
+
+
+_PROBE = X25519PrivateKey.from_private_bytes(hashlib.sha256(b"briscola-tui/x25519-probe/v1").digest())
+
+
+def seal(key: bytes, plaintext: bytes, aad: bytes, nonce: bytes | None = None) -> bytes:
+    """12-byte nonce, then ChaCha20-Poly1305 ciphertext and tag.
+
+    `nonce`: random when not given. A caller that passes one must never use
+    it twice with one key (the session derives it from the AAD, which names
+    hand, step, sender and recipient, so a seat that rebuilds after a crash
+    seals the same bytes again).
+    """
     if len(key) != 32:
         raise LocalProtocolError("seal key must be 32 bytes")
-    nonce = os.urandom(NONCE_LEN)
+    nonce = os.urandom(NONCE_LEN) if nonce is None else nonce
+    if len(nonce) != NONCE_LEN:
+        raise LocalProtocolError("seal nonce must be 12 bytes")
     return nonce + ChaCha20Poly1305(key).encrypt(nonce, plaintext, aad)
 
 

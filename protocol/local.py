@@ -2,7 +2,12 @@
 delivered in order. Used by `briscola selfplay`, by tests, and by any table
 whose other seats are local computer players.
 
-Still sans-IO: a queue stands in for the network.
+Still sans-IO: a queue stands in for the network, and each queued message
+carries the connection it came from (the seat number of the session that
+sent it), so the host can name a connection whose message proves nothing.
+A seat that owes a message while nothing else can move is timed out, as
+the network's clock would; with the table rule `retake`, a computer player
+with a new key then takes its place.
 """
 
 from __future__ import annotations
@@ -13,9 +18,10 @@ from collections.abc import Callable
 
 from engine.state import Action
 
+from .host import Dropped, Host, Ordered
 from .identity import Identity
-from .host import Host
 from .session import TableSession
+from .store import SeatStore
 
 Chooser = Callable[[TableSession], Action]
 
@@ -25,31 +31,51 @@ class LocalTable:
 
     def __init__(self, game: str, players: int, options: dict | None = None, *,
                  choosers: dict[int, Chooser], spectators: int = 1, name: str = "local table",
-                 sessions: dict[int, TableSession] | None = None):
-        self.host = Host(Identity.generate(), _secrets.token_bytes(16), game, players, options, name)
+                 sessions: dict[int, TableSession] | None = None, rules: dict | None = None):
+        self.host = Host(Identity.generate(), _secrets.token_bytes(16), game, players, options, name, rules)
         self.seats = [
             (sessions or {}).get(s) or TableSession(s, Identity.generate(), f"seat {s}") for s in range(players)
         ]
         self.spectators = [TableSession(None) for _ in range(spectators)]
         self.choosers = choosers
-        self.queue: deque[bytes] = deque()
+        self.queue: deque[tuple[object, bytes]] = deque()
         self.entries: list[bytes] = []
         self.stop_after: int | None = None
+        self.dropped: list[Dropped] = []
+        self.refused: list[Ordered] = []
+        self.timed_out: list[int] = []
+        self.on_entry: Callable[[bytes], None] | None = None
+        self.replacement: Callable[[int, list[bytes]], tuple[TableSession, list[bytes]]] | None = None
+        """(seat, entries so far) -> a session caught up, and what it sends (see `replacement_seat`)."""
 
     @property
     def nodes(self) -> list[TableSession]:
         return [*self.seats, *self.spectators]
 
+    def send(self, connection, messages: list[bytes]) -> None:
+        """Queue messages from `connection` for the host."""
+        self.queue.extend((connection, m) for m in messages)
+
     def broadcast(self, entry: bytes) -> None:
         self.entries.append(entry)
+        if self.on_entry is not None:
+            self.on_entry(entry)
         for node in self.nodes:
-            self.queue.extend(node.receive(entry))
+            self.send(node.seat, node.receive(entry))
 
     def pump(self) -> None:
         """Deliver queued messages until every node waits on a decision or the table ends
         (or, with `stop_after`, that many hands have been audited)."""
         while self.queue:
-            self.broadcast(self.host.submit(self.queue.popleft()))
+            connection, signed = self.queue.popleft()
+            try:
+                ordered = self.host.submit(signed, connection)
+            except Dropped as error:
+                self.dropped.append(error)
+                continue
+            if ordered.refused is not None:
+                self.refused.append(ordered)
+            self.broadcast(ordered.entry)
             if self.stop_after is not None and len(self.host.session.verdicts) >= self.stop_after:
                 self.queue.clear()
                 return
@@ -59,15 +85,36 @@ class LocalTable:
         moved = False
         for seat in self.seats:
             if seat.my_turn():
-                self.queue.extend(seat.act(self.choosers[seat.seat](seat)))
+                self.send(seat.seat, seat.act(self.choosers[seat.seat](seat)))
                 moved = True
         return moved
 
     def start(self) -> None:
         self.broadcast(self.host.open())
         for seat in self.seats:
-            self.queue.extend(seat.start())
+            self.send(seat.seat, seat.start())
         self.pump()
+
+    def time_out(self) -> bool:
+        """Nothing moves: time out a seat that owes a message; False if none does."""
+        kinds, owing = self.host.owing()
+        if not owing or self.host.session.phase in ("join", "seating"):
+            return False
+        seat = min(owing)
+        self.timed_out.append(seat)
+        self.broadcast(self.host.time_out(seat))
+        return True
+
+    def retake(self) -> bool:
+        """Seat a replacement (a new key) in each seat left empty; False if none."""
+        host = self.host.session
+        if host.phase != "seating" or self.replacement is None:
+            return False
+        for seat in sorted(host.absent):
+            session, owed = self.replacement(seat, self.entries)
+            self.seats[seat] = session
+            self.send(seat, owed)
+        return True
 
     def run(self, max_hands: int | None = None, on_hand: Callable | None = None) -> None:
         """Play until the series ends (or `max_hands` hands have been audited)."""
@@ -83,10 +130,15 @@ class LocalTable:
                 seen = len(host.verdicts)
                 if max_hands is not None and seen >= max_hands:
                     return
-            if not self.decide():
-                if not self.queue:
-                    raise RuntimeError(f"the table is stuck in phase {host.phase}")
+            if not self.decide() and not self.queue and not self.retake() and not self.time_out():
+                raise RuntimeError(f"the table is stuck in phase {host.phase}")
             self.pump()
         for verdict in host.verdicts[seen:]:
             if on_hand:
                 on_hand(verdict)
+
+
+def replacement_seat(seat: int, entries: list[bytes]) -> tuple[TableSession, list[bytes]]:
+    """A computer player with a new key, caught up on the transcript, taking `seat`."""
+    identity = Identity.generate()
+    return TableSession.resume(seat, identity, SeatStore(), entries, name=f"seat {seat} (computer)", replacing=True)

@@ -28,6 +28,7 @@ class Table:
     options: tuple  # ((name, value), ...)
     name: str
     key: bytes  # the host's Ed25519 key (this message is signed by it)
+    rules: tuple = ()  # table rules ((name, value), ...): time_limit, retake; absent in old transcripts
 
 
 @dataclass(frozen=True)
@@ -102,17 +103,55 @@ class Reveal:
     seed: bytes
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """Host: a seat's signed message, refused because it proves its sender cheated.
+
+    Every node checks it again: the message must be the seat's next one,
+    signed by it, and refused by the rules here. The hand stops; the audit
+    names the seat.
+    """
+
+    message: bytes  # the refused `Signed`, as its sender signed it
+    reason: str
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """Host: `seat` owed a message of kind `owed` past the table's time limit.
+
+    The hand (if any) is void; the seat is absent until a key takes it again.
+    """
+
+    seat: int
+    owed: str
+
+
+@dataclass(frozen=True)
+class Close:
+    """Host, between hands: the table ends here (fewer hands than the series)."""
+
+    reason: str
+
+
+HOST_KINDS = ("table", "evidence", "timeout", "close")
+"""Kinds only the host sends."""
+
 KINDS: dict[str, type] = {
     "table": Table, "join": Join, "coin_commit": CoinCommit, "coin_reveal": CoinReveal,
     "commit": Commit, "shuffle": Shuffle, "shares": Shares, "act": Act,
     "handover": Handover, "reveal": Reveal,
+    "evidence": Evidence, "timeout": Timeout, "close": Close,
 }
 KIND_OF = {cls: kind for kind, cls in KINDS.items()}
 
 
 def to_body(message) -> list:
     """The body fields of a message, ready for the codec."""
-    return [_plain(v) for v in astuple(message)]
+    body = [_plain(v) for v in astuple(message)]
+    if isinstance(message, Table) and not message.rules:
+        body.pop()  # a table without rules encodes as before they existed
+    return body
 
 
 def _plain(value):
@@ -126,6 +165,8 @@ def from_body(kind: str, body: list):
     cls = KINDS.get(kind)
     if cls is None:
         raise RemoteProtocolError(f"unknown message kind {kind!r}")
+    if kind == "table" and isinstance(body, list) and len(body) == len(fields(cls)) - 1:
+        body = [*body, []]  # a table from before table rules
     values = expect_array(body, len(fields(cls)), f"{kind} body")
     return _PARSERS[kind](*values)
 
@@ -177,10 +218,10 @@ def _action(v) -> tuple:
 
 
 _PARSERS = {
-    "table": lambda game, players, options, name, key: Table(
+    "table": lambda game, players, options, name, key, rules: Table(
         expect_str(game, 32, "game"), expect_int(players, 2, 6, "players"),
         tuple(_option(o) for o in expect_list(options, 16, "options")), expect_str(name, 64, "table name"),
-        expect_bytes(key, 32, "host key"),
+        expect_bytes(key, 32, "host key"), tuple(_option(o) for o in expect_list(rules, 8, "table rules")),
     ),
     "join": lambda key, name: Join(expect_bytes(key, 32, "key"), expect_str(name, 64, "name")),
     "coin_commit": lambda c: CoinCommit(expect_bytes(c, 32, "coin commitment")),
@@ -202,6 +243,11 @@ _PARSERS = {
     ),
     "handover": lambda hand, proof: Handover(_hand(hand), _opt(_proof, proof)),
     "reveal": lambda hand, seed: Reveal(_hand(hand), expect_bytes(seed, 32, "seed")),
+    "evidence": lambda message, reason: Evidence(
+        expect_bytes(message, (1, 65536), "evidence message"), expect_str(reason, 200, "evidence reason"),
+    ),
+    "timeout": lambda seat, owed: Timeout(expect_int(seat, 0, 5, "timed-out seat"), expect_str(owed, 16, "owed kind")),
+    "close": lambda reason: Close(expect_str(reason, 200, "close reason")),
 }
 
 

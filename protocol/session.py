@@ -31,11 +31,12 @@ from engine.series import Series
 from engine.state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, State
 
 from . import deck as mp
-from .audit import Verdict, audit_hand
+from .audit import ABSENT, Culprit, Verdict, audit_hand
 from .codec import decode, encode
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
 from .identity import (
     Identity,
+    check_x25519_public,
     pair_key,
     seal,
     unseal,
@@ -43,20 +44,25 @@ from .identity import (
     x25519_public_bytes,
 )
 from .messages import (
+    HOST_KINDS,
     KIND_OF,
     Act,
+    Close,
     CoinCommit,
     CoinReveal,
     Commit,
+    Evidence,
     Handover,
     Join,
     Reveal,
     Shares,
     Shuffle,
     Table,
+    Timeout,
     from_body,
     to_body,
 )
+from .store import SeatStore
 from .transcript import (
     HOST,
     VERSION,
@@ -65,6 +71,7 @@ from .transcript import (
     Signed,
     Transcript,
     make_payload,
+    open_signed,
     parse_header,
 )
 from .wire import (
@@ -75,6 +82,7 @@ from .wire import (
     scalar_bytes,
     scalar_int,
     seal_aad,
+    seal_nonce,
 )
 
 
@@ -101,17 +109,39 @@ class HandRecord:
     share_entries: dict[tuple[int, int], int] = field(default_factory=dict)
     moves: list[tuple] = field(default_factory=list)  # (entry, seat, kind, message)
     reveals: dict[int, tuple[bytes, int]] = field(default_factory=dict)
+    findings: list[Culprit] = field(default_factory=list)  # evidence and time-outs, proved as they came
+
+
+HAND_PHASES = ("commit", "shuffle", "deal", "play", "handover", "reveal")
+SEATING_PHASES = ("join", "coin_commit", "coin_reveal", "seating")
 
 
 class TableSession:
     """One node's state of a table: a seat (with its secrets) or a spectator."""
 
-    def __init__(self, seat: int | None = None, identity: Identity | None = None, name: str = ""):
+    def __init__(self, seat: int | None = None, identity: Identity | None = None, name: str = "", *,
+                 store: SeatStore | None = None, replacing: bool = False):
+        """`store`: where the seat's secrets and signed messages are written before
+        they leave (in memory by default). `replacing`: this key means to take
+        the seat from whoever held it before (a returning player with a new key,
+        or a computer player), so the seat's earlier keys are not a hijack."""
         if seat is not None and identity is None:
             raise LocalProtocolError("a seat needs an identity to sign with")
         self.seat = seat
         self.identity = identity
         self.name = name
+        self.store = store if store is not None else SeatStore()
+        self.replacing = replacing
+        self.rules: dict = {}
+        self.absent: set[int] = set()
+        self.culprits: list[Culprit] = []  # proved outside any hand (the coin, the seating)
+        self.stale: list[int] = []  # entries accepted as no-ops (they crossed an interruption)
+        self.coin_round = 0
+        self.evicted = False  # this seat's place went to another key
+        self._interrupted_at = -1
+        self._resume_floor = 0
+        self._rejoin = False
+        self._next_number = 0
         self.transcript: Transcript | None = None
         self.table: Table | None = None
         self.game = None
@@ -125,6 +155,7 @@ class TableSession:
         self.hand: HandRecord | None = None
         self.view: State | None = None
         self.verdicts: list[Verdict] = []
+        self.closed: str | None = None  # the host's reason, when it closed the table early
         self._produced: set = set()
         self._coin_value: bytes | None = None
         self._revealed = -1
@@ -141,9 +172,14 @@ class TableSession:
     def players(self) -> int:
         return self.table.players if self.table else 0
 
+    def holds_seat(self) -> bool:
+        """True while this node's key holds its seat."""
+        return self.seat is not None and self.identity is not None and not self.evicted \
+            and self.keys.get(self.seat) == self.identity.public_bytes
+
     def my_turn(self) -> bool:
         return (
-            self.phase == "play" and self.seat is not None and self._complaint is None
+            self.phase == "play" and self.holds_seat() and self._complaint is None
             and self.view.current_player() == self.seat
             and self._step_key() not in self._produced
         )
@@ -179,25 +215,49 @@ class TableSession:
             raise
         header = opened.header
         try:
-            message = from_body(header.kind, opened.body)
-            self._check_expected(header, entry.index)
-            self._handle(header.sender, message, entry.index)
-        except IllegalAction as error:
-            raise CheatDetected(f"illegal action: {error}", culprit=header.sender, entry=entry.index) from None
-        except mp.DeckError as error:
-            raise CheatDetected(str(error), culprit=header.sender, entry=entry.index) from None
-        except RemoteProtocolError as error:
-            # A malformed body or a key share out of range is its signed sender's doing.
-            if error.culprit is None:
-                error.culprit = "host" if header.sender == HOST else header.sender
-            if error.entry is None:
-                error.entry = entry.index
+            self._judge(header, opened.body, entry.index)
+        except RemoteProtocolError:
             if not self.transcript.entries:
                 self.transcript = None
                 self.keys.pop(HOST, None)
             raise
         self.transcript.commit(entry, opened)
+        self._note_own(header)
         return self._outgoing()
+
+    def _judge(self, header: Header, body: list, index: int) -> None:
+        """Check one message in full and, only if it passes, apply it.
+
+        Every error names the signed sender (a malformed body, an illegal
+        action, a deck that does not check out are its own doing).
+        """
+        sender = header.sender
+        try:
+            message = from_body(header.kind, body)
+            if (header.kind in HOST_KINDS) != (sender == HOST):
+                raise RemoteProtocolError(f"{header.kind} from {self._who(sender)} is not allowed")
+            if self._is_stale(header, message):
+                self.stale.append(index)  # it crossed an interruption in flight: a no-op
+                return
+            self._check_expected(header, message, index)
+            self._handle(sender, message, index)
+        except IllegalAction as error:
+            raise CheatDetected(f"illegal action: {error}", culprit=sender, entry=index) from None
+        except mp.DeckError as error:
+            raise CheatDetected(str(error), culprit=sender, entry=index) from None
+        except RemoteProtocolError as error:
+            if error.culprit is None:
+                error.culprit = "host" if sender == HOST else sender
+            if error.entry is None:
+                error.entry = index
+            raise
+
+    def _note_own(self, header: Header) -> None:
+        """Our own message is in the transcript: count from it, and the store may forget it."""
+        if header.sender == self.seat:
+            self.seq = max(self.seq, header.seq + 1)  # a seat's counter runs on across keys
+            if self.holds_seat():
+                self.store.confirm(header.seq)
 
     def _expect_table(self, entry: Entry) -> None:
         signed = Signed.decode(entry.message)
@@ -209,12 +269,16 @@ class TableSession:
         self.keys[HOST] = table.key
 
     def _keys_for(self, entry: Entry) -> dict[int, bytes]:
-        """Known keys, plus the self-certified key of a seat's join message."""
+        return self.keys_for_message(entry.message)
+
+    def keys_for_message(self, signed: bytes) -> dict[int, bytes]:
+        """Known keys, plus the self-certified key of a join for a free seat."""
         try:
-            header, body = parse_header(Signed.decode(entry.message).payload)
+            header, body = parse_header(Signed.decode(signed).payload)
         except RemoteProtocolError:
             return self.keys
-        if header.kind == "join" and header.sender not in self.keys and 0 <= header.sender < self.players:
+        free = header.sender not in self.keys or (self.phase == "seating" and header.sender in self.absent)
+        if header.kind == "join" and free and 0 <= header.sender < self.players:
             try:
                 join = from_body("join", body)
             except RemoteProtocolError:
@@ -222,16 +286,48 @@ class TableSession:
             return {**self.keys, header.sender: join.key}
         return self.keys
 
-    def _check_expected(self, header: Header, index: int) -> None:
-        kinds, senders = self.expected()
-        if header.kind == "reveal" and self.phase not in ("commit", "reveal") and self.hand is not None \
+    def _in_phase(self, header: Header, message) -> bool:
+        """Is this message one the table waits for now (kind, sender and hand)?"""
+        if header.sender == HOST:
+            return self._host_may(header.kind)
+        hand = getattr(message, "hand", None)
+        if hand is not None and (self.hand is None or hand != self.hand.number):
+            return False
+        if header.kind == "reveal" and self.phase in ("shuffle", "deal", "play", "handover") \
                 and 0 <= header.sender < self.players and header.sender not in self.hand.reveals:
-            return  # once the secrets are committed, a reveal may stop a hand at any point
-        if header.kind not in kinds or header.sender not in senders:
-            raise RemoteProtocolError(
-                f"{header.kind} from {self._who(header.sender)} is out of phase ({self.phase})",
-                culprit=header.sender, entry=index,
-            )
+            return True  # once the secrets are committed, a reveal may stop a hand at any point
+        kinds, senders = self.expected()
+        return header.kind in kinds and header.sender in senders
+
+    def _is_stale(self, header: Header, message) -> bool:
+        """A seat's message out of phase because an interruption (an early
+        reveal, evidence, a time-out) was ordered after the entry it echoes:
+        it crossed in flight. It is accepted as a no-op (its sequence number
+        is spent), so the sender is neither blamed nor stuck."""
+        if header.sender == HOST or self._interrupted_at < 0:
+            return False
+        echoed = self.transcript.echoed_index(header.head)
+        return echoed is not None and echoed < self._interrupted_at and not self._in_phase(header, message)
+
+    def _check_expected(self, header: Header, message, index: int) -> None:
+        if not self._in_phase(header, message):
+            hand = getattr(message, "hand", None)
+            if hand is not None and self.hand is not None and hand != self.hand.number:
+                reason = f"message for hand {hand}, this is hand {self.hand.number}"
+            else:
+                reason = f"{header.kind} from {self._who(header.sender)} is out of phase ({self.phase})"
+            raise RemoteProtocolError(reason, culprit="host" if header.sender == HOST else header.sender, entry=index)
+
+    def _host_may(self, kind: str) -> bool:
+        if kind == "table":
+            return self.phase == "table"
+        if kind == "evidence":
+            return self.phase not in ("table", "over", "aborted")
+        if kind == "timeout":
+            return self.phase not in ("table", "join", "seating", "over", "aborted")
+        if kind == "close":
+            return self.phase == "seating" or (self.phase == "commit" and not self.hand.commits)
+        return False
 
     def expected(self) -> tuple[tuple[str, ...], set[int]]:
         """Message kinds accepted now and the senders that still owe one."""
@@ -241,6 +337,8 @@ class TableSession:
             return ("table",), {HOST}
         if phase == "join":
             return ("join",), set(range(n)) - set(self.keys)
+        if phase == "seating":
+            return ("join",), set(self.absent)
         if phase == "coin_commit":
             return ("coin_commit",), set(range(n)) - set(self.coins)
         if phase == "coin_reveal":
@@ -257,16 +355,13 @@ class TableSession:
         if phase == "handover":
             return ("handover",), set(self.view.defenders()) - set(self._handovers)
         if phase == "reveal":
-            return ("reveal",), set(range(n)) - set(hand.reveals)
+            return ("reveal",), set(hand.commits) - set(hand.reveals) - self.absent
         return (), set()
 
     # --- handlers -------------------------------------------------------------
 
     def _handle(self, sender: int, message, index: int) -> None:
-        kind = KIND_OF[type(message)]
-        if kind != "table" and hasattr(message, "hand") and self.hand is not None and message.hand != self.hand.number:
-            raise RemoteProtocolError(f"message for hand {message.hand}, this is hand {self.hand.number}", culprit=sender, entry=index)
-        getattr(self, f"_on_{kind}")(sender, message, index)
+        getattr(self, f"_on_{KIND_OF[type(message)]}")(sender, message, index)
 
     def _on_table(self, sender: int, table: Table, index: int) -> None:
         try:
@@ -276,15 +371,41 @@ class TableSession:
         if self.seat is not None and not 0 <= self.seat < table.players:
             raise LocalProtocolError(f"seat {self.seat} does not exist at a {table.players}-player table")
         self.table, self.game = table, game
+        self.rules = dict(table.rules)
         self.phase = "join"
 
     def _on_join(self, sender: int, join: Join, index: int) -> None:
-        if join.key in self.keys.values():
+        if any(key == join.key for seat, key in self.keys.items() if seat != sender):
             raise RemoteProtocolError("that key already holds a seat", culprit=sender, entry=index)
+        mine = self.identity.public_bytes if self.identity is not None else None
+        if sender == self.seat and join.key != mine and not self.replacing:
+            if self.phase == "join":
+                raise RemoteProtocolError(f"the host seated another key in seat {sender}, this node's seat",
+                                          culprit="host", entry=index)
+            self.evicted = True  # timed out, and the seat went to another key
+        if self.phase == "seating" and not self.rules.get("retake") and join.key != self.keys[sender]:
+            raise RemoteProtocolError(f"this table lets only seat {sender}'s own key take it back", culprit=sender, entry=index)
         self.keys[sender] = join.key
         self.names[sender] = join.name
-        if len(self.keys) == self.players + 1:
+        if self.phase == "join":
+            if len(self.keys) == self.players + 1:
+                self.phase = "coin_commit"
+            return
+        self.absent.discard(sender)
+        if sender == self.seat and join.key == mine:
+            self.evicted = False
+        if not self.absent:
+            self._after_seating()
+
+    def _after_seating(self) -> None:
+        if self.series is None:
             self.phase = "coin_commit"
+        else:
+            self._start_hand(self._next_number)
+
+    def _coin_context(self, seat: int) -> bytes:
+        round_ = b"" if self.coin_round == 0 else self.coin_round.to_bytes(4, "big")
+        return self.transcript.table_id + bytes([seat]) + round_
 
     def _on_coin_commit(self, sender: int, msg: CoinCommit, index: int) -> None:
         self.coins[sender] = msg.commitment
@@ -292,8 +413,7 @@ class TableSession:
             self.phase = "coin_reveal"
 
     def _on_coin_reveal(self, sender: int, msg: CoinReveal, index: int) -> None:
-        context = self.transcript.table_id + bytes([sender])
-        if not mp.check_coin(msg.value, context, self.coins[sender]):
+        if not mp.check_coin(msg.value, self._coin_context(sender), self.coins[sender]):
             raise CheatDetected("coin reveal does not match its commitment", culprit=sender, entry=index)
         self.coin_values[sender] = msg.value
         if len(self.coin_values) == self.players:
@@ -302,6 +422,10 @@ class TableSession:
             self._start_hand(0)
 
     def _start_hand(self, number: int) -> None:
+        if self.absent:
+            self._next_number = number
+            self.phase = "seating"
+            return
         self.hand = HandRecord(number, self.series.dealer)
         self.plan: DealPlan = self.game.plan(self.series.dealer)
         self.view = None
@@ -321,8 +445,10 @@ class TableSession:
         self._pair_keys: dict[int, bytes] = {}
         self._handovers: dict[int, Handover] = {}
         self._complaint: str | None = None
+        self._claims: list[tuple] = []
 
     def _on_commit(self, sender: int, msg: Commit, index: int) -> None:
+        check_x25519_public(msg.x25519)  # else no seat could seal it a share
         self.hand.commits[sender] = (msg, index)
         if len(self.hand.commits) == self.players:
             self.phase = "shuffle"
@@ -333,6 +459,7 @@ class TableSession:
         size = self.plan.size
         if msg.phase != expected_phase or len(msg.deck) != size:
             raise RemoteProtocolError(f"expected a phase-{expected_phase} deck of {size} cards", culprit=sender, entry=index)
+        mp.check_points(msg.deck)  # a value that is no point would stop every seat after it
         if msg.phase == 1:
             mp.check_distinct(list(msg.deck))  # a duplicated card shows here at once
         hand.shuffles.append((sender, msg, index))
@@ -421,7 +548,7 @@ class TableSession:
         for p, (scalar, card) in opened.items():
             self.public_scalar[p] = scalar
             self.known[p] = card
-        if self.seat is not None and self.seat in step.audiences:
+        if self.holds_seat() and self.seat in step.audiences:
             self._open_mine(step)
         self._apply_step(step)
 
@@ -547,30 +674,67 @@ class TableSession:
     def _on_act(self, sender: int, msg: Act, index: int) -> None:
         kind = msg.action[0]
         view = self.view
-        moves = self._check_cards(sender, kind, msg, index)
+        self._check_positions(sender, kind, msg, index)
         face_down = ()
         if kind == "discard":
-            if not msg.positions:
-                raise RemoteProtocolError("a discard names its positions", culprit=sender, entry=index)
             # Only the discarder sees its discards; every other view gets them face down.
-            face_down = tuple(Card.from_index(self.known[p]) if sender == self.seat else None for p in msg.positions)
+            face_down = tuple(Card.from_index(self.known[p]) if sender == self.seat and p in self.known else None
+                              for p in msg.positions)
         action = action_from_wire(sender, msg.action, face_down)
-        self.view = view.child(action)  # IllegalAction -> cheat named by receive()
+        moves = self._check_proofs(sender, view.shown_cards(action), msg, index)
+        self._check_shown_before(sender, moves, index)
+        after, complaint = self._child_seen_from_here(view, action)
+        if complaint:
+            self._complaint = self._complaint or complaint
+        self.view = after
         for p, public in moves:
-            if public is not None:
-                self.public_scalar[p], self.known[p] = public
+            self.public_scalar[p], self.known[p] = public
+        if kind == "play" and view.MUST_FOLLOW and view.trick and action.card.suit != view.trick[0].suit:
+            self._remember("void", sender, view.trick[0].suit, index)
         self._move_cards(sender, kind, msg, view)
         self.hand.moves.append((index, sender, "act", msg))
         self._advance()
 
-    def _check_cards(self, sender: int, kind: str, msg: Act, index: int) -> list:
-        """Check every card proof and position of an act; nothing changes here."""
-        wire_card = msg.action[1]
-        needed = {"play": 1, "exchange": 1, "return": 1, "declare": 3}.get(kind, 0)
-        if len(msg.proofs) != needed:
-            raise RemoteProtocolError(f"{kind} needs {needed} card proof(s)", culprit=sender, entry=index)
-        if msg.positions and kind != "discard":
+    def _child_seen_from_here(self, view: State, action: Action) -> tuple[State, str | None]:
+        """`view` after `action`, and a complaint when only this seat's own
+        cards show the action breaks a rule (the Chiamata two rule, seen by
+        the holder of the 2): every other node accepts it, so this one does
+        too, in step with them, and stops the hand with an early reveal; the
+        audit names the sender. IllegalAction when anyone could see it."""
+        try:
+            return view.child(action), None
+        except IllegalAction as error:
+            me = self.seat
+            if me is None or action.seat == me or not view.hands[me]:
+                raise
+            blind = view.clone()
+            blind.unknown[me] += len(blind.hands[me])
+            blind.hands[me] = []
+            try:
+                blind.apply(action)
+            except IllegalAction:
+                raise error from None
+            blind.hands[me] = list(view.hands[me])
+            blind.unknown[me] = view.unknown[me]
+            return blind, f"seat {action.seat} broke a rule my cards show: {error}"
+
+    def _check_positions(self, sender: int, kind: str, msg: Act, index: int) -> None:
+        if kind == "discard":
+            if not msg.positions:
+                raise RemoteProtocolError("a discard names its positions", culprit=sender, entry=index)
+            if len(set(msg.positions)) != len(msg.positions) or any(self.owner.get(p) != sender for p in msg.positions):
+                raise CheatDetected("discarded deck positions it does not hold", culprit=sender, entry=index)
+        elif msg.positions:
             raise RemoteProtocolError(f"{kind} gives up no positions", culprit=sender, entry=index)
+
+    def _check_proofs(self, sender: int, shown: tuple, msg: Act, index: int) -> list:
+        """Each card the action shows, proved from a position the sender holds;
+        nothing changes here. Returns [(position, (scalar, card))]."""
+        kind = msg.action[0]
+        if len(msg.proofs) != len(shown):
+            raise RemoteProtocolError(f"{kind} needs {len(shown)} card proof(s)", culprit=sender, entry=index)
+        if any(card is None for card in shown):
+            return []  # the action names no card: the rules refuse it next
         moves = []
         for position, card, scalar in msg.proofs:
             if self.owner.get(position) != sender:
@@ -579,13 +743,35 @@ class TableSession:
             if not mp.check_reveal(self.final[position], k, card):
                 raise CheatDetected("a card proof does not open to the card claimed", culprit=sender, entry=index)
             moves.append((position, (k, card)))
-        cards = [c for _, c, _ in msg.proofs]
-        if kind in ("play", "return") and cards != [wire_card]:
-            raise RemoteProtocolError("the proof is for another card", culprit=sender, entry=index)
-        if kind == "discard":
-            if len(set(msg.positions)) != len(msg.positions) or any(self.owner.get(p) != sender for p in msg.positions):
-                raise CheatDetected("discarded deck positions it does not hold", culprit=sender, entry=index)
+        if sorted(card for _, card, _ in msg.proofs) != sorted(c.index for c in shown):
+            raise CheatDetected(f"its proofs show other cards than its {kind} needs", culprit=sender, entry=index)
+        if len({p for p, _, _ in msg.proofs}) != len(msg.proofs):
+            raise CheatDetected("one deck position proved twice", culprit=sender, entry=index)
         return moves
+
+    # --- what shown cards prove about earlier moves ------------------------------
+
+    def _remember(self, what: str, seat: int, detail, index: int) -> None:
+        """Note a claim a seat made about its hand (a suit it lacked, a called card
+        it denied holding), with the positions it held then."""
+        held = frozenset(p for p, owner in self.owner.items() if owner == seat)
+        self._claims.append((what, seat, detail, held, index))
+
+    def _check_shown_before(self, sender: int, moves: list, index: int) -> None:
+        """A card shown now from a position the sender held when it claimed
+        not to have such a card proves the claim false: a renege (it did not
+        follow suit) or a false denial of the called card."""
+        for position, (_, card) in moves:
+            shown = Card.from_index(card)
+            for what, seat, detail, held, at in self._claims:
+                if seat != sender or position not in held:
+                    continue
+                if what == "void" and shown.suit == detail:
+                    raise CheatDetected(f"renege: it did not follow {detail} at entry {at} while holding {shown}",
+                                        culprit=sender, entry=index)
+                if what == "denied" and card == detail:
+                    raise CheatDetected(f"it denied holding the called card at entry {at}, and holds {shown}",
+                                        culprit=sender, entry=index)
 
     def _move_cards(self, sender: int, kind: str, msg: Act, before: State) -> None:
         if kind == "play":
@@ -621,6 +807,7 @@ class TableSession:
                 raise CheatDetected("handover proof does not open to the called card", culprit=sender, entry=index)
             if self.seat is not None and self.known.get(position) not in (None, card):
                 raise CheatDetected("handover contradicts a known card", culprit=sender, entry=index)
+            self._check_shown_before(sender, [(position, (None, card))], index)
         handovers = {**self._handovers, sender: (msg, index)}
         if len(handovers) < 2:
             self._handovers = handovers
@@ -633,6 +820,8 @@ class TableSession:
         self._handovers = handovers
         for seat, (m, i) in sorted(handovers.items(), key=lambda item: item[1][1]):
             self.hand.moves.append((i, seat, "handover", m))
+            if m.proof is None:
+                self._remember("denied", seat, called.index, i)
         if proofs:
             position, card, scalar = proofs[0][1]
             self.public_scalar[position], self.known[position] = scalar_int(scalar), card
@@ -648,19 +837,87 @@ class TableSession:
         hand.reveals[sender] = (msg.seed, index)
         if self.phase != "reveal":
             self._complaint = self._complaint or f"seat {sender} stopped the hand"
+            self._interrupted_at = index
             self.phase = "reveal"
-        if len(hand.reveals) < self.players:
+        self._finish_if_revealed()
+
+    def _stop_hand(self, index: int) -> None:
+        """Evidence or a time-out ends the hand here: the seats present reveal."""
+        self._interrupted_at = index
+        self.phase = "reveal"
+        self._finish_if_revealed()
+
+    def _finish_if_revealed(self) -> None:
+        hand = self.hand
+        if not set(hand.commits) - self.absent <= set(hand.reveals):
             return
         verdict = audit_hand(self.game, self.transcript.table_id, hand, self.plan)
         self.verdicts.append(verdict)
-        if not verdict.ok or verdict.outcome is None:
+        if self.seat is not None:
+            self.store.forget_hand(hand.number)
+        if verdict.cheats:
             self.phase = "aborted"
-            return
-        self.series.record(verdict.outcome)
-        if self.series.is_over():
-            self.phase = "over"
+        elif verdict.outcome is None:
+            self._start_hand(hand.number + 1)  # void: not scored, same dealer
         else:
-            self._start_hand(hand.number + 1)
+            self.series.record(verdict.outcome)
+            if self.series.is_over():
+                self.phase = "over"
+            else:
+                self._start_hand(hand.number + 1)
+
+    # --- the host's own entries -------------------------------------------------
+
+    def _on_evidence(self, sender: int, msg: Evidence, index: int) -> None:
+        """A seat's message the host refused: check for ourselves that the rules
+        refuse it and that it is the seat's own next message, then stop the hand."""
+        try:
+            opened = open_signed(msg.message, self.keys, self.transcript.table_id)
+        except RemoteProtocolError as error:
+            raise RemoteProtocolError(f"evidence that does not verify: {error.reason}", culprit="host", entry=index) from None
+        inner = opened.header
+        log = self.transcript
+        if not 0 <= inner.sender < self.players or inner.kind == "join" or log.has_message(msg.message) \
+                or inner.seq != log.next_seq(inner.sender) or log.echoed_index(inner.head) is None:
+            raise RemoteProtocolError("evidence that is not the seat's next message", culprit="host", entry=index)
+        try:
+            self._judge(inner, opened.body, index)
+        except RemoteProtocolError as error:
+            if error.culprit != inner.sender:
+                raise RemoteProtocolError(f"evidence that does not prove its seat wrong: {error.reason}",
+                                          culprit="host", entry=index) from None
+            proven = Culprit(inner.sender, error.reason, index)
+        else:
+            self.phase = "aborted"  # we applied a valid message: the host refused it falsely
+            raise RemoteProtocolError(f"the host refused a valid message of seat {inner.sender}", culprit="host", entry=index)
+        log.spend(opened)
+        self._note_own(inner)
+        if self.phase in HAND_PHASES:
+            self.hand.findings.append(proven)
+            self._stop_hand(index)
+        else:
+            self.culprits.append(proven)
+            self.phase = "aborted"
+
+    def _on_timeout(self, sender: int, msg: Timeout, index: int) -> None:
+        kinds, senders = self.expected()
+        if msg.seat not in senders or msg.owed not in kinds:
+            raise RemoteProtocolError(f"timed out seat {msg.seat}, which owed no {msg.owed}", culprit="host", entry=index)
+        self.absent.add(msg.seat)
+        finding = Culprit(msg.seat, f"left or withheld its {msg.owed} past the time limit", index, ABSENT)
+        if self.phase in HAND_PHASES:
+            self.hand.findings.append(finding)
+            self._stop_hand(index)
+            return
+        self.culprits.append(finding)  # the coin: start it again once the seat is taken
+        self._interrupted_at = index
+        self.coins, self.coin_values = {}, {}
+        self.coin_round += 1
+        self.phase = "seating"
+
+    def _on_close(self, sender: int, msg: Close, index: int) -> None:
+        self.closed = msg.reason
+        self.phase = "over"
 
     # --- outbound -------------------------------------------------------------
 
@@ -669,11 +926,13 @@ class TableSession:
         steps = len(self.hand.steps) if self.hand else 0
         moves = len(self.hand.moves) if self.hand else 0
         shuffles = len(self.hand.shuffles) if self.hand else 0
-        return (self.phase, hand, steps, moves, shuffles)
+        return (self.phase, hand, steps, moves, shuffles, self.coin_round)
 
     def _outgoing(self) -> list[bytes]:
         """The messages this seat owes now (none for a spectator)."""
-        if self.seat is None or self.phase in ("over", "aborted"):
+        if self.seat is None or self.phase in ("over", "aborted") or self.evicted:
+            return []
+        if not self.holds_seat() and self.phase not in ("join", "seating"):
             return []
         if self._complaint is not None and self.phase != "reveal":
             key = ("complaint", self.hand.number)
@@ -696,27 +955,83 @@ class TableSession:
         return [self._sign(message)]
 
     def _sign(self, message) -> bytes:
-        kind = KIND_OF[type(message)]
-        header = Header(VERSION, self.transcript.table_id, kind, self.seat, self.seq, self.transcript.head)
+        """Sign the next message, stored before it is returned (and so before it
+        can leave). A sequence number signed before a crash gives back the very
+        bytes stored then; one already in the transcript is never signed again."""
+        seq = self.seq
         self.seq += 1
-        return Signed.sign(self.identity, make_payload(header, to_body(message))).encode()
+        stored = self.store.sent.get(seq)
+        if stored is not None:
+            return stored
+        if seq < self._resume_floor:
+            return b""  # rebuilding: the transcript holds what was sent at this number
+        kind = KIND_OF[type(message)]
+        header = Header(VERSION, self.transcript.table_id, kind, self.seat, seq, self.transcript.head)
+        signed = Signed.sign(self.identity, make_payload(header, to_body(message))).encode()
+        self.store.put_sent(seq, signed)
+        return signed
 
     def start(self) -> list[bytes]:
         """Messages to send once connected (the join, when the table is known)."""
         return self._outgoing()
 
-    def _make_join(self) -> Join:
+    @classmethod
+    def resume(cls, seat: int, identity: Identity, store: SeatStore, entries: list[bytes],
+               name: str = "", replacing: bool = False) -> tuple[TableSession, list[bytes]]:
+        """Rebuild a seat after a crash from the transcript it holds and its store.
+
+        Returns the session, caught up, and the messages it owes now: those it
+        had signed but the transcript does not hold yet (the very bytes stored),
+        then any new ones. Nothing already in the transcript is signed again.
+        """
+        session = cls(seat, identity, name, store=store, replacing=replacing)
+        session._resume_floor = 1 + max((h.seq for h in _headers(entries) if h.sender == seat), default=-1)
+        owed: list[bytes] = []
+        for entry in entries:
+            owed += [m for m in session.receive(entry) if m]
+        pending = [q for q in sorted(store.sent) if q >= session.seq]
+        for q in pending:  # signed (an act) just before the crash, never ordered
+            owed.append(store.sent[q])
+            session.seq = q + 1
+            session._produced.add(session._step_key())
+        return session, _not_in(owed, session.transcript)
+
+    def rejoin(self) -> list[bytes]:
+        """Take this seat back after a time-out (with this node's own key)."""
+        self._rejoin = True
+        return self._outgoing()
+
+    def _make_join(self) -> Join | None:
+        if self.replacing:
+            return None  # a replacement waits for the seat to be free
         return Join(self.identity.public_bytes, self.name or f"seat {self.seat}")
 
+    def _make_seating(self) -> Join | None:
+        mine = self.identity.public_bytes
+        if self.keys.get(self.seat) == mine and not self._rejoin:
+            return None  # timed out: back only when asked (`rejoin`)
+        if self.keys.get(self.seat) != mine and not self.replacing:
+            return None
+        self.evicted = False
+        return Join(mine, self.name or f"seat {self.seat}")
+
     def _make_coin_commit(self) -> CoinCommit:
-        self._coin_value = secrets.token_bytes(32)
-        return CoinCommit(mp.coin_commit(self._coin_value, self.transcript.table_id + bytes([self.seat])))
+        value = self.store.coins.get(self.coin_round)
+        if value is None:
+            value = secrets.token_bytes(32)
+            self.store.put_coin(self.coin_round, value)
+        self._coin_value = value
+        return CoinCommit(mp.coin_commit(value, self._coin_context(self.seat)))
 
     def _make_coin_reveal(self) -> CoinReveal:
         return CoinReveal(self._coin_value)
 
     def _make_commit(self) -> Commit:
-        self.secrets = mp.SeatSecrets.generate()
+        seed = self.store.seeds.get(self.hand.number)
+        if seed is None:
+            seed = secrets.token_bytes(32)
+            self.store.put_seed(self.hand.number, seed)
+        self.secrets = mp.SeatSecrets(seed)
         self.x25519 = x25519_private_from_seed(self.secrets.x25519_seed)
         context = commit_context(self.transcript.table_id, self.hand.number, self.seat)
         return Commit(self.hand.number, self.secrets.commitment(context), x25519_public_bytes(self.x25519))
@@ -742,7 +1057,7 @@ class TableSession:
         sealed = []
         for recipient, pairs in sorted(by_seat.items()):
             aad = seal_aad(self.transcript.table_id, self.hand.number, step.number, self.seat, recipient)
-            sealed.append((recipient, seal(self._pair_key(recipient), encode([list(x) for x in pairs]), aad)))
+            sealed.append((recipient, seal(self._pair_key(recipient), encode([list(x) for x in pairs]), aad, seal_nonce(aad))))
         return Shares(self.hand.number, step.number, tuple(sealed), tuple(public))
 
     def _make_handover(self) -> Handover:
@@ -800,3 +1115,18 @@ class TableSession:
     def __repr__(self) -> str:
         who = "spectator" if self.seat is None else f"seat {self.seat}"
         return f"<TableSession {who} phase={self.phase}>"
+
+
+def _headers(entries: list[bytes]):
+    """The message header of each stored entry (for a quick look before replaying)."""
+    for data in entries:
+        yield parse_header(Signed.decode(Entry.decode(data).message).payload)[0]
+
+
+def _not_in(messages: list[bytes], transcript: Transcript | None) -> list[bytes]:
+    """Messages not yet ordered, each once, in order."""
+    out = []
+    for m in messages:
+        if m not in out and (transcript is None or not transcript.has_message(m)):
+            out.append(m)
+    return out

@@ -6,6 +6,8 @@ table, hand, step and seats, so nothing can be replayed elsewhere.
 
 from __future__ import annotations
 
+import hashlib
+
 from engine.cards import Card
 from engine.state import Action
 
@@ -23,6 +25,13 @@ def pair_context(table_id: bytes, hand: int, a: int, b: int) -> bytes:
 
 def seal_aad(table_id: bytes, hand: int, step: int, sender: int, recipient: int) -> bytes:
     return table_id + hand.to_bytes(4, "big") + step.to_bytes(2, "big") + bytes([sender, recipient])
+
+
+def seal_nonce(aad: bytes) -> bytes:
+    """The nonce a seat seals one step's shares with. The AAD names table,
+    hand, step, sender and recipient, so no pair key ever sees a nonce twice;
+    being derived, it lets a seat rebuilt after a crash seal the same bytes."""
+    return hashlib.sha256(b"briscola-tui/seal-nonce/v1" + aad).digest()[:12]
 
 
 def scalar_bytes(k: int) -> bytes:

@@ -303,10 +303,10 @@ class RecordingTable(LocalTable):
 
     def pump(self) -> None:
         while self.queue:
-            signed = self.queue.popleft()
-            entry = self.host.submit(signed)
+            connection, signed = self.queue.popleft()
+            ordered = self.host.submit(signed, connection)
             self.messages.append(signed)
-            self.broadcast(entry)
+            self.broadcast(ordered.entry)
 
 
 class SeededSeat(TableSession):

@@ -269,10 +269,21 @@ def test_garbage_is_blamed_on_its_author_only():
     assert replay_shuffle(start, list(enumerate(seats)), published) == [(1, 1)]
 
 
-def test_replay_needs_every_deck():
+def test_replay_refuses_more_decks_than_steps():
     seats = seat_secrets(2)
     with pytest.raises(ValueError):
-        replay_shuffle(start_deck(range(40)), list(enumerate(seats)), [[]])
+        replay_shuffle(start_deck(range(40)), list(enumerate(seats)), [[]] * 5)
+
+
+def test_replay_checks_only_the_seats_that_revealed():
+    """A hand stopped by a time-out: the absent seat's steps are skipped, the others still checked."""
+    seats = seat_secrets(3)
+    start = start_deck(range(40))
+    published = shuffle(start, seats)
+    published[5] = list(reversed(published[5]))  # seat 2 cheated in phase 2
+    steps = [(0, seats[0]), (1, None), (2, seats[2])]
+    assert replay_shuffle(start, steps, published) == [(2, 2)]
+    assert replay_shuffle(start, steps, published[:2]) == []  # stopped after two shuffles
 
 
 def test_decrypt_deck_names_position_on_bad_keys():

@@ -77,7 +77,7 @@ class Checkpoint:
         self.spectator = TableSession(None)
         self.spectator.receive(self.host.open())
         for signed in source.messages[:k]:
-            self.spectator.receive(self.host.submit(signed))
+            self.spectator.receive(self.host.submit(signed).entry)
         assert self.host.transcript.head == Entry.decode(source.entries[k + 1]).prev
 
 
@@ -90,6 +90,12 @@ def checkpoint(k: int) -> Checkpoint:
 
 def node_state(node: TableSession) -> tuple:
     return snapshot(node)
+
+
+def host_refuses(host: Host, signed: bytes) -> None:
+    """What `Host.submit` does short of keeping evidence: screen, then judge (raises if refused)."""
+    host.screen(signed)
+    host.judge(signed)
 
 
 def only_protocol_errors(call, node: TableSession, *, may_accept: bool = False) -> bool:
@@ -200,7 +206,7 @@ def test_entry_and_signed_decoders_only_raise_protocol_errors(value):
 @given(st.sampled_from(["briscola", "calabresella"]), st.binary(max_size=300), st.data())
 def test_random_bytes_to_host_and_peers(game, data, draw):
     table = paused_table(game)
-    only_protocol_errors(lambda: table.host.submit(data), table.host.session)
+    only_protocol_errors(lambda: host_refuses(table.host, data), table.host.session)
     node = draw.draw(st.sampled_from([*table.seats, *table.spectators]))
     only_protocol_errors(lambda: node.receive(data), node)
     # Also wrapped as a well-linked entry.
@@ -217,7 +223,7 @@ def test_signed_garbage_bodies_and_kinds(game, kind, body, draw):
         signed = sign_as(seat, kind=kind, body=body)
     except ProtocolError:
         return
-    only_protocol_errors(lambda: table.host.submit(signed), table.host.session)
+    only_protocol_errors(lambda: host_refuses(table.host, signed), table.host.session)
     node = draw.draw(st.sampled_from([s for s in (*table.seats, *table.spectators) if s is not seat]))
     only_protocol_errors(lambda: node.receive(entry_for(node, signed, table.host)), node)
 
@@ -249,7 +255,7 @@ def test_real_messages_replayed_mutated_or_resigned_out_of_phase(game, draw):
         if header.kind == "reveal":
             body = [body[0] + 1, body[1]]  # a reveal for another hand (a real early reveal is allowed)
         signed = sign_as(sender, kind=header.kind, body=body)
-    only_protocol_errors(lambda: table.host.submit(signed), table.host.session)
+    only_protocol_errors(lambda: host_refuses(table.host, signed), table.host.session)
     node = draw.draw(st.sampled_from([*table.seats, *table.spectators]))
     only_protocol_errors(lambda: node.receive(entry_for(node, signed, table.host)), node)
     bad_link = Entry(draw.draw(st.integers(0, 2**20)), draw.draw(st.binary(min_size=32, max_size=32)), signed)
@@ -268,7 +274,7 @@ def test_later_messages_delivered_early(draw):
     j = draw.draw(st.integers(0, total - 1))
     assume(j != k)
     signed = source.messages[j]
-    accepted = only_protocol_errors(lambda: point.host.submit(signed), point.host.session, may_accept=True)
+    accepted = only_protocol_errors(lambda: host_refuses(point.host, signed), point.host.session, may_accept=True)
     if accepted:  # another seat's message of the same step may come first: it is legitimately next
         _CACHE.pop(("checkpoint", k))
         return

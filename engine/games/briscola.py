@@ -184,6 +184,14 @@ class BriscolaState(State):
         self.hands[seat].append(old)
         self.faceup = self.exchange_card
 
+    def shown_cards(self, action: Action) -> tuple:
+        """A trump exchange shows the card the option names; a black hand its ace, three and king."""
+        if action.kind == "exchange":
+            return (self.exchange_card,)
+        if action.kind == "declare":
+            return tuple(Card(r, self.trump) for r in "A3K")
+        return super().shown_cards(action)
+
     def _declare(self, action: Action) -> None:
         if not self.black_hand:
             raise IllegalAction("the black hand option is off")

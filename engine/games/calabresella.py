@@ -50,6 +50,8 @@ class CalabresellaState(State):
         "raise": ("raise",), "dividete": ("dividete",), "take": ("take",), "play": ("play",),
     }
 
+    MUST_FOLLOW = True
+
     def __init__(self, game: Calabresella, dealer: int, deal: Deal, viewer: int | None = None):
         super().__init__(game, dealer, deal, viewer)
         if len(deal.monte) != 4:
