@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from protocol.cheaters import CHEATS
+
 
 def _replay(args: argparse.Namespace) -> int:
     from engine.replay import main as replay_main
@@ -38,15 +40,25 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     from .selfplay import selfplay
 
+    from .selfplay import CheatError
+
     if args.transcript:
-        folder = Path(args.transcript).resolve().parent
+        target = Path(args.transcript)
+        folder = target.resolve().parent
         if not folder.is_dir():
             print(f"briscola selfplay: no folder {folder} for the transcript", file=sys.stderr)
             return 2
+        if target.exists():
+            print(f"briscola selfplay: {target} already exists (a transcript is never overwritten)", file=sys.stderr)
+            return 2
     try:
-        return selfplay(args.game, args.players, args.hands, args.seed, args.transcript, dict(args.option), sys.stdout)
-    except OptionError as error:
+        return selfplay(args.game, args.players, args.hands, args.seed, args.transcript, dict(args.option),
+                        sys.stdout, cheat=args.cheat, cheater=args.cheater)
+    except (OptionError, CheatError) as error:
         print(f"briscola selfplay: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"briscola selfplay: {error.filename or args.transcript}: {error.strerror or error}", file=sys.stderr)
         return 2
 
 
@@ -85,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--transcript", metavar="FILE", help="store the signed transcript here")
     selfplay.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
                           help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
+    selfplay.add_argument("--cheat", choices=sorted(CHEATS), metavar="KIND",
+                          help="let one seat (or the host) cheat once, to watch the protocol name it: "
+                          + ", ".join(sorted(CHEATS)))
+    selfplay.add_argument("--cheater", type=int, metavar="N", help="the cheating seat (default 1)")
     selfplay.set_defaults(run=_selfplay)
 
     verify = sub.add_parser(

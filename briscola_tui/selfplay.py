@@ -6,19 +6,22 @@ from __future__ import annotations
 import random
 
 from engine.games import make
+from protocol.audit import ABSENT
+from protocol.cheaters import CHEATS, cheat_chooser, honest_chooser
 from protocol.errors import ProtocolError, RemoteProtocolError
-from protocol.local import LocalTable
+from protocol.identity import Identity
+from protocol.local import LocalTable, replacement_seat
 from protocol.session import TableSession
 from protocol.transcript import NotATranscript
 
-from .storage import read_transcript, save_transcript
+from .storage import TranscriptFile, read_transcript
 
 
 def hand_facts(verdict) -> str:
     """One line of what an audited hand gave: the result, card points, score change."""
     outcome = verdict.outcome
-    if outcome is None:
-        return str(verdict)
+    if outcome is None or not verdict.ok:
+        return "; ".join(map(str, verdict.culprits)) or "void"
     result = outcome.result
     if result.get("redeal"):
         return "everybody passed, redeal"
@@ -31,30 +34,139 @@ def describe_hand(verdict) -> str:
 
 
 def selfplay(game: str, players: int | None, hands: int | None, seed: int | None,
-             transcript: str | None, options: dict, out) -> int:
+             transcript: str | None, options: dict, out, cheat: str | None = None, cheater: int | None = None) -> int:
+    """Play a table of computer players (one may cheat); 0 when every hand passed, 3 when someone was named."""
     rules = make(game, players, options)
+    n = rules.players
+    kind = CHEATS[cheat] if cheat else None
+    if kind is not None:
+        cheater = _check_cheat(cheat, kind, game, n, cheater)
     rng = random.Random(seed)
-
-    def choose(session):
-        return rng.choice(session.legal_actions())
-
-    table = LocalTable(game, rules.players, options, choosers={s: choose for s in range(rules.players)},
-                       name=f"selfplay {game}")
-    print(f"{game}, {rules.players} players, options {rules.options}", file=out)
+    choosers = {s: (honest_chooser(cheat, rng.randrange(1 << 30)) if kind else _random_chooser(rng)) for s in range(n)}
+    sessions = {}
+    if kind is not None and kind.session is not None:
+        sessions[cheater] = kind.session(cheater, Identity.generate(), f"seat {cheater}")
+        choosers[cheater] = cheat_chooser(cheat, choosers[cheater])
+    table_cls = kind.table if kind is not None else LocalTable
+    table = table_cls(game, n, options, choosers=choosers, name=f"selfplay {game}", sessions=sessions,
+                      rules={"retake": True})
+    table.replacement = replacement_seat
+    if kind is not None and kind.session is None:
+        table.victim = cheater
+    log = TranscriptFile.create(transcript, table.host.table_id) if transcript else None
+    if log is not None:
+        table.on_entry = log.append
+    print(f"{game}, {n} players, options {rules.options}", file=out)
+    if kind is not None:
+        who = "the host" if kind.session is None else f"seat {cheater}"
+        print(f"cheat: {who} {kind.what} ({cheat}), at its first chance", file=out)
     try:
-        table.run(max_hands=hands, on_hand=lambda v: print(describe_hand(v), file=out, flush=True))
+        _play(table, hands, kind, out)
     finally:
-        if transcript:
-            save_transcript(transcript, table.host.table_id, table.entries)
+        if log is not None:
+            log.close()
     host = table.host.session
-    print(f"scores: {host.series.scores}", file=out)
-    if host.series.is_over():
+    if host.series is not None:
+        print(f"scores: {host.series.scores}", file=out)
+    if host.series is not None and host.series.is_over():
         print(f"winners: seats {host.series.winners()}", file=out)
+    elif host.phase == "over" and host.closed:
+        print(f"table closed after {len(host.verdicts)} hands", file=out)
     else:
-        print(f"series not over after {len(host.verdicts)} hands", file=out)
+        print(f"the table stopped in phase {host.phase} after {len(host.verdicts)} hands", file=out)
     if transcript:
         print(f"transcript: {transcript} ({len(table.entries)} entries)", file=out)
-    return 0 if all(v.ok for v in host.verdicts) else 3
+    named = culprits_of(table)
+    if kind is not None and not _had_chance(table, kind, sessions.get(cheater)):
+        print("the cheater never had its chance in this series; try another --seed", file=out)
+        return 2
+    if named:
+        print(f"culprits: {', '.join(named)}", file=out)
+        return 3
+    return 0
+
+
+def _play(table, hands, kind, out) -> None:
+    """Run the table, printing each hand, each refusal and each failure as it comes."""
+    seen = {"refused": 0, "dropped": 0, "timed_out": 0}
+
+    def on_hand(verdict):
+        _report(table, seen, out)
+        print(describe_hand(verdict), file=out, flush=True)
+        if hands is not None and len(table.host.session.verdicts) >= hands and table.host.session.phase not in ("over", "aborted"):
+            table.broadcast(table.host.close(f"selfplay stopped after {hands} hands"))
+
+    table.run(max_hands=hands, on_hand=on_hand)
+    _report(table, seen, out)
+    for node, error in table.failures:
+        who = "a spectator" if node.seat is None else f"seat {node.seat}"
+        print(f"{who} stopped: {error}", file=out)
+
+
+def _report(table, seen, out) -> None:
+    for ordered in table.refused[seen["refused"]:]:
+        error = ordered.refused
+        print(f"refused seat {error.culprit}'s message at entry {error.entry}: {error.reason} (kept as evidence)", file=out)
+    for error in table.dropped[seen["dropped"]:]:
+        print(f"dropped a message from seat {error.culprit}'s connection: {error.reason}", file=out)
+    for seat in table.timed_out[seen["timed_out"]:]:
+        print(f"seat {seat} timed out", file=out)
+    seen.update(refused=len(table.refused), dropped=len(table.dropped), timed_out=len(table.timed_out))
+
+
+def culprits_of(table) -> list[str]:
+    """Everyone named, by the verdicts, the table, the host's drops and the nodes that stopped."""
+    named: set = set()
+    host = table.host.session
+    for verdict in host.verdicts:
+        named.update(c.seat for c in verdict.culprits)
+    named.update(c.seat for c in host.culprits)
+    for _, error in table.failures:
+        culprit = getattr(error, "culprit", None)
+        named.add("host" if culprit in (None, "host", -1) else culprit)
+    if "host" in named:
+        # A host proven to cheat is not believed on its own word: who it timed
+        # out, whose connection it dropped. Only what signatures prove stands.
+        proven = [c for v in host.verdicts for c in v.culprits if c.kind != ABSENT]
+        return format_culprits({"host", *(c.seat for c in proven)})
+    named.update(error.culprit for error in table.dropped if error.culprit is not None)
+    return format_culprits(named)
+
+
+def format_culprits(named) -> list[str]:
+    seats = sorted(c for c in named if isinstance(c, int) and c >= 0)
+    return [f"seat {s}" for s in seats] + (["host"] if any(not isinstance(c, int) or c < 0 for c in named) else [])
+
+
+def _check_cheat(cheat, kind, game, n, cheater) -> int:
+    if game not in kind.games:
+        raise CheatError(f"--cheat {cheat} cannot happen in {game} (only in {', '.join(kind.games)})")
+    if kind.short_deck and len(make(game, n).deck()) == 40:
+        raise CheatError(f"--cheat {cheat} needs a game that leaves cards out of the deck (briscola with 3 or 6 players)")
+    if kind.seat is not None:
+        if cheater not in (None, kind.seat):
+            raise CheatError(f"--cheat {cheat} is done by the first seat to shuffle, seat {kind.seat}")
+        return kind.seat
+    cheater = 1 if cheater is None else cheater
+    if not 0 <= cheater < n:
+        raise CheatError(f"--cheater must be a seat from 0 to {n - 1}")
+    return cheater
+
+
+def _had_chance(table, kind, session) -> bool:
+    if session is None:
+        return table.cheated
+    return session.cheated or table.host.session.phase == "aborted"
+
+
+class CheatError(ValueError):
+    """A --cheat that this table cannot show."""
+
+
+def _random_chooser(rng):
+    def choose(session):
+        return rng.choice(session.legal_actions())
+    return choose
 
 
 def verify(path: str, out, err) -> int:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from engine.state import Action
 
+from .errors import ProtocolError
 from .host import Dropped, Host, Ordered
 from .identity import Identity
 from .session import TableSession
@@ -44,6 +45,7 @@ class LocalTable:
         self.dropped: list[Dropped] = []
         self.refused: list[Ordered] = []
         self.timed_out: list[int] = []
+        self.failures: list[tuple[TableSession, ProtocolError]] = []
         self.on_entry: Callable[[bytes], None] | None = None
         self.replacement: Callable[[int, list[bytes]], tuple[TableSession, list[bytes]]] | None = None
         """(seat, entries so far) -> a session caught up, and what it sends (see `replacement_seat`)."""
@@ -61,24 +63,37 @@ class LocalTable:
         if self.on_entry is not None:
             self.on_entry(entry)
         for node in self.nodes:
+            self._deliver(node, entry)
+
+    def _deliver(self, node: TableSession, entry: bytes) -> None:
+        """Give one entry to one node. A node that refuses it (it names the
+        host, or a seat) stops there, as a real client would; it is recorded."""
+        if any(node is failed for failed, _ in self.failures):
+            return
+        try:
             self.send(node.seat, node.receive(entry))
+        except ProtocolError as error:
+            self.failures.append((node, error))
 
     def pump(self) -> None:
         """Deliver queued messages until every node waits on a decision or the table ends
         (or, with `stop_after`, that many hands have been audited)."""
         while self.queue:
-            connection, signed = self.queue.popleft()
-            try:
-                ordered = self.host.submit(signed, connection)
-            except Dropped as error:
-                self.dropped.append(error)
-                continue
-            if ordered.refused is not None:
-                self.refused.append(ordered)
-            self.broadcast(ordered.entry)
+            self.order(*self.queue.popleft())
             if self.stop_after is not None and len(self.host.session.verdicts) >= self.stop_after:
                 self.queue.clear()
                 return
+
+    def order(self, connection, signed: bytes) -> None:
+        """The host orders one message and relays the entry (or drops it)."""
+        try:
+            ordered = self.host.submit(signed, connection)
+        except Dropped as error:
+            self.dropped.append(error)
+            return
+        if ordered.refused is not None:
+            self.refused.append(ordered)
+        self.broadcast(ordered.entry)
 
     def decide(self) -> bool:
         """Let each seat whose turn it is choose; False when nobody could."""
@@ -122,7 +137,7 @@ class LocalTable:
         self.start()
         seen = 0
         host = self.host.session
-        while host.phase not in ("over", "aborted"):
+        while host.phase not in ("over", "aborted") and not self.failures:
             if len(host.verdicts) > seen:
                 for verdict in host.verdicts[seen:]:
                     if on_hand:
