@@ -1,13 +1,7 @@
-"""Test doubles for the protocol tests: choosers, message crafting, cheating seats.
+"""Test doubles for the protocol tests: choosers and message crafting.
 
-A cheating seat is a `TableSession` subclass that overrides one `_make_*`
-builder (what it sends on its own) or lets its chooser pick a forbidden
-action. Where the cheat breaks a rule the seat's *own* view would refuse
-(not following suit, hiding the called card, the two rule), the cheater
-gets a "lax" view: the same engine state with that one check switched off
-for the cheater's own moves, so it can go on playing the hand as a real
-cheater would. The other seats, the host and the spectators are honest,
-unmodified sessions.
+The cheating seats and hosts themselves live in `protocol.cheaters` (the
+`briscola selfplay --cheat` command uses them too); they are re-exported here.
 """
 
 from __future__ import annotations
@@ -15,18 +9,38 @@ from __future__ import annotations
 import random
 import secrets as _secrets
 
-from engine.cards import Card
-from engine.games.calabresella import CalabresellaState
-from engine.games.chiamata import ChiamataState
-from engine.state import PUBLIC, Action
+from engine.state import Action
 from protocol import deck as mp
-from protocol.codec import encode
-from protocol.identity import Identity, seal
+from protocol.cheaters import (  # noqa: F401 - re-exported for the tests
+    BadCoin,
+    BadKey,
+    BadReveal,
+    Denier,
+    Duplicator,
+    ForkingTable,
+    Forger,
+    GarbageShuffle,
+    HijackTable,
+    LaxSession,
+    PlayUnheld,
+    Replayer,
+    Stopper,
+    Substituter,
+    TagCard,
+    Withholder,
+    WrongProof,
+    WrongPublicShare,
+    WrongShare,
+    forced_act,
+    off_suit,
+    proof_for,
+)
+from protocol.cheaters import held as mine  # noqa: F401
+from protocol.identity import Identity
 from protocol.local import LocalTable
-from protocol.messages import KIND_OF, Act, Handover, Reveal, Shares, Shuffle, to_body
+from protocol.messages import KIND_OF, to_body
 from protocol.session import TableSession
 from protocol.transcript import VERSION, Entry, Header, Signed, make_payload
-from protocol.wire import action_to_wire, scalar_bytes, seal_aad
 
 # --- choosers -----------------------------------------------------------------
 
@@ -121,176 +135,6 @@ def snapshot(node: TableSession) -> tuple:
     )
 
 
-def proof_for(session: TableSession, position: int) -> tuple:
-    """(position, card, scalar) opening `position`, from what `session` knows."""
-    scalar = session.public_scalar.get(position) or session._scalars[position]
-    return (position, session.known[position], scalar_bytes(scalar))
-
-
-def mine(session: TableSession) -> dict[int, int]:
-    """card index -> deck position, for the cards this seat holds."""
-    return {session.known[p]: p for p, o in session.owner.items() if o == session.seat and p in session.known}
-
-
-def forced_act(session: TableSession, action: Action, proofs=(), positions=()) -> bytes:
-    """Sign an Act the seat's own view would refuse (no local check), as the seat's next message."""
-    message = Act(session.hand.number, action_to_wire(action), tuple(proofs), tuple(positions))
-    session._produced.add(session._step_key())
-    return session._sign(message)
-
-
-# --- lax views: the cheater's own state without one rule ------------------------------
-
-
-class LaxCalabresella(CalabresellaState):
-    """The cheater's view: its own off-suit plays and a denied called card pass."""
-
-    def _play(self, action: Action) -> None:
-        seat = action.seat
-        if seat != self.viewer or not self.trick or action.card not in self.hands[seat]:
-            return super()._play(action)
-        others = [c for c in self.hands[seat] if c != action.card]
-        self.hands[seat] = [action.card]
-        self.unknown[seat] += len(others)
-        try:
-            super()._play(action)
-        finally:
-            self.unknown[seat] -= len(others)
-            self.hands[seat] = others + self.hands[seat]
-
-    def _handover(self, action: Action) -> None:
-        me = self.viewer
-        if action.holder is not None or me is None or me < 0 or self.called not in self.hands[me]:
-            return super()._handover(action)
-        self.hands[me].remove(self.called)
-        self.unknown[me] += 1
-        try:
-            super()._handover(action)
-        finally:
-            self.unknown[me] -= 1
-            self.hands[me].append(self.called)
-
-
-class LaxChiamata(ChiamataState):
-    """The cheater's view: its own call ignores the two rule."""
-
-    def _two_rule(self, card: Card) -> str | None:
-        if self.caller == self.viewer:
-            return None
-        return super()._two_rule(card)
-
-
-class LaxSession(TableSession):
-    """A seat whose own view lets it break the rules its chooser picks."""
-
-    LAX = {"calabresella": LaxCalabresella, "chiamata": LaxChiamata}
-
-    def _build_view(self) -> None:
-        super()._build_view()
-        lax = self.LAX.get(self.game.name)
-        if lax is not None:
-            self.view.__class__ = lax
-
-
-# --- cheating seats --------------------------------------------------------------------
-
-
-class WrongShare(TableSession):
-    """Sends `victim` a wrong key share for its first card of the deal."""
-
-    victim = 0
-
-    def _make_deal(self) -> Shares:
-        step = self.hand.steps[-1]
-        by_seat: dict[int, list] = {}
-        public = []
-        spoiled = False
-        for p, audience in zip(step.positions, step.audiences):
-            k = mp.key_share(self.secrets, p)
-            if step.number == 0 and audience == self.victim and not spoiled:
-                k = k * 2 % mp.ORDER
-                spoiled = True
-                self.spoiled_position = p
-            if audience == PUBLIC:
-                public.append((p, scalar_bytes(k)))
-            elif audience != self.seat:
-                by_seat.setdefault(audience, []).append((p, scalar_bytes(k)))
-        sealed = []
-        for recipient, pairs in sorted(by_seat.items()):
-            aad = seal_aad(self.transcript.table_id, self.hand.number, step.number, self.seat, recipient)
-            sealed.append((recipient, seal(self._pair_key(recipient), encode([list(x) for x in pairs]), aad)))
-        return Shares(self.hand.number, step.number, tuple(sealed), tuple(public))
-
-
-class WrongPublicShare(TableSession):
-    """Publishes a wrong key share for the face-up Briscola card."""
-
-    def _make_deal(self) -> Shares:
-        message = super()._make_deal()
-        if message.step != 0:
-            return message
-        public = tuple((p, scalar_bytes(mp.key_share(self.secrets, p) * 3 % mp.ORDER)) for p, _ in message.public)
-        return Shares(message.hand, message.step, message.sealed, public)
-
-
-class Substituter(TableSession):
-    """First to shuffle: swaps card `victim` for card `extra` before locking the deck."""
-
-    victim = 0
-    extra = 0
-
-    def _make_shuffle(self) -> Shuffle:
-        hand = self.hand
-        if hand.shuffles:
-            return super()._make_shuffle()
-        start = [c.index for c in self.game.deck()]
-        start[start.index(self.victim)] = self.extra
-        deck = mp.shuffle_phase1(mp.start_deck(start), self.secrets)
-        return Shuffle(hand.number, 1, tuple(deck))
-
-
-class Duplicator(TableSession):
-    """In its phase-1 shuffle, writes one encrypted card over another."""
-
-    def _make_shuffle(self) -> Shuffle:
-        message = super()._make_shuffle()
-        if message.phase != 1:
-            return message
-        deck = list(message.deck)
-        deck[1] = deck[0]
-        return Shuffle(message.hand, 1, tuple(deck))
-
-
-class BadReveal(TableSession):
-    """Reveals a seed other than the one it committed to."""
-
-    def _make_reveal(self) -> Reveal:
-        return Reveal(self.hand.number, _secrets.token_bytes(32))
-
-
-class BadCoin(TableSession):
-    """Reveals a coin value other than the one it committed to."""
-
-    def _make_coin_reveal(self):
-        message = super()._make_coin_reveal()
-        return type(message)(bytes(32))
-
-
-class Denier(LaxSession):
-    """In a Calabresella Chiamo, says it does not hold the called card even when it does."""
-
-    def _make_handover(self) -> Handover:
-        return Handover(self.hand.number, None)
-
-
-class Stopper(TableSession):
-    """An honest seat that stops the hand at its first turn by revealing its seed."""
-
-    def act(self, action: Action) -> list[bytes]:
-        self._produced.add(self._step_key())
-        return [self._sign(Reveal(self.hand.number, self.secrets.seed))]
-
-
 # --- tables that record or check -------------------------------------------------------
 
 
@@ -301,12 +145,9 @@ class RecordingTable(LocalTable):
         super().__init__(*args, **kwargs)
         self.messages: list[bytes] = []
 
-    def pump(self) -> None:
-        while self.queue:
-            connection, signed = self.queue.popleft()
-            ordered = self.host.submit(signed, connection)
-            self.messages.append(signed)
-            self.broadcast(ordered.entry)
+    def order(self, connection, signed: bytes) -> None:
+        self.messages.append(signed)
+        super().order(connection, signed)
 
 
 class SeededSeat(TableSession):
@@ -337,18 +178,3 @@ def deal_order(game, seeds: list[bytes]) -> list[int]:
 
 def seat_sessions(players: int, cheaters: dict) -> dict:
     return {s: cls(s, Identity.generate(), f"seat {s}") for s, cls in cheaters.items()}
-
-
-def off_suit(session):
-    """Play off suit while holding the suit led (once), else nothing special."""
-    view = session.view
-    if not view.trick or getattr(session, "cheated", False):
-        return None
-    led = view.trick[0].suit
-    hand = view.hands[session.seat]
-    if any(c.suit == led for c in hand):
-        other = next((c for c in hand if c.suit != led), None)
-        if other is not None:
-            session.cheated = True
-            return Action(session.seat, "play", other)
-    return None

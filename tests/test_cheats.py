@@ -1,9 +1,14 @@
 """Cheating peers and a cheating host: each cheat is detected and its culprit named.
 
-"At once" means the host's `submit` refuses the message (it never enters the
-transcript) and an honest peer's `receive` of such an entry raises, both
-naming the seat. "At the audit" means the hand runs on, every seat reveals,
-and every node's verdict names the seat with the entry that proves it.
+"At once" means the host refuses the message when it arrives: a message its
+sender's signature proves wrong is kept as evidence in a host-signed entry
+(every node checks it again and stops the hand, and the audit names the
+seat); a message that proves nothing about its author is dropped, naming
+the connection it came from. A peer given the bad message itself as an
+entry refuses it too, naming the seat (or the host, for a relay only the
+host could make). "At the audit" means the hand runs on, every seat
+reveals, and every node's verdict names the seat with the entry that
+proves it. No honest seat is ever named.
 """
 
 from __future__ import annotations
@@ -11,24 +16,29 @@ from __future__ import annotations
 import pytest
 from cheaters import (
     BadCoin,
+    BadKey,
     BadReveal,
     Denier,
     Duplicator,
+    ForkingTable,
+    GarbageShuffle,
+    HijackTable,
     LaxSession,
     Stopper,
     Substituter,
+    TagCard,
     WrongPublicShare,
     WrongShare,
     entry_for,
     forced_act,
     mine,
     off_suit,
-    seat_sessions,
     pick,
     proof_for,
     random_chooser,
     random_choosers,
     scripted,
+    seat_sessions,
     sign_as,
     snapshot,
 )
@@ -37,33 +47,36 @@ from engine.cards import Card
 from engine.games import make
 from engine.state import Action
 from protocol.errors import CheatDetected, RemoteProtocolError
+from protocol.host import Dropped
 from protocol.identity import Identity
 from protocol.local import LocalTable
-from protocol.messages import Act, Shares
+from protocol.messages import Act, Evidence, Reveal, Shares
 from protocol.transcript import Entry, Signed, proves_fork
 from protocol.wire import action_to_wire, scalar_bytes
 
 
-def honest_nodes(table, culprit):
-    return [n for n in (*table.seats, *table.spectators, table.host.session) if n.seat != culprit]
+def every_node(table):
+    return [*table.seats, *table.spectators, table.host.session]
 
 
-def assert_audit_names(table, seat, reason):
-    """Every node's last verdict names `seat` (only it) for `reason`; the table is stopped."""
-    for node in (*table.seats, *table.spectators, table.host.session):
+def assert_named(table, seat, reason):
+    """Every node's last verdict names `seat`, and only it, for `reason`; the table is stopped."""
+    assert not table.failures, table.failures
+    for node in every_node(table):
         verdict = node.verdicts[-1]
         assert not verdict.ok
-        assert [c.seat for c in verdict.culprits] == [seat], str(verdict)
-        assert reason in verdict.culprits[0].reason, str(verdict)
-        assert verdict.culprits[0].entry is not None
+        assert {c.seat for c in verdict.culprits} == {seat}, str(verdict)
+        assert any(reason in c.reason for c in verdict.culprits), str(verdict)
+        assert all(c.entry is not None for c in verdict.culprits)
         assert node.phase == "aborted"
         assert verdict.outcome is None
-    return table.host.session.verdicts[-1].culprits[0]
+        assert node.transcript.head == table.host.transcript.head
+    return next(c for c in table.host.session.verdicts[-1].culprits if reason in c.reason)
 
 
-def paused(game="briscola", players=2, options=None, seed=0, sessions=None):
+def paused(game="briscola", players=2, options=None, seed=0, sessions=None, cls=LocalTable):
     """A table stopped at the first decision of the first hand."""
-    table = LocalTable(game, players, options or {}, choosers=random_choosers(players, seed), sessions=sessions)
+    table = cls(game, players, options or {}, choosers=random_choosers(players, seed), sessions=sessions)
     table.start()
     return table
 
@@ -72,27 +85,39 @@ def to_move(table):
     return next(s for s in table.seats if s.my_turn())
 
 
-def rejected_everywhere(table, signed, culprit, cls=RemoteProtocolError):
-    """The host refuses `signed`, and so does every other node given it as an entry; nothing changes."""
+def refused_at_once(table, signed, culprit, cls=RemoteProtocolError):
+    """The host keeps `signed` as evidence naming `culprit`; a peer given the
+    message itself refuses it with nothing changed; every node accepts the
+    evidence, the hand stops, and the audit names `culprit` only."""
     host = table.host
-    before = {id(n): snapshot(n) for n in (*table.seats, *table.spectators, host.session)}
-    with pytest.raises(cls) as caught:
-        host.submit(signed)
-    assert caught.value.culprit == culprit
-    assert caught.value.entry == len(host.transcript.entries)
+    before = {id(n): snapshot(n) for n in every_node(table)}
     for node in (*table.seats, *table.spectators):
         if node.seat == culprit:
             continue
         with pytest.raises(cls) as at_peer:
-            node.receive(entry_for(node, signed, table.host))
+            node.receive(entry_for(node, signed, host))
         assert at_peer.value.culprit == culprit
-    for node in (*table.seats, *table.spectators, host.session):
-        if node.seat != culprit:
-            assert snapshot(node) == before[id(node)]
-    return caught.value
+        assert snapshot(node) == before[id(node)]
+    ordered = host.submit(signed, connection=culprit)
+    error = ordered.refused
+    assert isinstance(error, cls) and error.culprit == culprit
+    assert error.entry == len(host.transcript.entries) - 1  # the evidence entry
+    assert host.transcript.entries[-1].encode() == ordered.entry
+    table.broadcast(ordered.entry)
+    _finish(table)
+    named = assert_named(table, culprit, error.reason)
+    assert named.entry == error.entry
+    return error
 
 
-# --- (a) playing a card not held: at once ---------------------------------------------------
+def _finish(table):
+    """Deliver until the hand's audit is in (nobody decides: the hand has stopped)."""
+    host = table.host.session
+    while host.phase not in ("over", "aborted") and table.queue:
+        table.pump()
+
+
+# --- (a) playing a card not held: at once -------------------------------------------------
 
 
 def test_play_the_face_up_card_is_caught_at_once():
@@ -101,7 +126,7 @@ def test_play_the_face_up_card_is_caught_at_once():
     faceup = cheat.faceup_pos
     card = Card.from_index(cheat.known[faceup])
     signed = forced_act(cheat, Action(cheat.seat, "play", card), [proof_for(cheat, faceup)])
-    error = rejected_everywhere(table, signed, cheat.seat, CheatDetected)
+    error = refused_at_once(table, signed, cheat.seat, CheatDetected)
     assert "does not hold" in error.reason
 
 
@@ -113,7 +138,7 @@ def test_play_another_seats_card_is_caught_at_once():
     # It guesses the card right, but cannot prove it: it holds no key for that position.
     fake = (position, card, scalar_bytes(12345))
     signed = forced_act(cheat, Action(cheat.seat, "play", Card.from_index(card)), [fake])
-    rejected_everywhere(table, signed, cheat.seat, CheatDetected)
+    refused_at_once(table, signed, cheat.seat, CheatDetected)
 
 
 def test_play_a_card_not_in_hand_with_own_proof_is_caught_at_once():
@@ -124,8 +149,17 @@ def test_play_a_card_not_in_hand_with_own_proof_is_caught_at_once():
     claimed = next(c for c in range(40) if c not in held and c not in cheat.known.values())
     proof = (position, claimed, proof_for(cheat, position)[2])
     signed = forced_act(cheat, Action(cheat.seat, "play", Card.from_index(claimed)), [proof])
-    error = rejected_everywhere(table, signed, cheat.seat, CheatDetected)
+    error = refused_at_once(table, signed, cheat.seat, CheatDetected)
     assert "does not open to the card claimed" in error.reason
+
+
+def test_play_proved_by_another_held_card_is_caught_at_once():
+    table = paused()
+    cheat = to_move(table)
+    (card, _), (_, other) = list(mine(cheat).items())[:2]
+    signed = forced_act(cheat, Action(cheat.seat, "play", Card.from_index(card)), [proof_for(cheat, other)])
+    error = refused_at_once(table, signed, cheat.seat, CheatDetected)
+    assert "proofs show other cards" in error.reason
 
 
 def test_unproven_card_is_refused_at_once():
@@ -133,38 +167,89 @@ def test_unproven_card_is_refused_at_once():
     cheat = to_move(table)
     card = Card.from_index(next(iter(mine(cheat))))
     signed = forced_act(cheat, Action(cheat.seat, "play", card), [])
-    rejected_everywhere(table, signed, cheat.seat)
+    refused_at_once(table, signed, cheat.seat)
 
 
-# --- (b) substituting or duplicating a card in the shuffle ---------------------------------
+# --- exchange and black hand: the proofs must be the cards the rule names ---------------------
+
+
+def test_trump_exchange_proving_another_card_is_caught_at_once():
+    table = paused(options={"trump_exchange": "7"}, seed=3)
+    cheat = to_move(table)
+    trump = Card.from_index(cheat.known[cheat.faceup_pos]).suit
+    seven = Card("7", trump)
+    other = next(p for c, p in mine(cheat).items() if c != seven.index)
+    signed = forced_act(cheat, Action(cheat.seat, "exchange"), [proof_for(cheat, other)])
+    error = refused_at_once(table, signed, cheat.seat, CheatDetected)
+    assert "proofs show other cards than its exchange needs" in error.reason
+
+
+def test_black_hand_without_ace_three_and_king_of_trump_is_caught_at_once():
+    table = paused(options={"black_hand": True}, seed=5)
+    cheat = to_move(table)
+    proofs = [proof_for(cheat, p) for p in list(mine(cheat).values())[:3]]
+    trump = Card.from_index(cheat.known[cheat.faceup_pos]).suit
+    if sorted(c for c, _ in mine(cheat).items()) == sorted(Card(r, trump).index for r in "A3K"):  # pragma: no cover
+        pytest.skip("the deal gave it a real black hand")
+    signed = forced_act(cheat, Action(cheat.seat, "declare"), proofs)
+    error = refused_at_once(table, signed, cheat.seat, CheatDetected)
+    assert "declare" in error.reason or "black hand" in error.reason
+
+
+# --- (b) the shuffle: duplicated, substituted, garbage or marked cards -------------------------
 
 
 def test_duplicated_card_is_caught_at_once():
     sessions = seat_sessions(3, {1: Duplicator})
     table = LocalTable("briscola", 3, {}, choosers=random_choosers(3), sessions=sessions)
-    with pytest.raises(CheatDetected) as caught:
-        table.run(max_hands=1)
-    assert caught.value.culprit == 1
-    assert "same ciphertext" in caught.value.reason
-    host = table.host.session
-    assert caught.value.entry == len(host.transcript.entries)
-    assert len(host.hand.shuffles) == 1  # seat 0's shuffle only: the duplicate never entered
+    table.run(max_hands=1)
+    (ordered,) = table.refused
+    assert ordered.refused.culprit == 1 and "same ciphertext" in ordered.refused.reason
+    assert len(table.host.session.hand.shuffles) == 1  # seat 0's shuffle only: the duplicate never entered
+    assert_named(table, 1, "same ciphertext")
+
+
+def test_shuffle_with_a_value_that_is_no_curve_point_is_caught_at_once():
+    sessions = seat_sessions(3, {1: GarbageShuffle})
+    table = LocalTable("briscola", 3, {}, choosers=random_choosers(3), sessions=sessions)
+    table.run(max_hands=1)
+    (ordered,) = table.refused
+    assert ordered.refused.culprit == 1
+    assert "not a curve point" in ordered.refused.reason
+    assert_named(table, 1, "not a curve point")
+
+
+def test_commit_with_an_unusable_sealing_key_is_caught_at_once():
+    sessions = seat_sessions(2, {1: BadKey})
+    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2), sessions=sessions)
+    table.run(max_hands=1)
+    assert_named(table, 1, "unusable X25519")
+    assert table.host.session.hand.commits.keys() == {0}
 
 
 def test_substituted_card_is_named_at_the_audit():
     # Three-player Briscola plays without the 2 of clubs: seat 0 slips it in for the ace of coins.
     game_cards = {c.index for c in make("briscola", 3).deck()}
     extra = next(c for c in range(40) if c not in game_cards)
-    victim = Card("A", "D").index
-    cls = type("Sub", (Substituter,), {"victim": victim, "extra": extra})
+    cls = type("Sub", (Substituter,), {"victim": Card("A", "D").index, "extra": extra})
     sessions = seat_sessions(3, {0: cls})
     table = LocalTable("briscola", 3, {}, choosers=random_choosers(3, 4), sessions=sessions)
     table.run(max_hands=1)
-    culprit = assert_audit_names(table, 0, "phase-1 shuffle")
+    culprit = assert_named(table, 0, "phase-1 shuffle")
     host = table.host.session
     assert culprit.entry == host.hand.shuffles[0][2]
     # The hand itself ran to its end: nothing was visible before the audit.
     assert len(host.hand.reveals) == 3 and host.hand.moves
+
+
+def test_marked_card_is_named_at_the_audit():
+    """The tag-card cheat: a point of the first shuffler's own making in place of a card.
+    It opens as no card for whoever is dealt it, who stops the hand; the audit names the shuffler."""
+    sessions = seat_sessions(2, {0: TagCard})
+    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2), sessions=sessions)
+    table.run(max_hands=1)
+    culprit = assert_named(table, 0, "phase-1 shuffle")
+    assert culprit.entry == table.host.session.hand.shuffles[0][2]
 
 
 # --- (c) a wrong key share ---------------------------------------------------------------------
@@ -175,15 +260,12 @@ def test_wrong_private_key_share_stops_the_hand_and_the_audit_names_the_sender()
     table = LocalTable("briscola", 3, {}, choosers=random_choosers(3), sessions=sessions)
     table.run(max_hands=1)
     victim, cheat = table.seats[0], table.seats[2]
-    position = cheat.spoiled_position
-    assert position not in victim.known  # the recipient cannot open that card
+    assert cheat.spoiled_position not in victim.known  # the recipient cannot open that card
     assert "does not open" in victim._complaint
     host = table.host.session
-    assert not [m for m in host.hand.moves]  # no card was played: the hand stopped
-    culprit = assert_audit_names(table, 2, "wrong key share")
+    assert not host.hand.moves  # no card was played: the hand stopped
+    culprit = assert_named(table, 2, "wrong key share")
     assert culprit.entry == host.hand.share_entries[(0, 2)]
-    # The recipient stopped the hand with cause: it is not blamed.
-    assert all(c.seat != 0 for c in host.verdicts[-1].culprits)
 
 
 def test_wrong_public_key_share_stops_the_hand_and_the_audit_names_the_sender():
@@ -192,24 +274,25 @@ def test_wrong_public_key_share_stops_the_hand_and_the_audit_names_the_sender():
     table.run(max_hands=1)
     host = table.host.session
     assert host.faceup_pos not in host.known
-    culprit = assert_audit_names(table, 1, "wrong key share")
+    culprit = assert_named(table, 1, "wrong key share")
     assert culprit.entry == host.hand.share_entries[(0, 1)]
 
 
-def test_key_share_out_of_range_is_refused_naming_the_sender():
+def test_key_share_out_of_range_is_caught_at_once():
     table = LocalTable("briscola", 2, {}, choosers=random_choosers(2))
     table.broadcast(table.host.open())
     for seat in table.seats:
-        table.queue.extend(seat.start())
+        table.send(seat.seat, seat.start())
     host = table.host.session
     while host.phase != "deal":
-        table.broadcast(table.host.submit(table.queue.popleft()))
+        table.order(*table.queue.popleft())
     cheat = table.seats[0]
+    table.queue = type(table.queue)((c, m) for c, m in table.queue if c != cheat.seat)  # lost in flight
     step = host.hand.steps[0]
     honest = cheat._make_deal()
     zero = Shares(honest.hand, step.number, honest.sealed, tuple((p, bytes(32)) for p, _ in honest.public))
     assert zero.public  # the face-up card's share
-    error = rejected_everywhere(table, sign_as(cheat, zero, seq=cheat.seq - 1), cheat.seat)  # in place of its queued one
+    error = refused_at_once(table, sign_as(cheat, zero, seq=cheat.seq - 1), cheat.seat)
     assert "out of range" in error.reason
 
 
@@ -220,20 +303,22 @@ def test_seed_reveal_not_matching_its_commitment_is_named_at_the_audit():
     sessions = seat_sessions(2, {1: BadReveal})
     table = LocalTable("briscola", 2, {}, choosers=random_choosers(2, 2), sessions=sessions)
     table.run(max_hands=1)
-    culprit = assert_audit_names(table, 1, "does not match its commitment")
+    culprit = assert_named(table, 1, "does not match its commitment")
     assert culprit.entry == table.host.session.hand.reveals[1][1]
 
 
 def test_coin_reveal_not_matching_its_commitment_is_caught_at_once():
     sessions = seat_sessions(3, {2: BadCoin})
     table = LocalTable("briscola", 3, {}, choosers=random_choosers(3), sessions=sessions)
-    with pytest.raises(CheatDetected) as caught:
-        table.start()
-    assert caught.value.culprit == 2
-    assert "coin" in caught.value.reason
+    table.run()
+    for node in every_node(table):
+        assert node.phase == "aborted"
+        assert [(c.seat, c.entry) for c in node.culprits] == [(2, len(table.entries) - 1)]
+        assert "coin" in node.culprits[0].reason
+        assert node.series is None  # no hand was ever dealt
 
 
-# --- (e) not following suit in Calabresella ----------------------------------------------------
+# --- (e) not following suit in Calabresella: proven when the held card is shown -----------------
 
 
 def not_following_table(cheat: int = 1, seed: int = 0):
@@ -249,7 +334,7 @@ def not_following_table(cheat: int = 1, seed: int = 0):
     return LocalTable("calabresella", 3, {}, choosers=choosers, sessions=sessions)
 
 
-def test_not_following_suit_is_named_at_the_audit():
+def test_renege_is_caught_when_the_held_card_is_shown():
     for seed in range(20):
         table = not_following_table(1, seed)
         table.run(max_hands=1)
@@ -257,19 +342,19 @@ def test_not_following_suit_is_named_at_the_audit():
             break
     else:  # pragma: no cover
         pytest.fail("the cheater never had the chance")
-    culprit = assert_audit_names(table, 1, "must follow suit")
+    (ordered,) = table.refused
+    error = ordered.refused
+    assert error.culprit == 1 and error.reason.startswith("renege: it did not follow")
     host = table.host.session
-    entry, seat, kind, message = next(m for m in host.hand.moves if m[0] == culprit.entry)
-    assert seat == 1 and message.action[0] == "play"
-    # Nobody could tell during the hand: every card was played and every seat revealed.
-    assert len(host.hand.reveals) == 3
-    assert sum(1 for m in host.hand.moves if m[3].action[0] == "play") == 36
+    # Refused before the whole hand was played: the card that proves it never entered.
+    assert sum(1 for m in host.hand.moves if m[3].action[0] == "play") < 36
+    assert_named(table, 1, "renege")
 
 
 # --- (f) falsely denying the called card in a Chiamo -------------------------------------------
 
 
-def test_false_denial_of_the_called_card_is_named_at_the_audit():
+def test_false_denial_of_the_called_card_is_caught_when_the_card_is_shown():
     denier, soloist = 2, 0
     sessions = seat_sessions(3, {denier: Denier})
     ref = {}
@@ -285,10 +370,9 @@ def test_false_denial_of_the_called_card_is_named_at_the_audit():
     table = LocalTable("calabresella", 3, {}, choosers=choosers, sessions=sessions)
     ref["table"] = table
     table.run(max_hands=1)
-    culprit = assert_audit_names(table, denier, "falsely denied holding the called card")
-    host = table.host.session
-    entry, seat, kind, message = next(m for m in host.hand.moves if m[0] == culprit.entry)
-    assert (seat, kind, message.proof) == (denier, "handover", None)
+    (ordered,) = table.refused
+    assert ordered.refused.culprit == denier and "denied holding the called card" in ordered.refused.reason
+    assert_named(table, denier, "denied holding the called card")
 
 
 # --- (g) the Chiamata two rule ------------------------------------------------------------------
@@ -338,48 +422,50 @@ def test_two_rule_calling_a_held_trump_is_named_at_the_audit():
     else:  # pragma: no cover
         pytest.fail("no deal gave anybody the 2 and the 4 of a suit")
     caller = state["cheat"]
-    culprit = assert_audit_names(table, caller, "two rule")
-    host = table.host.session
-    entry, seat, kind, message = next(m for m in host.hand.moves if m[0] == culprit.entry)
+    culprit = assert_named(table, caller, "two rule")
+    entry, seat, kind, message = next(m for m in table.host.session.hand.moves if m[0] == culprit.entry)
     assert seat == caller and message.action[0] == "call"
 
 
-def test_two_rule_without_the_two_is_caught_at_once_by_the_holder_of_the_two():
-    """Calling a low trump without the 2: the seat that holds that 2 knows, and names the caller."""
+def test_two_rule_without_the_two_is_seen_by_the_holder_of_the_two_who_stops_the_hand():
+    """Calling a low trump without the 2: only the holder of that 2 can tell. It
+    accepts the call like everyone else (no desync), stops the hand with an
+    early reveal, and the audit names the caller, not the holder."""
 
     def target(hand):
         for suit in "DHSC":
             if Card("2", suit) not in hand:
-                low = next(Card(r, suit) for r in "4567" if Card(r, suit) not in hand)
-                return low
+                return next(Card(r, suit) for r in "4567" if Card(r, suit) not in hand)
         return None
 
     choosers, state = two_rule_choosers(target)
     sessions = seat_sessions(5, {s: LaxSession for s in range(5)})
     table = LocalTable("chiamata", 5, {}, choosers=choosers, sessions=sessions)
-    with pytest.raises(CheatDetected) as caught:
-        table.run(max_hands=3)
-    caller = state["cheat"]
-    assert caught.value.culprit == caller
-    assert "two rule" in caught.value.reason
-    called = state["called"]
+    table.run(max_hands=3)
+    caller, called = state["cheat"], state["called"]
     holder = next(s for s in table.seats if Card("2", called.suit) in s.view.hands[s.seat])
     assert holder.seat != caller
+    assert "two rule" in holder._complaint
+    host = table.host.session
+    first = min(host.hand.reveals, key=lambda s: host.hand.reveals[s][1])
+    assert first == holder.seat  # the holder's early reveal stopped the hand
+    culprit = assert_named(table, caller, "two rule")
+    entry, seat, kind, message = next(m for m in host.hand.moves if m[0] == culprit.entry)
+    assert seat == caller and message.action[0] == "call"
 
 
-# --- (h) replayed, reordered and forged messages ---------------------------------------------
+# --- (h) replayed, reordered and forged messages: dropped, naming the connection ----------------
 
 
-def test_replayed_message_is_rejected_naming_the_sender():
+def test_replayed_message_is_dropped_naming_the_connection():
     table = paused()
     host = table.host
     last = Signed.decode(host.transcript.entries[-1].message)
-    sender = table.seats[[s.seat for s in table.seats].index(_sender(last))]
     replay = last.encode()
     before = snapshot(host.session)
-    with pytest.raises(RemoteProtocolError) as caught:
-        host.submit(replay)
-    assert caught.value.culprit == sender.seat
+    with pytest.raises(Dropped) as caught:
+        host.submit(replay, connection="conn-7")
+    assert caught.value.culprit == "conn-7"
     assert "replayed" in caught.value.reason
     assert snapshot(host.session) == before
     # A host that relays the replay anyway is caught by every peer.
@@ -390,70 +476,89 @@ def test_replayed_message_is_rejected_naming_the_sender():
         assert at_peer.value.culprit == "host"  # only the host can relay the same bytes twice
 
 
-def _sender(signed):
-    from protocol.transcript import parse_header
-
-    return parse_header(signed.payload)[0].sender
-
-
-def test_reordered_message_is_rejected_naming_the_sender():
+def test_reordered_message_is_dropped():
     table = paused()
     seat = to_move(table)
     card = Card.from_index(next(iter(mine(seat))))
     later = sign_as(seat, Act(seat.hand.number, action_to_wire(Action(seat.seat, "play", card)), (), ()),
                     seq=seat.seq + 1)
-    error = rejected_everywhere(table, later, seat.seat)
-    assert "out-of-order" in error.reason
+    before = snapshot(table.host.session)
+    with pytest.raises(Dropped) as caught:
+        table.host.submit(later, connection=seat.seat)
+    assert "out-of-order" in caught.value.reason and caught.value.culprit == seat.seat
+    assert snapshot(table.host.session) == before
 
 
-def test_forged_signature_is_rejected_naming_the_sender():
+def test_forged_signature_is_dropped_naming_the_connection():
     table = paused()
     seat = to_move(table)
     position = next(iter(mine(seat).values()))
     honest = seat.act(Action(seat.seat, "play", Card.from_index(seat.known[position])))[0]
-    seat._produced.clear()  # let the real move go out later
     signed = Signed.decode(honest)
     bad = Signed(signed.payload, bytes([signed.signature[0] ^ 1]) + signed.signature[1:]).encode()
     host = table.host
-    with pytest.raises(RemoteProtocolError) as caught:
-        host.submit(bad)
-    assert caught.value.culprit == seat.seat
+    with pytest.raises(Dropped) as caught:
+        host.submit(bad, connection="intruder")
+    assert caught.value.culprit == "intruder"
     # A peer given the forged entry blames the host that relayed it.
     other = next(s for s in table.seats if s is not seat)
     with pytest.raises(RemoteProtocolError) as at_peer:
         other.receive(entry_for(other, bad, table.host))
     assert at_peer.value.culprit == "host" and "bad message" in at_peer.value.reason
     # The genuine message still goes through.
-    host.submit(honest)
+    assert host.submit(honest).refused is None
 
 
-def test_message_signed_with_another_key_is_rejected():
+def test_message_signed_with_another_key_is_dropped():
     table = paused()
     seat = to_move(table)
     card = Card.from_index(next(iter(mine(seat))))
     message = Act(seat.hand.number, action_to_wire(Action(seat.seat, "play", card)), (), ())
     forged = sign_as(seat, message, identity=Identity.generate())
-    with pytest.raises(RemoteProtocolError) as caught:
-        table.host.submit(forged)
-    assert caught.value.culprit == seat.seat
+    with pytest.raises(Dropped) as caught:
+        table.host.submit(forged, connection=3)
+    assert caught.value.culprit == 3
     # Also one claiming to be the host.
     forged_host = sign_as(seat, message, sender=-1, identity=Identity.generate())
-    with pytest.raises(RemoteProtocolError):
+    with pytest.raises(Dropped):
         table.host.submit(forged_host)
 
 
-# --- (i) a host showing two peers different histories -------------------------------------------
+# --- (i) a cheating host ---------------------------------------------------------------------------
+
+
+def test_evidence_of_a_valid_message_names_the_host():
+    """The host cannot turn a seat's honest move into 'evidence': every node checks it."""
+    table = paused()
+    seat = to_move(table)
+    honest = seat.act(table.choosers[seat.seat](seat))[0]
+    for node in (*table.seats, *table.spectators):
+        before = snapshot(node)
+        with pytest.raises(RemoteProtocolError) as caught:
+            node.receive(entry_for(node, _host_signed(table, Evidence(honest, "made up")), table.host))
+        assert caught.value.culprit == "host"
+        assert "valid message" in caught.value.reason
+        assert node.phase == "aborted"  # it will not follow that host any further
+
+
+def _host_signed(table, message):
+    from protocol.messages import to_body
+    from protocol.transcript import VERSION, Header, make_payload
+
+    host = table.host
+    header = Header(VERSION, host.table_id, "evidence", -1, host._seq, host.transcript.head)
+    return Signed.sign(host.identity, make_payload(header, to_body(message))).encode()
 
 
 def test_forked_history_is_detected():
     table = LocalTable("briscola", 3, {}, choosers=random_choosers(3))
     table.broadcast(table.host.open())
     for seat in table.seats:
-        table.queue.extend(seat.start())
+        table.send(seat.seat, seat.start())
     host = table.host.session
     while host.phase != "commit" or len(table.queue) < 3:
-        table.broadcast(table.host.submit(table.queue.popleft()))
-    commits = list(table.queue)
+        table.order(*table.queue.popleft())
+    commits = [m for _, m in table.queue]
     table.queue.clear()
     a, b, c = table.seats
     # The host shows seat 0 one order of the commits and everybody else another.
@@ -474,12 +579,28 @@ def test_forked_history_is_detected():
     assert snapshot(b) == before
     # The host signed both histories: two of its entries at one index prove the fork to anyone.
     index = len(a.transcript.entries) - 1
-    mine, theirs = a.transcript.entries[index], b.transcript.entries[index]
+    mine_, theirs = a.transcript.entries[index], b.transcript.entries[index]
     key, table_id = table.host.identity.public_bytes, table.host.table_id
-    assert proves_fork(mine, theirs, key, table_id)
-    assert not proves_fork(mine, mine, key, table_id)
+    assert proves_fork(mine_, theirs, key, table_id)
+    assert not proves_fork(mine_, mine_, key, table_id)
     forged = Entry(theirs.index, theirs.prev, theirs.message, bytes(64))
-    assert not proves_fork(mine, forged, key, table_id)  # a seat cannot frame the host
+    assert not proves_fork(mine_, forged, key, table_id)  # a seat cannot frame the host
+
+
+def test_forking_host_is_named_by_the_seats_it_deceives():
+    table = ForkingTable("briscola", 3, {}, choosers=random_choosers(3))
+    table.run(max_hands=1)
+    assert table.cheated and table.failures
+    for node, error in table.failures:
+        assert error.culprit == "host" and "different histories" in error.reason
+
+
+def test_a_seat_notices_a_puppet_in_its_seat_and_names_the_host():
+    table = HijackTable("briscola", 2, {}, choosers=random_choosers(2))
+    table.run(max_hands=1)
+    ((node, error),) = table.failures
+    assert node is table.seats[HijackTable.victim]
+    assert error.culprit == "host" and "another key in seat" in error.reason
 
 
 def test_entry_not_signed_by_the_host_is_refused():
@@ -501,5 +622,13 @@ def test_stopping_the_hand_without_cause_is_named():
     sessions = seat_sessions(2, {1: Stopper})
     table = LocalTable("briscola", 2, {}, choosers=random_choosers(2), sessions=sessions)
     table.run(max_hands=1)
-    culprit = assert_audit_names(table, 1, "stopped the hand without cause")
+    culprit = assert_named(table, 1, "stopped the hand without cause")
     assert culprit.entry == table.host.session.hand.reveals[1][1]
+
+
+def test_an_early_reveal_needs_the_hand_number():
+    table = paused()
+    seat = to_move(table)
+    stale = sign_as(seat, Reveal(seat.hand.number + 1, seat.secrets.seed))
+    error = refused_at_once(table, stale, seat.seat)
+    assert "hand" in error.reason
