@@ -133,9 +133,13 @@ class LocalTable:
 
     def run(self, max_hands: int | None = None, on_hand: Callable | None = None) -> None:
         """Play until the series ends (or `max_hands` hands have been audited)."""
-        self.stop_after = max_hands
         self.start()
-        seen = 0
+        self.play(max_hands, on_hand)
+
+    def play(self, max_hands: int | None = None, on_hand: Callable | None = None) -> None:
+        """Play on from wherever the table is (see `run`)."""
+        self.stop_after = max_hands
+        seen = len(self.host.session.verdicts)
         host = self.host.session
         while host.phase not in ("over", "aborted") and not self.failures:
             if len(host.verdicts) > seen:
