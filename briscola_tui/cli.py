@@ -11,7 +11,7 @@ from protocol.cheaters import CHEATS
 def _replay(args: argparse.Namespace) -> int:
     from engine.replay import main as replay_main
 
-    return replay_main([args.file])
+    return replay_main([args.file], prog="briscola replay")
 
 
 def _option(text: str) -> tuple[str, object]:
@@ -48,6 +48,9 @@ def _selfplay(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             print(f"briscola selfplay: no folder {folder} for the transcript", file=sys.stderr)
             return 2
+        if target.is_dir():
+            print(f"briscola selfplay: {target} is a folder; give the transcript a file name", file=sys.stderr)
+            return 2
         if target.exists():
             print(f"briscola selfplay: {target} already exists (a transcript is never overwritten)", file=sys.stderr)
             return 2
@@ -63,7 +66,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from .selfplay import verify
+    from .verify import verify
 
     return verify(args.file, sys.stdout, sys.stderr)
 
@@ -106,8 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser(
         "verify",
         help="check a stored transcript: signatures, chain, commitments, every card and rule",
-        description="Check a stored transcript offline. Exit 0 when all is well, 3 when a cheat "
-        "or a tampered entry is found (named), 1 for a file that is not a transcript.",
+        description="Check a stored transcript offline, entry by entry: print the table, its seats "
+        "(names and key fingerprints) and one line per audited hand. Exit 0 for a complete table "
+        "where every hand passed; 3 for a cheat, a tampered entry or a seat timed out (the last "
+        "line names the culprits); 4 for a transcript that stops before the table ended (it says "
+        "who owes the next message); 1 for a file that cannot be read or is not a transcript. "
+        "A torn last frame (a crash mid-write) is dropped with a warning.",
     )
     verify.add_argument("file", help="the transcript file")
     verify.set_defaults(run=_verify)

@@ -5,6 +5,9 @@ each entry is on disk (fsynced) before `append` returns, so before the host
 relays it. A crash mid-write leaves at most a torn last frame, which
 `TranscriptFile.open` and `read_transcript_file` drop with a warning.
 `save_transcript` writes a whole file at once, atomically.
+
+A seat's secrets go to a `FileSeatStore` in the user's data folder
+(`data_dir`), readable by the user only.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 
 from protocol.codec import frame
 from protocol.errors import LocalProtocolError, ProtocolError
+from protocol.store import SeatStore
 from protocol.transcript import (
     GENESIS,
     Entry,
@@ -221,3 +225,69 @@ def _fsync_folder(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+# --- a seat's secrets ----------------------------------------------------------
+
+
+def data_dir() -> Path:
+    """Where briscola keeps a user's files: $BRISCOLA_HOME, else the XDG data
+    folder ($XDG_DATA_HOME or ~/.local/share) + /briscola-tui. Created
+    readable by the user only."""
+    home = os.environ.get("BRISCOLA_HOME")
+    if home:
+        folder = Path(home)
+    else:
+        base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+        folder = Path(base) / "briscola-tui"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
+class FileSeatStore(SeatStore):
+    """A seat's store in a file only its user can read (mode 0o600).
+
+    Every change is written to a new file, fsynced and renamed over the old
+    one before `save` returns, so a crash leaves either the old or the new
+    store, never half of one — and the secret is on disk before the message
+    that depends on it leaves.
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        super().__init__()
+        self.path = Path(path)
+        if self.path.exists():
+            try:
+                self.load_bytes(self.path.read_bytes())
+            except ProtocolError as error:
+                raise StoreError(f"{self.path} is not a seat store: {error.reason}") from None
+
+    @classmethod
+    def for_seat(cls, table_id: bytes, seat: int) -> FileSeatStore:
+        """The store of `seat` at table `table_id`, in the user's data folder."""
+        folder = data_dir() / "seats"
+        folder.mkdir(mode=0o700, exist_ok=True)
+        return cls(folder / f"{table_id.hex()}-seat{seat}.store")
+
+    def save(self) -> None:
+        data = self.to_bytes()
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".store-")  # mode 0o600
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        _fsync_folder(self.path)
+
+    def __repr__(self) -> str:
+        return f"<FileSeatStore {self.path.name} hands={sorted(self.seeds)} unconfirmed={sorted(self.sent)}>"
+
+
+class StoreError(ValueError):
+    """A seat store file that cannot be read as one (nothing is overwritten)."""
+

@@ -222,10 +222,10 @@ def replay_text(text: str) -> tuple[int, str, str]:
     return 0, json.dumps(out) + "\n", ""
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m engine.replay") -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1 or argv[0] in ("-h", "--help"):
-        print("usage: python -m engine.replay FILE   (FILE '-' reads standard input)", file=sys.stderr)
+        print(f"usage: {prog} FILE   (FILE '-' reads standard input)", file=sys.stderr)
         return 1
     try:
         if argv[0] == "-":
@@ -233,8 +233,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with open(argv[0], encoding="utf-8") as handle:
                 text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"cannot read {argv[0]}: {error}", file=sys.stderr)
+    except OSError as error:
+        print(f"{prog}: cannot read {argv[0]}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError:
+        print(f"{prog}: {argv[0]} is not a text file (a replay is JSON)", file=sys.stderr)
         return 1
     status, out, err = replay_text(text)
     sys.stdout.write(out)

@@ -300,3 +300,34 @@ def test_save_and_read_transcript(tmp_path):
     assert read_transcript(path) == (TABLE, [Entry.decode(e) for e in entries])
     assert read_transcript_file(path).warnings == []
     assert [p.name for p in tmp_path.iterdir()] == ["t.bin"]
+
+
+# --- a seat's store on disk -----------------------------------------------------
+
+
+def test_seat_store_file_is_private_and_survives_a_restart(tmp_path, monkeypatch):
+    from briscola_tui.storage import FileSeatStore, data_dir
+
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    assert data_dir() == tmp_path / "home"
+    assert (tmp_path / "home").stat().st_mode & 0o777 == 0o700
+    store = FileSeatStore.for_seat(bytes(16), 2)
+    store.put_seed(0, b"s" * 32)
+    store.put_coin(0, b"c" * 32)
+    store.put_sent(5, b"signed bytes")
+    assert store.path.stat().st_mode & 0o777 == 0o600
+    again = FileSeatStore.for_seat(bytes(16), 2)
+    assert (again.seeds, again.coins, again.sent) == ({0: b"s" * 32}, {0: b"c" * 32}, {5: b"signed bytes"})
+    again.confirm(5)
+    assert FileSeatStore(store.path).sent == {}
+    assert "sss" not in repr(again)
+
+
+def test_a_file_that_is_not_a_seat_store_is_refused_and_kept(tmp_path):
+    from briscola_tui.storage import FileSeatStore, StoreError
+
+    path = tmp_path / "x.store"
+    path.write_bytes(b"not a store")
+    with pytest.raises(StoreError, match="not a seat store"):
+        FileSeatStore(path)
+    assert path.read_bytes() == b"not a store"
