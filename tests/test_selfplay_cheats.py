@@ -1,0 +1,86 @@
+"""`briscola selfplay --cheat KIND`: every kind of cheat, from the command line.
+
+The cheater, and only the cheater, is named on the last line; no node raises
+anything but a protocol error; and `briscola verify` of the stored transcript
+names the same culprits — except for the four kinds of which nothing enters
+the transcript (a replayed or forged message is dropped by the host; a
+forking or hijacking host is named by the seats it deceives).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from briscola_tui.cli import main
+from protocol.cheaters import CHEATS
+
+# (game, players, seed): a table where the cheater has its chance early.
+TABLES = {
+    "substitute": ("briscola", 3, 1),
+    "renege": ("calabresella", 3, 2),
+    "false-denial": ("calabresella", 3, 1),
+    "two-rule": ("chiamata", 5, 1),
+}
+NOT_IN_TRANSCRIPT = {"replay", "forge", "host-fork", "seat-hijack"}
+
+
+def last_line(text: str) -> str:
+    return text.rstrip("\n").splitlines()[-1]
+
+
+@pytest.mark.parametrize("kind", sorted(CHEATS))
+def test_every_cheat_is_named_and_only_the_cheater(kind, tmp_path, capsys):
+    game, players, seed = TABLES.get(kind, ("briscola", 2, 1))
+    path = tmp_path / "t.bin"
+    status = main(["selfplay", "--game", game, "--players", str(players), "--seed", str(seed),
+                   "--cheat", kind, "--transcript", str(path)])
+    out = capsys.readouterr().out
+    assert status == 3, out
+    cheat = CHEATS[kind]
+    expected = "culprits: host" if cheat.session is None else f"culprits: seat {1 if cheat.seat is None else cheat.seat}"
+    assert last_line(out) == expected, out
+    assert "Traceback" not in out
+    verified = main(["verify", str(path)])
+    report = capsys.readouterr().out
+    if kind in NOT_IN_TRANSCRIPT:
+        assert verified in (0, 4), report  # nothing of the cheat is in the transcript
+    else:
+        assert verified == 3, report
+        assert last_line(report) == expected, report
+
+
+def test_the_cheater_can_be_chosen(tmp_path, capsys):
+    assert main(["selfplay", "--seed", "1", "--players", "4", "--cheat", "wrong-proof", "--cheater", "2"]) == 3
+    assert last_line(capsys.readouterr().out) == "culprits: seat 2"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--cheat", "renege"], "cannot happen in briscola"),
+    (["--game", "chiamata", "--cheat", "false-denial"], "cannot happen in chiamata"),
+    (["--cheat", "substitute"], "leaves cards out"),
+    (["--players", "3", "--cheat", "tag-card", "--cheater", "2"], "first seat to shuffle, seat 0"),
+    (["--cheat", "wrong-proof", "--cheater", "5"], "a seat from 0 to 1"),
+])
+def test_a_cheat_that_cannot_happen_is_a_clear_error(args, message, capsys):
+    assert main(["selfplay", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("briscola selfplay: ") and message in captured.err
+    assert "hand 1" not in captured.out
+
+
+def test_from_a_real_command_line(tmp_path):
+    path = tmp_path / "t.bin"
+    done = subprocess.run(
+        [sys.executable, "-m", "briscola_tui.cli", "selfplay", "--seed", "1", "--cheat", "withhold-reveal",
+         "--transcript", str(path)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 3, done.stderr
+    assert "seat 1 timed out" in done.stdout
+    assert last_line(done.stdout) == "culprits: seat 1"
+    verified = subprocess.run([sys.executable, "-m", "briscola_tui.cli", "verify", str(path)],
+                              capture_output=True, text=True, timeout=120)
+    assert verified.returncode == 3 and last_line(verified.stdout) == "culprits: seat 1"
