@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 from protocol.codec import MAX_FRAME, FrameReader, decode, encode, frame
 from protocol.errors import ProtocolError
-from protocol.messages import KINDS
+from protocol.messages import KINDS, Evidence, to_body
 from protocol.host import Host
 from protocol.session import TableSession
-from protocol.transcript import Entry, Signed, parse_header
+from protocol.transcript import VERSION, Entry, Header, Signed, make_payload, parse_header
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "250"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
@@ -261,6 +261,31 @@ def test_real_messages_replayed_mutated_or_resigned_out_of_phase(game, draw):
     bad_link = Entry(draw.draw(st.integers(0, 2**20)), draw.draw(st.binary(min_size=32, max_size=32)), signed)
     if bad_link.index != len(node.transcript.entries):
         only_protocol_errors(lambda: node.receive(bad_link.encode()), node)
+
+
+@FUZZ
+@given(st.sampled_from(["briscola", "calabresella"]), st.data())
+def test_host_evidence_of_anything_but_a_refused_message_names_the_host(game, draw):
+    """The host's evidence entry holding garbage, a mutated, replayed or
+    re-signed message, or one from a seat that owes nothing: every node
+    refuses it naming the host, and nothing changes."""
+    table = paused_table(game)
+    host = table.host
+    inner = draw.draw(st.sampled_from(table.messages))
+    how = draw.draw(st.sampled_from(["replay", "mutate", "garbage"]))
+    if how == "mutate":
+        inner = mutate(inner, draw.draw)
+    elif how == "garbage":
+        inner = draw.draw(st.binary(min_size=1, max_size=200))
+    header = Header(VERSION, host.table_id, "evidence", -1, host._seq, host.transcript.head)
+    signed = Signed.sign(host.identity, make_payload(header, to_body(Evidence(inner, "made up")))).encode()
+    node = draw.draw(st.sampled_from([*table.seats, *table.spectators]))
+    before = node_state(node)
+    with no_hang():
+        with pytest.raises(ProtocolError) as caught:
+            node.receive(entry_for(node, signed, host))
+    assert caught.value.culprit == "host"
+    assert node_state(node) == before
 
 
 @settings(max_examples=EXAMPLES // 2, deadline=None, suppress_health_check=list(HealthCheck), database=None)
