@@ -1,6 +1,9 @@
-"""`briscola verify`: passes on a selfplay transcript, fails (naming the entry) after any one byte changes.
+"""`briscola verify FILE`: the whole story of a stored transcript.
 
-Exit codes: 0 all well; 3 a cheat or a tampered entry (named); 1 not a transcript.
+Exit codes: 0 a complete table whose every hand passed; 3 a cheat, a
+tampered entry or a seat timed out (the last line of standard output names
+the culprits); 4 a transcript that stops before the table ended (it says who
+owes the next entry); 1 a file that cannot be read or is not a transcript.
 """
 
 from __future__ import annotations
@@ -9,23 +12,56 @@ import random
 import re
 import subprocess
 import sys
+import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from cheaters import LaxSession, off_suit, pick, scripted, seat_sessions
+from cheaters import LaxSession, off_suit, pick, random_choosers, scripted, seat_sessions
 
 from briscola_tui.cli import main
 from briscola_tui.storage import save_transcript
-from protocol.local import LocalTable
+from protocol.identity import Identity, fingerprint
+from protocol.local import LocalTable, replacement_seat
+from protocol.session import TableSession
+from protocol.transcript import HOST, Entry, Signed, parse_header
 
-ENTRY = re.compile(r"entry (\d+)")
+REPO = Path(__file__).resolve().parent.parent
+FAILED_ENTRY = re.compile(r"^FAIL entry (\d+): ", re.M)
+CULPRITS = re.compile(r"culprits: (?:seat \d+|host)(?:, (?:seat \d+|host))*")
+INCOMPLETE = re.compile(r"^incomplete: stops (?:after entry (\d+)|before its first entry)"
+                        r"(?:, between hands|, before the first hand)?: (.+)$", re.M)
 
 
-@pytest.fixture(scope="module")
-def transcript(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("verify") / "selfplay.bin"
-    assert main(["selfplay", "--game", "briscola", "--hands", "1", "--seed", "5", "--transcript", str(path)]) == 0
+@dataclass
+class Played:
+    path: Path
+    table: LocalTable
+    entries: list[bytes]
+
+
+def save(path: Path, table: LocalTable, entries: list[bytes] | None = None) -> Path:
+    save_transcript(path, table.host.table_id, table.entries if entries is None else entries)
     return path
+
+
+def verify(path, capsys) -> tuple[int, str, str]:
+    code = main(["verify", str(path)])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def last_line(text: str) -> str:
+    return text.rstrip("\n").rsplit("\n", 1)[-1]
+
+
+def messages(entries: list[bytes]) -> list[tuple[str, int, list]]:
+    """(kind, sender, body) of each entry's message."""
+    out = []
+    for data in entries:
+        header, body = parse_header(Signed.decode(Entry.decode(data).message).payload)
+        out.append((header.kind, header.sender, body))
+    return out
 
 
 def frames(data: bytes) -> list[tuple[int, int]]:
@@ -38,69 +74,249 @@ def frames(data: bytes) -> list[tuple[int, int]]:
     return out
 
 
-def verify(path, capsys) -> tuple[int, str]:
-    code = main(["verify", str(path)])
-    captured = capsys.readouterr()
-    return code, captured.out + captured.err
+@pytest.fixture(scope="module")
+def complete(tmp_path_factory) -> Played:
+    """A whole Briscola series of computer players, as `briscola selfplay` plays it."""
+    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2, 5), name="selfplay briscola")
+    table.run()
+    assert table.host.session.phase == "over"
+    path = save(tmp_path_factory.mktemp("verify") / "complete.bin", table)
+    return Played(path, table, list(table.entries))
 
 
-def test_selfplay_transcript_verifies(transcript, capsys):
-    code, text = verify(transcript, capsys)
-    assert code == 0, text
-    assert "hand 1: all checks pass" in text
-    assert f"verified {len(frames(transcript.read_bytes())) - 1} entries" in text
+# --- a complete, honest table ------------------------------------------------------
 
 
-def test_verify_in_a_real_process(transcript):
-    done = subprocess.run([sys.executable, "-m", "briscola_tui.cli", "verify", str(transcript)],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+def test_a_complete_transcript_passes_and_tells_the_table(complete, capsys):
+    code, out, err = verify(complete.path, capsys)
+    assert code == 0, out + err
+    assert err == ""
+    host = complete.table.host
+    lines = out.splitlines()
+    assert lines[0] == f'table {host.table_id.hex()} "selfplay briscola"'
+    assert lines[1].startswith("briscola, 2 players, options: ") and "match=" in lines[1]
+    assert lines[2] == f"host key {fingerprint(host.identity.public_bytes)}"
+    for seat in complete.table.seats:
+        assert f'seat {seat.seat} key {fingerprint(seat.identity.public_bytes)} "seat {seat.seat}"' in lines
+    verdicts = host.session.verdicts
+    hands = [line for line in lines if line.startswith("ok   hand ")]
+    assert len(hands) == len(verdicts) >= 1
+    assert hands[0].startswith("ok   hand 1: all checks pass — ")
+    assert not [line for line in lines if line.startswith("FAIL")]
+    assert f"{len(complete.entries)} entries checked, {len(verdicts)} hands audited" in out
+    assert lines[-1].startswith("complete: the series is over")
+    assert "culprits" not in out
+
+
+def test_verify_in_a_real_process(complete):
+    done = subprocess.run([sys.executable, "-m", "briscola_tui.cli", "verify", str(complete.path)],
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 0, done.stdout + done.stderr
     assert "all checks pass" in done.stdout
+    assert "complete: the series is over" in done.stdout
+    assert done.stderr == ""
 
 
-def test_every_changed_byte_is_caught(transcript, tmp_path, capsys):
-    data = transcript.read_bytes()
+def test_a_closed_table_passes_and_says_so(tmp_path, capsys):
+    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2, 7))
+    table.run(max_hands=1)
+    table.broadcast(table.host.close("time for dinner"))
+    code, out, err = verify(save(tmp_path / "closed.bin", table), capsys)
+    assert code == 0, out + err
+    assert "ok   hand 1: all checks pass" in out
+    assert last_line(out) == "complete: the host closed the table: time for dinner"
+
+
+# --- tampering ----------------------------------------------------------------------
+
+
+def test_every_changed_byte_is_caught_and_the_changed_entry_named(complete, tmp_path, capsys):
+    data = complete.path.read_bytes()
     spans = frames(data)
     header, entries = spans[0], spans[1:]
     exhaustive = [range(*header), *(range(*s) for s in entries[:3]), range(*entries[-1])]
     positions = sorted({i for r in exhaustive for i in r})
     rng = random.Random(1234)
-    others = [i for i in range(len(data)) if i not in set(positions)]
-    positions += rng.sample(others, 300)
+    taken = set(positions)
+    positions += rng.sample([i for i in range(len(data)) if i not in taken], 300)
     path = tmp_path / "tampered.bin"
     failures = []
     for i in positions:
         changed = bytearray(data)
         changed[i] ^= rng.randrange(1, 256)
         path.write_bytes(bytes(changed))
-        code, text = verify(path, capsys)
-        in_header = i < header[1]
-        if code == 1 and in_header:
-            continue  # no longer starts as a transcript
-        if code == 3 and ENTRY.search(text):
-            entry = int(ENTRY.search(text).group(1))
-            holder = next(k for k, (a, b) in enumerate(entries) if a <= i < b) if not in_header else 0
-            # The entry named is the changed one or (a broken link) the one after it.
-            if in_header or entry in (holder, holder + 1):
+        code, out, err = verify(path, capsys)
+        if i < header[1]:
+            if code == 1 and out == "" and err.startswith("briscola verify: "):
+                continue  # no longer starts as a transcript
+            if code == 3 and CULPRITS.fullmatch(last_line(out)):
+                continue  # e.g. another table id: no entry belongs to it
+        else:
+            holder = next(k for k, (a, b) in enumerate(entries) if a <= i < b)
+            named = [int(k) for k in FAILED_ENTRY.findall(out)]
+            if code == 3 and named == [holder] and last_line(out) == "culprits: host":
                 continue
-        failures.append((i, code, text.strip()[-200:]))
+        failures.append((i, code, out[-300:], err))
     assert not failures, failures[:5]
 
 
-def test_not_a_transcript(tmp_path, capsys):
-    text = tmp_path / "notes.txt"
-    text.write_text("this is not a transcript\n" * 10)
-    empty = tmp_path / "empty.bin"
-    empty.write_bytes(b"")
-    missing = tmp_path / "missing.bin"
-    for path in (text, empty, missing):
-        code, out = verify(path, capsys)
-        assert code == 1, (path, out)
-        assert str(path) in out
+@pytest.mark.parametrize("part", ["message", "entry signature", "frame start"])
+def test_a_changed_entry_is_named_as_itself_not_the_next(complete, tmp_path, capsys, part):
+    data = complete.path.read_bytes()
+    entries = frames(data)[1:]
+    for k in (1, 17, len(entries) // 2, len(entries) - 2):
+        start, end = entries[k]
+        i = {"message": (start + end) // 2, "entry signature": end - 10, "frame start": start + 4}[part]
+        changed = bytearray(data)
+        changed[i] ^= 0x40 if part != "frame start" else 0xFF  # 0x94 ^ 0xFF: no valid entry starts so
+        path = tmp_path / f"entry{k}.bin"
+        path.write_bytes(bytes(changed))
+        code, out, err = verify(path, capsys)
+        assert code == 3, out + err
+        assert FAILED_ENTRY.findall(out) == [str(k)], out
+        assert f"{k} entr" in out  # the entries before it were checked
+        assert f'table {complete.table.host.table_id.hex()} "selfplay briscola"' in out  # and the table shown
+        assert last_line(out) == "culprits: host"
+
+
+# --- cut short -------------------------------------------------------------------------
+
+
+def named_in(owes: str) -> set:
+    named = {int(s) for s in re.findall(r"seat (\d+)", owes)}
+    return named | ({HOST} if "the host" in owes else set())
+
+
+def test_a_cut_transcript_names_who_owes_the_next_entry(complete, tmp_path, capsys):
+    entries = complete.entries
+    sent = messages(entries)
+    rng = random.Random(99)
+    cuts = sorted({0, 1, *rng.sample(range(len(entries)), 18)})
+    for m in cuts:
+        code, out, err = verify(save(tmp_path / f"cut{m}.bin", complete.table, entries[:m]), capsys)
+        assert code == 4, (m, out, err)
+        assert err == ""
+        where = INCOMPLETE.search(out)
+        assert where is not None, out
+        assert where.group(1) == (None if m == 0 else str(m - 1))
+        assert last_line(out) == where.group(0)
+        named = named_in(where.group(2))
+        assert named, out
+        kind, sender, _ = sent[m]
+        if sender != HOST:  # the host's own entry (a table, a time-out) may follow anyone owing
+            assert sender in named, (m, kind, sender, where.group(0))
+
+
+def test_what_is_owed_is_said_plainly(complete, tmp_path, capsys):
+    entries = complete.entries
+    sent = messages(entries)
+
+    def owes(m: int) -> str:
+        code, out, _ = verify(save(tmp_path / f"at{m}.bin", complete.table, entries[:m]), capsys)
+        assert code == 4, out
+        return last_line(out)
+
+    assert owes(0) == "incomplete: stops before its first entry: the host has not sent its table message"
+    assert owes(1) == "incomplete: stops after entry 0: seat 0, seat 1 have not joined"
+    reveals = [i for i, (kind, _, body) in enumerate(sent) if kind == "reveal" and body[0] == 0]
+    last = reveals[-1]
+    assert owes(last) == f"incomplete: stops after entry {last - 1}: seat {sent[last][1]} has not sent its reveal for hand 1"
+    assert owes(reveals[0]) == f"incomplete: stops after entry {reveals[0] - 1}: seat 0, seat 1 have not sent their reveals for hand 1"
+    first = next(i for i, (kind, _, _) in enumerate(sent) if kind == "commit")
+    assert owes(first) == (f"incomplete: stops after entry {first - 1}, before the first hand: "
+                           "seat 0, seat 1 have not sent their commitments for hand 1")
+    second = next(i for i, (kind, _, body) in enumerate(sent) if kind == "commit" and body[0] == 1)
+    assert owes(second) == (f"incomplete: stops after entry {second - 1}, between hands: "
+                            "seat 0, seat 1 have not sent their commitments for hand 2")
+    move = next(i for i, (kind, _, _) in enumerate(sent) if kind == "act")
+    assert owes(move) == f"incomplete: stops after entry {move - 1}: seat {sent[move][1]} has not sent its move for hand 1"
+
+
+@pytest.mark.parametrize("cut", ["middle", "length prefix"])
+def test_a_torn_last_frame_is_dropped_with_a_warning(complete, tmp_path, capsys, cut):
+    data = complete.path.read_bytes()
+    start, end = frames(data)[-1]
+    size = {"middle": (start + 4 + end) // 2, "length prefix": start + 2}[cut]
+    torn = tmp_path / "torn.bin"
+    torn.write_bytes(data[:size])
+    code, out, err = verify(torn, capsys)
+    assert code == 4, out + err
+    assert err == f"briscola verify: warning: {torn}: dropped a torn last frame of {size - start} bytes (a crash mid-write)\n"
+    cut_short = save(tmp_path / "cut.bin", complete.table, complete.entries[:-1])
+    assert verify(cut_short, capsys) == (4, out, "")  # otherwise the transcript cut before that entry
+    assert f"stops after entry {len(complete.entries) - 2}: " in out
+
+
+# --- seats named ------------------------------------------------------------------------
+
+
+class NoReveal(TableSession):
+    """A seat that does not send its reveal at the end of a hand (while `withhold`)."""
+
+    withhold = True
+
+    def _make_reveal(self):
+        if self.phase == "reveal" and self.withhold:
+            return None
+        return super()._make_reveal()
+
+
+@pytest.fixture(scope="module")
+def timed_out(tmp_path_factory) -> Played:
+    sessions = {1: NoReveal(1, Identity.generate(), "seat 1")}
+    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2, 11), sessions=sessions, rules={"retake": True})
+    table.replacement = replacement_seat
+    table.run()
+    assert table.timed_out == [1]
+    path = save(tmp_path_factory.mktemp("timeout") / "timeout.bin", table)
+    return Played(path, table, list(table.entries))
+
+
+def test_a_seat_timed_out_is_named(timed_out, capsys):
+    code, out, err = verify(timed_out.path, capsys)
+    assert code == 3, out + err
+    assert last_line(out) == "culprits: seat 1"
+    assert "table rules: retake=True" in out
+    timeout = next(i for i, (kind, _, _) in enumerate(messages(timed_out.entries)) if kind == "timeout")
+    assert re.search(rf"^FAIL hand 1: seat 1: .*time limit \(transcript entry {timeout}\)$", out, re.M), out
+    replacement = timed_out.table.seats[1].identity.public_bytes
+    assert re.search(rf'^seat 1 key {fingerprint(replacement)} ".*" takes the seat with a new key at entry \d+$', out, re.M), out
+    assert "ok   hand 2: all checks pass" in out
+    assert "complete: the series is over" in out  # the table went on without it
+
+
+def test_a_cut_after_a_time_out_names_the_absent_seat_and_what_is_owed(timed_out, tmp_path, capsys):
+    timeout = next(i for i, (kind, _, _) in enumerate(messages(timed_out.entries)) if kind == "timeout")
+    path = save(tmp_path / "absent.bin", timed_out.table, timed_out.entries[:timeout + 1])
+    code, out, err = verify(path, capsys)
+    assert code == 3, out + err
+    assert f"incomplete: stops after entry {timeout}: seat 1 has not joined again" in out
+    assert last_line(out) == "culprits: seat 1"
+
+
+def test_a_seat_back_with_its_own_key_is_told_and_still_named(tmp_path, capsys):
+    """No `retake` rule: the seat timed out comes back itself (`rejoin`), the table goes on."""
+    seat = NoReveal(1, Identity.generate(), "seat 1")
+    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2, 11), sessions={1: seat})
+    with pytest.raises(RuntimeError, match="stuck in phase seating"):
+        table.run()
+    seat.withhold = False
+    table.send(1, seat.rejoin())
+    host = table.host.session
+    while host.phase not in ("over", "aborted"):
+        assert table.decide() or table.queue, host.phase
+        table.pump()
+    code, out, err = verify(save(tmp_path / "rejoin.bin", table), capsys)
+    assert code == 3, out + err
+    key = fingerprint(seat.identity.public_bytes)
+    assert re.search(rf'^seat 1 key {key} "seat 1" is back with its own key at entry \d+$', out, re.M), out
+    assert "ok   hand 2: all checks pass" in out
+    assert "complete: the series is over" in out
+    assert last_line(out) == "culprits: seat 1"
 
 
 def test_a_cheat_in_the_transcript_is_named(tmp_path, capsys):
-    """A seat that did not follow suit: the host let it through (it cannot see); verify names the seat."""
+    """A seat that did not follow suit: verify names the seat and the entry."""
     cheat = 2
     for seed in range(20):
         sessions = seat_sessions(3, {cheat: LaxSession})
@@ -116,9 +332,36 @@ def test_a_cheat_in_the_transcript_is_named(tmp_path, capsys):
             break
     else:  # pragma: no cover
         pytest.fail("the cheater never had the chance")
-    path = tmp_path / "cheat.bin"
-    save_transcript(path, table.host.table_id, table.entries)
-    code, out = verify(path, capsys)
-    assert code == 3, out
-    assert f"seat {cheat}: illegal action: must follow suit" in out
-    assert ENTRY.search(out)
+    code, out, err = verify(save(tmp_path / "cheat.bin", table), capsys)
+    assert code == 3, out + err
+    assert re.search(rf"^FAIL hand 1: seat {cheat}: .*\(transcript entry \d+\)", out, re.M), out
+    assert last_line(out) == f"culprits: seat {cheat}"
+
+
+def test_names_are_printed_without_control_characters(tmp_path, capsys):
+    sessions = {0: TableSession(0, Identity.generate(), "Ro\x1b[31msa\u202e\u2028\x07!")}
+    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2, 1), sessions=sessions,
+                       name="tavola\x1b]0;owned\x07\r")
+    table.start()  # joins, the coin, the first deal: then the first move is owed
+    code, out, err = verify(save(tmp_path / "names.bin", table), capsys)
+    assert code == 4, out + err
+    assert f'table {table.host.table_id.hex()} "tavola]0;owned"' in out
+    assert f'seat 0 key {fingerprint(sessions[0].identity.public_bytes)} "Ro[31msa!"' in out
+    assert not [ch for ch in out if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") and ch != "\n"]
+
+
+# --- not a transcript ---------------------------------------------------------------------
+
+
+def test_not_a_transcript(tmp_path, capsys):
+    text = tmp_path / "notes.txt"
+    text.write_text("this is not a transcript\n" * 10)
+    empty = tmp_path / "empty.bin"
+    empty.write_bytes(b"")
+    missing = tmp_path / "missing.bin"
+    for path in (text, empty, missing, tmp_path):
+        code, out, err = verify(path, capsys)
+        assert code == 1, (path, out, err)
+        assert out == ""
+        assert err.startswith("briscola verify: ") and err.count("\n") == 1, err
+        assert str(path) in err

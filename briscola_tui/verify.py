@@ -1,0 +1,290 @@
+"""`briscola verify FILE`: check a stored transcript offline and tell its story.
+
+Every entry goes, in order, through a spectator `TableSession`, which checks
+it completely (link, host signature, message signature, sequence, phase,
+proofs, rules) before the next: a changed entry is named as itself. Nothing
+is chain-checked ahead of that replay.
+
+What is printed on standard output, in this order:
+
+- the table: its id, name, game, number of players, options, table rules
+  and the host's key fingerprint; then, once every seat has joined, each
+  seat's key fingerprint and name (a seat taken again later gets a line
+  where it happens);
+- one line per audited hand (`ok   hand N: ...` or `FAIL hand N: ...`),
+  and a `FAIL` line for a seat named outside any hand (the coin);
+- `FAIL entry K: <reason> [<who>]` when entry K itself is refused, after
+  which nothing can be checked;
+- a summary line, then how the table ended: the series is over, the host
+  closed it (and why), a cheat stopped it, or `incomplete: stops after
+  entry K: <who owes what>`;
+- when anyone is named, the last line: `culprits: seat 1, seat 3, host`.
+
+Exit status: 0 a complete table, every hand passed, nobody named; 3 a cheat,
+a tampered entry or a seat timed out (the culprits line names them); 4 the
+transcript stops before the table ended; 1 the file cannot be read or is
+not a transcript (one line on standard error). A torn last frame (a crash
+mid-write) is dropped with a warning on standard error.
+
+Names and other text from the transcript are untrusted: control and
+line-breaking characters are removed from everything printed.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from pathlib import Path
+
+from protocol.audit import Culprit
+from protocol.errors import ProtocolError, RemoteProtocolError
+from protocol.identity import fingerprint
+from protocol.session import HAND_PHASES, TableSession
+from protocol.transcript import HOST, Entry, NotATranscript, load_transcript_prefix
+
+from .selfplay import hand_facts
+from .storage import read_transcript_file
+
+OK, UNREADABLE, CHEAT, INCOMPLETE = 0, 1, 3, 4
+PROG = "briscola verify"
+
+# kind owed -> (one seat's, several seats') name of it
+OWED = {
+    "coin_commit": ("coin commitment", "coin commitments"),
+    "coin_reveal": ("coin reveal", "coin reveals"),
+    "commit": ("commitment", "commitments"),
+    "shuffle": ("shuffle", "shuffles"),
+    "shares": ("key shares", "key shares"),
+    "act": ("move", "moves"),
+    "handover": ("handover", "handovers"),
+    "reveal": ("reveal", "reveals"),
+}
+
+_UNSAFE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def clean(text: str) -> str:
+    """`text` without control, format or line-breaking characters (safe to print)."""
+    return "".join(ch for ch in text if unicodedata.category(ch) not in _UNSAFE)
+
+
+def verify(path: str | os.PathLike, out, err) -> int:
+    """Check the transcript at `path`, print its story to `out`; the exit status."""
+    broken = None
+    try:
+        loaded = read_transcript_file(path)
+        entries, warnings, table_id = loaded.entries, loaded.warnings, loaded.table_id
+    except NotATranscript as error:
+        return _refuse(err, f"{path} is not a briscola transcript: {error.reason}")
+    except RemoteProtocolError as error:
+        # A whole frame that does not decode: replay the entries before it, then name it.
+        broken = error
+        try:
+            table_id, entries = _entries_before(path, error.entry or 0)
+        except (OSError, ProtocolError):
+            table_id, entries = None, []
+        warnings = []
+    except (OSError, ValueError) as error:
+        return _refuse(err, f"cannot read {path}: {getattr(error, 'strerror', None) or error}")
+    for warning in warnings:
+        print(clean(f"{PROG}: warning: {path}: {warning}"), file=err)
+    return _Story(out).tell(entries, broken, table_id)
+
+
+def _refuse(err, message: str) -> int:
+    print(clean(f"{PROG}: {message}"), file=err)
+    return UNREADABLE
+
+
+def _entries_before(path, bad: int) -> tuple[bytes, list[Entry]]:
+    """The table id and the entries of a file before its entry frame number
+    `bad` (0: the first), which does not decode; the frames before it did."""
+    data = Path(path).read_bytes()
+    offset = 0
+    for _ in range(bad + 1):  # the header frame, then the good entries
+        offset += 4 + int.from_bytes(data[offset:offset + 4], "big")
+    table_id, _, entries, _ = load_transcript_prefix(data[:offset])
+    return table_id, entries
+
+
+def _count(n: int, one: str, several: str = "") -> str:
+    return f"{n} {one if n == 1 else several or one + 's'}"
+
+
+def party(culprit) -> int | str:
+    """A seat number, or "host" (for the host, and for an error naming nobody:
+    the host relayed the entry)."""
+    if isinstance(culprit, int) and not isinstance(culprit, bool) and culprit >= 0:
+        return culprit
+    return "host"
+
+
+def _label(who: int | str) -> str:
+    return "the host" if who == "host" else f"seat {who}"
+
+
+def culprits_line(culprits: list[Culprit]) -> str:
+    """`culprits: seat 1, seat 3, host`: each named once, seats in order, the host last."""
+    named = {party(c.seat) for c in culprits}
+    seats = sorted(s for s in named if s != "host")
+    names = [f"seat {s}" for s in seats] + (["host"] if "host" in named else [])
+    return "culprits: " + ", ".join(names)
+
+
+class _Story:
+    """Feeds the entries to a spectator and prints what happens as it happens."""
+
+    def __init__(self, out) -> None:
+        self.out = out
+        self.session = TableSession(None)
+        self.found: list[Culprit] = []
+        self.table_shown = False
+        self.seats: dict[int, tuple[bytes, str]] | None = None  # as last printed
+        self.absent: set[int] = set()  # timed out, as of the last entry
+        self.verdicts = 0
+        self.table_culprits = 0
+
+    def say(self, line: str) -> None:
+        print(clean(line), file=self.out)
+
+    def tell(self, entries: list[Entry], broken: RemoteProtocolError | None, table_id: bytes | None) -> int:
+        """Replay `entries`, then name `broken` (a frame after them that does not
+        decode), if any. `table_id`: the file's, shown if no entry shows the table."""
+        session = self.session
+        failed: Culprit | None = None
+        for k, entry in enumerate(entries):
+            try:
+                session.receive(entry.encode())
+            except ProtocolError as error:
+                failed = Culprit(party(getattr(error, "culprit", None)), error.reason, k)
+                break
+            self._news(k)
+        if failed is None and broken is not None:
+            failed = Culprit("host", broken.reason, len(entries) if broken.entry is None else broken.entry)
+        if not self.table_shown and table_id is not None:
+            self.say(f"table {table_id.hex()} (from the file header)")
+        if self.table_shown and self.seats is None:
+            self._show_seats()  # it stopped before every seat joined: those that did
+        return self._end(failed)
+
+    # --- as each entry is accepted ----------------------------------------------
+
+    def _news(self, k: int) -> None:
+        session = self.session
+        if not self.table_shown and session.table is not None:
+            self._show_table()
+        if self.seats is None:
+            if session.phase not in ("table", "join"):
+                self._show_seats()
+        else:
+            self._seat_changes(k)
+        for verdict in session.verdicts[self.verdicts:]:
+            self.found += verdict.culprits
+            if verdict.ok:
+                self.say(f"ok   {verdict} — {hand_facts(verdict)}")
+            else:
+                self.say(f"FAIL {verdict}")
+        self.verdicts = len(session.verdicts)
+        for culprit in session.culprits[self.table_culprits:]:
+            self.found.append(culprit)
+            self.say(f"FAIL {culprit}")
+        self.table_culprits = len(session.culprits)
+
+    def _show_table(self) -> None:
+        session, table = self.session, self.session.table
+        self.table_shown = True
+        self.say(f'table {session.transcript.table_id.hex()} "{table.name}"')
+        options = ", ".join(f"{k}={v}" for k, v in sorted(session.game.options.items()))
+        self.say(f"{table.game}, {table.players} players, options: {options or 'none'}")
+        if session.rules:
+            self.say("table rules: " + ", ".join(f"{k}={v}" for k, v in sorted(session.rules.items())))
+        self.say(f"host key {fingerprint(session.keys[HOST])}")
+
+    def _seat_line(self, seat: int, tail: str = "") -> str:
+        key, name = self.session.keys[seat], self.session.names.get(seat, "")
+        return f'seat {seat} key {fingerprint(key)} "{name}"{tail}'
+
+    def _show_seats(self) -> None:
+        session = self.session
+        for seat in range(session.players):
+            if seat in session.keys:
+                self.say(self._seat_line(seat))
+        self.seats, self.absent = self._seating(), set(session.absent)
+
+    def _seating(self) -> dict[int, tuple[bytes, str]]:
+        session = self.session
+        return {s: (session.keys[s], session.names.get(s, "")) for s in range(session.players) if s in session.keys}
+
+    def _seat_changes(self, k: int) -> None:
+        """A seat taken again after a time-out: by a new key, or by its own."""
+        now, absent = self._seating(), set(self.session.absent)
+        for seat, (key, _) in sorted(now.items()):
+            before = self.seats.get(seat)
+            if before is None or before[0] != key:
+                self.say(self._seat_line(seat, f" takes the seat with a new key at entry {k}"))
+            elif seat in self.absent and seat not in absent:
+                self.say(self._seat_line(seat, f" is back with its own key at entry {k}"))
+        self.seats, self.absent = now, absent
+
+    # --- the end -------------------------------------------------------------------
+
+    def _end(self, failed: Culprit | None) -> int:
+        session = self.session
+        checked = len(session.transcript.entries) if session.transcript else 0
+        if failed is not None:
+            self.found.append(failed)
+            self.say(f"FAIL entry {failed.entry}: {failed.reason} [{_label(failed.seat)}]")
+        summary = f"{_count(checked, 'entry', 'entries')} checked, {_count(len(session.verdicts), 'hand')} audited"
+        if session.series is not None:
+            summary += f"; scores {session.series.scores}"
+        self.say(summary)
+        if session.stale:
+            self.say("no-ops (crossed an interruption in flight): entries " + ", ".join(map(str, session.stale)))
+        incomplete = False
+        if failed is not None:
+            self.say(f"stopped at entry {failed.entry}: nothing after it can be checked")
+        elif session.phase == "over":
+            if session.closed is not None:
+                self.say(f"complete: the host closed the table: {session.closed}")
+            else:
+                winners = session.series.winners() if session.series is not None else []
+                self.say(f"complete: the series is over; winners: seats {winners}")
+        elif session.phase == "aborted":
+            self.say("the table was stopped by the cheat named above")
+            if not self.found:  # pragma: no cover - the session names whoever stopped it
+                self.found.append(Culprit("host", "the table stopped with nobody named", checked - 1))
+        else:
+            incomplete = True
+            self.say(f"incomplete: {self._where(checked)}")
+        if self.found:
+            self.say(culprits_line(self.found))
+            return CHEAT
+        return INCOMPLETE if incomplete else OK
+
+    def _where(self, checked: int) -> str:
+        """Where the transcript stops and who owes the next message."""
+        session = self.session
+        where = "stops before its first entry" if checked == 0 else f"stops after entry {checked - 1}"
+        if session.phase == "commit" and not session.hand.commits:
+            where += ", before the first hand" if session.hand.number == 0 else ", between hands"
+        return f"{where}: {owed(session)}"
+
+
+def owed(session: TableSession) -> str:
+    """Who owes what now, e.g. "seat 2 has not sent its reveal for hand 3"."""
+    kinds, senders = session.expected()
+    if HOST in senders or not senders:
+        what = "its table message" if "table" in kinds else "the next entry"
+        return f"the host has not sent {what}"
+    seats = sorted(senders)
+    several = len(seats) > 1
+    names = ", ".join(f"seat {s}" for s in seats)
+    has = "have" if several else "has"
+    kind = kinds[0]
+    if kind == "join":
+        return f"{names} {has} not joined" + (" again" if session.phase == "seating" else "")
+    noun = OWED.get(kind, (kind, kind))[several]
+    if kind == "shuffle":
+        noun = f"phase-{1 if len(session.hand.shuffles) < session.players else 2} {noun}"
+    hand = f" for hand {session.hand.number + 1}" if session.phase in HAND_PHASES and session.hand else ""
+    return f"{names} {has} not sent {'their' if several else 'its'} {noun}{hand}"
