@@ -1,5 +1,5 @@
-"""`briscola selfplay` and `briscola verify`: whole tables in one process, and
-offline checking of a stored transcript."""
+"""`briscola selfplay`: whole tables of computer players in one process,
+through the full protocol — one of them cheating, if asked."""
 
 from __future__ import annotations
 
@@ -8,13 +8,10 @@ import random
 from engine.games import make
 from protocol.audit import ABSENT
 from protocol.cheaters import CHEATS, cheat_chooser, honest_chooser
-from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
 from protocol.local import LocalTable, replacement_seat
-from protocol.session import TableSession
-from protocol.transcript import NotATranscript
 
-from .storage import TranscriptFile, read_transcript
+from .storage import TranscriptFile
 
 
 def hand_facts(verdict) -> str:
@@ -167,49 +164,3 @@ def _random_chooser(rng):
     def choose(session):
         return rng.choice(session.legal_actions())
     return choose
-
-
-def verify(path: str, out, err) -> int:
-    """Check a stored transcript offline. 0: all well; 3: a cheat or tampering; 1: not a transcript."""
-    try:
-        _, entries = read_transcript(path)
-    except OSError as error:
-        print(f"cannot read {path}: {error.strerror or error}", file=err)
-        return 1
-    except NotATranscript as error:
-        print(f"{path} is not a briscola transcript: {error.reason}", file=err)
-        return 1
-    except RemoteProtocolError as error:
-        print(f"tampered: {_where(error)}{error.reason}", file=err)
-        return 3
-    spectator = TableSession(None)
-    for entry in entries:
-        try:
-            spectator.receive(entry.encode())
-        except ProtocolError as error:
-            culprit = getattr(error, "culprit", None)
-            who = "" if culprit is None else f" [{'the host' if culprit == 'host' else f'seat {culprit}'}]"
-            print(f"FAIL: {_where(error)}{error.reason}{who}", file=err)
-            return 3
-    for verdict in spectator.verdicts:
-        if verdict.ok:
-            print(f"ok   {verdict} — {hand_facts(verdict)}", file=out)
-        else:
-            print(f"FAIL {verdict}", file=out)
-    if not all(v.ok for v in spectator.verdicts):
-        return 3
-    series = spectator.series
-    scores = series.scores if series else []
-    if spectator.phase == "over":
-        state = "series over"
-    elif spectator.phase == "commit" and not spectator.hand.commits:
-        state = "stopped between hands"
-    else:
-        state = f"stopped in the middle of a hand (phase {spectator.phase})"
-    print(f"verified {len(entries)} entries, {len(spectator.verdicts)} hands, {state}; scores {scores}", file=out)
-    return 0
-
-
-def _where(error) -> str:
-    entry = getattr(error, "entry", None)
-    return "" if entry is None else f"entry {entry}: "

@@ -391,7 +391,10 @@ class ForkingTable(LocalTable):
                 entry = Entry(len(node.transcript.entries), node.transcript.head, message)
                 self._deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
         for message in commits[::-1]:  # the host's own log follows the majority
-            self.entries.append(self.host.judge(message))
+            entry = self.host.judge(message)
+            self.entries.append(entry)
+            if self.on_entry is not None:
+                self.on_entry(entry)
         self.forked = self.seats[0]
 
     def _deliver(self, node: TableSession, entry: bytes) -> None:
