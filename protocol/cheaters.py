@@ -157,30 +157,34 @@ class WrongProof(Cheater):
         return [forced_act(self, action, [proof_for(self, other)])]
 
 
-class Duplicator(Cheater):
+class ShuffleSpoiler(Cheater):
+    """Publishes its phase-1 deck after `spoil` has changed it (once)."""
+
+    def spoil(self, deck: list[bytes]) -> None:  # pragma: no cover - each cheat has its own
+        raise NotImplementedError
+
+    def _make_shuffle(self) -> Shuffle:
+        message = super()._make_shuffle()
+        if message.phase != 1 or self.cheated:
+            return message
+        self.cheated = True
+        deck = list(message.deck)
+        self.spoil(deck)
+        return Shuffle(message.hand, 1, tuple(deck))
+
+
+class Duplicator(ShuffleSpoiler):
     """In its phase-1 shuffle, writes one encrypted card over another."""
 
-    def _make_shuffle(self) -> Shuffle:
-        message = super()._make_shuffle()
-        if message.phase != 1 or self.cheated:
-            return message
-        self.cheated = True
-        deck = list(message.deck)
+    def spoil(self, deck: list[bytes]) -> None:
         deck[1] = deck[0]
-        return Shuffle(message.hand, 1, tuple(deck))
 
 
-class GarbageShuffle(Cheater):
+class GarbageShuffle(ShuffleSpoiler):
     """Publishes a phase-1 deck with a value that is no curve point."""
 
-    def _make_shuffle(self) -> Shuffle:
-        message = super()._make_shuffle()
-        if message.phase != 1 or self.cheated:
-            return message
-        self.cheated = True
-        deck = list(message.deck)
+    def spoil(self, deck: list[bytes]) -> None:
         deck[0] = b"\xff" * 32  # above the field prime: no point has this x
-        return Shuffle(message.hand, 1, tuple(deck))
 
 
 class BadKey(Cheater):
