@@ -511,8 +511,10 @@ def honest_chooser(kind: str, seed: int):
 
     def choose(session):
         actions = session.legal_actions()
-        chiamo = [a for a in actions if a.kind == "bid" and a.contract == "chiamo"]
-        return chiamo[0] if chiamo else rng.choice(actions)
+        if session.view.phase == "auction":
+            chiamo = [a for a in actions if a.kind == "bid" and a.contract == "chiamo"]
+            return chiamo[0] if chiamo else next(a for a in actions if a.kind == "pass")
+        return rng.choice(actions)
 
     return choose
 

@@ -117,11 +117,12 @@ class Host:
             opened = open_signed(signed, session.keys_for_message(signed), self.table_id)
             if log.has_message(signed):
                 raise RemoteProtocolError("replayed message: already in the transcript")
+            if log.echoed_index(opened.header.head) is None:
+                raise RemoteProtocolError("echoed head is not in this table's history")
             log.check_echo(opened.header, index)
             log.check_seq(opened.header, index)
         except RemoteProtocolError as error:
-            reason = "echoed head is not in this table's history" if error.culprit == "host" else error.reason
-            raise Dropped(reason, culprit=connection, entry=index) from None
+            raise Dropped(error.reason, culprit=connection, entry=index) from None
         return opened
 
     def judge(self, signed: bytes) -> bytes:

@@ -133,13 +133,15 @@ class LocalTable:
 
     def run(self, max_hands: int | None = None, on_hand: Callable | None = None) -> None:
         """Play until the series ends (or `max_hands` hands have been audited)."""
-        self.start()
-        self.play(max_hands, on_hand)
-
-    def play(self, max_hands: int | None = None, on_hand: Callable | None = None) -> None:
-        """Play on from wherever the table is (see `run`)."""
         self.stop_after = max_hands
-        seen = len(self.host.session.verdicts)
+        self.start()
+        self.play(max_hands, on_hand, seen=0)
+
+    def play(self, max_hands: int | None = None, on_hand: Callable | None = None, seen: int | None = None) -> None:
+        """Play on from wherever the table is (see `run`); `on_hand` is told of
+        every verdict after the first `seen` (default: those already in)."""
+        self.stop_after = max_hands
+        seen = len(self.host.session.verdicts) if seen is None else seen
         host = self.host.session
         while host.phase not in ("over", "aborted") and not self.failures:
             if len(host.verdicts) > seen:

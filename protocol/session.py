@@ -136,7 +136,6 @@ class TableSession:
         self.absent: set[int] = set()
         self.culprits: list[Culprit] = []  # proved outside any hand (the coin, the seating)
         self.stale: list[int] = []  # entries accepted as no-ops (they crossed an interruption)
-        self.coin_round = 0
         self.evicted = False  # this seat's place went to another key
         self._interrupted_at = -1
         self._resume_floor = 0
@@ -246,8 +245,10 @@ class TableSession:
         except mp.DeckError as error:
             raise CheatDetected(str(error), culprit=sender, entry=index) from None
         except RemoteProtocolError as error:
-            if error.culprit is None:
-                error.culprit = "host" if sender == HOST else sender
+            if error.culprit is None or (header.kind == "join" and error.culprit == sender):
+                # A join is signed by the key it brings: refused, it proves nothing
+                # about any seat, and the host should have dropped it.
+                error.culprit = "host" if sender == HOST or header.kind == "join" else sender
             if error.entry is None:
                 error.entry = index
             raise
@@ -326,7 +327,7 @@ class TableSession:
         if kind == "timeout":
             return self.phase not in ("table", "join", "seating", "over", "aborted")
         if kind == "close":
-            return self.phase == "seating" or (self.phase == "commit" and not self.hand.commits)
+            return self.phase in ("join", "seating") or (self.phase == "commit" and not self.hand.commits)
         return False
 
     def expected(self) -> tuple[tuple[str, ...], set[int]]:
@@ -340,9 +341,9 @@ class TableSession:
         if phase == "seating":
             return ("join",), set(self.absent)
         if phase == "coin_commit":
-            return ("coin_commit",), set(range(n)) - set(self.coins)
+            return ("coin_commit",), set(range(n)) - set(self.coins) - self.absent
         if phase == "coin_reveal":
-            return ("coin_reveal",), set(range(n)) - set(self.coin_values)
+            return ("coin_reveal",), set(self.coins) - set(self.coin_values) - self.absent
         hand = self.hand
         if phase == "commit":
             return ("commit",), set(range(n)) - set(hand.commits)
@@ -398,26 +399,34 @@ class TableSession:
             self._after_seating()
 
     def _after_seating(self) -> None:
-        if self.series is None:
-            self.phase = "coin_commit"
-        else:
-            self._start_hand(self._next_number)
+        self._start_hand(self._next_number)
 
     def _coin_context(self, seat: int) -> bytes:
-        round_ = b"" if self.coin_round == 0 else self.coin_round.to_bytes(4, "big")
-        return self.transcript.table_id + bytes([seat]) + round_
+        return self.transcript.table_id + bytes([seat])
 
     def _on_coin_commit(self, sender: int, msg: CoinCommit, index: int) -> None:
         self.coins[sender] = msg.commitment
-        if len(self.coins) == self.players:
-            self.phase = "coin_reveal"
+        self._coin_moves_on()
 
     def _on_coin_reveal(self, sender: int, msg: CoinReveal, index: int) -> None:
         if not mp.check_coin(msg.value, self._coin_context(sender), self.coins[sender]):
             raise CheatDetected("coin reveal does not match its commitment", culprit=sender, entry=index)
         self.coin_values[sender] = msg.value
-        if len(self.coin_values) == self.players:
-            values = [self.coin_values[s] for s in range(self.players)]
+        self._coin_moves_on()
+
+    def _coin_moves_on(self) -> None:
+        """Reveal once every seat present has committed; toss once each has revealed.
+
+        A seat timed out during the coin is left out: the first dealer comes
+        from the values the others revealed. A last revealer that withholds
+        can so choose between two results at most (with its value or
+        without), once, and is named for it; the coin is never tossed again.
+        """
+        present = set(range(self.players)) - self.absent
+        if self.phase == "coin_commit" and present <= set(self.coins):
+            self.phase = "coin_reveal"
+        if self.phase == "coin_reveal" and present & set(self.coins) <= set(self.coin_values):
+            values = [self.coin_values[s] for s in sorted(self.coin_values) if s in present]
             self.series = Series(self.game, mp.coin_result(values, self.players))
             self._start_hand(0)
 
@@ -909,11 +918,9 @@ class TableSession:
             self.hand.findings.append(finding)
             self._stop_hand(index)
             return
-        self.culprits.append(finding)  # the coin: start it again once the seat is taken
+        self.culprits.append(finding)  # the coin goes on without it; the seat is taken before the deal
         self._interrupted_at = index
-        self.coins, self.coin_values = {}, {}
-        self.coin_round += 1
-        self.phase = "seating"
+        self._coin_moves_on()
 
     def _on_close(self, sender: int, msg: Close, index: int) -> None:
         self.closed = msg.reason
@@ -926,7 +933,7 @@ class TableSession:
         steps = len(self.hand.steps) if self.hand else 0
         moves = len(self.hand.moves) if self.hand else 0
         shuffles = len(self.hand.shuffles) if self.hand else 0
-        return (self.phase, hand, steps, moves, shuffles, self.coin_round)
+        return (self.phase, hand, steps, moves, shuffles)
 
     def _outgoing(self) -> list[bytes]:
         """The messages this seat owes now (none for a spectator)."""
@@ -1016,10 +1023,10 @@ class TableSession:
         return Join(mine, self.name or f"seat {self.seat}")
 
     def _make_coin_commit(self) -> CoinCommit:
-        value = self.store.coins.get(self.coin_round)
+        value = self.store.coins.get(0)
         if value is None:
             value = secrets.token_bytes(32)
-            self.store.put_coin(self.coin_round, value)
+            self.store.put_coin(0, value)
         self._coin_value = value
         return CoinCommit(mp.coin_commit(value, self._coin_context(self.seat)))
 

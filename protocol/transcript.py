@@ -346,7 +346,10 @@ class Transcript:
             raise RemoteProtocolError(
                 reason, culprit=opened.header.sender, entry=at_index
             ) from None
-        self.check_seq(opened.header, at_index)
+        try:
+            self.check_seq(opened.header, at_index)
+        except RemoteProtocolError as exc:  # we are the host: a gap is the sender's
+            raise RemoteProtocolError(exc.reason, culprit=opened.header.sender, entry=at_index) from None
         entry = self.append(signed_bytes)
         self._note(opened.header, at_index)
         return entry, opened
@@ -402,12 +405,19 @@ class Transcript:
     def check_seq(self, header: Header, at_index: int) -> None:
         """The sender's counter must be exactly one more than its last message."""
         expected = self._last_seq.get(header.sender, -1) + 1
-        if header.seq != expected:
-            what = "replayed" if header.seq < expected else "out-of-order"
+        if header.seq < expected:
+            # Different bytes at a number already used (the same bytes are caught
+            # as a replay): the sender signed both, and both signatures prove it.
             raise RemoteProtocolError(
-                f"{what} message: seq {header.seq}, expected {expected}",
-                culprit=header.sender,
-                entry=at_index,
+                f"replayed message: seq {header.seq}, expected {expected}",
+                culprit=header.sender, entry=at_index,
+            )
+        if header.seq > expected:
+            # An honest seat never skips a number: the host withheld one.
+            raise RemoteProtocolError(
+                f"out-of-order message: seq {header.seq}, expected {expected} "
+                f"(a message of {_who(header.sender)} is missing)",
+                culprit="host", entry=at_index,
             )
 
     def _check_link(self, entry: Entry) -> None:
