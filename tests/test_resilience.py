@@ -87,7 +87,7 @@ def test_a_seat_that_stops_answering_is_named_and_retaken(phase, owed):
     assert [(c.seat, c.kind) for c in named] == [(seat, ABSENT)]
     assert owed in named[0].reason
     if phase.startswith("coin"):
-        assert len(host.verdicts) == 2 and all(v.ok for v in host.verdicts)  # the coin was tossed again
+        assert len(host.verdicts) == 2 and all(v.ok for v in host.verdicts)  # the coin went on without it
     else:
         void, played = host.verdicts
         assert void.outcome is None and void.hand == 0  # void: not scored
