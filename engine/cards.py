@@ -87,15 +87,6 @@ for _card in ALL_CARDS:
     _BY_TEXT[str(_card)] = _card
 
 
-def parse_cards(texts) -> list[Card]:
-    """Parse a sequence of card strings."""
-    return [Card.parse(t) for t in texts]
-
-
-def fmt(cards) -> str:
-    return " ".join(str(c) for c in cards)
-
-
 # --- rank orders and points -------------------------------------------------
 
 BRISCOLA_ORDER = "A3KQJ76542"
@@ -121,14 +112,7 @@ def points_table(points: dict[str, int]) -> tuple[int, ...]:
     return tuple(points.get(c.rank, 0) for c in ALL_CARDS)
 
 
-def rank_is_higher(order: str, a: str, b: str) -> bool:
-    """True when rank `a` beats rank `b` in `order` (high to low)."""
-    return order.index(a) < order.index(b)
-
-
 # --- decks per game ---------------------------------------------------------
-
-FULL_DECK: tuple[Card, ...] = ALL_CARDS
 
 
 def briscola_deck(players: int) -> list[Card]:

@@ -42,32 +42,6 @@ class DealPlan:
             monte=[deck[p] for p in self.monte],
         )
 
-    def where(self, position: int) -> tuple:
-        """("hand", seat), ("stock", k), ("faceup",) or ("monte", k) for a position."""
-        for seat, positions in enumerate(self.hands):
-            if position in positions:
-                return ("hand", seat)
-        if position in self.stock:
-            return ("stock", self.stock.index(position))
-        if position == self.faceup:
-            return ("faceup",)
-        if position in self.monte:
-            return ("monte", self.monte.index(position))
-        raise ValueError(f"position {position} is not in a deck of {self.size}")
-
-    def position(self, slot: tuple) -> int:
-        """The deck position of a slot as `Need.slots` names them."""
-        kind = slot[0]
-        if kind == "stock":
-            return self.stock[slot[1]]
-        if kind == "faceup":
-            return self.faceup
-        if kind == "monte":
-            return self.monte[slot[1]]
-        if kind == "hand":
-            return self.hands[slot[1]][slot[2]]
-        raise ValueError(f"unknown slot {slot!r}")
-
 
 def packets(players: int, dealer: int, per_round: list[int]) -> list[list[int]]:
     """Positions dealt to each seat, dealing `per_round[r]` cards at a time.

@@ -25,6 +25,19 @@ class Game:
     """Option name -> allowed values, the default first."""
     INT_OPTIONS: dict[str, tuple[int, int, int]] = {}
     """Option name -> (default, lowest, highest) for whole-number options."""
+    ACTIONS: dict[str, tuple[str, ...]] = {}
+    """The decisions of this game in a replay file: action kind -> the JSON
+    keys it takes beside `seat` and `action` (`card`, `cards`, `rank`,
+    `target`, `contract`, `raise`)."""
+    DEAL_KEYS: dict[str, str] = {}
+    """The replay file's `deal` keys beside `hands` -> the `Deal` field each
+    fills: `stock` or `monte` (a list of cards), `faceup` (one card)."""
+    RESULT_KEYS: tuple[str, ...] = ()
+    """Keys `outcome().result` always has once a hand is over and was not
+    redealt (`{"redeal": true}` when everybody passed)."""
+    REDEAL_KEEPS_DEALER = False
+    """True when a hand everybody passed is dealt again by the same dealer;
+    False: the deal passes on as after any hand."""
 
     def __init__(self, players: int, options: dict | None = None):
         if players not in self.PLAYERS:
@@ -79,6 +92,16 @@ class Game:
     def teams(self) -> list[list[int]] | None:
         """Fixed partnerships, or None when everyone plays for themself."""
         return None
+
+    def sides(self) -> list[list[int]]:
+        """Who scores together in a series: the teams, or each seat alone.
+        Every seat of a side always has the same series score."""
+        return self.teams() or [[seat] for seat in range(self.players)]
+
+    def series_over(self, scores: list[int], hands_scored: int) -> bool:  # pragma: no cover - abstract
+        """True when a series is over with these totals (one per seat) after
+        `hands_scored` counted hands (redeals are not counted)."""
+        raise NotImplementedError
 
     def check_deal(self, deal: Deal, dealer: int) -> None:
         """Raise ValueError unless a fully known deal uses exactly this game's deck."""

@@ -12,7 +12,7 @@ import sys
 
 from .cards import Card
 from .game import OptionError
-from .games import make
+from .games import GAMES, make
 from .state import CHANCE, Action, Deal, IllegalAction, Outcome, State
 
 
@@ -88,10 +88,20 @@ def _seat_int(value, where: str) -> int:
     return value
 
 
-ACTION_FIELDS = {
-    "play": ("card",), "exchange": (), "declare": (), "pass": (), "bid": ("rank", "target", "contract"),
-    "call": ("card",), "return": ("card",), "discard": ("cards",), "raise": ("raise",), "take": ("cards",),
-}
+def _action_fields() -> dict[str, tuple[str, ...]]:
+    """Every game's decision kinds with their JSON keys (`Game.ACTIONS`), merged.
+
+    A kind of another game is read, and then refused by the rules (exit 2),
+    as any other action the rules forbid.
+    """
+    fields: dict[str, tuple[str, ...]] = {}
+    for game in GAMES.values():
+        for kind, keys in game.ACTIONS.items():
+            fields[kind] = tuple(dict.fromkeys(fields.get(kind, ()) + keys))
+    return fields
+
+
+ACTION_FIELDS = _action_fields()
 
 
 def action_from_json(data, index: int) -> Action:
@@ -126,10 +136,10 @@ def action_from_json(data, index: int) -> Action:
         fields["target"] = _seat_int(data["target"], f"{where}.target")
     if "contract" in data:
         fields["contract"] = data["contract"]
-    if kind == "raise":
-        if "raise" not in data:
-            raise ReplayInputError(f"{where}: raise needs 'raise'")
+    if "raise" in data:
         fields["choice"] = data["raise"]
+    elif "raise" in ACTION_FIELDS[kind]:
+        raise ReplayInputError(f"{where}: {kind} needs 'raise'")
     return Action(seat, kind, **fields)
 
 
@@ -137,7 +147,7 @@ def action_to_json(action: Action) -> dict:
     data: dict = {"seat": action.seat, "action": action.kind}
     if action.card is not None:
         data["card"] = str(action.card)
-    if action.kind in ("discard", "take"):
+    if "cards" in ACTION_FIELDS.get(action.kind, ()):
         data["cards"] = [str(c) for c in action.cards]
     for name in ("rank", "target", "contract"):
         if getattr(action, name) is not None:
@@ -175,25 +185,21 @@ def read_replay(data) -> tuple:
 def _read_deal(data, game) -> Deal:
     if not isinstance(data, dict):
         raise ReplayInputError("deal: expected an object")
-    allowed = {"hands"} | ({"stock", "briscola"} if game.name == "briscola" else set())
-    allowed |= {"monte"} if game.name == "calabresella" else set()
-    extra = sorted(set(data) - allowed)
+    extra = sorted(set(data) - {"hands", *game.DEAL_KEYS})
     if extra:
         raise ReplayInputError(f"deal: unexpected key {extra[0]!r} for {game.name}")
     hands = data.get("hands")
     if not isinstance(hands, list) or len(hands) != game.players:
         raise ReplayInputError(f"deal.hands: expected {game.players} hands")
     deal = Deal([_cards(h, f"deal.hands[{i}]") for i, h in enumerate(hands)])
-    if game.name == "briscola":
-        for key in ("stock", "briscola"):
-            if key not in data:
-                raise ReplayInputError(f"deal: missing {key!r}")
-        deal.stock = _cards(data["stock"], "deal.stock")
-        deal.faceup = _card(data["briscola"], "deal.briscola")
-    if game.name == "calabresella":
-        if "monte" not in data:
-            raise ReplayInputError("deal: missing 'monte'")
-        deal.monte = _cards(data["monte"], "deal.monte")
+    for key in game.DEAL_KEYS:
+        if key not in data:
+            raise ReplayInputError(f"deal: missing {key!r}")
+    for key, part in game.DEAL_KEYS.items():
+        if part == "faceup":
+            deal.faceup = _card(data[key], f"deal.{key}")
+        else:
+            setattr(deal, part, _cards(data[key], f"deal.{key}"))
     return deal
 
 

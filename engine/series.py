@@ -1,9 +1,10 @@
 """Scores across hands: running totals, dealer rotation, the end of a series.
 
-Briscola is a match to a number of hands won (or to 12 game points);
-Chiamata lasts 10 scored hands (or to a target score) and Calabresella 9.
-A hand everybody passed is redealt and does not count: in Chiamata the same
-dealer deals again, in Calabresella the next dealer.
+The game decides what is game-specific (`engine/games/`): when the series
+is over (`game.series_over`), who scores together (`game.sides`) and whether
+a hand everybody passed is dealt again by the same dealer
+(`game.REDEAL_KEEPS_DEALER`). A redeal (`result: {"redeal": true}`) never
+counts as a scored hand.
 """
 
 from __future__ import annotations
@@ -39,36 +40,20 @@ class Series:
         if not redeal:
             self.hands_scored += 1
             self.scores = [a + b for a, b in zip(self.scores, outcome.score)]
-        if not (redeal and self.game.name == "chiamata"):
+        if not (redeal and self.game.REDEAL_KEEPS_DEALER):
             self.dealer = (self.dealer + 1) % self.game.players
 
     def is_over(self) -> bool:
-        name, options = self.game.name, self.game.options
-        if name == "briscola":
-            target = self.game.match_target()
-            top = max(self.scores)
-            if top < target:
-                return False
-            leaders = [s for s in self.side_scores() if s == max(self.side_scores())]
-            return len(leaders) == 1  # an exact tie at the top plays another hand
-        if name == "chiamata" and options["series_target"]:
-            return max(self.scores) >= options["series_target"]
-        return self.hands_scored >= options["series_hands"]
+        return self.game.series_over(self.scores, self.hands_scored)
 
     def side_scores(self) -> list[int]:
-        """Briscola: one score per side (team or player); other games: per seat."""
-        if self.game.name == "briscola":
-            return [self.scores[side[0]] for side in self.game.sides()]
-        return list(self.scores)
+        """One score per side of `game.sides()`: a team's, or a seat's."""
+        return [self.scores[side[0]] for side in self.game.sides()]
 
     def winners(self) -> list[int]:
-        """Seats that share first place (a whole team in team Briscola)."""
+        """Seats that share first place (a whole team when sides are teams)."""
         if not self.is_over():
             return []
-        if self.game.name == "briscola":
-            sides = self.game.sides()
-            totals = self.side_scores()
-            best = max(totals)
-            return sorted(s for side, t in zip(sides, totals) if t == best for s in side)
-        best = max(self.scores)
-        return [s for s, v in enumerate(self.scores) if v == best]
+        totals = self.side_scores()
+        best = max(totals)
+        return sorted(seat for side, total in zip(self.game.sides(), totals) if total == best for seat in side)

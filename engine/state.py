@@ -249,11 +249,6 @@ class State:
     def hand_size(self, seat: int) -> int:
         return len(self.hands[seat]) + self.unknown[seat]
 
-    @property
-    def is_full(self) -> bool:
-        """True when every card in every hand is known."""
-        return not any(self.unknown)
-
     # --- hooks for the games ------------------------------------------------
 
     PHASE_KINDS: dict[str, tuple[str, ...]] = {}
@@ -357,12 +352,7 @@ _PLAYS: tuple[tuple[Action, ...], ...] = tuple(
 """`_PLAYS[seat][card.index]`: every play action, built once (legal_actions is hot)."""
 
 
-def play_action(seat: int, card: Card) -> Action:
-    """The (shared, immutable) action of `seat` playing `card`."""
-    return _PLAYS[seat][card.index]
-
-
 def play_actions(seat: int, cards) -> list[Action]:
-    """`play_action(seat, c)` for each of `cards`."""
+    """The (shared, immutable) actions of `seat` playing each of `cards`."""
     row = _PLAYS[seat]
     return [row[c.index] for c in cards]

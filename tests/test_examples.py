@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from briscola_tui.cli import main as cli_main
-from engine.cards import BRISCOLA_ORDER, Card, briscola_deck, parse_cards, points_table, strength_table
+from engine.cards import BRISCOLA_ORDER, Card, briscola_deck, points_table, strength_table
 from engine.games import make
 from engine.replay import read_replay, resolve_chance
 from engine.state import CHANCE, Action, Deal
@@ -30,6 +30,10 @@ BRISCOLA_POINTS = points_table({"A": 11, "3": 10, "K": 4, "Q": 3, "J": 2})
 
 def C(text: str) -> Card:
     return Card.parse(text)
+
+
+def parse_cards(texts) -> list[Card]:
+    return [Card.parse(t) for t in texts]
 
 
 def load(name: str) -> dict:

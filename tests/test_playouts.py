@@ -114,12 +114,11 @@ def playout(game, dealer: int, deal, rng: random.Random, reject_every: int = 0):
 
 
 def deal_json(game, deal) -> dict:
+    """The replay file's `deal`: the hands and the game's `DEAL_KEYS`."""
     out = {"hands": [[str(c) for c in h] for h in deal.hands]}
-    if game.name == "briscola":
-        out["stock"] = [str(c) for c in deal.stock]
-        out["briscola"] = str(deal.faceup)
-    if game.name == "calabresella":
-        out["monte"] = [str(c) for c in deal.monte]
+    for key, part in game.DEAL_KEYS.items():
+        value = getattr(deal, part)
+        out[key] = str(value) if part == "faceup" else [str(c) for c in value]
     return out
 
 
@@ -138,7 +137,10 @@ def check_replay(game, dealer: int, deal, state) -> None:
         "dealer": dealer, "deal": deal_json(game, deal),
         "actions": [action_to_json(a) for a in decisions],
     }
-    assert replay(doc) == outcome_json(state.outcome())
+    out = replay(doc)
+    assert out == outcome_json(state.outcome())
+    if not out["result"].get("redeal"):
+        assert set(game.RESULT_KEYS) <= set(out["result"]), "the game's RESULT_KEYS"
 
 
 def check_played_out(state) -> None:

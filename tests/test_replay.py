@@ -262,3 +262,41 @@ def test_stdin_and_subprocess_errors():
         capture_output=True, text=True, cwd=ROOT, timeout=60,
     )
     assert run_.returncode == 1 and run_.stdout == "" and run_.stderr
+
+
+# --- what each game states for its replay files ---------------------------------
+
+FIXTURE_OF = {
+    "briscola": "briscola_seed001.json",
+    "chiamata": "chiamata_seed000_score.json",
+    "calabresella": "calabresella_seed002_solo.json",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURE_OF))
+def test_deal_keys_are_the_games(capsys, tmp_path, name):
+    """Every `DEAL_KEYS` key is required; another game's key is unexpected."""
+    from engine.games import GAMES
+
+    game = GAMES[name]
+    for key in game.DEAL_KEYS:
+        doc = fixture(FIXTURE_OF[name])
+        del doc["deal"][key]
+        assert_input_error(capsys, tmp_path, doc, f"missing {key!r}")
+    others = {k for g in GAMES.values() for k in g.DEAL_KEYS} - set(game.DEAL_KEYS)
+    for key in sorted(others):
+        doc = fixture(FIXTURE_OF[name])
+        doc["deal"][key] = []
+        assert_input_error(capsys, tmp_path, doc, f"unexpected key {key!r} for {name}")
+
+
+def test_an_action_of_another_game_is_refused_by_the_rules(capsys, tmp_path):
+    """Kinds are read for every game (exit 2 from the rules, not an input error)."""
+    doc = fixture("briscola_seed001.json")
+    doc["actions"][0] = {"seat": 0, "action": "bid", "contract": "solo"}
+    assert_action_error(capsys, tmp_path, doc, 0, "not allowed now")
+    doc["actions"][0] = {"seat": 0, "action": "raise"}
+    assert_input_error(capsys, tmp_path, doc, "raise needs 'raise'")
+    doc["actions"][0] = {"seat": 0, "action": "knock"}
+    assert_input_error(capsys, tmp_path, doc, "known: play, exchange, declare, pass, bid, call, return, "
+                                              "discard, raise, take")

@@ -184,3 +184,58 @@ def test_briscola_match_from_real_hands():
         series.record(out)
         assert series.scores == wins
     assert max(wins) == 2 and series.winners() == [wins.index(2)]
+
+
+# --- the rules each game states (engine/games/*.py), series.py only asks ----------
+
+
+def test_briscola_states_its_match_sides_and_redeal():
+    two, four, three = make("briscola", 2), make("briscola", 4, {"match": 3}), make("briscola", 3)
+    assert two.sides() == [[0], [1]] and four.sides() == [[0, 2], [1, 3]]
+    assert make("briscola", 6).sides() == [[0, 2, 4], [1, 3, 5]]
+    assert not two.REDEAL_KEEPS_DEALER
+    assert two.series_over([2, 1], 3) and not two.series_over([1, 1], 9)
+    assert not four.series_over([2, 1, 2, 1], 3) and four.series_over([3, 1, 3, 1], 4)
+    assert not three.series_over([12, 12, 3], 20)  # an exact tie at the top plays on
+    assert three.series_over([13, 12, 3], 20)
+    assert make("briscola", 2, {"scoring": "game_points"}).series_over([12, 3], 5)
+
+
+def test_chiamata_states_its_series_and_redeal():
+    game = make("chiamata", 5)
+    assert game.REDEAL_KEEPS_DEALER
+    assert game.sides() == [[s] for s in range(5)]
+    assert not game.series_over([40, 0, 0, 0, -40], 9) and game.series_over([0] * 5, 10)
+    target = make("chiamata", 5, {"series_target": 10})
+    assert not target.series_over([8, 0, 0, 0, -8], 50) and target.series_over([10, 0, 0, 0, -10], 1)
+
+
+def test_calabresella_states_its_series_and_redeal():
+    game = make("calabresella", 3, {"series_hands": 4})
+    assert not game.REDEAL_KEEPS_DEALER
+    assert game.sides() == [[0], [1], [2]]
+    assert not game.series_over([100, -50, -50], 3) and game.series_over([0, 0, 0], 4)
+
+
+def test_a_new_game_needs_no_change_to_series():
+    """Series asks the game only: sides, series_over and REDEAL_KEEPS_DEALER."""
+    from engine.game import Game
+
+    class Pairs(Game):
+        name = "pairs"
+        PLAYERS = (4,)
+        REDEAL_KEEPS_DEALER = True
+
+        def teams(self):
+            return [[0, 1], [2, 3]]
+
+        def series_over(self, scores, hands_scored):
+            return hands_scored >= 2
+
+    series = Series(Pairs(4), dealer=3)
+    series.record(hand([0] * 4, redeal=True))
+    assert series.dealer == 3 and series.hands_scored == 0
+    series.record(hand([1, 1, 0, 0]))
+    assert series.dealer == 0 and not series.is_over()
+    series.record(hand([0, 0, 2, 2]))
+    assert series.side_scores() == [1, 2] and series.winners() == [2, 3]

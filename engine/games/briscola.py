@@ -34,6 +34,11 @@ class Briscola(Game):
     }
     INT_OPTIONS = {"match": (2, 1, 5)}
     """`match`: hands to win the match with the default scoring."""
+    ACTIONS = {"play": ("card",), "exchange": (), "declare": ()}
+    DEAL_KEYS = {"stock": "stock", "briscola": "faceup"}
+    RESULT_KEYS = ("winner", "trump", "side_points")
+    """`winner` is a side (a team index, or a seat), None for a draw; a
+    declared black hand adds `black_hand` (the declarer)."""
 
     def deck(self) -> list[Card]:
         return briscola_deck(self.players)
@@ -49,15 +54,19 @@ class Briscola(Game):
             return [list(range(0, self.players, 2)), list(range(1, self.players, 2))]
         return None
 
-    def sides(self) -> list[list[int]]:
-        """Who scores together: the two teams, or each player alone."""
-        return self.teams() or [[s] for s in range(self.players)]
-
     def match_target(self) -> int:
         """Series score that wins the match."""
         if self.players == 3 or self.options["scoring"] == "game_points":
             return 12
         return self.options["match"]
+
+    def series_over(self, scores: list[int], hands_scored: int) -> bool:
+        """A match: the first side to `match_target()` wins; when several reach
+        it in the same hand the higher total wins, an exact tie at the top
+        plays another hand."""
+        totals = [scores[side[0]] for side in self.sides()]
+        best = max(totals)
+        return best >= self.match_target() and totals.count(best) == 1
 
 
 class BriscolaState(State):

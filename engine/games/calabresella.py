@@ -27,6 +27,12 @@ class Calabresella(Game):
     PLAYERS = (3,)
     OPTIONS: dict[str, tuple] = {}
     INT_OPTIONS = {"series_hands": (9, 1, 100)}
+    ACTIONS = {
+        "pass": (), "bid": ("contract",), "call": ("card",), "return": ("card",),
+        "discard": ("cards",), "raise": ("raise",), "take": ("cards",), "play": ("card",),
+    }
+    DEAL_KEYS = {"monte": "monte"}
+    RESULT_KEYS = ("soloist", "contract", "raise", "soloist_thirds", "success", "multiplier")
 
     def deck(self) -> list[Card]:
         return list(ALL_CARDS)
@@ -36,6 +42,10 @@ class Calabresella(Game):
 
     def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> "CalabresellaState":
         return CalabresellaState(self, dealer, deal, viewer)
+
+    def series_over(self, scores: list[int], hands_scored: int) -> bool:
+        """`series_hands` scored hands (all passed: the next dealer deals, not counted)."""
+        return hands_scored >= self.options["series_hands"]
 
 
 class CalabresellaState(State):

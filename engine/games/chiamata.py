@@ -36,6 +36,10 @@ class Chiamata(Game):
     INT_OPTIONS = {"series_hands": (10, 1, 100), "series_target": (0, 0, 1000)}
     """A series is `series_hands` scored hands, or, when `series_target` is
     above 0, lasts until someone reaches that score."""
+    ACTIONS = {"pass": (), "bid": ("rank", "target"), "call": ("card",), "play": ("card",)}
+    RESULT_KEYS = ("caller", "partner", "trump", "called", "target", "side_points", "success", "multiplier")
+    REDEAL_KEEPS_DEALER = True
+    """All passed: the same dealer deals again."""
 
     def deck(self) -> list[Card]:
         return list(ALL_CARDS)
@@ -45,6 +49,13 @@ class Chiamata(Game):
 
     def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> "ChiamataState":
         return ChiamataState(self, dealer, deal, viewer)
+
+    def series_over(self, scores: list[int], hands_scored: int) -> bool:
+        """`series_hands` scored hands, or until someone reaches `series_target`."""
+        target = self.options["series_target"]
+        if target:
+            return max(scores) >= target
+        return hands_scored >= self.options["series_hands"]
 
 
 class ChiamataState(State):
