@@ -8,22 +8,11 @@ import random
 from engine.games import make
 from protocol.audit import ABSENT
 from protocol.cheaters import CHEATS, cheat_chooser, honest_chooser
+from protocol.events import hand_facts
 from protocol.identity import Identity
 from protocol.local import LocalTable, replacement_seat
 
 from .storage import TranscriptFile
-
-
-def hand_facts(verdict) -> str:
-    """One line of what an audited hand gave: the result, card points, score change."""
-    outcome = verdict.outcome
-    if outcome is None or not verdict.ok:
-        return "; ".join(map(str, verdict.culprits)) or "void"
-    result = outcome.result
-    if result.get("redeal"):
-        return "everybody passed, redeal"
-    facts = ", ".join(f"{k} {v}" for k, v in result.items() if k != "side_points")
-    return f"{facts}; points {outcome.points}; score {outcome.score}"
 
 
 def describe_hand(verdict) -> str:

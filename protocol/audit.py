@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.cards import Card
-from engine.state import CHANCE, IllegalAction, Outcome
+from engine.state import CHANCE, Deal, IllegalAction, Outcome
 
 from . import deck as mp
-from .codec import decode
 from .errors import ProtocolError
-from .identity import pair_key, unseal, x25519_private_from_seed, x25519_public_bytes
-from .wire import action_from_wire, commit_context, pair_context, scalar_int, seal_aad
+from .identity import x25519_private_from_seed, x25519_public_bytes
+from .sealing import hand_pair_key, open_shares
+from .wire import action_from_wire, commit_context, scalar_int
 
 
 CHEAT = "cheat"
@@ -50,6 +50,7 @@ class Verdict:
     hand: int
     culprits: list[Culprit] = field(default_factory=list)
     outcome: Outcome | None = None
+    deal: Deal | None = None  # every card as dealt, once the audit could open the whole deck
 
     @property
     def ok(self) -> bool:
@@ -139,8 +140,7 @@ def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
     def sealing_key(sender: int, recipient: int) -> bytes:
         if (sender, recipient) not in keys:
             their = hand.commits[recipient][0].x25519
-            context = pair_context(table_id, hand.number, sender, recipient)
-            keys[(sender, recipient)] = pair_key(x_keys[sender], their, context)
+            keys[(sender, recipient)] = hand_pair_key(table_id, hand.number, sender, x_keys[sender], recipient, their)
         return keys[(sender, recipient)]
 
     for step in hand.steps:
@@ -152,10 +152,10 @@ def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
             wrong = any(scalar_int(k) != mp.expected_share(s, p) for p, k in msg.public)
             for recipient, blob in msg.sealed:
                 want = {p for p, a in zip(step.positions, step.audiences) if a == recipient}
-                aad = seal_aad(table_id, hand.number, step.number, sender, recipient)
                 try:
-                    pairs = {int(p): scalar_int(k) for p, k in decode(unseal(sealing_key(sender, recipient), blob, aad))}
-                except (ProtocolError, ValueError, TypeError):
+                    pairs = open_shares(sealing_key(sender, recipient), table_id, hand.number, step.number,
+                                        sender, recipient, blob)
+                except ProtocolError:
                     wrong = True
                     continue
                 if set(pairs) != want or any(pairs[p] != mp.expected_share(s, p) for p in want):
@@ -167,7 +167,8 @@ def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
 def _replay(game, hand, plan, cards: list[int], verdict: Verdict) -> None:
     """Play the hand again with every card known; name any rule broken."""
     deck = [Card.from_index(c) for c in cards]
-    state = game.new_hand(hand.dealer, plan.deal(deck))
+    verdict.deal = plan.deal(deck)
+    state = game.new_hand(hand.dealer, verdict.deal)
     handovers: list = []
     for entry, seat, kind, msg in hand.moves:
         if kind == "handover":

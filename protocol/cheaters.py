@@ -28,6 +28,7 @@ from . import deck as mp
 from .codec import encode
 from .identity import Identity, seal
 from .local import LocalTable
+from .events import Update
 from .messages import Act, Commit, Handover, Join, Reveal, Shares, Shuffle
 from .session import TableSession
 from .transcript import VERSION, Entry, Header, Signed, make_payload
@@ -98,13 +99,12 @@ class LaxSession(Cheater):
 
 def held(session: TableSession) -> dict[int, int]:
     """card index -> deck position, for the cards this seat holds and knows."""
-    return {session.known[p]: p for p, o in session.owner.items() if o == session.seat and p in session.known}
+    return session.cards.held_by(session.seat)
 
 
 def proof_for(session: TableSession, position: int) -> tuple:
     """(position, card, scalar) opening `position`, from what `session` knows."""
-    scalar = session.public_scalar.get(position) or session._scalars[position]
-    return (position, session.known[position], scalar_bytes(scalar))
+    return session.cards.proof(position)
 
 
 def forced_act(session: TableSession, action: Action, proofs=(), positions=()) -> bytes:
@@ -135,26 +135,26 @@ def off_suit(session: TableSession) -> Action | None:
 class PlayUnheld(Cheater):
     """Plays a card from a deck position it does not hold (with a made-up proof)."""
 
-    def act(self, action: Action) -> list[bytes]:
+    def act(self, action: Action) -> Update:
         if self.cheated or action.kind != "play":
             return super().act(action)
         self.cheated = True
-        position = next(p for p, o in sorted(self.owner.items()) if o != self.seat)
+        position = next(p for p, o in sorted(self.cards.owner.items()) if o != self.seat)
         claimed = next(c for c in range(40) if c not in held(self))
-        return [forced_act(self, Action(self.seat, "play", Card.from_index(claimed)),
-                           [(position, claimed, scalar_bytes(12345))])]
+        return Update([forced_act(self, Action(self.seat, "play", Card.from_index(claimed)),
+                                  [(position, claimed, scalar_bytes(12345))])])
 
 
 class WrongProof(Cheater):
     """Plays one card and proves another one it holds (a true proof of the wrong card)."""
 
-    def act(self, action: Action) -> list[bytes]:
+    def act(self, action: Action) -> Update:
         mine = held(self)
         if self.cheated or action.kind != "play" or len(mine) < 2:
             return super().act(action)
         self.cheated = True
         other = next(p for c, p in mine.items() if c != action.card.index)
-        return [forced_act(self, action, [proof_for(self, other)])]
+        return Update([forced_act(self, action, [proof_for(self, other)])])
 
 
 class ShuffleSpoiler(Cheater):
@@ -323,10 +323,10 @@ def two_rule_call(session: TableSession) -> Card | None:
 class Stopper(Cheater):
     """Stops the hand at its first turn by revealing its seed, without cause."""
 
-    def act(self, action: Action) -> list[bytes]:
+    def act(self, action: Action) -> Update:
         self.cheated = True
         self._produced.add(self._step_key())
-        return [self._sign(Reveal(self.hand.number, self.secrets.seed))]
+        return Update([self._sign(Reveal(self.hand.number, self.secrets.seed))])
 
 
 # --- withholding, replaying, forging -----------------------------------------------------
@@ -345,19 +345,19 @@ class Withholder(Cheater):
 class Replayer(Cheater):
     """Sends one of its own messages again, already in the transcript, before its move."""
 
-    def act(self, action: Action) -> list[bytes]:
+    def act(self, action: Action) -> Update:
         out = super().act(action)
         if self.cheated:
             return out
         self.cheated = True
         earlier = next(e.message for e in self.transcript.entries[1:] if _sender(e.message) == self.seat)
-        return [earlier, *out]
+        return Update([earlier, *out.messages], out.events)
 
 
 class Forger(Cheater):
     """Sends a message in another seat's name (signed with its own key)."""
 
-    def act(self, action: Action) -> list[bytes]:
+    def act(self, action: Action) -> Update:
         out = super().act(action)
         if self.cheated:
             return out
@@ -366,7 +366,7 @@ class Forger(Cheater):
         header = Header(VERSION, self.transcript.table_id, "reveal", victim, self.transcript.next_seq(victim),
                         self.transcript.head)
         body = [self.hand.number, _secrets.token_bytes(32)]
-        return [Signed.sign(self.identity, make_payload(header, body)).encode(), *out]
+        return Update([Signed.sign(self.identity, make_payload(header, body)).encode(), *out.messages], out.events)
 
 
 def _sender(signed: bytes) -> int:
@@ -437,7 +437,7 @@ class HijackTable(LocalTable):
         self.cheated = True
         self.broadcast(self.host.submit(puppet._sign(Join(puppet.identity.public_bytes, "puppet"))).entry)
         for seat in self.seats:
-            self.send(seat.seat, seat.start())
+            self.send(seat.seat, seat.start().messages)
         self.pump()
 
 

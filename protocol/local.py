@@ -47,6 +47,7 @@ class LocalTable:
         self.timed_out: list[int] = []
         self.failures: list[tuple[TableSession, ProtocolError]] = []
         self.on_entry: Callable[[bytes], None] | None = None
+        self.on_event: Callable[[TableSession, object], None] | None = None
         self.replacement: Callable[[int, list[bytes]], tuple[TableSession, list[bytes]]] | None = None
         """(seat, entries so far) -> a session caught up, and what it sends (see `replacement_seat`)."""
 
@@ -71,9 +72,14 @@ class LocalTable:
         if any(node is failed for failed, _ in self.failures):
             return
         try:
-            self.send(node.seat, node.receive(entry))
+            update = node.receive(entry)
         except ProtocolError as error:
             self.failures.append((node, error))
+            return
+        self.send(node.seat, update.messages)
+        if self.on_event is not None:
+            for event in update.events:
+                self.on_event(node, event)
 
     def pump(self) -> None:
         """Deliver queued messages until every node waits on a decision or the table ends
@@ -100,14 +106,20 @@ class LocalTable:
         moved = False
         for seat in self.seats:
             if seat.my_turn():
-                self.send(seat.seat, seat.act(self.choosers[seat.seat](seat)))
+                self.send(seat.seat, self._decided(seat, seat.act(self.choosers[seat.seat](seat))))
                 moved = True
         return moved
+
+    def _decided(self, seat: TableSession, update) -> list[bytes]:
+        if self.on_event is not None:
+            for event in update.events:
+                self.on_event(seat, event)
+        return update.messages
 
     def start(self) -> None:
         self.broadcast(self.host.open())
         for seat in self.seats:
-            self.send(seat.seat, seat.start())
+            self.send(seat.seat, seat.start().messages)
         self.pump()
 
     def time_out(self) -> bool:

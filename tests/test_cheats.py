@@ -123,8 +123,8 @@ def _finish(table):
 def test_play_the_face_up_card_is_caught_at_once():
     table = paused()
     cheat = to_move(table)
-    faceup = cheat.faceup_pos
-    card = Card.from_index(cheat.known[faceup])
+    faceup = cheat.cards.faceup_pos
+    card = Card.from_index(cheat.cards.known[faceup])
     signed = forced_act(cheat, Action(cheat.seat, "play", card), [proof_for(cheat, faceup)])
     error = refused_at_once(table, signed, cheat.seat, CheatDetected)
     assert "does not hold" in error.reason
@@ -134,7 +134,7 @@ def test_play_another_seats_card_is_caught_at_once():
     table = paused()
     cheat = to_move(table)
     other = next(s for s in table.seats if s is not cheat)
-    position, card = next((p, c) for p, c in other.known.items() if other.owner[p] == other.seat)
+    position, card = next((p, c) for p, c in other.cards.known.items() if other.cards.owner[p] == other.seat)
     # It guesses the card right, but cannot prove it: it holds no key for that position.
     fake = (position, card, scalar_bytes(12345))
     signed = forced_act(cheat, Action(cheat.seat, "play", Card.from_index(card)), [fake])
@@ -146,7 +146,7 @@ def test_play_a_card_not_in_hand_with_own_proof_is_caught_at_once():
     cheat = to_move(table)
     held = mine(cheat)
     position = next(iter(held.values()))
-    claimed = next(c for c in range(40) if c not in held and c not in cheat.known.values())
+    claimed = next(c for c in range(40) if c not in held and c not in cheat.cards.known.values())
     proof = (position, claimed, proof_for(cheat, position)[2])
     signed = forced_act(cheat, Action(cheat.seat, "play", Card.from_index(claimed)), [proof])
     error = refused_at_once(table, signed, cheat.seat, CheatDetected)
@@ -176,7 +176,7 @@ def test_unproven_card_is_refused_at_once():
 def test_trump_exchange_proving_another_card_is_caught_at_once():
     table = paused(options={"trump_exchange": "7"}, seed=3)
     cheat = to_move(table)
-    trump = Card.from_index(cheat.known[cheat.faceup_pos]).suit
+    trump = Card.from_index(cheat.cards.known[cheat.cards.faceup_pos]).suit
     seven = Card("7", trump)
     other = next(p for c, p in mine(cheat).items() if c != seven.index)
     signed = forced_act(cheat, Action(cheat.seat, "exchange"), [proof_for(cheat, other)])
@@ -188,7 +188,7 @@ def test_black_hand_without_ace_three_and_king_of_trump_is_caught_at_once():
     table = paused(options={"black_hand": True}, seed=5)
     cheat = to_move(table)
     proofs = [proof_for(cheat, p) for p in list(mine(cheat).values())[:3]]
-    trump = Card.from_index(cheat.known[cheat.faceup_pos]).suit
+    trump = Card.from_index(cheat.cards.known[cheat.cards.faceup_pos]).suit
     if sorted(c for c, _ in mine(cheat).items()) == sorted(Card(r, trump).index for r in "A3K"):  # pragma: no cover
         pytest.skip("the deal gave it a real black hand")
     signed = forced_act(cheat, Action(cheat.seat, "declare"), proofs)
@@ -260,7 +260,7 @@ def test_wrong_private_key_share_stops_the_hand_and_the_audit_names_the_sender()
     table = LocalTable("briscola", 3, {}, choosers=random_choosers(3), sessions=sessions)
     table.run(max_hands=1)
     victim, cheat = table.seats[0], table.seats[2]
-    assert cheat.spoiled_position not in victim.known  # the recipient cannot open that card
+    assert cheat.spoiled_position not in victim.cards.known  # the recipient cannot open that card
     assert "does not open" in victim._complaint
     host = table.host.session
     assert not host.hand.moves  # no card was played: the hand stopped
@@ -273,7 +273,7 @@ def test_wrong_public_key_share_stops_the_hand_and_the_audit_names_the_sender():
     table = LocalTable("briscola", 2, {}, choosers=random_choosers(2), sessions=sessions)
     table.run(max_hands=1)
     host = table.host.session
-    assert host.faceup_pos not in host.known
+    assert host.cards.faceup_pos not in host.cards.known
     culprit = assert_named(table, 1, "wrong key share")
     assert culprit.entry == host.hand.share_entries[(0, 1)]
 
@@ -282,7 +282,7 @@ def test_key_share_out_of_range_is_caught_at_once():
     table = LocalTable("briscola", 2, {}, choosers=random_choosers(2))
     table.broadcast(table.host.open())
     for seat in table.seats:
-        table.send(seat.seat, seat.start())
+        table.send(seat.seat, seat.start().messages)
     host = table.host.session
     while host.phase != "deal":
         table.order(*table.queue.popleft())
@@ -493,7 +493,7 @@ def test_forged_signature_is_dropped_naming_the_connection():
     table = paused()
     seat = to_move(table)
     position = next(iter(mine(seat).values()))
-    honest = seat.act(Action(seat.seat, "play", Card.from_index(seat.known[position])))[0]
+    honest = seat.act(Action(seat.seat, "play", Card.from_index(seat.cards.known[position]))).messages[0]
     signed = Signed.decode(honest)
     bad = Signed(signed.payload, bytes([signed.signature[0] ^ 1]) + signed.signature[1:]).encode()
     host = table.host
@@ -531,7 +531,7 @@ def test_evidence_of_a_valid_message_names_the_host():
     """The host cannot turn a seat's honest move into 'evidence': every node checks it."""
     table = paused()
     seat = to_move(table)
-    honest = seat.act(table.choosers[seat.seat](seat))[0]
+    honest = seat.act(table.choosers[seat.seat](seat)).messages[0]
     for node in (*table.seats, *table.spectators):
         before = snapshot(node)
         with pytest.raises(RemoteProtocolError) as caught:
@@ -554,7 +554,7 @@ def test_forked_history_is_detected():
     table = LocalTable("briscola", 3, {}, choosers=random_choosers(3))
     table.broadcast(table.host.open())
     for seat in table.seats:
-        table.send(seat.seat, seat.start())
+        table.send(seat.seat, seat.start().messages)
     host = table.host.session
     while host.phase != "commit" or len(table.queue) < 3:
         table.order(*table.queue.popleft())
@@ -565,7 +565,7 @@ def test_forked_history_is_detected():
     for node, order in ((a, commits), (b, commits[::-1]), (c, commits[::-1])):
         out = []
         for signed in order:
-            out += node.receive(entry_for(node, signed, table.host))
+            out += node.receive(entry_for(node, signed, table.host)).messages
         if node is a:
             shuffle = out
     assert a.transcript.head != b.transcript.head

@@ -35,7 +35,7 @@ class KnowledgeTable(LocalTable):
         self.check()
 
     def truth(self) -> list[int]:
-        final = tuple(self.host.session.final)
+        final = tuple(self.host.session.cards.final)
         if final not in self._truth:
             self._truth[final] = mp.decrypt_deck(list(final), [s.secrets for s in self.seats])
         return self._truth[final]
@@ -44,14 +44,14 @@ class KnowledgeTable(LocalTable):
         host = self.host.session
         spectators = self.spectators
         for spectator in spectators:
-            assert spectator.known == host.known
+            assert spectator.cards.known == host.cards.known
             assert spectator.known_cards() == host.known_cards()
-        if host.hand is None or not host.final or host.phase in ("over", "aborted"):
+        if host.hand is None or not host.cards.final or host.phase in ("over", "aborted"):
             return
         self.checks += 1
         n = host.players
         truth = self.truth()
-        public = dict(host.known)
+        public = dict(host.cards.known)
         self.max_public = max(self.max_public, len(public))
         for p, card in public.items():
             assert card == truth[p], "a public card opened to the wrong card"
@@ -60,19 +60,19 @@ class KnowledgeTable(LocalTable):
         number = host.hand.number
         for seat in self.seats:
             ever = self.ever.setdefault((number, seat.seat), set())
-            ever.update(p for p, o in host.owner.items() if o == seat.seat)
+            ever.update(p for p, o in host.cards.owner.items() if o == seat.seat)
         # Each seat: its own cards and the public ones, nothing else.
         for seat in self.seats:
             s = seat.seat
             ever = self.ever[(number, s)]
-            for p, card in seat.known.items():
+            for p, card in seat.cards.known.items():
                 assert card == truth[p]
                 assert p in public or p in ever, f"seat {s} opened position {p}, never its own"
             allowed = set(public.values()) | {truth[p] for p in ever}
             assert {c.index for c in seat.known_cards()} <= allowed
             if host.phase != "deal" and seat.view is not None:
-                owned = {p for p, o in host.owner.items() if o == s}
-                assert owned <= set(seat.known), f"seat {s} cannot open a card it holds"
+                owned = {p for p, o in host.cards.owner.items() if o == s}
+                assert owned <= set(seat.cards.known), f"seat {s} cannot open a card it holds"
                 hand = set(seat.view.hands[s])
                 assert seat.view.unknown[s] == 0
                 assert hand <= seat.known_cards()
@@ -144,7 +144,7 @@ def test_sealed_share_opens_only_for_its_recipient():
     aad = seal_aad(table_id, number, step.number, a.seat, b.seat)
     # The recipient opens it, and finds the shares for its own positions.
     pairs = {p: k for p, k in decode(unseal(b._pair_key(a.seat), blob, aad))}
-    mine = {p for p, o in host.owner.items() if o == b.seat}
+    mine = {p for p, o in host.cards.owner.items() if o == b.seat}
     assert set(pairs) == mine
     assert all(k == scalar_bytes(mp.key_share(a.secrets, p)) for p, k in pairs.items())
     # A third seat cannot, whatever key or context it tries.

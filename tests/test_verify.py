@@ -301,7 +301,7 @@ def test_a_seat_back_with_its_own_key_is_told_and_still_named(tmp_path, capsys):
     with pytest.raises(RuntimeError, match="stuck in phase seating"):
         table.run()
     seat.withhold = False
-    table.send(1, seat.rejoin())
+    table.send(1, seat.rejoin().messages)
     host = table.host.session
     while host.phase not in ("over", "aborted"):
         assert table.decide() or table.queue, host.phase

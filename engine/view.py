@@ -1,0 +1,117 @@
+"""What one seat (or a spectator) may see of a table: the object a UI and a
+computer player read, and nothing else.
+
+A `SeatView` is plain, read-only data: it holds no key, no seed and no
+other seat's hidden card. `state` gives a fresh copy of the seat's engine
+view (the same hidden-card state the rules run on), for a computer player
+that wants to simulate; changing that copy changes nothing at the table.
+The table session builds one with `TableSession.seat_view()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .state import Action, Deal, State, Trick
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """A hand once audited: the verdict, and every card as dealt (when the audit saw them all)."""
+
+    number: int
+    ok: bool
+    text: str  # one line: the result, or who was named and why
+    culprits: tuple[str, ...]
+    deal: Deal | None
+    points: tuple[int, ...] | None
+    score: tuple[int, ...] | None
+    result: dict
+
+
+@dataclass(frozen=True)
+class SeatView:
+    game: str
+    players: int
+    options: dict
+    seat: int | None  # None: a spectator
+    names: tuple[str, ...]
+    table_phase: str  # join, coin_commit, ..., play, reveal, seating, over, aborted
+    awaited: dict[int, str]  # seat -> the message it owes now
+    scores: tuple[int, ...]
+    hands_played: int
+    series_over: bool
+    winners: tuple[int, ...]
+    dealer: int | None = None
+    hand_number: int | None = None
+    phase: str | None = None  # the game's phase: auction, call, play, ...
+    turn: int | None = None  # the seat to act, or None
+    roles: dict = field(default_factory=dict)  # seat -> ("dealer", "caller", "soloist", "partner", ...)
+    hand: tuple[Card, ...] = ()  # this seat's cards, sorted
+    hand_sizes: tuple[int, ...] = ()
+    known_hands: tuple[tuple[Card, ...], ...] = ()  # cards known in each hand (open hands, the monte taken...)
+    trick: tuple[Card, ...] = ()
+    trick_leader: int | None = None
+    tricks: tuple[Trick, ...] = ()
+    trump: str | None = None
+    faceup: Card | None = None
+    stock: int | None = None  # face-down cards left to draw (Briscola)
+    auction: tuple[Action, ...] = ()  # bids and passes, in order
+    called: Card | None = None
+    contract: str | None = None
+    captured: tuple[int, ...] = ()  # card points taken so far (every trick is public)
+    legal: tuple[Action, ...] = ()  # this seat's choices, when it is to act
+    history: tuple[Action, ...] = ()  # every action of the hand as this seat saw it
+    last_hand: HandSummary | None = None
+    _state: State | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def state(self) -> State | None:
+        """A fresh copy of this seat's engine view of the hand (None between hands)."""
+        return None if self._state is None else self._state.clone()
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.legal)
+
+
+def hand_fields(state: State, seat: int | None) -> dict:
+    """The SeatView fields that come from the hand's engine state, as `seat` knows it."""
+    n = state.n
+    auction = tuple(a for a in state.history if a.kind in ("bid", "pass"))
+    stock = getattr(state, "stock", None)
+    drawn = getattr(state, "drawn", 0)
+    turn = state.current_player()
+    return {
+        "dealer": state.dealer,
+        "phase": state.phase,
+        "turn": turn if turn >= 0 else None,
+        "roles": roles_of(state),
+        "hand": tuple(sorted(state.hands[seat])) if seat is not None and seat >= 0 else (),
+        "hand_sizes": tuple(state.hand_size(s) for s in range(n)),
+        "known_hands": tuple(tuple(sorted(state.hands[s])) for s in range(n)),
+        "trick": tuple(state.trick),
+        "trick_leader": state.leader if state.trick else None,
+        "tricks": tuple(state.tricks),
+        "trump": getattr(state, "trump", None),
+        "faceup": getattr(state, "faceup", None) if stock is not None and drawn <= len(stock) else None,
+        "stock": None if stock is None else max(0, len(stock) - drawn),
+        "auction": auction,
+        "called": getattr(state, "called", None),
+        "contract": getattr(state, "contract", None),
+        "captured": tuple(state.captured),
+        "history": tuple(state.history),
+    }
+
+
+def roles_of(state: State) -> dict[int, tuple[str, ...]]:
+    """Each seat's roles in the hand: dealer, and caller, soloist or partner once known."""
+    roles: dict[int, list[str]] = {state.dealer: ["dealer"]}
+    for role in ("caller", "soloist"):
+        seat = getattr(state, role, None)
+        if isinstance(seat, int) and seat >= 0:
+            roles.setdefault(seat, []).append(role)
+    if getattr(state, "partner_known", False) and getattr(state, "partner", None) is not None:
+        roles.setdefault(state.partner, []).append("partner")
+    return {seat: tuple(r) for seat, r in roles.items()}

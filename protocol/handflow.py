@@ -1,0 +1,279 @@
+"""One hand, as the transcript moves it: commitments, the two shuffle phases,
+dealing steps (key shares, then opening what this node may see), decisions,
+the Calabresella handover, and the reveals.
+
+A part of `TableSession` (see session.py for the state it shares). Every
+handler checks all it can before it changes anything.
+"""
+
+from __future__ import annotations
+
+from engine import flow
+from engine.state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, State
+
+from . import deck as mp
+from .errors import CheatDetected, RemoteProtocolError
+from .identity import check_x25519_public
+from .messages import Act, Commit, Handover, Reveal, Shares, Shuffle
+from .positions import peek_positions
+from .records import Step
+from .sealing import open_shares
+from .wire import action_from_wire, scalar_int
+
+
+class HandFlow:
+    """Hand-level handlers of `TableSession`."""
+
+    # --- commitments and the shuffle -------------------------------------------------
+
+    def _on_commit(self, sender: int, msg: Commit, index: int) -> None:
+        check_x25519_public(msg.x25519)  # else no seat could seal it a share
+        self.hand.commits[sender] = (msg, index)
+        if len(self.hand.commits) == self.players:
+            self.phase = "shuffle"
+
+    def _on_shuffle(self, sender: int, msg: Shuffle, index: int) -> None:
+        hand, n = self.hand, self.players
+        expected_phase = 1 if len(hand.shuffles) < n else 2
+        size = self.plan.size
+        if msg.phase != expected_phase or len(msg.deck) != size:
+            raise RemoteProtocolError(f"expected a phase-{expected_phase} deck of {size} cards", culprit=sender, entry=index)
+        mp.check_points(msg.deck)  # a value that is no point would stop every seat after it
+        if msg.phase == 1:
+            mp.check_distinct(list(msg.deck))  # a duplicated card shows here at once
+        hand.shuffles.append((sender, msg, index))
+        if len(hand.shuffles) == 2 * n:
+            self._open_step("deal", *self.cards.deal(self.game, list(msg.deck)))
+
+    # --- dealing steps ---------------------------------------------------------------
+
+    def _open_step(self, kind: str, positions, audiences) -> None:
+        """Start a dealing step: every seat sends its key shares for these positions."""
+        todo = [(p, a) for p, a in zip(positions, audiences) if p not in self.cards.public_scalar]
+        step = Step(len(self.hand.steps), kind, tuple(p for p, _ in todo), tuple(a for _, a in todo))
+        self.hand.steps.append(step)
+        self.phase = "deal"
+        if not step.positions:
+            self._finish_step(step)
+
+    def _on_shares(self, sender: int, msg: Shares, index: int) -> None:
+        step = self.hand.steps[-1]
+        if msg.step != step.number:
+            raise RemoteProtocolError(f"shares for step {msg.step}, expected {step.number}", culprit=sender, entry=index)
+        want_sealed = sorted({a for a in step.audiences if a not in (PUBLIC, sender)})
+        want_public = sorted(p for p, a in zip(step.positions, step.audiences) if a == PUBLIC)
+        if sorted(r for r, _ in msg.sealed) != want_sealed:
+            raise RemoteProtocolError("shares sealed to the wrong seats", culprit=sender, entry=index)
+        if sorted(p for p, _ in msg.public) != want_public:
+            raise RemoteProtocolError("public shares for the wrong positions", culprit=sender, entry=index)
+        for _, scalar in msg.public:
+            scalar_int(scalar)
+        step.shares[sender] = msg
+        self.hand.share_entries[(step.number, sender)] = index
+        if len(step.shares) == self.players:
+            self._finish_step(step)
+
+    def _finish_step(self, step: Step) -> None:
+        """All shares are in: open what this node may see, then move the hand on.
+
+        A public card that does not open cannot be blamed on one seat yet
+        (any of them may have sent a wrong share): every node sees it at the
+        same entry, the hand stops, and the audit names the seat.
+        """
+        public = [p for p, a in zip(step.positions, step.audiences) if a == PUBLIC]
+        if not self.cards.open_public(public, [dict(m.public) for m in step.shares.values()]):
+            self.phase = "reveal"
+            return
+        if self.holds_seat() and self.seat in step.audiences:
+            self._open_mine(step)
+        self._apply_step(step)
+
+    def _open_mine(self, step: Step) -> None:
+        mine = [p for p, a in zip(step.positions, step.audiences) if a == self.seat]
+        received: dict[int, list[int]] = {p: [mp.key_share(self.secrets, p)] for p in mine}
+        for sender, msg in step.shares.items():
+            if sender == self.seat:
+                continue
+            try:
+                pairs = open_shares(self._pair_key(sender), self.transcript.table_id, self.hand.number, step.number,
+                                    sender, self.seat, dict(msg.sealed)[self.seat])
+            except RemoteProtocolError:
+                self._complaint = f"seat {sender}'s sealed shares do not open"
+                continue
+            for p in mine:
+                if p not in pairs:
+                    self._complaint = f"seat {sender} sent no share for a card of mine"
+                else:
+                    received[p].append(pairs[p])
+        for p in mine:
+            if not self.cards.open_private(p, received[p]):
+                self._complaint = "a card dealt to me does not open (wrong key share)"
+
+    def _apply_step(self, step: Step) -> None:
+        try:
+            if step.kind == "deal":
+                self._build_view()
+            else:
+                self._apply_chance()
+            self._show_peeked()
+        except (IllegalAction, ValueError):
+            # Public cards contradict each other (a card seen twice): every
+            # node sees it here, so all stop together; the audit names who.
+            self.phase = "reveal"
+            return
+        self._advance()
+
+    def _apply_chance(self) -> None:
+        need = self.view.need()
+        positions = [self.cards.slot_position(s) for s in need.slots]
+        cards = tuple(self.cards.card(p) for p in positions)
+        before = self.view
+        try:
+            self.view = before.child(Action(CHANCE, need.kind, cards=cards))
+        except IllegalAction:
+            # A card only this seat sees contradicts its view: complain (an
+            # early reveal) and carry on with that card unknown, like the others.
+            self._complaint = "a card dealt to me contradicts what I have seen"
+            public = tuple(c if a == PUBLIC else None for c, a in zip(cards, need.audiences))
+            self.view = before.child(Action(CHANCE, need.kind, cards=public))
+        self.cards.move_chance(self.view, need, positions)
+        self._emit_chance(before, need, positions)
+
+    def _build_view(self) -> None:
+        plan, cards = self.plan, self.cards
+        if len(set(cards.known.values())) != len(cards.known):
+            self._complaint = "the cards dealt to me contradict each other"
+            cards.forget_private()
+        deal = Deal(
+            hands=[[cards.card(p) for p in positions] for positions in plan.hands],
+            stock=[cards.card(p) for p in plan.stock],
+            faceup=None if plan.faceup is None else cards.card(plan.faceup),
+            monte=[cards.card(p) for p in plan.monte],
+        )
+        viewer = PUBLIC if self.seat is None else self.seat
+        self.view = self.game.new_hand(self.hand.dealer, deal, viewer=viewer)
+        self._emit_deal()
+
+    def _show_peeked(self) -> None:
+        """Tell the view the stock cards everyone sees (Briscola open hands: the top)."""
+        view = self.view
+        for slot, p in enumerate(self.plan.stock):
+            if p in self.cards.public_scalar and slot >= getattr(view, "drawn", len(self.plan.stock)):
+                view.see_stock(slot, self.cards.card(p))
+
+    def _advance(self) -> None:
+        """Decide what the hand waits for next."""
+        view = self.view
+        turn = view.current_player()
+        if turn == TERMINAL:
+            self.phase = "reveal"
+            return
+        if turn != CHANCE:
+            self.phase = "play"
+            return
+        need = view.need()
+        if need.kind == "handover":
+            self._handovers = {}
+            self.phase = "handover"
+            return
+        positions = [self.cards.slot_position(s) for s in need.slots] + [p for p, _ in peek_positions(view, self.plan)]
+        audiences = list(need.audiences) + [PUBLIC] * (len(positions) - len(need.slots))
+        self._open_step(need.kind, positions, audiences)
+
+    # --- decisions ------------------------------------------------------------
+
+    def _on_act(self, sender: int, msg: Act, index: int) -> None:
+        kind = msg.action[0]
+        view, cards = self.view, self.cards
+        if kind == "discard" and not msg.positions:
+            raise RemoteProtocolError("a discard names its positions", culprit=sender, entry=index)
+        if kind != "discard" and msg.positions:
+            raise RemoteProtocolError(f"{kind} gives up no positions", culprit=sender, entry=index)
+        cards.check_given(sender, msg.positions, index)
+        # Only the discarder sees its discards; every other view gets them face down.
+        face_down = tuple(cards.card(p) if sender == self.seat else None for p in msg.positions)
+        action = action_from_wire(sender, msg.action, face_down)
+        opened = cards.check_proofs(sender, kind, view.shown_cards(action), msg.proofs, index)
+        self.claims.check(sender, [(p, card) for p, (_, card) in opened], index)
+        after, complaint = self._child_seen_from_here(view, action)
+        if complaint:
+            self._complaint = self._complaint or complaint
+        self.view = after
+        cards.show(opened)
+        if kind == "play" and view.MUST_FOLLOW and view.trick and action.card.suit != view.trick[0].suit:
+            self.claims.lacks_suit(sender, view.trick[0].suit, self._held(sender), index)
+        cards.move_action(view, action, msg.positions, opened)
+        self.hand.moves.append((index, sender, "act", msg))
+        self._emit_action(view, action)
+        self._advance()
+
+    def _held(self, seat: int) -> frozenset[int]:
+        return frozenset(p for p, owner in self.cards.owner.items() if owner == seat)
+
+    def _child_seen_from_here(self, view: State, action: Action) -> tuple[State, str | None]:
+        """`view` after `action`, and a complaint when only this seat's own
+        cards show the action breaks a rule (the Chiamata two rule, seen by
+        the holder of the 2): every other node accepts it, so this one does
+        too, in step with them, and stops the hand with an early reveal; the
+        audit names the sender. IllegalAction when anyone could see it."""
+        try:
+            return view.child(action), None
+        except IllegalAction as error:
+            me = self.seat
+            if me is None or action.seat == me or not view.hands[me]:
+                raise
+            blind = view.clone()
+            blind.unknown[me] += len(blind.hands[me])
+            blind.hands[me] = []
+            try:
+                blind.apply(action)
+            except IllegalAction:
+                raise error from None
+            blind.hands[me] = list(view.hands[me])
+            blind.unknown[me] = view.unknown[me]
+            return blind, f"seat {action.seat} broke a rule my cards show: {error}"
+
+    def _on_handover(self, sender: int, msg: Handover, index: int) -> None:
+        need = self.view.need()
+        called = need.card
+        if msg.proof is not None:
+            position, card, _ = msg.proof
+            if card != called.index:
+                raise RemoteProtocolError("handover of a card that was not called", culprit=sender, entry=index)
+            self.cards.check_proof(sender, msg.proof, index)
+            self.claims.check(sender, [(position, card)], index)
+        handovers = {**self._handovers, sender: (msg, index)}
+        if len(handovers) < len(flow.handover_answerers(self.view)):
+            self._handovers = handovers
+            return
+        proofs = [(s, m.proof) for s, (m, _) in handovers.items() if m.proof is not None]
+        if len(proofs) > 1:
+            raise CheatDetected("both defenders showed the called card", culprit=sender, entry=index)
+        holder = proofs[0][0] if proofs else None
+        before = self.view
+        self.view = before.child(Action(CHANCE, "handover", card=called, holder=holder))
+        self._handovers = handovers
+        for seat, (m, i) in sorted(handovers.items(), key=lambda item: item[1][1]):
+            self.hand.moves.append((i, seat, "handover", m))
+            if m.proof is None:
+                self.claims.lacks_card(seat, called.index, self._held(seat), i)
+        if proofs:
+            position, card, scalar = proofs[0][1]
+            self.cards.show([(position, (scalar_int(scalar), card))])
+            self.cards.move_handover(position, flow.handover_holder(before))
+        self._emit_handover(holder, called)
+        self._advance()
+
+    # --- the end of a hand ----------------------------------------------------
+
+    def _on_reveal(self, sender: int, msg: Reveal, index: int) -> None:
+        hand = self.hand
+        if sender in hand.reveals:
+            raise RemoteProtocolError("seed already revealed", culprit=sender, entry=index)
+        hand.reveals[sender] = (msg.seed, index)
+        if self.phase != "reveal":
+            self._complaint = self._complaint or f"seat {sender} stopped the hand"
+            self._interrupted_at = index
+            self.phase = "reveal"
+            self._emit("stopped", sender, f"seat {sender} stops the hand (an early reveal)")
+        self._finish_if_revealed()

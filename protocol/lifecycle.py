@@ -1,0 +1,212 @@
+"""A table's life around its hands: joining, the first-dealer coin, taking a
+seat again, the host's own entries (evidence, time-outs, closing), and the
+end of each hand's audit.
+
+A part of `TableSession` (see session.py for the state it shares); each
+handler runs only once the message has passed every check, and raises,
+changing nothing, when the rules refuse it.
+"""
+
+from __future__ import annotations
+
+from engine.game import OptionError
+from engine.games import make
+from engine.series import Series
+
+from . import deck as mp
+from .audit import ABSENT, Culprit, audit_hand
+from .claims import Claims
+from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
+from .messages import Close, CoinCommit, CoinReveal, Evidence, Join, Table, Timeout
+from .positions import HandDeck
+from .records import HAND_PHASES, HandRecord
+from .transcript import open_signed
+
+
+class TableLifecycle:
+    """Table-level handlers of `TableSession`."""
+
+    # --- joining and taking a seat again ------------------------------------------------
+
+    def _on_table(self, sender: int, table: Table, index: int) -> None:
+        try:
+            game = make(table.game, table.players, dict(table.options))
+        except OptionError as error:
+            raise RemoteProtocolError(f"table: {error}", culprit="host", entry=index) from None
+        if self.seat is not None and not 0 <= self.seat < table.players:
+            raise LocalProtocolError(f"seat {self.seat} does not exist at a {table.players}-player table")
+        self.table, self.game = table, game
+        self.rules = dict(table.rules)
+        self.phase = "join"
+        self._emit("table", None, f"{table.game}, {table.players} players")
+
+    def _on_join(self, sender: int, join: Join, index: int) -> None:
+        if any(key == join.key for seat, key in self.keys.items() if seat != sender):
+            raise RemoteProtocolError("that key already holds a seat", culprit=sender, entry=index)
+        mine = self.identity.public_bytes if self.identity is not None else None
+        if sender == self.seat and join.key != mine and not self.replacing:
+            if self.phase == "join":
+                raise RemoteProtocolError(f"the host seated another key in seat {sender}, this node's seat",
+                                          culprit="host", entry=index)
+            self.evicted = True  # timed out, and the seat went to another key
+        if self.phase == "seating" and not self.rules.get("retake") and join.key != self.keys[sender]:
+            raise RemoteProtocolError(f"this table lets only seat {sender}'s own key take it back", culprit=sender, entry=index)
+        returning = self.phase == "seating" and join.key == self.keys.get(sender)
+        self.keys[sender] = join.key
+        self.names[sender] = join.name
+        self._emit("seated", sender, f"{join.name} {'is back in' if returning else 'takes'} seat {sender}")
+        if self.phase == "join":
+            if len(self.keys) == self.players + 1:
+                self.phase = "coin_commit"
+            return
+        self.absent.discard(sender)
+        if sender == self.seat and join.key == mine:
+            self.evicted = False
+        if not self.absent:
+            self._start_hand(self._next_number)
+
+    # --- the first dealer -------------------------------------------------------------
+
+    def _coin_context(self, seat: int) -> bytes:
+        return self.transcript.table_id + bytes([seat])
+
+    def _on_coin_commit(self, sender: int, msg: CoinCommit, index: int) -> None:
+        self.coins[sender] = msg.commitment
+        self._coin_moves_on()
+
+    def _on_coin_reveal(self, sender: int, msg: CoinReveal, index: int) -> None:
+        if not mp.check_coin(msg.value, self._coin_context(sender), self.coins[sender]):
+            raise CheatDetected("coin reveal does not match its commitment", culprit=sender, entry=index)
+        self.coin_values[sender] = msg.value
+        self._coin_moves_on()
+
+    def _coin_moves_on(self) -> None:
+        """Reveal once every seat present has committed; toss once each has revealed.
+
+        A seat timed out during the coin is left out: the first dealer comes
+        from the values the others revealed. A last revealer that withholds
+        can so choose between two results at most (with its value or
+        without), once, and is named for it; the coin is never tossed again.
+        """
+        present = set(range(self.players)) - self.absent
+        if self.phase == "coin_commit" and present <= set(self.coins):
+            self.phase = "coin_reveal"
+        if self.phase == "coin_reveal" and present & set(self.coins) <= set(self.coin_values):
+            values = [self.coin_values[s] for s in sorted(self.coin_values) if s in present]
+            self.series = Series(self.game, mp.coin_result(values, self.players))
+            self._emit("dealer", self.series.dealer, f"seat {self.series.dealer} deals first")
+            self._start_hand(0)
+
+    # --- hands begin and end ---------------------------------------------------------
+
+    def _start_hand(self, number: int) -> None:
+        if self.absent:
+            self._next_number = number
+            self.phase = "seating"
+            return
+        self.hand = HandRecord(number, self.series.dealer)
+        self.plan = self.game.plan(self.series.dealer)
+        self.view = None
+        self._reset_hand()
+        self.phase = "commit"
+        self._emit("hand", self.series.dealer, f"hand {number + 1}: seat {self.series.dealer} deals")
+
+    def _reset_hand(self) -> None:
+        self.secrets: mp.SeatSecrets | None = None
+        self.x25519 = None
+        self.cards = HandDeck(getattr(self, "plan", None))
+        self.claims = Claims()
+        self._pair_keys: dict[int, bytes] = {}
+        self._handovers: dict = {}
+        self._complaint: str | None = None
+
+    def _stop_hand(self, index: int) -> None:
+        """Evidence or a time-out ends the hand here: the seats present reveal."""
+        self._interrupted_at = index
+        self.phase = "reveal"
+        self._finish_if_revealed()
+
+    def _finish_if_revealed(self) -> None:
+        hand = self.hand
+        if not set(hand.commits) - self.absent <= set(hand.reveals):
+            return
+        verdict = self._audit(hand)
+        self.verdicts.append(verdict)
+        if self.seat is not None:
+            self.store.forget_hand(hand.number)
+        self._emit_verdict(verdict)
+        if verdict.cheats:
+            self.phase = "aborted"
+        elif verdict.outcome is None:
+            self._start_hand(hand.number + 1)  # void: not scored, same dealer
+        else:
+            self.series.record(verdict.outcome)
+            if self.series.is_over():
+                self.phase = "over"
+                self._emit("series", None, f"series over; scores {self.series.scores}; winners seats {self.series.winners()}")
+            else:
+                self._start_hand(hand.number + 1)
+
+    def _audit(self, hand):
+        """The hand's verdict (nodes sharing a process audit each hand once: `shared`)."""
+        key = (self.transcript.table_id, hand.number, self.transcript.head)
+        if self.shared is not None and key in self.shared.verdicts:
+            return self.shared.verdicts[key]
+        verdict = audit_hand(self.game, self.transcript.table_id, hand, self.plan)
+        if self.shared is not None:
+            self.shared.verdicts[key] = verdict
+        return verdict
+
+    # --- the host's own entries ------------------------------------------------------------
+
+    def _on_evidence(self, sender: int, msg: Evidence, index: int) -> None:
+        """A seat's message the host refused: check for ourselves that the rules
+        refuse it and that it is the seat's own next message, then stop the hand."""
+        try:
+            opened = open_signed(msg.message, self.keys, self.transcript.table_id)
+        except RemoteProtocolError as error:
+            raise RemoteProtocolError(f"evidence that does not verify: {error.reason}", culprit="host", entry=index) from None
+        inner = opened.header
+        log = self.transcript
+        if not 0 <= inner.sender < self.players or inner.kind == "join" or log.has_message(msg.message) \
+                or inner.seq != log.next_seq(inner.sender) or log.echoed_index(inner.head) is None:
+            raise RemoteProtocolError("evidence that is not the seat's next message", culprit="host", entry=index)
+        try:
+            self._judge(inner, opened.body, index)
+        except RemoteProtocolError as error:
+            if error.culprit != inner.sender:
+                raise RemoteProtocolError(f"evidence that does not prove its seat wrong: {error.reason}",
+                                          culprit="host", entry=index) from None
+            proven = Culprit(inner.sender, error.reason, index)
+        else:
+            self.phase = "aborted"  # we applied a valid message: the host refused it falsely
+            raise RemoteProtocolError(f"the host refused a valid message of seat {inner.sender}", culprit="host", entry=index)
+        log.spend(opened)
+        self._note_own(inner)
+        self._emit("refused", inner.sender, f"seat {inner.sender}'s message refused: {proven.reason}")
+        if self.phase in HAND_PHASES:
+            self.hand.findings.append(proven)
+            self._stop_hand(index)
+        else:
+            self.culprits.append(proven)
+            self.phase = "aborted"
+
+    def _on_timeout(self, sender: int, msg: Timeout, index: int) -> None:
+        kinds, senders = self.expected()
+        if msg.seat not in senders or msg.owed not in kinds:
+            raise RemoteProtocolError(f"timed out seat {msg.seat}, which owed no {msg.owed}", culprit="host", entry=index)
+        self.absent.add(msg.seat)
+        finding = Culprit(msg.seat, f"left or withheld its {msg.owed} past the time limit", index, ABSENT)
+        self._emit("timeout", msg.seat, f"seat {msg.seat} timed out (owed its {msg.owed})")
+        if self.phase in HAND_PHASES:
+            self.hand.findings.append(finding)
+            self._stop_hand(index)
+            return
+        self.culprits.append(finding)  # the coin goes on without it; the seat is taken before the deal
+        self._interrupted_at = index
+        self._coin_moves_on()
+
+    def _on_close(self, sender: int, msg: Close, index: int) -> None:
+        self.closed = msg.reason
+        self.phase = "over"
+        self._emit("closed", None, f"table closed: {msg.reason}")

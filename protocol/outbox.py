@@ -1,0 +1,219 @@
+"""What a seat sends: the message each phase owes, its decisions, and
+signing — every secret and every signed message stored before it leaves.
+
+A part of `TableSession` (see session.py for the state it shares). A
+spectator never sends anything.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from engine.state import PUBLIC, Action
+
+from . import deck as mp
+from .errors import LocalProtocolError
+from .identity import Identity, x25519_private_from_seed, x25519_public_bytes
+from .messages import KIND_OF, Act, CoinCommit, CoinReveal, Commit, Handover, Join, Reveal, Shares, Shuffle, to_body
+from .sealing import hand_pair_key, seal_shares
+from .store import SeatStore
+from .transcript import VERSION, Entry, Header, Signed, Transcript, make_payload, parse_header
+from .wire import action_to_wire, commit_context
+
+BUILDERS = {
+    "join": "_make_join", "seating": "_make_seating", "coin_commit": "_make_coin_commit",
+    "coin_reveal": "_make_coin_reveal", "commit": "_make_commit", "shuffle": "_make_shuffle",
+    "deal": "_make_deal", "handover": "_make_handover", "reveal": "_make_reveal",
+}
+"""The message a seat owes in each phase (decisions, in "play", come from `act`)."""
+
+
+class Outbox:
+    """A seat's outgoing side of `TableSession`."""
+
+    def start(self):
+        """What to send once connected (the join, when the table is known)."""
+        return self._update()
+
+    def rejoin(self):
+        """Take this seat back after a time-out (with this node's own key)."""
+        self._rejoin = True
+        return self._update()
+
+    def act(self, action: Action):
+        """Send this seat's decision; IllegalAction if the rules forbid it (nothing sent)."""
+        if not self.my_turn():
+            raise LocalProtocolError("it is not this seat's turn to act")
+        if action.seat != self.seat:
+            raise LocalProtocolError("act for this seat only")
+        self.view.child(action)  # raises IllegalAction, changing nothing
+        mine = self.cards.held_by(self.seat)
+        proofs = [self.cards.proof(mine[card.index]) for card in self.view.shown_cards(action)]
+        positions = [mine[c.index] for c in action.cards] if action.kind == "discard" else []
+        message = Act(self.hand.number, action_to_wire(action), tuple(proofs), tuple(positions))
+        self._produced.add(self._step_key())
+        return self._update([self._sign(message)])
+
+    @classmethod
+    def resume(cls, seat: int, identity: Identity, store: SeatStore, entries: list[bytes],
+               name: str = "", replacing: bool = False):
+        """Rebuild a seat after a crash from the transcript it holds and its store.
+
+        Returns the session, caught up, and the messages it owes now: those it
+        had signed but the transcript does not hold yet (the very bytes stored),
+        then any new ones. Nothing already in the transcript is signed again.
+        """
+        session = cls(seat, identity, name, store=store, replacing=replacing)
+        session._resume_floor = 1 + max((h.seq for h in _headers(entries) if h.sender == seat), default=-1)
+        owed: list[bytes] = []
+        for entry in entries:
+            owed += [m for m in session.receive(entry).messages if m]
+        for q in [q for q in sorted(store.sent) if q >= session.seq]:  # signed (an act) just before the crash
+            owed.append(store.sent[q])
+            session.seq = q + 1
+            session._produced.add(session._step_key())
+        return session, _not_in(owed, session.transcript)
+
+    # --- what is owed now ---------------------------------------------------------------
+
+    def _step_key(self) -> tuple:
+        hand = self.hand
+        if hand is None:
+            return (self.phase, -1, 0, 0, 0)
+        return (self.phase, hand.number, len(hand.steps), len(hand.moves), len(hand.shuffles))
+
+    def _outgoing(self) -> list[bytes]:
+        """The messages this seat owes now (none for a spectator)."""
+        if self.seat is None or self.phase in ("over", "aborted") or self.evicted:
+            return []
+        if not self.holds_seat() and self.phase not in ("join", "seating"):
+            return []
+        if self._complaint is not None and self.phase != "reveal":
+            key = ("complaint", self.hand.number)
+            if key in self._produced:
+                return []
+            self._produced.add(key)
+            message = self._make_reveal()
+            return [] if message is None else [self._sign(message)]
+        _, senders = self.expected()
+        key = self._step_key()
+        if self.seat not in senders or key in self._produced or self.phase not in BUILDERS:
+            return []
+        message = getattr(self, BUILDERS[self.phase])()
+        if message is None:
+            return []
+        self._produced.add(key)
+        return [self._sign(message)]
+
+    def _sign(self, message) -> bytes:
+        """Sign the next message, stored before it is returned (and so before it
+        can leave). A sequence number signed before a crash gives back the very
+        bytes stored then; one already in the transcript is never signed again."""
+        seq = self.seq
+        self.seq += 1
+        stored = self.store.sent.get(seq)
+        if stored is not None:
+            return stored
+        if seq < self._resume_floor:
+            return b""  # rebuilding: the transcript holds what was sent at this number
+        header = Header(VERSION, self.transcript.table_id, KIND_OF[type(message)], self.seat, seq, self.transcript.head)
+        signed = Signed.sign(self.identity, make_payload(header, to_body(message))).encode()
+        self.store.put_sent(seq, signed)
+        return signed
+
+    # --- one builder per phase ------------------------------------------------------------
+
+    def _make_join(self) -> Join | None:
+        if self.replacing:
+            return None  # a replacement waits for the seat to be free
+        return Join(self.identity.public_bytes, self.name or f"seat {self.seat}")
+
+    def _make_seating(self) -> Join | None:
+        mine = self.identity.public_bytes
+        if self.keys.get(self.seat) == mine and not self._rejoin:
+            return None  # timed out: back only when asked (`rejoin`)
+        if self.keys.get(self.seat) != mine and not self.replacing:
+            return None
+        self.evicted = False
+        return Join(mine, self.name or f"seat {self.seat}")
+
+    def _make_coin_commit(self) -> CoinCommit:
+        value = self.store.coins.get(0)
+        if value is None:
+            value = secrets.token_bytes(32)
+            self.store.put_coin(0, value)
+        self._coin_value = value
+        return CoinCommit(mp.coin_commit(value, self._coin_context(self.seat)))
+
+    def _make_coin_reveal(self) -> CoinReveal:
+        return CoinReveal(self._coin_value)
+
+    def _make_commit(self) -> Commit:
+        seed = self.store.seeds.get(self.hand.number)
+        if seed is None:
+            seed = secrets.token_bytes(32)
+            self.store.put_seed(self.hand.number, seed)
+        self.secrets = mp.SeatSecrets(seed)
+        self.x25519 = x25519_private_from_seed(self.secrets.x25519_seed)
+        context = commit_context(self.transcript.table_id, self.hand.number, self.seat)
+        return Commit(self.hand.number, self.secrets.commitment(context), x25519_public_bytes(self.x25519))
+
+    def _make_shuffle(self) -> Shuffle:
+        hand = self.hand
+        if len(hand.shuffles) < self.players:
+            previous = hand.shuffles[-1][1].deck if hand.shuffles else mp.start_deck([c.index for c in self.game.deck()])
+            return Shuffle(hand.number, 1, tuple(mp.shuffle_phase1(list(previous), self.secrets)))
+        previous = hand.shuffles[-1][1].deck
+        return Shuffle(hand.number, 2, tuple(mp.shuffle_phase2(list(previous), self.secrets)))
+
+    def _make_deal(self) -> Shares:
+        step = self.hand.steps[-1]
+        by_seat: dict[int, list] = {}
+        public = []
+        for p, audience in zip(step.positions, step.audiences):
+            share = mp.key_share(self.secrets, p)
+            if audience == PUBLIC:
+                public.append((p, share))
+            elif audience != self.seat:
+                by_seat.setdefault(audience, []).append((p, share))
+        table_id, hand = self.transcript.table_id, self.hand.number
+        sealed = tuple(
+            (recipient, seal_shares(self._pair_key(recipient), table_id, hand, step.number, self.seat, recipient, pairs))
+            for recipient, pairs in sorted(by_seat.items())
+        )
+        return Shares(hand, step.number, sealed, tuple((p, k.to_bytes(32, "big")) for p, k in public))
+
+    def _make_handover(self) -> Handover:
+        called = self.view.need().card
+        position = self.cards.held_by(self.seat).get(called.index)
+        return Handover(self.hand.number, None if position is None else self.cards.proof(position))
+
+    def _make_reveal(self) -> Reveal | None:
+        if self._revealed == self.hand.number:
+            return None  # sent already (an early reveal)
+        self._revealed = self.hand.number
+        return Reveal(self.hand.number, self.secrets.seed)
+
+    def _pair_key(self, other: int) -> bytes:
+        """The key this seat shares with `other` for this hand (derived once)."""
+        if other not in self._pair_keys:
+            their = self.hand.commits[other][0].x25519
+            self._pair_keys[other] = hand_pair_key(self.transcript.table_id, self.hand.number, self.seat,
+                                                   self.x25519, other, their)
+        return self._pair_keys[other]
+
+
+def _headers(entries: list[bytes]):
+    """The message header of each stored entry (for a quick look before replaying)."""
+    for data in entries:
+        yield parse_header(Signed.decode(Entry.decode(data).message).payload)[0]
+
+
+def _not_in(messages: list[bytes], transcript: Transcript | None) -> list[bytes]:
+    """Messages not yet ordered, each once, in order."""
+    out = []
+    for m in messages:
+        if m not in out and (transcript is None or not transcript.has_message(m)):
+            out.append(m)
+    return out
+

@@ -1,0 +1,37 @@
+"""What the audit reads of one hand, as the transcript gave it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .audit import Culprit
+from .messages import Commit, Shares, Shuffle
+
+HAND_PHASES = ("commit", "shuffle", "deal", "play", "handover", "reveal")
+"""The table's phases while a hand is on."""
+
+
+@dataclass
+class Step:
+    """A dealing step: positions to open and who sees each (a seat or PUBLIC)."""
+
+    number: int
+    kind: str
+    positions: tuple[int, ...]
+    audiences: tuple[int, ...]
+    shares: dict[int, Shares] = field(default_factory=dict)
+
+
+@dataclass
+class HandRecord:
+    """Every message of one hand the audit needs, with its transcript entry."""
+
+    number: int
+    dealer: int
+    commits: dict[int, tuple[Commit, int]] = field(default_factory=dict)
+    shuffles: list[tuple[int, Shuffle, int]] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    share_entries: dict[tuple[int, int], int] = field(default_factory=dict)
+    moves: list[tuple] = field(default_factory=list)  # (entry, seat, kind, message)
+    reveals: dict[int, tuple[bytes, int]] = field(default_factory=dict)
+    findings: list[Culprit] = field(default_factory=list)  # evidence and time-outs, proved as they came
