@@ -115,15 +115,3 @@ def strength_table(order: str) -> tuple[int, ...]:
 def points_table(points: dict[str, int]) -> tuple[int, ...]:
     """Per card index, the card's value."""
     return tuple(points.get(c.rank, 0) for c in ALL_CARDS)
-
-
-# --- decks per game ---------------------------------------------------------
-
-
-def briscola_deck(players: int) -> list[Card]:
-    """40 cards; 39 for 3 players (the 2 of diamonds removed); 36 for 6 (all 2s removed)."""
-    if players == 3:
-        return [c for c in ALL_CARDS if str(c) != "2D"]
-    if players == 6:
-        return [c for c in ALL_CARDS if c.rank != "2"]
-    return list(ALL_CARDS)

@@ -3,7 +3,7 @@
 The shuffled deck is a row of positions, 0 on top. A plan follows the rule
 book's dealing order for a game, player count and dealer: dealing starts with
 the dealer's right-hand neighbour (seat dealer+1) and goes round in seat
-order. The protocol uses the plan to hand out encrypted positions; tests and
+order (`packets`). Each game builds its own plan (`Game.plan`). The protocol uses the plan to hand out encrypted positions; tests and
 bots use `DealPlan.deal` on a plainly shuffled list of cards.
 """
 
@@ -58,22 +58,3 @@ def packets(players: int, dealer: int, per_round: list[int]) -> list[list[int]]:
             hands[seat].extend(range(position, position + count))
             position += count
     return hands
-
-
-def briscola_plan(players: int, dealer: int, size: int) -> DealPlan:
-    """3 cards each one at a time, then the face-up card, then the stock."""
-    hands = packets(players, dealer, [1, 1, 1])
-    faceup = 3 * players
-    return DealPlan(size, tuple(map(tuple, hands)), tuple(range(faceup + 1, size)), faceup)
-
-
-def chiamata_plan(dealer: int) -> DealPlan:
-    """5 players, 4 cards at a time, twice round: 8 each, nothing left."""
-    hands = packets(5, dealer, [4, 4])
-    return DealPlan(40, tuple(map(tuple, hands)))
-
-
-def calabresella_plan(dealer: int) -> DealPlan:
-    """3 players, packets of 4, three times round: 12 each; the last 4 are the monte."""
-    hands = packets(3, dealer, [4, 4, 4])
-    return DealPlan(40, tuple(map(tuple, hands)), monte=(36, 37, 38, 39))

@@ -139,14 +139,30 @@ class State:
     """Shared machinery: hands with hidden cards, tricks, turns, cloning.
 
     Subclasses (one per game) set `turn` and `phase`, and implement
-    `legal_actions`, the action handlers named in `HANDLERS`, `need`,
-    `chance_outcome` and `_finish`.
+    `legal_actions`, the action handlers named in `HANDLERS`, the phases
+    each kind is allowed in (`PHASE_KINDS`), `need`, `chance_outcome` and
+    `_finish`.
     """
 
     game: object
     HANDLERS: dict[str, str] = {}
+    """Action kind -> name of the method that applies it."""
+    PHASE_KINDS: dict[str, tuple[str, ...]] = {}
+    """Phase -> the action kinds allowed in it."""
     ended_early = False
     """True when the hand ended before every card was played (a Briscola black hand)."""
+
+    _DISPATCH: dict[tuple[str, str], object] = {}
+    """(phase, kind) -> handler function, built from HANDLERS and PHASE_KINDS
+    for each class (so a subclass's overridden handler is the one called)."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._DISPATCH = {
+            (phase, kind): getattr(cls, cls.HANDLERS[kind])
+            for phase, kinds in cls.PHASE_KINDS.items()
+            for kind in kinds
+        }
 
     def __init__(self, game, dealer: int, deal: Deal, viewer: int | None):
         n = game.players
@@ -191,17 +207,18 @@ class State:
 
         A rejected action leaves the state exactly as it was.
         """
-        if self.turn == TERMINAL:
-            raise IllegalAction("the hand is over")
-        if action.seat != self.turn:
-            if self.turn == CHANCE:
+        turn = self.turn
+        if action.seat != turn or turn == TERMINAL:
+            if turn == TERMINAL:
+                raise IllegalAction("the hand is over")
+            if turn == CHANCE:
                 raise IllegalAction(f"cards must be dealt first ({self.need().kind})")
             who = "chance" if action.seat == CHANCE else f"seat {action.seat}"
-            raise IllegalAction(f"out of turn: {who} acted, it is seat {self.turn}'s turn")
-        name = self.HANDLERS.get(action.kind)
-        if name is None or not self._phase_allows(action.kind):
+            raise IllegalAction(f"out of turn: {who} acted, it is seat {turn}'s turn")
+        handler = self._DISPATCH.get((self.phase, action.kind))
+        if handler is None:
             raise IllegalAction(f"'{action.kind}' is not allowed now (phase: {self.phase})")
-        getattr(self, name)(action)
+        handler(self, action)
         self.history.append(action)
 
     def child(self, action: Action) -> "State":
@@ -222,6 +239,23 @@ class State:
         state.history = list(self.history)
         self._clone_extra(state)
         return state
+
+    def random_legal(self, rng) -> Action:
+        """One action of `legal_actions()`, each equally likely, drawn with
+        `rng` (a `random.Random`): what a bot's random playout calls.
+
+        A game may build it without listing every legal action (a
+        Calabresella discard is one of up to 1,820). At a chance node it is
+        the chance action, as `legal_actions()` lists it. Raises
+        `IllegalAction` when there is none: the hand is over, or on a seat's
+        view another seat is to act and its hand is hidden.
+        """
+        actions = self.legal_actions()
+        if not actions:
+            if self.turn == TERMINAL:
+                raise IllegalAction("the hand is over")
+            raise IllegalAction(f"this view does not know what seat {self.turn} may do")
+        return rng.choice(actions)
 
     def need(self) -> Need:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -250,11 +284,6 @@ class State:
         return len(self.hands[seat]) + self.unknown[seat]
 
     # --- hooks for the games ------------------------------------------------
-
-    PHASE_KINDS: dict[str, tuple[str, ...]] = {}
-
-    def _phase_allows(self, kind: str) -> bool:
-        return kind in self.PHASE_KINDS.get(self.phase, ())
 
     def _clone_extra(self, state: "State") -> None:
         """Copy the mutable fields a game adds."""
@@ -350,6 +379,11 @@ _PLAYS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(seat, "play", card) for card in ALL_CARDS) for seat in range(MAX_SEATS)
 )
 """`_PLAYS[seat][card.index]`: every play action, built once (legal_actions is hot)."""
+
+
+def play_action(seat: int, card: Card) -> Action:
+    """The (shared, immutable) action of `seat` playing `card`."""
+    return _PLAYS[seat][card.index]
 
 
 def play_actions(seat: int, cards) -> list[Action]:

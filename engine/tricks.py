@@ -26,4 +26,4 @@ def trick_winner(cards: list[Card], trump: str | None, strength: tuple[int, ...]
 
 def trick_value(cards: list[Card], points: tuple[int, ...]) -> int:
     """Sum of the card values in a trick."""
-    return sum(points[c.index] for c in cards)
+    return sum([points[c.index] for c in cards])

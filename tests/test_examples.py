@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from briscola_tui.cli import main as cli_main
-from engine.cards import BRISCOLA_ORDER, Card, briscola_deck, points_table, strength_table
+from engine.cards import BRISCOLA_ORDER, Card, points_table, strength_table
 from engine.games import make
 from engine.replay import read_replay, resolve_chance
 from engine.state import CHANCE, Action, Deal
@@ -69,7 +69,7 @@ def briscola_seed001_state():
     hands = [parse_cards(["3D", "2H", "4C"]), parse_cards(["AD", "KS", "JC"])]
     faceup = C("5H")
     used = {*hands[0], *hands[1], faceup}
-    stock = [c for c in briscola_deck(2) if c not in used]
+    stock = [c for c in make("briscola", 2).deck() if c not in used]
     return game.new_hand(1, Deal(hands, stock, faceup))
 
 
@@ -137,7 +137,7 @@ def test_briscola_seed001_dealing_dealer_seat1_faceup_5h():
     assert plan.hands == ((0, 2, 4), (1, 3, 5))
     assert plan.faceup == 6
     assert plan.stock == tuple(range(7, 40))
-    deck = list(briscola_deck(2))
+    deck = list(make("briscola", 2).deck())
     five_hearts = deck.index(C("5H"))
     deck[6], deck[five_hearts] = deck[five_hearts], deck[6]
     deal = plan.deal(deck)

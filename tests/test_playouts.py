@@ -425,3 +425,26 @@ def test_handover_of_a_card_other_than_the_called_one_is_rejected():
         state.apply(Action(CHANCE, "handover", card=other, holder=2))
     state.apply(Action(CHANCE, "handover", card=called, holder=2))
     assert called in state.hands[1] and state.phase == "monte"
+
+
+@pytest.mark.parametrize("options", [{}, {"call": "at_least"}, {"auction": "points"}])
+def test_chiamata_calls_listed_are_exactly_the_cards_the_rules_accept(options):
+    """legal_actions looks only at callable cards; it must miss none (full state and views)."""
+    game = make("chiamata", 5, options)
+    rng = random.Random(8)
+    twos = 0
+    for seed in range(150):
+        deal = new_deal(game, seed % 5, rng)
+        full = game.new_hand(seed % 5, deal)
+        views = [game.new_hand(seed % 5, deal.redact(s), viewer=s) for s in range(5)]
+        while full.phase == "auction":
+            action = full.random_legal(rng)
+            for state in (full, *views):
+                state.apply(action)
+        if full.phase != "call":
+            continue
+        twos += full.rank == "2"
+        for state in (full, *views):
+            listed = [a.card for a in state.legal_actions()]
+            assert listed == [c for c in ALL_CARDS if state._call_ok(c) is None]
+    assert twos > 5 or options.get("auction") == "points"

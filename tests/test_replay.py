@@ -179,9 +179,9 @@ def test_wrong_card_count(capsys, tmp_path):
 
 
 def test_two_of_diamonds_in_the_three_player_deck(capsys, tmp_path):
-    from engine.cards import briscola_deck
+    from engine.games import make
 
-    deck = [str(c) for c in briscola_deck(3)]
+    deck = [str(c) for c in make("briscola", 3).deck()]
     assert "2D" not in deck and len(deck) == 39
     doc = {"game": "briscola", "players": 3, "dealer": 0, "options": {},
            "deal": {"hands": [deck[0:3], deck[3:6], deck[6:9]], "stock": deck[10:], "briscola": deck[9]},

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from ..cards import (
+    ALL_CARDS,
     BRISCOLA_ORDER,
     BRISCOLA_POINTS,
     SEVEN_SECOND_ORDER,
     SEVEN_SECOND_POINTS,
     Card,
-    briscola_deck,
     points_table,
     strength_table,
 )
-from ..deal import DealPlan, briscola_plan
+from ..deal import DealPlan, packets
 from ..game import Game
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_actions
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_action, play_actions
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -41,10 +41,19 @@ class Briscola(Game):
     declared black hand adds `black_hand` (the declarer)."""
 
     def deck(self) -> list[Card]:
-        return briscola_deck(self.players)
+        """40 cards; 39 for 3 players (the 2 of diamonds removed); 36 for 6 (all 2s removed)."""
+        if self.players == 3:
+            return [c for c in ALL_CARDS if str(c) != "2D"]
+        if self.players == 6:
+            return [c for c in ALL_CARDS if c.rank != "2"]
+        return list(ALL_CARDS)
 
     def plan(self, dealer: int) -> DealPlan:
-        return briscola_plan(self.players, dealer, len(self.deck()))
+        """3 cards each one at a time, then the face-up card, then the stock."""
+        size = len(self.deck())
+        hands = packets(self.players, dealer, [1, 1, 1])
+        faceup = 3 * self.players
+        return DealPlan(size, tuple(map(tuple, hands)), tuple(range(faceup + 1, size)), faceup)
 
     def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> "BriscolaState":
         return BriscolaState(self, dealer, deal, viewer)
@@ -127,6 +136,14 @@ class BriscolaState(State):
             actions.append(Action(seat, "declare"))
         return actions
 
+    def random_legal(self, rng) -> Action:
+        """As `State.random_legal`; with neither option that adds an action
+        (trump exchange, black hand) a card is drawn straight from the hand."""
+        seat = self.turn
+        if seat >= 0 and self.exchange_card is None and not self.black_hand and self.hands[seat]:
+            return play_action(seat, rng.choice(self.hands[seat]))
+        return super().random_legal(rng)
+
     def need(self) -> Need:
         if self.turn != CHANCE:
             raise IllegalAction("no cards are to be dealt now")
@@ -151,8 +168,10 @@ class BriscolaState(State):
     def _next_draw(self) -> tuple:
         """The next draw as this state knows the pile: one card per seat from
         the trick winner on, the face-up card last (None: unknown)."""
-        stock, last = self.stock, len(self.stock)
-        return tuple(stock[d] if d < last else self.faceup for d in range(self.drawn, self.drawn + self.n))
+        drawn, end = self.drawn, self.drawn + self.n
+        if end <= len(self.stock):
+            return tuple(self.stock[drawn:end])
+        return (*self.stock[drawn:], self.faceup)
 
     def see_stock(self, slot: int, card: Card) -> None:
         """Learn a face-down stock card (open hands shows the top of the stock)."""
@@ -216,13 +235,15 @@ class BriscolaState(State):
 
     def _draw(self, action: Action) -> None:
         expected = self._next_draw()
-        if len(action.cards) != len(expected):
-            raise IllegalAction(f"a draw gives {len(expected)} cards, not {len(action.cards)}")
-        cards = []
-        for want, got in zip(expected, action.cards):
-            if want is not None and got is not None and got is not want:
-                raise IllegalAction(f"drawn card {got} is not the next card of the stock")
-            cards.append(want if want is not None else got)
+        cards = action.cards
+        if cards != expected:  # unknown cards on either side, or a wrong draw
+            if len(cards) != len(expected):
+                raise IllegalAction(f"a draw gives {len(expected)} cards, not {len(cards)}")
+            cards = []
+            for want, got in zip(expected, action.cards):
+                if want is not None and got is not None and got is not want:
+                    raise IllegalAction(f"drawn card {got} is not the next card of the stock")
+                cards.append(want if want is not None else got)
         seat = self.leader
         for card in cards:
             if card is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
-from ..deal import DealPlan, calabresella_plan
+from ..deal import DealPlan, packets
 from ..game import Game
 from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_actions
 
@@ -38,7 +38,9 @@ class Calabresella(Game):
         return list(ALL_CARDS)
 
     def plan(self, dealer: int) -> DealPlan:
-        return calabresella_plan(dealer)
+        """Packets of 4, three times round: 12 each; the last 4 are the monte."""
+        hands = packets(3, dealer, [4, 4, 4])
+        return DealPlan(40, tuple(map(tuple, hands)), monte=(36, 37, 38, 39))
 
     def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> "CalabresellaState":
         return CalabresellaState(self, dealer, deal, viewer)
@@ -313,6 +315,16 @@ class CalabresellaState(State):
             if follow:
                 hand = follow
         return play_actions(seat, hand)
+
+    def random_legal(self, rng) -> Action:
+        """As `State.random_legal`; a discard is drawn directly, not picked
+        among every combination `legal_actions()` lists."""
+        if self.phase == "discard":
+            seat, count = self.discarders[0]
+            hand = self.hands[seat]
+            if len(hand) >= count:
+                return Action(seat, "discard", cards=tuple(sorted(rng.sample(hand, count))))
+        return super().random_legal(rng)
 
     def need(self) -> Need:
         monte = tuple(("monte", k) for k in range(4))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, Card, points_table, strength_table
-from ..deal import DealPlan, chiamata_plan
+from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, points_table, strength_table
+from ..deal import DealPlan, packets
 from ..game import Game
-from ..state import TERMINAL, Action, Deal, IllegalAction, Need, State, play_actions
+from ..state import TERMINAL, Action, Deal, IllegalAction, Need, State, play_action, play_actions
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -45,7 +45,8 @@ class Chiamata(Game):
         return list(ALL_CARDS)
 
     def plan(self, dealer: int) -> DealPlan:
-        return chiamata_plan(dealer)
+        """4 cards at a time, twice round: 8 each, nothing left."""
+        return DealPlan(40, tuple(map(tuple, packets(5, dealer, [4, 4]))))
 
     def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> "ChiamataState":
         return ChiamataState(self, dealer, deal, viewer)
@@ -169,6 +170,32 @@ class ChiamataState(State):
         rule = "the bid rank or higher" if options["call"] == "at_least" else "the last rank bid"
         return f"the called card must be of {rule} ({bid}), not {card}"
 
+    def _callable(self) -> list[Card]:
+        """The cards `_call_ok` may accept, in card order: of the bid rank (or
+        higher, `call: at_least`) and, after a 2, the cards the two rule can
+        name; any card in the points auction."""
+        options = self.game.options
+        bid = self.rank
+        if options["auction"] == "points":
+            return list(ALL_CARDS)
+        ranks = BRISCOLA_ORDER[:BRISCOLA_ORDER.index(bid) + 1] if options["call"] == "at_least" else bid
+        cards = [c for c in ALL_CARDS if c.rank in ranks]
+        if bid == "2":
+            # Per suit whose 2 the caller may hold: each card up the order
+            # 4 5 6 ... A while every lower one may be held, if not surely held.
+            for suit in SUITS:
+                if self._holds(self.caller, Card("2", suit)) is False:
+                    continue
+                for rank in LOW_TO_HIGH[1:]:
+                    card = Card(rank, suit)
+                    held = self._holds(self.caller, card)
+                    if held is not True:
+                        cards.append(card)
+                    if held is False:
+                        break
+            cards = sorted(set(cards))
+        return cards
+
     def _two_rule(self, card: Card) -> str | None:
         """The two rule: holding the 2 of trump, call the lowest trump not held."""
         seat = self.caller
@@ -223,8 +250,15 @@ class ChiamataState(State):
         if self.phase == "auction":
             return [Action(seat, "pass"), *self._bids_open()]
         if self.phase == "call":
-            return [Action(seat, "call", card=c) for c in ALL_CARDS if self._call_ok(c) is None]
+            return [Action(seat, "call", card=c) for c in self._callable() if self._call_ok(c) is None]
         return play_actions(seat, self.hands[seat])
+
+    def random_legal(self, rng) -> Action:
+        """As `State.random_legal`; in play a card is drawn straight from the hand."""
+        seat = self.turn
+        if self.phase == "play" and self.hands[seat]:
+            return play_action(seat, rng.choice(self.hands[seat]))
+        return super().random_legal(rng)
 
     def need(self) -> Need:
         raise IllegalAction("Briscola Chiamata deals every card at the start")
