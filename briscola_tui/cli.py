@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from protocol.cheaters import CHEATS
+from briscola_tui.cheaters import CHEATS
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
+from engine import bots
 from engine.games import make
 from protocol.audit import ABSENT
-from protocol.cheaters import CHEATS, cheat_chooser, honest_chooser
+from briscola_tui.cheaters import CHEATS, cheat_chooser, honest_chooser
 from protocol.events import hand_facts
 from protocol.identity import Identity
 from protocol.local import LocalTable, replacement_seat
@@ -28,13 +29,13 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
     if kind is not None:
         cheater = _check_cheat(cheat, kind, game, n, cheater)
     rng = random.Random(seed)
-    choosers = {s: (honest_chooser(cheat, rng.randrange(1 << 30)) if kind else _random_chooser(rng)) for s in range(n)}
+    choosers = {s: (honest_chooser(cheat, rng.randrange(1 << 30)) if kind else bots.get("random")) for s in range(n)}
     sessions = {}
     if kind is not None and kind.session is not None:
         sessions[cheater] = kind.session(cheater, Identity.generate(), f"seat {cheater}")
-        choosers[cheater] = cheat_chooser(cheat, choosers[cheater])
+        choosers[cheater] = cheat_chooser(cheat, sessions[cheater], choosers[cheater])
     table_cls = kind.table if kind is not None else LocalTable
-    table = table_cls(game, n, options, choosers=choosers, name=f"selfplay {game}", sessions=sessions,
+    table = table_cls(game, n, options, choosers=choosers, name=f"selfplay {game}", sessions=sessions, seed=seed,
                       rules={"retake": True})
     table.replacement = replacement_seat
     if kind is not None and kind.session is None:
@@ -147,9 +148,3 @@ def _had_chance(table, kind, session) -> bool:
 
 class CheatError(ValueError):
     """A --cheat that this table cannot show."""
-
-
-def _random_chooser(rng):
-    def choose(session):
-        return rng.choice(session.legal_actions())
-    return choose

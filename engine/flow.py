@@ -50,6 +50,17 @@ def peeks(state, plan) -> list[int]:
     return [plan.stock[top]] if top < len(plan.stock) else []
 
 
+def see_peeked(state, plan, public_card) -> None:
+    """Tell `state` the stock cards everyone sees (`public_card(position)`: the
+    card there if it is open to all, else None)."""
+    if not state.game.options.get("open_hands"):
+        return
+    for slot in range(state.drawn, len(plan.stock)):
+        card = public_card(plan.stock[slot])
+        if card is not None:
+            state.see_stock(slot, card)
+
+
 def chance_holders(after, need: Need) -> tuple:
     """Where each card of the chance event `need` went, slot by slot
     (`after`: the state once the event is applied)."""

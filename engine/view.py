@@ -112,6 +112,10 @@ def roles_of(state: State) -> dict[int, tuple[str, ...]]:
         seat = getattr(state, role, None)
         if isinstance(seat, int) and seat >= 0:
             roles.setdefault(seat, []).append(role)
-    if getattr(state, "partner_known", False) and getattr(state, "partner", None) is not None:
-        roles.setdefault(state.partner, []).append("partner")
+    if getattr(state, "partner_known", False):
+        partner = state.partner
+        if partner is None:
+            roles.setdefault(state.caller, []).append("alone")  # the caller called its own card
+        else:
+            roles.setdefault(partner, []).append("partner")
     return {seat: tuple(r) for seat, r in roles.items()}

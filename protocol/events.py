@@ -6,7 +6,7 @@ client prints and a UI animates from. Events tell only what this node may
 know: a seat hears which cards it was dealt, a spectator only how many.
 
 Kinds: table, seated, dealer, hand, dealt, play, bid, pass, call, exchange,
-declare, return, discard, raise, take, partner, trick, draw, monte,
+declare, return, discard, raise, take, role, trick, draw, monte,
 dividete, handover, stopped, refused, timeout, verdict, series, closed.
 """
 
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from engine.cards import fmt
 from engine.labels import label
+from engine.view import hand_fields, roles_of
 
 
 @dataclass(frozen=True)
@@ -46,12 +47,19 @@ def action_events(before, after, action) -> list[Event]:
         trick = after.tricks[-1]
         events.append(Event("trick", trick.winner, f"{who(trick.winner)} takes the trick ({fmt(trick.cards)}) "
                                                     f"for {trick.points} points", trick.cards))
-    if getattr(after, "partner_known", False) and not getattr(before, "partner_known", False):
-        partner = after.partner
-        text = "the caller holds the called card: it plays alone" if partner is None else \
-            f"{who(partner)} is the caller's partner"
-        events.append(Event("partner", partner, text))
+    earlier = roles_of(before)
+    for seat, roles in roles_of(after).items():
+        for role in set(roles) - set(earlier.get(seat, ())):
+            events.append(Event("role", seat, ROLE_NEWS.get(role, f"{who(seat)} is the {role}").format(who(seat))))
     return events
+
+
+ROLE_NEWS = {
+    "partner": "{} is the caller's partner",
+    "alone": "{} called its own card: it plays alone",
+    "caller": "{} wins the auction",
+    "soloist": "{} plays alone against the others",
+}
 
 
 def chance_events(need, cards: tuple, after) -> list[Event]:
@@ -76,7 +84,7 @@ def deal_events(view, seat: int | None) -> list[Event]:
     else:
         sizes = ", ".join(str(view.hand_size(s)) for s in range(view.n))
         events.append(Event("dealt", None, f"cards dealt ({sizes} each)"))
-    faceup = getattr(view, "faceup", None)
+    faceup = hand_fields(view, seat)["faceup"]
     if faceup is not None:
         events.append(Event("dealt", None, f"the face-up card is {faceup}: trump {faceup.suit}", (faceup,)))
     return events
@@ -84,7 +92,7 @@ def deal_events(view, seat: int | None) -> list[Event]:
 
 def handover_events(holder: int | None, called) -> list[Event]:
     if holder is None:
-        return [Event("handover", None, f"nobody hands over {called}: the soloist holds it")]
+        return [Event("handover", None, f"nobody hands over {called}: the caller holds it")]
     return [Event("handover", holder, f"{who(holder)} hands over {called}", (called,))]
 
 

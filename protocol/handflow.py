@@ -156,10 +156,7 @@ class HandFlow:
 
     def _show_peeked(self) -> None:
         """Tell the view the stock cards everyone sees (Briscola open hands: the top)."""
-        view = self.view
-        for slot, p in enumerate(self.plan.stock):
-            if p in self.cards.public_scalar and slot >= getattr(view, "drawn", len(self.plan.stock)):
-                view.see_stock(slot, self.cards.card(p))
+        flow.see_peeked(self.view, self.plan, self.cards.public_card)
 
     def _advance(self) -> None:
         """Decide what the hand waits for next."""
@@ -248,7 +245,7 @@ class HandFlow:
             return
         proofs = [(s, m.proof) for s, (m, _) in handovers.items() if m.proof is not None]
         if len(proofs) > 1:
-            raise CheatDetected("both defenders showed the called card", culprit=sender, entry=index)
+            raise CheatDetected("two seats showed the called card", culprit=sender, entry=index)
         holder = proofs[0][0] if proofs else None
         before = self.view
         self.view = before.child(Action(CHANCE, "handover", card=called, holder=holder))

@@ -12,33 +12,44 @@ with a new key then takes its place.
 
 from __future__ import annotations
 
+import random
 import secrets as _secrets
 from collections import deque
 from collections.abc import Callable
 
 from engine.state import Action
+from engine.view import SeatView
 
 from .errors import ProtocolError
 from .host import Dropped, Host, Ordered
 from .identity import Identity
-from .session import TableSession
+from .session import Shared, TableSession
 from .store import SeatStore
 
-Chooser = Callable[[TableSession], Action]
+Player = Callable[[SeatView, random.Random], Action]
+"""A computer player (see `engine.bots`): a seat's view and an RNG in, an action out."""
 
 
 class LocalTable:
     """Seats, spectators and a host wired together by an in-memory queue."""
 
     def __init__(self, game: str, players: int, options: dict | None = None, *,
-                 choosers: dict[int, Chooser], spectators: int = 1, name: str = "local table",
-                 sessions: dict[int, TableSession] | None = None, rules: dict | None = None):
+                 choosers: dict[int, Player], spectators: int = 1, name: str = "local table",
+                 sessions: dict[int, TableSession] | None = None, rules: dict | None = None, seed: int | None = None):
+        """`choosers`: the player of each seat. Every node shares one `Shared`:
+        a hand is audited once for the whole process. `seed` seeds each seat's RNG."""
         self.host = Host(Identity.generate(), _secrets.token_bytes(16), game, players, options, name, rules)
+        self.shared = Shared()
+        self.host.session.shared = self.shared
         self.seats = [
             (sessions or {}).get(s) or TableSession(s, Identity.generate(), f"seat {s}") for s in range(players)
         ]
         self.spectators = [TableSession(None) for _ in range(spectators)]
+        for node in self.nodes:
+            node.shared = self.shared
         self.choosers = choosers
+        base = random.Random(seed)
+        self.rngs = {s: random.Random(base.getrandbits(64)) for s in range(players)}
         self.queue: deque[tuple[object, bytes]] = deque()
         self.entries: list[bytes] = []
         self.stop_after: int | None = None
@@ -101,12 +112,16 @@ class LocalTable:
             self.refused.append(ordered)
         self.broadcast(ordered.entry)
 
+    def choose(self, seat: TableSession) -> Action:
+        """The action `seat`'s player chooses from what the seat sees."""
+        return self.choosers[seat.seat](seat.seat_view(), self.rngs[seat.seat])
+
     def decide(self) -> bool:
         """Let each seat whose turn it is choose; False when nobody could."""
         moved = False
         for seat in self.seats:
             if seat.my_turn():
-                self.send(seat.seat, self._decided(seat, seat.act(self.choosers[seat.seat](seat))))
+                self.send(seat.seat, self._decided(seat, seat.act(self.choose(seat))))
                 moved = True
         return moved
 
@@ -139,6 +154,7 @@ class LocalTable:
             return False
         for seat in sorted(host.absent):
             session, owed = self.replacement(seat, self.entries)
+            session.shared = self.shared
             self.seats[seat] = session
             self.send(seat, owed)
         return True

@@ -60,6 +60,10 @@ class HandDeck:
     def card(self, position: int) -> Card | None:
         return Card.from_index(self.known[position]) if position in self.known else None
 
+    def public_card(self, position: int) -> Card | None:
+        """The card at `position` if it is open to everyone."""
+        return self.card(position) if position in self.public_scalar else None
+
     def held_by(self, seat: int) -> dict[int, int]:
         """card index -> position, for the cards `seat` holds that this node has opened."""
         return {self.known[p]: p for p, o in self.owner.items() if o == seat and p in self.known}

@@ -1,6 +1,6 @@
 """Test doubles for the protocol tests: choosers and message crafting.
 
-The cheating seats and hosts themselves live in `protocol.cheaters` (the
+The cheating seats and hosts themselves live in `briscola_tui.cheaters` (the
 `briscola selfplay --cheat` command uses them too); they are re-exported here.
 """
 
@@ -11,7 +11,7 @@ import secrets as _secrets
 
 from engine.state import Action
 from protocol import deck as mp
-from protocol.cheaters import (  # noqa: F401 - re-exported for the tests
+from briscola_tui.cheaters import (  # noqa: F401 - re-exported for the tests
     BadCoin,
     BadKey,
     BadReveal,
@@ -35,7 +35,7 @@ from protocol.cheaters import (  # noqa: F401 - re-exported for the tests
     off_suit,
     proof_for,
 )
-from protocol.cheaters import held as mine  # noqa: F401
+from briscola_tui.cheaters import held as mine  # noqa: F401
 from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.messages import KIND_OF, to_body
@@ -46,11 +46,11 @@ from protocol.transcript import VERSION, Entry, Header, Signed, make_payload
 
 
 def random_chooser(seed: int):
-    """A seeded random legal move."""
+    """A seeded random legal move (its own RNG: the table's is not used)."""
     rng = random.Random(seed)
 
-    def choose(session: TableSession) -> Action:
-        return rng.choice(session.legal_actions())
+    def choose(view, _rng) -> Action:
+        return rng.choice(view.legal)
 
     return choose
 
@@ -60,16 +60,16 @@ def random_choosers(players: int, seed: int = 0) -> dict:
 
 
 def scripted(seed: int, **rules):
-    """A random chooser that first tries `rules[phase](session)` (None: fall back)."""
+    """A random chooser that first tries `rules[phase](view)` (None: fall back)."""
     fallback = random_chooser(seed)
 
-    def choose(session: TableSession) -> Action:
-        rule = rules.get(session.view.phase)
+    def choose(view, rng) -> Action:
+        rule = rules.get(view.phase)
         if rule is not None:
-            action = rule(session)
+            action = rule(view)
             if action is not None:
                 return action
-        return fallback(session)
+        return fallback(view, rng)
 
     return choose
 
@@ -77,8 +77,8 @@ def scripted(seed: int, **rules):
 def pick(kind: str, **fields):
     """A rule choosing the legal action of `kind` with these fields, if any."""
 
-    def rule(session: TableSession):
-        for action in session.legal_actions():
+    def rule(view):
+        for action in view.legal:
             if action.kind == kind and all(getattr(action, k) == v for k, v in fields.items()):
                 return action
         return None

@@ -328,7 +328,7 @@ def not_following_table(cheat: int = 1, seed: int = 0):
     for s in range(3):
         if s == cheat:
             choosers[s] = scripted(seed + s, auction=pick("bid", contract="solissimo"),
-                                   **{"raise": pick("raise", choice="none")}, play=off_suit)
+                                   **{"raise": pick("raise", choice="none")}, play=off_suit(sessions[cheat]))
         else:
             choosers[s] = scripted(seed + s, auction=pick("pass"))
     return LocalTable("calabresella", 3, {}, choosers=choosers, sessions=sessions)
@@ -359,9 +359,9 @@ def test_false_denial_of_the_called_card_is_caught_when_the_card_is_shown():
     sessions = seat_sessions(3, {denier: Denier})
     ref = {}
 
-    def call(session):
+    def call(view):
         card = ref["table"].seats[denier].view.hands[denier][0]
-        return next(a for a in session.legal_actions() if a.card == card)
+        return next(a for a in view.legal if a.card == card)
 
     choosers = {
         s: scripted(s, auction=(pick("bid", contract="chiamo") if s == soloist else pick("pass")), call=call)
@@ -385,18 +385,17 @@ def two_rule_choosers(target):
     def chooser(seat):
         fallback = random_chooser(seat)
 
-        def choose(session):
-            view = session.view
+        def choose(view, rng):
             if view.phase == "auction":
-                if "cheat" not in state and target(view.hands[seat]) is not None:
+                if "cheat" not in state and target(view.hand) is not None:
                     state["cheat"] = seat
                     return Action(seat, "bid", rank="2")
                 return Action(seat, "pass")
             if view.phase == "call":
-                card = target(view.hands[seat])
+                card = target(view.hand)
                 state["called"] = card
                 return Action(seat, "call", card)
-            return fallback(session)
+            return fallback(view, rng)
 
         return choose
 
@@ -531,7 +530,7 @@ def test_evidence_of_a_valid_message_names_the_host():
     """The host cannot turn a seat's honest move into 'evidence': every node checks it."""
     table = paused()
     seat = to_move(table)
-    honest = seat.act(table.choosers[seat.seat](seat)).messages[0]
+    honest = seat.act(table.choose(seat)).messages[0]
     for node in (*table.seats, *table.spectators):
         before = snapshot(node)
         with pytest.raises(RemoteProtocolError) as caught:

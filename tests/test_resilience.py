@@ -144,7 +144,7 @@ def test_an_action_crossing_an_early_reveal_is_a_no_op_and_nobody_else_is_blamed
     table.start()
     a = next(s for s in table.seats if s.my_turn())
     b = next(s for s in table.seats if s is not a)
-    move = a.act(table.choosers[a.seat](a)).messages  # signed, in flight
+    move = a.act(table.choose(a)).messages  # signed, in flight
     stop = [b._sign(Reveal(b.hand.number, b.secrets.seed))]  # in flight at the same time
     table.send(b.seat, stop)
     table.send(a.seat, move)
@@ -164,7 +164,7 @@ def test_an_action_crossing_its_own_time_out_is_a_no_op():
     table.replacement = replacement_seat
     table.start()
     a = next(s for s in table.seats if s.my_turn())
-    move = a.act(table.choosers[a.seat](a)).messages
+    move = a.act(table.choose(a)).messages
     table.broadcast(table.host.time_out(a.seat))  # the clock ran out just before the move arrived
     table.send(a.seat, move)
     table.pump()
@@ -223,7 +223,7 @@ class ShadowTable(LocalTable):
         moved = False
         for seat in self.seats:
             if seat.my_turn():
-                action = self.choosers[seat.seat](seat)
+                action = self.choose(seat)
                 out = seat.act(action).messages
                 if seat.seat == self.victim and self.shadow is not None:
                     self._expect(self.shadow.act(action).messages)
@@ -347,7 +347,7 @@ def test_a_message_stored_before_a_crash_is_sent_again_not_re_signed():
     table = LocalTable("briscola", 2, {}, choosers=random_choosers(2, 9))
     table.start()
     seat = next(s for s in table.seats if s.my_turn())
-    lost = seat.act(table.choosers[seat.seat](seat)).messages[0]  # stored, never delivered
+    lost = seat.act(table.choose(seat)).messages[0]  # stored, never delivered
     rebuilt, owed = TableSession.resume(seat.seat, seat.identity, copy.deepcopy(seat.store), table.entries)
     assert owed == [lost]
     assert not rebuilt.my_turn()

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from briscola_tui.cli import main
-from protocol.cheaters import CHEATS
+from briscola_tui.cheaters import CHEATS
 
 # (game, players, seed): a table where the cheater has its chance early.
 TABLES = {

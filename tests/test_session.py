@@ -169,16 +169,16 @@ def _calabresella(contract, choice=None, seed=3, call=None, soloist_seat=None):
     """Choosers for a Calabresella hand that reaches `contract` (and `choice` after Solissimo)."""
     holder = {}
 
-    def auction(session):
-        if soloist_seat is not None and session.seat != soloist_seat:
-            return pick("pass")(session)
-        return pick("bid", contract=contract)(session) or pick("pass")(session)
+    def auction(view):
+        if soloist_seat is not None and view.seat != soloist_seat:
+            return pick("pass")(view)
+        return pick("bid", contract=contract)(view) or pick("pass")(view)
 
     rules = {"auction": auction}
     if choice:
         rules["raise"] = pick("raise", choice=choice)
     if call:
-        rules["call"] = lambda session: call(session, holder)
+        rules["call"] = lambda view: call(view, holder)
     return {s: scripted(seed + s, **rules) for s in range(3)}, holder
 
 
@@ -190,13 +190,13 @@ def _calabresella_verdict(table):
 def test_calabresella_chiamo_with_handover():
     table_ref = {}
 
-    def call(session, holder):
+    def call(view, holder):
         # Call a card a defender holds (the chooser peeks; the protocol does not).
         for other in table_ref["table"].seats:
-            if other.seat != session.seat:
+            if other.seat != view.seat:
                 card = other.view.hands[other.seat][0]
                 holder["seat"] = other.seat
-                return next(a for a in session.legal_actions() if a.card == card)
+                return next(a for a in view.legal if a.card == card)
 
     choosers, holder = _calabresella("chiamo", call=call, soloist_seat=1)
     table = LocalTable("calabresella", 3, {}, choosers=choosers)
@@ -215,9 +215,9 @@ def test_calabresella_chiamo_with_handover():
 def test_calabresella_chiamo_called_card_in_monte():
     table_ref = {}
 
-    def call(session, holder):
+    def call(view, holder):
         held = {c for other in table_ref["table"].seats for c in other.view.hands[other.seat]}
-        return next(a for a in session.legal_actions() if a.card not in held)
+        return next(a for a in view.legal if a.card not in held)
 
     choosers, _ = _calabresella("chiamo", call=call, soloist_seat=2)
     table = LocalTable("calabresella", 3, {}, choosers=choosers)

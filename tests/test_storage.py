@@ -126,7 +126,7 @@ def test_append_after_reopen_continues_the_file(tmp_path):
 
 def test_a_real_table(tmp_path):
     rng = random.Random(3)
-    table = LocalTable("briscola", 2, {}, choosers={s: lambda seat: rng.choice(seat.legal_actions()) for s in range(2)})
+    table = LocalTable("briscola", 2, {}, choosers={s: lambda view, _rng: rng.choice(view.legal) for s in range(2)})
     table.run(max_hands=1)
     path = tmp_path / "table.bin"
     with TranscriptFile.create(path, table.host.table_id, ["briscola"]) as log:

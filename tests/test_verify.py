@@ -322,7 +322,7 @@ def test_a_cheat_in_the_transcript_is_named(tmp_path, capsys):
         sessions = seat_sessions(3, {cheat: LaxSession})
         choosers = {
             s: scripted(seed + s, auction=pick("bid", contract="solissimo"), **{"raise": pick("raise", choice="none")},
-                        play=off_suit)
+                        play=off_suit(sessions[cheat]))
             if s == cheat else scripted(seed + s, auction=pick("pass"))
             for s in range(3)
         }

@@ -24,15 +24,15 @@ from engine.games.calabresella import CalabresellaState
 from engine.games.chiamata import ChiamataState
 from engine.state import PUBLIC, Action
 
-from . import deck as mp
-from .codec import encode
-from .identity import Identity, seal
-from .local import LocalTable
-from .events import Update
-from .messages import Act, Commit, Handover, Join, Reveal, Shares, Shuffle
-from .session import TableSession
-from .transcript import VERSION, Entry, Header, Signed, make_payload
-from .wire import action_to_wire, scalar_bytes, seal_aad
+from protocol import deck as mp
+from protocol.codec import encode
+from protocol.identity import Identity, seal
+from protocol.local import LocalTable
+from protocol.events import Update
+from protocol.messages import Act, Commit, Handover, Join, Reveal, Shares, Shuffle
+from protocol.session import TableSession
+from protocol.transcript import VERSION, Entry, Header, Signed, make_payload
+from protocol.wire import action_to_wire, scalar_bytes, seal_aad
 
 # --- lax views: the cheater's own state without one rule ------------------------------
 
@@ -114,19 +114,21 @@ def forced_act(session: TableSession, action: Action, proofs=(), positions=()) -
     return session._sign(message)
 
 
-def off_suit(session: TableSession) -> Action | None:
-    """Play off suit while holding the suit led (once), else nothing special."""
-    view = session.view
-    if not view.trick or getattr(session, "cheated", False) or view.phase != "play":
+def off_suit(cheater: Cheater):
+    """A rule for `cheater`'s player: play off suit once while holding the suit led."""
+
+    def rule(view) -> Action | None:
+        if not view.trick or cheater.cheated or view.phase != "play":
+            return None
+        led = view.trick[0].suit
+        if any(c.suit == led for c in view.hand):
+            other = next((c for c in view.hand if c.suit != led), None)
+            if other is not None:
+                cheater.cheated = True
+                return Action(view.seat, "play", other)
         return None
-    led = view.trick[0].suit
-    hand = view.hands[session.seat]
-    if any(c.suit == led for c in hand):
-        other = next((c for c in hand if c.suit != led), None)
-        if other is not None:
-            session.cheated = True
-            return Action(session.seat, "play", other)
-    return None
+
+    return rule
 
 
 # --- cheats at once: refused with the message kept as evidence -------------------------
@@ -311,9 +313,8 @@ class TwoRuleCaller(LaxSession):
     """Chiamata: bids 2 and calls a low trump without holding the 2 of that suit."""
 
 
-def two_rule_call(session: TableSession) -> Card | None:
-    """The lowest card of a suit whose 2 this seat lacks, and which it does not hold."""
-    hand = session.view.hands[session.seat]
+def two_rule_call(hand) -> Card | None:
+    """The lowest card of a suit whose 2 `hand` lacks, and which it does not hold."""
     for suit in "DHSC":
         if Card("2", suit) not in hand:
             return next(Card(r, suit) for r in "4567" if Card(r, suit) not in hand)
@@ -370,7 +371,7 @@ class Forger(Cheater):
 
 
 def _sender(signed: bytes) -> int:
-    from .transcript import parse_header
+    from protocol.transcript import parse_header
 
     return parse_header(Signed.decode(signed).payload)[0].sender
 
@@ -478,24 +479,24 @@ CHEATS: dict[str, Cheat] = {
 }
 
 
-def cheat_chooser(kind: str, fallback):
-    """The chooser a cheating seat plays with: its cheat where the chooser picks it."""
+def cheat_chooser(kind: str, cheater: Cheater, fallback):
+    """The player a cheating seat plays with: its cheat where the player picks it."""
     if kind == "false-denial":
-        return lambda session: next((a for a in session.legal_actions() if a.kind == "pass"), None) or fallback(session)
+        return lambda view, rng: next((a for a in view.legal if a.kind == "pass"), None) or fallback(view, rng)
     if kind == "renege":
-        return lambda session: off_suit(session) or fallback(session)
+        rule = off_suit(cheater)
+        return lambda view, rng: rule(view) or fallback(view, rng)
     if kind == "two-rule":
-        def choose(session):
-            view = session.view
-            if view.phase == "auction" and not session.cheated:
-                if any(a.kind == "bid" and a.rank == "2" for a in session.legal_actions()):
-                    return Action(session.seat, "bid", rank="2")
-            if view.phase == "call" and not session.cheated:
-                card = two_rule_call(session)
+        def choose(view, rng):
+            if view.phase == "auction" and not cheater.cheated:
+                if any(a.kind == "bid" and a.rank == "2" for a in view.legal):
+                    return Action(view.seat, "bid", rank="2")
+            if view.phase == "call" and not cheater.cheated:
+                card = two_rule_call(view.hand)
                 if card is not None:
-                    session.cheated = True
-                    return Action(session.seat, "call", card)
-            return fallback(session)
+                    cheater.cheated = True
+                    return Action(view.seat, "call", card)
+            return fallback(view, rng)
         return choose
     return fallback
 
@@ -509,12 +510,11 @@ def honest_chooser(kind: str, seed: int):
         return shy_chooser(seed)
     rng = random.Random(seed)
 
-    def choose(session):
-        actions = session.legal_actions()
-        if session.view.phase == "auction":
-            chiamo = [a for a in actions if a.kind == "bid" and a.contract == "chiamo"]
-            return chiamo[0] if chiamo else next(a for a in actions if a.kind == "pass")
-        return rng.choice(actions)
+    def choose(view, _rng):
+        if view.phase == "auction":
+            chiamo = [a for a in view.legal if a.kind == "bid" and a.contract == "chiamo"]
+            return chiamo[0] if chiamo else next(a for a in view.legal if a.kind == "pass")
+        return rng.choice(view.legal)
 
     return choose
 
@@ -523,11 +523,10 @@ def shy_chooser(seed: int):
     """A random player that passes most auctions (so a cheater's bid can win)."""
     rng = random.Random(seed)
 
-    def choose(session):
-        actions = session.legal_actions()
-        passes = [a for a in actions if a.kind == "pass"]
+    def choose(view, _rng):
+        passes = [a for a in view.legal if a.kind == "pass"]
         if passes and rng.random() < 0.9:
             return passes[0]
-        return rng.choice(actions)
+        return rng.choice(view.legal)
 
     return choose
