@@ -1,0 +1,699 @@
+"""Determinization: one full deal that agrees with everything a seat has seen.
+
+A computer player that cannot see the other hands samples full states from
+its view and plays them out. `determinize(view, rng)` returns one such
+state: fully known (`viewer=None`, no unknown cards), at the same point of
+the hand as the view, built by replaying the view's history from a sampled
+full deal through the engine, so it is a legal continuation by construction.
+
+How (see docs/rules.md, "Determinization"):
+
+1. **Read the history.** The view's history is replayed on a *probe*: a
+   state of the same hand in which every hand is hidden, the viewer's too.
+   Before each action the probe says who holds what it knows, so the pass
+   records, per seat, the hidden cards that entered its hand (deal
+   positions: its dealt cards, a stock card drawn unseen, a monte card
+   received unseen), the cards it showed from hidden cards (played,
+   returned, exchanged, declared, handed over), its face-down discards and
+   the known cards such a discard hid again; plus the suits it showed it
+   lacks (games where following suit is compulsory), and the facts a game
+   adds (the Chiamata two rule, the Calabresella denial of the called card).
+2. **Sample the present.** The cards the view cannot locate are spread over
+   the hidden places of the present: each seat's hidden cards, each
+   face-down discard, the cards not dealt out yet (Briscola stock, an unused
+   monte). Constraints restrict some cards to some places; `Assignment`
+   draws uniformly among the assignments that respect them (exact counting).
+3. **Rebuild the past** from the present: per seat, the cards it showed and
+   holds now are put back into its hidden deal positions (a card shown at
+   some moment only into a position it had received by then), uniformly.
+4. **Replay** the history from the sampled deal, the hidden face-down
+   discards filled in, chance events taken from the deal.
+
+Every consistent deal (with its face-down discards) is equally likely: the
+number of pasts behind each present is the same for all presents, so
+uniform presents give uniform deals. Player strategy is not modelled (a bid
+or a lead says nothing about a hand beyond the rules).
+
+The engine may not import `random`: `rng` is any object with `randrange`
+and `shuffle` (a `random.Random`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from math import factorial
+
+from .cards import BRISCOLA_ORDER, Card
+from .state import CHANCE, PUBLIC, Action, Deal, IllegalAction, State
+
+
+class Inconsistent(ValueError):
+    """No full deal agrees with this view (a seat broke a rule the view could
+    not check yet, or the view was not built by the engine)."""
+
+
+# --- the public API ---------------------------------------------------------
+
+
+def state_of(view) -> State:
+    """The engine State of a view object (anything with `.state`) or a State."""
+    state = view if isinstance(view, State) else view.state
+    if state is None:
+        raise ValueError("this view has no hand in progress")
+    return state
+
+
+def determinize(view, rng) -> State:
+    """A full state consistent with `view`, sampled uniformly (see the module doc).
+
+    `view` is a seat's view object (with `.state`) or an engine State view
+    (a spectator's too). The knowledge read from the view is cached for the
+    last few views, so a bot may call this thousands of times per move.
+    """
+    return determinizer(view).sample(rng)
+
+
+_CACHE: dict[int, tuple[object, tuple | None, "Determinizer"]] = {}
+_CACHE_SIZE = 16
+
+
+def determinizer(view) -> "Determinizer":
+    """The `Determinizer` of a view, cached for the last few views.
+
+    A view object (anything with `.state`) is taken as a snapshot and known
+    by identity; an engine State, being mutable, also by a fingerprint of
+    what it knows.
+    """
+    key = _fingerprint(view) if isinstance(view, State) else None
+    hit = _CACHE.get(id(view))
+    if hit is not None and hit[0] is view and hit[1] == key:
+        return hit[2]
+    made = Determinizer(view)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[id(view)] = (view, key, made)  # the reference keeps id(view) unique
+    return made
+
+
+def _fingerprint(state: State) -> tuple:
+    """What the knowledge of a view depends on, cheap to compare."""
+    history = state.history
+    return (
+        len(history),
+        history[-1] if history else None,
+        tuple(tuple(h) for h in state.hands),
+        tuple(state.unknown),
+        tuple(getattr(state, "stock", ()) or ()),
+    )
+
+
+@dataclass
+class Sample:
+    """One sampled deal and the face-down discards it implies (history index -> cards)."""
+
+    deal: Deal
+    discards: dict[int, tuple[Card, ...]]
+
+
+class Determinizer:
+    """What one view knows, ready to sample full states from it many times."""
+
+    def __init__(self, view):
+        state = state_of(view)
+        self.state = state
+        self.game = state.game
+        self.dealer = state.dealer
+        self.seat = state.viewer
+        self.history = list(state.history)
+        self.plan = self.game.plan(state.dealer)
+        errors = []
+        for faceup in _faceup_candidates(state):
+            try:
+                self._build(state, faceup)
+                self._check(state)
+                return
+            except Inconsistent as error:
+                errors.append(error)
+        raise errors[0]
+
+    # --- sampling -----------------------------------------------------------
+
+    def sample(self, rng) -> State:
+        """A full state at the view's point of the hand."""
+        return self.replay(self.sample_deal(rng))
+
+    def sample_deal(self, rng) -> Sample:
+        """A full deal consistent with the view, and the hidden discards."""
+        parts = self.assignment.sample(rng)
+        deck = list(self.template)
+        for events, remainder, hand in self.sampled_seats:
+            hidden = parts[hand] if hand is not None else []
+            _bind(events, parts, self.index, remainder + hidden, deck, rng)
+        if self.undealt:
+            cards = parts[self.index[("undealt",)]]
+            rng.shuffle(cards)
+            for position, card in zip(self.undealt, cards):
+                deck[position] = card
+        discards = {t: tuple(sorted(parts[self.index[("discard", t)]])) for t in self.hidden_discards}
+        return Sample(self.plan.deal(deck), discards)
+
+    def replay(self, sample: Sample, seen: State | None = None) -> State:
+        """The view's history played on a sampled deal, hidden parts filled in.
+
+        With `seen` (a view of the viewer's seat of that deal), the same
+        actions reach it as the table would show them to the seat.
+        """
+        state = self.game.new_hand(self.dealer, sample.deal)
+        t = 0
+        try:
+            for t, action in enumerate(self.history):
+                need = None
+                if action.seat == CHANCE:
+                    if seen is not None:
+                        need = state.need()
+                    dealt = state.chance_outcome()
+                    if not _same_chance(action, dealt):
+                        raise Inconsistent(f"action {t}: the sampled deal gives {dealt}, the view saw {action}")
+                    action = dealt
+                elif t in sample.discards:
+                    action = Action(action.seat, "discard", cards=sample.discards[t])
+                state.apply(action)
+                if seen is not None:
+                    seen.apply(_as_seen(action, need, self.seat))
+        except IllegalAction as error:
+            raise Inconsistent(f"action {t}: {error}") from None
+        return state
+
+    # --- reading the view ---------------------------------------------------
+
+    def _build(self, state: State, faceup: Card | None) -> None:
+        reading = _read(state, self.plan, faceup)
+        _check_same_point(reading.probe, state)
+        self.hidden_discards = reading.hidden_discards
+        known = dict(reading.known)
+        stock_positions = self.plan.stock
+        for d, card in enumerate(getattr(state, "stock", ()) or ()):
+            if card is not None and stock_positions[d] not in reading.resolved:
+                known[stock_positions[d]] = card  # shown on the stock (open hands)
+        self.undealt = [
+            p for p in (*self.plan.stock, *self.plan.monte) if p not in reading.resolved and p not in known
+        ]
+        places, caps = self._places(state, reading)
+        self.index = {place: i for i, place in enumerate(places)}
+        located = located_cards(state)
+        unseen = [c for c in self.game.deck() if c not in located]
+        if len(unseen) != sum(caps):
+            raise Inconsistent(f"{len(unseen)} cards unseen for {sum(caps)} hidden places")
+        allowed = _restrictions(reading, places, unseen, self.index)
+        self.assignment = Assignment(caps, [(c, allowed.get(c)) for c in unseen])
+        self._plan_seats(state, reading, known, unseen)
+
+    def _places(self, state: State, reading: "_Reading") -> tuple[list, list[int]]:
+        """The hidden places of the present and how many cards each holds."""
+        places, caps = [], []
+        for seat, count in enumerate(state.unknown):
+            if count:
+                places.append(("hand", seat))
+                caps.append(count)
+        for t in reading.hidden_discards:
+            places.append(("discard", t))
+            caps.append(len(self.history[t].cards))
+        if self.undealt:
+            places.append(("undealt",))
+            caps.append(len(self.undealt))
+        return places, caps
+
+    def _plan_seats(self, state: State, reading: "_Reading", known: dict, unseen: list) -> None:
+        """Fix what needs no sampling; keep per seat what must be redrawn each time."""
+        template: list[Card | None] = [None] * self.plan.size
+        for position, card in known.items():
+            template[position] = card
+        self.sampled_seats = []
+        discarders = set(reading.hidden_discards.values())
+        for seat in range(state.n):
+            events = reading.events[seat]
+            remainder = list((Counter(state.hands[seat]) - Counter(reading.probe.hands[seat])).elements())
+            _check_balance(seat, events, remainder, state.unknown[seat], self.history)
+            if state.unknown[seat] or seat in discarders:
+                self.sampled_seats.append((events, remainder, self.index.get(("hand", seat))))
+            else:
+                _bind(events, [], self.index, remainder, template, _FirstChoice())
+        placed = [c for c in template if c is not None]
+        hidden_again = set().union(*reading.rehidden)  # dealt where seen, then hidden in a hand
+        if len(set(placed)) != len(placed) or (set(placed) & set(unseen)) - hidden_again:
+            raise Inconsistent("a known card would be dealt twice")
+        self.template = template
+
+    def _check(self, state: State) -> None:
+        """Sample once (first choices) and make sure the seat would have seen
+        exactly this view: the same cards known where it knows them."""
+        sample = self.sample_deal(_FirstChoice())
+        public = bool(self.game.options.get("open_hands"))
+        seen = self.game.new_hand(self.dealer, sample.deal.redact(self.seat, public_hands=public), viewer=self.seat)
+        full = self.replay(sample, seen)
+        full_knowledge = state.viewer is None and not any(state.unknown)
+        if not agrees(full, state) or not (full_knowledge or _knows_the_same(seen, state)):
+            raise Inconsistent("the rebuilt hand does not end where the view is")
+
+
+# --- reading the history ----------------------------------------------------
+
+ENTER, REHIDE, OUT, DISCARD = "enter", "rehide", "out", "discard"
+"""Per-seat events: a hidden deal position enters the hand; a known card is
+hidden again by a face-down discard; a card leaves hidden cards (shown);
+the face-down discard itself."""
+
+
+@dataclass
+class _Reading:
+    """What one pass over a view's history says about where the cards were."""
+
+    probe: State
+    known: dict[int, Card] = field(default_factory=dict)
+    """Deck position -> the card the view saw there."""
+    resolved: set[int] = field(default_factory=set)
+    """Stock and monte positions already dealt out by a chance event."""
+    events: list[list[tuple]] = field(default_factory=list)
+    voids: list[set[str]] = field(default_factory=list)
+    rehidden: list[set[Card]] = field(default_factory=list)
+    facts: list[tuple[str, int, Card]] = field(default_factory=list)
+    """("holds" | "lacks", seat, card) at some moment, from a game's rule."""
+    hidden_discards: dict[int, int] = field(default_factory=dict)
+    """History index of a face-down discard the view did not see -> its seat."""
+
+
+def _hidden_deal(plan, faceup: Card | None) -> Deal:
+    return Deal(
+        hands=[[None] * len(h) for h in plan.hands],
+        stock=[None] * len(plan.stock),
+        faceup=faceup,
+        monte=[None] * len(plan.monte),
+    )
+
+
+def _read(state: State, plan, faceup: Card | None) -> _Reading:
+    """Replay the view's history on a probe where every hand is hidden."""
+    game = state.game
+    probe = game.new_hand(state.dealer, _hidden_deal(plan, faceup), viewer=state.viewer)
+    n = state.n
+    reading = _Reading(
+        probe,
+        events=[[(ENTER, p) for p in plan.hands[s]] for s in range(n)],
+        voids=[set() for _ in range(n)],
+        rehidden=[set() for _ in range(n)],
+    )
+    if faceup is not None:
+        reading.known[plan.faceup] = faceup
+    hooks = RULE_FACTS.get(game.name, {})
+    for t, action in enumerate(state.history):
+        if action.seat == CHANCE:
+            _read_chance(reading, plan, action)
+        else:
+            _read_move(reading, t, action)
+        hook = hooks.get(action.kind)
+        if hook is not None:
+            reading.facts.extend(hook(probe, action))
+        try:
+            probe.apply(action)
+        except IllegalAction as error:
+            raise Inconsistent(f"action {t} ({action}): {error}") from None
+    return reading
+
+
+def _read_chance(reading: _Reading, plan, action: Action) -> None:
+    probe = reading.probe
+    if action.kind == "handover":
+        if action.holder is not None:
+            _shows(reading, action.holder, (action.card,))
+        return
+    need = probe.need()
+    if len(action.cards) != len(need.slots):
+        raise Inconsistent(f"{action} does not give the {len(need.slots)} cards needed")
+    for card, slot, audience in zip(action.cards, need.slots, need.audiences):
+        if slot[0] == "faceup":
+            continue  # the face-up card is known to everyone
+        position = _position(plan, slot)
+        reading.resolved.add(position)
+        if card is not None:
+            reading.known[position] = card
+        elif 0 <= audience < probe.n:
+            reading.events[audience].append((ENTER, position))
+        else:
+            raise Inconsistent(f"{action}: a card everyone sees arrived face down")
+
+
+def _position(plan, slot: tuple) -> int:
+    """The deck position of a chance slot as `Need.slots` names it."""
+    if slot[0] == "stock":
+        return plan.stock[slot[1]]
+    if slot[0] == "monte":
+        return plan.monte[slot[1]]
+    raise Inconsistent(f"a chance event deals from {slot!r}, which this reader does not know")
+
+
+def _read_move(reading: _Reading, t: int, action: Action) -> None:
+    probe, seat = reading.probe, action.seat
+    if action.kind == "discard":
+        if action.cards and all(c is None for c in action.cards):
+            hand = probe.hands[seat]
+            reading.events[seat].extend((REHIDE, c) for c in hand)
+            reading.rehidden[seat].update(hand)
+            reading.events[seat].append((DISCARD, t))
+            reading.hidden_discards[t] = seat
+        elif any(c is None for c in action.cards):
+            raise Inconsistent(f"action {t}: a discard partly face down")
+        else:
+            _shows(reading, seat, action.cards)
+        return
+    card = action.card
+    if probe.MUST_FOLLOW and action.kind == "play" and probe.trick and card is not None:
+        led = probe.trick[0].suit
+        if card.suit != led:
+            reading.voids[seat].add(led)
+    _shows(reading, seat, probe.shown_cards(action))
+
+
+def _shows(reading: _Reading, seat: int, cards) -> None:
+    """`seat` shows `cards` from its hand: those the probe did not know leave hidden cards."""
+    hand = reading.probe.hands[seat]
+    for card in cards:
+        if card is not None and card not in hand:
+            reading.events[seat].append((OUT, card))
+
+
+# --- facts the games' rules add ----------------------------------------------
+
+LOW_TO_HIGH = BRISCOLA_ORDER[::-1]
+"""Chiamata trump order for the two rule, low to high."""
+
+
+def _two_rule_facts(probe: State, action: Action) -> list[tuple[str, int, Card]]:
+    """A Chiamata call that relies on the two rule (engine/games/chiamata.py
+    `_two_rule`): the caller holds the 2 of the called suit and every lower
+    trump, and does not hold the called card."""
+    options, card, bid = probe.game.options, action.card, probe.rank
+    if options["auction"] == "points" or card is None or bid is None or card.rank == bid:
+        return []
+    if options["call"] == "at_least" and BRISCOLA_ORDER.index(card.rank) < BRISCOLA_ORDER.index(bid):
+        return []
+    if bid != "2":
+        return []  # refused by the rules: the replay says so
+    caller = action.seat
+    lower = LOW_TO_HIGH[: LOW_TO_HIGH.index(card.rank)]
+    return [("lacks", caller, card)] + [("holds", caller, Card(rank, card.suit)) for rank in lower]
+
+
+def _denial_facts(probe: State, action: Action) -> list[tuple[str, int, Card]]:
+    """A Calabresella handover with no holder: neither defender holds the called card."""
+    if action.holder is not None:
+        return []
+    return [("lacks", seat, action.card) for seat in probe.defenders()]
+
+
+RULE_FACTS = {
+    "chiamata": {"call": _two_rule_facts},
+    "calabresella": {"handover": _denial_facts},
+}
+"""Per game and action kind: what the action proves about hidden hands."""
+
+
+def _restrictions(reading: _Reading, places: list, unseen: list[Card], index: dict) -> dict:
+    """Per unseen card with a constraint, the places it may be in (indices).
+
+    Exact for these games: a void (follow suit is compulsory) and a "lacks"
+    fact concern a seat that receives no hidden card afterwards, so they
+    hold for its hidden cards now; a "holds" fact or a known card hidden
+    again by a face-down discard puts the card in that seat's hand or
+    discard (or it was shown since, and is not unseen).
+    """
+    everywhere = frozenset(range(len(places)))
+    unseen_set = set(unseen)
+    allowed: dict[Card, frozenset] = {}
+
+    def seat_places(seat: int) -> set[int]:
+        keys = [("hand", seat)] + [("discard", t) for t, s in reading.hidden_discards.items() if s == seat]
+        return {index[k] for k in keys if k in index}
+
+    def limit(card: Card, keep=None, drop=None) -> None:
+        if card not in unseen_set:
+            return
+        now = allowed.get(card, everywhere)
+        if keep is not None:
+            now = now & keep
+        if drop is not None:
+            now = now - drop
+        allowed[card] = frozenset(now)
+
+    for seat, suits in enumerate(reading.voids):
+        hand = index.get(("hand", seat))
+        if hand is not None and suits:
+            for card in unseen:
+                if card.suit in suits:
+                    limit(card, drop={hand})
+    for seat, cards in enumerate(reading.rehidden):
+        for card in cards:
+            limit(card, keep=seat_places(seat))
+    for kind, seat, card in reading.facts:
+        if kind == "holds":
+            limit(card, keep=seat_places(seat))
+        else:
+            limit(card, drop=seat_places(seat))
+    return {card: tuple(sorted(places_)) for card, places_ in allowed.items()}
+
+
+# --- checks -----------------------------------------------------------------
+
+
+def located_cards(state: State) -> set[Card]:
+    """Every card whose place `state` knows: hands, table, tricks, face-up, stock, monte."""
+    cards = set(state.trick)
+    for trick in state.tricks:
+        cards.update(trick.cards)
+    for hand in state.hands:
+        cards.update(hand)
+    for name in ("stock", "monte"):
+        cards.update(c for c in getattr(state, name, None) or () if c is not None)
+    faceup = getattr(state, "faceup", None)
+    if faceup is not None:
+        cards.add(faceup)
+    return cards
+
+
+def agrees(full: State, view: State) -> bool:
+    """True when `full` is at the view's point of the hand and holds every card
+    the view knows where the view knows it."""
+    if (full.turn, full.phase, full.trick, full.tricks) != (view.turn, view.phase, view.trick, view.tricks):
+        return False
+    if len(full.history) != len(view.history) or any(full.unknown):
+        return False
+    for seat in range(view.n):
+        if full.hand_size(seat) != view.hand_size(seat):
+            return False
+        if Counter(view.hands[seat]) - Counter(full.hands[seat]):
+            return False
+    for name in ("faceup", "drawn", "trump", "called", "soloist", "contract", "caller"):
+        if getattr(full, name, None) != getattr(view, name, None):
+            return False
+    for name in ("stock", "monte"):
+        mine, theirs = getattr(full, name, None) or (), getattr(view, name, None) or ()
+        if len(mine) != len(theirs) or any(v is not None and v is not f for f, v in zip(mine, theirs)):
+            return False
+    return True
+
+
+def _knows_the_same(a: State, b: State) -> bool:
+    """Two views of one seat know the same cards in the same places."""
+    if (a.turn, a.phase, a.trick, a.tricks, a.unknown) != (b.turn, b.phase, b.trick, b.tricks, b.unknown):
+        return False
+    return all(Counter(x) == Counter(y) for x, y in zip(a.hands, b.hands))
+
+
+def _as_seen(action: Action, need, seat: int | None) -> Action:
+    """`action` as `seat` receives it: chance cards only where `need.audiences`
+    names it or PUBLIC, other seats' discards face down (docs/rules.md)."""
+    if action.seat == CHANCE:
+        if not action.cards:
+            return action
+        cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
+        return Action(CHANCE, action.kind, cards=cards)
+    if action.kind == "discard" and action.seat != seat:
+        return Action(action.seat, "discard", cards=(None,) * len(action.cards))
+    return action
+
+
+def _check_same_point(probe: State, state: State) -> None:
+    """The probe replayed the history to where the view is."""
+    if (probe.turn, probe.phase, probe.trick, probe.tricks) != (state.turn, state.phase, state.trick, state.tricks):
+        raise Inconsistent("replaying the view's history does not reach the view")
+    for seat in range(state.n):
+        size, replayed = state.hand_size(seat), probe.hand_size(seat)
+        if size != replayed:
+            raise Inconsistent(f"seat {seat} holds {size} cards, the history gives it {replayed}")
+        if Counter(probe.hands[seat]) - Counter(state.hands[seat]):
+            raise Inconsistent(f"the view lost track of a card of seat {seat}")
+    if getattr(probe, "faceup", None) != getattr(state, "faceup", None):
+        raise Inconsistent("the face-up card is not the view's")
+
+
+def _check_balance(seat: int, events: list, remainder: list, hidden: int, history: list) -> None:
+    """Cards into a seat's hidden cards equal the cards out of them."""
+    into = sum(1 for kind, _ in events if kind in (ENTER, REHIDE))
+    out = sum(1 for kind, _ in events if kind == OUT)
+    out += sum(len(history[t].cards) for kind, t in events if kind == DISCARD)
+    if into != out + len(remainder) + hidden:
+        raise Inconsistent(f"seat {seat}: {into} hidden cards received, {out + len(remainder) + hidden} accounted for")
+
+
+def _same_chance(seen: Action, dealt: Action) -> bool:
+    """The sampled chance event shows the view what the view saw."""
+    if seen.kind != dealt.kind:
+        return False
+    if seen.kind == "handover":
+        return seen.card is dealt.card and seen.holder == dealt.holder
+    if len(seen.cards) != len(dealt.cards):
+        return False
+    return all(s is None or s is d for s, d in zip(seen.cards, dealt.cards))
+
+
+def _faceup_candidates(state: State) -> list[Card | None]:
+    """The face-up card dealt. The state keeps only the present one: after a
+    trump exchange, any trump may have been dealt face up; the caller keeps
+    the first candidate whose rebuilt hand agrees with the view."""
+    faceup = getattr(state, "faceup", None)
+    if faceup is None:
+        return [None]
+    if not any(a.kind == "exchange" for a in state.history):
+        return [faceup]
+    return [c for c in state.game.deck() if c.suit == faceup.suit and c is not faceup]
+
+
+# --- rebuilding the past ----------------------------------------------------
+
+
+def _bind(events: list, parts: list, index: dict, remainder: list, deck: list, rng) -> None:
+    """Put a seat's cards into its hidden deal positions, in history order.
+
+    A card shown at some moment goes to a position the seat had received by
+    then, chosen uniformly; a card hidden again goes back to being itself;
+    what the seat holds now (`remainder`) fills the rest.
+    """
+    free: list[int] = []
+    again: set[Card] = set()
+
+    def place(card: Card) -> None:
+        if card in again:
+            again.remove(card)
+            return
+        j = rng.randrange(len(free))
+        deck[free[j]] = card
+        free[j] = free[-1]
+        free.pop()
+
+    for kind, value in events:
+        if kind == ENTER:
+            free.append(value)
+        elif kind == OUT:
+            place(value)
+        elif kind == REHIDE:
+            again.add(value)
+        else:
+            for card in parts[index[("discard", value)]]:
+                place(card)
+    for card in remainder:
+        place(card)
+    if free or again:
+        raise Inconsistent("a seat's hidden cards do not add up")
+
+
+class _FirstChoice:
+    """A random source that always takes the first option (the engine may not import random)."""
+
+    def randrange(self, n: int) -> int:
+        return 0
+
+    def shuffle(self, items: list) -> None:
+        return None
+
+
+# --- uniform assignment of cards to places ---------------------------------
+
+_FACTORIALS = [factorial(i) for i in range(41)]
+
+
+class Assignment:
+    """Uniform choice of which cards go to which place.
+
+    `caps[i]` cards go to place i; each card may go to the places its
+    `allowed` tuple names (None: anywhere). Cards allowed in one place are
+    put there; cards allowed anywhere are shuffled into what is left; the
+    others are drawn one by one with probability proportional to the number
+    of ways to complete the assignment, counted exactly (memoized on the
+    remaining capacities). Every valid assignment is equally likely.
+    """
+
+    def __init__(self, caps: list[int], cards: list[tuple[Card, tuple[int, ...] | None]]):
+        k = len(caps)
+        caps = list(caps)
+        self.fixed: list[list[Card]] = [[] for _ in range(k)]
+        self.free: list[Card] = []
+        restricted = []
+        for card, allowed in cards:
+            if allowed is None or len(allowed) == k:
+                self.free.append(card)
+            elif not allowed:
+                raise Inconsistent(f"{card} can be nowhere")
+            elif len(allowed) == 1:
+                self.fixed[allowed[0]].append(card)
+                caps[allowed[0]] -= 1
+            else:
+                restricted.append((card, allowed))
+        if any(c < 0 for c in caps):
+            raise Inconsistent("more cards must be in a place than it holds")
+        self.caps = tuple(caps)
+        self.restricted = sorted(restricted, key=lambda item: (item[1], item[0].index))
+        self._memo: dict[tuple, int] = {}
+        if self.count(0, self.caps) == 0:
+            raise Inconsistent("no way to place the unseen cards")
+
+    def count(self, i: int, caps: tuple[int, ...]) -> int:
+        """Ways to place restricted cards i.. and every free card into `caps`."""
+        key = (i, caps)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        if i == len(self.restricted):
+            total = _FACTORIALS[len(self.free)]
+            for c in caps:
+                total //= _FACTORIALS[c]
+        else:
+            total = 0
+            for place in self.restricted[i][1]:
+                if caps[place]:
+                    total += self.count(i + 1, caps[:place] + (caps[place] - 1,) + caps[place + 1:])
+        self._memo[key] = total
+        return total
+
+    def sample(self, rng) -> list[list[Card]]:
+        """Cards per place (lists the caller may reorder)."""
+        out = [list(cards) for cards in self.fixed]
+        caps = self.caps
+        for i, (card, allowed) in enumerate(self.restricted):
+            r = rng.randrange(self.count(i, caps))
+            for place in allowed:
+                if not caps[place]:
+                    continue
+                after = caps[:place] + (caps[place] - 1,) + caps[place + 1:]
+                ways = self.count(i + 1, after)
+                if r < ways:
+                    break
+                r -= ways
+            out[place].append(card)
+            caps = after
+        free = list(self.free)
+        rng.shuffle(free)
+        start = 0
+        for place, cap in enumerate(caps):
+            out[place].extend(free[start:start + cap])
+            start += cap
+        return out
