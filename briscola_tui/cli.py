@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from briscola_tui.cheaters import CHEATS
@@ -56,10 +57,12 @@ def _selfplay(args: argparse.Namespace) -> int:
             return 2
     try:
         return selfplay(args.game, args.players, args.hands, args.seed, args.transcript, dict(args.option),
-                        sys.stdout, cheat=args.cheat, cheater=args.cheater)
+                        sys.stdout, cheat=args.cheat, cheater=args.cheater, quiet=args.quiet)
     except (OptionError, CheatError) as error:
         print(f"briscola selfplay: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise
     except OSError as error:
         print(f"briscola selfplay: {error.filename or args.transcript}: {error.strerror or error}", file=sys.stderr)
         return 2
@@ -104,6 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="let one seat (or the host) cheat once, to watch the protocol name it: "
                           + ", ".join(sorted(CHEATS)))
     selfplay.add_argument("--cheater", type=int, metavar="N", help="the cheating seat (default 1)")
+    selfplay.add_argument("--quiet", "-q", action="store_true",
+                          help="print only each hand's result, not every event of the hand")
     selfplay.set_defaults(run=_selfplay)
 
     verify = sub.add_parser(
@@ -136,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`briscola selfplay | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -21,8 +21,12 @@ def describe_hand(verdict) -> str:
 
 
 def selfplay(game: str, players: int | None, hands: int | None, seed: int | None,
-             transcript: str | None, options: dict, out, cheat: str | None = None, cheater: int | None = None) -> int:
-    """Play a table of computer players (one may cheat); 0 when every hand passed, 3 when someone was named."""
+             transcript: str | None, options: dict, out, cheat: str | None = None, cheater: int | None = None,
+             quiet: bool = False) -> int:
+    """Play a table of computer players (one may cheat); 0 when every hand passed, 3 when someone was named.
+
+    Prints the events of every hand as a spectator sees them, one line each
+    (`quiet`: only each hand's result)."""
     rules = make(game, players, options)
     n = rules.players
     kind = CHEATS[cheat] if cheat else None
@@ -43,6 +47,9 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
     log = TranscriptFile.create(transcript, table.host.table_id) if transcript else None
     if log is not None:
         table.on_entry = log.append
+    if not quiet:
+        watcher = table.spectators[0]
+        table.on_event = lambda node, event: print(f"  {event.text}", file=out) if node is watcher else None
     print(f"{game}, {n} players, options {rules.options}", file=out)
     if kind is not None:
         who = "the host" if kind.session is None else f"seat {cheater}"

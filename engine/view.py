@@ -112,10 +112,23 @@ def roles_of(state: State) -> dict[int, tuple[str, ...]]:
         seat = getattr(state, role, None)
         if isinstance(seat, int) and seat >= 0:
             roles.setdefault(seat, []).append(role)
-    if getattr(state, "partner_known", False):
-        partner = state.partner
-        if partner is None:
-            roles.setdefault(state.caller, []).append("alone")  # the caller called its own card
+    holder = _played_by(state, getattr(state, "called", None))
+    if holder is not None and getattr(state, "caller", None) is not None:
+        # Public once the called card is played: who holds it was a secret until then.
+        if holder == state.caller:
+            roles[holder].append("alone")  # the caller called its own card
         else:
-            roles.setdefault(partner, []).append("partner")
+            roles.setdefault(holder, []).append("partner")
     return {seat: tuple(r) for seat, r in roles.items()}
+
+
+def _played_by(state: State, card: Card | None) -> int | None:
+    """The seat that played `card` in this hand so far, if it has been played."""
+    if card is None:
+        return None
+    for trick in state.tricks:
+        if card in trick.cards:
+            return (trick.leader + trick.cards.index(card)) % state.n
+    if card in state.trick:
+        return (state.leader + state.trick.index(card)) % state.n
+    return None

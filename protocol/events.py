@@ -6,7 +6,7 @@ client prints and a UI animates from. Events tell only what this node may
 know: a seat hears which cards it was dealt, a spectator only how many.
 
 Kinds: table, seated, dealer, hand, dealt, play, bid, pass, call, exchange,
-declare, return, discard, raise, take, role, trick, draw, monte,
+declare, return, discard, raise, take, role, secret, trick, draw, monte,
 dividete, handover, stopped, refused, timeout, verdict, series, closed.
 """
 
@@ -45,12 +45,21 @@ def action_events(before, after, action) -> list[Event]:
                     tuple(c for c in (action.card, *action.cards) if c is not None))]
     if len(after.tricks) > len(before.tricks):
         trick = after.tricks[-1]
+        unit = getattr(after, "POINT_UNIT", "point")
+        worth = f"{trick.points} {unit}" + ("" if trick.points == 1 else "s")
         events.append(Event("trick", trick.winner, f"{who(trick.winner)} takes the trick ({fmt(trick.cards)}) "
-                                                    f"for {trick.points} points", trick.cards))
-    earlier = roles_of(before)
+                                                    f"for {worth}", trick.cards))
+    if after.phase == "auction":
+        return events  # who leads the auction is not a role yet
+    earlier = {} if before.phase == "auction" else roles_of(before)
     for seat, roles in roles_of(after).items():
-        for role in set(roles) - set(earlier.get(seat, ())):
-            events.append(Event("role", seat, ROLE_NEWS.get(role, f"{who(seat)} is the {role}").format(who(seat))))
+        for role in sorted(set(roles) - set(earlier.get(seat, ())) - {"dealer"}):
+            events.append(Event("role", seat, ROLE_NEWS[role].format(who(seat))))
+    me = after.viewer
+    if action.kind == "call" and isinstance(me, int) and me >= 0 and action.card in after.hands[me]:
+        # Only the seat holding the called card knows who the partner is, until it is played.
+        events.append(Event("secret", me, "you called your own card: you play alone" if me == action.seat
+                            else "you hold the called card: you are the caller's partner, and nobody else knows"))
     return events
 
 

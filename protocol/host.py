@@ -68,6 +68,7 @@ class Host:
         self._table = Table(game, players, tuple(sorted((options or {}).items())), name,
                             identity.public_bytes, tuple(sorted((rules or {}).items())))
         self._seq = 0
+        self.events: list = []  # what happened, as the host's own spectator session saw it
 
     @classmethod
     def resume(cls, identity: Identity, entries: list[bytes]) -> Host:
@@ -80,6 +81,7 @@ class Host:
         host = object.__new__(cls)
         host.identity, host.table_id, host.session = identity, session.transcript.table_id, session
         host._table = None
+        host.events = []
         host._seq = sum(1 for data in entries if _sender_of(Entry.decode(data).message) == HOST)
         return host
 
@@ -129,7 +131,7 @@ class Host:
         """Run a screened message through the rules as the next entry; the entry
         if it is accepted (and appended), else RemoteProtocolError with nothing changed."""
         entry = self._wrap(signed)
-        self.session.receive(entry)
+        self.events += self.session.receive(entry).events
         return entry
 
     def owing(self) -> tuple[tuple[str, ...], set[int]]:
@@ -154,7 +156,7 @@ class Host:
         signed = Signed.sign(self.identity, make_payload(header, to_body(message))).encode()
         entry = self._wrap(signed)
         try:
-            self.session.receive(entry)
+            self.events += self.session.receive(entry).events
         except RemoteProtocolError as error:  # our own message refused: a misuse of this class
             raise LocalProtocolError(f"the host may not send that now: {error.reason}") from None
         self._seq += 1

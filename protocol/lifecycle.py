@@ -54,7 +54,8 @@ class TableLifecycle:
         returning = self.phase == "seating" and join.key == self.keys.get(sender)
         self.keys[sender] = join.key
         self.names[sender] = join.name
-        self._emit("seated", sender, f"{join.name} {'is back in' if returning else 'takes'} seat {sender}")
+        verb = "is back" if returning else ("takes the seat" if self.phase == "seating" else "joins")
+        self._emit("seated", sender, f"seat {sender}: {join.name} {verb}")
         if self.phase == "join":
             if len(self.keys) == self.players + 1:
                 self.phase = "coin_commit"
