@@ -41,7 +41,7 @@ from .messages import HOST_KINDS, KIND_OF, Table, from_body
 from .outbox import Outbox
 from .records import HAND_PHASES, HandRecord
 from .store import SeatStore
-from .transcript import HOST, Entry, Header, Signed, Transcript, parse_header
+from .transcript import HOST, Entry, Header, Opened, Signed, Transcript, parse_header, parse_signed
 from .view import SeatView, build_view
 
 PHASE_KINDS = {
@@ -53,10 +53,11 @@ PHASE_KINDS = {
 
 
 class Shared:
-    """Work that nodes sharing one process do once: each hand's audit."""
+    """Work that nodes sharing one process do once: each hand's audit, each signature check."""
 
     def __init__(self) -> None:
         self.verdicts: dict[tuple, Verdict] = {}
+        self.verified: set[bytes] = set()  # signatures already checked (their digests)
 
 
 class TableSession(TableLifecycle, HandFlow, Outbox):
@@ -182,7 +183,9 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         if self.transcript is None:
             self._expect_table(entry)
         try:
-            opened = self.transcript.inspect(entry, self.keys_for_message(entry.message))
+            parsed = self._parse(entry)
+            verified = self.shared.verified if self.shared is not None else None
+            opened = self.transcript.inspect(entry, self._keys_for(parsed), parsed, verified)
             self._judge(opened.header, opened.body, entry.index)
         except RemoteProtocolError:
             self._events = []
@@ -242,12 +245,23 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         self.transcript = Transcript(header.table_id)
         self.keys[HOST] = table.key
 
+    def _parse(self, entry: Entry) -> Opened:
+        """The entry's message, decoded once (a message that does not decode is the host's to answer for)."""
+        try:
+            return parse_signed(entry.message)
+        except RemoteProtocolError as error:
+            raise RemoteProtocolError(f"host relayed a bad message: {error.reason}", culprit="host",
+                                      entry=entry.index) from None
+
     def keys_for_message(self, signed: bytes) -> dict[int, bytes]:
         """Known keys, plus the self-certified key of a join for a free seat."""
         try:
-            header, body = parse_header(Signed.decode(signed).payload)
+            return self._keys_for(parse_signed(signed))
         except RemoteProtocolError:
             return self.keys
+
+    def _keys_for(self, parsed: Opened) -> dict[int, bytes]:
+        header, body = parsed.header, parsed.body
         free = header.sender not in self.keys or (self.phase == "seating" and header.sender in self.absent)
         if header.kind == "join" and free and 0 <= header.sender < self.players:
             try:

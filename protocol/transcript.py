@@ -144,24 +144,43 @@ class Opened:
     body: list
 
 
-def open_signed(data: bytes, keys: dict[int, bytes], table_id: bytes) -> Opened:
-    """Decode, parse and verify one signed message against the senders' keys.
-
-    Errors name the sender as culprit once it is known.
-    """
+def parse_signed(data: bytes) -> Opened:
+    """Decode and parse a signed message, its signature not yet checked."""
     signed = Signed.decode(data)
     header, body = parse_header(signed.payload)
-    sender = header.sender
-    if header.table_id != table_id:
+    return Opened(signed, header, body)
+
+
+def open_signed(data: bytes | Opened, keys: dict[int, bytes], table_id: bytes, verified: set | None = None) -> Opened:
+    """Decode, parse and verify one signed message against the senders' keys.
+
+    `verified`: digests of signatures already checked in this process (nodes
+    sharing a process check each signature once). Errors name the sender as
+    culprit once it is known.
+    """
+    opened = data if isinstance(data, Opened) else parse_signed(data)
+    signed, sender = opened.signed, opened.header.sender
+    if opened.header.table_id != table_id:
         raise RemoteProtocolError("message for another table", culprit=sender)
     public = keys.get(sender)
     if public is None:
         raise RemoteProtocolError(f"no key known for sender {sender}", culprit=sender)
-    try:
-        verify_message(public, signed.payload, signed.signature)
-    except RemoteProtocolError as exc:
-        raise RemoteProtocolError(exc.reason, culprit=sender) from None
-    return Opened(signed, header, body)
+    digest = _digest(b"msg", public, signed.payload, signed.signature) if verified is not None else None
+    if digest is None or digest not in verified:
+        try:
+            verify_message(public, signed.payload, signed.signature)
+        except RemoteProtocolError as exc:
+            raise RemoteProtocolError(exc.reason, culprit=sender) from None
+        if digest is not None:
+            verified.add(digest)
+    return opened
+
+
+def _digest(*parts: bytes) -> bytes:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(4, "big") + part)
+    return h.digest()
 
 
 # --- entries ----------------------------------------------------------------
@@ -218,17 +237,23 @@ def entry_hash(entry: Entry) -> bytes:
     return hashlib.sha256(ENTRY_TAG + entry.content()).digest()
 
 
-def check_host_signature(entry: Entry, keys: dict[int, bytes], table_id: bytes) -> None:
+def check_host_signature(entry: Entry, keys: dict[int, bytes], table_id: bytes, verified: set | None = None) -> None:
     """The entry must carry the host's signature once the host's key is known."""
     public = keys.get(HOST)
     if public is None:
         return
+    signing = _entry_signing_bytes(table_id, entry)
+    digest = _digest(b"entry", public, signing, entry.signature) if verified is not None else None
+    if digest is not None and digest in verified:
+        return
     try:
-        verify(public, _entry_signing_bytes(table_id, entry), entry.signature)
+        verify(public, signing, entry.signature)
     except (RemoteProtocolError, ValueError):
         raise RemoteProtocolError(
             "entry not signed by the host", culprit="host", entry=entry.index
         ) from None
+    if digest is not None:
+        verified.add(digest)
 
 
 def proves_fork(a: Entry, b: Entry, host_key: bytes, table_id: bytes) -> bool:
@@ -245,11 +270,12 @@ def proves_fork(a: Entry, b: Entry, host_key: bytes, table_id: bytes) -> bool:
     return True
 
 
-def verify_entry(entry: Entry, keys: dict[int, bytes], table_id: bytes) -> Opened:
+def verify_entry(entry: Entry, keys: dict[int, bytes], table_id: bytes, parsed: Opened | None = None,
+                 verified: set | None = None) -> Opened:
     """Check an entry's message signature. The host must relay only good
     messages, so any failure here names the host."""
     try:
-        return open_signed(entry.message, keys, table_id)
+        return open_signed(parsed or entry.message, keys, table_id, verified)
     except RemoteProtocolError as exc:
         raise RemoteProtocolError(
             f"host relayed a bad message: {exc.reason}", culprit="host", entry=entry.index
@@ -367,11 +393,13 @@ class Transcript:
         self.commit(entry, opened)
         return opened
 
-    def inspect(self, entry: Entry, keys: dict[int, bytes]) -> Opened:
-        """Every check of `receive`, changing nothing (see `commit`)."""
+    def inspect(self, entry: Entry, keys: dict[int, bytes], parsed: Opened | None = None,
+                verified: set | None = None) -> Opened:
+        """Every check of `receive`, changing nothing (see `commit`). `parsed`:
+        the entry's message already decoded; `verified`: see `open_signed`."""
         self._check_link(entry)
-        check_host_signature(entry, keys, self.table_id)
-        opened = verify_entry(entry, keys, self.table_id)
+        check_host_signature(entry, keys, self.table_id, verified)
+        opened = verify_entry(entry, keys, self.table_id, parsed, verified)
         if self.has_message(entry.message):
             # A seat never signs the same bytes twice (its counter moves on):
             # only the host can put one message in the log twice.
