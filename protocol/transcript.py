@@ -301,12 +301,10 @@ def verify_chain(entries: list[Entry]) -> None:
 
 
 class Transcript:
-    """The ordered log of one table, on the host or on a peer."""
+    """The ordered log of one table, as a node checks and keeps it."""
 
-    def __init__(self, table_id: bytes, host: Identity | None = None) -> None:
-        """`host`: on the host's own log, the identity that signs each entry."""
+    def __init__(self, table_id: bytes) -> None:
         self.table_id = table_id
-        self.host = host
         self.entries: list[Entry] = []
         self._hashes: list[bytes] = []
         self._position: dict[bytes, int] = {GENESIS: -1}
@@ -318,11 +316,6 @@ class Transcript:
     def head(self) -> bytes:
         """Hash of the last entry, or GENESIS."""
         return self._hashes[-1] if self._hashes else GENESIS
-
-    @property
-    def known_heads(self) -> frozenset[bytes]:
-        """Every hash in the chain, GENESIS included."""
-        return frozenset(self._position)
 
     def has_message(self, message: bytes) -> bool:
         """True when these exact signed bytes are already in the log."""
@@ -341,51 +334,6 @@ class Transcript:
         sequence number is used and its bytes can never be ordered again."""
         self._messages.add(hashlib.sha256(opened.signed.encode()).digest())
         self._note(opened.header, self._position[opened.header.head])
-
-    def hash_at(self, index: int) -> bytes:
-        """Hash of entry `index`."""
-        return self._hashes[index]
-
-    # host side
-
-    def append(self, signed_bytes: bytes, host: Identity | None = None) -> Entry:
-        """Host: wrap a message as the next entry, signed by `host` (no checks; see `admit`)."""
-        entry = Entry(len(self.entries), self.head, signed_bytes)
-        host = host or self.host
-        if host is not None:
-            entry = entry.signed_by(host, self.table_id)
-        self._add(entry)
-        return entry
-
-    def admit(self, signed_bytes: bytes, keys: dict[int, bytes]) -> tuple[Entry, Opened]:
-        """Host: check a message from its sender, then append it.
-
-        Errors name the sender (the host knows its own chain)."""
-        opened = open_signed(signed_bytes, keys, self.table_id)
-        at_index = len(self.entries)
-        try:
-            self.check_echo(opened.header, at_index)
-        except RemoteProtocolError as exc:
-            reason = exc.reason
-            if exc.culprit == "host":  # we are the host: the sender made it up
-                reason = "echoed head is not in this table's history"
-            raise RemoteProtocolError(
-                reason, culprit=opened.header.sender, entry=at_index
-            ) from None
-        try:
-            self.check_seq(opened.header, at_index)
-        except RemoteProtocolError as exc:  # we are the host: a gap is the sender's
-            raise RemoteProtocolError(exc.reason, culprit=opened.header.sender, entry=at_index) from None
-        entry = self.append(signed_bytes)
-        self._note(opened.header, at_index)
-        return entry, opened
-
-    # peer side
-
-    def accept(self, entry: Entry) -> None:
-        """Peer: add an entry after checking it links to our head."""
-        self._check_link(entry)
-        self._add(entry)
 
     def receive(self, entry: Entry, keys: dict[int, bytes]) -> Opened:
         """Peer: check link, signature, echo and seq of an entry, then add it."""
@@ -476,14 +424,6 @@ def _who(sender: int) -> str:
     return "the host" if sender == HOST else f"seat {sender}"
 
 
-def verify_transcript(
-    table_id: bytes, entries: list[Entry], keys: dict[int, bytes]
-) -> list[Opened]:
-    """Replay a whole transcript as a peer would; the first error names its entry."""
-    log = Transcript(table_id)
-    return [log.receive(entry, keys) for entry in entries]
-
-
 # --- storage format ---------------------------------------------------------
 
 
@@ -491,22 +431,6 @@ def dump_transcript(table_id: bytes, meta: list | tuple, entries: list[Entry]) -
     """A transcript file: a header frame, then one frame per entry."""
     head = encode([FILE_MAGIC, FILE_VERSION, table_id, list(meta)])
     return frame(head) + b"".join(frame(entry.encode()) for entry in entries)
-
-
-def load_transcript(data: bytes) -> tuple[bytes, list, list[Entry]]:
-    """Parse and chain-check a whole transcript file (signatures: `verify_transcript`).
-
-    NotATranscript if the header frame is wrong; otherwise a
-    RemoteProtocolError naming the first bad entry. A torn last frame is an
-    error here; `load_transcript_prefix` forgives it.
-    """
-    table_id, meta, entries, torn = load_transcript_prefix(data)
-    if torn:
-        raise RemoteProtocolError(
-            f"corrupted entry: truncated frame ({torn} bytes at the end)", entry=len(entries)
-        )
-    verify_chain(entries)
-    return table_id, meta, entries
 
 
 def load_transcript_prefix(data: bytes) -> tuple[bytes, list, list[Entry], int]:

@@ -488,6 +488,19 @@ def test_reordered_message_is_dropped():
     assert snapshot(table.host.session) == before
 
 
+def test_made_up_or_stale_echo_is_dropped():
+    table = paused()
+    seat = to_move(table)
+    card = Card.from_index(next(iter(mine(seat))))
+    message = Act(seat.hand.number, action_to_wire(Action(seat.seat, "play", card)), (), ())
+    before = snapshot(table.host.session)
+    for head, reason in ((b"\x07" * 32, "not in this table's history"), (bytes(32), "backwards")):
+        with pytest.raises(Dropped) as caught:
+            table.host.submit(sign_as(seat, message, head=head), connection=seat.seat)
+        assert reason in caught.value.reason and caught.value.culprit == seat.seat
+    assert snapshot(table.host.session) == before
+
+
 def test_forged_signature_is_dropped_naming_the_connection():
     table = paused()
     seat = to_move(table)

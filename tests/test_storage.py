@@ -26,9 +26,8 @@ from protocol.transcript import (
     Signed,
     Transcript,
     dump_transcript,
-    load_transcript,
+    entry_hash,
     make_payload,
-    verify_transcript,
 )
 
 TABLE = bytes(range(16))
@@ -38,16 +37,24 @@ META = ["briscola", 2, [b"x"]]
 def chat(n, seats=2):
     """`n` host-signed entries of seats chatting, as encoded bytes, and the keys."""
     ids = {HOST: Identity.generate(), **{s: Identity.generate() for s in range(seats)}}
-    host = Transcript(TABLE, ids[HOST])
     keys = {s: i.public_bytes for s, i in ids.items()}
     seq = dict.fromkeys(ids, 0)
+    entries, head = [], GENESIS
     for k in range(n):
         sender = k % seats
-        header = Header(1, TABLE, "chat", sender, seq[sender], host.head)
+        header = Header(1, TABLE, "chat", sender, seq[sender], head)
         seq[sender] += 1
         message = Signed.sign(ids[sender], make_payload(header, [b"hi %d" % k])).encode()
-        host.admit(message, keys)
-    return [entry.encode() for entry in host.entries], keys
+        entry = Entry(k, head, message).signed_by(ids[HOST], TABLE)
+        entries.append(entry)
+        head = entry_hash(entry)
+    return [entry.encode() for entry in entries], keys
+
+
+def receive_all(entries, keys):
+    """A peer receives every entry in order (each checked); the opened messages."""
+    log = Transcript(TABLE)
+    return [log.receive(entry, keys) for entry in entries]
 
 
 def written(path, entries, meta=META):
@@ -78,7 +85,8 @@ def test_create_append_reopen(tmp_path):
     with TranscriptFile.open(path) as log:
         assert (log.table_id, log.meta, log.warnings) == (TABLE, META, [])
         assert [e.encode() for e in log.entries] == entries
-    assert len(verify_transcript(TABLE, load_transcript(data)[2], keys)) == 6
+    table_id, got = read_transcript(path)
+    assert table_id == TABLE and len(receive_all(got, keys)) == 6
 
 
 def test_create_gives_what_open_will_read(tmp_path):
@@ -119,9 +127,10 @@ def test_append_after_reopen_continues_the_file(tmp_path):
         for entry in entries[4:]:
             log.append(entry)
         assert [e.encode() for e in log.entries] == entries
-    table_id, meta, got = load_transcript(path.read_bytes())
-    assert (table_id, meta, [e.encode() for e in got]) == (TABLE, META, entries)
-    assert len(verify_transcript(TABLE, got, keys)) == 7
+    loaded = read_transcript_file(path)
+    assert (loaded.table_id, loaded.meta, [e.encode() for e in loaded.entries], loaded.warnings) == (
+        TABLE, META, entries, [])
+    assert len(receive_all(loaded.entries, keys)) == 7
 
 
 def test_a_real_table(tmp_path):
