@@ -9,7 +9,7 @@ Sans-IO: plain bytes and ints in, plain bytes and ints out. Transport,
 sealing, signing and the rules engine live elsewhere. Cards here are plain
 integer indices; this module knows nothing about games.
 
-Flow of one hand (see DESIGN.md, "The deck (mental poker)"):
+Flow of one hand (docs/protocol.md, "A hand" and "The deck cipher"):
 
 1. each seat publishes `SeatSecrets.commitment(context)`;
 2. phase 1: each seat in turn `check_distinct`s its input, publishes
@@ -239,14 +239,11 @@ class SeatSecrets:
         return perm
 
     def _keys(self) -> list[int]:
+        """card_key(i) for every position i (the phase-2 locks)."""
         if self._card_keys is None:
             wide = _hkdf(self.seed, b"card", 48 * N_CARDS)
             self._card_keys = [_scalar(wide[i : i + 48]) for i in range(0, len(wide), 48)]
         return self._card_keys
-
-    def card_key(self, position: int) -> int:
-        """The phase-2 lock this seat puts on deck position `position`."""
-        return self._keys()[_check_position(position)]
 
     def card_key_inverse(self, position: int) -> int:
         """card_key(position)⁻¹ mod n (all 40 computed with one inversion)."""
