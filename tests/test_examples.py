@@ -1,4 +1,4 @@
-"""Every worked example of the rule book (../shared/rules/*.md), as tests.
+"""The rule book's worked examples, reproduced here as tests (the rules: docs/rules.md).
 
 Each example is checked twice: through the engine API (build the state,
 apply the actions, read the tricks and scores) and from outside through the

@@ -1,4 +1,4 @@
-"""The layer rules of DESIGN.md: imports only point up.
+"""The layer rules (docs/architecture.md): imports only point up.
 
 engine/ is pure (stdlib and itself; no randomness outside engine/bots);
 protocol/ is sans-IO (no asyncio, no textual); neither imports the product.

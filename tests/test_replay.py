@@ -1,4 +1,4 @@
-"""`briscola replay FILE` errors and edge cases, per ../shared/spec/replay.md.
+"""`briscola replay FILE` errors and edge cases, per docs/replay.md.
 
 Illegal actions exit 2 with stderr `action N: reason`; a bad file exits 1
 saying what is wrong; stdout stays empty in both cases.
