@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .cards import Card
 from .deal import DealPlan
-from .state import Deal, State
+from .state import PUBLIC, Deal, State
 
 
 class OptionError(ValueError):
@@ -88,6 +88,17 @@ class Game:
     def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> State:  # pragma: no cover
         """The state at the start of a hand: `deal` as the holder (`viewer`) knows it."""
         raise NotImplementedError
+
+    def deal_audiences(self, plan: DealPlan) -> list[tuple[int, object, int | None]]:
+        """(position, holder, audience) for every position the deal places:
+        hands, stock, the face-up card and the monte. The audience is the seat
+        that sees the card, PUBLIC, or None for a card nobody sees yet."""
+        placed = [(p, seat, seat) for seat, positions in enumerate(plan.hands) for p in positions]
+        placed += [(p, "stock", None) for p in plan.stock]
+        if plan.faceup is not None:
+            placed.append((plan.faceup, "faceup", PUBLIC))
+        placed += [(p, "monte", None) for p in plan.monte]
+        return placed
 
     def teams(self) -> list[list[int]] | None:
         """Fixed partnerships, or None when everyone plays for themself."""

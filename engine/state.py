@@ -270,6 +270,41 @@ class State:
             return (action.card,)
         return ()
 
+    # --- where cards go (the table follows face-down cards by deck position) --------
+    # Holders: a seat number, or "stock", "faceup", "monte", "table". Sources:
+    # ("card", card index) for a card the action shows, ("given", i) for the
+    # i-th card it gives up face down, ("faceup",), or ("monte", i). See engine/flow.py.
+
+    POINT_UNIT = "point"
+    """What captured card values count in (Calabresella: thirds)."""
+
+    def card_moves(self, action: Action) -> list[tuple[tuple, object]]:
+        """(source, holder) for each card `action` moves (this state: before it)."""
+        if action.kind == "play":
+            return [(("card", action.card.index), "table")]
+        return []
+
+    def chance_holders(self, need: Need) -> tuple:
+        """Where each card of the chance event `need` went, slot by slot (this
+        state: once the event is applied)."""
+        return ()
+
+    def handover_answerers(self) -> tuple[int, ...]:
+        """The seats that must answer a handover (show the called card, or say they lack it)."""
+        return ()
+
+    def handover_holder(self) -> int | None:
+        """Where the called card goes when it is handed over."""
+        return None
+
+    def peeks(self, plan) -> list[int]:
+        """Deck positions every seat sees, though they stay where they are, once
+        the chance event this state waits for is dealt (Briscola open hands)."""
+        return []
+
+    def see_peeked(self, plan, public_card) -> None:
+        """Learn the peeked cards (`public_card(position)`: the card if open to all)."""
+
     def chance_outcome(self) -> Action:  # pragma: no cover - abstract
         """The chance action the deal determines (unknown cards as `None`)."""
         raise NotImplementedError

@@ -8,14 +8,12 @@ handler checks all it can before it changes anything.
 
 from __future__ import annotations
 
-from engine import flow
 from engine.state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, State
 
 from . import deck as mp
 from .errors import CheatDetected, RemoteProtocolError
 from .identity import check_x25519_public
 from .messages import Act, Commit, Handover, Reveal, Shares, Shuffle
-from .positions import peek_positions
 from .records import Step
 from .sealing import open_shares
 from .wire import action_from_wire, scalar_int
@@ -156,7 +154,7 @@ class HandFlow:
 
     def _show_peeked(self) -> None:
         """Tell the view the stock cards everyone sees (Briscola open hands: the top)."""
-        flow.see_peeked(self.view, self.plan, self.cards.public_card)
+        self.view.see_peeked(self.plan, self.cards.public_card)
 
     def _advance(self) -> None:
         """Decide what the hand waits for next."""
@@ -173,7 +171,7 @@ class HandFlow:
             self._handovers = {}
             self.phase = "handover"
             return
-        positions = [self.cards.slot_position(s) for s in need.slots] + [p for p, _ in peek_positions(view, self.plan)]
+        positions = [self.cards.slot_position(s) for s in need.slots] + view.peeks(self.plan)
         audiences = list(need.audiences) + [PUBLIC] * (len(positions) - len(need.slots))
         self._open_step(need.kind, positions, audiences)
 
@@ -240,7 +238,7 @@ class HandFlow:
             self.cards.check_proof(sender, msg.proof, index)
             self.claims.check(sender, [(position, card)], index)
         handovers = {**self._handovers, sender: (msg, index)}
-        if len(handovers) < len(flow.handover_answerers(self.view)):
+        if len(handovers) < len(self.view.handover_answerers()):
             self._handovers = handovers
             return
         proofs = [(s, m.proof) for s, (m, _) in handovers.items() if m.proof is not None]
@@ -257,7 +255,7 @@ class HandFlow:
         if proofs:
             position, card, scalar = proofs[0][1]
             self.cards.show([(position, (scalar_int(scalar), card))])
-            self.cards.move_handover(position, flow.handover_holder(before))
+            self.cards.move_handover(position, before.handover_holder())
         self._emit_handover(holder, called)
         self._advance()
 

@@ -2,7 +2,7 @@
 
 The shuffled deck is a row of encrypted points; no node can read a position
 it has not opened. `HandDeck` follows each position from holder to holder as
-the game moves its cards (`engine.flow` says where, for every game), keeps
+the game moves its cards (each game says where: see `engine.flow`), keeps
 the cards this node has opened and the key that opens each, and checks the
 proofs a seat gives when it shows a card. It changes nothing when a check
 fails.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine import flow
 from engine.cards import Card
-from engine.state import PUBLIC, Action
+from engine.state import Action
 
 from . import deck as mp
 from .errors import CheatDetected, RemoteProtocolError
@@ -38,7 +38,7 @@ class HandDeck:
         """Place every position; the (positions, audiences) the deal opens."""
         self.final = list(final)
         positions, audiences = [], []
-        for p, holder, audience in flow.deal_audiences(game, self.plan):
+        for p, holder, audience in game.deal_audiences(self.plan):
             self.owner[p] = holder
             if holder == flow.FACEUP:
                 self.faceup_pos = p
@@ -144,16 +144,14 @@ class HandDeck:
 
     def move_chance(self, after, need, positions: list[int]) -> None:
         """A chance event moved the cards at `positions` (`after`: the state once applied)."""
-        holders = flow.chance_holders(after, need)
-        for p, holder in zip(positions, holders):
+        for p, holder in zip(positions, after.chance_holders(need)):
             self.owner[p] = holder
-        if need.kind in ("monte", "dividete") and all(h != flow.MONTE for h in holders):
-            self.monte_pos = []
+        self.monte_pos = [p for p in self.monte_pos if self.owner[p] == flow.MONTE]
 
     def move_action(self, before, action: Action, given: tuple, proved: list) -> None:
         """An action moved cards (`before`: the state it was applied to;
         `given`: positions given up face down; `proved`: the proofs checked)."""
-        moves = flow.action_moves(before, action)
+        moves = before.card_moves(action)
         shown = {card: position for position, (_, card) in proved}
         sources = [self._source(source, given, shown) for source, _ in moves]
         for position, (_, holder) in zip(sources, moves):
@@ -178,6 +176,3 @@ class HandDeck:
         self.owner[position] = holder
 
 
-def peek_positions(state, plan) -> list[tuple[int, int]]:
-    """(position, PUBLIC) for the stock positions every seat sees after the next draw."""
-    return [(p, PUBLIC) for p in flow.peeks(state, plan)]

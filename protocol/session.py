@@ -25,7 +25,6 @@ shown), `records.py` (what the audit reads).
 
 from __future__ import annotations
 
-from engine import flow
 from engine.cards import Card
 from engine.series import Series
 from engine.state import Action, IllegalAction, State
@@ -166,7 +165,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         if phase == "play":
             return {self.view.current_player()}
         if phase == "handover":
-            return set(flow.handover_answerers(self.view)) - set(self._handovers)
+            return set(self.view.handover_answerers()) - set(self._handovers)
         return set(hand.commits) - set(hand.reveals) - self.absent  # reveal
 
     # --- inbound ------------------------------------------------------------

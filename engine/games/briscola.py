@@ -78,6 +78,16 @@ class Briscola(Game):
         return best >= self.match_target() and totals.count(best) == 1
 
 
+    def deal_audiences(self, plan: DealPlan) -> list[tuple[int, object, int | None]]:
+        """Open hands: every hand is dealt face up, and the top of the stock shows."""
+        placed = super().deal_audiences(plan)
+        if not self.options["open_hands"]:
+            return placed
+        top = plan.stock[0] if plan.stock else None
+        return [(p, holder, PUBLIC if isinstance(holder, int) or p == top else audience)
+                for p, holder, audience in placed]
+
+
 class BriscolaState(State):
     HANDLERS = {"play": "_play", "exchange": "_exchange", "declare": "_declare", "draw": "_draw"}
     PHASE_KINDS = {"play": ("play", "exchange", "declare"), "draw": ("draw",)}
@@ -172,6 +182,30 @@ class BriscolaState(State):
         if end <= len(self.stock):
             return tuple(self.stock[drawn:end])
         return (*self.stock[drawn:], self.faceup)
+
+    def chance_holders(self, need: Need) -> tuple:
+        """A draw: one card to each seat, from the trick winner on."""
+        return tuple((self.leader + i) % self.n for i in range(len(need.slots)))
+
+    def card_moves(self, action: Action) -> list[tuple[tuple, object]]:
+        if action.kind == "exchange":  # the trump card in hand goes face up; the face-up card to the hand
+            return [(("card", self.exchange_card.index), "faceup"), (("faceup",), action.seat)]
+        return super().card_moves(action)
+
+    def peeks(self, plan) -> list[int]:
+        """Open hands: after each draw, everyone sees the new top of the stock."""
+        if not self.game.options["open_hands"] or self.turn != CHANCE:
+            return []
+        top = self.drawn + self.n
+        return [plan.stock[top]] if top < len(plan.stock) else []
+
+    def see_peeked(self, plan, public_card) -> None:
+        if not self.game.options["open_hands"]:
+            return
+        for slot in range(self.drawn, len(plan.stock)):
+            card = public_card(plan.stock[slot])
+            if card is not None:
+                self.see_stock(slot, card)
 
     def see_stock(self, slot: int, card: Card) -> None:
         """Learn a face-down stock card (open hands shows the top of the stock)."""

@@ -63,6 +63,7 @@ class CalabresellaState(State):
     }
 
     MUST_FOLLOW = True
+    POINT_UNIT = "third"
 
     def __init__(self, game: Calabresella, dealer: int, deal: Deal, viewer: int | None = None):
         super().__init__(game, dealer, deal, viewer)
@@ -325,6 +326,33 @@ class CalabresellaState(State):
             if len(hand) >= count:
                 return Action(seat, "discard", cards=tuple(sorted(rng.sample(hand, count))))
         return super().random_legal(rng)
+
+    def chance_holders(self, need: Need) -> tuple:
+        """The monte shown goes to the soloist, unless the defenders now choose
+        from it (scegliete); divided, two cards to each defender."""
+        if need.kind == "monte":
+            return tuple("monte" if self.phase == "take" else self.soloist for _ in need.slots)
+        if need.kind == "dividete":
+            return tuple(need.audiences)
+        return ()
+
+    def handover_answerers(self) -> tuple[int, ...]:
+        return tuple(self.defenders())
+
+    def handover_holder(self) -> int | None:
+        return self.soloist
+
+    def card_moves(self, action: Action) -> list[tuple[tuple, object]]:
+        kind = action.kind
+        if kind == "return":  # Chiamo: a card back to the defender who handed over
+            return [(("card", action.card.index), self.handed_from)]
+        if kind == "discard":
+            return [(("given", i), "monte") for i in range(len(action.cards))]
+        if kind == "take":  # scegliete: the monte split between the defenders
+            first, second = self.defenders()
+            taken = {c.index for c in action.cards}
+            return [(("monte", i), first if card.index in taken else second) for i, card in enumerate(self.monte)]
+        return super().card_moves(action)
 
     def need(self) -> Need:
         monte = tuple(("monte", k) for k in range(4))
