@@ -33,7 +33,12 @@ CHANCE = -1
 TERMINAL = -2
 """`current_player()` once the hand is over."""
 PUBLIC = -3
-"""Audience of a card every seat (and every spectator) sees."""
+"""Audience of a card every seat (and every spectator) sees; as a viewer, a spectator."""
+
+VIEWERS = """Whose knowledge a state (or a redacted deal) holds, `viewer`:
+None, the full state (every card known: the audit, a replay); PUBLIC, a
+spectator (only what is shown to all); a seat number, that seat (its own
+cards too)."""
 
 
 class IllegalAction(ValueError):
@@ -126,10 +131,12 @@ class Deal:
         sizes = "/".join(str(len(h)) for h in self.hands)
         return f"<Deal hands={sizes} stock={len(self.stock)} monte={len(self.monte)}>"
 
-    def redact(self, seat: int | None, public_hands: bool = False) -> "Deal":
-        """What `seat` knows of this deal (`None`: a spectator)."""
+    def redact(self, viewer: int | None, public_hands: bool = False) -> "Deal":
+        """What `viewer` knows of this deal at the start of the hand (see VIEWERS)."""
+        if viewer is None:
+            return Deal([list(h) for h in self.hands], list(self.stock), self.faceup, list(self.monte))
         hands = [
-            list(h) if (s == seat or public_hands) else [None] * len(h)
+            list(h) if (s == viewer or public_hands) else [None] * len(h)
             for s, h in enumerate(self.hands)
         ]
         return Deal(hands, [None] * len(self.stock), self.faceup, [None] * len(self.monte))
@@ -402,7 +409,7 @@ class State:
         return winner
 
     def __repr__(self) -> str:
-        who = "full" if self.viewer is None else f"view of seat {self.viewer}"
+        who = {None: "full", PUBLIC: "spectator's view"}.get(self.viewer, f"view of seat {self.viewer}")
         return (
             f"<{type(self).__name__} {self.game.name}/{self.n} {who} phase={self.phase} "
             f"turn={self.turn} tricks={len(self.tricks)}>"

@@ -23,7 +23,7 @@ from engine.bots import StateView
 from engine.cards import BRISCOLA_ORDER, Card
 from engine.determinize import Assignment, Determinizer, Inconsistent, agrees, determinize, determinizer
 from engine.games import make
-from engine.state import CHANCE, Action
+from engine.state import CHANCE, PUBLIC, Action
 
 # --- playing hands with every seat's view --------------------------------------
 
@@ -292,14 +292,14 @@ def test_a_spectator_view_and_a_full_state_determinize_too():
     rng.shuffle(deck)
     deal = game.plan(0).deal(deck)
     full = game.new_hand(0, deal)
-    spectator = game.new_hand(0, deal.redact(None), viewer=None)
+    spectator = game.new_hand(0, deal.redact(PUBLIC), viewer=PUBLIC)
     for _ in range(20):
         if full.current_player() == CHANCE:
             action, need = full.chance_outcome(), full.need()
         else:
             action, need = rng.choice(full.legal_actions()), None
         full.apply(action)
-        spectator.apply(redact_action(action, need, None))
+        spectator.apply(redact_action(action, need, PUBLIC))
     sampled = determinize(spectator, random.Random(1))
     assert agrees(sampled, spectator)
     again = determinize(full, random.Random(1))
