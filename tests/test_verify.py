@@ -365,3 +365,13 @@ def test_not_a_transcript(tmp_path, capsys):
         assert out == ""
         assert err.startswith("briscola verify: ") and err.count("\n") == 1, err
         assert str(path) in err
+
+
+@pytest.mark.parametrize("name", ["briscola2-v1.bin", "calabresella-v1.bin"])
+def test_a_transcript_stored_by_the_first_release_still_verifies(name, capsys):
+    """Written by `briscola selfplay` before evidence, time-outs, table rules and the
+    session split (commit 0ba7c1c): the format is unchanged, so it still checks out."""
+    path = Path(__file__).parent / "fixtures" / "transcripts" / name
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "complete: the series is over" in out and "FAIL" not in out
