@@ -171,6 +171,90 @@ def frame_length(prefix: bytes) -> int:
     return size
 
 
+class FrameReader:
+    """Sans-IO frame splitter: `feed` bytes in, take whole frames out.
+
+    A bad length prefix raises RemoteProtocolError as soon as its four bytes
+    arrive; after that the reader is broken and keeps raising.
+
+    Work is linear in the bytes fed, however they are split: each length
+    prefix is checked once, when its last byte arrives, and the reader
+    remembers where the next unchecked prefix starts.
+
+    Memory is bounded: the reader refuses to hold more than `max_buffer`
+    bytes not yet taken out (RemoteProtocolError "too much unread data",
+    and the reader is broken), so a peer cannot make it buffer frames
+    without end. `max_buffer` must hold at least one maximal frame with its
+    prefix; the default, four maximal frames, leaves a caller that takes
+    frames out after every `feed` room to feed some 192 KiB at a time.
+    """
+
+    def __init__(self, max_buffer: int = 4 * MAX_FRAME) -> None:
+        if max_buffer < 4 + MAX_FRAME:
+            raise LocalProtocolError(f"max_buffer must be at least {4 + MAX_FRAME} bytes")
+        self.max_buffer = max_buffer
+        self._buffer = bytearray()
+        self._checked = 0
+        """Offset in the buffer of the first length prefix not yet checked
+        (it may lie beyond the end, inside a frame still arriving)."""
+        self._error: RemoteProtocolError | None = None
+
+    def feed(self, data: bytes) -> None:
+        """Add received bytes."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise LocalProtocolError("feed() needs bytes")
+        self._raise_if_broken()
+        if len(self._buffer) + memoryview(data).nbytes > self.max_buffer:
+            self._error = RemoteProtocolError(
+                f"too much unread data: over {self.max_buffer} bytes not taken out"
+            )
+            raise self._error
+        self._buffer += data
+        self._check_new_lengths()
+
+    def next_frame(self) -> bytes | None:
+        """The next whole frame payload, or None if it has not all arrived."""
+        self._raise_if_broken()
+        if len(self._buffer) < 4:
+            return None
+        size = int.from_bytes(self._buffer[:4], "big")  # checked when it arrived
+        if len(self._buffer) < 4 + size:
+            return None
+        payload = bytes(self._buffer[4 : 4 + size])
+        del self._buffer[: 4 + size]
+        self._checked -= 4 + size
+        return payload
+
+    def frames(self) -> list[bytes]:
+        """Every whole frame available now."""
+        out = []
+        while (payload := self.next_frame()) is not None:
+            out.append(payload)
+        return out
+
+    @property
+    def pending(self) -> int:
+        """Bytes buffered but not yet returned as a frame."""
+        return len(self._buffer)
+
+    def _check_new_lengths(self) -> None:
+        """Check every length prefix whose four bytes are now all here, each once."""
+        while len(self._buffer) >= self._checked + 4:
+            self._checked += 4 + self._check_length(self._checked)
+
+    def _check_length(self, offset: int) -> int:
+        """The size the prefix at `offset` announces; a bad one breaks the reader."""
+        try:
+            return frame_length(self._buffer[offset : offset + 4])
+        except RemoteProtocolError as exc:
+            self._error = exc
+            raise
+
+    def _raise_if_broken(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+
 # --- shape checks for message parsing ---------------------------------------
 
 
@@ -198,6 +282,13 @@ def expect_int(obj: object, lo: int, hi: int, what: str) -> int:
         raise RemoteProtocolError(f"{what}: expected an integer")
     if not lo <= obj <= hi:
         raise RemoteProtocolError(f"{what}: {obj} not in {lo}..{hi}")
+    return obj
+
+
+def expect_bool(obj: object, what: str) -> bool:
+    """`obj` must be True or False."""
+    if not isinstance(obj, bool):
+        raise RemoteProtocolError(f"{what}: expected a boolean")
     return obj
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
@@ -30,6 +31,10 @@ SEAL_TAG = b"briscola-tui/seal/v1"
 X25519_SEED_TAG = b"briscola-tui/x25519/v1\x00"
 NONCE_LEN = 12
 TAG_LEN = 16
+
+
+class KeyFileError(ValueError):
+    """A key file exists but does not hold an Ed25519 private key."""
 
 
 # --- identity ---------------------------------------------------------------
@@ -55,6 +60,44 @@ class Identity:
         """64-byte Ed25519 signature of `data` (no domain tag)."""
         return self._private.sign(data)
 
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the key as PKCS#8 PEM, readable by the owner only (0o600)."""
+        pem = self._private.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+        _write_private(Path(path), pem)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Identity:
+        """Read a key written by `save`; KeyFileError if it is not one."""
+        data = Path(path).read_bytes()
+        try:
+            key = serialization.load_pem_private_key(data, password=None)
+        except (ValueError, TypeError):
+            raise KeyFileError(f"{path}: not an unencrypted PEM private key") from None
+        if not isinstance(key, Ed25519PrivateKey):
+            raise KeyFileError(f"{path}: not an Ed25519 private key")
+        return cls(key)
+
+    @classmethod
+    def load_or_create(cls, path: str | os.PathLike) -> Identity:
+        """Load the key at `path`, creating it (and its directory) if missing."""
+        path = Path(path)
+        try:
+            return cls.load(path)
+        except FileNotFoundError:
+            pass
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        identity = cls.generate()
+        identity.save(path)
+        return identity
+
+    def fingerprint(self) -> str:
+        """Short hex name of the public key, for people."""
+        return fingerprint(self.public_bytes)
+
     def __repr__(self) -> str:
         return f"Identity(public={self.public_bytes.hex()})"
 
@@ -62,6 +105,23 @@ class Identity:
 def fingerprint(public: bytes) -> str:
     """Short hex name of a public key: first 8 bytes of its SHA-256."""
     return hashlib.sha256(public).hexdigest()[:16]
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Atomically write `data` to `path`; the file is never group/world readable."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.unlink()
+    except FileNotFoundError:
+        pass
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
 
 
 # --- signatures -------------------------------------------------------------

@@ -10,9 +10,11 @@ from protocol.codec import (
     MAX_DEPTH,
     MAX_FRAME,
     MAX_STR,
+    FrameReader,
     decode,
     encode,
     expect_array,
+    expect_bool,
     expect_bytes,
     expect_int,
     expect_list,
@@ -21,7 +23,7 @@ from protocol.codec import (
     frame_length,
     is_cut_value,
 )
-from protocol.errors import LocalProtocolError, RemoteProtocolError
+from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 
 scalars = (
     st.none()
@@ -161,6 +163,179 @@ def test_frame_rejects(payload):
         frame(payload)
 
 
+def test_reader_splits_and_joins():
+    data = frame(b"one") + frame(b"two") + frame(b"x" * MAX_FRAME)
+    reader = FrameReader()
+    out = []
+    for i in range(0, len(data), 7):
+        reader.feed(data[i : i + 7])
+        out += reader.frames()
+    assert out == [b"one", b"two", b"x" * MAX_FRAME]
+    assert reader.next_frame() is None
+    assert reader.pending == 0
+
+
+def test_reader_incomplete():
+    reader = FrameReader()
+    reader.feed(b"\x00\x00")
+    assert reader.next_frame() is None
+    reader.feed(b"\x00\x02a")
+    assert reader.next_frame() is None
+    reader.feed(b"b")
+    assert reader.next_frame() == b"ab"
+
+
+def test_reader_oversized_length_rejected_before_body():
+    reader = FrameReader()
+    with pytest.raises(RemoteProtocolError):
+        reader.feed((MAX_FRAME + 1).to_bytes(4, "big"))
+    with pytest.raises(RemoteProtocolError):  # stays broken
+        reader.next_frame()
+    with pytest.raises(RemoteProtocolError):
+        reader.feed(b"more")
+
+
+def test_reader_oversized_after_good_frame():
+    reader = FrameReader()
+    with pytest.raises(RemoteProtocolError):
+        reader.feed(frame(b"ok") + b"\xff\xff\xff\xff")
+
+
+def test_reader_zero_length():
+    reader = FrameReader()
+    with pytest.raises(RemoteProtocolError):
+        reader.feed(b"\x00\x00\x00\x00")
+
+
+@pytest.mark.parametrize("bad", ["text", 5, None, [1]])
+def test_reader_wrong_type(bad):
+    with pytest.raises(LocalProtocolError):
+        FrameReader().feed(bad)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.binary(max_size=80), max_size=8))
+def test_reader_fuzz(chunks):
+    reader = FrameReader()
+    try:
+        for chunk in chunks:
+            reader.feed(chunk)
+            for payload in reader.frames():
+                assert 0 < len(payload) <= MAX_FRAME
+    except RemoteProtocolError:
+        pass
+
+
+@given(st.lists(st.binary(min_size=1, max_size=100), max_size=6), st.integers(1, 50))
+def test_reader_round_trip_any_chunking(payloads, step):
+    data = b"".join(frame(p) for p in payloads)
+    reader = FrameReader()
+    out = []
+    for i in range(0, len(data), step):
+        reader.feed(data[i : i + step])
+        out += reader.frames()
+    assert out == payloads
+
+
+@given(st.binary(min_size=1, max_size=100), st.integers(0, 3))
+def test_reader_truncated_frame_waits(payload, cut):
+    reader = FrameReader()
+    reader.feed(frame(payload)[: -1 - cut])
+    assert reader.frames() == []
+
+
+@given(st.binary(max_size=300))
+def test_decode_after_reader_fuzz(data):
+    reader = FrameReader()
+    try:
+        reader.feed(data)
+        for payload in reader.frames():
+            decode(payload)
+    except ProtocolError:
+        pass
+
+
+def counting_checks(monkeypatch) -> list[int]:
+    """Record the offset of every length-prefix check any FrameReader makes."""
+    calls: list[int] = []
+    check = FrameReader._check_length
+
+    def counted(self, offset):
+        calls.append(offset)
+        return check(self, offset)
+
+    monkeypatch.setattr(FrameReader, "_check_length", counted)
+    return calls
+
+
+def test_reader_checks_each_prefix_once_on_a_byte_by_byte_stream(monkeypatch):
+    calls = counting_checks(monkeypatch)
+    payloads = [bytes([i]) * (i % 7 + 1) for i in range(200)]
+    data = b"".join(frame(p) for p in payloads)
+    reader = FrameReader()
+    for i in range(len(data)):
+        reader.feed(data[i : i + 1])  # nothing taken out meanwhile
+    assert len(calls) == 200  # not one check per prefix per feed
+    assert reader.frames() == payloads
+    assert len(calls) == 200 and reader.pending == 0
+
+
+def test_reader_checks_each_prefix_once_when_frames_are_taken_out(monkeypatch):
+    calls = counting_checks(monkeypatch)
+    payloads = [bytes([i]) * (i % 5 + 1) for i in range(200)]
+    data = b"".join(frame(p) for p in payloads)
+    reader, out = FrameReader(), []
+    for i in range(0, len(data), 3):
+        reader.feed(data[i : i + 3])
+        out += reader.frames()
+    assert out == payloads
+    assert len(calls) == 200
+
+
+def test_reader_bad_prefix_still_raises_when_its_fourth_byte_arrives():
+    reader = FrameReader()
+    for byte in frame(b"ok") + b"\x00\x01\x00":
+        reader.feed(bytes([byte]))
+    with pytest.raises(RemoteProtocolError, match="over the"):
+        reader.feed(b"\x01")  # 0x00010001 > MAX_FRAME
+    with pytest.raises(RemoteProtocolError):
+        reader.next_frame()  # broken, though a whole frame was buffered
+
+
+def test_reader_refuses_too_much_unread_data():
+    big = frame(b"x" * MAX_FRAME)
+    reader = FrameReader()
+    for _ in range(3):
+        reader.feed(big)  # 3 * (MAX_FRAME + 4) bytes, none taken out
+    with pytest.raises(RemoteProtocolError, match="too much unread data"):
+        reader.feed(big)
+    with pytest.raises(RemoteProtocolError, match="too much unread data"):
+        reader.next_frame()  # and it stays broken
+    assert reader.pending == 3 * len(big)  # the refused bytes were not kept
+
+
+def test_reader_bound_is_exact():
+    reader = FrameReader(max_buffer=100_000)
+    reader.feed(frame(b"x" * 60_000))
+    reader.feed(frame(b"y" * (100_000 - 60_004 - 4)))  # exactly full
+    with pytest.raises(RemoteProtocolError, match="too much unread data"):
+        reader.feed(b"\x00")
+
+
+def test_reader_bound_counts_only_what_is_not_taken_out():
+    big = frame(b"x" * MAX_FRAME)
+    reader = FrameReader(max_buffer=len(big))  # room for one maximal frame
+    for _ in range(20):
+        reader.feed(big[:100])
+        reader.feed(big[100:])
+        assert reader.frames() == [b"x" * MAX_FRAME]
+
+
+def test_reader_max_buffer_must_hold_a_maximal_frame():
+    with pytest.raises(LocalProtocolError):
+        FrameReader(max_buffer=MAX_FRAME + 3)
+
+
 def test_frame_length():
     assert frame_length(b"\x00\x00\x01\x00") == 256
     assert frame_length(MAX_FRAME.to_bytes(4, "big")) == MAX_FRAME
@@ -190,6 +365,7 @@ def test_expect_helpers_accept():
     assert expect_array([1, 2], 2, "x") == [1, 2]
     assert expect_list([], 3, "x") == []
     assert expect_int(3, 0, 5, "x") == 3
+    assert expect_bool(False, "x") is False
     assert expect_bytes(b"ab", 2, "x") == b"ab"
     assert expect_bytes(b"ab", (1, 3), "x") == b"ab"
     assert expect_str("ab", 2, "x") == "ab"
@@ -205,6 +381,7 @@ def test_expect_helpers_accept():
         lambda: expect_int(True, 0, 5, "card"),
         lambda: expect_int(b"1", 0, 5, "card"),
         lambda: expect_int(6, 0, 5, "card"),
+        lambda: expect_bool(1, "card"),
         lambda: expect_bytes("ab", 2, "card"),
         lambda: expect_bytes(b"abc", 2, "card"),
         lambda: expect_bytes(b"", (1, 3), "card"),

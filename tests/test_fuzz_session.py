@@ -1,10 +1,10 @@
-"""Hypothesis fuzzing of the decoders and the table session.
+"""Hypothesis fuzzing of the decoder, the framing and the table session.
 
-Whatever arrives — random bytes, entries of the wrong shape, unknown kinds,
-bodies of the wrong types, real signed messages replayed or delivered out of
-phase — `TableSession.receive` and `Host.submit` raise a ProtocolError and
-nothing else, never hang, and leave the node exactly as it was. Afterwards
-the tables still play on correctly.
+Whatever arrives — random bytes, truncated or oversized frames, entries of
+the wrong shape, unknown kinds, bodies of the wrong types, real signed
+messages replayed or delivered out of phase — `TableSession.receive` and
+`Host.submit` raise a ProtocolError and nothing else, never hang, and leave
+the node exactly as it was. Afterwards the tables still play on correctly.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from cheaters import RecordingTable, entry_for, random_choosers, sign_as, snapsh
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from protocol.codec import decode, encode
+from protocol.codec import MAX_FRAME, FrameReader, decode, encode, frame
 from protocol.errors import ProtocolError
 from protocol.messages import KINDS, Evidence, to_body
 from protocol.host import Host
@@ -146,6 +146,43 @@ def test_decode_random_bytes(data):
         except ProtocolError:
             return
     assert encode(value) == data  # whatever decodes is canonical
+
+
+@FUZZ
+@given(st.lists(st.binary(min_size=1, max_size=300), max_size=6), st.data())
+def test_frames_split_anywhere(payloads, data):
+    stream = b"".join(frame(p) for p in payloads)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=8)))
+    reader, out, last = FrameReader(), [], 0
+    for cut in [*cuts, len(stream)]:
+        reader.feed(stream[last:cut])
+        out += reader.frames()
+        last = cut
+    assert out == payloads and reader.pending == 0
+
+
+@FUZZ
+@given(st.lists(st.binary(min_size=1, max_size=100), max_size=3), st.integers(0, 2**32 - 1),
+       st.binary(max_size=50))
+def test_frames_oversized_or_truncated(payloads, size, tail):
+    reader = FrameReader()
+    reader.feed(b"".join(frame(p) for p in payloads))
+    assert reader.frames() == payloads
+    prefix = size.to_bytes(4, "big")
+    if size == 0 or size > MAX_FRAME:
+        with no_hang(), pytest.raises(ProtocolError):
+            reader.feed(prefix + tail)
+        with pytest.raises(ProtocolError):
+            reader.next_frame()  # and it stays broken
+        with pytest.raises(ProtocolError):
+            reader.feed(frame(b"x"))
+        return
+    body = (tail * (size // max(len(tail), 1) + 1))[:size] if tail else bytes(size)
+    cut = len(body) - 1
+    reader.feed(prefix + body[:cut])  # truncated: nothing yet, nothing lost
+    assert reader.frames() == [] and reader.pending == 4 + cut
+    reader.feed(body[cut:])
+    assert reader.frames() == [body] and reader.pending == 0
 
 
 @FUZZ

@@ -1,12 +1,14 @@
 """Identities, signatures and sealed messages."""
 
 import os
+import stat
 
 import pytest
 
 from protocol.errors import LocalProtocolError, RemoteProtocolError
 from protocol.identity import (
     Identity,
+    KeyFileError,
     pair_key,
     seal,
     sign_message,
@@ -53,6 +55,58 @@ def test_message_signatures_are_domain_separated():
         verify(me.public_bytes, b"payload", sig)
     with pytest.raises(RemoteProtocolError):
         verify_message(me.public_bytes, b"payload", me.sign(b"payload"))
+
+
+def test_save_load(tmp_path):
+    path = tmp_path / "id.pem"
+    me = Identity.generate()
+    me.save(path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert Identity.load(path).public_bytes == me.public_bytes
+    me2 = Identity.generate()
+    me2.save(path)  # overwrite keeps mode
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert Identity.load(path).public_bytes == me2.public_bytes
+
+
+def test_save_ignores_umask(tmp_path):
+    old = os.umask(0)
+    try:
+        Identity.generate().save(tmp_path / "k")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "k").st_mode) == 0o600
+
+
+@pytest.mark.parametrize("content", [b"", b"hello", b"-----BEGIN PRIVATE KEY-----\nxx\n"])
+def test_load_rejects_non_key(tmp_path, content):
+    path = tmp_path / "bad"
+    path.write_bytes(content)
+    with pytest.raises(KeyFileError) as info:
+        Identity.load(path)
+    assert "bad" in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_load_rejects_other_key_type(tmp_path):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    (tmp_path / "ec").write_bytes(pem)
+    with pytest.raises(KeyFileError, match="Ed25519"):
+        Identity.load(tmp_path / "ec")
+
+
+def test_load_or_create(tmp_path):
+    path = tmp_path / "conf" / "briscola" / "identity.pem"
+    first = Identity.load_or_create(path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert Identity.load_or_create(path).public_bytes == first.public_bytes
 
 
 def test_repr_hides_private_key():
