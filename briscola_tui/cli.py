@@ -74,6 +74,97 @@ def _verify(args: argparse.Namespace) -> int:
     return verify(args.file, sys.stdout, sys.stderr)
 
 
+def _network(run):
+    def command(args: argparse.Namespace) -> int:
+        from .net.commands import SetupError
+
+        try:
+            return run(args)
+        except SetupError as error:
+            print(f"briscola {args.command}: {error}", file=sys.stderr)
+            return 2
+        except OSError as error:
+            print(f"briscola {args.command}: {error.strerror or error}", file=sys.stderr)
+            return 2
+
+    return command
+
+
+def _host(args):
+    from .net.commands import host_command
+
+    return host_command(args)
+
+
+def _join(args):
+    from .net.commands import join_command
+
+    return join_command(args)
+
+
+def _watch(args):
+    from .net.commands import watch_command
+
+    return watch_command(args)
+
+
+def _add_network_commands(sub) -> None:
+    from engine.bots import PLAYERS
+
+    levels = sorted(PLAYERS)
+    host = sub.add_parser(
+        "host", help="host a table on the network (one table per process)",
+        description="Host one table: seat players as they join (first come, or the seat they ask for), "
+        "fill seats with computer players, admit spectators, order and relay every message, and keep "
+        "the transcript (each entry on disk before it is relayed). Prints the join code and the "
+        "addresses to give friends. Exit 0 with the final scores when the series ends.",
+    )
+    host.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
+    host.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
+    host.add_argument("--hands", type=_positive, help="close the table after this many hands (default: the whole series)")
+    host.add_argument("--port", type=int, default=7777, help="TCP port (default 7777; 0: any free port)")
+    host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
+    code = host.add_mutually_exclusive_group()
+    code.add_argument("--code", help="the join code players and spectators must give (default: a random one)")
+    code.add_argument("--open", action="store_true", help="no join code: anyone who reaches the port may sit")
+    host.add_argument("--bots", type=int, default=0, metavar="K", help="computer players in the last K seats")
+    host.add_argument("--level", default="random", choices=levels, help="the computer players' level")
+    host.add_argument("--bots-replace", action="store_true",
+                      help="a seat timed out is taken by a computer player for the next hand")
+    host.add_argument("--transcript", metavar="FILE",
+                      help="the transcript file; an existing one is resumed (a restarted host)")
+    host.add_argument("--time-limit", type=float, metavar="S", help="seconds a seat has to send what it owes")
+    host.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
+                      help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
+    host.add_argument("--headless", action="store_true", help="print the game as lines (the only mode for now)")
+    host.add_argument("--port-file", help=argparse.SUPPRESS)
+    host.set_defaults(run=_network(_host))
+
+    join = sub.add_parser(
+        "join", help="take a seat at a table on the network",
+        description="Take a seat. Headless, each event is printed as a line and, at your turn, the legal "
+        "moves are listed and one move is read per line from standard input (e.g. 'play 3S'). "
+        "With --bot the seat plays by itself. Exit 0 when the series ends.",
+    )
+    join.add_argument("address", metavar="HOST:PORT")
+    join.add_argument("--name", help="the name others see")
+    join.add_argument("--code", help="the table's join code")
+    join.add_argument("--seat", type=int, default=-1, help="ask for this seat (partners choose each other)")
+    join.add_argument("--bot", choices=levels, help="let a computer player of this level play the seat")
+    join.add_argument("--retry", type=float, default=60.0, metavar="S",
+                      help="keep trying to reach the host this long after a drop (default 60)")
+    join.add_argument("--headless", action="store_true", help="print the game as lines (the only mode for now)")
+    join.set_defaults(run=_network(_join))
+
+    watch = sub.add_parser("watch", help="watch a table read-only",
+                           description="Watch a table: everything public, nothing hidden, nothing sent.")
+    watch.add_argument("address", metavar="HOST:PORT")
+    watch.add_argument("--code", help="the table's join code")
+    watch.add_argument("--retry", type=float, default=60.0, metavar="S", help="keep trying this long after a drop")
+    watch.add_argument("--headless", action="store_true", help="print the game as lines (the only mode for now)")
+    watch.set_defaults(run=_network(_watch))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="briscola",
@@ -123,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("file", help="the transcript file")
     verify.set_defaults(run=_verify)
+    _add_network_commands(sub)
     return parser
 
 

@@ -1,0 +1,275 @@
+"""`briscola join` and `briscola watch`: a seat or a spectator over the network.
+
+A client connects to the host, does the handshake (`protocol/handshake.py`),
+receives the transcript and runs its own `TableSession` over it: it checks
+every entry itself, and sends what its seat owes. Its identity key, its
+seat's secrets (`FileSeatStore`) and its copy of the transcript live in the
+user's data folder, written before they are needed; so a client whose
+connection drops reconnects by itself, and one killed and started again with
+the same command takes its seat back where it was.
+
+The client is headless here: it prints each event as a line, and a human
+seat reads one action label per line from standard input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from dataclasses import dataclass
+
+from engine.labels import LabelError, labels, parse
+from protocol import handshake as hs
+from protocol.codec import MAX_FRAME, FrameReader, frame
+from protocol.errors import ProtocolError, RemoteProtocolError
+from protocol.identity import Identity
+from protocol.session import TableSession
+from protocol.transcript import entry_hash
+
+from ..storage import FileSeatStore, TranscriptFile, data_dir
+
+
+class Refused(Exception):
+    """The host said no (wrong code, no seat free...): not worth retrying."""
+
+
+@dataclass
+class Options:
+    address: str
+    port: int
+    role: str  # "player" or "spectator"
+    name: str = ""
+    code: str = ""
+    seat: int = -1
+    player: object = None  # a computer player `play(view, rng)`, or None: a person on stdin
+    retry_seconds: float = 60.0  # how long to keep trying to reconnect
+
+
+class Client:
+    """One seat (or a spectator) at a networked table."""
+
+    def __init__(self, options: Options, say, identity: Identity | None = None, lines=None):
+        self.options = options
+        self.say = say
+        self.identity = identity
+        self.lines = lines  # an async iterator of input lines (a person at the keyboard)
+        self.session: TableSession | None = None
+        self.seat: int | None = None
+        self.table_id: bytes | None = None
+        self.log: TranscriptFile | None = None
+        self.rng = random.Random()
+        self.writer: asyncio.StreamWriter | None = None
+        self.ended: str | None = None
+
+    # --- connecting, and connecting again -----------------------------------------------
+
+    async def run(self) -> int:
+        delay, waited = 0.2, 0.0
+        while self.ended is None:
+            try:
+                await self._connection()
+                delay, waited = 0.2, 0.0
+            except Refused as refusal:
+                self.say(f"the host refused: {refusal}")
+                return 2
+            except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
+                if self.ended is not None:
+                    break
+                if waited >= self.options.retry_seconds:
+                    self.say(f"cannot reach the host: {error}")
+                    return 1
+                self.say(f"connection lost ({error or 'closed'}); trying again in {delay:.1f} s")
+                await asyncio.sleep(delay)
+                waited += delay
+                delay = min(delay * 2, 5.0)
+        return self._exit_status()
+
+    def _exit_status(self) -> int:
+        session = self.session
+        if session is None:
+            return 1
+        if session.phase == "over":
+            return 0
+        return 3 if session.phase == "aborted" else 1
+
+    async def _connection(self) -> None:
+        reader, writer = await asyncio.open_connection(self.options.address, self.options.port, limit=MAX_FRAME + 4)
+        self.writer = writer
+        frames = FrameReader()
+        try:
+            backlog = await self._handshake(reader, frames)
+            await self._catch_up(backlog)
+            await self._play(reader, frames)
+        finally:
+            writer.close()
+
+    async def _read(self, reader, frames: FrameReader) -> tuple[str, list]:
+        while True:
+            data = frames.next_frame()
+            if data is not None:
+                kind, fields = hs.parse(data)
+                if kind == "bye":
+                    raise ConnectionError(f"the host closed the connection: {fields[0]}")
+                if kind == "refuse":
+                    raise Refused(fields[0])
+                return kind, fields
+            chunk = await reader.read(65536)
+            if not chunk:
+                raise ConnectionError("closed by the host")
+            frames.feed(chunk)
+
+    def _send(self, data: bytes) -> None:
+        self.writer.write(frame(data))
+
+    # --- the handshake ---------------------------------------------------------------------
+
+    async def _handshake(self, reader, frames: FrameReader) -> list[bytes]:
+        opts = self.options
+        key = self.identity.public_bytes if self.identity is not None else b""
+        have, head = self._holding()
+        self._send(hs.hello(opts.role, key, opts.name, opts.code, opts.seat, have, head))
+        kind, fields = await self._read(reader, frames)
+        if kind == "challenge":
+            nonce, table_id = fields
+            self._send(hs.proof(self.identity, nonce, table_id))
+            kind, fields = await self._read(reader, frames)
+        if kind != "welcome":
+            raise RemoteProtocolError(f"expected welcome, not {kind}")
+        table_id, seat, count = fields
+        if self.table_id is not None and table_id != self.table_id:
+            raise Refused("the host now serves another table")
+        self.table_id, self.seat = table_id, (None if seat < 0 else seat)
+        backlog = []
+        for _ in range(count):
+            kind, fields = await self._read(reader, frames)
+            if kind != "entry":
+                raise RemoteProtocolError(f"expected an entry, not {kind}")
+            backlog.append(fields[0])
+        return backlog
+
+    def _holding(self) -> tuple[int, bytes]:
+        """How much of the transcript this client holds (to resume from there)."""
+        if self.session is None or self.session.transcript is None or not self.session.transcript.entries:
+            return 0, bytes(32)
+        entries = self.session.transcript.entries
+        return len(entries), entry_hash(entries[-1])
+
+    async def _catch_up(self, backlog: list[bytes]) -> None:
+        """Take in what the host sent since we last held the table (all of it, the first time)."""
+        if self.session is None:
+            self.session = await asyncio.to_thread(self._rebuild, backlog)
+            self.say(self._seated())
+            return
+        for data in backlog:
+            await self._take(data)
+
+    def _rebuild(self, entries: list[bytes]) -> TableSession:
+        """A fresh session from the whole transcript and this seat's store (a restart resumes here)."""
+        self.log = self._open_log(entries)
+        if self.seat is None:
+            session = TableSession(None)
+            for data in entries:
+                session.receive(data)
+            return session
+        store = FileSeatStore.for_seat(self.table_id, self.seat)
+        session, owed = TableSession.resume(self.seat, self.identity, store, entries, name=self.options.name)
+        for message in owed:
+            self._send(hs.submit(message))
+        return session
+
+    def _open_log(self, entries: list[bytes]) -> TranscriptFile:
+        """This client's own copy of the transcript (what it checked, for `briscola verify`)."""
+        folder = data_dir() / "transcripts"
+        folder.mkdir(mode=0o700, exist_ok=True)
+        who = "watch" if self.seat is None else f"seat{self.seat}"
+        path = folder / f"{self.table_id.hex()}-{who}.bin"
+        log = TranscriptFile.open(path) if path.exists() else TranscriptFile.create(path, self.table_id)
+        held = [e.encode() for e in log.entries]
+        if held != entries[:len(held)]:
+            raise RemoteProtocolError("the host's transcript is not the one this client stored")
+        for data in entries[len(held):]:
+            log.append(data)
+        return log
+
+    def _seated(self) -> str:
+        where = "watching" if self.seat is None else f"seat {self.seat}"
+        return f"{where} at table {self.table_id.hex()} ({self.session.table.game if self.session.table else '?'})"
+
+    # --- the table -------------------------------------------------------------------------
+
+    async def _play(self, reader, frames: FrameReader) -> None:
+        while self.ended is None:
+            await self._decide()
+            if self.ended is not None:
+                return
+            kind, fields = await self._read(reader, frames)
+            if kind != "entry":
+                raise RemoteProtocolError(f"unexpected {kind}")
+            await self._take(fields[0])
+
+    async def _take(self, data: bytes) -> None:
+        try:
+            update = await asyncio.to_thread(self.session.receive, data)
+        except ProtocolError as error:
+            culprit = getattr(error, "culprit", None)
+            self.say(f"stopping: {error.reason}" + (f" [{'the host' if culprit == 'host' else f'seat {culprit}'}]" if culprit is not None else ""))
+            self.ended = "refused an entry"
+            return
+        if self.log is not None:
+            self.log.append(data)
+        for event in update.events:
+            self.say(event.text)
+        for message in update.messages:
+            self._send(hs.submit(message))
+        if self.session.phase in ("over", "aborted"):
+            self.ended = self.session.phase
+            self.say(self._final())
+
+    def _final(self) -> str:
+        session = self.session
+        if session.phase == "aborted":
+            named = sorted({str(c) for v in session.verdicts for c in v.cheats} | {str(c) for c in session.culprits})
+            return "the table stopped: " + "; ".join(named)
+        scores = session.series.scores if session.series else []
+        return f"the table is over: scores {scores}" + (f" ({session.closed})" if session.closed else "")
+
+    async def _decide(self) -> None:
+        session = self.session
+        if session is None or not session.my_turn():
+            return
+        view = session.seat_view()
+        if self.options.player is not None:
+            action = await asyncio.to_thread(self.options.player, view, self.rng)
+        else:
+            action = await self._ask(view)
+            if action is None:
+                return
+        for message in session.act(action).messages:
+            self._send(hs.submit(message))
+
+    async def _ask(self, view):
+        """A person's move: the legal labels, then one label per line from standard input."""
+        state = view.state
+        self.say("your turn: " + " | ".join(labels(state)))
+        while True:
+            line = await self.lines.__anext__() if self.lines is not None else None
+            if line is None:
+                self.say("no more input: leaving the table")
+                self.ended = "input closed"
+                return None
+            try:
+                return parse(line, view.seat, state)
+            except LabelError as error:
+                self.say(f"not a move: {error}")
+
+
+async def stdin_lines():
+    """Lines typed on standard input, without blocking the event loop."""
+    while True:
+        line = await asyncio.to_thread(sys.stdin.readline)
+        if not line:
+            return
+        if line.strip():
+            yield line.strip()
+

@@ -1,0 +1,410 @@
+"""`briscola host`: one table on the network, over asyncio.
+
+The host process runs the sans-IO `protocol.host.Host` (it orders and signs
+entries), keeps the transcript file (each entry fsynced before it is
+relayed), relays every entry to every connection, and runs its own computer
+players in-process. Each connection first does the handshake
+(`protocol/handshake.py`): a player proves the key it plays with and is
+given a seat; a spectator only reads. Everything that can be slow or
+hostile is bounded: connections, frame size, the handshake, a per-connection
+message rate, and each connection's backlog of entries to read.
+
+CPU-heavy protocol work (checking a shuffle, an audit, a computer player's
+turn) runs in a worker thread, so the event loop keeps answering.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import random
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from protocol import handshake as hs
+from protocol.codec import MAX_FRAME, FrameReader, frame
+from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.host import Dropped, Host
+from protocol.local import replacement_seat
+from protocol.session import TableSession
+from protocol.transcript import HOST, Signed, entry_hash, parse_header
+
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+@dataclass
+class Limits:
+    max_connections: int = 256
+    handshake_seconds: float = 10.0
+    messages_per_second: float = 50.0
+    burst: int = 400
+    backlog: int = 5_000  # entries queued for one reader before it is dropped as too slow
+
+
+@dataclass
+class Conn:
+    """One network connection, and what it has proved."""
+
+    number: int
+    writer: asyncio.StreamWriter
+    role: str = "?"
+    seat: int | None = None
+    key: bytes = b""
+    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue())
+    tokens: float = 0.0
+    stamp: float = 0.0
+    closed: bool = False
+
+    def __str__(self) -> str:
+        who = f"seat {self.seat}" if self.seat is not None else self.role
+        return f"connection {self.number} ({who})"
+
+
+@dataclass
+class Bot:
+    """A computer player the host runs itself."""
+
+    session: TableSession
+    player: object
+    rng: random.Random
+    owed: list = field(default_factory=list)  # what it must send once the table runs (after a restart)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+class TableServer:
+    """Serves one table until its series ends (or it is closed)."""
+
+    def __init__(self, host: Host, log, *, code: str | None, bots: dict[int, Bot], time_limit: float | None,
+                 replace_with_bot: object | None, hands: int | None, say, limits: Limits | None = None):
+        self.host, self.log, self.code = host, log, code
+        self.bots = bots
+        self.time_limit = time_limit
+        self.replace_with_bot = replace_with_bot  # a player function, or None
+        self.hands = hands
+        self.say = say
+        self.limits = limits or Limits()
+        self.conns: dict[int, Conn] = {}
+        self.reserved: dict[int, Conn] = {}  # seat -> the connection that will join it
+        self.numbers = 0
+        self.lock = asyncio.Lock()
+        self.finished = asyncio.Event()
+        self.waiting_since = time.monotonic()
+        self.pending: deque = deque()
+
+    @property
+    def session(self) -> TableSession:
+        return self.host.session
+
+    # --- serving ------------------------------------------------------------------
+
+    async def run(self, bind: str, port: int, on_listen=None) -> int:
+        server = await asyncio.start_server(self._connected, bind, port, limit=MAX_FRAME + 4)
+        addresses = [s.getsockname() for s in server.sockets]
+        if on_listen is not None:
+            on_listen(addresses)
+        clock = asyncio.create_task(self._clock())
+        await self.start_bots()
+        try:
+            await self.finished.wait()
+        finally:
+            clock.cancel()
+            for conn in list(self.conns.values()):
+                self._send(conn, hs.bye(self._ending()))
+            await asyncio.sleep(0.2)
+            server.close()
+            for conn in list(self.conns.values()):
+                conn.writer.close()
+        return 0 if self.session.phase == "over" else 3
+
+    def _ending(self) -> str:
+        session = self.session
+        if session.closed:
+            return f"the host closed the table: {session.closed}"
+        if session.phase == "over":
+            return f"the series is over; scores {session.series.scores}"
+        return "the table stopped"
+
+    async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.numbers += 1
+        conn = Conn(self.numbers, writer, tokens=self.limits.burst, stamp=time.monotonic())
+        if len(self.conns) >= self.limits.max_connections:
+            await self._refuse(conn, "the host has too many connections")
+            return
+        self.conns[conn.number] = conn
+        frames = FrameReader()
+        writer_task = asyncio.create_task(self._writer(conn))
+        try:
+            await asyncio.wait_for(self._handshake(conn, reader, frames), self.limits.handshake_seconds)
+            await self._serve(conn, reader, frames)
+        except asyncio.TimeoutError:
+            self._close(conn, "no handshake in time")
+        except (ProtocolError, ConnectionError, asyncio.IncompleteReadError) as error:
+            self._close(conn, getattr(error, "reason", None) or "connection lost")
+        finally:
+            self.conns.pop(conn.number, None)
+            for seat, holder in list(self.reserved.items()):
+                if holder is conn:
+                    del self.reserved[seat]
+            await asyncio.sleep(0)
+            writer_task.cancel()
+            writer.close()
+
+    async def _read_frame(self, reader, frames: FrameReader) -> bytes:
+        while True:
+            data = frames.next_frame()
+            if data is not None:
+                return data
+            chunk = await reader.read(65536)
+            if not chunk:
+                raise ConnectionError("closed")
+            frames.feed(chunk)
+
+    async def _refuse(self, conn: Conn, reason: str) -> None:
+        try:
+            conn.writer.write(frame(hs.refuse(reason)))
+            await conn.writer.drain()
+        except ConnectionError:
+            pass
+        conn.writer.close()
+
+    # --- the handshake ---------------------------------------------------------------
+
+    async def _handshake(self, conn: Conn, reader, frames: FrameReader) -> None:
+        kind, fields = hs.parse(await self._read_frame(reader, frames))
+        if kind != "hello":
+            raise RemoteProtocolError("a connection starts with hello")
+        hello = hs.parse_hello(fields)
+        if self.code is not None and not hmac.compare_digest(hello.code.encode(), self.code.encode()):
+            raise RemoteProtocolError("wrong join code")
+        table_id = self.host.table_id
+        conn.role = hello.role
+        if hello.role == "player":
+            nonce = secrets.token_bytes(hs.NONCE_LEN)
+            self._send(conn, hs.challenge(nonce, table_id))
+            kind, fields = hs.parse(await self._read_frame(reader, frames))
+            if kind != "proof":
+                raise RemoteProtocolError("expected the handshake proof")
+            hs.check_proof(hello.key, nonce, table_id, fields[0])
+            conn.key = hello.key
+            conn.seat = self._assign(conn, hello)
+        start = self._resume_point(hello)
+        async with self.lock:
+            entries = [e.encode() for e in self.host.transcript.entries[start:]]
+            self._send(conn, hs.welcome(table_id, -1 if conn.seat is None else conn.seat, len(entries)))
+            for data in entries:
+                self._send(conn, hs.entry(data))
+        self.say(f"{conn} joined" + (f" as {hello.name!r}" if hello.name else ""))
+
+    def _assign(self, conn: Conn, hello) -> int:
+        """The seat this key holds, or a free one (the one asked for if free)."""
+        session = self.session
+        for seat, key in session.keys.items():
+            if key == hello.key and seat != HOST:
+                self._drop_other(seat, conn)
+                return seat
+        taken = set(session.keys) | set(self.bots) | set(self.reserved)
+        if session.phase == "join":
+            free = [s for s in range(session.players) if s not in taken]
+        elif session.phase == "seating" and session.rules.get("retake"):
+            free = [s for s in sorted(session.absent) if s not in self.reserved and s not in self.bots]
+        else:
+            free = []
+        if not free:
+            raise RemoteProtocolError("no seat is free at this table (watch it instead)")
+        if hello.seat >= 0 and hello.seat not in free:
+            raise RemoteProtocolError(f"seat {hello.seat} is taken")
+        seat = hello.seat if hello.seat >= 0 else free[0]
+        self.reserved[seat] = conn
+        return seat
+
+    def _drop_other(self, seat: int, conn: Conn) -> None:
+        """A seat's key connects again: its older connection is stale."""
+        for other in list(self.conns.values()):
+            if other is not conn and other.seat == seat:
+                self._close(other, "the same key connected again")
+
+    def _resume_point(self, hello) -> int:
+        entries = self.host.transcript.entries
+        if 0 < hello.have <= len(entries) and entry_hash(entries[hello.have - 1]) == hello.head:
+            return hello.have
+        return 0
+
+    # --- after the handshake -------------------------------------------------------------
+
+    async def _serve(self, conn: Conn, reader, frames: FrameReader) -> None:
+        while not conn.closed:
+            kind, fields = hs.parse(await self._read_frame(reader, frames))
+            if kind == "bye":
+                return
+            if kind != "submit":
+                raise RemoteProtocolError(f"{kind} after the handshake")
+            if conn.role != "player":
+                raise RemoteProtocolError("a spectator cannot send game messages")
+            self._rate(conn)
+            async with self.lock:
+                await self._order(conn, fields[0])
+
+    def _rate(self, conn: Conn) -> None:
+        now = time.monotonic()
+        conn.tokens = min(self.limits.burst, conn.tokens + (now - conn.stamp) * self.limits.messages_per_second)
+        conn.stamp = now
+        if conn.tokens < 1:
+            raise RemoteProtocolError("too many messages")
+        conn.tokens -= 1
+
+    async def _order(self, conn: Conn | None, signed: bytes) -> None:
+        """Order one message, then whatever the host's own players answer."""
+        self.pending.append((conn, signed))
+        await self._drain()
+
+    async def _drain(self) -> None:
+        """Order every pending message and let the host's players move, until
+        nothing is left to do; then see whether the table is over."""
+        while True:
+            while self.pending:
+                source, message = self.pending.popleft()
+                await self._submit(source, message)
+            for bot in self.bots.values():
+                if bot.session.my_turn():
+                    action = await asyncio.to_thread(bot.player, bot.session.seat_view(), bot.rng)
+                    self.pending.extend((None, m) for m in bot.session.act(action).messages)
+            if not self.pending:
+                break
+        await self._check_end()
+
+    async def _submit(self, source: Conn | None, message: bytes) -> None:
+        if source is not None and not self._signed_by(source, message):
+            self._close(source, "a message signed by another key than the one this connection proved")
+            return
+        try:
+            ordered = await asyncio.to_thread(self.host.submit, message, source)
+        except Dropped as error:
+            if source is not None:
+                self.say(f"dropped a message from {source}: {error.reason}")
+            return
+        if ordered.refused is not None:
+            self.say(f"refused a message of seat {ordered.refused.culprit}: {ordered.refused.reason} (kept as evidence)")
+        await self._append(ordered.entry)
+        await self._check_end()
+
+    def _signed_by(self, conn: Conn, message: bytes) -> bool:
+        """May this connection submit this message? Only in the name of the key it proved."""
+        try:
+            header = parse_header(Signed.decode(message).payload)[0]
+        except ProtocolError:
+            return True  # the host drops it, naming the connection
+        if header.kind == "join" and header.sender == conn.seat:
+            return True  # self-certified: the session checks the key it brings
+        return conn.seat == header.sender and self.session.keys.get(header.sender) == conn.key
+
+    async def _append(self, data: bytes) -> None:
+        """Store, then relay, an entry; the host's own players take it in."""
+        await asyncio.to_thread(self.log.append, data)
+        for event in self.host.events:
+            self.say(event.text)
+        self.host.events.clear()
+        self.waiting_since = time.monotonic()
+        for conn in list(self.conns.values()):
+            if conn.role == "spectator" or conn.seat is not None:
+                self._send(conn, hs.entry(data))
+        for bot in self.bots.values():
+            update = await asyncio.to_thread(bot.session.receive, data)
+            self.pending.extend((None, m) for m in update.messages)
+
+    async def _check_end(self) -> None:
+        """The series is over, or the table has played the hands it was started for: close it
+        (before anything of the next hand is ordered)."""
+        session = self.session
+        if session.phase in ("over", "aborted"):
+            self.finished.set()
+        elif self.hands is not None and len(session.verdicts) >= self.hands and session.phase == "commit" \
+                and not session.hand.commits:
+            self.pending.clear()
+            await self._append(self.host.close(f"the table was started for {self.hands} hands"))
+            self.pending.clear()
+            self.finished.set()
+
+    async def start_bots(self) -> None:
+        async with self.lock:
+            for bot in self.bots.values():
+                self.pending.extend((None, m) for m in [*bot.owed, *bot.session.start().messages])
+                bot.owed = []
+            await self._drain()
+
+    # --- time limits ---------------------------------------------------------------------
+
+    async def _clock(self) -> None:
+        while True:
+            await asyncio.sleep(0.25)
+            if self.time_limit is None:
+                continue
+            async with self.lock:
+                await self._tick()
+
+    async def _tick(self) -> None:
+        session = self.session
+        kinds, owing = self.host.owing()
+        remote = sorted(s for s in owing if s >= 0 and s not in self.bots)
+        if session.phase == "seating" and self.replace_with_bot is not None:
+            await self._seat_bots()
+            return
+        if not remote or session.phase in ("join", "seating", "over", "aborted"):
+            return
+        if time.monotonic() - self.waiting_since < self.time_limit:
+            return
+        seat = remote[0]
+        self.say(f"seat {seat} timed out (owed its {kinds[0]})")
+        try:
+            await self._append(self.host.time_out(seat))
+        except LocalProtocolError:
+            return
+        await self._drain()
+
+    async def _seat_bots(self) -> None:
+        entries = [e.encode() for e in self.host.transcript.entries]
+        for seat in sorted(self.session.absent):
+            if seat in self.bots or seat in self.reserved:
+                continue
+            session, owed = await asyncio.to_thread(replacement_seat, seat, entries)
+            self.bots[seat] = Bot(session, self.replace_with_bot, random.Random())
+            self.say(f"a computer player takes seat {seat}")
+            for conn in list(self.conns.values()):
+                if conn.seat == seat:
+                    self._close(conn, "your seat was given to a computer player")
+            self.pending.extend((None, m) for m in owed)
+        await self._drain()
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def _send(self, conn: Conn, data: bytes) -> None:
+        if conn.closed:
+            return
+        if conn.queue.qsize() >= self.limits.backlog:
+            self._close(conn, "too slow to read the table")
+            return
+        conn.queue.put_nowait(frame(data))
+
+    async def _writer(self, conn: Conn) -> None:
+        try:
+            while True:
+                conn.writer.write(await conn.queue.get())
+                await conn.writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            return
+
+    def _close(self, conn: Conn, reason: str) -> None:
+        if conn.closed:
+            return
+        self.say(f"closing {conn}: {reason}")
+        try:
+            conn.writer.write(frame(hs.bye(reason)))
+        except (ConnectionError, RuntimeError):
+            pass
+        conn.closed = True
+        conn.writer.close()
+

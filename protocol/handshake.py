@@ -1,0 +1,143 @@
+"""The connection handshake and the frames around the transcript, sans-IO.
+
+Outside the transcript, host and client exchange canonical msgpack arrays,
+one per frame, the first element naming the kind:
+
+    client -> host   ["hello", version, role, key, name, code, seat, have, head]
+    host -> client   ["challenge", nonce, table_id]      (players only)
+    client -> host   ["proof", signature]                (over the nonce and table, with its own tag)
+    host -> client   ["welcome", table_id, seat, count]  (then `count` entries: the transcript from `have`)
+                     ["refuse", reason]
+    host -> client   ["entry", entry_bytes]              (each entry, in order)
+    client -> host   ["submit", signed_message]          (a message for the table)
+    either way       ["bye", reason]                     (closing, with why)
+
+`role` is "player" or "spectator"; a spectator sends no key. `seat` is the
+seat asked for, or -1 for any. `have` and `head` say how much of the
+transcript the client already holds (0 and 32 zero bytes for none): the host
+sends the entries from there when `head` is the hash of entry `have - 1`,
+else from the start. `code` is the join code ("" when none): it is
+compared in constant time and never enters the transcript or a log. A player
+proves it holds `key` by signing the host's fresh nonce; from then on the
+connection may only submit messages signed by that key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .codec import decode, encode, expect_array, expect_bytes, expect_int, expect_str
+from .errors import RemoteProtocolError
+from .identity import Identity, verify
+
+VERSION = 1
+PROOF_TAG = b"briscola-tui/handshake/v1\x00"
+ROLES = ("player", "spectator")
+NONCE_LEN = 32
+MAX_CODE = 64
+MAX_NAME = 64
+
+
+@dataclass(frozen=True)
+class Hello:
+    version: int
+    role: str
+    key: bytes
+    name: str
+    code: str
+    seat: int
+    have: int
+    head: bytes
+
+
+def hello(role: str, key: bytes, name: str, code: str, seat: int = -1, have: int = 0, head: bytes = bytes(32)) -> bytes:
+    return encode(["hello", VERSION, role, key, name, code, seat, have, head])
+
+
+def challenge(nonce: bytes, table_id: bytes) -> bytes:
+    return encode(["challenge", nonce, table_id])
+
+
+def proof(identity: Identity, nonce: bytes, table_id: bytes) -> bytes:
+    return encode(["proof", identity.sign(_proof_bytes(nonce, table_id, identity.public_bytes))])
+
+
+def welcome(table_id: bytes, seat: int, count: int) -> bytes:
+    return encode(["welcome", table_id, seat, count])
+
+
+def refuse(reason: str) -> bytes:
+    return encode(["refuse", reason[:200]])
+
+
+def entry(data: bytes) -> bytes:
+    return encode(["entry", data])
+
+
+def submit(signed: bytes) -> bytes:
+    return encode(["submit", signed])
+
+
+def bye(reason: str) -> bytes:
+    return encode(["bye", reason[:200]])
+
+
+def _proof_bytes(nonce: bytes, table_id: bytes, key: bytes) -> bytes:
+    return PROOF_TAG + table_id + nonce + key
+
+
+def check_proof(key: bytes, nonce: bytes, table_id: bytes, signature: bytes) -> None:
+    """RemoteProtocolError unless `signature` is `key`'s over this nonce and table."""
+    try:
+        verify(key, _proof_bytes(nonce, table_id, key), signature)
+    except (RemoteProtocolError, ValueError):
+        raise RemoteProtocolError("the handshake proof is not signed by the key offered") from None
+
+
+def parse(data: bytes) -> tuple[str, list]:
+    """(kind, fields) of a connection frame; RemoteProtocolError if malformed."""
+    value = decode(data)
+    if not isinstance(value, list) or not value or not isinstance(value[0], str):
+        raise RemoteProtocolError("a connection frame is an array starting with its kind")
+    kind, fields = value[0], value[1:]
+    shape = SHAPES.get(kind)
+    if shape is None:
+        raise RemoteProtocolError(f"unknown connection frame {kind[:20]!r}")
+    expect_array(fields, len(shape), kind)
+    return kind, [check(v) for check, v in zip(shape, fields)]
+
+
+def parse_hello(fields: list) -> Hello:
+    version, role, key, name, code, seat, have, head = fields
+    if version != VERSION:
+        raise RemoteProtocolError(f"protocol version {version}; this host speaks {VERSION}")
+    if role not in ROLES:
+        raise RemoteProtocolError(f"role must be player or spectator, not {role[:20]!r}")
+    if role == "player" and len(key) != 32:
+        raise RemoteProtocolError("a player brings its 32-byte Ed25519 key")
+    return Hello(version, role, key, name, code, seat, have, head)
+
+
+def _bytes(n):
+    return lambda v: expect_bytes(v, n, "field")
+
+
+def _int(lo, hi):
+    return lambda v: expect_int(v, lo, hi, "field")
+
+
+def _str(n):
+    return lambda v: expect_str(v, n, "field")
+
+
+SHAPES = {
+    "hello": (_int(0, 1 << 16), _str(16), _bytes((0, 32)), _str(MAX_NAME), _str(MAX_CODE), _int(-1, 5),
+              _int(0, 1 << 40), _bytes(32)),
+    "challenge": (_bytes(NONCE_LEN), _bytes(16)),
+    "proof": (_bytes(64),),
+    "welcome": (_bytes(16), _int(-1, 5), _int(0, 1 << 40)),
+    "refuse": (_str(200),),
+    "entry": (_bytes((1, 1 << 16)),),
+    "submit": (_bytes((1, 1 << 16)),),
+    "bye": (_str(200),),
+}
