@@ -285,13 +285,6 @@ def expect_int(obj: object, lo: int, hi: int, what: str) -> int:
     return obj
 
 
-def expect_bool(obj: object, what: str) -> bool:
-    """`obj` must be True or False."""
-    if not isinstance(obj, bool):
-        raise RemoteProtocolError(f"{what}: expected a boolean")
-    return obj
-
-
 def expect_bytes(obj: object, n: int | tuple[int, int], what: str) -> bytes:
     """`obj` must be bytes of length `n`, or of length in lo..hi if n=(lo, hi)."""
     if not isinstance(obj, bytes):

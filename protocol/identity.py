@@ -94,10 +94,6 @@ class Identity:
         identity.save(path)
         return identity
 
-    def fingerprint(self) -> str:
-        """Short hex name of the public key, for people."""
-        return fingerprint(self.public_bytes)
-
     def __repr__(self) -> str:
         return f"Identity(public={self.public_bytes.hex()})"
 

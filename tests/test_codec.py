@@ -14,7 +14,6 @@ from protocol.codec import (
     decode,
     encode,
     expect_array,
-    expect_bool,
     expect_bytes,
     expect_int,
     expect_list,
@@ -365,7 +364,6 @@ def test_expect_helpers_accept():
     assert expect_array([1, 2], 2, "x") == [1, 2]
     assert expect_list([], 3, "x") == []
     assert expect_int(3, 0, 5, "x") == 3
-    assert expect_bool(False, "x") is False
     assert expect_bytes(b"ab", 2, "x") == b"ab"
     assert expect_bytes(b"ab", (1, 3), "x") == b"ab"
     assert expect_str("ab", 2, "x") == "ab"
@@ -381,7 +379,6 @@ def test_expect_helpers_accept():
         lambda: expect_int(True, 0, 5, "card"),
         lambda: expect_int(b"1", 0, 5, "card"),
         lambda: expect_int(6, 0, 5, "card"),
-        lambda: expect_bool(1, "card"),
         lambda: expect_bytes("ab", 2, "card"),
         lambda: expect_bytes(b"abc", 2, "card"),
         lambda: expect_bytes(b"", (1, 3), "card"),
