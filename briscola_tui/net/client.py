@@ -163,6 +163,16 @@ class Client:
             return
         for data in backlog:
             await self._take(data)
+        for message in self._unconfirmed():
+            self._send(hs.submit(message))  # sent before the drop, never ordered: the very same bytes
+
+    def _unconfirmed(self) -> list[bytes]:
+        """Messages this seat signed (and stored) that the transcript does not hold yet."""
+        session = self.session
+        if self.seat is None or session.transcript is None:
+            return []
+        store = session.store
+        return [store.sent[q] for q in sorted(store.sent) if not session.transcript.has_message(store.sent[q])]
 
     def _rebuild(self, entries: list[bytes]) -> TableSession:
         """A fresh session from the whole transcript and this seat's store (a restart resumes here)."""
