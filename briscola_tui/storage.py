@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+
+import platformdirs
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -231,15 +233,11 @@ def _fsync_folder(path: Path) -> None:
 
 
 def data_dir() -> Path:
-    """Where briscola keeps a user's files: $BRISCOLA_HOME, else the XDG data
-    folder ($XDG_DATA_HOME or ~/.local/share) + /briscola-tui. Created
-    readable by the user only."""
+    """Where briscola keeps a user's files: $BRISCOLA_HOME, else the user's data
+    folder as the platform has it (on Linux $XDG_DATA_HOME or ~/.local/share,
+    then briscola-tui). Created readable by the user only."""
     home = os.environ.get("BRISCOLA_HOME")
-    if home:
-        folder = Path(home)
-    else:
-        base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-        folder = Path(base) / "briscola-tui"
+    folder = Path(home) if home else Path(platformdirs.user_data_dir("briscola-tui", appauthor=False))
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     return folder
 
