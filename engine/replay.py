@@ -1,8 +1,10 @@
 """Replay one fully known hand: JSON in, outcome out.
 
-The format is `../shared/spec/replay.md` (copied in `docs/replay.md`). The
-same `run_hand` serves `briscola replay`, the end-of-hand audit and
-`briscola verify`. `python -m engine.replay FILE` runs it from a shell.
+The format is specified in `docs/replay.md`. `run_hand` serves `briscola
+replay` (and `python -m engine.replay FILE`). The end-of-hand audit replays
+with its own loop in `protocol/audit.py`, because it must check the
+Calabresella handover between player actions, which a replay file does not
+record.
 """
 
 from __future__ import annotations
