@@ -34,6 +34,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _levels(text: str) -> list[str]:
+    from engine.bots import PLAYERS
+
+    levels = [t.strip() for t in text.split(",")]
+    unknown = [t for t in levels if t not in PLAYERS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown level {unknown[0]!r} (levels: {', '.join(sorted(PLAYERS))})")
+    return levels
+
+
 def _selfplay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -41,7 +51,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     from .selfplay import selfplay
 
-    from .selfplay import CheatError
+    from .selfplay import SelfplayError
 
     if args.transcript:
         target = Path(args.transcript)
@@ -57,8 +67,8 @@ def _selfplay(args: argparse.Namespace) -> int:
             return 2
     try:
         return selfplay(args.game, args.players, args.hands, args.seed, args.transcript, dict(args.option),
-                        sys.stdout, cheat=args.cheat, cheater=args.cheater, quiet=args.quiet)
-    except (OptionError, CheatError) as error:
+                        sys.stdout, cheat=args.cheat, cheater=args.cheater, quiet=args.quiet, seats=args.seats)
+    except (OptionError, SelfplayError) as error:
         print(f"briscola selfplay: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -198,6 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="let one seat (or the host) cheat once, to watch the protocol name it: "
                           + ", ".join(sorted(CHEATS)))
     selfplay.add_argument("--cheater", type=int, metavar="N", help="the cheating seat (default 1)")
+    selfplay.add_argument("--seats", type=_levels, metavar="LEVELS",
+                          help="the computer player of each seat, e.g. --seats normal,random (default: all random)")
     selfplay.add_argument("--quiet", "-q", action="store_true",
                           help="print only each hand's result, not every event of the hand")
     selfplay.set_defaults(run=_selfplay)

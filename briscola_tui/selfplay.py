@@ -22,7 +22,7 @@ def describe_hand(verdict) -> str:
 
 def selfplay(game: str, players: int | None, hands: int | None, seed: int | None,
              transcript: str | None, options: dict, out, cheat: str | None = None, cheater: int | None = None,
-             quiet: bool = False) -> int:
+             quiet: bool = False, seats: list[str] | None = None) -> int:
     """Play a table of computer players (one may cheat); 0 when every hand passed, 3 when someone was named.
 
     Prints the events of every hand as a spectator sees them, one line each
@@ -33,7 +33,10 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
     if kind is not None:
         cheater = _check_cheat(cheat, kind, game, n, cheater)
     rng = random.Random(seed)
-    choosers = {s: (honest_chooser(cheat, rng.randrange(1 << 30)) if kind else bots.get("random")) for s in range(n)}
+    levels = seats or ["random"] * n
+    if len(levels) != n:
+        raise SelfplayError(f"--seats names {len(levels)} levels for a {n}-player table")
+    choosers = {s: (honest_chooser(cheat, rng.randrange(1 << 30)) if kind else bots.get(levels[s])) for s in range(n)}
     sessions = {}
     if kind is not None and kind.session is not None:
         sessions[cheater] = kind.session(cheater, Identity.generate(), f"seat {cheater}")
@@ -50,7 +53,7 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
     if not quiet:
         watcher = table.spectators[0]
         table.on_event = lambda node, event: print(f"  {event.text}", file=out) if node is watcher else None
-    print(f"{game}, {n} players, options {rules.options}", file=out)
+    print(f"{game}, {n} players, options {rules.options}" + ("" if kind else f", players {', '.join(levels)}"), file=out)
     if kind is not None:
         who = "the host" if kind.session is None else f"seat {cheater}"
         print(f"cheat: {who} {kind.what} ({cheat}), at its first chance", file=out)
@@ -134,16 +137,16 @@ def format_culprits(named) -> list[str]:
 
 def _check_cheat(cheat, kind, game, n, cheater) -> int:
     if game not in kind.games:
-        raise CheatError(f"--cheat {cheat} cannot happen in {game} (only in {', '.join(kind.games)})")
+        raise SelfplayError(f"--cheat {cheat} cannot happen in {game} (only in {', '.join(kind.games)})")
     if kind.short_deck and len(make(game, n).deck()) == 40:
-        raise CheatError(f"--cheat {cheat} needs a game that leaves cards out of the deck (briscola with 3 or 6 players)")
+        raise SelfplayError(f"--cheat {cheat} needs a game that leaves cards out of the deck (briscola with 3 or 6 players)")
     if kind.seat is not None:
         if cheater not in (None, kind.seat):
-            raise CheatError(f"--cheat {cheat} is done by the first seat to shuffle, seat {kind.seat}")
+            raise SelfplayError(f"--cheat {cheat} is done by the first seat to shuffle, seat {kind.seat}")
         return kind.seat
     cheater = 1 if cheater is None else cheater
     if not 0 <= cheater < n:
-        raise CheatError(f"--cheater must be a seat from 0 to {n - 1}")
+        raise SelfplayError(f"--cheater must be a seat from 0 to {n - 1}")
     return cheater
 
 
@@ -153,5 +156,5 @@ def _had_chance(table, kind, session) -> bool:
     return session.cheated or table.host.session.phase == "aborted"
 
 
-class CheatError(ValueError):
-    """A --cheat that this table cannot show."""
+class SelfplayError(ValueError):
+    """A selfplay that cannot be set up as asked (a cheat this table cannot show, a --seats list of the wrong length)."""
