@@ -18,7 +18,8 @@ with a view, for players that simulate.
 The table's view object (`engine.view.SeatView`) offers these attributes
 and more; `StateView` is the minimal one, built from an engine State view, so tests
 and the engine alone can drive players. `PLAYERS` names every player;
-`get(name)` finds one.
+`get(name)` finds one. The levels, from weakest: `random`, `easy`,
+`normal` (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from random import Random
 from typing import Callable, Protocol
 
 from ..state import Action, State
-from . import random
+from . import easy, normal, random
 
 
 class View(Protocol):
@@ -64,7 +65,12 @@ class StateView:
         return f"<StateView seat {self.seat} {self._state!r} legal={len(self.legal)}>"
 
 
-PLAYERS: dict[str, Player] = {"random": random.play}
+PLAYERS: dict[str, Player] = {
+    "random": random.play,  # a uniformly random legal move
+    "easy": easy.play,  # a few simple rules (engine/bots/easy.py)
+    "normal": normal.play,  # a rule-based player per game (engine/bots/normal.py)
+    # "hard": hard.play,  # ISMCTS over determinized views (engine/bots/hard.py), once it exists
+}
 
 
 def get(name: str) -> Player:

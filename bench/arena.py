@@ -1,0 +1,322 @@
+"""Duplicate matches between two computer-player levels, on the engine alone.
+
+    python bench/arena.py --game briscola --players 2 --a normal --b random --hands 400 --seed 1
+    python bench/arena.py --game chiamata --a normal --b easy --hands 1000 --json
+    python bench/arena.py --game calabresella --a hard --b normal --hands 200 --budget 200 --jobs 2
+
+`--hands H` deals, each played twice with the levels' seats swapped
+(duplicate format: the luck of the deal cancels), so 2H hands in all:
+
+- two sides (Briscola 2 players, and 4 or 6 players in teams 0&2.. vs
+  1&3..): one side is level a, the other level b, then swapped;
+- one against the rest (Briscola Chiamata, Calabresella, Briscola 3
+  players): one seat (the "lone seat") is a and the others b, then that
+  seat is b and the others a.
+
+The first side, or the lone seat, and the dealer rotate from deal to deal
+so each level sits in every seat, at every distance from the dealer,
+equally often.
+
+Each seat's player is given its own seat's view (`engine.bots.StateView`
+over an engine view kept as the table would: other seats' hidden cards
+never reach it), not the full state. Players and deals are seeded from
+`--seed` and the deal number only, so the figures do not depend on
+`--jobs`.
+
+Figures: Briscola, each level's win rate over decided hands (draws and, 3
+players, hands nobody wins left out), with a 95% Wilson interval;
+every game, each level's average score per hand (a side's score is one of
+its seats' score; one against the rest, the lone seat's score), and the
+95% interval of the mean paired difference a - b per deal (normal
+approximation); each level's CPU milliseconds per move
+(`time.process_time` around the player's call).
+
+`--budget` sets a searching player's budget per move: "200" iterations,
+"0.05s" seconds, "200/0.05s" both (the player's module builds it with
+`make_player(iterations=..., seconds=...)`, as engine/bots/hard.py does; a
+`play` taking a `budget` keyword gets the number). easy, normal and random
+ignore it. A time budget makes the figures depend on the machine's load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import inspect
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine import bots  # noqa: E402
+from engine.bots import StateView  # noqa: E402
+from engine.games import make  # noqa: E402
+from engine.state import CHANCE, PUBLIC, Action  # noqa: E402
+
+Z95 = 1.959963984540054
+
+
+# --- one hand ---------------------------------------------------------------------
+
+
+def seen_by(action: Action, need, seat: int) -> Action:
+    """`action` as `seat` receives it (as tests/test_views.py)."""
+    if action.seat == CHANCE and action.cards:
+        cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
+        return Action(CHANCE, action.kind, cards=cards)
+    if action.kind == "discard" and action.seat != seat:
+        return Action(action.seat, "discard", cards=(None,) * len(action.cards))
+    return action
+
+
+def play_hand(game, dealer: int, deal, players: list, rngs: list, clock: dict, moves: dict, labels: list):
+    """Play one hand: `players[s]` acts for seat s on its own view. Adds CPU
+    seconds and moves to `clock[label]` and `moves[label]` (label = labels[s])."""
+    full = game.new_hand(dealer, deal)
+    public = bool(game.options.get("open_hands"))
+    views = [game.new_hand(dealer, deal.redact(s, public_hands=public), viewer=s) for s in range(game.players)]
+    while not full.is_over():
+        turn = full.current_player()
+        if turn == CHANCE:
+            action, need = full.chance_outcome(), full.need()
+        else:
+            view = StateView(views[turn], turn)
+            start = time.process_time()
+            action = players[turn](view, rngs[turn])
+            clock[labels[turn]] += time.process_time() - start
+            moves[labels[turn]] += 1
+            need = None
+        full.apply(action)
+        for seat, view in enumerate(views):
+            view.apply(seen_by(action, need, seat))
+    return full.outcome()
+
+
+# --- one deal, twice ----------------------------------------------------------------
+
+
+def two_sides(game) -> bool:
+    return game.name == "briscola" and game.players != 3
+
+
+def _player(level: str, budget):
+    """The player of `level`, given `budget` if it takes one: a module's
+    `make_player(iterations=..., seconds=...)` (hard), else a `budget`
+    keyword of its `play`; the others ignore it."""
+    play = bots.get(level)
+    if budget is None:
+        return play
+    iterations, seconds = budget
+    make_player = getattr(sys.modules.get(play.__module__), "make_player", None)
+    if make_player is not None:
+        return make_player(iterations=iterations, seconds=seconds)
+    try:
+        takes = "budget" in inspect.signature(play).parameters
+    except (TypeError, ValueError):
+        takes = False
+    return functools.partial(play, budget=seconds if iterations is None else iterations) if takes else play
+
+
+def play_deal(task: tuple) -> dict:
+    """Deal number `i`, played twice (see the module doc); per-deal figures."""
+    name, n, options, a, b, budget, seed, i = task
+    game = make(name, n, options)
+    deck = game.deck()
+    random.Random(f"arena/{seed}/deal/{i}").shuffle(deck)
+    players = {"a": _player(a, budget), "b": _player(b, budget)}
+    clock = {"a": 0.0, "b": 0.0}
+    moves = {"a": 0, "b": 0}
+    out = {"a_score": 0.0, "b_score": 0.0, "a_won": 0, "a_decided": 0, "b_won": 0, "b_decided": 0,
+           "a_points": 0.0, "b_points": 0.0, "redeals": 0}
+    if two_sides(game):
+        sides = game.sides()
+        first = i % 2
+        dealer = (i // 2) % n
+        plays = []
+        for swap in (0, 1):
+            a_side = first ^ swap
+            labels = ["a" if s in sides[a_side] else "b" for s in range(n)]
+            plays.append((labels, a_side))
+    else:
+        lone = i % n
+        dealer = (i // n) % n
+        plays = [(["a" if s == lone else "b" for s in range(n)], None),
+                 (["b" if s == lone else "a" for s in range(n)], None)]
+    for number, (labels, a_side) in enumerate(plays):
+        rngs = [random.Random(f"arena/{seed}/player/{i}/{number}/{s}") for s in range(n)]
+        outcome = play_hand(game, dealer, game.plan(dealer).deal(list(deck)), [players[x] for x in labels],
+                            rngs, clock, moves, labels)
+        result, score = outcome.result, outcome.score
+        out["redeals"] += bool(result.get("redeal"))
+        if a_side is not None:
+            b_side = 1 - a_side
+            out["a_score"] += score[sides[a_side][0]] / 2
+            out["b_score"] += score[sides[b_side][0]] / 2
+            points = result["side_points"]
+            out["a_points"] += points[a_side] / 2
+            out["b_points"] += points[b_side] / 2
+            if result["winner"] is not None:
+                out["a_decided"] += 1
+                out["b_decided"] += 1
+                out["a_won"] += result["winner"] == a_side
+                out["b_won"] += result["winner"] == b_side
+        else:
+            who = labels[lone]
+            out[f"{who}_score"] += score[lone]
+            out[f"{who}_points"] += outcome.points[lone]
+            if name == "briscola" and result["winner"] is not None:
+                out[f"{who}_decided"] += 1
+                out[f"{who}_won"] += result["winner"] == lone
+    out["clock"], out["moves"] = clock, moves
+    return out
+
+
+# --- the match ----------------------------------------------------------------------
+
+
+def wilson(wins: int, total: int) -> list[float]:
+    """95% Wilson score interval of a rate."""
+    if total == 0:
+        return [0.0, 1.0]
+    p = wins / total
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * total)) / (1 + z2 / total)
+    half = Z95 * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total)) / (1 + z2 / total)
+    return [max(0.0, centre - half), min(1.0, centre + half)]
+
+
+def mean_ci(values: list[float]) -> list[float]:
+    """95% interval of the mean (normal approximation)."""
+    k = len(values)
+    mean = sum(values) / k
+    if k < 2:
+        return [mean, mean]
+    var = sum((v - mean) ** 2 for v in values) / (k - 1)
+    half = Z95 * math.sqrt(var / k)
+    return [mean - half, mean + half]
+
+
+def run(game_name: str, players: int | None, a: str, b: str, hands: int, seed: int, jobs: int | None = None,
+        budget=None, options: dict | None = None) -> dict:
+    """Play the match; the figures as a dict (the --json keys and a few more)."""
+    bots.get(a), bots.get(b)  # unknown levels fail here, not in a worker
+    if isinstance(budget, str):
+        budget = parse_budget(budget)
+    game = make(game_name, players, options or {})
+    tasks = [(game.name, game.players, dict(options or {}), a, b, budget, seed, i) for i in range(hands)]
+    jobs = max(1, min(jobs or os.cpu_count() or 1, hands))
+    if jobs == 1:
+        deals = [play_deal(t) for t in tasks]
+    else:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            deals = pool.map(play_deal, tasks, chunksize=max(1, hands // (jobs * 8)))
+    total = {key: sum(d[key] for d in deals) for key in deals[0] if key not in ("clock", "moves")}
+    clock = {x: sum(d["clock"][x] for d in deals) for x in "ab"}
+    moves = {x: sum(d["moves"][x] for d in deals) for x in "ab"}
+    diffs = [d["a_score"] - d["b_score"] for d in deals]
+    figures = {
+        "game": game.name, "players": game.players, "options": game.options, "a": a, "b": b, "seed": seed,
+        "hands": hands,
+        "a_avg_score": total["a_score"] / hands,
+        "b_avg_score": total["b_score"] / hands,
+        "diff_ci95": mean_ci(diffs),
+        "a_avg_points": total["a_points"] / hands,
+        "b_avg_points": total["b_points"] / hands,
+        "a_ms_per_move": 1000 * clock["a"] / max(1, moves["a"]),
+        "b_ms_per_move": 1000 * clock["b"] / max(1, moves["b"]),
+        "a_moves": moves["a"], "b_moves": moves["b"],
+    }
+    if game.name == "briscola":
+        figures["a_win_rate"] = total["a_won"] / max(1, total["a_decided"])
+        figures["a_win_ci95"] = wilson(total["a_won"], total["a_decided"])
+        figures["b_win_rate"] = total["b_won"] / max(1, total["b_decided"])
+        figures["b_win_ci95"] = wilson(total["b_won"], total["b_decided"])
+        figures["a_decided"], figures["b_decided"] = total["a_decided"], total["b_decided"]
+    else:
+        figures["redeals"] = total["redeals"]
+    return figures
+
+
+def report(f: dict) -> str:
+    n, a, b = f["players"], f["a"], f["b"]
+    lone = not (f["game"] == "briscola" and n != 3)
+    how = "one seat against the rest" if lone else "side against side"
+    lines = [f"{f['game']}, {n} players, {a} (a) vs {b} (b): {f['hands']} deals x 2 (duplicate, {how}), seed {f['seed']}"]
+    if f["game"] == "briscola":
+        lo, hi = f["a_win_ci95"]
+        what = "the lone seat wins" if lone else "wins"
+        lines.append(f"  {a}: {what} {100 * f['a_win_rate']:.1f}% of {f['a_decided']} decided hands "
+                     f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+        lo, hi = f["b_win_ci95"]
+        lines.append(f"  {b}: {what} {100 * f['b_win_rate']:.1f}% of {f['b_decided']} decided hands "
+                     f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+    lo, hi = f["diff_ci95"]
+    whose = "the lone seat's" if lone else "a side's"
+    lines.append(f"  average score per hand ({whose}): {a} {f['a_avg_score']:+.3f}, {b} {f['b_avg_score']:+.3f}; "
+                 f"difference per deal {f['a_avg_score'] - f['b_avg_score']:+.3f} (95% CI {lo:+.3f} to {hi:+.3f})")
+    lines.append(f"  card points per hand ({whose}): {a} {f['a_avg_points']:.1f}, {b} {f['b_avg_points']:.1f}")
+    if "redeals" in f:
+        lines.append(f"  hands everybody passed: {f['redeals']} of {2 * f['hands']}")
+    lines.append(f"  CPU per move: {a} {f['a_ms_per_move']:.3f} ms, {b} {f['b_ms_per_move']:.3f} ms")
+    return "\n".join(lines)
+
+
+def parse_budget(text: str) -> tuple[int | None, float | None]:
+    """`--budget`: "200" iterations a move, "0.05s" seconds a move, "200/0.05s" both."""
+    iterations = seconds = None
+    for part in text.split("/"):
+        part = part.strip().lower()
+        try:
+            if part.endswith("ms"):
+                seconds = float(part[:-2]) / 1000
+            elif part.endswith("s"):
+                seconds = float(part[:-1])
+            else:
+                iterations = int(part)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a budget is iterations (200), seconds (0.05s) or both (200/0.05s), "
+                                             f"not {text!r}") from None
+    if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
+        raise argparse.ArgumentTypeError(f"a budget must be positive, not {text!r}")
+    return iterations, seconds
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", required=True, choices=["briscola", "chiamata", "calabresella"])
+    parser.add_argument("--players", type=int, help="the game's smallest table unless given")
+    parser.add_argument("--a", required=True, help=f"level a ({', '.join(sorted(bots.PLAYERS))})")
+    parser.add_argument("--b", required=True, help="level b")
+    parser.add_argument("--hands", type=int, default=100, help="deals, each played twice (default 100)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, help="worker processes (default: every core)")
+    parser.add_argument("--budget", type=parse_budget, metavar="B",
+                        help="a searching player's budget per move (hard): iterations (200), seconds (0.05s) "
+                        "or both (200/0.05s); only an iteration budget gives reproducible figures")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option, e.g. -o auction=points (values as JSON, else text)")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    args = parser.parse_args(argv)
+    if args.hands < 1:
+        parser.error("--hands must be at least 1")
+    for level in (args.a, args.b):
+        if level not in bots.PLAYERS:
+            parser.error(f"unknown level {level!r} (levels: {', '.join(sorted(bots.PLAYERS))})")
+    options = {}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    figures = run(args.game, args.players, args.a, args.b, args.hands, args.seed, args.jobs, args.budget, options)
+    print(json.dumps(figures) if args.json else report(figures))
+
+
+if __name__ == "__main__":
+    main()
