@@ -73,7 +73,9 @@ class Client:
             except Refused as refusal:
                 self.say(f"the host refused: {refusal}")
                 return 2
-            except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
+            except (ConnectionError, OSError, asyncio.IncompleteReadError, ProtocolError) as error:
+                # A host that sends what cannot be read (not a refused entry: `_take` stops on
+                # that) is treated as a lost connection: try again, as long as --retry allows.
                 if self.ended is not None:
                     break
                 if waited >= self.options.retry_seconds:
@@ -128,7 +130,8 @@ class Client:
         opts = self.options
         key = self.identity.public_bytes if self.identity is not None else b""
         have, head = self._holding()
-        self._send(hs.hello(opts.role, key, opts.name, opts.code, opts.seat, have, head))
+        seat = opts.seat if self.seat is None else self.seat  # coming back: the seat it had, no other
+        self._send(hs.hello(opts.role, key, opts.name, opts.code, seat, have, head))
         kind, fields = await self._read(reader, frames)
         if kind == "challenge":
             nonce, table_id = fields
@@ -139,6 +142,8 @@ class Client:
         table_id, seat, count = fields
         if self.table_id is not None and table_id != self.table_id:
             raise Refused("the host now serves another table")
+        if self.session is not None and (None if seat < 0 else seat) != self.seat:
+            raise Refused("the host gave this client another seat than the one it holds")
         self.table_id, self.seat = table_id, (None if seat < 0 else seat)
         backlog = []
         for _ in range(count):
@@ -158,7 +163,9 @@ class Client:
     async def _catch_up(self, backlog: list[bytes]) -> None:
         """Take in what the host sent since we last held the table (all of it, the first time)."""
         if self.session is None:
-            self.session = await asyncio.to_thread(self._rebuild, backlog)
+            self.session, owed = await asyncio.to_thread(self._rebuild, backlog)
+            for message in owed:  # written here, on the event loop's thread (a transport is not thread-safe)
+                self._send(hs.submit(message))
             self.say(self._seated())
             return
         for data in backlog:
@@ -174,19 +181,17 @@ class Client:
         store = session.store
         return [store.sent[q] for q in sorted(store.sent) if not session.transcript.has_message(store.sent[q])]
 
-    def _rebuild(self, entries: list[bytes]) -> TableSession:
-        """A fresh session from the whole transcript and this seat's store (a restart resumes here)."""
+    def _rebuild(self, entries: list[bytes]) -> tuple[TableSession, list[bytes]]:
+        """A fresh session from the whole transcript and this seat's store (a restart resumes here),
+        and what the seat owes the table."""
         self.log = self._open_log(entries)
         if self.seat is None:
             session = TableSession(None)
             for data in entries:
                 session.receive(data)
-            return session
+            return session, []
         store = FileSeatStore.for_seat(self.table_id, self.seat)
-        session, owed = TableSession.resume(self.seat, self.identity, store, entries, name=self.options.name)
-        for message in owed:
-            self._send(hs.submit(message))
-        return session
+        return TableSession.resume(self.seat, self.identity, store, entries, name=self.options.name)
 
     def _open_log(self, entries: list[bytes]) -> TranscriptFile:
         """This client's own copy of the transcript (what it checked, for `briscola verify`)."""

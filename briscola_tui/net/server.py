@@ -56,6 +56,7 @@ class Conn:
     tokens: float = 0.0
     stamp: float = 0.0
     closed: bool = False
+    welcomed: bool = False  # it has its welcome and the entries so far: it reads every new entry
 
     def __str__(self) -> str:
         who = f"seat {self.seat}" if self.seat is not None else self.role
@@ -139,7 +140,13 @@ class TableServer:
         frames = FrameReader()
         writer_task = asyncio.create_task(self._writer(conn))
         try:
-            await asyncio.wait_for(self._handshake(conn, reader, frames), self.limits.handshake_seconds)
+            try:
+                await asyncio.wait_for(self._handshake(conn, reader, frames), self.limits.handshake_seconds)
+            except ProtocolError as refusal:
+                # A wrong code, a seat taken, a bad proof, bytes that are no hello: say "refuse", which
+                # the client does not retry (a "bye" would have it reconnect again and again).
+                self._close(conn, refusal.reason, refuse=True)
+                return
             await self._serve(conn, reader, frames)
         except asyncio.TimeoutError:
             self._close(conn, "no handshake in time")
@@ -198,6 +205,7 @@ class TableServer:
             self._send(conn, hs.welcome(table_id, -1 if conn.seat is None else conn.seat, len(entries)))
             for data in entries:
                 self._send(conn, hs.entry(data))
+            conn.welcomed = True  # under the lock: no entry is relayed before the welcome, none twice
         self.say(f"{conn} joined" + (f" as {hello.name!r}" if hello.name else ""))
 
     def _assign(self, conn: Conn, hello) -> int:
@@ -206,6 +214,13 @@ class TableServer:
         for seat, key in session.keys.items():
             if key == hello.key and seat != HOST:
                 self._drop_other(seat, conn)
+                return seat
+        for seat, holder in list(self.reserved.items()):
+            if holder is not conn and holder.key == hello.key:
+                # Its join was not ordered yet, and its older connection is stale (a drop the host
+                # has not noticed): the seat stays this key's.
+                self._close(holder, "the same key connected again")
+                self.reserved[seat] = conn
                 return seat
         taken = set(session.keys) | set(self.bots) | set(self.reserved)
         if session.phase == "join":
@@ -295,11 +310,13 @@ class TableServer:
     def _signed_by(self, conn: Conn, message: bytes) -> bool:
         """May this connection submit this message? Only in the name of the key it proved."""
         try:
-            header = parse_header(Signed.decode(message).payload)[0]
+            header, body = parse_header(Signed.decode(message).payload)
         except ProtocolError:
             return True  # the host drops it, naming the connection
         if header.kind == "join" and header.sender == conn.seat:
-            return True  # self-certified: the session checks the key it brings
+            # Self-certified (the session checks it is signed by the key it brings), and that key
+            # must be the one this connection proved.
+            return bool(body) and body[0] == conn.key
         return conn.seat == header.sender and self.session.keys.get(header.sender) == conn.key
 
     async def _append(self, data: bytes) -> None:
@@ -310,7 +327,7 @@ class TableServer:
         self.host.events.clear()
         self.waiting_since = time.monotonic()
         for conn in list(self.conns.values()):
-            if conn.role == "spectator" or conn.seat is not None:
+            if conn.welcomed:  # one still in its handshake gets this entry with its welcome
                 self._send(conn, hs.entry(data))
         for bot in self.bots.values():
             update = await asyncio.to_thread(bot.session.receive, data)
@@ -397,12 +414,12 @@ class TableServer:
         except (ConnectionError, asyncio.CancelledError):
             return
 
-    def _close(self, conn: Conn, reason: str) -> None:
+    def _close(self, conn: Conn, reason: str, refuse: bool = False) -> None:
         if conn.closed:
             return
-        self.say(f"closing {conn}: {reason}")
+        self.say(f"{'refusing' if refuse else 'closing'} {conn}: {reason}")
         try:
-            conn.writer.write(frame(hs.bye(reason)))
+            conn.writer.write(frame(hs.refuse(reason) if refuse else hs.bye(reason)))
         except (ConnectionError, RuntimeError):
             pass
         conn.closed = True
