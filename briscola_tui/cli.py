@@ -148,6 +148,7 @@ def _add_network_commands(sub) -> None:
                       help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
     host.add_argument("--headless", action="store_true", help="print the game as lines (the only mode for now)")
     host.add_argument("--port-file", help=argparse.SUPPRESS)
+    host.add_argument("--handshake-seconds", type=float, default=10.0, help=argparse.SUPPRESS)  # tests
     host.set_defaults(run=_network(_host))
 
     join = sub.add_parser(

@@ -18,7 +18,7 @@ from protocol.session import TableSession
 
 from ..storage import FileSeatStore, TranscriptFile, data_dir
 from .client import Client, Options, stdin_lines
-from .server import Bot, TableServer, new_code
+from .server import Bot, Limits, TableServer, new_code
 
 
 class SetupError(ValueError):
@@ -44,7 +44,7 @@ def host_command(args) -> int:
     bots = _host_bots(host, args, log)
     replace = players.get(args.level) if args.bots_replace else None
     server = TableServer(host, log, code=code, bots=bots, time_limit=args.time_limit, replace_with_bot=replace,
-                         hands=args.hands, say=say)
+                         hands=args.hands, say=say, limits=Limits(handshake_seconds=args.handshake_seconds))
 
     def listening(addresses) -> None:
         port = addresses[0][1]
