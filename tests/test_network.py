@@ -1,0 +1,760 @@
+"""`briscola host`, `join` and `watch` as real processes on 127.0.0.1.
+
+Every table here is played by separate processes talking TCP: the host
+(with `--bots` computer players of its own), computer players that join
+(`join --bot random`), a person's seat driven through standard input (a
+small driver answers each "your turn: a | b | c" line with one of the labels
+offered), `watch`, and connections made by hand with `protocol.handshake`.
+Each process has its own data folder (BRISCOLA_HOME), ports are the ones the
+OS picks (`--port 0 --port-file`), every wait has a deadline, and the
+`children` fixture kills every process it started, pass or fail.
+
+What is shown (docs/protocol.md):
+
+1. a Chiamata hand, a 2-player and a 4-player Briscola hand (with partners
+   choosing seats 0 and 2) and a Calabresella hand play to the end; every
+   stored transcript (the host's and each client's copy) passes
+   `briscola verify`, and everybody tells the same scores;
+2. a player killed (SIGKILL) mid-hand and started again with the same
+   command, the host killed and started again, and a connection cut under a
+   client (a proxy in the test drops it): the hand completes and verifies;
+3. all a spectator receives (a spectator connected by hand, and the `watch`
+   process's stored copy) opens no hidden card: replayed entry by entry,
+   no position hidden at that moment has all its key shares public, and
+   the bytes received up to then never contain a hidden card's point;
+4. random bytes, an oversized frame, a slow-loris client and 200 idle
+   connections during a hand: each is cut off, and the hand completes and
+   verifies;
+5. a wrong or missing join code takes no seat and watches nothing; a
+   spectator that sends a game message, and a player connection that
+   submits a message signed by another key, are closed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from briscola_tui.storage import read_transcript
+from protocol import deck as mp
+from protocol import handshake as hs
+from protocol.codec import MAX_FRAME, FrameReader, frame
+from protocol.identity import Identity
+from protocol.session import TableSession
+from protocol.transcript import Entry, Signed, parse_header
+
+ROOT = Path(__file__).resolve().parent.parent
+BRISCOLA = [sys.executable, "-m", "briscola_tui.cli"]
+CODE = "s3cret"
+WAIT = 30.0
+"""The longest any one wait may take (a hand takes a few seconds)."""
+
+
+# --- processes --------------------------------------------------------------------------
+
+
+class Child:
+    """One `briscola` process: its output lines as they come; `driver(child, line)` sees each."""
+
+    def __init__(self, name: str, argv: list[str], home: Path, driver=None):
+        self.name, self.argv, self.home, self.driver = name, argv, home, driver
+        self.lines: list[str] = []
+        self.changed = threading.Condition()
+        env = {**os.environ, "BRISCOLA_HOME": str(home), "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            argv, cwd=ROOT, env=env, text=True, bufsize=1,
+            stdin=subprocess.PIPE if driver is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.pump = threading.Thread(target=self._pump, daemon=True)
+        self.pump.start()
+
+    def _pump(self) -> None:
+        for line in self.proc.stdout:
+            line = line.rstrip("\n")
+            with self.changed:
+                self.lines.append(line)
+                self.changed.notify_all()
+            if self.driver is not None:
+                self.driver(self, line)
+        with self.changed:
+            self.changed.notify_all()
+
+    @property
+    def text(self) -> str:
+        with self.changed:
+            return "\n".join(self.lines)
+
+    def tail(self, n: int = 25) -> str:
+        with self.changed:
+            return f"--- {self.name} (exit {self.proc.poll()}) ---\n" + "\n".join(self.lines[-n:])
+
+    def wait_for(self, pattern: str, timeout: float = WAIT) -> re.Match:
+        """The first output line matching `pattern`, waiting for it."""
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                for line in self.lines:
+                    if (found := regex.search(line)) is not None:
+                        return found
+                left = deadline - time.monotonic()
+                if left <= 0 or (self.proc.poll() is not None and not self.pump.is_alive()):
+                    raise AssertionError(f"{self.name}: no line like {pattern!r}\n{self.tail()}")
+                self.changed.wait(min(left, 0.5))
+
+    def finish(self, timeout: float = WAIT) -> int:
+        """Its exit status, once it has ended by itself (it is killed after `timeout`)."""
+        try:
+            status = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(f"{self.name} did not end in {timeout} s\n{self.tail()}") from None
+        self.pump.join(5)
+        return status
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+
+class Children:
+    """Starts `briscola` processes and kills every one of them at the end."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.started: list[Child] = []
+        self.closers: list = []  # sockets and proxies to close at the end
+
+    def start(self, name: str, *args: str, home: str | None = None, driver=None) -> Child:
+        child = Child(name, [*BRISCOLA, *args], self.folder / (home or name), driver)
+        self.started.append(child)
+        return child
+
+    def close(self) -> None:
+        for thing in self.closers:
+            try:
+                thing.close()
+            except OSError:
+                pass
+        for child in self.started:
+            child.kill()
+
+    def report(self) -> str:
+        return "\n".join(child.tail() for child in self.started)
+
+
+@pytest.fixture
+def children(tmp_path):
+    kids = Children(tmp_path)
+    try:
+        yield kids
+    finally:
+        kids.close()
+
+
+def wait_until(predicate, what: str, timeout: float = WAIT, kids: Children | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}\n{kids.report() if kids else ''}")
+        time.sleep(0.02)
+
+
+class Human:
+    """A person at the keyboard: answers each "your turn:" with one of the labels offered,
+    `delay` seconds later; after `hold_at` moves, only once `go` is set."""
+
+    def __init__(self, seed: int = 0, delay: float = 0.0, hold_at: int | None = None):
+        self.rng = random.Random(seed)
+        self.delay = delay
+        self.moves = 0
+        self.hold_at = hold_at
+        self.go = threading.Event()
+
+    def __call__(self, child: Child, line: str) -> None:
+        if not line.startswith("your turn: "):
+            return
+        choices = line[len("your turn: "):].split(" | ")
+        if self.delay:
+            time.sleep(self.delay)
+        if self.hold_at is not None and self.moves >= self.hold_at:
+            self.go.wait(WAIT)
+        try:
+            child.proc.stdin.write(self.rng.choice(choices) + "\n")
+            child.proc.stdin.flush()
+        except (OSError, ValueError):  # killed meanwhile
+            return
+        self.moves += 1
+
+
+class Table:
+    """A host process and the clients started around it."""
+
+    def __init__(self, kids: Children, game: str, *, players: int | None = None, bots: int = 0,
+                 extra: tuple[str, ...] = ()):
+        self.kids = kids
+        self.transcript = kids.folder / "host.bin"
+        self.port_file = kids.folder / "port"
+        self.args = ["host", "--game", game, "--bots", str(bots), "--bind", "127.0.0.1", "--code", CODE,
+                     "--hands", "1", "--transcript", str(self.transcript), "--port-file", str(self.port_file),
+                     *(["--players", str(players)] if players else []), *extra]
+        self.port = 0
+        self.host = self.start_host()
+        self.clients: list[Child] = []
+
+    def start_host(self) -> Child:
+        """Start the host (again: the same command, on the same port) and wait until it listens."""
+        self.port_file.unlink(missing_ok=True)
+        host = self.kids.start("host", *self.args, "--port", str(self.port))
+        wait_until(lambda: self.port_file.exists() and self.port_file.read_text().strip().isdigit()
+                   or host.proc.poll() is not None, "the host to listen", kids=self.kids)
+        assert host.proc.poll() is None, host.tail()
+        self.port = int(self.port_file.read_text())
+        self.host = host
+        return host
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def join(self, name: str, *, seat: int = -1, human: Human | None = None, port: int | None = None,
+             code: str | None = CODE) -> Child:
+        args = ["join", f"127.0.0.1:{port or self.port}", "--name", name, "--retry", "20"]
+        args += ["--code", code] if code is not None else []
+        args += ["--seat", str(seat)] if seat >= 0 else []
+        args += [] if human is not None else ["--bot", "random"]
+        child = self.kids.start(name, *args, driver=human)
+        self.clients.append(child)
+        return child
+
+    def watch(self, name: str = "watcher", code: str | None = CODE) -> Child:
+        child = self.kids.start(name, "watch", self.address, "--retry", "20",
+                                *(["--code", code] if code is not None else []))
+        self.clients.append(child)
+        return child
+
+    def restart(self, child: Child) -> Child:
+        """The same command again, with the same data folder and the same driver."""
+        again = Child(child.name, child.argv, child.home, child.driver)
+        self.kids.started.append(again)
+        self.clients[self.clients.index(child)] = again
+        return again
+
+    def finish(self) -> str:
+        """Every process ends by itself with status 0; the final scores, the same for all."""
+        for client in self.clients:
+            assert client.finish() == 0, self.kids.report()
+        assert self.host.finish() == 0, self.kids.report()
+        scores = self.host.wait_for(r"^scores: (\[.*\])$").group(1)
+        for client in self.clients:
+            assert client.wait_for(r"^the table is over: scores (\[[^\]]*\])").group(1) == scores, client.tail()
+            assert "not a move" not in client.text
+        return scores
+
+    def stored(self) -> list[Path]:
+        """Every transcript stored: the host's file and each client's copy."""
+        paths = [self.transcript]
+        for client in self.clients:
+            copies = sorted((client.home / "transcripts").glob("*.bin"))
+            assert len(copies) == 1, f"{client.name}: {copies}"
+            paths += copies
+        return paths
+
+    def verify_all(self, scores: str) -> None:
+        """`briscola verify` passes every stored transcript, with these scores."""
+        for path in self.stored():
+            done = subprocess.run([*BRISCOLA, "verify", str(path)], cwd=ROOT, capture_output=True, text=True,
+                                  timeout=WAIT)
+            assert done.returncode == 0, f"{path}\n{done.stdout}\n{done.stderr}"
+            assert "all checks pass" in done.stdout
+            assert re.search(r"entries checked, 1 hand audited; scores (\[[^\]]*\])", done.stdout).group(1) == scores
+
+
+# --- connections by hand ---------------------------------------------------------------
+
+
+class Raw:
+    """A connection made by hand: frames out, frames in, every byte received kept."""
+
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+        self.frames = FrameReader()
+        self.received = bytearray()
+        self.ends: list[int] = []  # offset in `received` after each frame taken out
+        self.taken = 0
+
+    def send(self, data: bytes) -> None:
+        self.sock.sendall(frame(data))
+
+    def next(self, timeout: float = WAIT) -> tuple[str, list] | None:
+        """The next frame (kind, fields), or None once the host has closed the connection."""
+        deadline = time.monotonic() + timeout
+        while (data := self.frames.next_frame()) is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no frame from the host")
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(65536)
+            except ConnectionResetError:
+                return None
+            if not chunk:
+                return None
+            self.received += chunk
+            self.frames.feed(chunk)
+        self.taken += 4 + len(data)
+        self.ends.append(self.taken)
+        return hs.parse(data)
+
+    def closed_by_host(self, timeout: float = WAIT) -> list[tuple[str, list]]:
+        """Read until the host closes the connection; the frames it sent meanwhile."""
+        got = []
+        while (item := self.next(timeout)) is not None:
+            got.append(item)
+        return got
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def spectate(port: int, code: str = CODE) -> tuple[Raw, list[bytes]]:
+    """A spectator by hand: hello, welcome, the entries so far."""
+    raw = Raw(port)
+    raw.send(hs.hello("spectator", b"", "", code))
+    kind, fields = raw.next()
+    assert kind == "welcome", (kind, fields)
+    table_id, seat, count = fields
+    assert seat == -1
+    entries = []
+    for _ in range(count):
+        kind, fields = raw.next()
+        assert kind == "entry"
+        entries.append(fields[0])
+    return raw, entries
+
+
+def sit(port: int, identity: Identity, code: str = CODE, seat: int = -1) -> tuple[Raw, int, list[bytes]]:
+    """A player by hand: hello with the key, the signed challenge, welcome (its seat), the entries."""
+    raw = Raw(port)
+    raw.send(hs.hello("player", identity.public_bytes, "by hand", code, seat))
+    kind, fields = raw.next()
+    assert kind == "challenge", (kind, fields)
+    nonce, table_id = fields
+    raw.send(hs.proof(identity, nonce, table_id))
+    kind, fields = raw.next()
+    assert kind == "welcome", (kind, fields)
+    table_id, seat, count = fields
+    entries = [raw.next()[1][0] for _ in range(count)]
+    return raw, seat, entries
+
+
+class RawWatcher(threading.Thread):
+    """A spectator by hand that reads the whole table (until the host closes the connection)."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.raw, self.entries = spectate(port)
+        self.error: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            while (item := self.raw.next()) is not None:
+                kind, fields = item
+                if kind == "bye":
+                    continue
+                assert kind == "entry", kind
+                self.entries.append(fields[0])
+        except BaseException as error:  # noqa: BLE001 - reported by done()
+            self.error = error
+
+    def done(self) -> None:
+        self.join(WAIT)
+        assert not self.is_alive(), "the host never closed the spectator's connection"
+        assert self.error is None, repr(self.error)
+        self.raw.close()
+
+    def entry_ends(self) -> list[int]:
+        """Offset in the bytes received after each entry's frame (the first frame was the welcome)."""
+        return self.raw.ends[1:1 + len(self.entries)]
+
+
+class Proxy:
+    """A TCP relay in front of the host. `cut()` drops the live connections; it keeps listening."""
+
+    def __init__(self, target: int):
+        self.target = target
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.lock = threading.Lock()
+        self.live: list[socket.socket] = []
+        self.accepted = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=5)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.live += [client, upstream]
+                self.accepted += 1
+            threading.Thread(target=self._pipe, args=(client, upstream), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, client), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while chunk := source.recv(65536):
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        for s in (source, sink):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        with self.lock:
+            live, self.live = self.live, []
+        for s in live:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut()
+
+
+# --- what a spectator can open -----------------------------------------------------------
+
+
+def hand_truths(entries: list[bytes]) -> dict[int, list[int]]:
+    """Each hand's whole deck, position by position, from the seeds revealed after it (as the audit does)."""
+    session, truths = TableSession(None), {}
+    for data in entries:
+        hand = session.hand
+        session.receive(data)
+        if hand is not None and session.players and len(hand.reveals) == session.players:
+            secrets = [mp.SeatSecrets(hand.reveals[s][0]) for s in range(session.players)]
+            truths.setdefault(hand.number, mp.decrypt_deck(list(hand.shuffles[-1][1].deck), secrets))
+    return truths
+
+
+def assert_opens_no_hidden_card(entries: list[bytes], stream: bytes, ends: list[int]) -> int:
+    """Replay what a spectator received through a spectator session, checking after each entry
+    (tests/test_knowledge.py) that no position hidden at that moment has every key share public
+    and that the spectator opened none; and that the bytes received up to then (`stream`, entry k
+    ending at `ends[k]`) hold no hidden card's point. The number of moments checked."""
+    truths = hand_truths(entries)
+    assert truths, "no hand was played to its reveals"
+    session = TableSession(None)
+    last_hidden: dict[tuple[int, int], int] = {}
+    checks = 0
+    for k, data in enumerate(entries):
+        session.receive(data)
+        hand = session.hand
+        if hand is None or not session.cards.final or session.phase in ("over", "aborted"):
+            continue
+        truth, n = truths[hand.number], session.players
+        public = dict(session.cards.known)
+        assert all(truth[p] == card for p, card in public.items())
+        hidden = [p for p in range(len(truth)) if p not in public]
+        hidden_cards = {truth[p] for p in hidden}
+        assert not {c.index for c in session.known_cards()} & hidden_cards
+        if session.view is not None:
+            for s in range(n):
+                assert {c.index for c in session.view.hands[s]} <= set(public.values())
+        published: dict[int, set[int]] = {}
+        for step in hand.steps:
+            for sender, shares in step.shares.items():
+                for p, _ in shares.public:
+                    published.setdefault(p, set()).add(sender)
+        for p in hidden:
+            assert len(published.get(p, ())) < n, f"every key share of hidden position {p} is public"
+            last_hidden[(hand.number, p)] = k
+        checks += 1
+    for (number, p), k in last_hidden.items():
+        assert mp.card_point(truths[number][p]) not in stream[:ends[k]], f"hidden card at {p} in the bytes"
+    assert len({p for _, p in last_hidden}) > 20  # most of the deck was hidden at some moment
+    return checks
+
+
+def file_frames(path: Path) -> tuple[bytes, list[bytes], list[int]]:
+    """A transcript file's bytes, its entries, and the offset after each entry's frame."""
+    data = path.read_bytes()
+    offset, frames, ends = 0, [], []
+    while offset + 4 <= len(data):
+        size = int.from_bytes(data[offset:offset + 4], "big")
+        frames.append(data[offset + 4:offset + 4 + size])
+        offset += 4 + size
+        ends.append(offset)
+    return data, frames[1:], ends[1:]  # the first frame is the file's header
+
+
+# --- 1 and 3: whole hands, and what a spectator holds -------------------------------------------
+
+TABLES = {
+    "chiamata": dict(game="chiamata", bots=2, seats=[("Ann", -1, False), ("Bob", -1, False), ("Cleo", -1, True)]),
+    "briscola-2": dict(game="briscola", players=2, bots=0, seats=[("Ann", -1, False), ("Cleo", -1, True)]),
+    # partners sit across: seats 0 and 2 against 1 and 3
+    "briscola-4": dict(game="briscola", players=4, bots=1, seats=[("Ann", 0, False), ("Cleo", 2, True), ("Bob", 1, False)]),
+    "calabresella": dict(game="calabresella", bots=1, seats=[("Ann", -1, False), ("Cleo", -1, True)]),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(TABLES))
+def played(request, tmp_path_factory):
+    """One hand of a table, played by processes; what they left behind."""
+    spec = TABLES[request.param]
+    kids = Children(tmp_path_factory.mktemp(request.param))
+    try:
+        table = Table(kids, spec["game"], players=spec.get("players"), bots=spec["bots"])
+        spy = RawWatcher(table.port)
+        kids.closers.append(spy.raw)
+        table.watch()
+        for number, (name, seat, person) in enumerate(spec["seats"]):
+            table.join(name, seat=seat, human=Human(seed=number) if person else None)
+        scores = table.finish()
+        spy.done()
+        yield request.param, spec, table, scores, spy
+    finally:
+        kids.close()
+
+
+def test_a_hand_over_the_network_verifies_everywhere(played):
+    name, spec, table, scores, _ = played
+    table.verify_all(scores)
+    for client, (who, seat, person) in zip(table.clients[1:], spec["seats"]):
+        found = int(client.wait_for(r"^seat (\d) at table [0-9a-f]{32} ").group(1))
+        assert seat < 0 or found == seat
+        assert ("your turn: " in client.text) == person
+    if name == "briscola-4":  # the partners who chose seats 0 and 2 share their result
+        final = json.loads(scores)
+        assert final[0] == final[2] and final[1] == final[3]
+    assert table.clients[0].wait_for(r"^watching at table ")
+
+
+def test_a_spectator_opens_no_hidden_card(played):
+    _, _, table, _, spy = played
+    # What came over the spectator's socket, byte for byte.
+    checks = assert_opens_no_hidden_card(spy.entries, bytes(spy.raw.received), spy.entry_ends())
+    assert checks > 20
+    # What the `watch` process stored: the same entries, and its bytes open nothing either.
+    data, entries, ends = file_frames(next((table.clients[0].home / "transcripts").glob("*-watch.bin")))
+    assert [Entry.decode(e) for e in entries] == [Entry.decode(e) for e in spy.entries]
+    assert assert_opens_no_hidden_card(entries, data, ends) == checks
+
+
+# --- 2: killed processes and cut connections -----------------------------------------------------
+
+
+def test_a_player_killed_mid_hand_comes_back(children):
+    table = Table(children, "briscola", players=2, bots=1)
+    table.watch()
+    person = Human(seed=3, delay=0.12)
+    cleo = table.join("Cleo", human=person)
+    wait_until(lambda: person.moves >= 4, "four moves", kids=children)
+    cleo.proc.kill()
+    cleo.finish()
+    table.host.wait_for(r"closing connection \d+ \(seat 0\): connection lost")
+    moves = person.moves
+    cleo = table.restart(cleo)  # the same command, the same data folder
+    cleo.wait_for(r"^seat 0 at table ")
+    scores = table.finish()
+    assert person.moves > moves + 3  # it went on playing
+    table.verify_all(scores)
+
+
+def test_the_host_killed_mid_hand_comes_back(children):
+    table = Table(children, "briscola", players=2, bots=1)
+    watcher = table.watch()
+    person = Human(seed=4, delay=0.12)
+    cleo = table.join("Cleo", human=person)
+    wait_until(lambda: person.moves >= 4, "four moves", kids=children)
+    table.host.proc.kill()
+    table.host.finish()
+    moves = person.moves
+    host = table.start_host()  # the same command: the same --transcript, and now the same --port
+    host.wait_for(r"^resuming table [0-9a-f]{32} from ")
+    scores = table.finish()
+    assert person.moves > moves + 3
+    for client in (cleo, watcher):
+        assert "connection lost" in client.text  # it came back by itself
+    table.verify_all(scores)
+
+
+def test_a_connection_cut_under_a_player_comes_back(children):
+    table = Table(children, "briscola", players=2, bots=1)
+    proxy = Proxy(table.port)
+    children.closers.append(proxy)
+    person = Human(seed=5, delay=0.1)
+    cleo = table.join("Cleo", human=person, port=proxy.port)
+    table.watch()
+    for moves in (3, 8):
+        wait_until(lambda: person.moves >= moves, f"{moves} moves", kids=children)
+        proxy.cut()
+    scores = table.finish()
+    assert person.moves > 8
+    assert cleo.text.count("connection lost") >= 2
+    assert proxy.accepted >= 3  # it came back through the proxy, each time
+    table.verify_all(scores)
+
+
+# --- 4: hostile connections during a hand ------------------------------------------------------
+
+
+def test_garbage_slow_loris_and_idle_connections_do_not_stop_a_hand(children):
+    table = Table(children, "briscola", players=2, bots=1, extra=("--handshake-seconds", "2"))
+    table.watch()
+    # The person keeps playing while the connections come, but stops after 15 of their 20 moves
+    # until the test has seen every bad connection cut off: the hand cannot end first.
+    person = Human(seed=6, delay=0.1, hold_at=15)
+    cleo = table.join("Cleo", human=person)
+    wait_until(lambda: person.moves >= 1, "the hand to start", kids=children)
+    moves = person.moves
+    idle = [Raw(table.port) for _ in range(200)]
+    children.closers += idle
+    garbage = Raw(table.port)
+    garbage.sock.sendall(os.urandom(3000))
+    oversized = Raw(table.port)
+    oversized.sock.sendall((MAX_FRAME + 1).to_bytes(4, "big") + os.urandom(1000))
+    junk_frame = Raw(table.port)
+    junk_frame.send(os.urandom(500))
+    children.closers += [garbage, oversized, junk_frame]
+    loris = Raw(table.port)
+    children.closers.append(loris)
+    hello = frame(hs.hello("spectator", b"", "", CODE))
+    sent = threading.Event()
+
+    def drip() -> None:
+        for byte in hello:
+            try:
+                loris.sock.send(bytes([byte]))
+            except OSError:
+                return
+            if sent.wait(1.0):
+                return
+
+    threading.Thread(target=drip, daemon=True).start()
+    # Garbage is refused as it arrives (a refusal, not the handshake's time limit: that says bye).
+    for raw in (garbage, oversized, junk_frame):
+        frames = raw.closed_by_host(timeout=5)
+        assert [kind for kind, _ in frames] == ["refuse"], frames
+    # The slow loris and the idle connections: cut off once the handshake time is up.
+    assert [kind for kind, _ in loris.closed_by_host(timeout=10)] == ["bye"]
+    sent.set()
+    for raw in idle:
+        assert [kind for kind, _ in raw.closed_by_host(timeout=10)] == ["bye"]
+    wait_until(lambda: table.host.text.count("no handshake in time") == 201, "201 time-outs", kids=children)
+    assert table.host.text.count("refusing connection") == 3
+    # ... while the hand went on (it is not over: the person holds their last moves).
+    assert table.host.proc.poll() is None and "the table is over" not in cleo.text
+    wait_until(lambda: person.moves > moves + 3, "the hand to go on", kids=children)
+    person.go.set()
+    scores = table.finish()
+    table.verify_all(scores)
+
+
+# --- 5: who may do what ------------------------------------------------------------------------
+
+
+def test_a_wrong_or_missing_code_takes_no_seat_and_watches_nothing(children):
+    table = Table(children, "briscola", players=2, bots=1)
+    intruders = [table.join("Wrong", code="guess"), table.join("Nocode", code=None),
+                 table.watch("Peeker", code="guess"), table.watch("Nocode-watch", code=None)]
+    for intruder in intruders:
+        assert intruder.finish() == 2, intruder.tail()
+        assert intruder.wait_for(r"^the host refused: wrong join code$")
+        assert "at table" not in intruder.text and "joins" not in intruder.text
+        assert not (intruder.home / "transcripts").exists() or not any((intruder.home / "transcripts").iterdir())
+    for intruder in intruders:
+        table.clients.remove(intruder)
+    assert "joined" not in table.host.text
+    # The seat is still free: the right code takes it and the hand is played.
+    table.join("Ann")
+    table.verify_all(table.finish())
+
+
+def test_a_spectator_that_sends_a_game_message_is_closed(children):
+    table = Table(children, "briscola", players=2, bots=1)
+    raw, entries = spectate(table.port)
+    children.closers.append(raw)
+    raw.send(hs.submit(Entry.decode(entries[-1]).message))  # signed bytes (a computer player's join)
+    frames = raw.closed_by_host(timeout=5)
+    assert ("bye", ["a spectator cannot send game messages"]) in frames
+    table.join("Ann")
+    table.verify_all(table.finish())
+
+
+def _join_of(entries: list[bytes], seat: int) -> bytes:
+    for data in entries:
+        message = Entry.decode(data).message
+        header, _ = parse_header(Signed.decode(message).payload)
+        if header.kind == "join" and header.sender == seat:
+            return message
+    raise AssertionError(f"no join of seat {seat}")
+
+
+def test_a_connection_submitting_another_keys_message_is_closed(children, tmp_path):
+    table = Table(children, "briscola", players=4, bots=2)
+    ann = table.join("Ann", seat=0)
+    table.host.wait_for(r"^seat 0: Ann joins$")
+    k1 = Identity.generate()
+    reason = "a message signed by another key than the one this connection proved"
+    # A player proves K1 and sends Ann's own signed join (seat 0, Ann's key).
+    raw, seat, entries = sit(table.port, k1)
+    children.closers.append(raw)
+    assert seat == 1
+    raw.send(hs.submit(_join_of(entries, 0)))
+    assert ("bye", [reason]) in raw.closed_by_host(timeout=5)
+    # A join for its own seat, but signed by (and binding) another key than the one it proved.
+    k2 = Identity.generate()
+    raw, seat, entries = sit(table.port, k1)
+    children.closers.append(raw)
+    assert seat == 1  # the seat was given back when the connection closed
+    forger = TableSession(seat, k2)
+    owed = [m for data in entries for m in forger.receive(data).messages] + forger.start().messages
+    assert parse_header(Signed.decode(owed[0]).payload)[0].kind == "join"
+    raw.send(hs.submit(owed[0]))
+    assert ("bye", [reason]) in raw.closed_by_host(timeout=5)
+    # Neither entered the transcript: seat 1 is still free, and a real player takes it.
+    table.join("Bob", seat=1)
+    scores = table.finish()
+    table.verify_all(scores)
+    session = TableSession(None)
+    for entry in read_transcript(table.transcript)[1]:
+        session.receive(entry.encode())
+    assert set(session.keys.values()).isdisjoint({k1.public_bytes, k2.public_bytes})
+    assert ann.finish() == 0
