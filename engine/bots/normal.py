@@ -479,13 +479,18 @@ def contract_estimate(hand: list[Card], contract: str) -> float:
 
 
 def best_call(hand: list[Card]) -> Card:
-    """The card that adds most to the hand (a 3, 2 or ace it lacks)."""
+    """The card that adds most to the hand (the best card of a suit it lacks)."""
     return max(_callable(hand), key=lambda c: (estimate(hand + [c], "chiamo"), -c.index))
 
 
 def _callable(hand: list[Card]) -> list[Card]:
-    """Cards worth calling: the 3s, 2s and aces not in hand."""
-    return [Card(r, s) for s in SUITS for r in "32A" if Card(r, s) not in hand]
+    """Cards worth calling: the highest card of each suit the hand lacks."""
+    calls = []
+    for suit in SUITS:
+        missing = [Card(r, suit) for r in TRESSETTE_ORDER if Card(r, suit) not in hand]
+        if missing:
+            calls.append(missing[0])
+    return calls
 
 
 def calab_bid(state, seat: int, legal) -> Action:
@@ -503,7 +508,7 @@ def calab_bid(state, seat: int, legal) -> Action:
 
 
 def calab_call(state, seat: int) -> Action:
-    """Call the card that adds most to the hand (a 3, 2 or ace it lacks)."""
+    """Call the card that adds most to the hand (the best card of a suit it lacks)."""
     return Action(seat, "call", card=best_call(list(state.hands[seat])))
 
 
