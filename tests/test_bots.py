@@ -11,7 +11,8 @@
 - The normal player's rules in a few set positions: trump a rich trick,
   duck a poor one, load a partner's safe trick and not an unsafe one,
   declare, exchange, bid with a strong hand only, build a discard without
-  listing the 1,820 choices.
+  listing the 1,820 choices; the two-player endgame played as a plain
+  minimax over every lie of the unseen cards would.
 - bench/arena.py: well-formed figures, the same whatever --jobs, normal
   clearly ahead of random in every game and of easy at Briscola (fixed
   seeds: the figures are reproducible, the margins wide).
@@ -29,7 +30,7 @@ import pytest
 from test_views import redact_action
 
 from engine.bots import StateView, easy, get, normal
-from engine.bots.heuristics import Table
+from engine.bots.heuristics import Table, beats
 from engine.cards import Card
 from engine.determinize import Determinizer
 from engine.games import make
@@ -348,6 +349,69 @@ def test_normal_declares_a_black_hand_and_exchanges_for_a_better_card():
     # With the seven second the 7 of trump is worth 10: not swapped for a king.
     keep = briscola_position(2, ["4D 5D 6D", "7S 4C 6C"], "KS", 0, [], {"trump_exchange": "7", "seven_second": True})
     assert normal_card(keep) != "exchange"
+
+
+def brute_force(table: Table) -> dict:
+    """Each card's total over the endgame scenarios, by plain minimax."""
+    state, me = table.state, table.me
+    unseen = set(table.unseen)
+    if state.pile_left() == 0:
+        scenarios = [((), unseen)]
+    else:
+        scenarios = [((c, state.faceup), unseen - {c}) for c in unseen]
+
+    def value(hands, leader, trick, points, seat, card, draw):
+        hands = dict(hands)
+        hands[seat] = tuple(c for c in hands[seat] if c is not card)
+        trick = trick + [card]
+        if len(trick) == 1:
+            return best(hands, leader, trick, points, 1 - seat, draw)
+        winner = (leader + beats(trick[1], trick[0], table.trump, table.strength)) % 2
+        if winner == me:
+            points += table.value[trick[0].index] + table.value[trick[1].index]
+        if draw:
+            hands[winner] += (draw[0],)
+            hands[1 - winner] += (draw[1],)
+        elif not hands[0]:
+            return points + (1000 if points > 60 else -1000 if points < 60 else 0)
+        return best(hands, winner, [], points, winner, ())
+
+    def best(hands, leader, trick, points, seat, draw):
+        values = [value(hands, leader, trick, points, seat, c, draw) for c in hands[seat]]
+        return max(values) if seat == me else min(values)
+
+    totals = dict.fromkeys(table.hand, 0.0)
+    for draw, theirs in scenarios:
+        hands = {me: tuple(table.hand), 1 - me: tuple(theirs | table.known[1 - me])}  # the face-up card drawn
+        for card in table.hand:
+            totals[card] += value(hands, table.leader, list(table.trick), state.captured[me], me, card, draw)
+    return totals
+
+
+def test_normal_plays_the_two_player_endgame_exactly():
+    """With the last face-down card (or none) left, the card played is one a
+    plain minimax over every way the unseen cards can lie rates best."""
+    game = make("briscola", 2)
+    checked = 0
+    for seed in range(12):
+        hand = Hand(game, seed % 2, shuffled(game, 300 + seed, dealer=seed % 2), "random", seed=seed)
+        full, views = hand.full, hand.views
+        while not full.is_over():
+            turn = full.current_player()
+            if turn == CHANCE:
+                action, need = full.chance_outcome(), full.need()
+            else:
+                need = None
+                if full.pile_left() in (0, 2):
+                    table = Table(views[turn].clone(), turn)
+                    totals = brute_force(table)
+                    assert totals[normal.endgame_card(table)] == max(totals.values())
+                    checked += 1
+                action = full.random_legal(hand.rng)
+            full.apply(action)
+            for seat, view in enumerate(views):
+                view.apply(redact_action(action, need, seat))
+    assert checked == 12 * 8
 
 
 def first_speaker_view(name: str, hand: str, seed: int = 0):

@@ -12,8 +12,9 @@ it, minus what the card is worth kept for later (a trump's power, the
 master trump above all). Loading points on a partner's safe trick, trumping
 a rich trick, ducking with the cheapest card and keeping the high trumps
 for the end all follow from it; Briscola adds the threshold of 61 points,
-the last draw (who gets the face-up card) and, two players with the stock
-empty, an exact search of the last tricks.
+the last draw (who gets the face-up card) and, with two players, an exact
+search of the last four tricks (over the few ways the last face-down card
+can lie).
 
 Calabresella play is the same estimate under its rules (follow suit, no
 trumps, the voids a seat has shown, thirds, the last trick and the monte);
@@ -99,7 +100,7 @@ def briscola(state, seat: int, legal) -> Action:
     if "exchange" in kinds and exchange_pays(state):
         return Action(seat, "exchange")
     table = Table(state, seat)
-    if table.n == 2 and state.pile_left() == 0:
+    if table.n == 2 and state.pile_left() in (0, 2):
         card = endgame_card(table)
         if card is not None:
             return play_action(seat, card)
@@ -158,24 +159,47 @@ def _last_draw(table: Table, mine: float) -> float:
 
 
 def endgame_card(table: Table) -> Card | None:
-    """Two players, nothing left to draw: every card is known, search to the end."""
+    """Two players near the end: search the rest of the hand exactly.
+
+    With nothing left to draw every card is known (the other hand is what
+    this seat has not seen). With the last face-down card and the face-up
+    one left, the winner of this trick draws the face-down card and the
+    other the face-up one: each unseen card in turn is taken for the
+    face-down card, and the card with the best average is played.
+    """
+    state = table.state
     me, other = table.me, 1 - table.me
-    theirs = sorted(set(table.unseen) | table.known[other])
-    if len(theirs) != table.state.hand_size(other):
+    pile = state.pile_left()
+    unseen = set(table.unseen)
+    if pile == 0:
+        scenarios = [((), unseen)]
+    elif pile == 2:
+        top = state.stock[state.drawn]  # known with open hands
+        scenarios = [((card, state.faceup), unseen - {card}) for card in ([top] if top is not None else unseen)]
+    else:
         return None
-    hands = {me: tuple(sorted(table.hand)), other: tuple(theirs)}
-    captured = list(table.state.captured)
     search = _Endgame(table, me)
-    best, best_value = None, None
-    for card in hands[me]:
-        value = search.after(hands, table.leader, list(table.trick), captured, me, card)
-        if best_value is None or value > best_value:
-            best, best_value = card, value
-    return best
+    mine = tuple(sorted(table.hand))
+    totals = dict.fromkeys(mine, 0.0)
+    for draw, theirs in scenarios:
+        theirs = tuple(sorted(theirs | table.known[other]))
+        if len(theirs) != state.hand_size(other):
+            return None
+        hands = (mine, theirs) if me == 0 else (theirs, mine)
+        led = table.trick[0] if table.trick else None
+        for card in mine:
+            totals[card] += search.play(hands, table.leader, led, state.captured[me], draw, me, card,
+                                        -INFINITY, INFINITY)
+    return max(mine, key=lambda c: totals[c])
+
+
+INFINITY = float("inf")
 
 
 class _Endgame:
-    """Minimax over the last tricks of a two-player hand (at most 3 cards each)."""
+    """Minimax with alpha-beta over the last tricks of a two-player hand; a
+    position is worth the seat's final points, 1000 more for a hand won
+    (over 60) and 1000 less for one lost."""
 
     def __init__(self, table: Table, me: int):
         self.me = me
@@ -183,27 +207,51 @@ class _Endgame:
         self.strength = table.strength
         self.value = table.value
 
-    def utility(self, points: int) -> float:
-        return points + (1000 if points > 60 else -1000 if points < 60 else 0)
+    def search(self, hands, leader, led, points, draw, alpha, beta) -> float:
+        """The value for this seat of the position: `hands` by seat, `led` the
+        card on the table (or None), `points` this seat's, `draw` the last two
+        cards of the pile (the face-down one goes to the trick's winner)."""
+        seat = leader if led is None else 1 - leader
+        mine = seat == self.me
+        best = -INFINITY if mine else INFINITY
+        hand = hands[seat]
+        for i, card in enumerate(hand):
+            value = self.play(hands, leader, led, points, draw, seat, card, alpha, beta, hand[:i] + hand[i + 1:])
+            if mine:
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+            elif value < best:
+                best = value
+                if value < beta:
+                    beta = value
+            if alpha >= beta:
+                break
+        return best
 
-    def after(self, hands, leader, trick, captured, seat, card) -> float:
-        hands = dict(hands)
-        hands[seat] = tuple(c for c in hands[seat] if c is not card)
-        trick = trick + [card]
-        if len(trick) < 2:
-            return self.turn(hands, leader, trick, captured, 1 - seat)
-        first, second = trick
-        win = 1 if beats(second, first, self.trump, self.strength) else 0
-        winner = (leader + win) % 2
-        captured = list(captured)
-        captured[winner] += self.value[first.index] + self.value[second.index]
-        if not hands[0] and not hands[1]:
-            return self.utility(captured[self.me])
-        return self.turn(hands, winner, [], captured, winner)
-
-    def turn(self, hands, leader, trick, captured, seat) -> float:
-        values = [self.after(hands, leader, trick, captured, seat, c) for c in hands[seat]]
-        return max(values) if seat == self.me else min(values)
+    def play(self, hands, leader, led, points, draw, seat, card, alpha, beta, rest=None) -> float:
+        """The value for this seat once `seat` plays `card` (`rest`: what it keeps)."""
+        if rest is None:
+            rest = tuple(c for c in hands[seat] if c is not card)
+        hands = (rest, hands[1]) if seat == 0 else (hands[0], rest)
+        if led is None:
+            return self.search(hands, leader, card, points, draw, alpha, beta)
+        if card.suit == led.suit:
+            wins = self.strength[card.index] > self.strength[led.index]
+        else:
+            wins = card.suit == self.trump
+        winner = seat if wins else leader
+        if winner == self.me:
+            points += self.value[led.index] + self.value[card.index]
+        if draw:
+            if winner == 0:
+                hands = (hands[0] + draw[:1], hands[1] + draw[1:])
+            else:
+                hands = (hands[0] + draw[1:], hands[1] + draw[:1])
+        elif not hands[0]:
+            return points + (1000 if points > 60 else -1000 if points < 60 else 0)
+        return self.search(hands, winner, None, points, (), alpha, beta)
 
 
 # --- Briscola Chiamata --------------------------------------------------------------
