@@ -176,12 +176,60 @@ def _add_network_commands(sub) -> None:
     watch.set_defaults(run=_network(_watch))
 
 
+def _play(args: argparse.Namespace) -> int:
+    from engine.game import OptionError
+    from engine.games import make
+
+    try:
+        make(args.game, args.players, dict(args.option))
+    except OptionError as error:
+        print(f"briscola play: {error}", file=sys.stderr)
+        return 2
+    from .app import BriscolaApp
+
+    play = {"game": args.game, "players": args.players, "hands": args.hands, "options": dict(args.option)}
+    BriscolaApp(play, ascii=True if args.ascii else None, level=args.level, seed=args.seed,
+                deal_seed=args.deal_seed, pace=args.pace).run()
+    return 0
+
+
+def _home(ascii: bool = False) -> int:
+    from .app import BriscolaApp
+
+    BriscolaApp(ascii=True if ascii else None).run()
+    return 0
+
+
+def _add_play_command(sub) -> None:
+    from engine.bots import PLAYERS
+
+    play = sub.add_parser(
+        "play", help="play against the computer (the interactive table)",
+        description="Open the table with you at seat 0 and computer players in the other seats, dealt "
+        "by the same mental-poker protocol as a network table, all in this process.",
+    )
+    play.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
+    play.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
+    play.add_argument("--level", default="normal", choices=sorted(PLAYERS), help="the computer players' level")
+    play.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
+    play.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
+                      help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
+    play.add_argument("--ascii", action="store_true", help="suits as letters (AS 3H KD 7C), no box lines")
+    play.add_argument("--seed", type=int, help=argparse.SUPPRESS)  # tests: the computer players' choices
+    play.add_argument("--deal-seed", type=int, help=argparse.SUPPRESS)  # tests: every deal
+    play.add_argument("--pace", type=float, default=0.4, help=argparse.SUPPRESS)  # seconds per computer move
+    play.set_defaults(run=_play)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="briscola",
-        description="Briscola, Briscola Chiamata and Calabresella in the terminal.",
+        description="Briscola, Briscola Chiamata and Calabresella in the terminal. "
+        "Without a command: the home screen (play against the computer, the rules).",
     )
+    parser.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the home screen)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_play_command(sub)
 
     replay = sub.add_parser(
         "replay",
@@ -235,12 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
-        parser.print_help()
-        print(
-            "\nThe interactive table (play against the computer, host, join, watch) is not built yet;"
-            "\ntry 'briscola selfplay --game chiamata' to watch a table of computer players."
-        )
-        return 0
+        return _home(args.ascii)
     try:
         return args.run(args)
     except KeyboardInterrupt:

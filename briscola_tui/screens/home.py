@@ -1,0 +1,113 @@
+"""The home screen: play against the computer, the rules, quit (host, join
+and watch are command-line only for now)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ..widgets.choices import Choice, Choices
+
+MENU = [
+    ("Play against the computer", "play"),
+    ("Rules", "rules"),
+    ("Host a table", "host"),
+    ("Join a table", "join"),
+    ("Watch a table", "watch"),
+    ("Quit", "quit"),
+]
+GAMES = [
+    ("Briscola, 2 players", ("briscola", 2)),
+    ("Briscola, 3 players", ("briscola", 3)),
+    ("Briscola, 4 players (partners)", ("briscola", 4)),
+    ("Briscola, 6 players (partners)", ("briscola", 6)),
+    ("Briscola Chiamata, 5 players", ("chiamata", 5)),
+    ("Calabresella, 3 players", ("calabresella", 3)),
+]
+COMMAND_LINE = {
+    "host": "briscola host --game briscola --bots 1 --headless",
+    "join": "briscola join HOST:PORT --code CODE --headless",
+    "watch": "briscola watch HOST:PORT --code CODE --headless",
+}
+
+
+class HomeScreen(Screen):
+    CSS_PATH = "home.tcss"
+    BINDINGS = [
+        *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
+        Binding("up,k", "move(-1)", show=False), Binding("down,j", "move(1)", show=False),
+        Binding("enter,space", "confirm", show=False), Binding("escape", "back", show=False),
+        Binding("question_mark", "help", show=False),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.menu = "home"
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(" Briscola · Chiamata · Calabresella", "bold"), id="home-title")
+        yield Static(" Dealt by mental poker: no one, not even the host, sees a card it should not.",
+                     id="home-sub")
+        yield Choices(id="home-menu")
+        yield Static(id="home-note")
+        yield Static(" digits choose   arrows move   Enter confirm   Escape back   ctrl+q quit", id="home-keys")
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _items(self):
+        return MENU if self.menu == "home" else GAMES
+
+    def _show(self, cursor: int = 0) -> None:
+        title = "" if self.menu == "home" else "Play against the computer:"
+        self.query_one(Choices).show([Choice(text, value) for text, value in self._items()], cursor, 1, title)
+
+    def action_digit(self, d: int) -> None:
+        menu = self.query_one(Choices)
+        i = menu.on_page(d)
+        if i is not None:
+            menu.cursor = i
+            menu.refresh()
+
+    def action_move(self, step: int) -> None:
+        menu = self.query_one(Choices)
+        menu.cursor = (menu.cursor + step) % len(menu.items)
+        menu.refresh()
+
+    def action_back(self) -> None:
+        if self.menu != "home":
+            self.menu = "home"
+            self._show()
+
+    def action_help(self) -> None:
+        from .dialogs import HELP, InfoScreen
+
+        self.app.push_screen(InfoScreen("Keys", HELP))
+
+    @on(Choices.Clicked)
+    def _clicked(self, event: Choices.Clicked) -> None:
+        self.query_one(Choices).cursor = event.index
+        self.action_confirm()
+
+    def action_confirm(self) -> None:
+        menu = self.query_one(Choices)
+        value = menu.items[menu.cursor].action
+        note = self.query_one("#home-note", Static)
+        if self.menu == "games":
+            game, players = value
+            self.app.start_table(game, players)
+        elif value == "play":
+            self.menu = "games"
+            self._show()
+        elif value == "rules":
+            from .dialogs import RULES, InfoScreen
+
+            self.app.push_screen(InfoScreen("Rules", RULES))
+        elif value == "quit":
+            self.app.exit()
+        else:
+            note.update(f" From the command line for now: {COMMAND_LINE[value]}")

@@ -1,0 +1,91 @@
+"""The person's hand: cards numbered 1..n, sorted by suit and rank; the
+cursor, the cards chosen (a discard) and the cards that may be played."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.message import Message
+from textual.widget import Widget
+
+from .cards import Style
+
+BOXES = 8
+"""Up to this many cards are drawn as boxes; more go two rows, compact."""
+BOX_WIDTH = 9
+COMPACT_WIDTH = 8
+
+
+class Hand(Widget):
+    """Draws the hand; tells the screen which card was clicked."""
+
+    DEFAULT_CSS = "Hand { height: 4; }"
+
+    class Clicked(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, style: Style, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.style_ = style
+        self.cards: tuple = ()
+        self.playable: set = set()  # cards that may be played now (all shown plainly when empty)
+        self.cursor: int | None = None
+        self.chosen: set[int] = set()
+
+    def show(self, cards, playable=(), cursor: int | None = None, chosen=()) -> None:
+        self.cards, self.playable, self.cursor, self.chosen = tuple(cards), set(playable), cursor, set(chosen)
+        self.refresh()
+
+    def _style(self, i: int, card) -> str:
+        style = ""
+        if self.playable and card not in self.playable:
+            style = "dim"
+        elif self.playable:
+            style = "bold"
+        if i == self.cursor:
+            style += " reverse"
+        return style.strip()
+
+    def _mark(self, i: int) -> str:
+        return (self.style_.cursor if i == self.cursor else " ") + (self.style_.tick if i in self.chosen else " ")
+
+    def render(self) -> Text:
+        s = self.style_
+        if not self.cards:
+            return Text("(no cards)", style="dim")
+        lines = [Text() for _ in range(4)]
+        if len(self.cards) <= BOXES:
+            top, side, bottom = ("+----+", "|", "+----+") if s.ascii else ("┌────┐", "│", "└────┘")
+            for i, card in enumerate(self.cards):
+                style = self._style(i, card)
+                lines[0].append(f"{i + 1} " if i < 9 else "  ")
+                lines[0].append(top, style)
+                lines[0].append(" ")
+                lines[1].append("  ")
+                lines[1].append(f"{side} {s.card(card)} {side}", style)
+                lines[1].append(" ")
+                lines[2].append("  ")
+                lines[2].append(bottom, style)
+                lines[2].append(" ")
+                lines[3].append(f"   {self._mark(i)}    ")
+        else:
+            for i, card in enumerate(self.cards):
+                row = 0 if i < BOXES else 2
+                lines[row].append(f"{i + 1:>2} ")
+                lines[row].append(f"{s.card(card)}", self._style(i, card))
+                lines[row].append("   ")
+                lines[row + 1].append(f"   {self._mark(i)}   ")
+        return Text("\n").join(lines)
+
+    def index_at(self, x: int, y: int) -> int | None:
+        if len(self.cards) <= BOXES:
+            i = x // BOX_WIDTH
+        else:
+            i = x // COMPACT_WIDTH + (BOXES if y >= 2 else 0)
+        return i if 0 <= i < len(self.cards) else None
+
+    def on_click(self, event) -> None:
+        i = self.index_at(event.x, event.y)
+        if i is not None:
+            self.post_message(self.Clicked(i))
