@@ -36,8 +36,9 @@ def table_of(app) -> TableScreen | None:
     return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
 
 
-async def play_hand(app, pilot, seen: dict | None = None) -> None:
-    """Press keys until the hand summary shows: the first legal choice each time."""
+async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = None) -> None:
+    """Press keys until the hand summary shows: the first legal choice each time
+    (`pick`: the digit to press instead in a phase)."""
     seen = {} if seen is None else seen
     await wait_for(pilot, lambda: table_of(app) is not None, "the table")
     end = time.monotonic() + DEADLINE
@@ -56,7 +57,7 @@ async def play_hand(app, pilot, seen: dict | None = None) -> None:
             count = len(view.legal[0].cards)
             await pilot.press(*[str(i) for i in range(1, count + 1)], "enter")
         elif table.mode == "choose":
-            await pilot.press("1", "enter")
+            await pilot.press((pick or {}).get(view.phase, "1"), "enter")
             if table.mode == "target":
                 await pilot.press(*str(min(table.group.targets)), "enter")
         await pilot.pause(0.01)
@@ -88,12 +89,14 @@ async def test_a_whole_hand_of_every_game_from_the_home_screen(menu, game, playe
         assert app.screen.view.last_hand is not None
 
 
-@pytest.mark.parametrize("game, deal_seed, mode", [("chiamata", 2, "choose"), ("calabresella", 5, "discard")])
-async def test_auctions_and_discards_are_reached(game, deal_seed, mode):
+@pytest.mark.parametrize("game, deal_seed, mode, pick", [
+    ("chiamata", 2, "choose", None), ("calabresella", 5, "discard", {"auction": "3"}),  # 3: bid solo
+])
+async def test_auctions_and_discards_are_reached(game, deal_seed, mode, pick):
     app = BriscolaApp({"game": game, "hands": 1}, seed=3, deal_seed=deal_seed, pace=0, level="easy")
     seen: dict = {}
     async with app.run_test(size=SIZE) as pilot:
-        await play_hand(app, pilot, seen)
+        await play_hand(app, pilot, seen, pick)
     assert seen.get(mode)
 
 

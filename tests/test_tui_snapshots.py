@@ -1,0 +1,94 @@
+"""Snapshots of the Textual client at 80x24 (pytest-textual-snapshot), every
+deal and every computer choice fixed: update with --snapshot-update."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+pytest.importorskip("pytest_textual_snapshot")
+
+from briscola_tui.app import BriscolaApp  # noqa: E402
+
+os.environ["TEXTUAL_ANIMATIONS"] = "none"
+SIZE = (80, 24)
+
+
+def app_for(game: str, players: int | None = None, **kwargs) -> BriscolaApp:
+    app = BriscolaApp({"game": game, "players": players, "hands": 1}, ascii=False, seed=kwargs.get("seed", 3),
+                      deal_seed=kwargs.get("deal_seed", 5), pace=0, level="easy")
+    app.CSS = "Input { &>.input--cursor { text-style: none; } }"
+    return app
+
+
+async def until(pilot, condition, timeout: float = 30.0):
+    import time
+
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        await pilot.pause(0.02)
+    await pilot.pause(0.1)
+
+
+def table(app):
+    from briscola_tui.screens.table import TableScreen
+
+    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
+
+
+def my_turn(app):
+    from briscola_tui.screens.table import TableScreen
+
+    return any(isinstance(s, TableScreen) and s.mode != "wait" for s in app.screen_stack)
+
+
+def test_briscola_two_players_table(snap_compare):
+    async def run_before(pilot):
+        await until(pilot, lambda: my_turn(pilot.app))
+
+    assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)
+
+
+def test_chiamata_auction(snap_compare):
+    async def run_before(pilot):
+        await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).view.phase == "auction")
+
+    assert snap_compare(app_for("chiamata", deal_seed=2), terminal_size=SIZE, run_before=run_before)
+
+
+def test_calabresella_discard(snap_compare):
+    async def run_before(pilot):
+        await until(pilot, lambda: my_turn(pilot.app))
+        await pilot.press("3", "enter")  # bid solo
+        await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).mode == "discard")
+        await pilot.press("1", "2")
+
+    assert snap_compare(app_for("calabresella"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_hand_summary(snap_compare):
+    async def run_before(pilot):
+        from briscola_tui.screens.summary import SummaryScreen
+
+        app = pilot.app
+        while not isinstance(app.screen, SummaryScreen):
+            await until(pilot, lambda: isinstance(app.screen, SummaryScreen) or my_turn(app))
+            if isinstance(app.screen, SummaryScreen):
+                break
+            view = table(app).view
+            card = next(a.card for a in view.legal if a.kind == "play")
+            await pilot.press(str(view.hand.index(card) + 1), "enter")
+        await pilot.pause(0.1)
+
+    assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)
+
+
+def test_help_screen(snap_compare):
+    async def run_before(pilot):
+        await until(pilot, lambda: my_turn(pilot.app))
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+
+    assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)
