@@ -190,7 +190,7 @@ class TableScreen(Screen):
             roles = ", ".join(v.roles.get(seat, ()))
             size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
             mine = seat == v.seat
-            line = Text(f" {self.who(seat):<6} {size:>2} card{'s' if size != 1 else ' '}  {roles:<16.16}")
+            line = Text(f" {self.who(seat):<6} {size:>2} card{'s' if size != 1 else ' '}  {roles:<12.12}")
             if seat in trick:
                 line.append(f" {s.card(trick[seat]):>3} ", "bold")
             else:
@@ -215,7 +215,7 @@ class TableScreen(Screen):
             self.mode = "card"
             self.items = [Choice(self.style_.action(a, v.names), a) for a in v.legal if a.kind not in CARD_KINDS]
             playable = [a.card for a in v.legal if a.kind in CARD_KINDS]
-            self.cursor = v.hand.index(playable[0]) if playable and playable[0] in v.hand else 0
+            self.cursor = min((v.hand.index(c) for c in playable if c in v.hand), default=0)
         elif kinds == {"discard"}:
             self.mode = "discard"
             self.cursor = 0

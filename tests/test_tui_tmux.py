@@ -1,0 +1,49 @@
+"""`briscola play` in a real terminal (tmux, 80x24): keys in with send-keys,
+the screen read back with capture-pane, until the hand summary shows."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def tmux(*args, check=True) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=10, check=check).stdout
+
+
+def test_play_briscola_in_tmux_to_the_summary(tmp_path):
+    name = f"briscola-test-{uuid.uuid4().hex[:8]}"
+    command = (f"{sys.executable} -m briscola_tui.cli play --game briscola --players 2 --hands 1 "
+               f"--seed 1 --deal-seed 1 --pace 0")
+    env = f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()}"
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(),
+         f"env {env} {command}; echo exit status $?; sleep 30")
+    try:
+        end = time.monotonic() + 90
+        screen = ""
+        while time.monotonic() < end:
+            time.sleep(0.5)
+            screen = tmux("capture-pane", "-p", "-t", name, check=False)
+            if "As dealt" in screen:
+                break
+            if "Play a card" in screen:
+                tmux("send-keys", "-t", name, "1", "Enter")  # one card, then look again
+        else:
+            pytest.fail(f"no hand summary in time; the screen was:\n{screen}")
+        assert "Hand 1" in screen and "series" in screen
+        tmux("send-keys", "-t", name, "Enter")  # done: `play --hands 1` exits
+        end = time.monotonic() + 20
+        while "exit status 0" not in screen and time.monotonic() < end:
+            time.sleep(0.3)
+            screen = tmux("capture-pane", "-p", "-t", name, check=False)
+        assert "exit status 0" in screen
+    finally:
+        tmux("kill-session", "-t", name, check=False)
