@@ -103,6 +103,9 @@ class Client:
             backlog = await self._handshake(reader, frames)
             await self._catch_up(backlog)
             await self._play(reader, frames)
+            if self.ended is not None:  # the host waits for this before it stops serving the table
+                self._send(hs.bye(f"done: {self.ended}"))
+                await asyncio.wait_for(writer.drain(), 5)
         finally:
             writer.close()
 
@@ -167,6 +170,7 @@ class Client:
             for message in owed:  # written here, on the event loop's thread (a transport is not thread-safe)
                 self._send(hs.submit(message))
             self.say(self._seated())
+            self._check_over()
             return
         for data in backlog:
             await self._take(data)
@@ -237,7 +241,11 @@ class Client:
             self.say(event.text)
         for message in update.messages:
             self._send(hs.submit(message))
-        if self.session.phase in ("over", "aborted"):
+        self._check_over()
+
+    def _check_over(self) -> None:
+        """The table is over (a restarted client may find it so): this client is done."""
+        if self.ended is None and self.session.phase in ("over", "aborted"):
             self.ended = self.session.phase
             self.say(self._final())
 

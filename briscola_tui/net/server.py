@@ -41,6 +41,7 @@ class Limits:
     messages_per_second: float = 50.0
     burst: int = 400
     backlog: int = 5_000  # entries queued for one reader before it is dropped as too slow
+    linger_seconds: float = 10.0  # once the table is over, how long a seat that is away may take to come back for its end
 
 
 @dataclass
@@ -96,6 +97,7 @@ class TableServer:
         self.finished = asyncio.Event()
         self.waiting_since = time.monotonic()
         self.pending: deque = deque()
+        self.collected: set[int] = set()  # seats whose client said bye holding the table's end
 
     @property
     def session(self) -> TableSession:
@@ -112,6 +114,7 @@ class TableServer:
         await self.start_bots()
         try:
             await self.finished.wait()
+            await self._linger()
         finally:
             clock.cancel()
             for conn in list(self.conns.values()):
@@ -121,6 +124,21 @@ class TableServer:
             for conn in list(self.conns.values()):
                 conn.writer.close()
         return 0 if self.session.phase == "over" else 3
+
+    async def _linger(self) -> None:
+        """The table is over, but a seat whose connection dropped near the end (or that was
+        restarted then, or that finds a restarted host already done) has not read its last
+        entries. Keep serving until every seat played from afar has said bye after the end
+        (a client says it once it holds the end), for `linger_seconds` at most."""
+        deadline = time.monotonic() + self.limits.linger_seconds
+        remote = {s for s in range(self.session.players) if s not in self.bots}
+        told = False
+        while not remote <= self.collected and time.monotonic() < deadline:
+            if not told and time.monotonic() > deadline - self.limits.linger_seconds + 1:
+                missing = ", ".join(str(s) for s in sorted(remote - self.collected))
+                self.say(f"waiting up to {self.limits.linger_seconds:g} s for seat {missing} to read the end")
+                told = True
+            await asyncio.sleep(0.05)
 
     def _ending(self) -> str:
         session = self.session
@@ -255,6 +273,8 @@ class TableServer:
         while not conn.closed:
             kind, fields = hs.parse(await self._read_frame(reader, frames))
             if kind == "bye":
+                if conn.seat is not None and self.session.phase in ("over", "aborted"):
+                    self.collected.add(conn.seat)
                 return
             if kind != "submit":
                 raise RemoteProtocolError(f"{kind} after the handshake")
@@ -279,11 +299,18 @@ class TableServer:
 
     async def _drain(self) -> None:
         """Order every pending message and let the host's players move, until
-        nothing is left to do; then see whether the table is over."""
-        while True:
-            while self.pending:
+        nothing is left to do; then see whether the table is over.
+
+        Whether it is over is seen first, too: a host restarted (or a time-out entered)
+        right after a hand's last reveal closes a table started for that many hands before
+        it orders anything of the next hand."""
+        await self._check_end()
+        while not self.finished.is_set():
+            while self.pending and not self.finished.is_set():
                 source, message = self.pending.popleft()
                 await self._submit(source, message)
+            if self.finished.is_set():
+                break
             for bot in self.bots.values():
                 if bot.session.my_turn():
                     action = await asyncio.to_thread(bot.player, bot.session.seat_view(), bot.rng)
@@ -291,6 +318,8 @@ class TableServer:
             if not self.pending:
                 break
         await self._check_end()
+        if self.finished.is_set():
+            self.pending.clear()  # the table is over: nothing more is ordered
 
     async def _submit(self, source: Conn | None, message: bytes) -> None:
         if source is not None and not self._signed_by(source, message):
