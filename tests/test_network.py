@@ -632,6 +632,31 @@ def test_a_connection_cut_under_a_player_comes_back(children):
     table.verify_all(scores)
 
 
+def test_a_host_restarted_at_the_end_of_the_hand_closes_the_table_and_serves_its_end(children):
+    """The host stops right after a hand's last reveal (a table started for one hand): started
+    again, it closes the table before anything of the next hand, and a player whose process was
+    restarted then still gets the end (the host waits for the seats it has not told)."""
+    table = Table(children, "briscola", players=2, bots=1)
+    ann = table.join("Ann")
+    table.finish()
+    data, entries, ends = file_frames(table.transcript)
+    session = TableSession(None)
+    for k, entry in enumerate(entries):
+        session.receive(entry)
+        if session.verdicts:
+            break
+    assert k < len(entries) - 1  # the close came after it
+    table.transcript.write_bytes(data[:ends[k]])  # as if killed right after the last reveal
+    for copy in (ann.home / "transcripts").glob("*.bin"):
+        copy.unlink()  # Ann starts again too, from her key and her seat's store
+    host = table.start_host()
+    host.wait_for(r"^resuming table ")
+    table.restart(ann)
+    scores = table.finish()
+    assert len(file_frames(table.transcript)[1]) == k + 2  # it ordered one entry: the close
+    table.verify_all(scores)
+
+
 # --- 4: hostile connections during a hand ------------------------------------------------------
 
 
