@@ -19,7 +19,7 @@ The table's view object (`engine.view.SeatView`) offers these attributes
 and more; `StateView` is the minimal one, built from an engine State view, so tests
 and the engine alone can drive players. `PLAYERS` names every player;
 `get(name)` finds one. The levels, from weakest: `random`, `easy`,
-`normal` (docs/bots.md).
+`normal`, `hard` (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from random import Random
 from typing import Callable, Protocol
 
 from ..state import Action, State
-from . import easy, normal, random
+from . import easy, hard, normal, random
 
 
 class View(Protocol):
@@ -69,7 +69,7 @@ PLAYERS: dict[str, Player] = {
     "random": random.play,  # a uniformly random legal move
     "easy": easy.play,  # a few simple rules (engine/bots/easy.py)
     "normal": normal.play,  # a rule-based player per game (engine/bots/normal.py)
-    # "hard": hard.play,  # ISMCTS over determinized views (engine/bots/hard.py), once it exists
+    "hard": hard.play,  # SO-ISMCTS over determinized views, its default budget (engine/bots/hard.py)
 }
 
 
