@@ -19,7 +19,14 @@ sends the entries from there when `head` is the hash of entry `have - 1`,
 else from the start. `code` is the join code ("" when none): it is
 compared in constant time and never enters the transcript or a log. A player
 proves it holds `key` by signing the host's fresh nonce; from then on the
-connection may only submit messages signed by that key.
+connection may only submit messages signed by that key (a `join` must bind it).
+
+A handshake that fails (wrong code, seat taken, bad proof, a frame that is no
+hello) is answered with `refuse`, which a client does not retry; `bye` closes
+a connection that may come back (a drop, a stale connection, the table's
+end). A client says `bye` once it holds the table's end: the host keeps
+serving a finished table until each seat played from afar has, for a few
+seconds at most, so one that reconnects near the end still gets it.
 """
 
 from __future__ import annotations
