@@ -18,6 +18,8 @@ What is shown (docs/protocol.md):
 2. a player killed (SIGKILL) mid-hand and started again with the same
    command, the host killed and started again, and a connection cut under a
    client (a proxy in the test drops it): the hand completes and verifies;
+   a host restarted right after a hand's last reveal closes a one-hand table
+   without playing another hand, and a client restarted then gets the end;
 3. all a spectator receives (a spectator connected by hand, and the `watch`
    process's stored copy) opens no hidden card: replayed entry by entry,
    no position hidden at that moment has all its key shares public, and
@@ -453,6 +455,10 @@ class Proxy:
                 pass
 
     def close(self) -> None:
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
+        except OSError:
+            pass
         self.listener.close()
         self.cut()
 
