@@ -143,7 +143,7 @@ def _add_network_commands(sub) -> None:
                       help="a seat timed out is taken by a computer player for the next hand")
     host.add_argument("--transcript", metavar="FILE",
                       help="the transcript file; an existing one is resumed (a restarted host)")
-    host.add_argument("--time-limit", type=float, metavar="S", help="seconds a seat has to send what it owes")
+    host.add_argument("--time-limit", type=_positive, metavar="S", help="whole seconds a seat has to send what it owes")
     host.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
                       help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
     host.add_argument("--headless", action="store_true", help="print the game as lines (the only mode for now)")

@@ -241,7 +241,19 @@ class Client:
             self.say(event.text)
         for message in update.messages:
             self._send(hs.submit(message))
+        self._come_back()
         self._check_over()
+
+    def _come_back(self) -> None:
+        """Timed out but still here: take the seat back with this key (when the table waits for it)."""
+        session = self.session
+        if self.seat is not None and session.phase == "seating" and self.seat in session.absent \
+                and session.keys.get(self.seat) == self.identity.public_bytes:
+            messages = session.rejoin().messages
+            if messages:
+                self.say("you were timed out: taking your seat back")
+            for message in messages:
+                self._send(hs.submit(message))
 
     def _check_over(self) -> None:
         """The table is over (a restarted client may find it so): this client is done."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import secrets
 import socket
@@ -40,10 +41,13 @@ def host_command(args) -> int:
     for warning in log.warnings:
         say(f"warning: {warning}")
     session = host.session
-    code = None if args.open else (args.code or new_code())
+    code = None if args.open else (args.code or _saved_code(host.table_id) or new_code())
+    if code is not None:
+        _save_code(host.table_id, code)  # a restarted host keeps the code its players were given
     bots = _host_bots(host, args, log)
     replace = players.get(args.level) if args.bots_replace else None
-    server = TableServer(host, log, code=code, bots=bots, time_limit=args.time_limit, replace_with_bot=replace,
+    time_limit = args.time_limit if args.time_limit is not None else session.rules.get("time_limit")
+    server = TableServer(host, log, code=code, bots=bots, time_limit=time_limit, replace_with_bot=replace,
                          hands=args.hands, say=say, limits=Limits(handshake_seconds=args.handshake_seconds))
 
     def listening(addresses) -> None:
@@ -62,6 +66,25 @@ def host_command(args) -> int:
     if session.series is not None:
         say(f"scores: {session.series.scores}")
     return status
+
+
+def _code_path(table_id: bytes) -> Path:
+    folder = data_dir() / "codes"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder / f"{table_id.hex()}.code"
+
+
+def _saved_code(table_id: bytes) -> str | None:
+    path = _code_path(table_id)
+    return path.read_text().strip() or None if path.exists() else None
+
+
+def _save_code(table_id: bytes, code: str) -> None:
+    """Kept in a file only its user can read: never in the transcript or a log."""
+    path = _code_path(table_id)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(code)
 
 
 def _new_host(identity: Identity, args, path: Path | None) -> tuple[Host, TranscriptFile]:
