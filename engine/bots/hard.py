@@ -1,0 +1,670 @@
+"""The hard player: single-observer Information Set Monte Carlo Tree Search.
+
+SO-ISMCTS (Cowling, Powley and Whitehouse 2012) from the point of view of
+the seat to act, for every decision of every game: the play, the Briscola
+exchange and black hand, the auctions, the calls, the Solissimo raise, the
+Calabresella return, take and discards.
+
+Each iteration samples one full state from the seat's view
+(`engine.determinize.Determinizer`, read once per move) and walks one tree
+with it:
+
+- a node is reached by the sequence of actions *as the seat saw them*: its
+  own and the other seats' public moves as they are, chance events with the
+  cards it may not see hidden (a Briscola draw is keyed by its own card), a
+  face-down discard of another seat as just "seat s discarded";
+- at a decision node the actions legal in this determinization are
+  available; an untried one is expanded, else UCB1 with availability counts
+  picks the child (each child keeps the reward of the seat that moved into
+  it, so other seats play for themselves);
+- chance events come from the determinized state (`chance_outcome()`); a
+  face-down discard of another seat is played by the playout policy;
+- after the expansion a playout finishes the hand, and every seat's reward
+  goes back up the path. The playouts are played by the normal player
+  (`engine/bots/normal.py`, given the determinized full state as its view)
+  by default; this module's heuristic (`heuristic_action`, about ten times
+  faster per playout, with a tenth of random moves) or `random_legal` on
+  request.
+
+Wide choices are narrowed to a few candidates, the playout policy's choice
+among them: the seat's own discards (up to 1,820) to the policy's, a few
+heuristic ones and random ones, cached per node; the calls of any card to
+the three best cards lacked in each suit; "2 with a target" and point bids to
+a few steps above the lowest allowed.
+
+Rewards per seat: Briscola with two sides, +1 won, -1 lost, 0 drawn (the
+award difference over the largest award with `game_points`), plus a tenth of
+the card-point difference over 120; Briscola with 3 players, the seat's
+award over 3 plus the same tenth; Chiamata and Calabresella, the seat's
+score in the hand over a scale (4 and 8), the side's by construction.
+
+`play(view, rng)` searches `DEFAULT_ITERATIONS` iterations, at most
+`DEFAULT_SECONDS` seconds of wall-clock time (the time usually ends it
+before the last tricks); `make_player(iterations=..., seconds=...,
+playout=...)` builds a player with another budget or playout policy. The
+player keeps nothing between moves.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from itertools import combinations
+from math import comb, log, sqrt
+from random import Random
+
+from ..cards import ALL_CARDS, BRISCOLA_ORDER, TRESSETTE_ORDER, Card
+from ..determinize import Determinizer, Inconsistent
+from ..games.calabresella import STRENGTH as TRESSETTE, VALUE as THIRDS
+from ..games.chiamata import POINTS as CHIAMATA_POINTS, STRENGTH as CHIAMATA_STRENGTH
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, State, play_action
+from . import normal
+
+DEFAULT_ITERATIONS = 2000
+DEFAULT_SECONDS = 0.45
+"""The default budget: whichever ends first (wall-clock seconds)."""
+DEFAULT_PLAYOUT = "normal"
+"""The normal player plays the playouts: about ten times slower than this
+module's heuristic, and stronger for the same time (Briscola for two, against
+the normal player, bench/arena.py)."""
+EXPLORATION = 0.7
+"""UCB1 exploration constant (rewards are about -1..1)."""
+EPSILON = 0.1
+"""Share of random moves in the heuristic playout."""
+WIDE = 16
+"""Above this many legal actions a node is narrowed to candidates."""
+DISCARD_CANDIDATES = 10
+POINT_WEIGHT = 0.1
+"""Weight of the card-point difference in the Briscola reward."""
+SCORE_SCALE = {"chiamata": 4.0, "calabresella": 8.0}
+
+
+# --- the player -----------------------------------------------------------------
+
+
+def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = DEFAULT_SECONDS,
+                playout=DEFAULT_PLAYOUT, exploration: float = EXPLORATION):
+    """A hard player with this budget (None: no limit of that kind; at least
+    one must be set). `playout`: "normal" (the normal player), "heuristic"
+    (this module's, faster and weaker), "random" (`random_legal`) or a
+    function `(full state, rng) -> Action`."""
+    if iterations is None and seconds is None:
+        raise ValueError("give an iteration budget, a time budget or both")
+    policy = playout_policy(playout)
+
+    def play(view, rng: Random) -> Action:
+        """The action SO-ISMCTS finds best for `view.seat` within the budget."""
+        legal = view.legal
+        if not legal:
+            raise ValueError(f"seat {view.seat} has nothing to play now")
+        if len(legal) == 1:
+            return legal[0]
+        try:
+            determinizer = Determinizer(view)
+        except Inconsistent:  # not a view the engine built: nothing to simulate
+            return rng.choice(legal)
+        root = search(determinizer, view.seat, rng, policy, iterations, seconds, exploration)
+        return best_action(root, legal)
+
+    play.__doc__ = f"SO-ISMCTS, {iterations} iterations, at most {seconds} s a move, {playout} playouts."
+    return play
+
+
+def playout_policy(playout):
+    """The playout policy named `playout` (or `playout` itself if it is a function)."""
+    if callable(playout):
+        return playout
+    if playout == "normal":
+        return as_policy(normal.play)
+    if playout == "heuristic":
+        return heuristic_action
+    if playout == "random":
+        return lambda state, rng: state.random_legal(rng)
+    raise ValueError(f"unknown playout {playout!r} (normal, heuristic, random or a function)")
+
+
+class FullView:
+    """A full state as a `View` of the seat to act, for a player used in
+    playouts (it sees the determinized cards: every hand is known)."""
+
+    __slots__ = ("seat", "_state")
+
+    def __init__(self, state: State):
+        self.seat = state.current_player()
+        self._state = state
+
+    @property
+    def state(self) -> State:
+        return self._state.clone()
+
+    @property
+    def legal(self):
+        if self._state.phase == "discard":
+            return LazyDiscards(self._state)
+        return tuple(self._state.legal_actions())
+
+
+class LazyDiscards(Sequence):
+    """The legal discards (up to 1,820) as a sequence built only if read."""
+
+    def __init__(self, state: State):
+        self.seat, self.count = state.discarders[0]
+        self.hand = sorted(state.hands[self.seat])
+        self._all: list[Action] | None = None
+
+    def __len__(self) -> int:
+        return comb(len(self.hand), self.count)
+
+    def __getitem__(self, i):
+        if self._all is None:
+            self._all = [Action(self.seat, "discard", cards=c) for c in combinations(self.hand, self.count)]
+        return self._all[i]
+
+    def __contains__(self, action) -> bool:
+        cards = getattr(action, "cards", ())
+        return (getattr(action, "kind", None) == "discard" and action.seat == self.seat
+                and len(cards) == self.count and list(cards) == sorted(set(cards)) and set(cards) <= set(self.hand))
+
+
+def as_policy(player):
+    """A `play(view, rng)` player as a playout policy on full states."""
+    return lambda state, rng: player(FullView(state), rng)
+
+
+def best_action(root: "Node", legal) -> Action:
+    """The most visited child of the root among the legal actions."""
+    allowed = set(legal)
+    tried = [child for action, child in root.children.items() if action in allowed]
+    if not tried:
+        return legal[0]
+    return max(tried, key=lambda child: (child.visits, child.total)).action
+
+
+# --- the tree -------------------------------------------------------------------
+
+
+class Node:
+    """One information set of the searching seat, reached by what it saw.
+
+    `player` is the seat whose move leads here (None after a chance event or
+    a hidden move): `total` sums that seat's rewards. `avail` counts the
+    iterations in which the move was available; `candidates` caches the
+    searching seat's own narrowed discards.
+    """
+
+    __slots__ = ("action", "player", "children", "visits", "total", "avail", "candidates")
+
+    def __init__(self, action: Action | None = None, player: int | None = None):
+        self.action = action
+        self.player = player
+        self.children: dict = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+        self.candidates: list[Action] | None = None
+
+    def child(self, key, action: Action | None = None, player: int | None = None) -> "Node":
+        node = self.children.get(key)
+        if node is None:
+            node = self.children[key] = Node(action, player)
+        return node
+
+    def select(self, actions: list[Action], exploration: float) -> "Node":
+        """UCB1 over the children of the available actions (counting their availability)."""
+        best, best_value = None, -1e300
+        for action in actions:
+            child = self.children[action]
+            child.avail += 1
+            value = child.total / child.visits + exploration * sqrt(log(child.avail) / child.visits)
+            if value > best_value:
+                best, best_value = child, value
+        return best
+
+    def __repr__(self) -> str:
+        mean = self.total / self.visits if self.visits else 0.0
+        return f"<Node {self.action} by {self.player}: {self.visits} visits, mean {mean:.3f}>"
+
+
+def search(determinizer: Determinizer, seat: int, rng: Random, policy, iterations: int | None,
+           seconds: float | None, exploration: float = EXPLORATION) -> Node:
+    """Run SO-ISMCTS for `seat` within the budget; return the root."""
+    root = Node()
+    rewards = reward_function(determinizer.game)
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    done = 0
+    while iterations is None or done < iterations:
+        if deadline is not None and done and time.perf_counter() >= deadline:
+            break
+        state = determinizer.sample(rng)
+        path = descend(root, state, seat, rng, policy, exploration)
+        playout(state, rng, policy)
+        backpropagate(path, rewards(state))
+        done += 1
+    return root
+
+
+def descend(root: Node, state: State, seat: int, rng: Random, policy, exploration: float) -> list[Node]:
+    """Selection and expansion on `state` (changed in place): the path walked."""
+    node, path = root, [root]
+    while True:
+        turn = state.current_player()
+        if turn == TERMINAL:
+            return path
+        if turn == CHANCE:
+            action = state.chance_outcome()
+            node = node.child(seen_by(action, state.need(), seat))
+        elif turn != seat and state.phase == "discard":
+            action = policy(state, rng)  # face down: the searching seat sees only that it happened
+            node = node.child(("discard", turn))
+        else:
+            actions = available(state, node, rng, policy)
+            untried = [a for a in actions if a not in node.children]
+            if untried:
+                action = rng.choice(untried)
+                node = node.child(action, action, turn)
+                state.apply(action)
+                path.append(node)
+                return path
+            node = node.select(actions, exploration)
+            action = node.action
+        state.apply(action)
+        path.append(node)
+
+
+def playout(state: State, rng: Random, policy) -> None:
+    """Finish the hand with `policy`, chance events from the deal."""
+    while True:
+        turn = state.current_player()
+        if turn == TERMINAL:
+            return
+        state.apply(state.chance_outcome() if turn == CHANCE else policy(state, rng))
+
+
+def backpropagate(path: list[Node], rewards: list[float]) -> None:
+    for node in path:
+        node.visits += 1
+        if node.player is not None:
+            node.total += rewards[node.player]
+
+
+def seen_by(action: Action, need, seat: int) -> Action:
+    """A chance action as `seat` sees it: the cards it may not see as None."""
+    if not action.cards:
+        return action  # the Calabresella handover is made face up
+    cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
+    return Action(CHANCE, action.kind, cards=cards)
+
+
+# --- available actions ----------------------------------------------------------
+
+
+def available(state: State, node: Node, rng: Random, policy) -> list[Action]:
+    """The actions searched at `node` in this determinization: the legal
+    ones, or a few candidates (with the playout policy's choice) when there
+    are many."""
+    if state.phase == "discard":
+        return own_discards(state, node, rng, policy)
+    actions = state.legal_actions()
+    if len(actions) <= WIDE:
+        return actions
+    kind = actions[-1].kind
+    if kind == "bid":
+        narrowed = thin_bids(actions)
+    elif kind == "call":
+        narrowed = thin_calls(state, actions)
+    else:
+        return actions
+    suggested = policy(state, rng)
+    if suggested not in narrowed:
+        narrowed.append(suggested)
+    return narrowed
+
+
+def own_discards(state: State, node: Node, rng: Random, policy) -> list[Action]:
+    """The searching seat's candidate discards at this node (its hand is the
+    same in every determinization reaching it), computed once."""
+    hand = state.hands[state.current_player()]
+    if node.candidates is not None:
+        fits = [a for a in node.candidates if all(c in hand for c in a.cards)]
+        if fits:
+            return fits
+    node.candidates = discard_candidates(state, rng, policy)
+    return node.candidates
+
+
+def discard_candidates(state: State, rng: Random, policy=None) -> list[Action]:
+    """A few discards, `DISCARD_CANDIDATES` at most: the playout policy's,
+    this module's heuristic one, the lowest cards, each short suit thrown
+    away, then random ones."""
+    seat, count = state.discarders[0]
+    hand = sorted(state.hands[seat])
+    options = [policy(state, rng).cards] if policy is not None else []
+    options.append(tuple(heuristic_discard(hand, count)))
+    options.append(tuple(sorted(hand, key=lambda c: (TRESSETTE[c.index], THIRDS[c.index]))[:count]))
+    for suit in "DHSC":
+        cards = [c for c in hand if c.suit == suit]
+        if 0 < len(cards) <= count:
+            rest = heuristic_discard([c for c in hand if c.suit != suit], count - len(cards))
+            options.append(tuple(cards) + tuple(rest))
+    limit = min(DISCARD_CANDIDATES, comb(len(hand), count))
+    for _ in range(10 * DISCARD_CANDIDATES):
+        if len(set(map(frozenset, options))) >= limit:
+            break
+        options.append(tuple(rng.sample(hand, count)))
+    seen, out = set(), []
+    for cards in options:
+        key = frozenset(cards)
+        if key not in seen and len(out) < limit:
+            seen.add(key)
+            out.append(Action(seat, "discard", cards=tuple(sorted(cards))))
+    return out
+
+
+TARGET_STEPS = (0, 1, 2, 4, 6, 9, 14, 19, 29, 39, 59)
+"""Bids kept above the lowest target allowed."""
+
+
+def thin_bids(actions: list[Action]) -> list[Action]:
+    """Keep the pass, every rank bid, and targets a few steps above the lowest."""
+    targets = [a.target for a in actions if a.kind == "bid" and a.target is not None]
+    low = min(targets, default=0)
+    keep = {low + step for step in TARGET_STEPS} | {120}
+    return [a for a in actions if a.kind != "bid" or a.target is None or a.target in keep]
+
+
+def thin_calls(state: State, actions: list[Action]) -> list[Action]:
+    """Calls of any card: per suit, the three best cards the caller lacks."""
+    strength = _call_strength(state)
+    hand = state.hands[state.current_player()]
+    by_suit: dict[str, list[Action]] = {}
+    for action in actions:
+        if action.card not in hand:
+            by_suit.setdefault(action.card.suit, []).append(action)
+    kept = []
+    for calls in by_suit.values():
+        calls.sort(key=lambda a: -strength[a.card.index])
+        kept += calls[:3]
+    return kept or actions
+
+
+def _call_strength(state: State) -> tuple[int, ...]:
+    return TRESSETTE if state.game.name == "calabresella" else CHIAMATA_STRENGTH
+
+
+# --- rewards --------------------------------------------------------------------
+
+
+def reward_function(game):
+    """`rewards(final state) -> [reward of each seat]` for this game."""
+    n = game.players
+    if game.name == "briscola":
+        sides = game.sides()
+        side_of = [next(i for i, side in enumerate(sides) if s in side) for s in range(n)]
+        if n == 3:
+            def rewards(state):
+                out = state.outcome()
+                return [out.score[s] / 3 + POINT_WEIGHT * (out.points[s] - 40) / 120 for s in range(n)]
+            return rewards
+        top = 3 if game.options["scoring"] == "game_points" else 1
+
+        def rewards(state):
+            out = state.outcome()
+            totals = out.result["side_points"]
+            awards = [out.score[side[0]] for side in sides]
+            per_side = [
+                (awards[i] - awards[1 - i]) / top + POINT_WEIGHT * (totals[i] - totals[1 - i]) / 120
+                for i in (0, 1)
+            ]
+            return [per_side[side_of[s]] for s in range(n)]
+        return rewards
+    scale = SCORE_SCALE[game.name]
+
+    def rewards(state):
+        return [score / scale for score in state.outcome().score]
+    return rewards
+
+
+# --- the heuristic playout policy -----------------------------------------------
+# Fast and simple, for playouts and the other seats' hidden discards: it reads
+# the full state but only uses what the seat to act knows (its hand, the
+# table, and its partner when the partner is known to it).
+
+
+def heuristic_action(state: State, rng: Random) -> Action:
+    """A plausible action of the seat to act on a full state (a few random ones)."""
+    phase = state.phase
+    if phase == "play":
+        if rng.random() < EPSILON:
+            return state.random_legal(rng)
+        if state.game.name == "calabresella":
+            return play_action(state.turn, tressette_card(state))
+        return trump_game_play(state)
+    chooser = PHASE_POLICIES.get((state.game.name, phase))
+    if chooser is None:
+        return state.random_legal(rng)
+    return chooser(state, rng)
+
+
+def trump_game_play(state: State) -> Action:
+    """Briscola and Chiamata: win a trick worth it cheaply, load a partner's
+    trick when last, otherwise throw the cheapest card."""
+    seat = state.turn
+    if state.game.name == "briscola":
+        if state.black_hand and state.can_declare(seat):
+            return Action(seat, "declare")
+        if state.exchange_card is not None and state.can_exchange(seat):
+            return Action(seat, "exchange")
+        strength, points = state.strength, state.points
+    else:
+        strength, points = CHIAMATA_STRENGTH, CHIAMATA_POINTS
+    trump, hand, trick = state.trump, state.hands[seat], state.trick
+
+    def cost(card):
+        return (card.suit == trump, points[card.index], strength[card.index])
+
+    if not trick:
+        return play_action(seat, min(hand, key=cost))
+    best, position = trick[0], 0
+    for i in range(1, len(trick)):
+        card = trick[i]
+        if _beats(card, best, trump, strength):
+            best, position = card, i
+    winner = (state.leader + position) % state.n
+    last = len(trick) == state.n - 1
+    if friends(state, seat, winner):
+        if last:
+            loads = [c for c in hand if c.suit != trump]
+            if loads:
+                return play_action(seat, max(loads, key=lambda c: (points[c.index], -strength[c.index])))
+        return play_action(seat, min(hand, key=cost))
+    value = sum(points[c.index] for c in trick)
+    winners = [c for c in hand if _beats(c, best, trump, strength)]
+    if winners:
+        card = min(winners, key=cost)
+        if card.suit != trump or value >= 10 or (value >= 4 and points[card.index] == 0):
+            return play_action(seat, card)
+    return play_action(seat, min(hand, key=cost))
+
+
+def _beats(card, best, trump, strength) -> bool:
+    if card.suit == best.suit:
+        return strength[card.index] > strength[best.index]
+    return card.suit == trump
+
+
+def friends(state: State, seat: int, other: int) -> bool:
+    """True when `seat` knows `other` plays on its side."""
+    if seat == other:
+        return True
+    name = state.game.name
+    if name == "briscola":
+        return state.n in (4, 6) and (seat - other) % 2 == 0
+    if name == "calabresella":
+        return seat != state.soloist and other != state.soloist
+    side = (state.caller, state.partner)
+    if seat == state.partner:
+        return other == state.caller
+    if not _called_played(state):
+        return False  # the caller and the defenders do not know the partner yet
+    return (seat in side) == (other in side)
+
+
+def _called_played(state: State) -> bool:
+    called = state.called
+    return called in state.trick or any(called in t.cards for t in state.tricks)
+
+
+def tressette_card(state: State):
+    """Calabresella: follow with the lowest winning card when the trick is
+    the other side's, load a partner's trick when last; lead a sure winner
+    (the best card left of its suit), else a low card of the longest suit."""
+    seat = state.turn
+    hand, trick = state.hands[seat], state.trick
+    if not trick:
+        return _tressette_lead(state, hand)
+    led = trick[0].suit
+    follow = [c for c in hand if c.suit == led]
+    cheapest = lambda c: (THIRDS[c.index], TRESSETTE[c.index])  # noqa: E731
+    best, position = trick[0], 0
+    for i in range(1, len(trick)):
+        card = trick[i]
+        if card.suit == led and TRESSETTE[card.index] > TRESSETTE[best.index]:
+            best, position = card, i
+    winner = (state.leader + position) % 3
+    last = len(trick) == 2
+    cards = follow or hand
+    if friends(state, seat, winner):
+        if last:
+            return max(cards, key=lambda c: (THIRDS[c.index], -TRESSETTE[c.index]))
+        return min(cards, key=cheapest)
+    winners = [c for c in follow if TRESSETTE[c.index] > TRESSETTE[best.index]]
+    if winners:
+        return min(winners, key=lambda c: TRESSETTE[c.index])
+    return min(cards, key=cheapest)
+
+
+def _tressette_lead(state: State, hand):
+    gone = set(state.trick)
+    for trick in state.tricks:
+        gone.update(trick.cards)
+    by_suit: dict[str, list] = {}
+    for card in hand:
+        by_suit.setdefault(card.suit, []).append(card)
+    masters = []
+    for suit, cards in by_suit.items():
+        top = max(cards, key=lambda c: TRESSETTE[c.index])
+        higher = TRESSETTE_ORDER[:TRESSETTE_ORDER.index(top.rank)]
+        if all(Card(rank, suit) in gone or Card(rank, suit) in cards for rank in higher):
+            masters.append((len(cards), top))
+    if masters:
+        return max(masters, key=lambda m: (m[0], TRESSETTE[m[1].index]))[1]
+    longest = max(by_suit.values(), key=len)
+    return min(longest, key=lambda c: TRESSETTE[c.index])
+
+
+# --- the heuristic outside the play ---------------------------------------------
+
+
+def hand_strength(hand, strength, points) -> tuple[int, str]:
+    """(a rough value of `hand`, its best suit): card points plus length and
+    high cards of the best suit."""
+    per_suit: dict[str, int] = {}
+    for card in hand:
+        per_suit[card.suit] = per_suit.get(card.suit, 0) + 3 + points[card.index] + strength[card.index] // 3
+    suit = max(per_suit, key=per_suit.get) if per_suit else "D"
+    return sum(points[c.index] for c in hand) + per_suit.get(suit, 0), suit
+
+
+def chiamata_auction(state: State, rng: Random) -> Action:
+    """Bid the next rank (or target) while the hand is worth it, else pass."""
+    seat = state.turn
+    value, _ = hand_strength(state.hands[seat], CHIAMATA_STRENGTH, CHIAMATA_POINTS)
+    value += rng.randrange(-6, 7)
+    bids = [a for a in state.legal_actions() if a.kind == "bid"]
+    if not bids:
+        return Action(seat, "pass")
+    if state.game.options["auction"] == "points":
+        limit = 61 + (value - 45)
+        bid = bids[0]
+        return bid if bid.target <= limit else Action(seat, "pass")
+    bid = bids[0]
+    if bid.target is not None:
+        return bid if bid.target <= 61 + (value - 70) else Action(seat, "pass")
+    depth = BRISCOLA_ORDER.index(bid.rank)  # 0 for the ace, 9 for the 2
+    return bid if value >= 40 + 5 * depth else Action(seat, "pass")
+
+
+def chiamata_call(state: State, rng: Random) -> Action:
+    """Call the best card lacked in the caller's best suit."""
+    seat = state.turn
+    hand = state.hands[seat]
+    _, suit = hand_strength(hand, CHIAMATA_STRENGTH, CHIAMATA_POINTS)
+    calls = state.legal_actions()
+    lacked = [a for a in calls if a.card not in hand] or calls
+    return max(lacked, key=lambda a: (a.card.suit == suit, CHIAMATA_STRENGTH[a.card.index]))
+
+
+CONTRACT_VALUE = (("solissimo", 34), ("solo", 27), ("chiamo", 21))
+
+
+def calabresella_auction(state: State, rng: Random) -> Action:
+    """Bid the highest contract the hand is worth, if it beats the last bid."""
+    seat = state.turn
+    hand = state.hands[seat]
+    value = sum(THIRDS[c.index] for c in hand) + rng.randrange(-2, 3)
+    value += sum(2 if c.rank == "3" else 1 for c in hand if c.rank in "32A")
+    bids = {a.contract: a for a in state.legal_actions() if a.kind == "bid"}
+    for contract, needed in CONTRACT_VALUE:
+        if value >= needed and contract in bids:
+            return bids[contract]
+    return Action(seat, "pass")
+
+
+def calabresella_call(state: State, rng: Random) -> Action:
+    """Call the best card lacked in the soloist's longest suit."""
+    seat = state.turn
+    hand = state.hands[seat]
+    _, suit = hand_strength(hand, TRESSETTE, THIRDS)
+    lacked = [c for c in ALL_CARDS if c not in hand]
+    card = max(lacked, key=lambda c: (c.suit == suit, TRESSETTE[c.index]))
+    return Action(seat, "call", card=card)
+
+
+def calabresella_return(state: State, rng: Random) -> Action:
+    seat = state.turn
+    card = min(state.hands[seat], key=lambda c: (THIRDS[c.index], TRESSETTE[c.index]))
+    return Action(seat, "return", card=card)
+
+
+def calabresella_discard(state: State, rng: Random) -> Action:
+    seat, count = state.discarders[0]
+    return Action(seat, "discard", cards=tuple(sorted(heuristic_discard(state.hands[seat], count))))
+
+
+def heuristic_discard(hand, count: int) -> list:
+    """The `count` cards least worth keeping: low cards of short suits."""
+    length: dict[str, int] = {}
+    for card in hand:
+        length[card.suit] = length.get(card.suit, 0) + 1
+    keep = lambda c: TRESSETTE[c.index] + 2 * THIRDS[c.index] + 2 * length[c.suit]  # noqa: E731
+    return sorted(hand, key=keep)[:count]
+
+
+def calabresella_raise(state: State, rng: Random) -> Action:
+    return Action(state.turn, "raise", choice="none")
+
+
+PHASE_POLICIES = {
+    ("chiamata", "auction"): chiamata_auction,
+    ("chiamata", "call"): chiamata_call,
+    ("calabresella", "auction"): calabresella_auction,
+    ("calabresella", "call"): calabresella_call,
+    ("calabresella", "return"): calabresella_return,
+    ("calabresella", "discard"): calabresella_discard,
+    ("calabresella", "raise"): calabresella_raise,
+}
+"""(game, phase) -> the heuristic's choice outside the play (else a random one)."""
+
+
+play = make_player()
+"""The hard player at the default budget."""
