@@ -23,7 +23,7 @@ from test_determinize import CASES, hands_of, walk
 from test_views import redact_action
 
 from engine.bots import StateView
-from engine.bots.hard import FullView, discard_candidates, make_player, thin_bids
+from engine.bots.hard import FullView, Node, best_action, discard_candidates, make_player, thin_bids
 from engine.cards import Card
 from engine.determinize import Determinizer
 from engine.games import make
@@ -353,3 +353,22 @@ def test_a_full_state_as_a_view_lists_discards_lazily():
     assert len(legal) == len(every) == 1820 and list(legal) == every
     assert every[100] in legal and Action(1, "discard", cards=every[100].cards[::-1]) not in legal
     assert Action(1, "play", card=full.hands[1][0]) not in legal
+
+
+def test_the_anchor_move_stays_unless_the_search_is_sure():
+    kept, other = (Action(0, "play", card=Card.parse(c)) for c in ("4S", "AS"))
+    root = Node()
+    root.prior = kept
+
+    def child(action, rewards):
+        node = root.child(action, action, 0)
+        node.visits, node.total, node.squares = len(rewards), sum(rewards), sum(r * r for r in rewards)
+
+    child(kept, [1, -1] * 20)  # mean 0, 40 visits
+    child(other, [1, 1, -1] * 20)  # mean 1/3, 60 visits: not 2.5 standard errors better
+    assert best_action(root, (kept, other)) == kept
+    assert best_action(root, (kept, other), confidence=1.0) == other
+    child(other, [1] * 60)  # surely better
+    assert best_action(root, (kept, other)) == other
+    root.prior = None
+    assert best_action(root, (kept, other)) == other  # no anchor: the most visited

@@ -32,6 +32,15 @@ heuristic ones and random ones, cached per node; the calls of any card to
 the three best cards lacked in each suit; "2 with a target" and point bids to
 a few steps above the lowest allowed.
 
+The move: the root's most visited child; but the normal player's move (the
+anchor, always among the root's children) is kept unless the most visited
+child's mean reward beats it by `CONFIDENCE` standard errors of the
+difference. With a few hundred iterations the means of similar moves differ
+by noise, and the largest of several noisy means is biased upwards: taking
+it as it is played worse than the normal player in Briscola for two; the
+search overrides the anchor where it is sure (an endgame the normal player
+misjudges).
+
 Rewards per seat: Briscola with two sides, +1 won, -1 lost, 0 drawn (the
 award difference over the largest award with `game_points`), plus a tenth of
 the card-point difference over 120; Briscola with 3 players, the seat's
@@ -63,6 +72,11 @@ from . import normal
 DEFAULT_ITERATIONS = 2000
 DEFAULT_SECONDS = 0.45
 """The default budget: whichever ends first (wall-clock seconds)."""
+DEFAULT_ANCHOR = "normal"
+"""The move kept unless the search is confident of a better one: the normal
+player's."""
+CONFIDENCE = 2.5
+"""Standard errors by which the search's move must beat the anchor's."""
 DEFAULT_PLAYOUT = "normal"
 """The normal player plays the playouts: about ten times slower than this
 module's heuristic, and stronger for the same time (Briscola for two, against
@@ -83,14 +97,21 @@ SCORE_SCALE = {"chiamata": 4.0, "calabresella": 8.0}
 
 
 def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = DEFAULT_SECONDS,
-                playout=DEFAULT_PLAYOUT, exploration: float = EXPLORATION):
+                playout=DEFAULT_PLAYOUT, anchor=DEFAULT_ANCHOR, confidence: float = CONFIDENCE,
+                exploration: float = EXPLORATION):
     """A hard player with this budget (None: no limit of that kind; at least
-    one must be set). `playout`: "normal" (the normal player), "heuristic"
-    (this module's, faster and weaker), "random" (`random_legal`) or a
-    function `(full state, rng) -> Action`."""
+    one must be set).
+
+    `playout`: "normal" (the normal player), "heuristic" (this module's,
+    faster and weaker), "random" (`random_legal`) or a function `(full
+    state, rng) -> Action`. `anchor`: a player `(view, rng) -> Action`
+    whose move is kept unless the search finds another better by
+    `confidence` standard errors ("normal", or None for the plain most
+    visited move)."""
     if iterations is None and seconds is None:
         raise ValueError("give an iteration budget, a time budget or both")
     policy = playout_policy(playout)
+    anchor_player = normal.play if anchor == "normal" else anchor
 
     def play(view, rng: Random) -> Action:
         """The action SO-ISMCTS finds best for `view.seat` within the budget."""
@@ -99,15 +120,26 @@ def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | No
             raise ValueError(f"seat {view.seat} has nothing to play now")
         if len(legal) == 1:
             return legal[0]
+        prior = as_listed(anchor_player(view, rng), legal) if anchor_player is not None else None
         try:
             determinizer = Determinizer(view)
         except Inconsistent:  # not a view the engine built: nothing to simulate
-            return rng.choice(legal)
-        root = search(determinizer, view.seat, rng, policy, iterations, seconds, exploration)
-        return best_action(root, legal)
+            return prior if prior is not None else rng.choice(legal)
+        root = search(determinizer, view.seat, rng, policy, iterations, seconds, exploration, prior)
+        return best_action(root, legal, confidence)
 
     play.__doc__ = f"SO-ISMCTS, {iterations} iterations, at most {seconds} s a move, {playout} playouts."
     return play
+
+
+def as_listed(action: Action, legal) -> Action | None:
+    """`action` as `legal` lists it (a discard or take in another card order)."""
+    if action in legal:
+        return action
+    if action.cards:
+        cards = set(action.cards)
+        return next((a for a in legal if a.kind == action.kind and set(a.cards) == cards), None)
+    return None
 
 
 def playout_policy(playout):
@@ -171,13 +203,21 @@ def as_policy(player):
     return lambda state, rng: player(FullView(state), rng)
 
 
-def best_action(root: "Node", legal) -> Action:
-    """The most visited child of the root among the legal actions."""
+def best_action(root: "Node", legal, confidence: float = CONFIDENCE) -> Action:
+    """The most visited child of the root among the legal actions; but the
+    root's prior (the anchor's move) unless that child's mean reward is
+    higher by `confidence` standard errors of the difference."""
     allowed = set(legal)
     tried = [child for action, child in root.children.items() if action in allowed]
     if not tried:
-        return legal[0]
-    return max(tried, key=lambda child: (child.visits, child.total)).action
+        return root.prior if root.prior in allowed else legal[0]
+    best = max(tried, key=lambda child: (child.visits, child.total))
+    kept = root.children.get(root.prior)
+    if kept is None or kept is best or kept not in tried:
+        return best.action
+    if best.mean() - kept.mean() > confidence * sqrt(best.spread() + kept.spread()):
+        return best.action
+    return kept.action
 
 
 # --- the tree -------------------------------------------------------------------
@@ -187,12 +227,13 @@ class Node:
     """One information set of the searching seat, reached by what it saw.
 
     `player` is the seat whose move leads here (None after a chance event or
-    a hidden move): `total` sums that seat's rewards. `avail` counts the
-    iterations in which the move was available; `candidates` caches the
-    searching seat's own narrowed discards.
+    a hidden move): `total` sums that seat's rewards, `squares` their
+    squares. `avail` counts the iterations in which the move was available;
+    `candidates` caches the searching seat's own narrowed discards; `prior`
+    (the root only) is an action always searched, the anchor's move.
     """
 
-    __slots__ = ("action", "player", "children", "visits", "total", "avail", "candidates")
+    __slots__ = ("action", "player", "children", "visits", "total", "squares", "avail", "candidates", "prior")
 
     def __init__(self, action: Action | None = None, player: int | None = None):
         self.action = action
@@ -200,8 +241,10 @@ class Node:
         self.children: dict = {}
         self.visits = 0
         self.total = 0.0
+        self.squares = 0.0
         self.avail = 1
         self.candidates: list[Action] | None = None
+        self.prior: Action | None = None
 
     def child(self, key, action: Action | None = None, player: int | None = None) -> "Node":
         node = self.children.get(key)
@@ -220,15 +263,26 @@ class Node:
                 best, best_value = child, value
         return best
 
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+    def spread(self) -> float:
+        """The squared standard error of the mean reward."""
+        if self.visits < 2:
+            return 1e9
+        variance = (self.squares - self.total * self.total / self.visits) / (self.visits - 1)
+        return max(variance, 0.0) / self.visits
+
     def __repr__(self) -> str:
-        mean = self.total / self.visits if self.visits else 0.0
-        return f"<Node {self.action} by {self.player}: {self.visits} visits, mean {mean:.3f}>"
+        return f"<Node {self.action} by {self.player}: {self.visits} visits, mean {self.mean():.3f}>"
 
 
 def search(determinizer: Determinizer, seat: int, rng: Random, policy, iterations: int | None,
-           seconds: float | None, exploration: float = EXPLORATION) -> Node:
-    """Run SO-ISMCTS for `seat` within the budget; return the root."""
+           seconds: float | None, exploration: float = EXPLORATION, prior: Action | None = None) -> Node:
+    """Run SO-ISMCTS for `seat` within the budget (`prior`: an action of the
+    seat searched at the root in any case); return the root."""
     root = Node()
+    root.prior = prior
     rewards = reward_function(determinizer.game)
     deadline = None if seconds is None else time.perf_counter() + seconds
     done = 0
@@ -284,7 +338,9 @@ def backpropagate(path: list[Node], rewards: list[float]) -> None:
     for node in path:
         node.visits += 1
         if node.player is not None:
-            node.total += rewards[node.player]
+            reward = rewards[node.player]
+            node.total += reward
+            node.squares += reward * reward
 
 
 def seen_by(action: Action, need, seat: int) -> Action:
@@ -303,10 +359,18 @@ def available(state: State, node: Node, rng: Random, policy) -> list[Action]:
     ones, or a few candidates (with the playout policy's choice) when there
     are many."""
     if state.phase == "discard":
-        return own_discards(state, node, rng, policy)
-    actions = state.legal_actions()
-    if len(actions) <= WIDE:
-        return actions
+        actions = own_discards(state, node, rng, policy)
+    else:
+        actions = state.legal_actions()
+        if len(actions) > WIDE:
+            actions = narrow(state, actions, rng, policy)
+    if node.prior is not None and node.prior not in actions:
+        actions = actions + [node.prior]
+    return actions
+
+
+def narrow(state: State, actions: list[Action], rng: Random, policy) -> list[Action]:
+    """A few of many bids or calls, and the playout policy's choice."""
     kind = actions[-1].kind
     if kind == "bid":
         narrowed = thin_bids(actions)
