@@ -19,6 +19,13 @@ SIZE = (80, 24)
 DEADLINE = 60.0
 
 
+@pytest.fixture(autouse=True)
+def own_home(tmp_path, monkeypatch):
+    """Settings and data in a fresh folder: never the user's own."""
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
 def make_app(game="briscola", players=2, **kwargs) -> BriscolaApp:
     play = None if game is None else {"game": game, "players": players, "hands": kwargs.pop("hands", 1)}
     return BriscolaApp(play, seed=kwargs.pop("seed", 1), deal_seed=kwargs.pop("deal_seed", 1), pace=0, **kwargs)
@@ -52,7 +59,7 @@ async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = No
         view = table.view
         if table.mode == "card":
             playable = [a.card for a in view.legal if a.kind in ("play", "return")]
-            await pilot.press(str(view.hand.index(playable[0]) + 1), "enter")
+            await pilot.press(str(table.hand.index(playable[0]) + 1), "enter")
         elif table.mode == "discard":
             count = len(view.legal[0].cards)
             await pilot.press(*[str(i) for i in range(1, count + 1)], "enter")

@@ -15,6 +15,13 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"
 SIZE = (80, 24)
 
 
+@pytest.fixture(autouse=True)
+def own_home(tmp_path, monkeypatch):
+    """Settings in a fresh folder (the defaults), colour on: never the user's own."""
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
 def app_for(game: str, players: int | None = None, **kwargs) -> BriscolaApp:
     app = BriscolaApp({"game": game, "players": players, "hands": 1}, ascii=False, seed=kwargs.get("seed", 3),
                       deal_seed=kwargs.get("deal_seed", 5), pace=0, level="easy")
@@ -79,7 +86,7 @@ def test_hand_summary(snap_compare):
                 break
             view = table(app).view
             card = next(a.card for a in view.legal if a.kind == "play")
-            await pilot.press(str(view.hand.index(card) + 1), "enter")
+            await pilot.press(str(table(app).hand.index(card) + 1), "enter")
         await pilot.pause(0.1)
 
     assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)

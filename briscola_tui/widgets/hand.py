@@ -63,7 +63,9 @@ class Hand(Widget):
                 lines[0].append(top, style)
                 lines[0].append(" ")
                 lines[1].append("  ")
-                lines[1].append(f"{side} {s.card(card)} {side}", style)
+                lines[1].append(side, style)
+                lines[1].append(f" {s.card(card):<2} ", f"{style} {s.colour_of(card)}".strip())
+                lines[1].append(side, style)
                 lines[1].append(" ")
                 lines[2].append("  ")
                 lines[2].append(bottom, style)
@@ -73,7 +75,7 @@ class Hand(Widget):
             for i, card in enumerate(self.cards):
                 row = 0 if i < BOXES else 2
                 lines[row].append(f"{i + 1:>2} ")
-                lines[row].append(f"{s.card(card)}", self._style(i, card))
+                lines[row].append(f"{s.card(card)}", f"{self._style(i, card)} {s.colour_of(card)}".strip())
                 lines[row].append("   ")
                 lines[row + 1].append(f"   {self._mark(i)}   ")
         return Text("\n").join(lines)
