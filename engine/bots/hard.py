@@ -47,11 +47,17 @@ the card-point difference over 120; Briscola with 3 players, the seat's
 award over 3 plus the same tenth; Chiamata and Calabresella, the seat's
 score in the hand over a scale (4 and 8), the side's by construction.
 
-`play(view, rng)` searches `DEFAULT_ITERATIONS` iterations, at most
-`DEFAULT_SECONDS` seconds of wall-clock time (the time usually ends it
-before the last tricks); `make_player(iterations=..., seconds=...,
-playout=...)` builds a player with another budget or playout policy. The
-player keeps nothing between moves.
+Briscola for two: once at most the last draw is left, a playout stops and
+the rest of the hand is searched exactly (`briscola_finish`: every card of
+a determinization is known), and the seat itself plays the normal player's
+move, which is such a search over the few ways the last face-down card can
+lie.
+
+`play(view, rng)` searches `DEFAULT_ITERATIONS` iterations (a wall-clock
+cap of `DEFAULT_SECONDS` is only a safety net), so its moves depend on the
+view and the rng, not on the machine's load; `make_player(iterations=...,
+seconds=..., playout=...)` builds a player with another budget or playout
+policy. The player keeps nothing between moves.
 """
 
 from __future__ import annotations
@@ -64,14 +70,21 @@ from random import Random
 
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, TRESSETTE_ORDER, Card
 from ..determinize import Determinizer, Inconsistent
+from ..games.briscola import _two_side_awards as two_side_awards
 from ..games.calabresella import STRENGTH as TRESSETTE, VALUE as THIRDS
 from ..games.chiamata import POINTS as CHIAMATA_POINTS, STRENGTH as CHIAMATA_STRENGTH
 from ..state import CHANCE, PUBLIC, TERMINAL, Action, State, play_action
 from . import normal
 
-DEFAULT_ITERATIONS = 2000
-DEFAULT_SECONDS = 0.45
-"""The default budget: whichever ends first (wall-clock seconds)."""
+DEFAULT_ITERATIONS = 60
+"""The default budget, in iterations a move, so that a move plays the same
+whatever the machine's load: about 30-45 ms of CPU a move on average
+(docs/bots.md gives the figures per game), chosen so that the arenas of
+docs/bots.md (145,000 moves of hard) fit in well under an hour on two
+cores."""
+DEFAULT_SECONDS = 2.0
+"""A safety net only (wall-clock seconds a move), far above what the
+iterations cost: it ends the search if a loaded machine makes them last."""
 DEFAULT_ANCHOR = "normal"
 """The move kept unless the search is confident of a better one: the normal
 player's."""
@@ -121,6 +134,8 @@ def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | No
         if len(legal) == 1:
             return legal[0]
         prior = as_listed(anchor_player(view, rng), legal) if anchor_player is not None else None
+        if prior is not None and anchor == "normal" and normal_is_exact(view):
+            return prior
         try:
             determinizer = Determinizer(view)
         except Inconsistent:  # not a view the engine built: nothing to simulate
@@ -130,6 +145,15 @@ def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | No
 
     play.__doc__ = f"SO-ISMCTS, {iterations} iterations, at most {seconds} s a move, {playout} playouts."
     return play
+
+
+def normal_is_exact(view) -> bool:
+    """Briscola for two with at most the last draw left: the normal player
+    searches the rest of the hand exactly (over each way the last face-down
+    card can lie), so there is nothing for the search to add."""
+    state = view.state
+    return (state.game.name == "briscola" and state.n == 2 and state.phase == "play"
+            and state.pile_left() in (0, 2) and all(a.kind == "play" for a in view.legal))
 
 
 def as_listed(action: Action, legal) -> Action | None:
@@ -284,6 +308,7 @@ def search(determinizer: Determinizer, seat: int, rng: Random, policy, iteration
     root = Node()
     root.prior = prior
     rewards = reward_function(determinizer.game)
+    finish = finisher(determinizer.game)
     deadline = None if seconds is None else time.perf_counter() + seconds
     done = 0
     while iterations is None or done < iterations:
@@ -291,8 +316,8 @@ def search(determinizer: Determinizer, seat: int, rng: Random, policy, iteration
             break
         state = determinizer.sample(rng)
         path = descend(root, state, seat, rng, policy, exploration)
-        playout(state, rng, policy)
-        backpropagate(path, rewards(state))
+        totals = playout(state, rng, policy, finish)
+        backpropagate(path, rewards(state, totals))
         done += 1
     return root
 
@@ -325,13 +350,49 @@ def descend(root: Node, state: State, seat: int, rng: Random, policy, exploratio
         path.append(node)
 
 
-def playout(state: State, rng: Random, policy) -> None:
-    """Finish the hand with `policy`, chance events from the deal."""
+def playout(state: State, rng: Random, policy, finish=None) -> list[int] | None:
+    """Finish the hand with `policy`, chance events from the deal; or, once
+    `finish(state)` gives the final card points of each side (an exact
+    search), stop there and return them."""
     while True:
         turn = state.current_player()
         if turn == TERMINAL:
-            return
+            return None
+        if turn != CHANCE and finish is not None:
+            totals = finish(state)
+            if totals is not None:
+                return totals
         state.apply(state.chance_outcome() if turn == CHANCE else policy(state, rng))
+
+
+def finisher(game):
+    """`finish(full state) -> side points or None` for `playout`: Briscola for
+    two only (None for the other games)."""
+    if game.name == "briscola" and game.players == 2:
+        return briscola_finish
+    return None
+
+
+def briscola_finish(state: State) -> list[int] | None:
+    """Briscola for two, every card known, at most the last draw left (the
+    winner of the trick draws the face-down card, the other the face-up
+    one): each seat's final card points with best play by both, by the
+    normal player's exact search (`normal.Endgame`). None earlier, or while
+    a trump exchange is still possible."""
+    pile = state.pile_left()
+    if pile not in (0, 2) or state.phase != "play":
+        return None
+    draw = ()
+    if pile == 2:
+        if state.exchange_card is not None and (state.can_exchange(0) or state.can_exchange(1)):
+            return None
+        draw = (state.stock[state.drawn], state.faceup)
+    search = normal.Endgame(state.trump, state.strength, state.points, 0)
+    led = state.trick[0] if state.trick else None
+    value = search.search((tuple(state.hands[0]), tuple(state.hands[1])), state.leader, led,
+                          state.captured[0], draw, -normal.INFINITY, normal.INFINITY)
+    mine = value - 1000 if value > 500 else value + 1000 if value < -500 else value
+    return [mine, sum(state.points) - mine]
 
 
 def backpropagate(path: list[Node], rewards: list[float]) -> None:
@@ -459,22 +520,28 @@ def _call_strength(state: State) -> tuple[int, ...]:
 
 
 def reward_function(game):
-    """`rewards(final state) -> [reward of each seat]` for this game."""
+    """`rewards(final state, side points or None) -> [reward of each seat]`
+    for this game (the side points: `playout`'s exact finish, the state then
+    not being final)."""
     n = game.players
     if game.name == "briscola":
         sides = game.sides()
         side_of = [next(i for i, side in enumerate(sides) if s in side) for s in range(n)]
         if n == 3:
-            def rewards(state):
+            def rewards(state, totals=None):
                 out = state.outcome()
                 return [out.score[s] / 3 + POINT_WEIGHT * (out.points[s] - 40) / 120 for s in range(n)]
             return rewards
-        top = 3 if game.options["scoring"] == "game_points" else 1
+        scoring = game.options["scoring"]
+        top = 3 if scoring == "game_points" else 1
 
-        def rewards(state):
-            out = state.outcome()
-            totals = out.result["side_points"]
-            awards = [out.score[side[0]] for side in sides]
+        def rewards(state, totals=None):
+            if totals is None:
+                out = state.outcome()
+                totals = out.result["side_points"]
+                awards = [out.score[side[0]] for side in sides]
+            else:
+                awards = two_side_awards(list(totals), scoring)[0]
             per_side = [
                 (awards[i] - awards[1 - i]) / top + POINT_WEIGHT * (totals[i] - totals[1 - i]) / 120
                 for i in (0, 1)
@@ -483,7 +550,7 @@ def reward_function(game):
         return rewards
     scale = SCORE_SCALE[game.name]
 
-    def rewards(state):
+    def rewards(state, totals=None):
         return [score / scale for score in state.outcome().score]
     return rewards
 
