@@ -1,5 +1,5 @@
-"""The home screen: play against the computer, the rules, quit (host, join
-and watch are command-line only for now)."""
+"""The home screen: play against the computer, the rules, host, join or
+watch a network table (their forms: `netforms.py`), quit."""
 
 from __future__ import annotations
 
@@ -28,11 +28,6 @@ GAMES = [
     ("Briscola Chiamata, 5 players", ("chiamata", 5)),
     ("Calabresella, 3 players", ("calabresella", 3)),
 ]
-COMMAND_LINE = {
-    "host": "briscola host --game briscola --bots 1 --headless",
-    "join": "briscola join HOST:PORT --code CODE --headless",
-    "watch": "briscola watch HOST:PORT --code CODE --headless",
-}
 
 
 class HomeScreen(Screen):
@@ -96,7 +91,6 @@ class HomeScreen(Screen):
     def action_confirm(self) -> None:
         menu = self.query_one(Choices)
         value = menu.items[menu.cursor].action
-        note = self.query_one("#home-note", Static)
         if self.menu == "games":
             game, players = value
             self.app.start_table(game, players)
@@ -110,4 +104,6 @@ class HomeScreen(Screen):
         elif value == "quit":
             self.app.exit()
         else:
-            note.update(f" From the command line for now: {COMMAND_LINE[value]}")
+            from .netforms import FORMS
+
+            self.app.push_screen(FORMS[value]())
