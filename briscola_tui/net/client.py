@@ -28,6 +28,7 @@ from protocol.session import TableSession
 from protocol.transcript import entry_hash
 
 from ..storage import FileSeatStore, TranscriptFile, data_dir
+from .thinking import think
 
 
 class Refused(Exception):
@@ -278,7 +279,7 @@ class Client:
             return
         view = session.seat_view()
         if self.options.player is not None:
-            action = await asyncio.to_thread(self.options.player, view, self.rng)
+            action = await think(self.options.player, view, self.rng)
         else:
             action = await self._ask(view)
             if action is None:

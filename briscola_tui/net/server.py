@@ -31,6 +31,8 @@ from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript import HOST, Signed, entry_hash, parse_header
 
+from .thinking import think
+
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
@@ -327,7 +329,7 @@ class TableServer:
                 break
             for bot in self.bots.values():
                 if bot.session.my_turn():
-                    action = await asyncio.to_thread(bot.player, bot.session.seat_view(), bot.rng)
+                    action = await think(bot.player, bot.session.seat_view(), bot.rng)
                     self.pending.extend((None, m) for m in bot.session.act(action).messages)
             if not self.pending:
                 break
