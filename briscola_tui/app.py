@@ -50,6 +50,11 @@ class BriscolaApp(App):
         return Style(ascii, four_colour=self.settings.four_colour, names=self.settings.suit_names,
                      colour="NO_COLOR" not in os.environ)
 
+    def apply_settings(self) -> None:
+        """The settings changed: the style and level of what is opened next."""
+        self.style_ = self.make_style()
+        self.level = self.settings.level
+
     def start_table(self, game: str, players: int | None = None, hands: int | None = None,
                     options: dict | None = None, level: str | None = None) -> None:
         from .offline import OfflineTable

@@ -10,10 +10,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..widgets.choices import Choice, Choices
+from ..widgets.choices import DIGITS, Choice, Choices
 
 MENU = [
     ("Play against the computer", "play"),
+    ("Replay a transcript", "replay"),
+    ("Settings", "settings"),
     ("Rules", "rules"),
     ("Host a table", "host"),
     ("Join a table", "join"),
@@ -33,7 +35,7 @@ GAMES = [
 class HomeScreen(Screen):
     CSS_PATH = "home.tcss"
     BINDINGS = [
-        *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
+        *DIGITS,
         Binding("up,k", "move(-1)", show=False), Binding("down,j", "move(1)", show=False),
         Binding("enter,space", "confirm", show=False), Binding("escape", "back", show=False),
         Binding("question_mark", "help", show=False),
@@ -53,6 +55,9 @@ class HomeScreen(Screen):
 
     def on_mount(self) -> None:
         self._show()
+        problem = getattr(getattr(self.app, "settings", None), "problem", "")
+        if problem:
+            self.query_one("#home-note", Static).update(f" Settings: {problem}")
 
     def _items(self):
         return MENU if self.menu == "home" else GAMES
@@ -95,8 +100,17 @@ class HomeScreen(Screen):
             game, players = value
             self.app.start_table(game, players)
         elif value == "play":
-            self.menu = "games"
-            self._show()
+            from .setup import SetupScreen
+
+            self.app.push_screen(SetupScreen(level=self.app.level))
+        elif value == "replay":
+            from .replay import OpenReplay
+
+            self.app.push_screen(OpenReplay())
+        elif value == "settings":
+            from .settings import SettingsScreen
+
+            self.app.push_screen(SettingsScreen())
         elif value == "rules":
             from .dialogs import RULES, InfoScreen
 

@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Input, RichLog, Static
 
 from ..widgets.cards import Style, sort_hand
-from ..widgets.choices import Choice, Choices
+from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.hand import Hand
 
 TITLES = {"briscola": "Briscola", "chiamata": "Briscola Chiamata", "calabresella": "Calabresella"}
@@ -64,7 +64,7 @@ class TableScreen(Screen):
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = None  # keys go to the screen; the target Input takes focus only when asked
     BINDINGS = [
-        *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
+        *DIGITS,
         Binding("left,h", "move(-1)", show=False),
         Binding("right,l", "move(1)", show=False),
         Binding("up,k", "move(-1)", show=False),
@@ -101,7 +101,7 @@ class TableScreen(Screen):
         yield Static(id="header")
         with Horizontal(id="top"):
             yield Static(id="seats")
-            log = RichLog(id="log", wrap=True, markup=False)
+            log = RichLog(id="log", wrap=True, markup=False, min_width=16)
             log.can_focus = False
             yield log
         yield Static(id="notice")

@@ -7,11 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
 PAGE = 9
 """Items a page holds: one per digit."""
+DIGITS = [Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)]
+"""The digit keys: `action_digit(d)` on the screen."""
 GAP = 2
 
 
@@ -38,6 +41,7 @@ class Choices(Widget):
         self.first = 1  # the number of the first item (after the cards, in play)
         self.title = ""
         self.columns_max = 3
+        self.page_size_max = PAGE  # more than nine: the rest are reached with the arrows
 
     def show(self, items, cursor: int = 0, first: int = 1, title: str = "") -> None:
         self.items, self.cursor, self.first, self.title = list(items), cursor, first, title
@@ -46,7 +50,7 @@ class Choices(Widget):
 
     @property
     def page_size(self) -> int:
-        return max(1, PAGE + 1 - self.first) if self.first <= PAGE else PAGE
+        return max(1, self.page_size_max + 1 - self.first) if self.first <= PAGE else self.page_size_max
 
     @property
     def page(self) -> int:
