@@ -235,7 +235,8 @@ def _add_play_command(sub) -> None:
     )
     play.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
     play.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
-    play.add_argument("--level", default="normal", choices=sorted(PLAYERS), help="the computer players' level")
+    play.add_argument("--level", choices=sorted(PLAYERS),
+                      help="the computer players' level (default: the one in your settings, normal at first)")
     play.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
     play.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
                       help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
