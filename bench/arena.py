@@ -2,7 +2,7 @@
 
     python bench/arena.py --game briscola --players 2 --a normal --b random --hands 400 --seed 1
     python bench/arena.py --game chiamata --a normal --b easy --hands 1000 --json
-    python bench/arena.py --game calabresella --a hard --b normal --hands 200 --budget 200 --jobs 2
+    python bench/arena.py --game calabresella --a hard --b normal --hands 200 --budget 1000/1200steps --jobs 2
 
 `--hands H` deals, each played twice with the levels' seats swapped
 (duplicate format: the luck of the deal cancels), so 2H hands in all:
@@ -31,11 +31,14 @@ its seats' score; one against the rest, the lone seat's score), and the
 approximation); each level's CPU milliseconds per move
 (`time.process_time` around the player's call).
 
-`--budget` sets a searching player's budget per move: "200" iterations,
-"0.05s" seconds, "200/0.05s" both (the player's module builds it with
-`make_player(iterations=..., seconds=...)`, as engine/bots/hard.py does; a
-`play` taking a `budget` keyword gets the number). easy, normal and random
-ignore it. A time budget makes the figures depend on the machine's load.
+`--budget` sets a searching player's budget per move, ending at whichever
+limit comes first: "200" iterations, "0.05s" seconds, "2400steps" steps of
+simulation (engine/bots/hard.py), or several, "1000/2400steps" (the
+player's module builds it with `make_player(iterations=..., seconds=...,
+steps=...)`, a limit not given being none, as engine/bots/hard.py does; a
+`play` taking a `budget` keyword gets the number). Without `--budget` a
+level plays at its default budget. easy, normal and random ignore it. A
+time budget makes the figures depend on the machine's load.
 """
 
 from __future__ import annotations
@@ -106,14 +109,16 @@ def two_sides(game) -> bool:
 
 def _player(level: str, budget):
     """The player of `level`, given `budget` if it takes one: a module's
-    `make_player(iterations=..., seconds=...)` (hard), else a `budget`
+    `make_player(iterations=..., seconds=..., steps=...)` (hard), else a `budget`
     keyword of its `play`; the others ignore it."""
     play = bots.get(level)
     if budget is None:
         return play
-    iterations, seconds = budget
+    iterations, seconds, steps = budget
     make_player = getattr(sys.modules.get(play.__module__), "make_player", None)
     if make_player is not None:
+        if "steps" in inspect.signature(make_player).parameters:
+            return make_player(iterations=iterations, seconds=seconds, steps=steps)
         return make_player(iterations=iterations, seconds=seconds)
     try:
         takes = "budget" in inspect.signature(play).parameters
@@ -266,24 +271,27 @@ def report(f: dict) -> str:
     return "\n".join(lines)
 
 
-def parse_budget(text: str) -> tuple[int | None, float | None]:
-    """`--budget`: "200" iterations a move, "0.05s" seconds a move, "200/0.05s" both."""
-    iterations = seconds = None
+def parse_budget(text: str) -> tuple[int | None, float | None, int | None]:
+    """`--budget`: "200" iterations a move, "0.05s" seconds a move, "2400steps"
+    steps of simulation a move, or several ("200/0.05s", "1000/2400steps")."""
+    iterations = seconds = steps = None
     for part in text.split("/"):
         part = part.strip().lower()
         try:
-            if part.endswith("ms"):
+            if part.endswith("steps"):
+                steps = int(part[:-5])
+            elif part.endswith("ms"):
                 seconds = float(part[:-2]) / 1000
             elif part.endswith("s"):
                 seconds = float(part[:-1])
             else:
                 iterations = int(part)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"a budget is iterations (200), seconds (0.05s) or both (200/0.05s), "
-                                             f"not {text!r}") from None
-    if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
+            raise argparse.ArgumentTypeError(f"a budget is iterations (200), seconds (0.05s), steps (2400steps) "
+                                             f"or several (200/0.05s), not {text!r}") from None
+    if any(x is not None and x <= 0 for x in (iterations, seconds, steps)):
         raise argparse.ArgumentTypeError(f"a budget must be positive, not {text!r}")
-    return iterations, seconds
+    return iterations, seconds, steps
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -296,8 +304,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, help="worker processes (default: every core)")
     parser.add_argument("--budget", type=parse_budget, metavar="B",
-                        help="a searching player's budget per move (hard): iterations (200), seconds (0.05s) "
-                        "or both (200/0.05s); only an iteration budget gives reproducible figures")
+                        help="a searching player's budget per move (hard): iterations (200), seconds (0.05s), "
+                        "steps (2400steps) or several (1000/2400steps); without seconds the figures are "
+                        "reproducible (default: the level's own budget)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option, e.g. -o auction=points (values as JSON, else text)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")

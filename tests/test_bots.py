@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -488,6 +489,18 @@ def test_arena_prints_its_figures_as_json(game, keys):
     if "a_win_ci95" in figures:
         lo, hi = figures["a_win_ci95"]
         assert 0 <= lo <= figures["a_win_rate"] <= hi <= 1
+
+
+def test_arena_budgets():
+    assert arena.parse_budget("200") == (200, None, None)
+    assert arena.parse_budget("0.05s") == (None, 0.05, None)
+    assert arena.parse_budget("1000/300steps") == (1000, None, 300)
+    for bad in ("lots", "0", "-3steps", "2/steps"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            arena.parse_budget(bad)
+    # hard held to a few steps a move: a tiny match still gives its figures, the same again
+    one, two = (arena.run("briscola", 2, "hard", "normal", 1, seed=5, jobs=1, budget="40steps") for _ in range(2))
+    assert without_timing(one) == without_timing(two) and one["a_moves"] > 0
 
 
 def test_arena_text_report_and_bad_arguments():
