@@ -64,6 +64,8 @@ async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = No
         elif table.mode == "discard":
             count = len(view.legal[0].cards)
             await pilot.press(*[str(i) for i in range(1, count + 1)], "enter")
+        elif table.mode == "grid":  # a call out of the whole deck: move, then call
+            await pilot.press("down", "right", "enter")
         elif table.mode == "choose":
             await pilot.press((pick or {}).get(view.phase, "1"), "enter")
             if table.mode == "target":
@@ -101,6 +103,7 @@ async def test_a_whole_hand_of_every_game_from_the_home_screen(game_steps, playe
 
 @pytest.mark.parametrize("game, deal_seed, mode, pick", [
     ("chiamata", 2, "choose", None), ("calabresella", 5, "discard", {"auction": "3"}),  # 3: bid solo
+    ("calabresella", 1, "grid", {"auction": "2"}),  # 2: bid chiamo, then call a card from the grid
 ])
 async def test_auctions_and_discards_are_reached(game, deal_seed, mode, pick):
     app = BriscolaApp({"game": game, "hands": 1}, seed=3, deal_seed=deal_seed, pace=0, level="easy")

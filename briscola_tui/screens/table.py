@@ -20,7 +20,8 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, RichLog, Static
 
-from ..widgets.cards import Style, sort_hand
+from ..widgets.cards import Style, rank_order, sort_hand
+from ..widgets.grid import CardGrid
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.hand import Hand
 
@@ -67,8 +68,8 @@ class TableScreen(Screen):
         *DIGITS,
         Binding("left,h", "move(-1)", show=False),
         Binding("right,l", "move(1)", show=False),
-        Binding("up,k", "move(-1)", show=False),
-        Binding("down,j", "move(1)", show=False),
+        Binding("up,k", "move_row(-1)", show=False),
+        Binding("down,j", "move_row(1)", show=False),
         Binding("enter", "confirm", show=False),
         Binding("space", "space", show=False),
         Binding("t", "last_trick", show=False),
@@ -83,7 +84,7 @@ class TableScreen(Screen):
         self.style_ = style
         self.view = None
         self.hand: tuple = ()  # my cards as shown: by suit and rank, numbered from 1
-        self.mode = "wait"  # wait, card, choose, discard, target
+        self.mode = "wait"  # wait, card, choose, discard, target, grid (a call out of the whole deck)
         self.cursor = 0
         self.chosen: set[int] = set()
         self.items: list[Choice] = []
@@ -107,6 +108,7 @@ class TableScreen(Screen):
         yield Static(id="notice")
         yield Hand(self.style_, id="hand")
         yield Choices(id="choices")
+        yield CardGrid(self.style_, id="grid")
         yield Input(id="target", type="integer")
         yield Static(id="prompt")
         yield Static(id="keys")
@@ -116,6 +118,7 @@ class TableScreen(Screen):
         target.display = target.can_focus = False
         self.set_focus(None)
         self.query_one("#choices", Choices).display = False
+        self.query_one("#grid", CardGrid).display = False
         self.query_one("#notice", Static).display = False
         self.query_one("#prompt", Static).update("dealing by mental poker" + self.style_.ellipsis)
         self.set_interval(0.25, self._tick)
@@ -337,6 +340,10 @@ class TableScreen(Screen):
         elif kinds == {"discard"}:
             self.mode = "discard"
             self.cursor = 0
+        elif kinds == {"call"} and len(v.legal) > 9:
+            self.mode = "grid"
+            self.items = [Choice(self.style_.action(a, v.names), a) for a in v.legal]
+            self.cursor = 0
         else:
             self.mode = "choose"
             self.items = choices_of(v, self.style_)
@@ -359,6 +366,8 @@ class TableScreen(Screen):
         prompt = self.query_one("#prompt", Static)
         keys = self.query_one("#keys", Static)
         n = len(self.hand)
+        grid = self.query_one("#grid", CardGrid)
+        grid.display = self.mode == "grid"
         target.display = target.can_focus = self.mode == "target"
         if self.mode != "target" and self.focused is target:
             self.set_focus(None)
@@ -379,6 +388,15 @@ class TableScreen(Screen):
             prompt.update(Text(f"Discard {count}: digits or Space toggle ({len(self.chosen)} chosen), "
                                f"Enter confirms{self._card_note()}", "bold"))
             keys.update(" ? help   1-9 toggle   arrows move   Space toggle   Enter discard   ctrl+q quit")
+        elif self.mode == "grid":
+            hand.show(self.hand)
+            choices.show([])
+            grid.show(rank_order(v.game, v.options), [i.action.card for i in self.items], self.cursor,
+                      title=self._phase_title())
+            card = grid.cells[self.cursor]
+            prompt.update(Text(f"{self._phase_title()}: arrows move, Enter calls   {s.cursor} "
+                               f"{s.card_name(card)}", "bold"))
+            keys.update(" ? help   arrows move   Enter call   click a card   s score   ctrl+q quit")
         elif self.mode in ("choose", "target"):
             hand.show(self.hand)
             choices.show(self.items, self.cursor, 1, title=self._phase_title())
@@ -435,8 +453,19 @@ class TableScreen(Screen):
                 self.cursor = i
         self._render_controls()
 
+    def action_move_row(self, step: int) -> None:
+        """Up and down: a suit in the call grid, else one step as left and right."""
+        if self.mode == "grid":
+            grid = self.query_one("#grid", CardGrid)
+            self.cursor = (self.cursor + step * grid.columns) % len(grid.cells)
+            self._render_controls()
+        else:
+            self.action_move(step)
+
     def action_move(self, step: int) -> None:
-        if self.mode in ("card", "discard") and self.hand:
+        if self.mode == "grid":
+            self.cursor = (self.cursor + step) % len(self.query_one("#grid", CardGrid).cells)
+        elif self.mode in ("card", "discard") and self.hand:
             self.cursor = (self.cursor + step) % len(self.hand)
         elif self.mode == "choose" and self.items:
             self.cursor = (self.cursor + step) % len(self.items)
@@ -466,6 +495,14 @@ class TableScreen(Screen):
                 count = len(v.legal[0].cards)
                 self.query_one("#prompt", Static).update(Text(
                     f"Choose exactly {count} cards to discard ({len(cards)} chosen)", "bold"))
+                return
+            self._act(action)
+        elif self.mode == "grid":
+            card = self.query_one("#grid", CardGrid).cells[self.cursor]
+            action = next((i.action for i in self.items if i.action.card == card), None)
+            if action is None:
+                self.query_one("#prompt", Static).update(Text(f"{self.style_.card(card)} may not be called",
+                                                              "bold"))
                 return
             self._act(action)
         elif self.mode == "choose" and self.items:
@@ -514,6 +551,15 @@ class TableScreen(Screen):
             self.chosen ^= {event.index}
             self.cursor = event.index
             self._render_controls()
+
+    @on(CardGrid.Clicked)
+    def _clicked_cell(self, event: CardGrid.Clicked) -> None:
+        if self.mode == "grid":
+            if self.cursor == event.index:
+                self.action_confirm()
+            else:
+                self.cursor = event.index
+                self._render_controls()
 
     @on(Choices.Clicked)
     def _clicked_choice(self, event: Choices.Clicked) -> None:

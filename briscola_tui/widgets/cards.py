@@ -18,6 +18,9 @@ RANK_NAMES = {
 }
 TWO_COLOURS = {"H": "red", "D": "red", "S": "", "C": ""}
 FOUR_COLOURS = {"S": "", "H": "red", "D": "dodger_blue1", "C": "green3"}
+SECOND_PERSON = {"is": "are", "plays": "play", "takes": "take", "draws": "draw", "wins": "win", "joins": "join",
+                 "deals": "deal", "hands": "hand", "holds": "hold", "discards": "discard", "called": "called",
+                 "has": "have", "was": "were"}
 SUIT_ORDER = "SHCD"
 """Suits in the hand, left to right: alternating colours."""
 
@@ -96,6 +99,8 @@ class Style:
         """An event or label text: cards as this style writes them, seats by name."""
         if names:
             text = re.sub(r"\bseat (\d+)\b", lambda m: _name(names, int(m.group(1))), text)
+            if "you" in names:  # the person's seat is named "you": "you play", not "you plays"
+                text = re.sub(r"\byou (\w+)\b", lambda m: "you " + SECOND_PERSON.get(m.group(1), m.group(1)), text)
         if not self.ascii:
             text = re.sub(r"\b([A2-7JQK])([DHSC])\b", lambda m: m.group(1) + SUIT_GLYPHS[m.group(2)], text)
         return text
