@@ -539,14 +539,18 @@ class TableScreen(Screen):
             self.set_focus(None)
             self._render_controls()
 
+    def _pick(self, index: int) -> None:
+        """A click on a card or cell: the first selects it, a second on the same one confirms."""
+        if self.cursor == index:
+            self.action_confirm()
+        else:
+            self.cursor = index
+            self._render_controls()
+
     @on(Hand.Clicked)
     def _clicked_card(self, event: Hand.Clicked) -> None:
         if self.mode == "card":
-            if self.cursor == event.index:
-                self.action_confirm()
-            else:
-                self.cursor = event.index
-                self._render_controls()
+            self._pick(event.index)
         elif self.mode == "discard":
             self.chosen ^= {event.index}
             self.cursor = event.index
@@ -555,22 +559,14 @@ class TableScreen(Screen):
     @on(CardGrid.Clicked)
     def _clicked_cell(self, event: CardGrid.Clicked) -> None:
         if self.mode == "grid":
-            if self.cursor == event.index:
-                self.action_confirm()
-            else:
-                self.cursor = event.index
-                self._render_controls()
+            self._pick(event.index)
 
     @on(Choices.Clicked)
     def _clicked_choice(self, event: Choices.Clicked) -> None:
         if self.mode == "card":
             self._act(self.items[event.index].action)
         elif self.mode == "choose":
-            if self.cursor == event.index:
-                self.action_confirm()
-            else:
-                self.cursor = event.index
-                self._render_controls()
+            self._pick(event.index)
 
     def action_last_trick(self) -> None:
         from .dialogs import InfoScreen

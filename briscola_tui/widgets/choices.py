@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.message import Message
-from textual.widget import Widget
+
+from .pickable import Pickable
 
 PAGE = 9
 """Items a page holds: one per digit."""
@@ -26,13 +26,11 @@ class Choice:
     actions: tuple = ()
 
 
-class Choices(Widget):
+class Choices(Pickable):
     DEFAULT_CSS = "Choices { height: auto; max-height: 11; }"
 
-    class Clicked(Message):
-        def __init__(self, index: int) -> None:
-            super().__init__()
-            self.index = index
+    class Clicked(Pickable.Clicked):
+        pass
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -119,7 +117,3 @@ class Choices(Widget):
         shown = self._page_items()
         return shown[k][0] if 0 <= row < rows and 0 <= k < len(shown) else None
 
-    def on_click(self, event) -> None:
-        i = self.index_at(event.x, event.y)
-        if i is not None:
-            self.post_message(self.Clicked(i))

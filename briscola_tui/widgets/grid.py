@@ -5,23 +5,20 @@ click calls. Cards that may not be called are dimmed."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.message import Message
-from textual.widget import Widget
 
 from engine.cards import Card
 
 from .cards import SUIT_ORDER, Style
+from .pickable import Pickable
 
 CELL = 4
 
 
-class CardGrid(Widget):
+class CardGrid(Pickable):
     DEFAULT_CSS = "CardGrid { height: auto; }"
 
-    class Clicked(Message):
-        def __init__(self, index: int) -> None:
-            super().__init__()
-            self.index = index
+    class Clicked(Pickable.Clicked):
+        pass
 
     def __init__(self, style: Style, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -71,7 +68,3 @@ class CardGrid(Widget):
             return row * self.columns + column
         return None
 
-    def on_click(self, event) -> None:
-        i = self.index_at(event.x, event.y)
-        if i is not None:
-            self.post_message(self.Clicked(i))
