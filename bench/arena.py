@@ -29,7 +29,8 @@ every game, each level's average score per hand (a side's score is one of
 its seats' score; one against the rest, the lone seat's score), and the
 95% interval of the mean paired difference a - b per deal (normal
 approximation); each level's CPU milliseconds per move
-(`time.process_time` around the player's call).
+(`time.process_time` around the player's call), on average and at most
+(`a_max_ms`, `b_max_ms`).
 
 `--budget` sets a searching player's budget per move, ending at whichever
 limit comes first: "200" iterations, "0.05s" seconds, "2400steps" steps of
@@ -91,7 +92,9 @@ def play_hand(game, dealer: int, deal, players: list, rngs: list, clock: dict, m
             view = StateView(views[turn], turn)
             start = time.process_time()
             action = players[turn](view, rngs[turn])
-            clock[labels[turn]] += time.process_time() - start
+            spent = time.process_time() - start
+            clock[labels[turn]] += spent
+            clock[labels[turn] + "_max"] = max(clock[labels[turn] + "_max"], spent)
             moves[labels[turn]] += 1
             need = None
         full.apply(action)
@@ -134,7 +137,7 @@ def play_deal(task: tuple) -> dict:
     deck = game.deck()
     random.Random(f"arena/{seed}/deal/{i}").shuffle(deck)
     players = {"a": _player(a, budget), "b": _player(b, budget)}
-    clock = {"a": 0.0, "b": 0.0}
+    clock = {"a": 0.0, "b": 0.0, "a_max": 0.0, "b_max": 0.0}
     moves = {"a": 0, "b": 0}
     out = {"a_score": 0.0, "b_score": 0.0, "a_won": 0, "a_decided": 0, "b_won": 0, "b_decided": 0,
            "a_points": 0.0, "b_points": 0.0, "redeals": 0}
@@ -222,6 +225,7 @@ def run(game_name: str, players: int | None, a: str, b: str, hands: int, seed: i
             deals = pool.map(play_deal, tasks, chunksize=max(1, hands // (jobs * 8)))
     total = {key: sum(d[key] for d in deals) for key in deals[0] if key not in ("clock", "moves")}
     clock = {x: sum(d["clock"][x] for d in deals) for x in "ab"}
+    longest = {x: max(d["clock"][x + "_max"] for d in deals) for x in "ab"}
     moves = {x: sum(d["moves"][x] for d in deals) for x in "ab"}
     diffs = [d["a_score"] - d["b_score"] for d in deals]
     figures = {
@@ -234,6 +238,7 @@ def run(game_name: str, players: int | None, a: str, b: str, hands: int, seed: i
         "b_avg_points": total["b_points"] / hands,
         "a_ms_per_move": 1000 * clock["a"] / max(1, moves["a"]),
         "b_ms_per_move": 1000 * clock["b"] / max(1, moves["b"]),
+        "a_max_ms": 1000 * longest["a"], "b_max_ms": 1000 * longest["b"],
         "a_moves": moves["a"], "b_moves": moves["b"],
     }
     if game.name == "briscola":
@@ -267,7 +272,8 @@ def report(f: dict) -> str:
     lines.append(f"  card points per hand ({whose}): {a} {f['a_avg_points']:.1f}, {b} {f['b_avg_points']:.1f}")
     if "redeals" in f:
         lines.append(f"  hands everybody passed: {f['redeals']} of {2 * f['hands']}")
-    lines.append(f"  CPU per move: {a} {f['a_ms_per_move']:.3f} ms, {b} {f['b_ms_per_move']:.3f} ms")
+    lines.append(f"  CPU per move: {a} {f['a_ms_per_move']:.3f} ms (at most {f['a_max_ms']:.1f}), "
+                 f"{b} {f['b_ms_per_move']:.3f} ms (at most {f['b_max_ms']:.1f})")
     return "\n".join(lines)
 
 
