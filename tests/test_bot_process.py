@@ -7,13 +7,16 @@
   whose computer player is `hard` and a `join --bot hard` play a Briscola
   hand to the end, each thinking in a worker process of its own, the
   transcripts verify; the workers end with their process;
-- a `join --bot hard` killed (SIGKILL) mid-hand leaves no worker behind.
+- a `join --bot hard` killed (SIGKILL) mid-hand leaves no worker behind;
+  a worker killed from outside costs one move thought in a thread.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 import time
 from pathlib import Path
 
@@ -81,6 +84,28 @@ def test_think_plays_as_the_player_would_and_keeps_the_rng_in_step():
     rng = random.Random(1)
     action = asyncio.run(thinking.think(bots.get("normal"), views[0], rng))
     assert action in views[0].legal and thinking._pool is None  # normal in a thread: no worker
+
+
+def test_a_worker_killed_from_outside_costs_one_move_in_a_thread():
+    views = views_of_a_hand("briscola", 2)
+    hard = bots.get("hard")
+
+    async def moves():
+        rng = random.Random(2)
+        first = await thinking.think(hard, views[0], rng)
+        for pid in thinking._pool._processes:
+            os.kill(pid, signal.SIGKILL)
+        second = await thinking.think(hard, views[1], rng)  # the dead worker: in a thread
+        third = await thinking.think(hard, views[2], rng)  # a new worker
+        return [first, second, third], rng.random()
+
+    try:
+        actions, after = asyncio.run(moves())
+        rng = random.Random(2)
+        assert actions == [hard(view, rng) for view in views[:3]] and after == rng.random()
+        assert thinking._pool is not None
+    finally:
+        thinking.shutdown()
 
 
 def join_hard(table: Table, name: str = "hard"):

@@ -16,7 +16,8 @@ the state of `rng`; it sends back the action and the state the rng reached,
 which `think` puts back into `rng`, so a level plays exactly as it would in
 this process. The worker ends with this process: at exit (`shutdown`, also
 registered with `atexit`) or, if this process is killed, as soon as it sees
-its parent gone.
+its parent gone. A worker killed from outside costs one move thought in a
+thread; the next move starts a new worker.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import multiprocessing.connection
 import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from random import Random
 
 from engine import bots
@@ -50,8 +52,12 @@ async def think(player, view, rng: Random) -> Action:
     level = level_of(player)
     if level not in IN_A_PROCESS:
         return await asyncio.to_thread(player, view, rng)
-    future = _worker().submit(_play, level, view, rng.getstate())
-    action, state = await asyncio.wrap_future(future)
+    try:
+        future = _worker().submit(_play, level, view, rng.getstate())
+        action, state = await asyncio.wrap_future(future)
+    except BrokenProcessPool:  # the worker died (killed from outside): think here this once, a new one next time
+        shutdown()
+        return await asyncio.to_thread(player, view, rng)
     rng.setstate(state)
     return action
 
