@@ -90,13 +90,19 @@ class OfflineTable:
         host = self.table.host.session
         return host.phase in ("over", "aborted") or bool(self.table.failures)
 
+    def scored(self) -> int:
+        """Hands played to a result so far: a redeal (everybody passed) is not one."""
+        return sum(1 for v in self.table.host.session.verdicts
+                   if not (v.ok and v.outcome is not None and v.outcome.result.get("redeal")))
+
     # --- running ----------------------------------------------------------------
 
     def advance(self, action: Action | None = None,
                 moved: Callable[[int | None], None] | None = None) -> str:
         """Act for the person (if `action`), then run the table until the person
         must decide ("turn"), a hand has been audited ("hand") or the table is
-        over ("over"). `moved(seat)` is called before each computer player
+        over ("over"). With `hands`, the table closes once that many hands
+        were scored (redeals do not count). `moved(seat)` is called before each computer player
         thinks (seat) and after it acted (None)."""
         with self._lock:
             table = self.table
@@ -134,7 +140,7 @@ class OfflineTable:
             table.order(*table.queue.popleft())
             if len(host.verdicts) > self._seen:
                 self._seen = len(host.verdicts)
-                if self.hands is not None and self._seen >= self.hands and host.phase not in ("over", "aborted"):
+                if self.hands is not None and self.scored() >= self.hands and host.phase not in ("over", "aborted"):
                     table.queue.clear()
                     table.broadcast(table.host.close(f"stopped after {self.hands} hands"))
                     table.queue.clear()

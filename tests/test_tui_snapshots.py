@@ -58,6 +58,44 @@ def test_briscola_two_players_table(snap_compare):
     assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)
 
 
+def test_chiamata_table(snap_compare):
+    async def run_before(pilot):
+        app = pilot.app
+        while not (my_turn(app) and table(app).mode == "card"):
+            await until(pilot, lambda: my_turn(app))
+            if table(app).mode != "card":
+                await pilot.press("1", "enter")  # pass
+                await pilot.pause(0.1)
+
+    assert snap_compare(app_for("chiamata", deal_seed=2), terminal_size=SIZE, run_before=run_before)
+
+
+def test_calabresella_table(snap_compare):
+    async def run_before(pilot):
+        await until(pilot, lambda: my_turn(pilot.app))
+        await pilot.press("1", "enter")  # pass: the others' contract
+        await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).mode == "card")
+
+    assert snap_compare(app_for("calabresella", deal_seed=1), terminal_size=SIZE, run_before=run_before)
+
+
+def test_briscola_four_players_table(snap_compare):
+    async def run_before(pilot):
+        await until(pilot, lambda: my_turn(pilot.app))
+
+    assert snap_compare(app_for("briscola", 4), terminal_size=SIZE, run_before=run_before)
+
+
+def test_calabresella_call_grid(snap_compare):
+    async def run_before(pilot):
+        await until(pilot, lambda: my_turn(pilot.app))
+        await pilot.press("2", "enter")  # bid chiamo
+        await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).mode == "grid")
+        await pilot.press("down", "right")
+
+    assert snap_compare(app_for("calabresella", deal_seed=1), terminal_size=SIZE, run_before=run_before)
+
+
 def test_chiamata_auction(snap_compare):
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).view.phase == "auction")

@@ -121,8 +121,9 @@ def summary_text(view, style: Style, final: bool, tricks=(), history=()) -> Text
     if last is None:
         out.append("No hand was played.\n")
         return out
-    out.append(f" Hand {last.number + 1}: ", "bold")
-    out.append(style.text(last.text, names) + "\n")
+    out.append(f" Hand {last.number + 1}\n", "bold")
+    if not last.ok:  # who was named and why
+        out.append(" " + style.text(last.text, names) + "\n", "bold")
     for line in breakdown(view, style) if last.ok else []:
         out.append(f"  {line}\n")
     unit = "thirds" if view.game == "calabresella" else "points"

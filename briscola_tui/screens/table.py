@@ -93,6 +93,7 @@ class TableScreen(Screen):
         self.thinking_since = 0.0
         self.over = False
         self.notice = ""  # one line worth seeing now: the partner revealed, the monte shown
+        self.notice_until: int | None = None  # the trick count that clears it (None: something else does)
         self.tricks: list = []  # this hand's tricks as their events told them
         self.monte: tuple = ()  # the monte while it is face up
         self.history: list[tuple] = []  # each audited hand's score change, for the scoreboard
@@ -162,6 +163,12 @@ class TableScreen(Screen):
         if last is None and not self.problems:
             self.app.table_over() if self.over else self.advance()
             return
+        if last is not None and last.ok and last.result.get("redeal") and not self.over and not self.problems:
+            self.query_one("#log", RichLog).clear()
+            self.tricks, self.monte = [], ()
+            self.notice, self.notice_until = "Everybody passed: the cards are dealt again.", 1
+            self.advance()
+            return
         if self.problems or (last is not None and not last.ok):
             from .verdict import VerdictScreen
 
@@ -209,13 +216,14 @@ class TableScreen(Screen):
         s, names = self.style_, self.view.names
         if event.kind == "trick":
             self.tricks.append(s.text(event.text, names))
+            if self.notice_until is not None and len(self.tricks) >= self.notice_until:
+                self.notice, self.notice_until = "", None
         elif event.kind == "monte" and event.cards:
             self.monte = tuple(event.cards)
             self.notice = "The monte is shown: " + s.cards(self.monte)
-        elif event.kind == "role" and "partner" in event.text:
-            self.notice = s.text(event.text, names) + "!"
-        elif event.kind == "role" and "alone" in event.text:
-            self.notice = s.text(event.text, names)
+        elif event.kind == "role" and ("partner" in event.text or "alone" in event.text):
+            self.notice = s.text(event.text, names) + ("!" if "partner" in event.text else "")
+            self.notice_until = len(self.tricks) + 2  # seen for the rest of this trick and the next
         elif event.kind == "secret":
             self.notice = event.text[0].upper() + event.text[1:]
         elif event.kind in ("discard", "play") and self.monte:
@@ -313,8 +321,8 @@ class TableScreen(Screen):
             lines.append(f" {status}\n", "bold")
         if not v.trick and v.tricks:
             t = v.tricks[-1]
-            cards = ", ".join(f"{self.who((t.leader + i) % v.players)} {s.card(c)}" for i, c in enumerate(t.cards))
-            lines.append(f" last trick: {cards} {s.arrow} {self.who(t.winner)} takes {t.points}", "dim")
+            taker = s.text(f"seat {t.winner} takes", v.names)
+            lines.append(f" last: {self.who(t.leader)} led {s.cards(t.cards)}, {taker} {t.points}", "dim")
         self.query_one("#seats", Static).update(lines)
         notice = self.query_one("#notice", Static)
         notice.display = bool(self.notice)
