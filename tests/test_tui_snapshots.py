@@ -51,11 +51,12 @@ def my_turn(app):
     return any(isinstance(s, TableScreen) and s.mode != "wait" for s in app.screen_stack)
 
 
-def test_briscola_two_players_table(snap_compare):
+@pytest.mark.parametrize("players", [2, 4])
+def test_briscola_table(snap_compare, players):
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app))
 
-    assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app_for("briscola", players), terminal_size=SIZE, run_before=run_before)
 
 
 def test_chiamata_table(snap_compare):
@@ -70,28 +71,15 @@ def test_chiamata_table(snap_compare):
     assert snap_compare(app_for("chiamata", deal_seed=2), terminal_size=SIZE, run_before=run_before)
 
 
-def test_calabresella_table(snap_compare):
+@pytest.mark.parametrize("bid, mode, keys", [("1", "card", ()), ("2", "grid", ("down", "right"))],
+                         ids=["table", "call_grid"])
+def test_calabresella(snap_compare, bid, mode, keys):
+    """Pass (the others' contract, then my first card) or bid chiamo (the call grid)."""
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app))
-        await pilot.press("1", "enter")  # pass: the others' contract
-        await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).mode == "card")
-
-    assert snap_compare(app_for("calabresella", deal_seed=1), terminal_size=SIZE, run_before=run_before)
-
-
-def test_briscola_four_players_table(snap_compare):
-    async def run_before(pilot):
-        await until(pilot, lambda: my_turn(pilot.app))
-
-    assert snap_compare(app_for("briscola", 4), terminal_size=SIZE, run_before=run_before)
-
-
-def test_calabresella_call_grid(snap_compare):
-    async def run_before(pilot):
-        await until(pilot, lambda: my_turn(pilot.app))
-        await pilot.press("2", "enter")  # bid chiamo
-        await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).mode == "grid")
-        await pilot.press("down", "right")
+        await pilot.press(bid, "enter")
+        await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).mode == mode)
+        await pilot.press(*keys)
 
     assert snap_compare(app_for("calabresella", deal_seed=1), terminal_size=SIZE, run_before=run_before)
 
