@@ -12,6 +12,15 @@ from . import settings as settings_module
 from .widgets.cards import Style, can_show_glyphs
 
 
+def offline_transcript(game: str):
+    """Where a game against the computer keeps its transcript: the data folder's transcripts."""
+    import time
+
+    from .storage import data_dir
+
+    return data_dir() / "transcripts" / f"offline-{game}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.bin"
+
+
 class BriscolaApp(App):
     TITLE = "briscola"
 
@@ -61,7 +70,7 @@ class BriscolaApp(App):
         from .screens.table import TableScreen
 
         controller = OfflineTable(game, players, level or self.level, hands, options, seed=self.seed,
-                                  deal_seed=self.deal_seed, pace=self.pace)
+                                  deal_seed=self.deal_seed, pace=self.pace, transcript=offline_transcript(game))
         self.push_screen(TableScreen(controller, self.style_))
 
     def table_over(self) -> None:

@@ -50,10 +50,13 @@ class OfflineTable:
 
     def __init__(self, game: str, players: int | None = None, level: str = "normal", hands: int | None = None,
                  options: dict | None = None, *, seed: int | None = None, deal_seed: int | None = None,
-                 pace: float = 0.0):
+                 pace: float = 0.0, transcript=None):
         """`seed`: the computer players' choices; `deal_seed`: fixes every
         seat's secrets, hence every deal (tests). `pace`: seconds a computer
-        player takes to think (so a person sees each card go down)."""
+        player takes to think (so a person sees each card go down).
+        `transcript`: a file the table's transcript is written to after each
+        hand (for the replay viewer); `saved` then says where, or
+        `save_problem` why it could not be written."""
         options = dict(options or {})
         rules = make(game, players, options)  # OptionError for a bad configuration
         self.game, self.players, self.hands, self.level, self.pace = game, rules.players, hands, level, pace
@@ -73,6 +76,7 @@ class OfflineTable:
         self._seen = 0
         self._started = False
         self._lock = threading.Lock()
+        self.transcript, self.saved, self.save_problem = transcript, None, ""
 
     # --- what the UI reads ------------------------------------------------------
 
@@ -115,8 +119,10 @@ class OfflineTable:
                 table.send(0, table._decided(self.me, self.me.act(action)))
             while True:
                 if self._pump():
+                    self._save()
                     return "hand"
                 if self.over:
+                    self._save()
                     return "over"
                 if self.me.my_turn():
                     return "turn"
@@ -132,6 +138,19 @@ class OfflineTable:
                     continue
                 if not table.queue and not table.time_out():
                     raise RuntimeError(f"the table is stuck in phase {table.host.session.phase}")
+
+    def _save(self) -> None:
+        """Write the transcript so far (replacing the last copy once the new one is complete)."""
+        if self.transcript is None:
+            return
+        from .storage import save_transcript
+
+        try:
+            self.transcript.parent.mkdir(parents=True, exist_ok=True)
+            save_transcript(self.transcript, self.table.host.table_id, list(self.table.entries))
+            self.saved = self.transcript
+        except OSError as error:
+            self.save_problem = f"the transcript could not be saved: {error.strerror or error}"
 
     def _pump(self) -> bool:
         """Deliver queued messages; True as soon as a hand has been audited (the rest waits)."""

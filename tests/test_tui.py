@@ -73,14 +73,19 @@ async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = No
         await pilot.pause(0.01)
 
 
-async def test_briscola_two_players_to_the_summary_and_out():
+async def test_briscola_two_players_to_the_summary_and_out(tmp_path):
+    from briscola_tui.transcript_steps import steps_of, stored_transcripts
+
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await play_hand(app, pilot)
         text = str(app.screen.query_one("#summary-text").render())
-        assert "As dealt" in text and "series" in text
+        assert "As dealt" in text and "series" in text and "card points of 120" in text
         await pilot.press("enter")
         await wait_for(pilot, lambda: not app.is_running, "the app to exit", 10)
+    stored = stored_transcripts()  # kept for the replay viewer, in the data folder
+    assert len(stored) == 1 and stored[0].parent == tmp_path / "transcripts"
+    assert any(step.audited for step in steps_of(stored[0]))
 
 
 @pytest.mark.parametrize("game_steps, player_steps, game, players", [

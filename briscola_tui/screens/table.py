@@ -157,6 +157,8 @@ class TableScreen(Screen):
             self._start_turn()
             return
         self.over = result == "over" or self.controller.over
+        if getattr(self.controller, "save_problem", ""):
+            self.notice, self.notice_until = self.controller.save_problem, None
         last = view.last_hand
         if last is not None and (not self.history or self.history[-1][0] != last.number):
             self.history.append((last.number, last.score))
