@@ -8,8 +8,9 @@
    process to the first interactive frame of `briscola` (the home screen,
    its menu drawn and taking keys), the median over `--runs` launches. The
    child runs the app headless (Textual's own test driver, 80x24), so no
-   terminal is needed; it prints the wall clock when the home screen has
-   mounted and been painted, and the parent subtracts its own clock before
+   terminal is needed; it imports `briscola_tui.cli` as `briscola` does,
+   and prints the wall clock when the home screen has mounted and been
+   painted, and the parent subtracts its own clock before
    the launch. Interpreter start, imports, CSS and the first paint are
    all in it. `table_startup_ms` does the same for `briscola play --game
    briscola --players 2` up to the first frame where a card can be played
@@ -48,6 +49,7 @@ SIZE = (80, 24)
 CHILD = """
 import asyncio, sys, time
 mode = sys.argv[1]
+import briscola_tui.cli  # what `briscola` imports first
 from briscola_tui.app import BriscolaApp
 play = {"game": "briscola", "players": 2, "hands": 1} if mode == "table" else None
 app = BriscolaApp(play, seed=1, deal_seed=1, pace=0)
