@@ -125,6 +125,12 @@ class TableScreen(Screen):
         self.set_interval(0.25, self._tick)
         self.advance()
 
+    def on_resize(self, event) -> None:
+        """More room than 80 columns: the log takes a third of it."""
+        self.query_one("#log", RichLog).styles.width = max(28, event.size.width // 3)
+        if self.view is not None:
+            self._render_table()
+
     # --- the worker ---------------------------------------------------------------
 
     def advance(self, action=None) -> None:
@@ -250,6 +256,9 @@ class TableScreen(Screen):
             right.append(v.contract)
         if v.called is not None:
             right.append(f"called {s.card(v.called)}")
+            if v.game == "chiamata" and v.phase == "play":
+                partner = [seat for seat, roles in v.roles.items() if "partner" in roles or "alone" in roles]
+                right.append(f"partner {self.who(partner[0]) if partner else '?'}")
         if v.trump is not None:
             right.append(f"trump {s.suit(v.trump)}")
         if v.faceup is not None:
