@@ -50,13 +50,15 @@ class OfflineTable:
 
     def __init__(self, game: str, players: int | None = None, level: str = "normal", hands: int | None = None,
                  options: dict | None = None, *, seed: int | None = None, deal_seed: int | None = None,
-                 pace: float = 0.0, transcript=None):
+                 pace: float = 0.0, transcript=None, choosers: dict | None = None):
         """`seed`: the computer players' choices; `deal_seed`: fixes every
         seat's secrets, hence every deal (tests). `pace`: seconds a computer
         player takes to think (so a person sees each card go down).
         `transcript`: a file the table's transcript is written to after each
         hand (for the replay viewer); `saved` then says where, or
-        `save_problem` why it could not be written."""
+        `save_problem` why it could not be written. `choosers`: a computer
+        player (`play(view, rng)`) for some seats instead of `level`'s (tests
+        steer a hand to a rare decision)."""
         options = dict(options or {})
         rules = make(game, players, options)  # OptionError for a bad configuration
         self.game, self.players, self.hands, self.level, self.pace = game, rules.players, hands, level, pace
@@ -68,7 +70,8 @@ class OfflineTable:
                             store=fixed_store(deal_seed, s) if deal_seed is not None else None)
             for s in range(n)
         }
-        self.table = LocalTable(game, n, options, choosers={s: player for s in range(1, n)}, spectators=0,
+        chosen = {s: player for s in range(1, n)} | dict(choosers or {})
+        self.table = LocalTable(game, n, options, choosers=chosen, spectators=0,
                                 name="offline table", sessions=sessions, seed=seed)
         self.me = self.table.seats[0]
         self.table.on_event = self._on_event

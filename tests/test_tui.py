@@ -291,3 +291,37 @@ async def test_a_cheat_named_by_the_audit_gets_its_own_screen(transcripts):
         assert "void" in text and "seat 1" in text and "scores nothing" in text
         await pilot.press("enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, VerdictScreen), "the screen to close", 10)
+
+
+async def test_scegliete_the_first_defender_takes_from_the_monte_then_discards():
+    """The computer players bid solissimo and raise scegliete: I take one card of the monte, then discard one."""
+    from engine import bots
+    from briscola_tui.offline import OfflineTable
+
+    easy = bots.get("easy")
+
+    def solissimo_scegliete(view, rng):
+        wanted = [a for a in view.legal if a.contract == "solissimo" or a.choice == "scegliete"]
+        return wanted[0] if wanted else easy(view, rng)
+
+    app = make_app(None)
+    seen: dict = {}
+    async with app.run_test(size=SIZE) as pilot:
+        controller = OfflineTable("calabresella", 3, "easy", 1, seed=1, deal_seed=2,
+                                  choosers={1: solissimo_scegliete, 2: solissimo_scegliete})
+        app.push_screen(TableScreen(controller, app.style_))
+        table = await _take_turn(app, pilot)
+        assert table.view.phase == "take" and len(table.items) == 16  # every subset of the 4 cards
+        assert "take none" in [item.text for item in table.items]
+        await pilot.press("2")  # a single card
+        taken = table.items[table.cursor].action.cards
+        assert len(taken) == 1
+        await pilot.press("enter")
+        await play_hand(app, pilot, seen)
+        result = app.screen.view.last_hand.result
+    assert seen.get("discard") == 1 and result["raise"] == "scegliete"
+
+
+async def _take_turn(app, pilot) -> TableScreen:
+    await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode != "wait", "my turn")
+    return table_of(app)
