@@ -25,18 +25,18 @@ from dataclasses import dataclass
 
 from engine.state import Action
 from engine.view import SeatView
-from protocol import handshake as hs
-from protocol.errors import LocalProtocolError
 from protocol.events import Event
 from protocol.identity import Identity, fingerprint
 
 from .net.client import Client, Options
-from .net.commands import Hosting, addresses
+from .net.commands import Hosting, addresses, is_bot_name
 
 LOBBY_PHASES = ("table", "join", "coin_commit", "coin_reveal")
 """Table phases before the first hand: the lobby shows them, the table takes over after."""
 
 LOG_LINES = 40
+CLOSING_WAIT = 1.0
+"""Seconds to wait, after a hand's audit, for the entry that may close the table."""
 ELLIPSIS = "..."
 
 
@@ -63,17 +63,13 @@ class Lobby:
     seats: tuple[LobbySeat, ...] = ()
     waiting: str = ""  # who the table waits for, in words
     code: str | None = None  # the join code (only the host shows it)
+    level: str = ""  # the level of the host's computer players (only the host knows it)
     addresses: tuple[str, ...] = ()  # where friends join (host), or where we connected
     status: str = ""  # connected, connecting, the connection lost and being made again
     trouble: bool = False  # the connection is not up
     started: bool = False  # a hand is on (or the table is over): the table screen takes over
     failed: str | None = None  # why this table cannot go on
     log: tuple[str, ...] = ()
-
-
-def computer_name(name: str) -> bool:
-    """Seats the host fills with its own computer players are named `computer (LEVEL)`."""
-    return name.startswith("computer (")
 
 
 class NetClient(Client):
@@ -107,24 +103,30 @@ class NetClient(Client):
         await super()._take(data)
         self.net.publish()
 
-    async def _decide(self) -> None:
-        session = self.session
-        if self.options.player is not None or session is None or not session.my_turn():
-            return await super()._decide()
-        while session.my_turn():
-            self.decision = asyncio.get_running_loop().create_future()
-            self.net.publish(awaiting=True)
-            action = await self.decision
+    def _prompt(self, offered: list[str]) -> None:
+        self._decision()
+        self.net.publish()
+
+    def awaiting(self) -> bool:
+        """The person's answer is wanted now (entries may still arrive meanwhile)."""
+        return self.decision is not None and not self.decision.done() \
+            and self.session is not None and self.session.my_turn()
+
+    async def _next_answer(self):
+        """The action the person chose on the screen (`NetTable` sets `decision`)."""
+        try:
+            return await self._decision()
+        finally:
             self.decision = None
-            try:
-                messages = session.act(action).messages
-            except LocalProtocolError as error:  # not legal now: ask again
-                self.say(f"not a move: {error}")
-                continue
-            for message in messages:
-                self._send(hs.submit(message))
-            self.net.publish()
-            return
+
+    def _decision(self) -> asyncio.Future:
+        if self.decision is None or self.decision.done():
+            self.decision = asyncio.get_running_loop().create_future()
+        return self.decision
+
+    def _act(self, action) -> None:
+        super()._act(action)
+        self.net.publish()
 
 
 class NetTable:
@@ -271,9 +273,10 @@ class NetTable:
         self._link = trouble
         self.publish()
 
-    def publish(self, awaiting: bool = False) -> None:
+    def publish(self) -> None:
         """Called on the network thread whenever the table changed: what the UI may read now."""
         session = self.client.session if self.client is not None else None
+        awaiting = self.client is not None and self.client.awaiting()
         view = session.seat_view() if session is not None and session.table is not None else None
         lobby = self._lobby_of(session)
         with self._changed:
@@ -281,6 +284,7 @@ class NetTable:
             self._lobby = lobby
             self._awaiting = awaiting
             if session is not None:
+                self._over = self._over or session.phase in ("over", "aborted")
                 self._verdicts = len(session.verdicts)
                 if self._shown is None:
                     self._shown = self._verdicts
@@ -293,6 +297,7 @@ class NetTable:
         common = dict(role=self.role, status=status, trouble=self._link is not None or session is None,
                       failed=self._failed, log=tuple(self._log),
                       code=self.hosting.code if self.hosting is not None else None,
+                      level=self.hosting.level if self.hosting is not None else "",
                       addresses=self._listening or (f"{self.options.address}:{self.options.port}",))
         if session is None or session.table is None:
             return Lobby(**common)
@@ -301,7 +306,7 @@ class NetTable:
         seats = tuple(
             LobbySeat(s, session.names.get(s, "") if s in session.keys else "",
                       fingerprint(session.keys[s]) if s in session.keys else "",
-                      s in bots or computer_name(session.names.get(s, "")), s == self.client.seat)
+                      s in bots or is_bot_name(session.names.get(s, "")), s == self.client.seat)
             for s in range(n))
         return Lobby(game=session.table.game, players=n, seats=seats, waiting=_waiting(session),
                      started=session.phase not in LOBBY_PHASES, **common)
@@ -349,6 +354,8 @@ class NetTable:
                 seen = self._version
                 if self._shown is not None and self._verdicts > self._shown:
                     self._shown += 1
+                    if not self._over:  # the entry after a hand's audit may close the table: the summary says so
+                        self._changed.wait_for(lambda: self._version > seen, CLOSING_WAIT)
                     return "hand"
                 if self._over:
                     return "over"

@@ -256,6 +256,36 @@ def data_dir() -> Path:
     return folder
 
 
+_HELD: dict[Path, int] = {}
+"""Lock files this process holds (their descriptors stay open until it exits)."""
+
+
+class InUse(RuntimeError):
+    """Another process holds this data folder's lock."""
+
+
+def hold_lock(name: str) -> None:
+    """Hold `<data folder>/<name>.lock` for the life of this process; InUse if another
+    process holds it. The operating system lets go of it when the process ends, however
+    it ends (a killed process leaves no stale lock)."""
+    path = data_dir() / f"{name}.lock"
+    if path in _HELD:
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): nothing to hold
+        os.close(fd)
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise InUse(f"another briscola process is playing from {path.parent}; one seat per data "
+                    f"folder (set BRISCOLA_HOME to another folder to take a second seat from this account)") from None
+    _HELD[path] = fd
+
+
 class FileSeatStore(SeatStore):
     """A seat's store in a file only its user can read (mode 0o600).
 

@@ -820,3 +820,30 @@ def test_addresses_are_given_as_join_takes_them():
     assert addresses("fe80::1", 7777) == ["[fe80::1]:7777"]
     every = addresses("0.0.0.0", 7777)
     assert every[-1] == "127.0.0.1:7777" and all(host_port(a)[1] == 7777 for a in every)
+
+
+def test_a_seat_silent_past_the_time_limit_is_named_and_a_computer_player_takes_it(children):
+    table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "3", "--bots-replace"))
+    person = Human(seed=5)  # plays three cards, then never answers again
+    nico = table.join("Nico", human=lambda child, line: person(child, line) if person.moves < 3 else None)
+    table.host.wait_for(r"seat 0 timed out", timeout=WAIT)
+    table.host.wait_for(r"a computer player takes seat 0")
+    assert nico.finish() != 0  # its seat was given away: it says so and stops
+    assert "your seat was given to a computer player" in nico.text
+    assert table.host.finish() == 0, children.report()  # one hand scored after the void one
+    assert re.search(r"^hand 2: .*score", table.host.text, re.M), table.host.tail()
+    done = subprocess.run([*BRISCOLA, "verify", str(table.transcript)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=WAIT)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert re.search(r"culprits: .*seat 0", done.stdout), done.stdout
+
+
+def test_a_second_join_from_the_same_data_folder_is_told_to_use_another(children):
+    table = Table(children, "briscola", players=2)
+    first = table.join("Uno", human=None)
+    first.wait_for(r"^seat \d at table ")
+    second = children.start("Due", "join", table.address, "--code", CODE, "--bot", "random", home="Uno")
+    assert second.finish() == 2
+    assert "one seat per data folder" in second.text and "BRISCOLA_HOME" in second.text
+    table.join("Tre")
+    table.verify_all(table.finish())

@@ -17,12 +17,13 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
+import threading
 from dataclasses import dataclass
 
 from engine.labels import LabelError, labels, parse
 from protocol import handshake as hs
 from protocol.codec import MAX_FRAME, FrameReader, frame
-from protocol.errors import ProtocolError, RemoteProtocolError
+from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
 from protocol.session import TableSession
 from protocol.transcript import entry_hash
@@ -55,6 +56,7 @@ class Client:
         self.say = say
         self.identity = identity
         self.lines = lines  # an async iterator of input lines (a person at the keyboard)
+        self._waiting: asyncio.Future | None = None  # the person's answer being waited for
         self.session: TableSession | None = None
         self.seat: int | None = None
         self.table_id: bytes | None = None
@@ -220,14 +222,82 @@ class Client:
     # --- the table -------------------------------------------------------------------------
 
     async def _play(self, reader, frames: FrameReader) -> None:
+        """Take entries as they come; on this seat's turn, decide. A person's seat keeps
+        reading the table while it waits for a line (a time-out, or the host closing, is
+        seen at once), and asks again only when what it may do has changed."""
+        asked: list[str] | None = None
         while self.ended is None:
-            await self._decide()
-            if self.ended is not None:
-                return
-            kind, fields = await self._read(reader, frames)
-            if kind != "entry":
-                raise RemoteProtocolError(f"unexpected {kind}")
-            await self._take(fields[0])
+            session = self.session
+            if session.my_turn() and self.options.player is not None:
+                self._act(await think(self.options.player, session.seat_view(), self.rng))
+                continue
+            if session.my_turn():
+                offered = labels(session.seat_view().state)
+                if offered != asked:
+                    self._prompt(offered)
+                    asked = offered
+                answer, data = await self._answer_or_entry(reader, frames)
+                if data is None:
+                    self._answer(answer)
+                    continue
+            else:
+                asked = None
+                kind, fields = await self._read(reader, frames)
+                if kind != "entry":
+                    raise RemoteProtocolError(f"unexpected {kind}")
+                data = fields[0]
+            await self._take(data)
+
+    async def _answer_or_entry(self, reader, frames: FrameReader) -> tuple[object, bytes | None]:
+        """The person's next answer, or the host's next entry, whichever comes first.
+        The answer being waited for is kept for the next call (standard input cannot be un-read)."""
+        if self._waiting is None:
+            self._waiting = asyncio.ensure_future(self._next_answer())
+        if not self._waiting.done():
+            reading = asyncio.ensure_future(self._read(reader, frames))
+            await asyncio.wait({self._waiting, reading}, return_when=asyncio.FIRST_COMPLETED)
+            if reading.done():
+                kind, fields = reading.result()
+                if kind != "entry":
+                    raise RemoteProtocolError(f"unexpected {kind}")
+                return None, fields[0]
+            reading.cancel()  # nothing read is lost: the bytes stay in the stream and the frame reader
+            await asyncio.gather(reading, return_exceptions=True)
+        answer, self._waiting = self._waiting.result(), None
+        return answer, None
+
+    # --- a person's seat (the app overrides these three) ------------------------------------
+
+    def _prompt(self, offered: list[str]) -> None:
+        """It is the person's turn, and this is what they may do (the labels)."""
+        self.say("your turn: " + " | ".join(offered))
+
+    async def _next_answer(self):
+        """The person's next answer: a line naming a move (an `Action` will do too), or None
+        when there will be none (the input is closed)."""
+        if self.lines is None:
+            return None
+        try:
+            return await self.lines.__anext__()
+        except StopAsyncIteration:
+            return None
+
+    def _answer(self, answer) -> None:
+        """A person's answer on its turn: the move it names, or why it is not one."""
+        if answer is None:
+            self.say("no more input: leaving the table")
+            self.ended = "input closed"
+            return
+        view = self.session.seat_view()
+        try:
+            action = parse(answer, view.seat, view.state) if isinstance(answer, str) else answer
+            self._act(action)
+        except (LabelError, LocalProtocolError) as error:
+            self.say(f"not a move: {error}")
+
+    def _act(self, action) -> None:
+        for message in self.session.act(action).messages:
+            self._send(hs.submit(message))
 
     async def _take(self, data: bytes) -> None:
         try:
@@ -273,42 +343,22 @@ class Client:
         scores = session.series.scores if session.series else []
         return f"the table is over: scores {scores}" + (f" ({session.closed})" if session.closed else "")
 
-    async def _decide(self) -> None:
-        session = self.session
-        if session is None or not session.my_turn():
-            return
-        view = session.seat_view()
-        if self.options.player is not None:
-            action = await think(self.options.player, view, self.rng)
-        else:
-            action = await self._ask(view)
-            if action is None:
-                return
-        for message in session.act(action).messages:
-            self._send(hs.submit(message))
-
-    async def _ask(self, view):
-        """A person's move: the legal labels, then one label per line from standard input."""
-        state = view.state
-        self.say("your turn: " + " | ".join(labels(state)))
-        while True:
-            line = await self.lines.__anext__() if self.lines is not None else None
-            if line is None:
-                self.say("no more input: leaving the table")
-                self.ended = "input closed"
-                return None
-            try:
-                return parse(line, view.seat, state)
-            except LabelError as error:
-                self.say(f"not a move: {error}")
-
 
 async def stdin_lines():
-    """Lines typed on standard input, without blocking the event loop."""
-    while True:
-        line = await asyncio.to_thread(sys.stdin.readline)
-        if not line:
+    """Lines typed on standard input, without blocking the event loop. A daemon thread
+    reads them, so a client that ends while a line is awaited exits at once."""
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue = asyncio.Queue()
+
+    def read() -> None:
+        try:
+            for line in sys.stdin:
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+            loop.call_soon_threadsafe(lines.put_nowait, None)
+        except RuntimeError:  # the client has ended (its loop is closed)
             return
+
+    threading.Thread(target=read, name="stdin", daemon=True).start()
+    while (line := await lines.get()) is not None:
         if line.strip():
             yield line.strip()
-

@@ -18,7 +18,7 @@ from protocol.host import Host
 from protocol.identity import Identity
 from protocol.session import TableSession
 
-from ..storage import FileSeatStore, TranscriptFile, data_dir
+from ..storage import FileSeatStore, InUse, TranscriptFile, data_dir, hold_lock
 from .client import Client, Options, stdin_lines
 from .server import Bot, Limits, TableServer, new_code
 
@@ -41,6 +41,7 @@ class Hosting:
     bind: str
     port: int  # the port asked for (0: any free one)
     resumed: bool
+    level: str  # of the computer players this process runs
 
     @property
     def table_id(self) -> bytes:
@@ -69,7 +70,7 @@ def prepare_host(args, say) -> Hosting:
     time_limit = args.time_limit if args.time_limit is not None else session.rules.get("time_limit")
     server = TableServer(host, log, code=code, bots=bots, time_limit=time_limit, replace_with_bot=replace,
                          hands=args.hands, say=say, limits=Limits(handshake_seconds=args.handshake_seconds))
-    return Hosting(server, log, code, args.bind, args.port, resumed)
+    return Hosting(server, log, code, args.bind, args.port, resumed, args.level)
 
 
 def host_command(args) -> int:
@@ -158,9 +159,18 @@ def _host_bots(host: Host, args, log: TranscriptFile) -> dict[int, Bot]:
         key = data_dir() / "host-bots" / f"{host.table_id.hex()}-seat{seat}.key"
         identity = Identity.load_or_create(key)
         store = FileSeatStore.for_seat(host.table_id, seat)
-        bot, owed = TableSession.resume(seat, identity, store, entries, name=f"computer ({args.level})")
+        bot, owed = TableSession.resume(seat, identity, store, entries, name=bot_name(seat))
         out[seat] = Bot(bot, player, random.Random(), owed)
     return out
+
+
+def bot_name(seat: int) -> str:
+    """The name of a computer player the host runs: short enough for the table's seat column."""
+    return f"cpu{seat}"
+
+
+def is_bot_name(name: str) -> bool:
+    return len(name) == 4 and name.startswith("cpu") and name[3].isdigit()
 
 
 def addresses(bind: str, port: int) -> list[str]:
@@ -216,7 +226,13 @@ def watch_options(args) -> Options:
 
 
 def player_identity() -> Identity:
-    """This account's key at every table it joins."""
+    """This account's key at every table it joins, held by this process alone: two
+    players sharing one key would take each other's seat (SetupError if another
+    process plays with it)."""
+    try:
+        hold_lock("player")
+    except InUse as error:
+        raise SetupError(str(error)) from None
     return Identity.load_or_create(data_dir() / "identity.key")
 
 

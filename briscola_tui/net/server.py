@@ -323,6 +323,7 @@ class TableServer:
         await self._check_end()
         while not self.finished.is_set():
             while self.pending and not self.finished.is_set():
+                await self._replace_absent()  # before a player's own key could take its seat back
                 source, message = self.pending.popleft()
                 await self._submit(source, message)
             if self.finished.is_set():
@@ -379,12 +380,12 @@ class TableServer:
             self.pending.extend((None, m) for m in update.messages)
 
     async def _check_end(self) -> None:
-        """The series is over, or the table has played the hands it was started for: close it
-        (before anything of the next hand is ordered)."""
+        """The series is over, or the table has played the hands it was started for (scored
+        ones: a void hand is played again): close it (before anything of the next hand is ordered)."""
         session = self.session
         if session.phase in ("over", "aborted"):
             self.finished.set()
-        elif self.hands is not None and len(session.verdicts) >= self.hands and session.phase == "commit" \
+        elif self.hands is not None and len(session.outcomes) >= self.hands and session.phase == "commit" \
                 and not session.hand.commits:
             self.pending.clear()
             await self._append(self.host.close(f"the table was started for {self.hands} hands"))
@@ -420,26 +421,34 @@ class TableServer:
         if time.monotonic() - self.waiting_since < self.time_limit:
             return
         seat = remote[0]
-        self.say(f"seat {seat} timed out (owed its {kinds[0]})")
-        try:
+        try:  # the entry's event says "seat N timed out"
             await self._append(self.host.time_out(seat))
         except LocalProtocolError:
             return
         await self._drain()
 
     async def _seat_bots(self) -> None:
-        entries = [e.encode() for e in self.host.transcript.entries]
+        await self._replace_absent()
+        await self._drain()
+
+    async def _replace_absent(self) -> None:
+        """With --bots-replace, a computer player takes every seat left empty by a time-out;
+        its join is ordered first (so the seat's old key, still connected, does not take it back)."""
+        if self.replace_with_bot is None or self.session.phase != "seating":
+            return
+        entries = None
         for seat in sorted(self.session.absent):
-            if seat in self.bots or seat in self.reserved:
-                continue
+            holder = self.reserved.get(seat)
+            if seat in self.bots or (holder is not None and holder.key != self.session.keys.get(seat)):
+                continue  # a new key came to take it (table rule `retake`)
+            entries = entries or [e.encode() for e in self.host.transcript.entries]
             session, owed = await asyncio.to_thread(replacement_seat, seat, entries)
             self.bots[seat] = Bot(session, self.replace_with_bot, random.Random())
             self.say(f"a computer player takes seat {seat}")
             for conn in list(self.conns.values()):
                 if conn.seat == seat:
-                    self._close(conn, "your seat was given to a computer player")
-            self.pending.extend((None, m) for m in owed)
-        await self._drain()
+                    self._close(conn, "your seat was given to a computer player", refuse=True)  # final
+            self.pending.extendleft((None, m) for m in reversed(owed))
 
     # --- writing ---------------------------------------------------------------------------
 

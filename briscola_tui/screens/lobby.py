@@ -42,8 +42,9 @@ def seats_text(lobby) -> Text:
         out.append("   (not known until the host welcomes us)\n", "dim")
     for s in lobby.seats:
         name = s.name or "(free)"
-        what = ", ".join(w for w, on in (("you", s.me), ("computer", s.computer)) if on)
-        line = Text(f"   {s.seat}  {name:<20.20} {what:<14}")
+        computer = f"computer ({lobby.level})" if lobby.level else "computer"
+        what = ", ".join(w for w, on in (("you", s.me), (computer, s.computer)) if on)
+        line = Text(f"   {s.seat}  {name:<20.20} {what:<18.18} ")
         if s.fingerprint:
             line.append(f"key {s.fingerprint}", "dim")
         out.append_text(line)
