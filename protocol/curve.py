@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Iterator
 
 from coincurve import PublicKey
 
@@ -131,6 +132,23 @@ def hash_to_scalar(tag: bytes, *parts: bytes) -> int:
 def random_scalar() -> int:
     """A uniform scalar in [1, n-1]."""
     return secrets.randbelow(ORDER - 1) + 1
+
+
+def scalar_stream(key: bytes, label: bytes) -> Iterator[int]:
+    """Endless scalars in [1, n-1] from SHA-512(key ‖ label ‖ counter), mod n.
+
+    A prover's nonces derived from a secret key and the whole statement
+    (as RFC 6979 does for signatures): the same step gives the same proof
+    bytes, so a seat rebuilt after a crash signs what it signed before, and
+    no two statements ever share a nonce.
+    """
+    counter = 0
+    while True:
+        digest = hashlib.sha512(key + len(label).to_bytes(4, "big") + label + counter.to_bytes(8, "big")).digest()
+        counter += 1
+        k = int.from_bytes(digest, "big") % ORDER
+        if k:
+            yield k
 
 
 def scalar_from_bytes(data: bytes) -> int:

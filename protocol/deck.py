@@ -35,6 +35,7 @@ n the secp256k1 group order and scalar(b) = int(b) mod (n-1) + 1:
   [0, i]; j from 32-bit big-endian words of SHA-256(K ‖ m (2 bytes) ‖ counter
   (8 bytes)), K = HKDF(label b"permutation", 32), rejecting w ≥ 2^32 - 2^32 mod (i+1)
 - x25519_seed = HKDF(label b"x25519", 32 bytes)
+- proof_key = HKDF(label b"proof", 32 bytes): the nonces of the step proofs
 - card_point(c): the first counter (4 bytes BE) such that x = SHA-256(b"briscola-tui/card/v2"
   ‖ c (2 bytes BE) ‖ counter) is below p and the x of a curve point; the point with even y
 """
@@ -243,6 +244,11 @@ class SeatSecrets:
             self._public = (curve.encode(curve.base_mul(self.phase1_key)),
                             tuple(curve.encode(curve.base_mul(k)) for k in keys))
         return self._public
+
+    @property
+    def proof_key(self) -> bytes:
+        """32 secret bytes the proofs of this seat's steps draw their nonces from."""
+        return _hkdf(self.seed, b"proof", 32)
 
     @property
     def x25519_seed(self) -> bytes:

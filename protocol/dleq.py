@@ -22,9 +22,10 @@ TAG = b"briscola-tui/dleq/v1"
 PROOF_LEN = 2 * curve.SCALAR_LEN
 
 
-def prove(context: bytes, a: Point, x: Point, c: Point, y: Point, m: int) -> bytes:
-    """A 64-byte proof that log_a x == log_c y == m (m in [1, n-1])."""
-    r = curve.random_scalar()
+def prove(context: bytes, a: Point, x: Point, c: Point, y: Point, m: int, r: int | None = None) -> bytes:
+    """A 64-byte proof that log_a x == log_c y == m (m in [1, n-1]); `r`: the
+    nonce, secret and never used for another statement (random if None)."""
+    r = curve.random_scalar() if r is None else r
     challenge = _challenge(context, a, x, c, y, curve.mul(a, r), curve.mul(c, r))
     response = (r + challenge * m) % ORDER
     return challenge.to_bytes(32, "big") + response.to_bytes(32, "big")

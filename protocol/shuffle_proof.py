@@ -35,6 +35,7 @@ Cost: about 14m multiplications to prove, 12m to check.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import curve
@@ -150,9 +151,11 @@ def _final_challenge(z: int, e_mid, t1, t2, u, v: Point, w: Point) -> int:
 # --- proving and checking --------------------------------------------------------
 
 
-def prove(context: bytes, xs: list[Point], ys: list[Point], key: Point, k: int, perm: list[int]) -> ShuffleProof:
-    """The proof that ys[j] = k·xs[perm[j]] for all j, under key = k·B."""
-    m, rnd = len(xs), curve.random_scalar
+def prove(context: bytes, xs: list[Point], ys: list[Point], key: Point, k: int, perm: list[int],
+          nonces: Iterator[int] | None = None) -> ShuffleProof:
+    """The proof that ys[j] = k·xs[perm[j]] for all j, under key = k·B.
+    `nonces`: the prover's secret random scalars (fresh random ones if None)."""
+    m, rnd = len(xs), curve.random_scalar if nonces is None else nonces.__next__
     if m < 2 or len(ys) != m or sorted(perm) != list(range(m)):
         raise ValueError("a shuffle proof needs two decks of the same length (at least 2) and a permutation")
     a = [perm[j] + 1 for j in range(m)]

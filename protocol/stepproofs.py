@@ -50,15 +50,20 @@ def proof_size(phase: int, m: int) -> int:
 
 def prove(ctx: bytes, phase: int, s: SeatSecrets, keys: DeckKeys,
           deck_in: Sequence[bytes], deck_out: Sequence[bytes]) -> bytes:
-    """The proof of a step (honest or not: for a false step it will not verify)."""
+    """The proof of a step (honest or not: for a false step it will not verify).
+
+    Deterministic: its nonces come from the seat's proof key and `ctx`, which
+    names the whole statement (`curve.scalar_stream`)."""
     xs, ys = _points(deck_in), _points(deck_out)
+    nonces = curve.scalar_stream(s.proof_key, ctx)
     if phase == 1:
         key = curve.decode(keys[0])
-        return prove_shuffle(ctx, xs, ys, key, s.phase1_key, s.permutation(len(xs))).to_bytes()
+        return prove_shuffle(ctx, xs, ys, key, s.phase1_key, s.permutation(len(xs)), nonces).to_bytes()
     k, position_keys = curve.decode(keys[0]), [curve.decode(p) for p in keys[1]]
     unlock = pow(s.phase1_key, -1, ORDER)
     return b"".join(
-        dleq.prove(ctx + i.to_bytes(1, "big"), k, position_keys[i], xs[i], ys[i], s.card_key(i) * unlock % ORDER)
+        dleq.prove(ctx + i.to_bytes(1, "big"), k, position_keys[i], xs[i], ys[i], s.card_key(i) * unlock % ORDER,
+                   next(nonces))
         for i in range(len(xs))
     )
 
