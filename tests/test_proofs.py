@@ -461,3 +461,34 @@ def test_a_step_proof_is_the_same_bytes_each_time_it_is_made(phase):
     assert stepproofs.prove(ctx, phase, again, keys, deck_in, deck_out) == proof
     other = stepproofs.context(TABLE, 4, 1, phase, keys, deck_in, deck_out)
     assert stepproofs.prove(other, phase, again, keys, deck_in, deck_out) != proof
+
+
+class KeysOfAnotherSeed(TableSession):
+    """Commits to one seed but plays the whole hand with the keys of another
+    (every step proved against the keys it committed), and reveals the first."""
+
+    def _make_commit(self):
+        from dataclasses import replace
+
+        message = super()._make_commit()
+        self.committed_seed, self.secrets = self.secrets.seed, mp.SeatSecrets(secrets.token_bytes(32))
+        phase1_key, position_keys = self.secrets.public_keys(self.plan.size)
+        return replace(message, phase1_key=phase1_key, position_keys=position_keys)
+
+    def _make_reveal(self):
+        from protocol.messages import Reveal
+
+        message = super()._make_reveal()
+        return None if message is None else Reveal(message.hand, self.committed_seed)
+
+
+def test_deck_keys_that_are_not_the_seeds_are_named_at_the_audit():
+    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2),
+                       sessions=seat_sessions(2, {0: KeysOfAnotherSeed}))
+    table.run(max_hands=1)
+    assert not table.refused and not table.failures  # every step was proved against the keys it committed
+    host = table.host.session
+    assert host.hand.moves and host.phase == "aborted"
+    (culprit,) = host.verdicts[-1].culprits
+    assert culprit.seat == 0 and "committed deck keys are not the ones its seed gives" in culprit.reason
+    assert culprit.entry == host.hand.commits[0][1]
