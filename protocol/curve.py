@@ -11,7 +11,9 @@ point that decodes generates the whole group; there is no small subgroup to
 check for.
 
 Scalars are Python ints. Everything that multiplies takes a scalar in
-[1, n-1]; `reduce` brings any int into range (refusing 0 mod n).
+[1, n-1] and refuses any other (0 and n would give the identity); whatever
+computes one reduces it mod n first. A scalar read from the wire must be
+below n already (`scalar_from_bytes`): one scalar, one encoding.
 """
 
 from __future__ import annotations
@@ -52,14 +54,6 @@ def decode(data: bytes) -> Point:
 
 def encode(point: Point) -> bytes:
     return point.format()
-
-
-def reduce(k: int) -> int:
-    """k mod n, refusing 0 (no scalar here may be the zero of the group)."""
-    r = k % ORDER
-    if r == 0:
-        raise PointError("scalar is 0 mod n")
-    return r
 
 
 def _check_scalar(k: int) -> bytes:

@@ -25,7 +25,7 @@ Flow of one hand (docs/protocol.md, "A hand" and "The deck cipher"):
    `decrypt_deck`, `expected_share`.
 
 Derivations (so any implementation can audit a revealed seed), with
-HKDF = HKDF-SHA256(ikm=seed, salt=None, info=b"briscola-tui/seat/v2/" + label),
+HKDF = HKDF-SHA256(ikm=seed, salt=None, info=b"briscola-tui/seat/v1/" + label),
 n the secp256k1 group order and scalar(b) = int(b) mod (n-1) + 1:
 
 - phase1_key  = scalar(HKDF(label b"phase1", 48 bytes)); published K = phase1_key·B
@@ -60,7 +60,7 @@ POINT_LEN = curve.POINT_LEN
 CARD_TAG = b"briscola-tui/card/v2"
 COMMIT_TAG = b"briscola-tui/commit/v1"
 COIN_TAG = b"briscola-tui/coin/v1"
-SEED_TAG = b"briscola-tui/seat/v2/"
+SEED_TAG = b"briscola-tui/seat/v1/"
 
 
 class DeckError(ValueError):

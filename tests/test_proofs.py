@@ -90,15 +90,18 @@ def test_the_identity_never_appears():
         curve.mul(p, 0)
 
 
-def test_scalars_are_reduced_mod_n():
-    assert curve.reduce(ORDER + 5) == 5
-    assert curve.reduce(-1) == ORDER - 1
-    with pytest.raises(PointError):
-        curve.reduce(2 * ORDER)
+def test_scalars_lie_in_range_and_have_one_encoding():
     p = curve.decode(a_point())
-    assert curve.encode(curve.mul(p, curve.reduce(ORDER + 3))) == curve.encode(curve.mul(p, 3))
-    with pytest.raises(PointError):
-        curve.scalar_from_bytes(ORDER.to_bytes(32, "big"))
+    for bad in (0, ORDER, ORDER + 3, -1):
+        with pytest.raises(ValueError):
+            curve.mul(p, bad)
+    assert curve.encode(curve.mul(p, (ORDER + 3) % ORDER)) == curve.encode(curve.mul(p, 3))
+    assert curve.scalar_from_bytes((ORDER - 1).to_bytes(32, "big")) == ORDER - 1
+    for bad in (ORDER.to_bytes(32, "big"), (ORDER + 3).to_bytes(32, "big"), bytes(31), bytes(33)):
+        with pytest.raises(PointError):
+            curve.scalar_from_bytes(bad)
+    s = mp.SeatSecrets(bytes(32))
+    assert all(1 <= s.card_key(i) < ORDER for i in range(40)) and 1 <= s.phase1_key < ORDER
 
 
 def test_card_points_are_hashed_points_with_even_y():
