@@ -495,3 +495,27 @@ def test_deck_keys_that_are_not_the_seeds_are_named_at_the_audit():
     (culprit,) = host.verdicts[-1].culprits
     assert culprit.seat == 0 and "committed deck keys are not the ones its seed gives" in culprit.reason
     assert culprit.entry == host.hand.commits[0][1]
+
+
+def _uncompressed(point: bytes) -> bytes:
+    return PublicKey(point).format(compressed=False)
+
+
+@pytest.mark.parametrize("spoil, reason", [
+    (lambda p: _uncompressed(p), "deck card: expected 33 bytes"),  # the same point, 65 bytes
+    (lambda p: bytes([6 + (p[0] & 1)]) + _uncompressed(p)[1:], "deck card: expected 33 bytes"),  # hybrid
+    (lambda p: b"\x04" + p[1:], "not a curve point"),  # a 33-byte value with another prefix
+    (lambda p: bytes([p[0] ^ 1]) + p[1:], "phase-1 shuffle proof fails"),  # the point's negation: valid, not the card
+    (lambda p: b"\x02" + curve.FIELD.to_bytes(32, "big"), "not a curve point"),  # x = p
+], ids=["uncompressed", "hybrid", "prefix-04", "negated", "x-equals-p"])
+def test_a_deck_with_another_encoding_or_an_invalid_point_is_refused_at_once(spoil, reason):
+    from briscola_tui.cheaters import ShuffleSpoiler
+
+    cls = type("Encoder", (ShuffleSpoiler,), {"spoil": lambda self, deck: deck.__setitem__(0, spoil(deck[0]))})
+    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2), sessions=seat_sessions(2, {1: cls}))
+    table.run(max_hands=1)
+    (ordered,) = table.refused
+    assert ordered.refused.culprit == 1 and reason in ordered.refused.reason, ordered.refused.reason
+    host = table.host.session
+    assert [seat for seat, _, _ in host.hand.shuffles] == [0] and host.phase == "aborted"
+    assert {c.seat for c in host.verdicts[-1].culprits} == {1}
