@@ -2,7 +2,7 @@
 
     python bench/arena.py --game briscola --players 2 --a normal --b random --hands 400 --seed 1
     python bench/arena.py --game chiamata --a normal --b easy --hands 1000 --json
-    python bench/arena.py --game calabresella --a hard --b normal --hands 200 --budget 200 --jobs 2
+    python bench/arena.py --game calabresella --a hard --b normal --hands 200 --budget 1000/1200steps --jobs 2
 
 `--hands H` deals, each played twice with the levels' seats swapped
 (duplicate format: the luck of the deal cancels), so 2H hands in all:
@@ -29,13 +29,17 @@ every game, each level's average score per hand (a side's score is one of
 its seats' score; one against the rest, the lone seat's score), and the
 95% interval of the mean paired difference a - b per deal (normal
 approximation); each level's CPU milliseconds per move
-(`time.process_time` around the player's call).
+(`time.process_time` around the player's call), on average and at most
+(`a_max_ms`, `b_max_ms`).
 
-`--budget` sets a searching player's budget per move: "200" iterations,
-"0.05s" seconds, "200/0.05s" both (the player's module builds it with
-`make_player(iterations=..., seconds=...)`, as engine/bots/hard.py does; a
-`play` taking a `budget` keyword gets the number). easy, normal and random
-ignore it. A time budget makes the figures depend on the machine's load.
+`--budget` sets a searching player's budget per move, ending at whichever
+limit comes first: "200" iterations, "0.05s" seconds, "2400steps" steps of
+simulation (engine/bots/hard.py), or several, "1000/2400steps" (the
+player's module builds it with `make_player(iterations=..., seconds=...,
+steps=...)`, a limit not given being none, as engine/bots/hard.py does; a
+`play` taking a `budget` keyword gets the number). Without `--budget` a
+level plays at its default budget. easy, normal and random ignore it. A
+time budget makes the figures depend on the machine's load.
 """
 
 from __future__ import annotations
@@ -88,7 +92,9 @@ def play_hand(game, dealer: int, deal, players: list, rngs: list, clock: dict, m
             view = StateView(views[turn], turn)
             start = time.process_time()
             action = players[turn](view, rngs[turn])
-            clock[labels[turn]] += time.process_time() - start
+            spent = time.process_time() - start
+            clock[labels[turn]] += spent
+            clock[labels[turn] + "_max"] = max(clock[labels[turn] + "_max"], spent)
             moves[labels[turn]] += 1
             need = None
         full.apply(action)
@@ -106,14 +112,16 @@ def two_sides(game) -> bool:
 
 def _player(level: str, budget):
     """The player of `level`, given `budget` if it takes one: a module's
-    `make_player(iterations=..., seconds=...)` (hard), else a `budget`
+    `make_player(iterations=..., seconds=..., steps=...)` (hard), else a `budget`
     keyword of its `play`; the others ignore it."""
     play = bots.get(level)
     if budget is None:
         return play
-    iterations, seconds = budget
+    iterations, seconds, steps = budget
     make_player = getattr(sys.modules.get(play.__module__), "make_player", None)
     if make_player is not None:
+        if "steps" in inspect.signature(make_player).parameters:
+            return make_player(iterations=iterations, seconds=seconds, steps=steps)
         return make_player(iterations=iterations, seconds=seconds)
     try:
         takes = "budget" in inspect.signature(play).parameters
@@ -129,7 +137,7 @@ def play_deal(task: tuple) -> dict:
     deck = game.deck()
     random.Random(f"arena/{seed}/deal/{i}").shuffle(deck)
     players = {"a": _player(a, budget), "b": _player(b, budget)}
-    clock = {"a": 0.0, "b": 0.0}
+    clock = {"a": 0.0, "b": 0.0, "a_max": 0.0, "b_max": 0.0}
     moves = {"a": 0, "b": 0}
     out = {"a_score": 0.0, "b_score": 0.0, "a_won": 0, "a_decided": 0, "b_won": 0, "b_decided": 0,
            "a_points": 0.0, "b_points": 0.0, "redeals": 0}
@@ -217,6 +225,7 @@ def run(game_name: str, players: int | None, a: str, b: str, hands: int, seed: i
             deals = pool.map(play_deal, tasks, chunksize=max(1, hands // (jobs * 8)))
     total = {key: sum(d[key] for d in deals) for key in deals[0] if key not in ("clock", "moves")}
     clock = {x: sum(d["clock"][x] for d in deals) for x in "ab"}
+    longest = {x: max(d["clock"][x + "_max"] for d in deals) for x in "ab"}
     moves = {x: sum(d["moves"][x] for d in deals) for x in "ab"}
     diffs = [d["a_score"] - d["b_score"] for d in deals]
     figures = {
@@ -229,6 +238,7 @@ def run(game_name: str, players: int | None, a: str, b: str, hands: int, seed: i
         "b_avg_points": total["b_points"] / hands,
         "a_ms_per_move": 1000 * clock["a"] / max(1, moves["a"]),
         "b_ms_per_move": 1000 * clock["b"] / max(1, moves["b"]),
+        "a_max_ms": 1000 * longest["a"], "b_max_ms": 1000 * longest["b"],
         "a_moves": moves["a"], "b_moves": moves["b"],
     }
     if game.name == "briscola":
@@ -262,28 +272,32 @@ def report(f: dict) -> str:
     lines.append(f"  card points per hand ({whose}): {a} {f['a_avg_points']:.1f}, {b} {f['b_avg_points']:.1f}")
     if "redeals" in f:
         lines.append(f"  hands everybody passed: {f['redeals']} of {2 * f['hands']}")
-    lines.append(f"  CPU per move: {a} {f['a_ms_per_move']:.3f} ms, {b} {f['b_ms_per_move']:.3f} ms")
+    lines.append(f"  CPU per move: {a} {f['a_ms_per_move']:.3f} ms (at most {f['a_max_ms']:.1f}), "
+                 f"{b} {f['b_ms_per_move']:.3f} ms (at most {f['b_max_ms']:.1f})")
     return "\n".join(lines)
 
 
-def parse_budget(text: str) -> tuple[int | None, float | None]:
-    """`--budget`: "200" iterations a move, "0.05s" seconds a move, "200/0.05s" both."""
-    iterations = seconds = None
+def parse_budget(text: str) -> tuple[int | None, float | None, int | None]:
+    """`--budget`: "200" iterations a move, "0.05s" seconds a move, "2400steps"
+    steps of simulation a move, or several ("200/0.05s", "1000/2400steps")."""
+    iterations = seconds = steps = None
     for part in text.split("/"):
         part = part.strip().lower()
         try:
-            if part.endswith("ms"):
+            if part.endswith("steps"):
+                steps = int(part[:-5])
+            elif part.endswith("ms"):
                 seconds = float(part[:-2]) / 1000
             elif part.endswith("s"):
                 seconds = float(part[:-1])
             else:
                 iterations = int(part)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"a budget is iterations (200), seconds (0.05s) or both (200/0.05s), "
-                                             f"not {text!r}") from None
-    if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
+            raise argparse.ArgumentTypeError(f"a budget is iterations (200), seconds (0.05s), steps (2400steps) "
+                                             f"or several (200/0.05s), not {text!r}") from None
+    if any(x is not None and x <= 0 for x in (iterations, seconds, steps)):
         raise argparse.ArgumentTypeError(f"a budget must be positive, not {text!r}")
-    return iterations, seconds
+    return iterations, seconds, steps
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -296,8 +310,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, help="worker processes (default: every core)")
     parser.add_argument("--budget", type=parse_budget, metavar="B",
-                        help="a searching player's budget per move (hard): iterations (200), seconds (0.05s) "
-                        "or both (200/0.05s); only an iteration budget gives reproducible figures")
+                        help="a searching player's budget per move (hard): iterations (200), seconds (0.05s), "
+                        "steps (2400steps) or several (1000/2400steps); without seconds the figures are "
+                        "reproducible (default: the level's own budget)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option, e.g. -o auction=points (values as JSON, else text)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")

@@ -10,13 +10,20 @@ warmed up first, as an installed briscola has it):
 
 1. **The networked hand.** `briscola host --game chiamata --port 0 --bind
    127.0.0.1 --open --hands 1` and one `briscola join --bot random` per seat,
-   all separate processes. Wall time from the start of the first join to the
-   host's exit (process start-up, handshakes, the coin, the hand, the close
-   and the host's goodbye included; the host's printed lines, timed as they
-   arrive, split it up). The CPU time of each process comes from `os.wait4`.
+   all separate processes. The hand's wall time runs from the host printing
+   that the last seat joined to the host printing the hand's result: the
+   coin, the deal, the auction and play, the reveals and the audit of every
+   node (the host's printed lines are timed as they arrive). The session's
+   wall time, from the start of the first join to the host's exit (process
+   start-up, handshakes and the goodbyes added), is printed beside it, with
+   its own ratio: start-up is paid once per table, not per hand. The CPU
+   time of each process comes from `os.wait4`.
 2. **The same hand in memory.** `protocol.local.LocalTable` with the game's
-   seats, each an `engine.bots` random player, in this process:
-   `time.perf_counter()` wall and `time.process_time()` CPU.
+   seats, each an `engine.bots` random player, in this process, from the
+   table's opening to the hand's result (the same span, plus the joins):
+   `time.perf_counter()` wall and `time.process_time()` CPU. Its nodes share
+   one audit and one check of each signature (`protocol.session.Shared`), as
+   offline play does; over the network each node does its own.
 3. **Spectators.** The host runs in this process (`TableServer` over
    `protocol.host.Host`, built as `briscola host` builds it), the seats are
    `briscola join --bot random` processes again, and N spectators are raw
@@ -215,13 +222,22 @@ def networked_hand(game: str, seats: int, folder: Path, timeout: float, env: dic
                 raise BenchError(f"a join exited {status}:\n{tail(out)}")
             cpu[seat_of(out) or f"join{i}"] = cpu_ms(usage)
 
-        def first(prefix: str) -> float | None:
-            return next((round(1000 * (t - start), 1) for t, line in lines if line.startswith(prefix)), None)
+        def first(match) -> float | None:
+            return next((round(1000 * (t - start), 1) for t, line in lines if match(line)), None)
 
+        seated = [round(1000 * (t - start), 1) for t, line in lines if line.endswith(" joins")]
+        seated_ms = seated[seats - 1] if len(seated) >= seats else None
+        verdict_ms = first(lambda line: line.startswith("hand 1:") and "score" in line)
+        if seated_ms is None or verdict_ms is None:
+            raise BenchError("the host did not print every seat joining and the hand's result:\n"
+                             + "\n".join(l for _, l in lines[-5:]))
         return {
-            "wall_ms": 1000 * (host_done - start),
-            "dealt_ms": first("hand 1:"),  # every seat joined and the coin tossed: the hand starts
-            "closed_ms": first("table closed"),  # the close entry is stored and relayed
+            "wall_ms": verdict_ms - seated_ms,
+            "session_ms": 1000 * (host_done - start),
+            "seated_ms": seated_ms,  # every seat has joined: the coin, then the hand
+            "dealt_ms": first(lambda line: line.startswith("hand 1:")),  # the coin tossed: the deal starts
+            "verdict_ms": verdict_ms,  # the hand audited: its result
+            "closed_ms": first(lambda line: line.startswith("table closed")),  # the close entry relayed
             "cpu_ms": dict(sorted(cpu.items())),
             "cpu_total_ms": round(sum(cpu.values()), 1),
         }
@@ -402,11 +418,14 @@ def measure(game: str, spectators: int, runs: int, timeout: float, keep: bool) -
             shutil.rmtree(folder, ignore_errors=True)
     net = min(nets, key=lambda n: abs(n["wall_ms"] - statistics.median(x["wall_ms"] for x in nets)))
     hand_wall = statistics.median(n["wall_ms"] for n in nets)
+    session = statistics.median(n["session_ms"] for n in nets)
     in_memory = statistics.median(m["wall_ms"] for m in mems)
     figures = {
         "hand_wall_ms": round(hand_wall, 1),
         "in_memory_ms": round(in_memory, 1),
         "ratio": round(hand_wall / in_memory, 2),
+        "session_wall_ms": round(session, 1),
+        "session_ratio": round(session / in_memory, 2),
         "spectators": spectators,
         "spectator_p50_ms": round(specs[0]["p50_ms"], 2) if specs else None,
         "spectator_p95_ms": round(specs[0]["p95_ms"], 2) if specs else None,
@@ -414,7 +433,9 @@ def measure(game: str, spectators: int, runs: int, timeout: float, keep: bool) -
         "seats": seats,
         "runs": runs,
         "hand_walls_ms": [round(n["wall_ms"], 1) for n in nets],
+        "seated_ms": net["seated_ms"],
         "dealt_ms": net["dealt_ms"],
+        "verdict_ms": net["verdict_ms"],
         "closed_ms": net["closed_ms"],
         "cpu_ms": net["cpu_ms"],
         "cpu_total_ms": net["cpu_total_ms"],
@@ -458,8 +479,11 @@ def main() -> int:
         return 0
     f = figures
     print(f"{f['game']}, {f['seats']} seats on 127.0.0.1 ({f['runs']} run(s), median)")
-    print(f"networked hand: {f['hand_wall_ms']} ms wall, first join to host exit "
-          f"(hand dealt at {f['dealt_ms']} ms, table closed at {f['closed_ms']} ms)")
+    print(f"networked hand: {f['hand_wall_ms']} ms wall, from the last seat joining to the hand's result"
+          f" (the coin, the deal, the play, the reveals and every node's audit)")
+    print(f"  the whole session, first join started to host exit: {f['session_wall_ms']} ms"
+          f" (seated at {f['seated_ms']}, dealt at {f['dealt_ms']}, result at {f['verdict_ms']},"
+          f" closed at {f['closed_ms']} ms); {f['session_ratio']}x the in-memory hand")
     print(f"  CPU per process (ms): " + ", ".join(f"{k} {v}" for k, v in f["cpu_ms"].items())
           + f"; total {f['cpu_total_ms']} (of which start-up and imports, each: {f['startup_cpu_ms']})")
     print(f"in memory: {f['in_memory_ms']} ms wall, {f['in_memory_cpu_ms']} ms CPU")

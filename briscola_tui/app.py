@@ -3,28 +3,41 @@ through the same protocol code as a network table (`briscola_tui.offline`)."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 from textual.app import App
 
-from .offline import OfflineTable
-from .screens.table import TableScreen
+from . import settings as settings_module
 from .widgets.cards import Style, can_show_glyphs
+
+
+def offline_transcript(game: str):
+    """Where a game against the computer keeps its transcript: the data folder's transcripts."""
+    import time
+
+    from .storage import data_dir
+
+    return data_dir() / "transcripts" / f"offline-{game}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.bin"
 
 
 class BriscolaApp(App):
     TITLE = "briscola"
 
-    def __init__(self, play: dict | None = None, *, ascii: bool | None = None, level: str = "normal",
-                 seed: int | None = None, deal_seed: int | None = None, pace: float = 0.4) -> None:
+    def __init__(self, play: dict | None = None, *, ascii: bool | None = None, level: str | None = None,
+                 seed: int | None = None, deal_seed: int | None = None, pace: float = 0.4,
+                 settings: settings_module.Settings | None = None) -> None:
         """`play`: open straight into a table: {"game", "players", "hands", "options"}.
         `seed` and `deal_seed` fix the computer players and the deals (tests);
-        `pace`: seconds a computer player takes per decision."""
+        `pace`: seconds a computer player takes per decision. `settings`: the
+        player's settings (default: those saved in the config directory);
+        `ascii` and `level` given here win over them for this run."""
         super().__init__()
-        if ascii is None:
-            ascii = not can_show_glyphs(getattr(sys.stdout, "encoding", None))
-        self.style_ = Style(ascii)
-        self.play, self.level, self.seed, self.deal_seed, self.pace = play, level, seed, deal_seed, pace
+        self.settings = settings if settings is not None else settings_module.load()
+        self.ascii_forced = ascii
+        self.style_ = self.make_style()
+        self.play, self.seed, self.deal_seed, self.pace = play, seed, deal_seed, pace
+        self.level = level or self.settings.level
         self.from_command = play is not None
 
     def on_mount(self) -> None:
@@ -36,10 +49,28 @@ class BriscolaApp(App):
 
             self.push_screen(HomeScreen())
 
+    def make_style(self) -> Style:
+        """The card style from the settings: ASCII (forced, on, off or automatic), colours, suit names."""
+        ascii, chosen = self.ascii_forced, self.settings.ascii
+        if ascii is None:
+            ascii = {"on": True, "off": False}.get(chosen)
+        if ascii is None:
+            ascii = not can_show_glyphs(getattr(sys.stdout, "encoding", None))
+        return Style(ascii, four_colour=self.settings.four_colour, names=self.settings.suit_names,
+                     colour="NO_COLOR" not in os.environ)
+
+    def apply_settings(self) -> None:
+        """The settings changed: the style and level of what is opened next."""
+        self.style_ = self.make_style()
+        self.level = self.settings.level
+
     def start_table(self, game: str, players: int | None = None, hands: int | None = None,
-                    options: dict | None = None) -> None:
-        controller = OfflineTable(game, players, self.level, hands, options, seed=self.seed,
-                                  deal_seed=self.deal_seed, pace=self.pace)
+                    options: dict | None = None, level: str | None = None) -> None:
+        from .offline import OfflineTable
+        from .screens.table import TableScreen
+
+        controller = OfflineTable(game, players, level or self.level, hands, options, seed=self.seed,
+                                  deal_seed=self.deal_seed, pace=self.pace, transcript=offline_transcript(game))
         self.push_screen(TableScreen(controller, self.style_))
 
     def table_over(self) -> None:
@@ -50,7 +81,7 @@ class BriscolaApp(App):
             self.pop_screen()
 
     def _in_game(self) -> bool:
-        return any(isinstance(s, TableScreen) and not s.over for s in self.screen_stack)
+        return any(getattr(s, "over", True) is False for s in self.screen_stack)
 
     async def action_quit(self) -> None:
         from .screens.dialogs import ConfirmQuit

@@ -101,21 +101,40 @@ def _network(run):
 
 
 def _host(args):
+    if not args.headless and _terminal():
+        return _network_app("host", args)
     from .net.commands import host_command
 
     return host_command(args)
 
 
 def _join(args):
+    if not args.headless and _terminal():
+        return _network_app("join", args)
     from .net.commands import join_command
 
     return join_command(args)
 
 
 def _watch(args):
+    if not args.headless and _terminal():
+        return _network_app("watch", args)
     from .net.commands import watch_command
 
     return watch_command(args)
+
+
+def _terminal() -> bool:
+    """The app needs a terminal: with standard input or output redirected, host, join and
+    watch run headless (scripts, tests, a host started by a service)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _network_app(kind: str, args) -> int:
+    """The Textual app on the lobby, then the table (the host's own seat in this process)."""
+    from .netapp import run_app
+
+    return run_app(kind, args)
 
 
 def _add_network_commands(sub) -> None:
@@ -146,7 +165,10 @@ def _add_network_commands(sub) -> None:
     host.add_argument("--time-limit", type=_positive, metavar="S", help="whole seconds a seat has to send what it owes")
     host.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
                       help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
-    host.add_argument("--headless", action="store_true", help="print the game as lines (the only mode for now)")
+    host.add_argument("--name", help="your name at the table (you hold seat 0 unless --headless)")
+    host.add_argument("--headless", action="store_true",
+                      help="only serve the table, printing the game as lines (default: the app, where you hold a seat)")
+    host.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the app)")
     host.add_argument("--port-file", help=argparse.SUPPRESS)
     host.add_argument("--handshake-seconds", type=float, default=10.0, help=argparse.SUPPRESS)  # tests
     host.set_defaults(run=_network(_host))
@@ -164,7 +186,9 @@ def _add_network_commands(sub) -> None:
     join.add_argument("--bot", choices=levels, help="let a computer player of this level play the seat")
     join.add_argument("--retry", type=float, default=60.0, metavar="S",
                       help="keep trying to reach the host this long after a drop (default 60)")
-    join.add_argument("--headless", action="store_true", help="print the game as lines (the only mode for now)")
+    join.add_argument("--headless", action="store_true",
+                      help="print the game as lines and read moves from standard input (default: the app)")
+    join.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the app)")
     join.set_defaults(run=_network(_join))
 
     watch = sub.add_parser("watch", help="watch a table read-only",
@@ -172,7 +196,8 @@ def _add_network_commands(sub) -> None:
     watch.add_argument("address", metavar="HOST:PORT")
     watch.add_argument("--code", help="the table's join code")
     watch.add_argument("--retry", type=float, default=60.0, metavar="S", help="keep trying this long after a drop")
-    watch.add_argument("--headless", action="store_true", help="print the game as lines (the only mode for now)")
+    watch.add_argument("--headless", action="store_true", help="print the public events as lines (default: the app)")
+    watch.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the app)")
     watch.set_defaults(run=_network(_watch))
 
 
@@ -210,7 +235,8 @@ def _add_play_command(sub) -> None:
     )
     play.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
     play.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
-    play.add_argument("--level", default="normal", choices=sorted(PLAYERS), help="the computer players' level")
+    play.add_argument("--level", choices=sorted(PLAYERS),
+                      help="the computer players' level (default: the one in your settings, normal at first)")
     play.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
     play.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
                       help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")

@@ -50,10 +50,15 @@ class OfflineTable:
 
     def __init__(self, game: str, players: int | None = None, level: str = "normal", hands: int | None = None,
                  options: dict | None = None, *, seed: int | None = None, deal_seed: int | None = None,
-                 pace: float = 0.0):
+                 pace: float = 0.0, transcript=None, choosers: dict | None = None):
         """`seed`: the computer players' choices; `deal_seed`: fixes every
         seat's secrets, hence every deal (tests). `pace`: seconds a computer
-        player takes to think (so a person sees each card go down)."""
+        player takes to think (so a person sees each card go down).
+        `transcript`: a file the table's transcript is written to after each
+        hand (for the replay viewer); `saved` then says where, or
+        `save_problem` why it could not be written. `choosers`: a computer
+        player (`play(view, rng)`) for some seats instead of `level`'s (tests
+        steer a hand to a rare decision)."""
         options = dict(options or {})
         rules = make(game, players, options)  # OptionError for a bad configuration
         self.game, self.players, self.hands, self.level, self.pace = game, rules.players, hands, level, pace
@@ -65,7 +70,8 @@ class OfflineTable:
                             store=fixed_store(deal_seed, s) if deal_seed is not None else None)
             for s in range(n)
         }
-        self.table = LocalTable(game, n, options, choosers={s: player for s in range(1, n)}, spectators=0,
+        chosen = {s: player for s in range(1, n)} | dict(choosers or {})
+        self.table = LocalTable(game, n, options, choosers=chosen, spectators=0,
                                 name="offline table", sessions=sessions, seed=seed)
         self.me = self.table.seats[0]
         self.table.on_event = self._on_event
@@ -73,6 +79,7 @@ class OfflineTable:
         self._seen = 0
         self._started = False
         self._lock = threading.Lock()
+        self.transcript, self.saved, self.save_problem = transcript, None, ""
 
     # --- what the UI reads ------------------------------------------------------
 
@@ -90,13 +97,19 @@ class OfflineTable:
         host = self.table.host.session
         return host.phase in ("over", "aborted") or bool(self.table.failures)
 
+    def scored(self) -> int:
+        """Hands played to a result so far: a redeal (everybody passed) is not one."""
+        return sum(1 for v in self.table.host.session.verdicts
+                   if not (v.ok and v.outcome is not None and v.outcome.result.get("redeal")))
+
     # --- running ----------------------------------------------------------------
 
     def advance(self, action: Action | None = None,
                 moved: Callable[[int | None], None] | None = None) -> str:
         """Act for the person (if `action`), then run the table until the person
         must decide ("turn"), a hand has been audited ("hand") or the table is
-        over ("over"). `moved(seat)` is called before each computer player
+        over ("over"). With `hands`, the table closes once that many hands
+        were scored (redeals do not count). `moved(seat)` is called before each computer player
         thinks (seat) and after it acted (None)."""
         with self._lock:
             table = self.table
@@ -109,8 +122,10 @@ class OfflineTable:
                 table.send(0, table._decided(self.me, self.me.act(action)))
             while True:
                 if self._pump():
+                    self._save()
                     return "hand"
                 if self.over:
+                    self._save()
                     return "over"
                 if self.me.my_turn():
                     return "turn"
@@ -127,6 +142,19 @@ class OfflineTable:
                 if not table.queue and not table.time_out():
                     raise RuntimeError(f"the table is stuck in phase {table.host.session.phase}")
 
+    def _save(self) -> None:
+        """Write the transcript so far (replacing the last copy once the new one is complete)."""
+        if self.transcript is None:
+            return
+        from .storage import save_transcript
+
+        try:
+            self.transcript.parent.mkdir(parents=True, exist_ok=True)
+            save_transcript(self.transcript, self.table.host.table_id, list(self.table.entries))
+            self.saved = self.transcript
+        except OSError as error:
+            self.save_problem = f"the transcript could not be saved: {error.strerror or error}"
+
     def _pump(self) -> bool:
         """Deliver queued messages; True as soon as a hand has been audited (the rest waits)."""
         table, host = self.table, self.table.host.session
@@ -134,7 +162,7 @@ class OfflineTable:
             table.order(*table.queue.popleft())
             if len(host.verdicts) > self._seen:
                 self._seen = len(host.verdicts)
-                if self.hands is not None and self._seen >= self.hands and host.phase not in ("over", "aborted"):
+                if self.hands is not None and self.scored() >= self.hands and host.phase not in ("over", "aborted"):
                     table.queue.clear()
                     table.broadcast(table.host.close(f"stopped after {self.hands} hands"))
                     table.queue.clear()

@@ -93,7 +93,15 @@ class TranscriptFile:
     `create` starts a new file, `open` continues an existing one (a host
     restarting). `table_id`, `meta` and `entries` describe the file as it
     stands; `warnings` says what `open` dropped.
+
+    `sync_each` (on by default: the host's file, which is the table) fsyncs
+    every entry before `append` returns. A peer's copy turns it off: each
+    entry is still written to the kernel before the peer acts on it (a
+    killed process loses nothing), and `sync` puts the file on disk at the
+    end; what a machine crash loses of the tail the host sends again.
     """
+
+    sync_each = True
 
     def __init__(self, path: Path, fd: int, size: int, loaded: LoadedTranscript) -> None:
         """Use `create` or `open`."""
@@ -163,12 +171,18 @@ class TranscriptFile:
         data = frame(entry_bytes)
         try:
             _write_all(self._fd, data)
-            os.fsync(self._fd)
+            if self.sync_each:
+                os.fsync(self._fd)
         except BaseException:
             self._roll_back()
             raise
         self._size += len(data)
         self.entries.append(entry)
+
+    def sync(self) -> None:
+        """Put every entry written so far on disk."""
+        if self._fd is not None:
+            os.fsync(self._fd)
 
     def close(self) -> None:
         """Close the file (again: no-op)."""

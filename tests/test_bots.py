@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -490,6 +491,18 @@ def test_arena_prints_its_figures_as_json(game, keys):
         assert 0 <= lo <= figures["a_win_rate"] <= hi <= 1
 
 
+def test_arena_budgets():
+    assert arena.parse_budget("200") == (200, None, None)
+    assert arena.parse_budget("0.05s") == (None, 0.05, None)
+    assert arena.parse_budget("1000/300steps") == (1000, None, 300)
+    for bad in ("lots", "0", "-3steps", "2/steps"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            arena.parse_budget(bad)
+    # hard held to a few steps a move: a tiny match still gives its figures, the same again
+    one, two = (arena.run("briscola", 2, "hard", "normal", 1, seed=5, jobs=1, budget="40steps") for _ in range(2))
+    assert without_timing(one) == without_timing(two) and one["a_moves"] > 0
+
+
 def test_arena_text_report_and_bad_arguments():
     script = os.path.join(ROOT, "bench", "arena.py")
     run = subprocess.run([sys.executable, script, "--game", "chiamata", "--a", "easy", "--b", "random", "--hands", "1",
@@ -502,7 +515,7 @@ def test_arena_text_report_and_bad_arguments():
 
 
 def without_timing(figures: dict) -> dict:
-    return {k: v for k, v in figures.items() if "ms_per_move" not in k}
+    return {k: v for k, v in figures.items() if not k.endswith(("ms_per_move", "_max_ms"))}
 
 
 def test_arena_figures_do_not_depend_on_the_number_of_jobs():

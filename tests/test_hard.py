@@ -23,14 +23,15 @@ from test_determinize import CASES, hands_of, walk
 from test_views import redact_action
 
 from engine.bots import StateView
-from engine.bots.hard import FullView, Node, best_action, discard_candidates, make_player, thin_bids
+from engine.bots import hard
+from engine.bots.hard import FullView, Node, best_action, briscola_finish, discard_candidates, make_player, thin_bids
 from engine.cards import Card
 from engine.determinize import Determinizer
 from engine.games import make
 from engine.labels import label, parse
 from engine.state import CHANCE, TERMINAL, Action
 
-FAST = make_player(iterations=40, seconds=None)
+FAST = make_player(iterations=40, seconds=None, steps=None)
 """A small budget: legality does not need a strong search."""
 
 
@@ -112,7 +113,7 @@ def test_a_bare_view_of_the_seat_is_enough():
         deal = deal_of(game, 0, deck)
         seat = 1  # the first to act
         view = BareView(game.new_hand(0, deal.redact(seat), viewer=seat), seat)
-        action = make_player(iterations=60, seconds=None)(view, random.Random(1))
+        action = make_player(iterations=60, seconds=None, steps=None)(view, random.Random(1))
         assert action in view.legal and view.reads >= 1
         assert view._state.history == []  # its copy of the view is untouched
 
@@ -132,7 +133,7 @@ def test_hidden_cards_do_not_change_the_answer(name, players, swap):
     seat = 1
     views = [game.new_hand(0, deal_of(game, 0, d).redact(seat), viewer=seat) for d in (deck, other)]
     assert sorted(views[0].hands[seat]) == sorted(views[1].hands[seat])
-    player = make_player(iterations=150, seconds=None)
+    player = make_player(iterations=150, seconds=None, steps=None)
     answers = [player(StateView(v, seat), random.Random(9)) for v in views]
     assert answers[0] == answers[1]
 
@@ -291,9 +292,83 @@ def test_hard_finds_the_winning_move(key, playout):
     # heuristic misses the Briscola and Calabresella ones by itself, the
     # normal player the Calabresella ones.
     _, view, seat, winning = endgame(key)
-    player = make_player(iterations=1000, seconds=None, playout=playout)
+    player = make_player(iterations=1000, seconds=None, playout=playout, steps=None)
     for seed in range(3):
         assert label(player(StateView(view, seat), random.Random(seed))) == winning
+
+
+@pytest.mark.parametrize("key", list(ENDGAMES))
+def test_hard_at_its_default_budget_finds_the_winning_move(key):
+    # What a player gets: the steps of its default budget buy many more
+    # iterations in the last tricks than in the first.
+    _, view, seat, winning = endgame(key)
+    for seed in range(3):
+        assert label(hard.play(StateView(view, seat), random.Random(seed))) == winning
+
+
+def test_the_anchor_move_is_searched_as_well_as_the_best():
+    # Calabresella: the normal player's 7H loses; UCB alone would leave it a
+    # dozen visits, too few to be sure the search's JC is better.
+    _, view, seat, _ = endgame("calabresella-lead-JC")
+    state_view = StateView(view, seat)
+    prior = hard.normal.play(state_view, random.Random(0))
+    root = hard.search(Determinizer(state_view), seat, random.Random(1), hard.playout_policy("normal"), 300, None,
+                       prior=prior)
+    most = max(child.visits for child in root.children.values())
+    assert root.children[prior].visits >= hard.ANCHOR_SHARE * most - 1
+    assert label(best_action(root, state_view.legal)) == "play JC"
+
+
+def min_max_points(state) -> int:
+    """Seat 0's final card points with best play by both (1000 more for a hand won), by brute force."""
+    turn = state.current_player()
+    if turn == TERMINAL:
+        points = state.outcome().result["side_points"][0]
+        return points + (1000 if points > 60 else -1000 if points < 60 else 0)
+    if turn == CHANCE:
+        return min_max_points(state.child(state.chance_outcome()))
+    values = [min_max_points(state.child(a)) for a in state.legal_actions()]
+    return max(values) if turn == 0 else min(values)
+
+
+def test_the_exact_finish_of_briscola_playouts():
+    # Full states with the stock empty, or the last draw to come: the exact
+    # search gives each seat's points under best play, as brute force does.
+    game = make("briscola", 2)
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        deck = game.deck()
+        rng.shuffle(deck)
+        state = game.new_hand(seed % 2, game.plan(seed % 2).deal(deck))
+        left = (0, 2)[seed % 2]
+        assert briscola_finish(state) is None  # the whole stock to come
+        while state.current_player() != TERMINAL:
+            if state.current_player() != CHANCE and state.pile_left() == left and (state.trick or seed % 3):
+                break
+            state.apply(state.chance_outcome() if state.current_player() == CHANCE else state.random_legal(rng))
+        if state.current_player() == TERMINAL:
+            continue
+        totals = briscola_finish(state)
+        value = min_max_points(state)
+        assert totals[0] == (value - 1000 if value > 500 else value + 1000 if value < -500 else value)
+        assert sum(totals) == 120
+        checked += 1
+    assert checked >= 30
+
+
+def test_a_step_budget_buys_more_iterations_when_playouts_are_short():
+    early = first_decision("calabresella", 3)
+    _, late, seat, _ = endgame("calabresella-lead-JC")
+    late = StateView(late, seat)
+    visits = []
+    for view in (early, late):
+        root = hard.search(Determinizer(view), view.seat, random.Random(0), hard.playout_policy("normal"), None, None,
+                           steps=600)
+        visits.append(root.visits)
+    assert 0 < 2 * visits[0] < visits[1]
+    # and the same view, rng and budget: the same move, whatever the load
+    assert hard.play(early, random.Random(3)) == hard.play(early, random.Random(3))
 
 
 # --- budgets and narrowing --------------------------------------------------------------
@@ -309,19 +384,19 @@ def first_decision(name, players, seed=2):
 
 def test_budgets():
     view = first_decision("briscola", 2)
-    assert make_player(iterations=1, seconds=None)(view, random.Random(0)) in view.legal
+    assert make_player(iterations=1, seconds=None, steps=None)(view, random.Random(0)) in view.legal
     start = time.perf_counter()
     assert make_player(iterations=None, seconds=0.05)(view, random.Random(0)) in view.legal
     assert time.perf_counter() - start < 1.0
-    assert make_player(iterations=30, seconds=None, playout="random")(view, random.Random(0)) in view.legal
+    assert make_player(iterations=30, seconds=None, playout="random", steps=None)(view, random.Random(0)) in view.legal
     with pytest.raises(ValueError):
-        make_player(iterations=None, seconds=None)
+        make_player(iterations=None, seconds=None, steps=None)
     with pytest.raises(ValueError, match="unknown playout"):
         make_player(playout="oracle")
     game = make("briscola", 2)
     idle = StateView(game.new_hand(0, deal_of(game, 0, game.deck()).redact(0), viewer=0), 0)
     with pytest.raises(ValueError, match="nothing to play"):
-        make_player(iterations=5, seconds=None)(idle, random.Random(0))
+        make_player(iterations=5, seconds=None, steps=None)(idle, random.Random(0))
 
 
 def test_wide_choices_are_narrowed_to_legal_candidates():

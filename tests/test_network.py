@@ -789,3 +789,34 @@ def test_a_connection_submitting_another_keys_message_is_closed(children, tmp_pa
         session.receive(entry.encode())
     assert set(session.keys.values()).isdisjoint({k1.public_bytes, k2.public_bytes})
     assert ann.finish() == 0
+
+
+def _ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback here")
+def test_a_table_over_ipv6_loopback(children):
+    table = Table(children, "briscola", players=2, bots=1, extra=("--bind", "::1"))
+    assert f"join with: briscola join [::1]:{table.port} --code {CODE}" in table.host.wait_for(r"join with: .*").group(0)
+    table.clients.append(children.start("Ivo", "join", f"[::1]:{table.port}", "--code", CODE, "--bot", "random"))
+    table.verify_all(table.finish())
+
+
+def test_addresses_are_given_as_join_takes_them():
+    from briscola_tui.net.commands import SetupError, addresses, host_port
+
+    assert host_port("[::1]:7777") == ("::1", 7777)
+    assert host_port("box.lan:7000") == ("box.lan", 7000)
+    for bad in ("::1:7777", "[::1]", "box.lan", "box.lan:0", "box.lan:70000", ":7777"):
+        with pytest.raises(SetupError, match="expected HOST:PORT"):
+            host_port(bad)
+    assert addresses("192.168.1.20", 7777) == ["192.168.1.20:7777"]
+    assert addresses("fe80::1", 7777) == ["[fe80::1]:7777"]
+    every = addresses("0.0.0.0", 7777)
+    assert every[-1] == "127.0.0.1:7777" and all(host_port(a)[1] == 7777 for a in every)

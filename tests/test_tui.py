@@ -12,11 +12,19 @@ from briscola_tui.app import BriscolaApp
 from briscola_tui.cli import main
 from briscola_tui.screens.dialogs import ConfirmQuit, InfoScreen
 from briscola_tui.screens.home import HomeScreen
+from briscola_tui.screens.setup import SetupScreen
 from briscola_tui.screens.summary import SummaryScreen
 from briscola_tui.screens.table import TableScreen
 
 SIZE = (80, 24)
 DEADLINE = 60.0
+
+
+@pytest.fixture(autouse=True)
+def own_home(tmp_path, monkeypatch):
+    """Settings and data in a fresh folder: never the user's own."""
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
 
 
 def make_app(game="briscola", players=2, **kwargs) -> BriscolaApp:
@@ -52,10 +60,12 @@ async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = No
         view = table.view
         if table.mode == "card":
             playable = [a.card for a in view.legal if a.kind in ("play", "return")]
-            await pilot.press(str(view.hand.index(playable[0]) + 1), "enter")
+            await pilot.press(str(table.hand.index(playable[0]) + 1), "enter")
         elif table.mode == "discard":
             count = len(view.legal[0].cards)
             await pilot.press(*[str(i) for i in range(1, count + 1)], "enter")
+        elif table.mode == "grid":  # a call out of the whole deck: move, then call
+            await pilot.press("down", "right", "enter")
         elif table.mode == "choose":
             await pilot.press((pick or {}).get(view.phase, "1"), "enter")
             if table.mode == "target":
@@ -63,25 +73,32 @@ async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = No
         await pilot.pause(0.01)
 
 
-async def test_briscola_two_players_to_the_summary_and_out():
+async def test_briscola_two_players_to_the_summary_and_out(tmp_path):
+    from briscola_tui.transcript_steps import steps_of, stored_transcripts
+
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await play_hand(app, pilot)
         text = str(app.screen.query_one("#summary-text").render())
-        assert "As dealt" in text and "series" in text
+        assert "As dealt" in text and "series" in text and "card points of 120" in text
         await pilot.press("enter")
         await wait_for(pilot, lambda: not app.is_running, "the app to exit", 10)
+    stored = stored_transcripts()  # kept for the replay viewer, in the data folder
+    assert len(stored) == 1 and stored[0].parent == tmp_path / "transcripts"
+    assert any(step.audited for step in steps_of(stored[0]))
 
 
-@pytest.mark.parametrize("menu, game, players", [
-    (1, "briscola", 2), (2, "briscola", 3), (3, "briscola", 4), (4, "briscola", 6),
-    (5, "chiamata", 5), (6, "calabresella", 3),
+@pytest.mark.parametrize("game_steps, player_steps, game, players", [
+    (0, 0, "briscola", 2), (0, 1, "briscola", 3), (0, 2, "briscola", 4), (0, 3, "briscola", 6),
+    (1, 0, "chiamata", 5), (2, 0, "calabresella", 3),
 ])
-async def test_a_whole_hand_of_every_game_from_the_home_screen(menu, game, players):
+async def test_a_whole_hand_of_every_game_from_the_home_screen(game_steps, player_steps, game, players):
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
-        await pilot.press("1", "enter", str(menu), "enter")
+        await pilot.press("1", "enter")  # play against the computer: the setup screen
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        await pilot.press(*["right"] * game_steps, "down", *["right"] * player_steps, "enter")
         await wait_for(pilot, lambda: table_of(app) is not None, "the table")
         table = table_of(app)
         assert table.controller.game == game and table.controller.players == players
@@ -91,6 +108,7 @@ async def test_a_whole_hand_of_every_game_from_the_home_screen(menu, game, playe
 
 @pytest.mark.parametrize("game, deal_seed, mode, pick", [
     ("chiamata", 2, "choose", None), ("calabresella", 5, "discard", {"auction": "3"}),  # 3: bid solo
+    ("calabresella", 1, "grid", {"auction": "2"}),  # 2: bid chiamo, then call a card from the grid
 ])
 async def test_auctions_and_discards_are_reached(game, deal_seed, mode, pick):
     app = BriscolaApp({"game": game, "hands": 1}, seed=3, deal_seed=deal_seed, pace=0, level="easy")
@@ -135,3 +153,175 @@ def test_help_still_prints(capsys):
     assert stop.value.code == 0
     out = capsys.readouterr().out
     assert "play" in out and "selfplay" in out and "verify" in out
+
+
+async def test_setup_options_reach_the_table_and_explain_themselves():
+    app = make_app(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+        setup = app.screen
+        names = [row.name for row in setup.rows]
+        assert names[:4] == ["game", "players", "level", "hands"] and "trump_exchange" in names
+        await pilot.press(str(names.index("trump_exchange") + 1))  # a digit picks the row
+        assert "swap it for the face-up card" in str(setup.query_one("#setup-help").render())
+        await pilot.press("right", "3", "left", "left")  # trump_exchange -> 2; level normal -> random
+        await pilot.press("4", "right")  # stop after 1 hand
+        chosen = setup.choice()
+        assert chosen["options"]["trump_exchange"] == "2" and chosen["level"] == "random" and chosen["hands"] == 1
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: table_of(app) is not None, "the table")
+        controller = table_of(app).controller
+        assert controller.options["trump_exchange"] == "2" and controller.level == "random"
+        assert controller.hands == 1
+
+
+async def test_settings_are_saved_and_read_back(tmp_path):
+    from briscola_tui import settings
+    from briscola_tui.screens.settings import SettingsScreen
+
+    app = make_app(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3", "enter")  # Settings
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings screen")
+        await pilot.press("1", "enter")  # ascii: auto -> on
+        await pilot.press("2", "enter")  # four colours on
+        await pilot.press("3", "enter")  # italian suit names
+        await pilot.press("escape")
+        assert app.style_.ascii and app.style_.four_colour
+    saved = settings.load()
+    assert (saved.ascii, saved.four_colour, saved.suit_names) == ("on", True, "italian")
+    assert (tmp_path / "settings.json").exists()
+    again = BriscolaApp()
+    assert again.style_.ascii and again.style_.card_name(__import__("engine.cards").cards.Card.parse("AS")) == \
+        "Asso di Spade"
+    (tmp_path / "settings.json").write_text('{"level": "grandmaster", "ascii": "on"}')
+    bad = settings.load()
+    assert bad.level == "normal" and bad.ascii == "on" and "level='grandmaster'" in bad.problem
+
+
+def test_no_color_and_ascii_never_leave_the_suit_to_colour(monkeypatch):
+    from engine.cards import Card
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = BriscolaApp(ascii=True)
+    card = Card.parse("QH")
+    assert app.style_.colour_of(card) == "" and app.style_.card(card) == "QH"
+    monkeypatch.delenv("NO_COLOR")
+    assert BriscolaApp(ascii=False).style_.card(card) == "Q♥"
+
+
+@pytest.fixture(scope="module")
+def transcripts(tmp_path_factory):
+    """A Chiamata table of two hands and a Briscola hand where seat 1 plays a card it does not hold."""
+    import io
+
+    from briscola_tui.selfplay import selfplay
+
+    folder = tmp_path_factory.mktemp("transcripts")
+    honest, cheat = folder / "chiamata.bin", folder / "cheat.bin"
+    assert selfplay("chiamata", None, 2, 1, str(honest), {}, io.StringIO(), quiet=True) == 0
+    assert selfplay("briscola", 2, 1, 1, str(cheat), {}, io.StringIO(), cheat="play-unheld", quiet=True) == 3
+    return honest, cheat
+
+
+def test_replay_steps_show_only_public_cards_until_the_audit(transcripts):
+    from briscola_tui.transcript_steps import steps_of
+
+    steps = steps_of(transcripts[0])
+    audits = [k for k, step in enumerate(steps) if step.audited]
+    assert len(audits) == 2 and sum(1 for step in steps if step.trick) == 16
+    first = steps[audits[0]].view.last_hand.deal
+    for step in steps[:audits[0]]:
+        view = step.view
+        assert view.seat is None and view.hand == ()
+        played = {c for t in view.tricks for c in t.cards} | set(view.trick)
+        known = {c for hand in view.known_hands for c in hand}
+        assert known <= played  # nothing of a hand is known before it is played
+    assert all(len(hand) == 8 for hand in first.hands)
+
+
+async def test_replay_viewer_from_home_steps_to_the_audit(transcripts):
+    from briscola_tui.screens.replay import ReplayScreen
+
+    app = make_app(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "enter")  # Replay a transcript
+        await pilot.pause(0.2)
+        await pilot.press(*str(transcripts[0]), "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay viewer", 30)
+        viewer = app.screen
+        await pilot.press("right")
+        text = str(viewer.query_one("#replay-step").render())
+        assert "As dealt" not in text
+        while not viewer.steps[viewer.k].audited:
+            await pilot.press("right")
+        text = str(viewer.query_one("#replay-step").render())
+        assert "As dealt" in text and "target" in text.lower()
+        await pilot.press("escape", "escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home again", 10)
+
+
+async def test_replay_refuses_a_file_that_is_not_a_transcript(tmp_path):
+    from briscola_tui.screens.replay import OpenReplay
+
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"not a transcript at all")
+    app = make_app(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "enter")
+        await pilot.pause(0.2)
+        await pilot.press(*str(junk), "enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, OpenReplay)
+        assert "not a briscola transcript" in str(app.screen.query_one("#replay-error").render())
+
+
+async def test_a_cheat_named_by_the_audit_gets_its_own_screen(transcripts):
+    from briscola_tui.screens.verdict import VerdictScreen
+    from briscola_tui.transcript_steps import steps_of
+
+    view = steps_of(transcripts[1])[-1].view
+    assert view.last_hand is not None and not view.last_hand.ok
+    app = make_app(None)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(VerdictScreen(view, (), app.style_))
+        await pilot.pause(0.2)
+        text = str(app.screen.query_one("#body").render())
+        assert "void" in text and "seat 1" in text and "scores nothing" in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, VerdictScreen), "the screen to close", 10)
+
+
+async def test_scegliete_the_first_defender_takes_from_the_monte_then_discards():
+    """The computer players bid solissimo and raise scegliete: I take one card of the monte, then discard one."""
+    from engine import bots
+    from briscola_tui.offline import OfflineTable
+
+    easy = bots.get("easy")
+
+    def solissimo_scegliete(view, rng):
+        wanted = [a for a in view.legal if a.contract == "solissimo" or a.choice == "scegliete"]
+        return wanted[0] if wanted else easy(view, rng)
+
+    app = make_app(None)
+    seen: dict = {}
+    async with app.run_test(size=SIZE) as pilot:
+        controller = OfflineTable("calabresella", 3, "easy", 1, seed=1, deal_seed=2,
+                                  choosers={1: solissimo_scegliete, 2: solissimo_scegliete})
+        app.push_screen(TableScreen(controller, app.style_))
+        table = await _take_turn(app, pilot)
+        assert table.view.phase == "take" and len(table.items) == 16  # every subset of the 4 cards
+        assert "take none" in [item.text for item in table.items]
+        await pilot.press("2")  # a single card
+        taken = table.items[table.cursor].action.cards
+        assert len(taken) == 1
+        await pilot.press("enter")
+        await play_hand(app, pilot, seen)
+        result = app.screen.view.last_hand.result
+    assert seen.get("discard") == 1 and result["raise"] == "scegliete"
+
+
+async def _take_turn(app, pilot) -> TableScreen:
+    await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode != "wait", "my turn")
+    return table_of(app)

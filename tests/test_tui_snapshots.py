@@ -15,6 +15,13 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"
 SIZE = (80, 24)
 
 
+@pytest.fixture(autouse=True)
+def own_home(tmp_path, monkeypatch):
+    """Settings in a fresh folder (the defaults), colour on: never the user's own."""
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
 def app_for(game: str, players: int | None = None, **kwargs) -> BriscolaApp:
     app = BriscolaApp({"game": game, "players": players, "hands": 1}, ascii=False, seed=kwargs.get("seed", 3),
                       deal_seed=kwargs.get("deal_seed", 5), pace=0, level="easy")
@@ -44,11 +51,37 @@ def my_turn(app):
     return any(isinstance(s, TableScreen) and s.mode != "wait" for s in app.screen_stack)
 
 
-def test_briscola_two_players_table(snap_compare):
+@pytest.mark.parametrize("players", [2, 4])
+def test_briscola_table(snap_compare, players):
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app))
 
-    assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app_for("briscola", players), terminal_size=SIZE, run_before=run_before)
+
+
+def test_chiamata_table(snap_compare):
+    async def run_before(pilot):
+        app = pilot.app
+        while not (my_turn(app) and table(app).mode == "card"):
+            await until(pilot, lambda: my_turn(app))
+            if table(app).mode != "card":
+                await pilot.press("1", "enter")  # pass
+                await pilot.pause(0.1)
+
+    assert snap_compare(app_for("chiamata", deal_seed=2), terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("bid, mode, keys", [("1", "card", ()), ("2", "grid", ("down", "right"))],
+                         ids=["table", "call_grid"])
+def test_calabresella(snap_compare, bid, mode, keys):
+    """Pass (the others' contract, then my first card) or bid chiamo (the call grid)."""
+    async def run_before(pilot):
+        await until(pilot, lambda: my_turn(pilot.app))
+        await pilot.press(bid, "enter")
+        await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).mode == mode)
+        await pilot.press(*keys)
+
+    assert snap_compare(app_for("calabresella", deal_seed=1), terminal_size=SIZE, run_before=run_before)
 
 
 def test_chiamata_auction(snap_compare):
@@ -79,7 +112,7 @@ def test_hand_summary(snap_compare):
                 break
             view = table(app).view
             card = next(a.card for a in view.legal if a.kind == "play")
-            await pilot.press(str(view.hand.index(card) + 1), "enter")
+            await pilot.press(str(table(app).hand.index(card) + 1), "enter")
         await pilot.pause(0.1)
 
     assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)

@@ -23,7 +23,8 @@ def test_play_briscola_in_tmux_to_the_summary(tmp_path):
     name = f"briscola-test-{uuid.uuid4().hex[:8]}"
     command = (f"{sys.executable} -m briscola_tui.cli play --game briscola --players 2 --hands 1 "
                f"--seed 1 --deal-seed 1 --pace 0")
-    env = f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()}"
+    env = (f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} "
+           f"BRISCOLA_HOME={tmp_path}")  # settings and the transcript kept in a fresh folder
     tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(),
          f"env {env} {command}; echo exit status $?; sleep 30")
     try:
@@ -45,5 +46,6 @@ def test_play_briscola_in_tmux_to_the_summary(tmp_path):
             time.sleep(0.3)
             screen = tmux("capture-pane", "-p", "-t", name, check=False)
         assert "exit status 0" in screen
+        assert len(list((tmp_path / "transcripts").glob("offline-briscola-*.bin"))) == 1
     finally:
         tmux("kill-session", "-t", name, check=False)

@@ -28,6 +28,7 @@ from protocol.session import TableSession
 from protocol.transcript import entry_hash
 
 from ..storage import FileSeatStore, TranscriptFile, data_dir
+from .thinking import think
 
 
 class Refused(Exception):
@@ -204,6 +205,7 @@ class Client:
         who = "watch" if self.seat is None else f"seat{self.seat}"
         path = folder / f"{self.table_id.hex()}-{who}.bin"
         log = TranscriptFile.open(path) if path.exists() else TranscriptFile.create(path, self.table_id)
+        log.sync_each = False  # the host's file is the table's; this copy is synced at the end
         held = [e.encode() for e in log.entries]
         if held != entries[:len(held)]:
             raise RemoteProtocolError("the host's transcript is not the one this client stored")
@@ -259,6 +261,8 @@ class Client:
         """The table is over (a restarted client may find it so): this client is done."""
         if self.ended is None and self.session.phase in ("over", "aborted"):
             self.ended = self.session.phase
+            if self.log is not None:
+                self.log.sync()
             self.say(self._final())
 
     def _final(self) -> str:
@@ -275,7 +279,7 @@ class Client:
             return
         view = session.seat_view()
         if self.options.player is not None:
-            action = await asyncio.to_thread(self.options.player, view, self.rng)
+            action = await think(self.options.player, view, self.rng)
         else:
             action = await self._ask(view)
             if action is None:

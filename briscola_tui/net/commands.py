@@ -7,6 +7,7 @@ import os
 import random
 import secrets
 import socket
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine import bots as players
@@ -30,10 +31,29 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
-def host_command(args) -> int:
+@dataclass
+class Hosting:
+    """A table set up to be served: the server, its transcript file and how to reach it."""
+
+    server: TableServer
+    log: TranscriptFile
+    code: str | None
+    bind: str
+    port: int  # the port asked for (0: any free one)
+    resumed: bool
+
+    @property
+    def table_id(self) -> bytes:
+        return self.server.host.table_id
+
+
+def prepare_host(args, say) -> Hosting:
+    """The table `briscola host` serves (a new one, or the one its --transcript holds), its
+    computer players and join code; `say(line)` hears what the server has to tell."""
     identity = Identity.load_or_create(data_dir() / "host.key")
     path = Path(args.transcript) if args.transcript else None
-    if path is not None and path.exists():
+    resumed = path is not None and path.exists()
+    if resumed:
         host, log = _resume_host(identity, path)
         say(f"resuming table {host.table_id.hex()} from {path} ({len(log.entries)} entries)")
     else:
@@ -49,20 +69,26 @@ def host_command(args) -> int:
     time_limit = args.time_limit if args.time_limit is not None else session.rules.get("time_limit")
     server = TableServer(host, log, code=code, bots=bots, time_limit=time_limit, replace_with_bot=replace,
                          hands=args.hands, say=say, limits=Limits(handshake_seconds=args.handshake_seconds))
+    return Hosting(server, log, code, args.bind, args.port, resumed)
 
-    def listening(addresses) -> None:
-        port = addresses[0][1]
-        say(f"hosting {session.table.game}, {session.players} players, table {host.table_id.hex()}")
-        for address in _addresses(args.bind, port):
+
+def host_command(args) -> int:
+    hosting = prepare_host(args, say)
+    session, code = hosting.server.session, hosting.code
+
+    def listening(sockets) -> None:
+        port = sockets[0][1]
+        say(f"hosting {session.table.game}, {session.players} players, table {hosting.table_id.hex()}")
+        for address in addresses(args.bind, port):
             say(f"  join with: briscola join {address}" + ("" if code is None else f" --code {code}"))
-        say(f"  watch with: briscola watch {_addresses(args.bind, port)[0]}" + ("" if code is None else f" --code {code}"))
+        say(f"  watch with: briscola watch {addresses(args.bind, port)[0]}" + ("" if code is None else f" --code {code}"))
         if args.port_file:
             Path(args.port_file).write_text(str(port))
 
     try:
-        status = asyncio.run(server.run(args.bind, args.port, listening))
+        status = asyncio.run(hosting.server.run(args.bind, args.port, listening))
     finally:
-        log.close()
+        hosting.log.close()
     if session.series is not None:
         say(f"scores: {session.series.scores}")
     return status
@@ -137,33 +163,70 @@ def _host_bots(host: Host, args, log: TranscriptFile) -> dict[int, Bot]:
     return out
 
 
-def _addresses(bind: str, port: int) -> list[str]:
+def addresses(bind: str, port: int) -> list[str]:
+    """The HOST:PORT others should give to reach a table listening on `bind`:
+    `bind` itself, or for every interface this machine's LAN addresses, then loopback."""
     if bind not in ("0.0.0.0", "::", ""):
-        return [f"{bind}:{port}"]
-    found = []
+        return [join_address(bind, port)]
+    family = socket.AF_INET6 if bind == "::" else socket.AF_INET
+    found = [a for a in _lan_addresses(family) if not _loopback(a)]
+    return [join_address(a, port) for a in found] + [join_address("::1" if bind == "::" else "127.0.0.1", port)]
+
+
+def _lan_addresses(family: int) -> list[str]:
+    """This machine's addresses: the one its default route leaves from (a UDP socket
+    "connected" to a private address sends nothing), then those its name resolves to."""
+    found: list[str] = []
+    probe = "fd00::1" if family == socket.AF_INET6 else "10.255.255.255"
     try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            address = info[4][0]
-            if address not in found and not address.startswith("127."):
-                found.append(address)
+        with socket.socket(family, socket.SOCK_DGRAM) as udp:
+            udp.connect((probe, 9))
+            found.append(udp.getsockname()[0])
     except OSError:
         pass
-    return [f"{a}:{port}" for a in found] + [f"127.0.0.1:{port}"]
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, family):
+            if info[4][0] not in found:
+                found.append(info[4][0])
+    except OSError:
+        pass
+    return [a.split("%")[0] for a in found]
+
+
+def _loopback(address: str) -> bool:
+    return address.startswith("127.") or address == "::1"
+
+
+def join_address(address: str, port: int) -> str:
+    """HOST:PORT as `briscola join` takes it (an IPv6 address in brackets)."""
+    return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+
+
+def join_options(args) -> Options:
+    """What `briscola join` asks of the host (SetupError for a bad address)."""
+    address, port = host_port(args.address)
+    player = players.get(args.bot) if args.bot else None
+    return Options(address, port, "player", args.name or "", args.code or "", args.seat, player,
+                   retry_seconds=args.retry)
+
+
+def watch_options(args) -> Options:
+    address, port = host_port(args.address)
+    return Options(address, port, "spectator", "", args.code or "", -1, None, retry_seconds=args.retry)
+
+
+def player_identity() -> Identity:
+    """This account's key at every table it joins."""
+    return Identity.load_or_create(data_dir() / "identity.key")
 
 
 def join_command(args) -> int:
-    address, port = _host_port(args.address)
-    identity = Identity.load_or_create(data_dir() / "identity.key")
-    player = players.get(args.bot) if args.bot else None
-    options = Options(address, port, "player", args.name or "", args.code or "", args.seat, player,
-                      retry_seconds=args.retry)
-    return asyncio.run(_run_client(options, identity))
+    options = join_options(args)
+    return asyncio.run(_run_client(options, player_identity()))
 
 
 def watch_command(args) -> int:
-    address, port = _host_port(args.address)
-    options = Options(address, port, "spectator", "", args.code or "", -1, None, retry_seconds=args.retry)
-    return asyncio.run(_run_client(options, None))
+    return asyncio.run(_run_client(watch_options(args), None))
 
 
 async def _run_client(options: Options, identity: Identity | None) -> int:
@@ -171,9 +234,14 @@ async def _run_client(options: Options, identity: Identity | None) -> int:
     return await Client(options, say, identity, lines).run()
 
 
-def _host_port(text: str) -> tuple[str, int]:
+def host_port(text: str) -> tuple[str, int]:
+    """HOST:PORT, or [IPv6]:PORT, as (host, port); SetupError otherwise."""
     host, _, port = text.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    elif ":" in host:
+        host = ""  # an IPv6 address needs its brackets: [::1]:7777
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise SetupError(f"expected HOST:PORT, e.g. 192.168.1.20:7777, not {text!r}")
+        raise SetupError(f"expected HOST:PORT, e.g. 192.168.1.20:7777 or [fe80::1]:7777, not {text!r}")
     return host, int(port)
 

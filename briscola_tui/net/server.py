@@ -31,6 +31,8 @@ from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript import HOST, Signed, entry_hash, parse_header
 
+from .thinking import think
+
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
@@ -98,6 +100,7 @@ class TableServer:
         self.waiting_since = time.monotonic()
         self.pending: deque = deque()
         self.collected: set[int] = set()  # seats whose client said bye holding the table's end
+        self.said_bye = asyncio.Event()  # set when a seat joins `collected`
 
     @property
     def session(self) -> TableSession:
@@ -119,11 +122,19 @@ class TableServer:
             clock.cancel()
             for conn in list(self.conns.values()):
                 self._send(conn, hs.bye(self._ending()))
-            await asyncio.sleep(0.2)
+            await self._flush(0.5)
             server.close()
             for conn in list(self.conns.values()):
                 conn.writer.close()
         return 0 if self.session.phase == "over" else 3
+
+    async def _flush(self, seconds: float) -> None:
+        """Give the connections still open up to `seconds` to take what is queued for them."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and any(
+                not c.closed and (c.queue.qsize() or c.writer.transport.get_write_buffer_size())
+                for c in self.conns.values()):
+            await asyncio.sleep(0.005)
 
     async def _linger(self) -> None:
         """The table is over, but a seat whose connection dropped near the end (or that was
@@ -138,7 +149,11 @@ class TableServer:
                 missing = ", ".join(str(s) for s in sorted(remote - self.collected))
                 self.say(f"waiting up to {self.limits.linger_seconds:g} s for seat {missing} to read the end")
                 told = True
-            await asyncio.sleep(0.05)
+            self.said_bye.clear()
+            try:
+                await asyncio.wait_for(self.said_bye.wait(), 0.25)
+            except asyncio.TimeoutError:
+                pass
 
     def _ending(self) -> str:
         session = self.session
@@ -275,6 +290,7 @@ class TableServer:
             if kind == "bye":
                 if conn.seat is not None and self.session.phase in ("over", "aborted"):
                     self.collected.add(conn.seat)
+                    self.said_bye.set()
                 return
             if kind != "submit":
                 raise RemoteProtocolError(f"{kind} after the handshake")
@@ -313,7 +329,7 @@ class TableServer:
                 break
             for bot in self.bots.values():
                 if bot.session.my_turn():
-                    action = await asyncio.to_thread(bot.player, bot.session.seat_view(), bot.rng)
+                    action = await think(bot.player, bot.session.seat_view(), bot.rng)
                     self.pending.extend((None, m) for m in bot.session.act(action).messages)
             if not self.pending:
                 break

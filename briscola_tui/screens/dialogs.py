@@ -22,23 +22,46 @@ ctrl+q       quit (asks first during a game)
 
 Click a card to choose it; click it again to play it."""
 
-RULES = """\
-Briscola (2, 3, 4 or 6 players): 40 Italian cards, 120 points in all
-(A 11, 3 10, K 4, Q 3, J 2). Each player holds 3 cards; the card face up
-under the stock names trump. No need to follow suit: the highest trump
-wins the trick, else the highest card of the suit led. The winner draws
-first. More than 60 points wins the hand. With 4 or 6 players, partners
-sit opposite.
+GAME_RULES = {
+    "briscola": """\
+Briscola (2, 3, 4 or 6 players): 40 Italian cards (39 with 3 players, 36
+with 6), 120 points in all: A 11, 3 10, K 4, Q 3, J 2, the rest 0; rank
+A 3 K Q J 7 6 5 4 2. Each player holds 3 cards; the card face up under the
+stock names trump (briscola). No need to follow suit: the highest trump
+wins the trick, else the highest card of the suit led. The winner leads
+and draws first; the face-up card is drawn last. More than 60 points wins
+the hand; with 4 or 6 players partners sit opposite and add their points.
+Options: trump_exchange (swap the 2 or 7 of trump for the face-up card),
+seven_second (7 ranks second, worth 10), open_hands, black_hand (A 3 K of
+trump ends the hand), scoring by hands or game points, match length.""",
+    "chiamata": """\
+Briscola Chiamata (5 players): 8 cards each, no stock. An auction on a
+rank, each bid lower in A 3 K Q J 7 6 5 4 2; passing is final; after the 2
+a player may bid "2 with a target" (62-120). The winner, the caller, calls
+a card of the rank bid: its suit is trump and whoever holds it is the
+secret partner, revealed when the card falls. Caller and partner need the
+target (61 unless raised); the unit grows with the target (61-70 1, 71-80
+2, ... 101-120 5): success with a partner caller +2u, partner +u, each
+defender -u; alone +4u; failure the reverse. All 8 tricks: double.""",
+    "calabresella": """\
+Calabresella (3 players): 12 cards each and a monte of 4; no trumps, you
+must follow suit. Rank 3 2 A K Q J 7 6 5 4; values in thirds: A 3, 3 2 K Q
+J 1 each; the last trick adds 3: 35 thirds in all. Auction once round:
+chiamo < solo < solissimo. Chiamo: call a card (its holder hands it over;
+you return one), take the monte and discard 4. Solo: take the monte and
+discard 4. Solissimo: play without the monte, or raise: dividete (the
+defenders share it) or scegliete (they choose from it). The soloist needs
+18 thirds (6 points). Price per defender 1, 2, 4, 8, 16; all or no tricks
+x2, the losers under 3 thirds x3.""",
+}
 
-Briscola Chiamata (5 players): 8 cards each, an auction on a rank (or
-points); the winner calls a card: its holder is the secret partner.
-Trump is the called card's suit; caller and partner need more than 60.
+RULES = "\n\n".join(GAME_RULES.values()) + "\n\nThe full rules as the engine plays them: docs/rules.md."
 
-Calabresella (3 players): 12 cards each, 4 in the monte; an auction of
-chiamo, solo, solissimo; the soloist plays against the two others and
-needs more than half the points (counted in thirds).
 
-The full rules as the engine plays them: docs/rules.md."""
+def help_text(game: str | None) -> str:
+    """The keys, then the rules of `game` (all games when None)."""
+    rules = GAME_RULES.get(game or "", RULES)
+    return f"{HELP}\n\n{rules}"
 
 
 class InfoScreen(ModalScreen):

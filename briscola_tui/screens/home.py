@@ -1,5 +1,5 @@
-"""The home screen: play against the computer, the rules, quit (host, join
-and watch are command-line only for now)."""
+"""The home screen: play against the computer, the rules, host, join or
+watch a network table (their forms: `netforms.py`), quit."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..widgets.choices import Choice, Choices
+from ..widgets.choices import DIGITS, Choice, Choices
 
 MENU = [
     ("Play against the computer", "play"),
+    ("Replay a transcript", "replay"),
+    ("Settings", "settings"),
     ("Rules", "rules"),
     ("Host a table", "host"),
     ("Join a table", "join"),
@@ -28,17 +30,12 @@ GAMES = [
     ("Briscola Chiamata, 5 players", ("chiamata", 5)),
     ("Calabresella, 3 players", ("calabresella", 3)),
 ]
-COMMAND_LINE = {
-    "host": "briscola host --game briscola --bots 1 --headless",
-    "join": "briscola join HOST:PORT --code CODE --headless",
-    "watch": "briscola watch HOST:PORT --code CODE --headless",
-}
 
 
 class HomeScreen(Screen):
     CSS_PATH = "home.tcss"
     BINDINGS = [
-        *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
+        *DIGITS,
         Binding("up,k", "move(-1)", show=False), Binding("down,j", "move(1)", show=False),
         Binding("enter,space", "confirm", show=False), Binding("escape", "back", show=False),
         Binding("question_mark", "help", show=False),
@@ -58,6 +55,9 @@ class HomeScreen(Screen):
 
     def on_mount(self) -> None:
         self._show()
+        problem = getattr(getattr(self.app, "settings", None), "problem", "")
+        if problem:
+            self.query_one("#home-note", Static).update(f" Settings: {problem}")
 
     def _items(self):
         return MENU if self.menu == "home" else GAMES
@@ -96,13 +96,21 @@ class HomeScreen(Screen):
     def action_confirm(self) -> None:
         menu = self.query_one(Choices)
         value = menu.items[menu.cursor].action
-        note = self.query_one("#home-note", Static)
         if self.menu == "games":
             game, players = value
             self.app.start_table(game, players)
         elif value == "play":
-            self.menu = "games"
-            self._show()
+            from .setup import SetupScreen
+
+            self.app.push_screen(SetupScreen(level=self.app.level))
+        elif value == "replay":
+            from .replay import OpenReplay
+
+            self.app.push_screen(OpenReplay())
+        elif value == "settings":
+            from .settings import SettingsScreen
+
+            self.app.push_screen(SettingsScreen())
         elif value == "rules":
             from .dialogs import RULES, InfoScreen
 
@@ -110,4 +118,6 @@ class HomeScreen(Screen):
         elif value == "quit":
             self.app.exit()
         else:
-            note.update(f" From the command line for now: {COMMAND_LINE[value]}")
+            from .netforms import FORMS
+
+            self.app.push_screen(FORMS[value]())

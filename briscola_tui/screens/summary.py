@@ -1,5 +1,6 @@
-"""The end of a hand: every hand as dealt, each seat's points, the score
-change and the series scores. Enter goes on."""
+"""The end of a hand: every hand as dealt (from the audit), the tricks, each
+side's points with the breakdown (target and units for Chiamata, thirds for
+Calabresella), the score change and the series table. Enter goes on."""
 
 from __future__ import annotations
 
@@ -10,10 +11,110 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..widgets.cards import Style
+from ..widgets.cards import Style, sort_hand
 
 
-def summary_text(view, style: Style, final: bool) -> Text:
+def sides_of(view) -> list[list[int]]:
+    """Who scores together: partners in Briscola for 4 or 6, else each seat."""
+    from engine.games import make
+
+    return make(view.game, view.players, dict(view.options)).sides()
+
+
+def breakdown(view, style: Style) -> list[str]:
+    """How the hand was scored, in words, from the audited result."""
+    last, names = view.last_hand, view.names
+    result = last.result or {}
+    if result.get("redeal"):
+        return ["Everybody passed: the hand is dealt again and does not count."]
+    if view.game == "chiamata":
+        return _chiamata(result, names, view.options, style)
+    if view.game == "calabresella":
+        return _calabresella(result, names)
+    return _briscola(view, result, names)
+
+
+def _briscola(view, result, names) -> list[str]:
+    sides = sides_of(view)
+    points = result.get("side_points") or []
+    lines = []
+    for i, side in enumerate(sides):
+        who = " + ".join(names[s] for s in side)
+        if i < len(points):
+            lines.append(f"{who}: {points[i]} card points of 120")
+    winner = result.get("winner")
+    if result.get("black_hand") is not None:
+        lines.append(f"{names[result['black_hand']]} declared a black hand (A, 3 and K of trump)")
+    if winner is None:
+        lines.append("Nobody passed 60: a draw.")
+    else:
+        lines.append(" + ".join(names[s] for s in sides[winner]) + " won the hand.")
+    return lines
+
+
+def _chiamata(result, names, options, style) -> list[str]:
+    from engine.cards import Card
+    from engine.games.chiamata import unit
+
+    caller, partner, target = result.get("caller"), result.get("partner"), result.get("target", 61)
+    called = result.get("called")
+    card = style.card(Card.parse(called)) if called else "?"
+    u = 1 if options.get("scoring") == "flat" else unit(target)
+    side = names[caller] + ("" if partner is None else f" + {names[partner]}" if isinstance(partner, int) else "")
+    lines = [f"{names[caller]} called {card}" + (f"; partner {names[partner]}" if isinstance(partner, int)
+                                                   else "; alone (own card)" if partner is None else ""),
+             f"Target {target}: unit {u}" + (" (flat scoring)" if options.get("scoring") == "flat" else ""),
+             f"{side}: {result.get('side_points')} card points of 120 {('>=' if style.ascii else '≥') if result.get('success') else '<'} "
+             f"{target}: " + ("success" if result.get("success") else "failure")]
+    if result.get("multiplier", 1) > 1:
+        lines.append(f"Cappotto: x{result['multiplier']}")
+    if isinstance(partner, int):
+        lines.append(f"Caller {'+' if result.get('success') else '-'}2u, partner {'+' if result.get('success') else '-'}u, "
+                     f"each defender {'-' if result.get('success') else '+'}u")
+    else:
+        lines.append(f"Caller alone {'+' if result.get('success') else '-'}4u, "
+                     f"each defender {'-' if result.get('success') else '+'}u")
+    return lines
+
+
+def _calabresella(result, names) -> list[str]:
+    from engine.games.calabresella import PRICE
+
+    soloist, contract, raised = result.get("soloist"), result.get("contract"), result.get("raise")
+    thirds = result.get("soloist_thirds", 0)
+    price = PRICE[raised if raised and raised != "none" else contract]
+    what = contract + (f", {raised}" if raised and raised != "none" else "")
+    lines = [f"{names[soloist]} played {what}: price {price} per defender",
+             f"{names[soloist]} took {thirds} thirds = {thirds // 3} points of 35 (needs 18 thirds, 6 points): "
+             + ("success" if result.get("success") else "failure")]
+    multiplier = result.get("multiplier", 1)
+    if multiplier == 2:
+        lines.append("Cappotto (all or no tricks): x2")
+    elif multiplier == 3:
+        lines.append("Stramazzo (the losers took under 3 thirds in tricks): x3")
+    return lines
+
+
+def scoreboard(view, history) -> str:
+    """The series so far: each hand's score change by seat, and the totals."""
+    names = view.names
+    hands = [(n, score) for n, score in history if score is not None]
+    shown = hands[-10:]
+    head = f"{'':<8}" + "".join(f"{'h' + str(n + 1):>5}" for n, _ in shown) + f"{'total':>7}"
+    rows = [head]
+    for seat in range(view.players):
+        cells = "".join(f"{score[seat]:>+5}" if seat < len(score) else f"{'':>5}" for _, score in shown)
+        total = view.scores[seat] if seat < len(view.scores) else 0
+        rows.append(f"{names[seat]:<8.8}{cells}{total:>7}")
+    note = f"Hands played: {view.hands_played}"
+    if len(hands) > len(shown):
+        note += f" (the last {len(shown)} shown)"
+    if view.series_over and view.winners:
+        note += "\nThe series is over: " + ", ".join(names[w] for w in view.winners) + " won."
+    return note + "\n\n" + "\n".join(rows)
+
+
+def summary_text(view, style: Style, final: bool, tricks=(), history=()) -> Text:
     last = view.last_hand
     names = view.names
     out = Text()
@@ -21,25 +122,39 @@ def summary_text(view, style: Style, final: bool) -> Text:
         out.append("No hand was played.\n")
         return out
     out.append(f" Hand {last.number + 1}\n", "bold")
-    out.append(" " + style.text(last.text, names) + "\n\n")
-    deal = last.deal
-    if deal is not None:
-        out.append(" As dealt\n", "bold")
-        for seat, cards in enumerate(deal.hands):
-            out.append(f"  {names[seat]:<6} {style.cards(sorted(c for c in cards if c is not None))}\n")
-        if deal.faceup is not None:
-            out.append(f"  face up {style.card(deal.faceup)}\n")
-        if deal.stock:
-            out.append(f"  stock  {style.cards(deal.stock)}\n")
-        if deal.monte:
-            out.append(f"  monte  {style.cards(deal.monte)}\n")
-        out.append("\n")
-    out.append(f" {'':<8}{'points':>8}{'change':>8}{'series':>8}\n", "bold")
+    if not last.ok:  # who was named and why
+        out.append(" " + style.text(last.text, names) + "\n", "bold")
+    for line in breakdown(view, style) if last.ok else []:
+        out.append(f"  {line}\n")
+    unit = "thirds" if view.game == "calabresella" else "points"
+    out.append(f"\n {'':<8}{unit:>8}{'change':>8}{'series':>8}\n", "bold")
     for seat in range(view.players):
         points = last.points[seat] if last.points else "-"
         change = last.score[seat] if last.score else 0
         total = view.scores[seat] if seat < len(view.scores) else 0
         out.append(f"  {names[seat]:<6}{points:>8}{change:>+8}{total:>8}\n")
+    deal = last.deal
+    if deal is not None:
+        out.append("\n As dealt\n", "bold")
+        for seat, cards in enumerate(deal.hands):
+            out.append(f"  {names[seat]:<6} ")
+            _cards(out, style, sort_hand([c for c in cards if c is not None], view.game, view.options))
+        if deal.faceup is not None:
+            out.append("  face up ")
+            _cards(out, style, [deal.faceup])
+        if deal.stock:
+            out.append("  stock  ")
+            _cards(out, style, deal.stock)
+        if deal.monte:
+            out.append("  monte  ")
+            _cards(out, style, deal.monte)
+    if tricks:
+        out.append("\n Tricks\n", "bold")
+        for i, trick in enumerate(tricks, 1):
+            out.append(f"  {i:>2}. {trick}\n")
+    if len(history) > 1 or final:
+        out.append("\n Series\n", "bold")
+        out.append("  " + scoreboard(view, history).replace("\n", "\n  ") + "\n")
     if final:
         if view.winners:
             out.append("\n The series is over: " + ", ".join(names[w] for w in view.winners) + " won.\n", "bold")
@@ -48,18 +163,28 @@ def summary_text(view, style: Style, final: bool) -> Text:
     return out
 
 
+def _cards(out: Text, style: Style, cards) -> None:
+    for card in cards:
+        out.append(style.card(card), style.colour_of(card))
+        out.append(" ")
+    out.append("\n")
+
+
 class SummaryScreen(Screen):
     CSS_PATH = "summary.tcss"
     BINDINGS = [Binding("enter,space", "next", show=False),
-                Binding("up,k", "scroll(-1)", show=False), Binding("down,j", "scroll(1)", show=False)]
+                Binding("up,k", "scroll(-1)", show=False), Binding("down,j", "scroll(1)", show=False),
+                Binding("pageup", "scroll(-10)", show=False), Binding("pagedown", "scroll(10)", show=False)]
 
-    def __init__(self, view, style: Style, final: bool = False, **kwargs) -> None:
+    def __init__(self, view, style: Style, final: bool = False, tricks=(), history=(), **kwargs) -> None:
         super().__init__(**kwargs)
         self.view, self.style_, self.final = view, style, final
+        self.tricks, self.history = tricks, history
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary"):
-            yield Static(summary_text(self.view, self.style_, self.final), id="summary-text")
+            yield Static(summary_text(self.view, self.style_, self.final, self.tricks, self.history),
+                         id="summary-text")
         yield Static(" Enter: " + ("done" if self.final else "next hand") + "   arrows: scroll   ctrl+q quit",
                      id="summary-keys")
 

@@ -1,14 +1,28 @@
 """Cards and actions as the screen writes them: the suit as a glyph (or its
-letter in ASCII) beside the rank, never colour alone."""
+letter in ASCII) beside the rank, never colour alone; colours (two or four)
+only on top of the letter or glyph, and none under NO_COLOR."""
 
 from __future__ import annotations
 
 import re
 
-from engine.cards import SUIT_GLYPHS, Card
+from engine.cards import BRISCOLA_ORDER, SEVEN_SECOND_ORDER, SUIT_GLYPHS, SUIT_NAMES, TRESSETTE_ORDER, Card
 from engine.labels import label
 
 GLYPHS = "".join(SUIT_GLYPHS.values()) + "┌┐└┘│─←▲✓·–…"
+RANK_NAMES = {
+    "italian": {"A": "Asso", "2": "Due", "3": "Tre", "4": "Quattro", "5": "Cinque", "6": "Sei", "7": "Sette",
+                "J": "Fante", "Q": "Cavallo", "K": "Re"},
+    "french": {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven",
+               "J": "Jack", "Q": "Queen", "K": "King"},
+}
+TWO_COLOURS = {"H": "red", "D": "red", "S": "", "C": ""}
+FOUR_COLOURS = {"S": "", "H": "red", "D": "dodger_blue1", "C": "green3"}
+SECOND_PERSON = {"is": "are", "plays": "play", "takes": "take", "draws": "draw", "wins": "win", "joins": "join",
+                 "deals": "deal", "hands": "hand", "holds": "hold", "discards": "discard", "called": "called",
+                 "has": "have", "was": "were"}
+SUIT_ORDER = "SHCD"
+"""Suits in the hand, left to right: alternating colours."""
 
 
 def can_show_glyphs(encoding: str | None) -> bool:
@@ -20,11 +34,27 @@ def can_show_glyphs(encoding: str | None) -> bool:
     return True
 
 
-class Style:
-    """How to write cards and marks: glyphs, or plain ASCII."""
+def rank_order(game: str, options: dict | None = None) -> str:
+    """The game's ranks, high to low."""
+    if game == "calabresella":
+        return TRESSETTE_ORDER
+    if (options or {}).get("seven_second"):
+        return SEVEN_SECOND_ORDER
+    return BRISCOLA_ORDER
 
-    def __init__(self, ascii: bool = False):
-        self.ascii = ascii
+
+def sort_hand(cards, game: str, options: dict | None = None) -> tuple[Card, ...]:
+    """A hand as the table shows it: by suit, then by rank, highest first."""
+    order = rank_order(game, options)
+    return tuple(sorted(cards, key=lambda c: (SUIT_ORDER.index(c.suit), order.index(c.rank))))
+
+
+class Style:
+    """How to write cards and marks: glyphs or plain ASCII, colours, suit names."""
+
+    def __init__(self, ascii: bool = False, four_colour: bool = False, names: str = "french",
+                 colour: bool = True):
+        self.ascii, self.four_colour, self.names, self.colour = ascii, four_colour, names, colour
         self.arrow = "<-" if ascii else "←"
         self.dot = "-" if ascii else "·"
         self.dash = "-" if ascii else "–"
@@ -38,10 +68,29 @@ class Style:
             return "??"
         return str(card) if self.ascii else card.rank + SUIT_GLYPHS[card.suit]
 
+    def colour_of(self, card: Card | None) -> str:
+        """The rich style of a card's suit ("" when colour is off)."""
+        if card is None or not self.colour:
+            return ""
+        return (FOUR_COLOURS if self.four_colour else TWO_COLOURS)[card.suit]
+
     def suit(self, suit: str | None) -> str:
         if suit is None:
             return "none"
-        return suit if self.ascii else SUIT_GLYPHS[suit]
+        mark = suit if self.ascii else SUIT_GLYPHS[suit]
+        return f"{mark} {self.suit_name(suit)}"
+
+    def suit_name(self, suit: str) -> str:
+        italian, french = SUIT_NAMES[suit]
+        return italian if self.names == "italian" else french
+
+    def card_name(self, card: Card | None) -> str:
+        """The card in words: 'Asso di Spade' or 'Ace of spades'."""
+        if card is None:
+            return "a hidden card"
+        rank = RANK_NAMES["italian" if self.names == "italian" else "french"][card.rank]
+        return f"{rank} di {self.suit_name(card.suit)}" if self.names == "italian" else \
+            f"{rank} of {self.suit_name(card.suit)}"
 
     def cards(self, cards) -> str:
         return " ".join(self.card(c) for c in cards)
@@ -50,6 +99,8 @@ class Style:
         """An event or label text: cards as this style writes them, seats by name."""
         if names:
             text = re.sub(r"\bseat (\d+)\b", lambda m: _name(names, int(m.group(1))), text)
+            if "you" in names:  # the person's seat is named "you": "you play", not "you plays"
+                text = re.sub(r"\byou (\w+)\b", lambda m: "you " + SECOND_PERSON.get(m.group(1), m.group(1)), text)
         if not self.ascii:
             text = re.sub(r"\b([A2-7JQK])([DHSC])\b", lambda m: m.group(1) + SUIT_GLYPHS[m.group(2)], text)
         return text

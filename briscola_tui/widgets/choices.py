@@ -1,14 +1,21 @@
-"""A numbered list of choices, a page at a time: digits pick, arrows move."""
+"""A numbered list of choices, a page of up to nine at a time: digits pick,
+arrows move. A page is laid out in columns when the width allows, so a whole
+auction fits under the hand at 80x24."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.message import Message
-from textual.widget import Widget
+from textual.binding import Binding
 
-PAGE = 8
+from .pickable import Pickable
+
+PAGE = 9
+"""Items a page holds: one per digit."""
+DIGITS = [Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)]
+"""The digit keys: `action_digit(d)` on the screen."""
+GAP = 2
 
 
 @dataclass
@@ -19,13 +26,11 @@ class Choice:
     actions: tuple = ()
 
 
-class Choices(Widget):
-    DEFAULT_CSS = "Choices { height: auto; max-height: 10; }"
+class Choices(Pickable):
+    DEFAULT_CSS = "Choices { height: auto; max-height: 11; }"
 
-    class Clicked(Message):
-        def __init__(self, index: int) -> None:
-            super().__init__()
-            self.index = index
+    class Clicked(Pickable.Clicked):
+        pass
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -33,6 +38,8 @@ class Choices(Widget):
         self.cursor = 0
         self.first = 1  # the number of the first item (after the cards, in play)
         self.title = ""
+        self.columns_max = 3
+        self.page_size_max = PAGE  # more than nine: the rest are reached with the arrows
 
     def show(self, items, cursor: int = 0, first: int = 1, title: str = "") -> None:
         self.items, self.cursor, self.first, self.title = list(items), cursor, first, title
@@ -40,37 +47,73 @@ class Choices(Widget):
         self.refresh(layout=True)
 
     @property
+    def page_size(self) -> int:
+        return max(1, self.page_size_max + 1 - self.first) if self.first <= PAGE else self.page_size_max
+
+    @property
     def page(self) -> int:
-        return self.cursor // PAGE
+        return max(self.cursor, 0) // self.page_size
 
     @property
     def pages(self) -> int:
-        return max(1, -(-len(self.items) // PAGE))
+        return max(1, -(-len(self.items) // self.page_size))
 
     def on_page(self, digit: int) -> int | None:
         """The item a digit names on the page shown."""
-        i = self.page * PAGE + digit - self.first
-        return i if self.page * PAGE <= i < min(len(self.items), (self.page + 1) * PAGE) else None
+        size = self.page_size
+        i = self.page * size + digit - self.first
+        return i if self.page * size <= i < min(len(self.items), (self.page + 1) * size) else None
+
+    def _page_items(self) -> list[tuple[int, str]]:
+        size = self.page_size
+        start = self.page * size
+        return [(i, f"{i - start + self.first}  {self.items[i].text}")
+                for i in range(start, min(len(self.items), start + size))]
+
+    def _layout(self, width: int) -> tuple[int, int, int]:
+        """(columns, rows, column width) for the page shown in `width` cells."""
+        shown = self._page_items()
+        if not shown:
+            return 1, 0, width
+        cell = max(len(text) for _, text in shown) + 1 + GAP
+        columns = max(1, min(self.columns_max, width // cell, len(shown)))
+        if len(shown) <= 3:
+            columns = 1
+        rows = -(-len(shown) // columns)
+        return columns, rows, cell
 
     def get_content_height(self, container, viewport, width) -> int:
-        return min(PAGE, len(self.items)) + (1 if self.title else 0) + (1 if self.pages > 1 else 0)
+        _, rows, _ = self._layout(width or 80)
+        return rows + (1 if self.title else 0) + (1 if self.pages > 1 else 0)
 
     def render(self) -> Text:
         out = Text()
         if self.title:
             out.append(self.title + "\n", "bold")
-        start = self.page * PAGE
-        for i in range(start, min(len(self.items), start + PAGE)):
-            number = i - start + self.first
-            mark = ">" if i == self.cursor else " "
-            out.append(f"{mark}{number}  {self.items[i].text}", "reverse" if i == self.cursor else "")
+        columns, rows, cell = self._layout(self.size.width or 80)
+        shown = self._page_items()
+        for row in range(rows):
+            for column in range(columns):
+                k = column * rows + row
+                if k >= len(shown):
+                    break
+                i, text = shown[k]
+                mark = ">" if i == self.cursor else " "
+                entry = f"{mark}{text}"
+                out.append(entry, "reverse" if i == self.cursor else "")
+                if column < columns - 1:
+                    out.append(" " * max(1, cell - len(entry)))
             out.append("\n")
         if self.pages > 1:
-            out.append(f"  page {self.page + 1} of {self.pages}: left/right for more", "dim")
-        return out.rstrip() or Text("")
+            out.append(f"  page {self.page + 1} of {self.pages}: arrows for more", "dim")
+        out.rstrip()  # in place: Text.rstrip returns None
+        return out
 
-    def on_click(self, event) -> None:
-        row = event.y - (1 if self.title else 0)
-        i = self.page * PAGE + row
-        if 0 <= row < PAGE and i < len(self.items):
-            self.post_message(self.Clicked(i))
+    def index_at(self, x: int, y: int) -> int | None:
+        row = y - (1 if self.title else 0)
+        columns, rows, cell = self._layout(self.size.width or 80)
+        column = min(x // cell, columns - 1)
+        k = column * rows + row
+        shown = self._page_items()
+        return shown[k][0] if 0 <= row < rows and 0 <= k < len(shown) else None
+

@@ -4,10 +4,9 @@ cursor, the cards chosen (a discard) and the cards that may be played."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.message import Message
-from textual.widget import Widget
 
 from .cards import Style
+from .pickable import Pickable
 
 BOXES = 8
 """Up to this many cards are drawn as boxes; more go two rows, compact."""
@@ -15,15 +14,13 @@ BOX_WIDTH = 9
 COMPACT_WIDTH = 8
 
 
-class Hand(Widget):
+class Hand(Pickable):
     """Draws the hand; tells the screen which card was clicked."""
 
     DEFAULT_CSS = "Hand { height: 4; }"
 
-    class Clicked(Message):
-        def __init__(self, index: int) -> None:
-            super().__init__()
-            self.index = index
+    class Clicked(Pickable.Clicked):
+        pass
 
     def __init__(self, style: Style, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -63,7 +60,9 @@ class Hand(Widget):
                 lines[0].append(top, style)
                 lines[0].append(" ")
                 lines[1].append("  ")
-                lines[1].append(f"{side} {s.card(card)} {side}", style)
+                lines[1].append(side, style)
+                lines[1].append(f" {s.card(card):<2} ", f"{style} {s.colour_of(card)}".strip())
+                lines[1].append(side, style)
                 lines[1].append(" ")
                 lines[2].append("  ")
                 lines[2].append(bottom, style)
@@ -73,7 +72,7 @@ class Hand(Widget):
             for i, card in enumerate(self.cards):
                 row = 0 if i < BOXES else 2
                 lines[row].append(f"{i + 1:>2} ")
-                lines[row].append(f"{s.card(card)}", self._style(i, card))
+                lines[row].append(f"{s.card(card)}", f"{self._style(i, card)} {s.colour_of(card)}".strip())
                 lines[row].append("   ")
                 lines[row + 1].append(f"   {self._mark(i)}   ")
         return Text("\n").join(lines)
@@ -85,7 +84,3 @@ class Hand(Widget):
             i = x // COMPACT_WIDTH + (BOXES if y >= 2 else 0)
         return i if 0 <= i < len(self.cards) else None
 
-    def on_click(self, event) -> None:
-        i = self.index_at(event.x, event.y)
-        if i is not None:
-            self.post_message(self.Clicked(i))

@@ -33,9 +33,10 @@ the three best cards lacked in each suit; "2 with a target" and point bids to
 a few steps above the lowest allowed.
 
 The move: the root's most visited child; but the normal player's move (the
-anchor, always among the root's children) is kept unless the most visited
-child's mean reward beats it by `CONFIDENCE` standard errors of the
-difference. With a few hundred iterations the means of similar moves differ
+anchor, always among the root's children, and given at least `ANCHOR_SHARE`
+of the visits of the most visited child so that its mean is as well known)
+is kept unless the most visited child's mean reward beats it by
+`CONFIDENCE` standard errors of the difference. With a few hundred iterations the means of similar moves differ
 by noise, and the largest of several noisy means is biased upwards: taking
 it as it is played worse than the normal player in Briscola for two; the
 search overrides the anchor where it is sure (an endgame the normal player
@@ -47,11 +48,20 @@ the card-point difference over 120; Briscola with 3 players, the seat's
 award over 3 plus the same tenth; Chiamata and Calabresella, the seat's
 score in the hand over a scale (4 and 8), the side's by construction.
 
-`play(view, rng)` searches `DEFAULT_ITERATIONS` iterations, at most
-`DEFAULT_SECONDS` seconds of wall-clock time (the time usually ends it
-before the last tricks); `make_player(iterations=..., seconds=...,
-playout=...)` builds a player with another budget or playout policy. The
-player keeps nothing between moves.
+Briscola for two: once at most the last draw is left, a playout stops and
+the rest of the hand is searched exactly (`briscola_finish`: every card of
+a determinization is known), and the seat itself plays the normal player's
+move, which is such a search over the few ways the last face-down card can
+lie.
+
+`play(view, rng)` searches `DEFAULT_STEPS` steps of simulation (the
+actions its iterations apply, and `SAMPLE_STEPS` for each determinization:
+few iterations early in the hand, many in the last tricks, for about the
+same CPU), at most `DEFAULT_ITERATIONS` iterations; a wall-clock cap of
+`DEFAULT_SECONDS` is only a safety net. So its moves depend on the view and
+the rng, not on the machine's load. `make_player(iterations=...,
+seconds=..., steps=..., playout=...)` builds a player with another budget
+or playout policy. The player keeps nothing between moves.
 """
 
 from __future__ import annotations
@@ -64,18 +74,35 @@ from random import Random
 
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, TRESSETTE_ORDER, Card
 from ..determinize import Determinizer, Inconsistent
+from ..games.briscola import _two_side_awards as two_side_awards
 from ..games.calabresella import STRENGTH as TRESSETTE, VALUE as THIRDS
 from ..games.chiamata import POINTS as CHIAMATA_POINTS, STRENGTH as CHIAMATA_STRENGTH
 from ..state import CHANCE, PUBLIC, TERMINAL, Action, State, play_action
 from . import normal
 
-DEFAULT_ITERATIONS = 2000
-DEFAULT_SECONDS = 0.45
-"""The default budget: whichever ends first (wall-clock seconds)."""
+DEFAULT_STEPS = 2000
+"""The default budget, in steps of simulation a move (`search`): an early
+move, whose playouts are long, gets few iterations, a late one many more for
+the same CPU. A budget counted in steps, not seconds, makes a move the same
+whatever the machine's load: about 25-35 ms of CPU a move on average
+(docs/bots.md gives the figures per game), chosen so that the arenas of
+docs/bots.md (145,000 moves of hard) fit in well under an hour on two
+cores."""
+SAMPLE_STEPS = 10
+"""What sampling one determinization costs, counted in steps."""
+DEFAULT_ITERATIONS = 1000
+"""At most this many iterations a move (the steps end the search first but
+in the last tricks)."""
+DEFAULT_SECONDS = 2.0
+"""A safety net only (wall-clock seconds a move), far above what the
+steps cost: it ends the search if a loaded machine makes them last."""
 DEFAULT_ANCHOR = "normal"
 """The move kept unless the search is confident of a better one: the normal
 player's."""
 CONFIDENCE = 2.5
+ANCHOR_SHARE = 0.5
+"""At the root the anchor's move gets at least this share of the visits of
+the most visited move."""
 """Standard errors by which the search's move must beat the anchor's."""
 DEFAULT_PLAYOUT = "normal"
 """The normal player plays the playouts: about ten times slower than this
@@ -98,9 +125,11 @@ SCORE_SCALE = {"chiamata": 4.0, "calabresella": 8.0}
 
 def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = DEFAULT_SECONDS,
                 playout=DEFAULT_PLAYOUT, anchor=DEFAULT_ANCHOR, confidence: float = CONFIDENCE,
-                exploration: float = EXPLORATION):
-    """A hard player with this budget (None: no limit of that kind; at least
-    one must be set).
+                exploration: float = EXPLORATION, steps: int | None = DEFAULT_STEPS):
+    """A hard player with this budget, ending at whichever limit comes first
+    (None: no limit of that kind; one at least must be set):
+    `iterations` a move, `seconds` of wall-clock time a move, `steps` of
+    simulation a move (see `search`).
 
     `playout`: "normal" (the normal player), "heuristic" (this module's,
     faster and weaker), "random" (`random_legal`) or a function `(full
@@ -108,8 +137,8 @@ def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | No
     whose move is kept unless the search finds another better by
     `confidence` standard errors ("normal", or None for the plain most
     visited move)."""
-    if iterations is None and seconds is None:
-        raise ValueError("give an iteration budget, a time budget or both")
+    if iterations is None and seconds is None and steps is None:
+        raise ValueError("give a budget: iterations, seconds or steps")
     policy = playout_policy(playout)
     anchor_player = normal.play if anchor == "normal" else anchor
 
@@ -121,15 +150,27 @@ def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | No
         if len(legal) == 1:
             return legal[0]
         prior = as_listed(anchor_player(view, rng), legal) if anchor_player is not None else None
+        if prior is not None and anchor == "normal" and normal_is_exact(view):
+            return prior
         try:
             determinizer = Determinizer(view)
         except Inconsistent:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
-        root = search(determinizer, view.seat, rng, policy, iterations, seconds, exploration, prior)
+        root = search(determinizer, view.seat, rng, policy, iterations, seconds, exploration, prior, steps)
         return best_action(root, legal, confidence)
 
-    play.__doc__ = f"SO-ISMCTS, {iterations} iterations, at most {seconds} s a move, {playout} playouts."
+    play.__doc__ = (f"SO-ISMCTS, at most {iterations} iterations, {steps} steps and {seconds} s a move, "
+                    f"{playout} playouts.")
     return play
+
+
+def normal_is_exact(view) -> bool:
+    """Briscola for two with at most the last draw left: the normal player
+    searches the rest of the hand exactly (over each way the last face-down
+    card can lie), so there is nothing for the search to add."""
+    state = view.state
+    return (state.game.name == "briscola" and state.n == 2 and state.phase == "play"
+            and state.pile_left() in (0, 2) and all(a.kind == "play" for a in view.legal))
 
 
 def as_listed(action: Action, legal) -> Action | None:
@@ -253,11 +294,18 @@ class Node:
         return node
 
     def select(self, actions: list[Action], exploration: float) -> "Node":
-        """UCB1 over the children of the available actions (counting their availability)."""
-        best, best_value = None, -1e300
-        for action in actions:
-            child = self.children[action]
+        """UCB1 over the children of the available actions (counting their
+        availability); but at the root the anchor's move while it has fewer
+        than `ANCHOR_SHARE` of the visits of the most visited, so that its
+        mean is known as well as the best's when `best_action` compares them."""
+        children = [self.children[action] for action in actions]
+        for child in children:
             child.avail += 1
+        kept = self.children.get(self.prior) if self.prior is not None else None
+        if kept is not None and kept in children and kept.visits < ANCHOR_SHARE * max(c.visits for c in children):
+            return kept
+        best, best_value = None, -1e300
+        for child in children:
             value = child.total / child.visits + exploration * sqrt(log(child.avail) / child.visits)
             if value > best_value:
                 best, best_value = child, value
@@ -278,22 +326,30 @@ class Node:
 
 
 def search(determinizer: Determinizer, seat: int, rng: Random, policy, iterations: int | None,
-           seconds: float | None, exploration: float = EXPLORATION, prior: Action | None = None) -> Node:
+           seconds: float | None, exploration: float = EXPLORATION, prior: Action | None = None,
+           steps: int | None = None) -> Node:
     """Run SO-ISMCTS for `seat` within the budget (`prior`: an action of the
-    seat searched at the root in any case); return the root."""
+    seat searched at the root in any case); return the root. The budget ends
+    at whichever comes first: `iterations`, `seconds` of wall-clock time,
+    `steps` of simulation (each iteration counts the actions it applies plus
+    `SAMPLE_STEPS` for its determinization)."""
     root = Node()
     root.prior = prior
     rewards = reward_function(determinizer.game)
+    finish = finisher(determinizer.game)
     deadline = None if seconds is None else time.perf_counter() + seconds
-    done = 0
+    done = spent = 0
     while iterations is None or done < iterations:
-        if deadline is not None and done and time.perf_counter() >= deadline:
+        if done and ((deadline is not None and time.perf_counter() >= deadline)
+                     or (steps is not None and spent >= steps)):
             break
         state = determinizer.sample(rng)
+        start = len(state.history)
         path = descend(root, state, seat, rng, policy, exploration)
-        playout(state, rng, policy)
-        backpropagate(path, rewards(state))
+        totals = playout(state, rng, policy, finish)
+        backpropagate(path, rewards(state, totals))
         done += 1
+        spent += len(state.history) - start + SAMPLE_STEPS
     return root
 
 
@@ -325,13 +381,49 @@ def descend(root: Node, state: State, seat: int, rng: Random, policy, exploratio
         path.append(node)
 
 
-def playout(state: State, rng: Random, policy) -> None:
-    """Finish the hand with `policy`, chance events from the deal."""
+def playout(state: State, rng: Random, policy, finish=None) -> list[int] | None:
+    """Finish the hand with `policy`, chance events from the deal; or, once
+    `finish(state)` gives the final card points of each side (an exact
+    search), stop there and return them."""
     while True:
         turn = state.current_player()
         if turn == TERMINAL:
-            return
+            return None
+        if turn != CHANCE and finish is not None:
+            totals = finish(state)
+            if totals is not None:
+                return totals
         state.apply(state.chance_outcome() if turn == CHANCE else policy(state, rng))
+
+
+def finisher(game):
+    """`finish(full state) -> side points or None` for `playout`: Briscola for
+    two only (None for the other games)."""
+    if game.name == "briscola" and game.players == 2:
+        return briscola_finish
+    return None
+
+
+def briscola_finish(state: State) -> list[int] | None:
+    """Briscola for two, every card known, at most the last draw left (the
+    winner of the trick draws the face-down card, the other the face-up
+    one): each seat's final card points with best play by both, by the
+    normal player's exact search (`normal.Endgame`). None earlier, or while
+    a trump exchange is still possible."""
+    pile = state.pile_left()
+    if pile not in (0, 2) or state.phase != "play":
+        return None
+    draw = ()
+    if pile == 2:
+        if state.exchange_card is not None and (state.can_exchange(0) or state.can_exchange(1)):
+            return None
+        draw = (state.stock[state.drawn], state.faceup)
+    search = normal.Endgame(state.trump, state.strength, state.points, 0)
+    led = state.trick[0] if state.trick else None
+    value = search.search((tuple(state.hands[0]), tuple(state.hands[1])), state.leader, led,
+                          state.captured[0], draw, -normal.INFINITY, normal.INFINITY)
+    mine = value - 1000 if value > 500 else value + 1000 if value < -500 else value
+    return [mine, sum(state.points) - mine]
 
 
 def backpropagate(path: list[Node], rewards: list[float]) -> None:
@@ -459,22 +551,28 @@ def _call_strength(state: State) -> tuple[int, ...]:
 
 
 def reward_function(game):
-    """`rewards(final state) -> [reward of each seat]` for this game."""
+    """`rewards(final state, side points or None) -> [reward of each seat]`
+    for this game (the side points: `playout`'s exact finish, the state then
+    not being final)."""
     n = game.players
     if game.name == "briscola":
         sides = game.sides()
         side_of = [next(i for i, side in enumerate(sides) if s in side) for s in range(n)]
         if n == 3:
-            def rewards(state):
+            def rewards(state, totals=None):
                 out = state.outcome()
                 return [out.score[s] / 3 + POINT_WEIGHT * (out.points[s] - 40) / 120 for s in range(n)]
             return rewards
-        top = 3 if game.options["scoring"] == "game_points" else 1
+        scoring = game.options["scoring"]
+        top = 3 if scoring == "game_points" else 1
 
-        def rewards(state):
-            out = state.outcome()
-            totals = out.result["side_points"]
-            awards = [out.score[side[0]] for side in sides]
+        def rewards(state, totals=None):
+            if totals is None:
+                out = state.outcome()
+                totals = out.result["side_points"]
+                awards = [out.score[side[0]] for side in sides]
+            else:
+                awards = two_side_awards(list(totals), scoring)[0]
             per_side = [
                 (awards[i] - awards[1 - i]) / top + POINT_WEIGHT * (totals[i] - totals[1 - i]) / 120
                 for i in (0, 1)
@@ -483,7 +581,7 @@ def reward_function(game):
         return rewards
     scale = SCORE_SCALE[game.name]
 
-    def rewards(state):
+    def rewards(state, totals=None):
         return [score / scale for score in state.outcome().score]
     return rewards
 

@@ -178,7 +178,7 @@ def endgame_card(table: Table) -> Card | None:
         scenarios = [((card, state.faceup), unseen - {card}) for card in ([top] if top is not None else unseen)]
     else:
         return None
-    search = _Endgame(table, me)
+    search = Endgame(table.trump, table.strength, table.value, me)
     mine = tuple(sorted(table.hand))
     totals = dict.fromkeys(mine, 0.0)
     for draw, theirs in scenarios:
@@ -196,16 +196,17 @@ def endgame_card(table: Table) -> Card | None:
 INFINITY = float("inf")
 
 
-class _Endgame:
+class Endgame:
     """Minimax with alpha-beta over the last tricks of a two-player hand; a
     position is worth the seat's final points, 1000 more for a hand won
-    (over 60) and 1000 less for one lost."""
+    (over 60) and 1000 less for one lost. The hard player's playouts use it
+    too (engine/bots/hard.py, `briscola_finish`)."""
 
-    def __init__(self, table: Table, me: int):
+    def __init__(self, trump: str, strength, value, me: int):
         self.me = me
-        self.trump = table.trump
-        self.strength = table.strength
-        self.value = table.value
+        self.trump = trump
+        self.strength = strength
+        self.value = value
 
     def search(self, hands, leader, led, points, draw, alpha, beta) -> float:
         """The value for this seat of the position: `hands` by seat, `led` the

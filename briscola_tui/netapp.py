@@ -1,0 +1,83 @@
+"""The app on a network table: `briscola host`, `join` and `watch` without
+--headless open it on the lobby, and the home screen's forms open the same
+lobby. The terminal going away (SIGHUP) ends the app cleanly; the seat's
+store and transcript are on disk, so the same command takes the seat back."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+
+from .app import BriscolaApp
+from .netgame import NetTable
+
+
+def exit_on_hangup(app) -> None:
+    """SIGHUP (the terminal or the SSH session went away): leave the app as if asked to."""
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is None:
+        return
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        asyncio.get_running_loop().add_signal_handler(hangup, app.exit)
+
+
+def open_lobby(app, table: NetTable, *, replace: bool = False) -> None:
+    """Start `table` (a NetTable) and show its lobby (in place of the current screen if `replace`)."""
+    from .screens.lobby import LobbyScreen
+
+    exit_on_hangup(app)
+    table.start()
+    screen = LobbyScreen(table, app.style_)
+    app.switch_screen(screen) if replace else app.push_screen(screen)
+
+
+class NetworkApp(BriscolaApp):
+    """The app opened by `briscola host`, `join` or `watch`: the lobby first, and out at the end."""
+
+    def __init__(self, table: NetTable, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.table = table
+        self.from_command = True
+
+    def on_mount(self) -> None:
+        # Textual runs BriscolaApp.on_mount after this one (it pushes the home screen): the
+        # lobby goes on top of it once that is done.
+        self.call_later(open_lobby, self, self.table)
+
+
+def run_app(kind: str, args) -> int:
+    """`briscola host|join|watch` without --headless. Exit status as the headless command's;
+    0 when the person left before the end (the same command takes the seat back)."""
+    from .net.commands import join_options, player_identity, watch_options
+
+    if kind == "host":
+        table = NetTable.hosting_table(args, player_identity())
+    elif kind == "join":
+        table = NetTable(join_options(args), player_identity())
+    else:
+        table = NetTable(watch_options(args))
+    try:
+        NetworkApp(table, ascii=True if getattr(args, "ascii", False) else None).run()
+    finally:
+        table.stop()
+    print(farewell(kind, table), file=sys.stderr)
+    if table.exit_status is None:  # left before the end (0), or never got going (2)
+        return 2 if table.lobby().failed else 0
+    return table.exit_status
+
+
+def farewell(kind: str, table: NetTable) -> str:
+    """One line after the app closes: how it ended, or how to come back."""
+    lobby = table.lobby()
+    if lobby.failed:
+        return f"briscola {kind}: {lobby.failed}"
+    if table.over:
+        return f"briscola {kind}: the table is over"
+    if kind == "host" and table.hosting is not None:
+        hosting = table.hosting
+        port = table.options.port or hosting.port
+        return (f"briscola host: left the table; to take it up again run: briscola host --transcript "
+                f"{hosting.log.path} --port {port} --bots {len(hosting.server.bots)} (the same --level)")
+    return f"briscola {kind}: left the table; the same command takes your place again"

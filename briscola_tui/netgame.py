@@ -1,0 +1,393 @@
+"""Network play in the app: the table screen's controller over the network
+client (`net.client.Client`), and for the person who hosts, the table server
+(`net.server.TableServer`) in the same process.
+
+Everything network runs on its own asyncio loop in a background thread, so
+the protocol's CPU work (already pushed to worker threads by the client and
+the server) never runs on the UI's loop. The person's seat, when there is
+one, is a `Client` like a joiner's, even in the hosting process (it connects
+to its own server on the loopback address): one code path, the same
+reconnecting, the same seat store on disk.
+
+The loop thread publishes, after each entry it takes in, a `SeatView`, the
+lines the client said and a `Lobby` (plain data) under a lock; the table
+screen's worker thread waits in `advance` for the person's turn, a hand's
+audit or the end, exactly as with `offline.OfflineTable`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.state import Action
+from engine.view import SeatView
+from protocol import handshake as hs
+from protocol.errors import LocalProtocolError
+from protocol.events import Event
+from protocol.identity import Identity, fingerprint
+
+from .net.client import Client, Options
+from .net.commands import Hosting, addresses
+
+LOBBY_PHASES = ("table", "join", "coin_commit", "coin_reveal")
+"""Table phases before the first hand: the lobby shows them, the table takes over after."""
+
+LOG_LINES = 40
+ELLIPSIS = "..."
+
+
+class NetError(RuntimeError):
+    """The table cannot go on for this client (refused, unreachable, stopped on a bad entry)."""
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    seat: int
+    name: str  # "" while the seat is free
+    fingerprint: str  # of the key that holds it ("" while free)
+    computer: bool
+    me: bool
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """What the lobby shows: plain data, published by the network thread."""
+
+    role: str  # host, player or spectator
+    game: str = ""
+    players: int = 0
+    seats: tuple[LobbySeat, ...] = ()
+    waiting: str = ""  # who the table waits for, in words
+    code: str | None = None  # the join code (only the host shows it)
+    addresses: tuple[str, ...] = ()  # where friends join (host), or where we connected
+    status: str = ""  # connected, connecting, the connection lost and being made again
+    trouble: bool = False  # the connection is not up
+    started: bool = False  # a hand is on (or the table is over): the table screen takes over
+    failed: str | None = None  # why this table cannot go on
+    log: tuple[str, ...] = ()
+
+
+def computer_name(name: str) -> bool:
+    """Seats the host fills with its own computer players are named `computer (LEVEL)`."""
+    return name.startswith("computer (")
+
+
+class NetClient(Client):
+    """The network client with a person at the screen: it publishes what changes
+    and waits for the person's decision instead of reading standard input."""
+
+    def __init__(self, net: NetTable, options: Options, identity: Identity | None):
+        super().__init__(options, net.client_said, identity)
+        self.net = net
+        self.decision: asyncio.Future | None = None
+
+    async def _handshake(self, reader, frames):
+        backlog = await super()._handshake(reader, frames)
+        self.net.link(None)
+        return backlog
+
+    async def _connection(self) -> None:
+        try:
+            await super()._connection()
+        except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
+            if self.ended is None:
+                what = "connection lost" if self.session is not None else "cannot reach the host"
+                self.net.link(f"{what} ({error or 'closed'}): trying again{ELLIPSIS}")
+            raise
+
+    async def _catch_up(self, backlog: list[bytes]) -> None:
+        await super()._catch_up(backlog)
+        self.net.publish()
+
+    async def _take(self, data: bytes) -> None:
+        await super()._take(data)
+        self.net.publish()
+
+    async def _decide(self) -> None:
+        session = self.session
+        if self.options.player is not None or session is None or not session.my_turn():
+            return await super()._decide()
+        while session.my_turn():
+            self.decision = asyncio.get_running_loop().create_future()
+            self.net.publish(awaiting=True)
+            action = await self.decision
+            self.decision = None
+            try:
+                messages = session.act(action).messages
+            except LocalProtocolError as error:  # not legal now: ask again
+                self.say(f"not a move: {error}")
+                continue
+            for message in messages:
+                self._send(hs.submit(message))
+            self.net.publish()
+            return
+
+
+class NetTable:
+    """A networked table for the app: a seat (or a spectator), and the hosted table when
+    hosting. `start()` runs it on a background thread; `stop()` ends it."""
+
+    def __init__(self, options: Options, identity: Identity | None = None, hosting: Hosting | None = None):
+        self.options, self.identity, self.hosting = options, identity, hosting
+        self.role = "host" if hosting is not None else options.role
+        self.hands = hosting.server.hands if hosting is not None else None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread: threading.Thread | None = None
+        self.client: NetClient | None = None
+        self.exit_status: int | None = None
+        self._main_task: asyncio.Task | None = None
+        self._changed = threading.Condition()
+        self._view: SeatView | None = None
+        self._events: list[Event] = []
+        self._log: deque[str] = deque(maxlen=LOG_LINES)
+        self._lobby = Lobby(self.role, status="connecting")
+        self._awaiting = False
+        self._verdicts = 0
+        self._shown: int | None = None  # hands audited when the table opened (older ones are not news)
+        self._version = 0
+        self._link: str | None = None
+        self._failed: str | None = None
+        self._over = False
+        self._listening: tuple[str, ...] = ()
+        self._client_line = ""  # the last thing the client said (why it stopped, when it does)
+
+    @classmethod
+    def hosting_table(cls, args, identity: Identity) -> NetTable:
+        """Host the table `args` describe (the `briscola host` options) and take a seat at it."""
+        from .net.commands import prepare_host
+
+        lines: list[str] = []
+        hosting = prepare_host(args, lines.append)
+        options = Options(_loopback(args.bind), 0, "player", getattr(args, "name", "") or "", hosting.code or "",
+                          0, None)
+        table = cls(options, identity, hosting)
+        hosting.server.say = table.host_said
+        for line in lines:
+            table.host_said(line)
+        return table
+
+    # --- the network thread ----------------------------------------------------------
+
+    def start(self) -> NetTable:
+        self.thread = threading.Thread(target=self._run, name="briscola-network", daemon=True)
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        try:
+            self._main_task = self.loop.create_task(self._main())
+            self.loop.run_until_complete(self._main_task)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            if self.hosting is not None:
+                self.hosting.log.close()
+            self.loop.close()
+
+    async def _main(self) -> None:
+        server_task = None
+        try:
+            if self.hosting is not None:
+                server_task = await self._serve()
+                if server_task is None:
+                    return
+            self.client = NetClient(self, self.options, self.identity)
+            self.exit_status = await self.client.run()
+            self._ended()
+            if server_task is not None:
+                await asyncio.wait_for(asyncio.shield(server_task), self.hosting.server.limits.linger_seconds + 5)
+        except asyncio.TimeoutError:
+            pass
+        finally:
+            if server_task is not None and not server_task.done():
+                server_task.cancel()
+                await asyncio.gather(server_task, return_exceptions=True)
+
+    async def _serve(self) -> asyncio.Task | None:
+        """Start the table server; None (and the lobby says why) when it cannot listen."""
+        hosting = self.hosting
+        ready = asyncio.get_running_loop().create_future()
+
+        def listening(sockets) -> None:
+            ready.set_result(sockets[0][1])
+
+        task = asyncio.create_task(hosting.server.run(hosting.bind, hosting.port, listening))
+        await asyncio.wait([task, ready], return_when=asyncio.FIRST_COMPLETED)
+        if not ready.done():
+            error = task.exception()
+            self._fail(f"cannot listen on port {hosting.port}: {getattr(error, 'strerror', None) or error}")
+            return None
+        port = ready.result()
+        self.options.port = port
+        self._listening = tuple(addresses(hosting.bind, port))
+        self.publish()
+        return task
+
+    def _ended(self) -> None:
+        status, session = self.exit_status, self.client.session
+        if session is not None and session.phase in ("over", "aborted"):
+            self._over = True
+        elif status != 0:
+            said = self._client_line
+            self._fail(said or f"the client stopped (status {status})")
+        else:
+            self._over = True
+        self.publish()
+
+    def _fail(self, why: str) -> None:
+        self._failed = why
+        self.publish()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """End the table here (the seat's store and transcript stay on disk: the same command resumes)."""
+        loop, task = self.loop, self._main_task
+        if loop is not None and task is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(task.cancel)
+            except RuntimeError:  # the loop has just closed
+                pass
+        if self.thread is not None:
+            self.thread.join(timeout)
+
+    # --- what the network thread tells ---------------------------------------------
+
+    def client_said(self, line: str) -> None:
+        self._log.append(line)
+        if not line.startswith("connection lost"):  # the client's own retry chatter
+            self._client_line = line
+        with self._changed:
+            self._events.append(Event("note", None, line))
+
+    def host_said(self, line: str) -> None:
+        self._log.append(line)
+
+    def link(self, trouble: str | None) -> None:
+        """The connection is up (None), or lost and being made again."""
+        self._link = trouble
+        self.publish()
+
+    def publish(self, awaiting: bool = False) -> None:
+        """Called on the network thread whenever the table changed: what the UI may read now."""
+        session = self.client.session if self.client is not None else None
+        view = session.seat_view() if session is not None and session.table is not None else None
+        lobby = self._lobby_of(session)
+        with self._changed:
+            self._view = view or self._view
+            self._lobby = lobby
+            self._awaiting = awaiting
+            if session is not None:
+                self._verdicts = len(session.verdicts)
+                if self._shown is None:
+                    self._shown = self._verdicts
+            self._version += 1
+            self._changed.notify_all()
+
+    def _lobby_of(self, session) -> Lobby:
+        status = self._link or ("connected" if session is not None else
+                                f"connecting to {self.options.address}:{self.options.port}")
+        common = dict(role=self.role, status=status, trouble=self._link is not None or session is None,
+                      failed=self._failed, log=tuple(self._log),
+                      code=self.hosting.code if self.hosting is not None else None,
+                      addresses=self._listening or (f"{self.options.address}:{self.options.port}",))
+        if session is None or session.table is None:
+            return Lobby(**common)
+        n = session.players
+        bots = set(self.hosting.server.bots) if self.hosting is not None else set()
+        seats = tuple(
+            LobbySeat(s, session.names.get(s, "") if s in session.keys else "",
+                      fingerprint(session.keys[s]) if s in session.keys else "",
+                      s in bots or computer_name(session.names.get(s, "")), s == self.client.seat)
+            for s in range(n))
+        return Lobby(game=session.table.game, players=n, seats=seats, waiting=_waiting(session),
+                     started=session.phase not in LOBBY_PHASES, **common)
+
+    # --- what the UI reads (any thread) ----------------------------------------------
+
+    def lobby(self) -> Lobby:
+        with self._changed:
+            return self._lobby
+
+    def snapshot(self) -> tuple[SeatView, list[Event]]:
+        """The seat's view now, and what was said since the last snapshot."""
+        with self._changed:
+            events, self._events = self._events, []
+            return self._view, events
+
+    @property
+    def game(self) -> str:
+        return self._lobby.game
+
+    @property
+    def players(self) -> int:
+        return self._lobby.players
+
+    @property
+    def over(self) -> bool:
+        return self._over
+
+    @property
+    def status(self) -> str | None:
+        """A line for the table screen while the connection is being made again."""
+        return self._link
+
+    def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> str:
+        """Send the person's action (if any), then wait until it is the person's turn ("turn"), a hand
+        has been audited ("hand") or the table is over ("over"); `moved(seat)` at every change
+        in between (seat: whose turn it is, None when it is nobody's or ours)."""
+        if action is not None:
+            self._answer(action)
+        seen = -1
+        while True:
+            with self._changed:
+                while self._version == seen:
+                    self._changed.wait(0.5)
+                seen = self._version
+                if self._shown is not None and self._verdicts > self._shown:
+                    self._shown += 1
+                    return "hand"
+                if self._over:
+                    return "over"
+                if self._failed is not None:
+                    raise NetError(self._failed)
+                if self._awaiting:
+                    return "turn"
+                view = self._view
+            if moved is not None and view is not None:
+                moved(view.turn if view.turn != view.seat and view.table_phase == "play" else None)
+
+    def _answer(self, action: Action) -> None:
+        with self._changed:
+            self._awaiting = False
+
+        def deliver() -> None:
+            decision = self.client.decision if self.client is not None else None
+            if decision is not None and not decision.done():
+                decision.set_result(action)
+
+        self.loop.call_soon_threadsafe(deliver)
+
+
+def _loopback(bind: str) -> str:
+    """Where the hosting process's own seat connects to its server."""
+    return {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(bind, bind)
+
+
+def _waiting(session) -> str:
+    """Who the table waits for, in words."""
+    phase = session.phase
+    _, owing = session.expected()
+    seats = ", ".join(str(s) for s in sorted(s for s in owing if s >= 0))
+    if phase == "join":
+        return f"waiting for players to take seat {seats}" if seats else "every seat is taken"
+    if phase in ("coin_commit", "coin_reveal"):
+        return "every seat is taken: drawing the first dealer" + (f" (waiting for seat {seats})" if seats else "")
+    if phase == "seating":
+        return f"waiting for seat {seats} to be taken again"
+    if phase in ("over", "aborted"):
+        return "the table is over"
+    return "a hand is on"

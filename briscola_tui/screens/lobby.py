@@ -1,0 +1,113 @@
+"""The lobby of a network table: the seats (names, key fingerprints, computer
+players), the join code and the addresses to give friends (when hosting), who
+the table waits for, and the connection. It turns into the table when the
+first hand starts. Reads only the controller's `Lobby` (plain data)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ..widgets.cards import Style
+from .table import TITLES
+
+REFRESH = 0.2
+"""Seconds between two looks at the controller."""
+LOG_SHOWN = 6
+
+
+def friends_text(lobby) -> Text:
+    """What to give friends (hosting), or where this client is."""
+    out = Text()
+    if lobby.role == "host":
+        code = f" --code {lobby.code}" if lobby.code else ""
+        out.append(" Join code: ", "bold")
+        out.append(lobby.code or "none (open table)", "bold reverse" if lobby.code else "")
+        out.append("\n Give friends one of:\n")
+        for address in lobby.addresses:
+            out.append(f"   briscola join {address}{code}\n")
+        out.append(f"   briscola watch {lobby.addresses[0]}{code}  (to watch)" if lobby.addresses else "")
+    else:
+        what = "Watching" if lobby.role == "spectator" else "Playing at"
+        out.append(f" {what} the table at {', '.join(lobby.addresses)}")
+    return out
+
+
+def seats_text(lobby) -> Text:
+    out = Text(" Seats\n", "bold")
+    if not lobby.seats:
+        out.append("   (not known until the host welcomes us)\n", "dim")
+    for s in lobby.seats:
+        name = s.name or "(free)"
+        what = ", ".join(w for w, on in (("you", s.me), ("computer", s.computer)) if on)
+        line = Text(f"   {s.seat}  {name:<20.20} {what:<14}")
+        if s.fingerprint:
+            line.append(f"key {s.fingerprint}", "dim")
+        out.append_text(line)
+        out.append("\n")
+    return out
+
+
+def status_text(lobby) -> Text:
+    if lobby.failed:
+        return Text(f" {lobby.failed}\n Escape: back", "bold red")
+    out = Text(f" {lobby.waiting or 'waiting for the table'}\n", "bold")
+    out.append(f" {lobby.status}", "bold reverse" if lobby.trouble else "dim")
+    return out
+
+
+class LobbyScreen(Screen):
+    CSS_PATH = "lobby.tcss"
+    BINDINGS = [Binding("escape", "leave", show=False)]
+
+    def __init__(self, controller, style: Style, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.controller = controller
+        self.style_ = style
+        self.lobby = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="lobby-title")
+        yield Static(id="lobby-friends")
+        yield Static(id="lobby-seats")
+        yield Static(id="lobby-waiting")
+        yield Static(id="lobby-log")
+        yield Static(" Escape leave the table   ctrl+q quit", id="lobby-keys")
+
+    def on_mount(self) -> None:
+        self.look()
+        self.set_interval(REFRESH, self.look)
+
+    def look(self) -> None:
+        lobby = self.controller.lobby()
+        if lobby is self.lobby:
+            return
+        self.lobby = lobby
+        if lobby.started and not lobby.failed:
+            from .table import TableScreen
+
+            self.app.switch_screen(TableScreen(self.controller, self.style_))
+            return
+        self.show(lobby)
+
+    def show(self, lobby) -> None:
+        game = TITLES.get(lobby.game, lobby.game) or "A table on the network"
+        role = {"host": "you host", "player": "you play", "spectator": "you watch"}[lobby.role]
+        players = f" {self.style_.dot} {lobby.players} players" if lobby.players else ""
+        self.query_one("#lobby-title", Static).update(Text(f" {game}{players} {self.style_.dot} {role}", "bold"))
+        self.query_one("#lobby-friends", Static).update(friends_text(lobby))
+        self.query_one("#lobby-seats", Static).update(seats_text(lobby))
+        self.query_one("#lobby-waiting", Static).update(status_text(lobby))
+        self.query_one("#lobby-log", Static).update("\n".join(f" {line}" for line in lobby.log[-LOG_SHOWN:]))
+
+    def action_leave(self) -> None:
+        """Back to the home screen (or out, when the command opened the lobby); the seat's
+        store stays on disk, so the same table can be joined again."""
+        self.app.run_worker(self.controller.stop, thread=True)
+        if getattr(self.app, "from_command", False):
+            self.app.exit()
+        else:
+            self.app.pop_screen()

@@ -1,0 +1,221 @@
+"""The home screen's forms for network play: host a table (game, players,
+computer players and their level, a join code or an open table, the port),
+join one (address, code, name, seat) and watch one (address, code). Each
+field is checked before anything starts, and a bad one is named; what only
+the network can tell (a refused code, a host that does not answer) shows in
+the lobby that follows."""
+
+from __future__ import annotations
+
+import argparse
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Checkbox, Input, Label, Select, Static
+
+from engine.bots import PLAYERS
+from engine.game import OptionError
+from engine.games import make
+
+from .home import GAMES
+
+MAX_TEXT = 64
+"""Longest name or join code the host takes (docs/network.md, limits)."""
+
+
+class FormError(ValueError):
+    """A field the form cannot use, and why."""
+
+
+# --- checking the fields (plain functions: the forms and the tests use them) -----------------
+
+
+def whole(text: str, what: str, low: int, high: int, blank: int | None = None) -> int | None:
+    text = text.strip()
+    if not text and blank is not None:
+        return blank
+    if not text:
+        return None
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise FormError(f"{what}: a whole number from {low} to {high}, not {text!r}")
+    return int(text)
+
+
+def short(text: str, what: str) -> str:
+    text = text.strip()
+    if len(text) > MAX_TEXT:
+        raise FormError(f"{what}: at most {MAX_TEXT} characters")
+    return text
+
+
+def address(text: str) -> str:
+    from ..net.commands import SetupError, host_port
+
+    try:
+        host_port(text.strip())
+    except SetupError as error:
+        raise FormError(f"address: {error}") from None
+    return text.strip()
+
+
+def host_args(values: dict) -> argparse.Namespace:
+    """`briscola host` options from the host form's values (FormError for a bad one)."""
+    game, players = values["table"]
+    bots = whole(values["bots"], "computer players", 0, players - 1, blank=0)
+    level = values["level"]
+    if level not in PLAYERS:
+        raise FormError(f"level: one of {', '.join(sorted(PLAYERS))}")
+    try:
+        make(game, players, {})
+    except OptionError as error:
+        raise FormError(str(error)) from None
+    return argparse.Namespace(
+        game=game, players=players, bots=bots, level=level,
+        hands=whole(values["hands"], "hands", 1, 999),
+        code=short(values["code"], "join code") or None, open=bool(values["open"]),
+        port=whole(values["port"], "port", 0, 65535, blank=7777),
+        bind=values["bind"].strip() or "0.0.0.0", name=short(values["name"], "name"),
+        bots_replace=False, transcript=None, time_limit=None, option=[], handshake_seconds=10.0, ascii=False)
+
+
+def join_args(values: dict) -> argparse.Namespace:
+    return argparse.Namespace(address=address(values["address"]), code=short(values["code"], "join code"),
+                              name=short(values["name"], "name"), seat=whole(values["seat"], "seat", 0, 5, blank=-1),
+                              bot=None, retry=60.0)
+
+
+def watch_args(values: dict) -> argparse.Namespace:
+    return argparse.Namespace(address=address(values["address"]), code=short(values["code"], "join code"),
+                              retry=60.0)
+
+
+# --- the screens ---------------------------------------------------------------------------
+
+
+class NetForm(Screen):
+    """A titled column of labelled fields; Enter in a field (or ctrl+s) starts, Escape goes back."""
+
+    CSS_PATH = "netforms.tcss"
+    BINDINGS = [Binding("escape", "back", show=False), Binding("ctrl+s", "submit", show=False)]
+    HEADING = ""
+    INTRO = ""
+
+    def fields(self) -> list[tuple[str, str, object]]:
+        """(id, label, widget) for each field, in order."""
+        raise NotImplementedError
+
+    def table(self, values: dict):
+        """The NetTable these values make (not started yet)."""
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        self.made = self.fields()
+        yield Static(f" {self.HEADING}", id="form-title")
+        yield Static(self.INTRO, id="form-intro")
+        for ident, label, widget in self.made:
+            widget.id = ident
+            with Horizontal(classes="row"):
+                yield Label(label)
+                yield widget
+        yield Static(id="form-error")
+        yield Static(" Tab next field   Enter start   Escape back   ctrl+q quit", id="form-keys")
+
+    def on_mount(self) -> None:
+        self.made[0][2].focus()
+
+    def values(self) -> dict:
+        return {ident: widget.value for ident, _, widget in self.made}
+
+    @on(Input.Submitted)
+    def _entered(self, _event) -> None:
+        self.action_submit()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_submit(self) -> None:
+        from ..net.commands import SetupError
+        from ..netapp import open_lobby
+
+        try:
+            table = self.table(self.values())
+        except (FormError, SetupError) as error:
+            self.query_one("#form-error", Static).update(str(error))
+            return
+        except OSError as error:
+            self.query_one("#form-error", Static).update(f"{error.strerror or error}")
+            return
+        open_lobby(self.app, table, replace=True)
+
+
+def compact_input(value: str = "", placeholder: str = "", kind: str = "text") -> Input:
+    return Input(value, placeholder, type=kind, compact=True, max_length=MAX_TEXT)
+
+
+class HostForm(NetForm):
+    HEADING = "Host a table"
+    INTRO = (" You hold seat 0 in this program; friends join with the code and an address the lobby shows.\n"
+             " Computer players take the last seats.")
+
+    def fields(self):
+        return [
+            ("table", "Game", Select([(text, value) for text, value in GAMES], value=GAMES[0][1],
+                                      allow_blank=False, compact=True)),
+            ("bots", "Computer players", compact_input("0", "0 to players - 1", "integer")),
+            ("level", "Their level", Select([(name, name) for name in sorted(PLAYERS)], value="normal",
+                                             allow_blank=False, compact=True)),
+            ("hands", "Hands", compact_input("", "blank: the whole series", "integer")),
+            ("code", "Join code", compact_input("", "blank: a random one")),
+            ("open", "Open table", Checkbox("no join code at all", compact=True)),
+            ("port", "Port", compact_input("7777", "0: any free port", "integer")),
+            ("bind", "Listen on", compact_input("", "blank: every interface")),
+            ("name", "Your name", compact_input("", "what the others see")),
+        ]
+
+    def table(self, values: dict):
+        from ..net.commands import player_identity
+        from ..netgame import NetTable
+
+        return NetTable.hosting_table(host_args(values), player_identity())
+
+
+class JoinForm(NetForm):
+    HEADING = "Join a table"
+    INTRO = " The host's address and join code are in its lobby (or printed by briscola host)."
+
+    def fields(self):
+        return [
+            ("address", "Address", compact_input("", "HOST:PORT, e.g. 192.168.1.20:7777")),
+            ("code", "Join code", compact_input("", "blank for an open table")),
+            ("name", "Your name", compact_input("", "what the others see")),
+            ("seat", "Seat", compact_input("", "blank: any free seat", "integer")),
+        ]
+
+    def table(self, values: dict):
+        from ..net.commands import join_options, player_identity
+        from ..netgame import NetTable
+
+        return NetTable(join_options(join_args(values)), player_identity())
+
+
+class WatchForm(NetForm):
+    HEADING = "Watch a table"
+    INTRO = " A spectator sees every public card and nothing hidden, and sends nothing."
+
+    def fields(self):
+        return [
+            ("address", "Address", compact_input("", "HOST:PORT, e.g. 192.168.1.20:7777")),
+            ("code", "Join code", compact_input("", "blank for an open table")),
+        ]
+
+    def table(self, values: dict):
+        from ..net.commands import watch_options
+        from ..netgame import NetTable
+
+        return NetTable(watch_options(watch_args(values)))
+
+
+FORMS = {"host": HostForm, "join": JoinForm, "watch": WatchForm}

@@ -1,0 +1,175 @@
+"""New game against the computer: the game, players, the rule options with
+their explanations (values and defaults from the engine's option tables),
+the computer players' level and how many hands to play. Arrows or Space
+change the row under the cursor; Enter starts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ..settings import LEVELS
+from ..widgets.choices import DIGITS, Choice, Choices
+
+GAME_NAMES = {"briscola": "Briscola", "chiamata": "Briscola Chiamata", "calabresella": "Calabresella"}
+STOP_AFTER = (None, 1, 2, 3, 5, 10)
+OPTION_HELP = {
+    "trump_exchange": "the player holding the 2 (or 7) of trump may swap it for the face-up card",
+    "seven_second": "the 7 ranks second (A 7 K Q J ...) and is worth 10; the 3 is worth 0",
+    "open_hands": "every hand is dealt face up",
+    "black_hand": "holding A, 3 and K of trump you may declare and win the hand at once",
+    "scoring": "briscola: hands won, or game points (1-3 a hand, first to 12); "
+               "chiamata: units by target, or flat (one unit whatever the target)",
+    "match": "hands to win the match (scoring by hands)",
+    "auction": "rank: bid ranks downwards, then the 2 with a target; points: bid targets 61-120 upwards",
+    "call": "exact: call a card of the rank bid; at_least: that rank or higher",
+    "cappotto": "the score doubles when one side takes all 8 tricks, or (points) all 120 points",
+    "series_hands": "scored hands in the series",
+    "series_target": "above 0: the series lasts until someone reaches this score",
+}
+ROW_HELP = {
+    "game": "which game: Briscola (2, 3, 4 or 6), Chiamata (5), Calabresella (3)",
+    "players": "how many sit at the table; you and computer players",
+    "level": "how well the computer plays: random, easy, normal, hard (slower)",
+    "hands": "stop after this many hands, or play the whole series",
+}
+
+
+@dataclass
+class Row:
+    name: str
+    values: tuple
+    value: object
+
+    def step(self, by: int) -> None:
+        i = self.values.index(self.value) if self.value in self.values else 0
+        self.value = self.values[(i + by) % len(self.values)]
+
+
+def show_value(value) -> str:
+    if value is None:
+        return "whole series"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def rows_for(game: str, players: int | None, level: str, hands, options: dict) -> list[Row]:
+    """The setup rows of `game`: fixed rows, then the game's options (defaults from the engine)."""
+    from engine.games import GAMES
+
+    cls = GAMES[game]
+    players = players if players in cls.PLAYERS else cls.PLAYERS[0]
+    rows = [Row("game", tuple(GAMES), game), Row("players", tuple(cls.PLAYERS), players),
+            Row("level", LEVELS, level), Row("hands", STOP_AFTER, hands)]
+    for name, values in cls.OPTIONS.items():
+        rows.append(Row(name, tuple(values), options.get(name, values[0])))
+    for name, (default, low, high) in cls.INT_OPTIONS.items():
+        step = 50 if high - low > 200 else 1
+        values = tuple(range(low, high + 1, step))
+        if default not in values:
+            values = tuple(sorted({*values, default}))
+        rows.append(Row(name, values, options.get(name, default)))
+    return rows
+
+
+class RowsScreen(Screen):
+    """A titled list of rows, one line explaining the row under the cursor, keys at the bottom."""
+
+    CSS_PATH = "setup.tcss"
+    HEADING = ""
+    KEYS = ""
+    ROW_BINDINGS = [*DIGITS, Binding("up,k", "move(-1)", show=False), Binding("down,j", "move(1)", show=False)]
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f" {self.HEADING}", "bold"), id="setup-title")
+        yield Choices(id="setup-rows")
+        yield Static(id="setup-help")
+        yield Static(f" {self.KEYS}", id="setup-keys")
+
+    def on_mount(self) -> None:
+        self.query_one(Choices).columns_max = 1
+        self._show(0)
+
+    def _show(self, cursor: int) -> None:  # pragma: no cover - each screen has its own
+        raise NotImplementedError
+
+    def action_digit(self, d: int) -> None:
+        i = self.query_one(Choices).on_page(d)
+        if i is not None:
+            self._show(i)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+class SetupScreen(RowsScreen):
+    HEADING = "New game against the computer"
+    KEYS = "up/down row   left/right or Space change   Enter start   Escape back   ? rules"
+    BINDINGS = [
+        *RowsScreen.ROW_BINDINGS,
+        Binding("left,h", "change(-1)", show=False), Binding("right,l,space", "change(1)", show=False),
+        Binding("enter", "start", show=False), Binding("escape", "back", show=False),
+        Binding("question_mark", "help", show=False),
+    ]
+
+    def __init__(self, game: str = "briscola", players: int | None = None, level: str = "normal", **kwargs):
+        super().__init__(**kwargs)
+        self.rows = rows_for(game, players, level, None, {})
+
+    def _show(self, cursor: int) -> None:
+        items = [Choice(f"{row.name.replace('_', ' '):<15} {show_value(row.value)}") for row in self.rows]
+        menu = self.query_one(Choices)
+        menu.page_size_max = len(items)
+        menu.show(items, cursor, 1)
+        row = self.rows[cursor]
+        explain = ROW_HELP.get(row.name) or OPTION_HELP.get(row.name, "")
+        values = ", ".join(show_value(v) for v in row.values) if len(row.values) <= 8 else \
+            f"{show_value(row.values[0])} to {show_value(row.values[-1])}"
+        self.query_one("#setup-help", Static).update(
+            Text(f" {row.name.replace('_', ' ')}: {explain}\n values: {values}", "italic"))
+
+    @property
+    def cursor(self) -> int:
+        return self.query_one(Choices).cursor
+
+    def choice(self) -> dict:
+        """The game to start: {"game", "players", "level", "hands", "options"}."""
+        by = {row.name: row.value for row in self.rows}
+        options = {row.name: row.value for row in self.rows[4:]}
+        return {"game": by["game"], "players": by["players"], "level": by["level"], "hands": by["hands"],
+                "options": options}
+
+    def action_move(self, step: int) -> None:
+        self._show((self.cursor + step) % len(self.rows))
+
+    def action_change(self, step: int) -> None:
+        cursor, row = self.cursor, self.rows[self.cursor]
+        row.step(step)
+        if row.name == "game":  # another game: its players and options
+            chosen = self.choice()
+            self.rows = rows_for(row.value, None, chosen["level"], chosen["hands"], {})
+        self._show(cursor)
+
+    def action_start(self) -> None:
+        chosen = self.choice()
+        self.app.start_table(chosen["game"], chosen["players"], chosen["hands"], chosen["options"],
+                             level=chosen["level"])
+
+    def action_help(self) -> None:
+        from .dialogs import InfoScreen, help_text
+
+        self.app.push_screen(InfoScreen("Rules", help_text(self.choice()["game"])))
+
+    @on(Choices.Clicked)
+    def _clicked(self, event: Choices.Clicked) -> None:
+        if event.index == self.cursor:
+            self.action_change(1)
+        else:
+            self._show(event.index)

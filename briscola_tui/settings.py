@@ -1,0 +1,89 @@
+"""The player's settings, remembered between runs: a small JSON file in the
+user's config directory ($BRISCOLA_HOME when set, as for the data folder).
+
+A file that cannot be read or holds a wrong value is not fatal: the defaults
+are used and `Settings.problem` says what was wrong, for the home screen to
+show."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+FILE = "settings.json"
+LEVELS = ("random", "easy", "normal", "hard")
+CHOICES = {
+    "ascii": ("auto", "on", "off"),
+    "four_colour": (False, True),
+    "suit_names": ("french", "italian"),
+    "level": LEVELS,
+}
+"""Each setting's values, the default first."""
+EXPLAIN = {
+    "ascii": "suits as letters (AS 3H KD 7C) and no box lines; auto: when the terminal cannot show glyphs",
+    "four_colour": "four colours (spades plain, hearts red, diamonds blue, clubs green) instead of two",
+    "suit_names": "suit names in words: french (spades, hearts...) or italian (Spade, Coppe, Denari, Bastoni)",
+    "level": "the computer players' level when you play against the computer",
+}
+
+
+def config_dir() -> Path:
+    """$BRISCOLA_HOME, else the user's config directory for briscola-tui."""
+    home = os.environ.get("BRISCOLA_HOME")
+    if home:
+        return Path(home)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("briscola-tui", appauthor=False))
+
+
+@dataclass
+class Settings:
+    ascii: str = "auto"
+    four_colour: bool = False
+    suit_names: str = "french"
+    level: str = "normal"
+    problem: str = ""  # what was wrong with the file read (not saved)
+
+    def cycle(self, name: str) -> None:
+        """Set `name` to its next value."""
+        values = CHOICES[name]
+        now = getattr(self, name)
+        setattr(self, name, values[(values.index(now) + 1) % len(values)] if now in values else values[0])
+
+    def save(self, path: Path | None = None) -> Path:
+        path = path or config_dir() / FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {k: v for k, v in asdict(self).items() if k != "problem"}
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+        return path
+
+
+def load(path: Path | None = None) -> Settings:
+    """The settings saved, or the defaults (with `problem` set when the file was bad)."""
+    path = path or config_dir() / FILE
+    settings = Settings()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return settings
+    except (OSError, ValueError) as error:
+        settings.problem = f"{path}: not readable ({error}); using the defaults"
+        return settings
+    if not isinstance(data, dict):
+        settings.problem = f"{path}: not a JSON object; using the defaults"
+        return settings
+    wrong = []
+    for f in fields(Settings):
+        if f.name in CHOICES and f.name in data:
+            if data[f.name] in CHOICES[f.name] and type(data[f.name]) is type(CHOICES[f.name][0]):
+                setattr(settings, f.name, data[f.name])
+            else:
+                wrong.append(f"{f.name}={data[f.name]!r}")
+    if wrong:
+        settings.problem = f"{path}: ignored {', '.join(wrong)}"
+    return settings

@@ -1,0 +1,80 @@
+"""A stored transcript as steps for the replay viewer: trick by trick, as a
+spectator saw the table. Each entry goes through a spectator `TableSession`
+(which checks it as `briscola verify` does), so a step shows only public
+cards; the hands as dealt appear at the hand's end, once the audit has
+opened every card. No textual here: the screen reads the steps."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+STEP_KINDS = frozenset({"trick", "verdict", "call", "monte", "raise", "stopped", "closed", "series"})
+"""Events after which the viewer stops: a trick taken, a hand audited, a call, the monte shown..."""
+
+
+class ReplayError(Exception):
+    """A file the viewer cannot open: one line for the player."""
+
+
+@dataclass
+class Step:
+    view: object  # the spectator's SeatView after this step
+    lines: list[str] = field(default_factory=list)  # the events of this step, as text
+    trick: tuple = ()  # (leader, cards, winner, points) of the trick this step took, if one
+    failure: str = ""  # the entry refused here, if the transcript breaks
+    audited: bool = False  # a hand's audit ended here: every card of it is known
+
+
+def steps_of(path: str | os.PathLike) -> list[Step]:
+    """Every step of the transcript at `path`. ReplayError for a file that is not one."""
+    from protocol.errors import ProtocolError
+    from protocol.session import TableSession
+    from protocol.transcript import NotATranscript
+
+    from .storage import read_transcript_file
+    from .verify import clean
+
+    try:
+        entries = read_transcript_file(path).entries
+    except NotATranscript as error:
+        raise ReplayError(f"{path} is not a briscola transcript: {error.reason}") from None
+    except ProtocolError as error:
+        raise ReplayError(f"{path}: a damaged entry: {error}") from None
+    except (OSError, ValueError) as error:
+        raise ReplayError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+    session = TableSession(None)
+    steps: list[Step] = []
+    lines: list[str] = []
+    for entry in entries:
+        try:
+            update = session.receive(entry.encode())
+        except ProtocolError as error:
+            steps.append(Step(session.seat_view(), lines, failure=clean(f"entry {entry.index} refused: {error}")))
+            return steps
+        lines += [clean(event.text) for event in update.events]
+        kinds = {event.kind for event in update.events}
+        if kinds & STEP_KINDS:
+            view = session.seat_view()
+            trick = ()
+            if "trick" in kinds and view.tricks:
+                t = view.tricks[-1]
+                trick = (t.leader, t.cards, t.winner, t.points)
+            steps.append(Step(view, lines, trick, audited="verdict" in kinds))
+            lines = []
+    if lines or not steps:
+        steps.append(Step(session.seat_view(), lines))
+    return steps
+
+
+def stored_transcripts(limit: int = 8) -> list[Path]:
+    """The newest transcripts in the data folder (host, join and watch keep theirs there)."""
+    from .storage import data_dir
+
+    folder = data_dir() / "transcripts"
+    try:
+        files = [p for p in folder.iterdir() if p.is_file() and p.suffix == ".bin"]
+    except OSError:
+        return []
+    return sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)[:limit]
