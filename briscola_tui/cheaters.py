@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import secrets as _secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.cards import Card
 from engine.games.calabresella import CalabresellaState
@@ -160,19 +160,25 @@ class WrongProof(Cheater):
 
 
 class ShuffleSpoiler(Cheater):
-    """Publishes its phase-1 deck after `spoil` has changed it (once)."""
+    """Publishes its deck of `spoiled_phase` after `spoil` has changed it (once), with the
+    proof it made for the deck before (see `_spoiled`)."""
+
+    spoiled_phase = 1
 
     def spoil(self, deck: list[bytes]) -> None:  # pragma: no cover - each cheat has its own
         raise NotImplementedError
 
     def _make_shuffle(self) -> Shuffle:
         message = super()._make_shuffle()
-        if message.phase != 1 or self.cheated:
+        if message.phase != self.spoiled_phase or self.cheated:
             return message
         self.cheated = True
         deck = list(message.deck)
         self.spoil(deck)
-        return Shuffle(message.hand, 1, tuple(deck))
+        return self._spoiled(message, deck)
+
+    def _spoiled(self, message: Shuffle, deck: list[bytes]) -> Shuffle:
+        return Shuffle(message.hand, message.phase, tuple(deck), message.proof)
 
 
 class Duplicator(ShuffleSpoiler):
@@ -186,7 +192,7 @@ class GarbageShuffle(ShuffleSpoiler):
     """Publishes a phase-1 deck with a value that is no curve point."""
 
     def spoil(self, deck: list[bytes]) -> None:
-        deck[0] = b"\xff" * 32  # above the field prime: no point has this x
+        deck[0] = b"\x02" + b"\xff" * 32  # x above the field prime: no point has it
 
 
 class BadKey(Cheater):
@@ -197,14 +203,13 @@ class BadKey(Cheater):
         if self.cheated:
             return message
         self.cheated = True
-        return Commit(message.hand, message.commitment, bytes(32))
-
-
-# --- cheats named at the audit -------------------------------------------------------------
+        return replace(message, x25519=bytes(32))
 
 
 class Substituter(Cheater):
-    """First to shuffle: swaps card `victim` for card `extra` (one the game leaves out)."""
+    """First to shuffle: swaps card `victim` for card `extra` (one the game leaves
+    out), and proves its step as best it can (the honest prover on a false
+    statement: the proof fails)."""
 
     victim = Card("A", "D").index
     extra: int | None = None
@@ -217,11 +222,12 @@ class Substituter(Cheater):
         start = [c.index for c in self.game.deck()]
         extra = self.extra if self.extra is not None else next(c for c in range(40) if c not in start)
         start[start.index(self.victim)] = extra
-        return Shuffle(hand.number, 1, tuple(mp.shuffle_phase1(mp.start_deck(start), self.secrets)))
+        return self._proved_shuffle(1, self._shuffle_input(), mp.shuffle_phase1(mp.start_deck(start), self.secrets))
 
 
 class TagCard(Cheater):
-    """First to shuffle: hides a point of its own making in place of a card, to follow it."""
+    """First to shuffle: hides a point of its own making in place of a card, to
+    follow it (proved as best it can: the proof fails)."""
 
     def _make_shuffle(self) -> Shuffle:
         hand = self.hand
@@ -230,7 +236,35 @@ class TagCard(Cheater):
         self.cheated = True
         start = mp.start_deck([c.index for c in self.game.deck()])
         start[0] = mp.mul(start[0], 7)  # a valid point, but no card: only its maker can tell it
-        return Shuffle(hand.number, 1, tuple(mp.shuffle_phase1(start, self.secrets)))
+        return self._proved_shuffle(1, self._shuffle_input(), mp.shuffle_phase1(start, self.secrets))
+
+
+class PositionSwapper(ShuffleSpoiler):
+    """Swaps two positions in its phase-2 deck (phase 2 must not move a card),
+    proving each position as best it can."""
+
+    spoiled_phase = 2
+
+    def spoil(self, deck: list[bytes]) -> None:
+        deck[0], deck[1] = deck[1], deck[0]
+
+    def _spoiled(self, message: Shuffle, deck: list[bytes]) -> Shuffle:
+        return self._proved_shuffle(2, self._shuffle_input(), deck)
+
+
+class WrongPublicShare(Cheater):
+    """Publishes a wrong key share for the face-up Briscola card."""
+
+    def _make_deal(self) -> Shares:
+        message = super()._make_deal()
+        if message.step != 0 or self.cheated or not message.public:
+            return message
+        self.cheated = True
+        public = tuple((p, scalar_bytes(mp.key_share(self.secrets, p) * 3 % mp.ORDER)) for p, _ in message.public)
+        return Shares(message.hand, message.step, message.sealed, public)
+
+
+# --- cheats named at the audit -------------------------------------------------------------
 
 
 class WrongShare(Cheater):
@@ -262,18 +296,6 @@ class WrongShare(Cheater):
             aad = seal_aad(self.transcript.table_id, self.hand.number, step.number, self.seat, recipient)
             sealed.append((recipient, seal(self._pair_key(recipient), encode([list(x) for x in pairs]), aad)))
         return Shares(self.hand.number, step.number, tuple(sealed), tuple(public))
-
-
-class WrongPublicShare(Cheater):
-    """Publishes a wrong key share for the face-up Briscola card."""
-
-    def _make_deal(self) -> Shares:
-        message = super()._make_deal()
-        if message.step != 0 or self.cheated or not message.public:
-            return message
-        self.cheated = True
-        public = tuple((p, scalar_bytes(mp.key_share(self.secrets, p) * 3 % mp.ORDER)) for p, _ in message.public)
-        return Shares(message.hand, message.step, message.sealed, public)
 
 
 class BadReveal(Cheater):
@@ -465,6 +487,8 @@ CHEATS: dict[str, Cheat] = {
     "garbage-shuffle": Cheat(GarbageShuffle, what="publishes a shuffled deck holding a value that is no card point"),
     "bad-key": Cheat(BadKey, what="commits with an unusable X25519 key"),
     "wrong-share": Cheat(WrongShare, what="sends another seat a wrong key share"),
+    "wrong-public-share": Cheat(WrongPublicShare, games=("briscola",), what="publishes a wrong key share for the face-up card"),
+    "swap-positions": Cheat(PositionSwapper, what="swaps two positions of the deck in its phase-2 step"),
     "bad-reveal": Cheat(BadReveal, what="reveals a seed other than the one it committed to"),
     "renege": Cheat(Reneger, games=("calabresella",), what="does not follow suit while holding the suit led"),
     "false-denial": Cheat(Denier, games=("calabresella",), what="denies holding the called card in a Chiamo"),

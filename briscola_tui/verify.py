@@ -40,7 +40,7 @@ from protocol.audit import Culprit
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import fingerprint
 from protocol.session import HAND_PHASES, TableSession
-from protocol.transcript import HOST, Entry, NotATranscript, load_transcript_prefix
+from protocol.transcript import HOST, Entry, NotATranscript, OldTranscript, load_transcript_prefix
 
 from .selfplay import hand_facts
 from .storage import read_transcript_file
@@ -74,6 +74,8 @@ def verify(path: str | os.PathLike, out, err) -> int:
     try:
         loaded = read_transcript_file(path)
         entries, warnings, table_id = loaded.entries, loaded.warnings, loaded.table_id
+    except OldTranscript as error:
+        return _refuse(err, f"{path} is {error.reason}")
     except NotATranscript as error:
         return _refuse(err, f"{path} is not a briscola transcript: {error.reason}")
     except RemoteProtocolError as error:

@@ -97,6 +97,9 @@ def _check_revealed(game, table_id: bytes, hand, plan, verdict: Verdict) -> None
         if x25519_public_bytes(x_keys[seat]) != commit[0].x25519:
             blame(Culprit(seat, "its sealing key is not the one its seed gives", commit[1]))
             continue
+        if s.public_keys(plan.size) != (commit[0].phase1_key, commit[0].position_keys):
+            blame(Culprit(seat, "its committed deck keys are not the ones its seed gives", commit[1]))
+            continue
         secrets[seat] = s
     if len(verdict.culprits) > len(hand.findings):
         return

@@ -1,38 +1,43 @@
-"""The deck cipher: mental-poker shuffling and dealing on P-256.
+"""The deck cipher: mental-poker shuffling and dealing on secp256k1.
 
-A card is the x-coordinate of a curve point hashed from its index (0..39).
-E_k(x) = x(k·P) is a commutative cipher: E_a(E_b(x)) == E_b(E_a(x)), and
-k⁻¹ mod n undoes k. Every seat locks the deck with its own keys, so a card
-at a position opens only when every seat has given its key share for it.
+A card is a curve point hashed from its index (0..39). E_k(P) = k·P is a
+commutative cipher: E_a(E_b(P)) == E_b(E_a(P)), and k⁻¹ mod n undoes k.
+Every seat locks the deck with its own keys, so a card at a position opens
+only when every seat has given its key share for it. Points travel as their
+33-byte compressed encodings (`curve.decode` refuses any other).
 
 Sans-IO: plain bytes and ints in, plain bytes and ints out. Transport,
-sealing, signing and the rules engine live elsewhere. Cards here are plain
-integer indices; this module knows nothing about games.
+sealing, signing, the proofs of each step (`stepproofs.py`) and the rules
+engine live elsewhere. Cards here are plain integer indices; this module
+knows nothing about games.
 
 Flow of one hand (docs/protocol.md, "A hand" and "The deck cipher"):
 
-1. each seat publishes `SeatSecrets.commitment(context)`;
-2. phase 1: each seat in turn `check_distinct`s its input, publishes
-   `shuffle_phase1(deck, secrets)`;
+1. each seat publishes `SeatSecrets.commitment(context)` and
+   `SeatSecrets.public_keys(size)`;
+2. phase 1: each seat in turn publishes `shuffle_phase1(deck, secrets)`;
 3. phase 2: each seat in turn publishes `shuffle_phase2(deck, secrets)`;
 4. dealing: seats send `key_share(secrets, p)` (sealed) to the owner of
    position p, who runs `open_card(deck[p], combine(shares))`; a public
-   card is shown with `check_reveal`;
+   share is checked at once with `check_share`; a public card is shown
+   with `check_reveal`;
 5. audit: seeds are revealed, `check_commitment`, `replay_shuffle`,
    `decrypt_deck`, `expected_share`.
 
 Derivations (so any implementation can audit a revealed seed), with
-HKDF = HKDF-SHA256(ikm=seed, salt=None, info=b"briscola-tui/seat/v1/" + label)
-and scalar(b) = int(b) mod (n-1) + 1:
+HKDF = HKDF-SHA256(ikm=seed, salt=None, info=b"briscola-tui/seat/v1/" + label),
+n the secp256k1 group order and scalar(b) = int(b) mod (n-1) + 1:
 
-- phase1_key  = scalar(HKDF(label b"phase1", 48 bytes))
-- card_key(i) = scalar(bytes 48i..48i+47 of HKDF(label b"card", 48·40 bytes))
+- phase1_key  = scalar(HKDF(label b"phase1", 48 bytes)); published K = phase1_key·B
+- card_key(i) = scalar(bytes 48i..48i+47 of HKDF(label b"card", 48·40 bytes));
+  published K_i = card_key(i)·B for each position i of the deck
 - permutation(m): Fisher–Yates, i = m-1 down to 1, swap i with j uniform in
   [0, i]; j from 32-bit big-endian words of SHA-256(K ‖ m (2 bytes) ‖ counter
   (8 bytes)), K = HKDF(label b"permutation", 32), rejecting w ≥ 2^32 - 2^32 mod (i+1)
 - x25519_seed = HKDF(label b"x25519", 32 bytes)
-- card_point(c): first counter (4 bytes BE) with SHA-256(b"briscola-tui/card/v1"
-  ‖ c (2 bytes BE) ‖ counter) mod p the x of a curve point
+- proof_key = HKDF(label b"proof", 32 bytes): the nonces of the step proofs
+- card_point(c): the first counter (4 bytes BE) such that x = SHA-256(b"briscola-tui/card/v2"
+  ‖ c (2 bytes BE) ‖ counter) is below p and the x of a curve point; the point with even y
 """
 
 from __future__ import annotations
@@ -43,26 +48,19 @@ import secrets
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-CURVE = ec.SECP256R1()
-ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
-"""n, the prime order of the P-256 group. Scalars live in [1, n-1]."""
-FIELD = 0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF
-"""p, the prime of the P-256 base field."""
+from . import curve
+from .curve import FIELD, ORDER  # noqa: F401 - re-exported: the deck's group
 
 N_CARDS = 40
 """Card indices are 0..39; a deck has at most 40 positions."""
+POINT_LEN = curve.POINT_LEN
 
-CARD_TAG = b"briscola-tui/card/v1"
+CARD_TAG = b"briscola-tui/card/v2"
 COMMIT_TAG = b"briscola-tui/commit/v1"
 COIN_TAG = b"briscola-tui/coin/v1"
 SEED_TAG = b"briscola-tui/seat/v1/"
-
-_ECDH = ec.ECDH()
-_decode = ec.EllipticCurvePublicKey.from_encoded_point
-_derive = ec.derive_private_key
 
 
 class DeckError(ValueError):
@@ -75,56 +73,31 @@ class DeckError(ValueError):
 # --- the cipher ---------------------------------------------------------
 
 
-def _check_scalar(k: int) -> None:
-    if not isinstance(k, int) or not 1 <= k < ORDER:
-        raise ValueError("scalar out of range [1, n-1]")
-
-
-def _point(x: bytes) -> ec.EllipticCurvePublicKey:
-    """The point with x-coordinate x and even y. ValueError if none."""
-    return _decode(CURVE, b"\x02" + x)
-
-
-def _hash_to_x(index: int) -> bytes:
-    """Try-and-increment: the first SHA-256(tag‖index‖counter) mod p on the curve."""
-    counter = 0
-    while True:
-        digest = hashlib.sha256(
-            CARD_TAG + index.to_bytes(2, "big") + counter.to_bytes(4, "big")
-        ).digest()
-        x = (int.from_bytes(digest, "big") % FIELD).to_bytes(32, "big")
-        try:
-            _point(x)
-            return x
-        except ValueError:
-            counter += 1
-
-
-_CARD_XS: tuple[bytes, ...] = ()
-_CARD_BY_X: dict[bytes, int] = {}
+_CARDS: tuple[bytes, ...] = ()
+_CARD_BY_POINT: dict[bytes, int] = {}
 
 
 def _card_table() -> tuple[bytes, ...]:
     """All 40 card points, computed once."""
-    global _CARD_XS
-    if not _CARD_XS:
-        xs = tuple(_hash_to_x(i) for i in range(N_CARDS))
-        _CARD_BY_X.update((x, i) for i, x in enumerate(xs))
-        _CARD_XS = xs
-    return _CARD_XS
+    global _CARDS
+    if not _CARDS:
+        points = tuple(curve.encode(curve.hash_to_point(CARD_TAG, i.to_bytes(2, "big"))) for i in range(N_CARDS))
+        _CARD_BY_POINT.update((p, i) for i, p in enumerate(points))
+        _CARDS = points
+    return _CARDS
 
 
 def card_point(index: int) -> bytes:
-    """The 32-byte x-coordinate that stands for card `index` (0..39)."""
+    """The 33-byte encoded point that stands for card `index` (0..39)."""
     if not isinstance(index, int) or not 0 <= index < N_CARDS:
         raise ValueError(f"card index out of range: {index!r}")
     return _card_table()[index]
 
 
-def card_of(x: bytes) -> int | None:
-    """The card index whose point is x, or None if x is not a card point."""
+def card_of(point: bytes) -> int | None:
+    """The card index whose point is `point`, or None if it is not a card point."""
     _card_table()
-    return _CARD_BY_X.get(x)
+    return _CARD_BY_POINT.get(point)
 
 
 def start_deck(indices: Sequence[int]) -> list[bytes]:
@@ -134,23 +107,25 @@ def start_deck(indices: Sequence[int]) -> list[bytes]:
     return [card_point(i) for i in indices]
 
 
-def mul(x: bytes, k: int) -> bytes:
-    """x(k·P) where P is the point with x-coordinate x (E_k(x))."""
-    _check_scalar(k)
-    return _derive(k, CURVE).exchange(_ECDH, _point(x))
+def mul(point: bytes, k: int) -> bytes:
+    """k·P, from encoding to encoding (E_k(P)); ValueError for a bad point or scalar."""
+    return curve.mul_bytes(point, k)
 
 
-def mul_many(xs: Iterable[bytes], k: int) -> list[bytes]:
-    """[mul(x, k) for x in xs], deriving the key for k only once."""
-    _check_scalar(k)
-    exchange = _derive(k, CURVE).exchange
-    return [exchange(_ECDH, _decode(CURVE, b"\x02" + x)) for x in xs]
+def mul_many(points: Iterable[bytes], k: int) -> list[bytes]:
+    """[mul(p, k) for p in points]."""
+    return [curve.mul_bytes(p, k) for p in points]
 
 
 def inverse(k: int) -> int:
     """k⁻¹ mod n: mul(mul(x, k), inverse(k)) == x."""
     _check_scalar(k)
     return pow(k, -1, ORDER)
+
+
+def _check_scalar(k: int) -> None:
+    if not isinstance(k, int) or not 1 <= k < ORDER:
+        raise ValueError("scalar out of range [1, n-1]")
 
 
 def _batch_inverse(ks: Sequence[int]) -> list[int]:
@@ -204,7 +179,7 @@ class SeatSecrets:
     anyone can recompute every key and permutation. `repr` hides it.
     """
 
-    __slots__ = ("seed", "_phase1", "_card_keys", "_card_invs")
+    __slots__ = ("seed", "_phase1", "_card_keys", "_card_invs", "_public")
 
     def __init__(self, seed: bytes) -> None:
         if not isinstance(seed, bytes) or len(seed) != 32:
@@ -213,6 +188,7 @@ class SeatSecrets:
         self._phase1: int | None = None
         self._card_keys: list[int] | None = None
         self._card_invs: list[int] | None = None
+        self._public: tuple[bytes, tuple[bytes, ...]] | None = None
 
     @classmethod
     def generate(cls) -> SeatSecrets:
@@ -251,6 +227,29 @@ class SeatSecrets:
             self._card_invs = _batch_inverse(self._keys())
         return self._card_invs[_check_position(position)]
 
+    def card_key(self, position: int) -> int:
+        """The scalar that locks `position` in phase 2."""
+        return self._keys()[_check_position(position)]
+
+    def public_keys(self, size: int) -> tuple[bytes, tuple[bytes, ...]]:
+        """(K, (K_0..K_size-1)): phase1_key·B and card_key(i)·B, encoded.
+
+        Published in the seat's commit, so that every step it takes can be
+        checked against them at once (`stepproofs.py`, `check_share`).
+        """
+        if not 1 <= size <= N_CARDS:
+            raise ValueError("a deck has 1 to 40 positions")
+        if self._public is None or len(self._public[1]) != size:
+            keys = self._keys()[:size]
+            self._public = (curve.encode(curve.base_mul(self.phase1_key)),
+                            tuple(curve.encode(curve.base_mul(k)) for k in keys))
+        return self._public
+
+    @property
+    def proof_key(self) -> bytes:
+        """32 secret bytes the proofs of this seat's steps draw their nonces from."""
+        return _hkdf(self.seed, b"proof", 32)
+
     @property
     def x25519_seed(self) -> bytes:
         """32 bytes for this seat's per-hand X25519 key (built elsewhere)."""
@@ -281,52 +280,49 @@ def check_commitment(seed: bytes, context: bytes, commitment: bytes) -> bool:
 # --- shuffle ------------------------------------------------------------
 
 
-def shuffle_phase1(deck_xs: Sequence[bytes], s: SeatSecrets) -> list[bytes]:
+def shuffle_phase1(deck: Sequence[bytes], s: SeatSecrets) -> list[bytes]:
     """Lock every card with phase1_key, then permute.
 
     Output position i holds the encrypted input[perm[i]]. Callers should
     `check_distinct` the input first.
     """
-    locked = mul_many(deck_xs, s.phase1_key)
+    locked = mul_many(deck, s.phase1_key)
     return [locked[j] for j in s.permutation(len(locked))]
 
 
-def shuffle_phase2(deck_xs: Sequence[bytes], s: SeatSecrets) -> list[bytes]:
+def shuffle_phase2(deck: Sequence[bytes], s: SeatSecrets) -> list[bytes]:
     """Swap this seat's phase-1 lock for a per-position lock (no permutation).
 
     Position i is multiplied by card_key(i)·phase1_key⁻¹ mod n.
     """
     unlock = inverse(s.phase1_key)
     keys = s._keys()
-    if len(deck_xs) > len(keys):
+    if len(deck) > len(keys):
         raise DeckError("deck longer than 40 positions")
-    return [
-        _derive(keys[i] * unlock % ORDER, CURVE).exchange(_ECDH, _decode(CURVE, b"\x02" + x))
-        for i, x in enumerate(deck_xs)
-    ]
+    return [curve.mul_bytes(x, keys[i] * unlock % ORDER) for i, x in enumerate(deck)]
 
 
-def check_points(deck_xs: Sequence[bytes]) -> None:
-    """Every value of a published deck must be the x-coordinate of a curve point.
+def check_points(deck: Sequence[bytes]) -> None:
+    """Every value of a published deck must be the one encoding of a curve point.
 
     A value that is not cannot be shuffled or opened by anyone after it, so
     it is refused when published (DeckError names the position, nothing secret).
     """
-    for position, x in enumerate(deck_xs):
+    for position, x in enumerate(deck):
         try:
-            _point(x)
+            curve.decode(x)
         except ValueError:
             raise DeckError(f"deck position {position} holds a value that is not a curve point") from None
 
 
-def check_distinct(deck_xs: Sequence[bytes]) -> None:
+def check_distinct(deck: Sequence[bytes]) -> None:
     """Raise DeckError if two positions hold the same ciphertext.
 
     The cipher is a bijection, so after phase 1 equal ciphertexts mean a
     seat duplicated a card.
     """
     seen: dict[bytes, int] = {}
-    for i, x in enumerate(deck_xs):
+    for i, x in enumerate(deck):
         if x in seen:
             raise DeckError(f"positions {seen[x]} and {i} hold the same ciphertext")
         seen[x] = i
@@ -362,15 +358,26 @@ def open_card(x: bytes, scalar: int) -> int:
     return card
 
 
+def check_share(position_key: bytes, share: int) -> bool:
+    """Is `share` the inverse of the committed position key K_i = card_key(i)·B?
+
+    True iff share·K_i == B: one multiplication, and only the seat's own
+    key share passes (B has prime order).
+    """
+    try:
+        return curve.mul_bytes(position_key, share) == curve.GENERATOR_BYTES
+    except ValueError:
+        return False
+
+
 def check_reveal(x: bytes, scalar: int, card: int) -> bool:
     """Does the public reveal (scalar, card) of the ciphertext x hold?
 
-    True iff x(scalar·C) == card_point(card). The owner cannot claim another
-    card c' for the same ciphertext: C = K·P_c, so it would need s' with
-    s'·K·P_c = ±P_c', i.e. a known d with P_c' = d·P_c. Card points come from
-    try-and-increment hashing, so no such discrete-log relation is known to
-    anyone. (A seat that planted a point of its own choosing in the deck
-    during the shuffle is named by `replay_shuffle`.)
+    True iff scalar·C == card_point(card). The owner cannot claim another
+    card c' for the same ciphertext: C = s⁻¹·P_c, so it would need a known d
+    with P_c' = d·P_c. Card points come from try-and-increment hashing, so no
+    such discrete-log relation is known to anyone, and the shuffle proofs
+    (`stepproofs.py`) keep any point of a seat's own choosing out of the deck.
     """
     if not isinstance(card, int) or not 0 <= card < N_CARDS:
         return False
@@ -393,7 +400,7 @@ def _replay_step(phase: int, deck: Sequence[bytes], s: SeatSecrets) -> list[byte
 
 
 def replay_shuffle(
-    start_xs: Sequence[bytes],
+    start: Sequence[bytes],
     steps: Sequence[tuple[Hashable, SeatSecrets]],
     published: Sequence[Sequence[bytes]],
 ) -> list[tuple[Hashable, int]]:
@@ -408,7 +415,7 @@ def replay_shuffle(
     if len(published) > 2 * len(steps):
         raise ValueError("at most one phase-1 and one phase-2 deck per seat")
     bad: list[tuple[Hashable, int]] = []
-    previous = list(start_xs)
+    previous = list(start)
     turns = [(1, seat, s) for seat, s in steps] + [(2, seat, s) for seat, s in steps]
     for (phase, seat, s), out in zip(turns, published):
         expected = None if s is None else _replay_step(phase, previous, s)
@@ -419,7 +426,7 @@ def replay_shuffle(
 
 
 def decrypt_deck(
-    final_xs: Sequence[bytes],
+    final: Sequence[bytes],
     secrets_by_seat: Mapping[Hashable, SeatSecrets] | Iterable[SeatSecrets],
 ) -> list[int]:
     """Every position's card, using every seat's revealed card keys."""
@@ -427,7 +434,7 @@ def decrypt_deck(
         secrets_by_seat = secrets_by_seat.values()
     seats = list(secrets_by_seat)
     out = []
-    for p, x in enumerate(final_xs):
+    for p, x in enumerate(final):
         try:
             out.append(open_card(x, combine(key_share(s, p) for s in seats)))
         except DeckError as e:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from engine.state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, State
 
+import hashlib
+
+from . import curve, stepproofs
 from . import deck as mp
 from .errors import CheatDetected, RemoteProtocolError
 from .identity import check_x25519_public
@@ -26,6 +29,14 @@ class HandFlow:
 
     def _on_commit(self, sender: int, msg: Commit, index: int) -> None:
         check_x25519_public(msg.x25519)  # else no seat could seal it a share
+        if len(msg.position_keys) != self.plan.size:
+            raise RemoteProtocolError(f"committed {len(msg.position_keys)} position keys for a deck of {self.plan.size}",
+                                      culprit=sender, entry=index)
+        for key in (msg.phase1_key, *msg.position_keys):
+            try:
+                curve.decode(key)  # else no step of its could be checked
+            except curve.PointError:
+                raise CheatDetected("committed a deck key that is not a curve point", culprit=sender, entry=index) from None
         self.hand.commits[sender] = (msg, index)
         if len(self.hand.commits) == self.players:
             self.phase = "shuffle"
@@ -39,9 +50,23 @@ class HandFlow:
         mp.check_points(msg.deck)  # a value that is no point would stop every seat after it
         if msg.phase == 1:
             mp.check_distinct(list(msg.deck))  # a duplicated card shows here at once
+        self._check_step_proof(sender, msg)
         hand.shuffles.append((sender, msg, index))
         if len(hand.shuffles) == 2 * n:
             self._open_step("deal", *self.cards.deal(self.game, list(msg.deck)))
+
+    def _check_step_proof(self, sender: int, msg: Shuffle) -> None:
+        """DeckError unless the step's proof verifies (nodes sharing a process check it once)."""
+        hand = self.hand
+        deck_in = hand.shuffles[-1][1].deck if hand.shuffles else mp.start_deck([c.index for c in self.game.deck()])
+        commit = hand.commits[sender][0]
+        keys = (commit.phase1_key, commit.position_keys)
+        ctx = stepproofs.context(self.transcript.table_id, hand.number, sender, msg.phase, keys, deck_in, msg.deck)
+        done = self.shared.verified if self.shared is not None else set()
+        digest = hashlib.sha256(b"step-proof" + ctx + msg.proof).digest()
+        if digest not in done:
+            stepproofs.check(ctx, msg.phase, keys, deck_in, msg.deck, msg.proof)
+            done.add(digest)
 
     # --- dealing steps ---------------------------------------------------------------
 
@@ -64,8 +89,11 @@ class HandFlow:
             raise RemoteProtocolError("shares sealed to the wrong seats", culprit=sender, entry=index)
         if sorted(p for p, _ in msg.public) != want_public:
             raise RemoteProtocolError("public shares for the wrong positions", culprit=sender, entry=index)
-        for _, scalar in msg.public:
-            scalar_int(scalar)
+        keys = self.hand.commits[sender][0].position_keys
+        for p, scalar in msg.public:
+            if not mp.check_share(keys[p], scalar_int(scalar)):
+                raise CheatDetected(f"its public key share for deck position {p} is not the one its committed key gives",
+                                    culprit=sender, entry=index)
         step.shares[sender] = msg
         self.hand.share_entries[(step.number, sender)] = index
         if len(step.shares) == self.players:
@@ -98,9 +126,12 @@ class HandFlow:
             except RemoteProtocolError:
                 self._complaint = f"seat {sender}'s sealed shares do not open"
                 continue
+            keys = self.hand.commits[sender][0].position_keys
             for p in mine:
                 if p not in pairs:
                     self._complaint = f"seat {sender} sent no share for a card of mine"
+                elif not mp.check_share(keys[p], pairs[p]):
+                    self._complaint = f"seat {sender}'s key share for a card of mine does not match its committed key"
                 else:
                     received[p].append(pairs[p])
         for p in mine:

@@ -17,6 +17,8 @@ from .errors import RemoteProtocolError
 MAX_HANDS = 10_000
 MAX_POSITION = 39
 SCALAR_LEN = 32
+POINT_LEN = 33  # a compressed secp256k1 point (protocol/curve.py)
+MAX_PROOF = 16384  # a phase-1 shuffle proof of 40 cards is 10,262 bytes
 
 
 @dataclass(frozen=True)
@@ -51,20 +53,26 @@ class CoinReveal:
 
 @dataclass(frozen=True)
 class Commit:
-    """Start of a hand: the seat's seed commitment and its X25519 key for the hand."""
+    """Start of a hand: the seat's seed commitment, its X25519 key for the hand,
+    and the public forms of its deck keys (all derived from the committed seed):
+    K = phase1_key·B and K_i = card_key(i)·B for each deck position i."""
 
     hand: int
     commitment: bytes
     x25519: bytes
+    phase1_key: bytes  # 33-byte point
+    position_keys: tuple  # of 33-byte points, one per deck position
 
 
 @dataclass(frozen=True)
 class Shuffle:
-    """The deck after this seat's shuffle step (phase 1 or 2)."""
+    """The deck after this seat's shuffle step (phase 1 or 2), and the proof
+    that it is the previous deck correctly re-encrypted (stepproofs.py)."""
 
     hand: int
     phase: int
-    deck: tuple  # of 32-byte x-coordinates
+    deck: tuple  # of 33-byte points
+    proof: bytes
 
 
 @dataclass(frozen=True)
@@ -226,10 +234,15 @@ _PARSERS = {
     "join": lambda key, name: Join(expect_bytes(key, 32, "key"), expect_str(name, 64, "name")),
     "coin_commit": lambda c: CoinCommit(expect_bytes(c, 32, "coin commitment")),
     "coin_reveal": lambda v: CoinReveal(expect_bytes(v, 32, "coin value")),
-    "commit": lambda hand, c, x: Commit(_hand(hand), expect_bytes(c, 32, "commitment"), expect_bytes(x, 32, "x25519 key")),
-    "shuffle": lambda hand, phase, deck: Shuffle(
+    "commit": lambda hand, c, x, k, keys: Commit(
+        _hand(hand), expect_bytes(c, 32, "commitment"), expect_bytes(x, 32, "x25519 key"),
+        expect_bytes(k, POINT_LEN, "phase-1 key"),
+        tuple(expect_bytes(p, POINT_LEN, "position key") for p in expect_list(keys, 40, "position keys")),
+    ),
+    "shuffle": lambda hand, phase, deck, proof: Shuffle(
         _hand(hand), expect_int(phase, 1, 2, "phase"),
-        tuple(expect_bytes(x, 32, "deck card") for x in expect_list(deck, 40, "deck")),
+        tuple(expect_bytes(x, POINT_LEN, "deck card") for x in expect_list(deck, 40, "deck")),
+        expect_bytes(proof, (0, MAX_PROOF), "shuffle proof"),
     ),
     "shares": lambda hand, step, sealed, public: Shares(
         _hand(hand), expect_int(step, 0, 1000, "step"),

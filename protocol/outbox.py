@@ -12,6 +12,7 @@ import secrets
 from engine.state import PUBLIC, Action
 
 from . import deck as mp
+from . import stepproofs
 from .errors import LocalProtocolError
 from .identity import Identity, x25519_private_from_seed, x25519_public_bytes
 from .messages import KIND_OF, Act, CoinCommit, CoinReveal, Commit, Handover, Join, Reveal, Shares, Shuffle, to_body
@@ -156,15 +157,27 @@ class Outbox:
         self.secrets = mp.SeatSecrets(seed)
         self.x25519 = x25519_private_from_seed(self.secrets.x25519_seed)
         context = commit_context(self.transcript.table_id, self.hand.number, self.seat)
-        return Commit(self.hand.number, self.secrets.commitment(context), x25519_public_bytes(self.x25519))
+        phase1_key, position_keys = self.secrets.public_keys(self.plan.size)
+        return Commit(self.hand.number, self.secrets.commitment(context), x25519_public_bytes(self.x25519),
+                      phase1_key, position_keys)
+
+    def _shuffle_input(self) -> list[bytes]:
+        """The deck this seat's next shuffle step starts from."""
+        hand = self.hand
+        return list(hand.shuffles[-1][1].deck if hand.shuffles else mp.start_deck([c.index for c in self.game.deck()]))
 
     def _make_shuffle(self) -> Shuffle:
-        hand = self.hand
-        if len(hand.shuffles) < self.players:
-            previous = hand.shuffles[-1][1].deck if hand.shuffles else mp.start_deck([c.index for c in self.game.deck()])
-            return Shuffle(hand.number, 1, tuple(mp.shuffle_phase1(list(previous), self.secrets)))
-        previous = hand.shuffles[-1][1].deck
-        return Shuffle(hand.number, 2, tuple(mp.shuffle_phase2(list(previous), self.secrets)))
+        phase = 1 if len(self.hand.shuffles) < self.players else 2
+        deck_in = self._shuffle_input()
+        step = mp.shuffle_phase1 if phase == 1 else mp.shuffle_phase2
+        return self._proved_shuffle(phase, deck_in, step(deck_in, self.secrets))
+
+    def _proved_shuffle(self, phase: int, deck_in: list[bytes], deck_out: list[bytes]) -> Shuffle:
+        """The Shuffle message for `deck_out`, with this seat's proof that it follows from `deck_in`."""
+        keys = self.secrets.public_keys(self.plan.size)
+        ctx = stepproofs.context(self.transcript.table_id, self.hand.number, self.seat, phase, keys, deck_in, deck_out)
+        proof = stepproofs.prove(ctx, phase, self.secrets, keys, deck_in, deck_out)
+        return Shuffle(self.hand.number, phase, tuple(deck_out), proof)
 
     def _make_deal(self) -> Shares:
         step = self.hand.steps[-1]

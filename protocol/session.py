@@ -56,7 +56,7 @@ class Shared:
 
     def __init__(self) -> None:
         self.verdicts: dict[tuple, Verdict] = {}
-        self.verified: set[bytes] = set()  # signatures already checked (their digests)
+        self.verified: set[bytes] = set()  # signatures and step proofs already checked (their digests)
 
 
 class TableSession(TableLifecycle, HandFlow, Outbox):

@@ -29,7 +29,8 @@ from .codec import (
 from .errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from .identity import Identity, sign_message, verify, verify_message
 
-VERSION = 1
+VERSION = 2
+"""Message format. 2: the deck on secp256k1 with a proof on every step (1: P-256, no proofs)."""
 GENESIS = bytes(32)
 HOST = -1
 SPECTATOR = -2
@@ -53,11 +54,16 @@ counted)."""
 ENTRY_TAG = b"briscola-tui/entry/v1\x00"
 ENTRY_SIG_TAG = b"briscola-tui/entry-signature/v1\x00"
 FILE_MAGIC = "briscola-transcript"
-FILE_VERSION = 1
+FILE_VERSION = 2
+"""Transcript file format; it follows the message format (VERSION)."""
 
 
 class NotATranscript(ProtocolError):
     """The bytes do not start with a transcript file header."""
+
+
+class OldTranscript(NotATranscript):
+    """A transcript file of an earlier format, which this release no longer reads."""
 
 
 # --- message envelope -------------------------------------------------------
@@ -452,6 +458,8 @@ def load_transcript_prefix(data: bytes) -> tuple[bytes, list, list[Entry], int]:
         if head is None and data:
             raise RemoteProtocolError("header frame cut short")
         table_id, meta = _parse_file_header(head)
+    except OldTranscript:
+        raise
     except ProtocolError as exc:
         raise NotATranscript(f"not a transcript: {exc.reason}") from None
     entries: list[Entry] = []
@@ -495,6 +503,9 @@ def _parse_file_header(payload: bytes | None) -> tuple[bytes, list]:
     fields = expect_array(decode(payload), 4, "transcript header")
     if fields[0] != FILE_MAGIC:
         raise RemoteProtocolError("wrong magic")
+    if isinstance(fields[1], int) and not isinstance(fields[1], bool) and 1 <= fields[1] < FILE_VERSION:
+        raise OldTranscript(f"a transcript of format {fields[1]}, written by an earlier release; this release reads "
+                            f"only format {FILE_VERSION} (the deck on secp256k1, a proof on every step) and cannot check it")
     if fields[1] != FILE_VERSION or isinstance(fields[1], bool):
         raise RemoteProtocolError("unsupported transcript version")
     table_id = expect_bytes(fields[2], TABLE_ID_LEN, "table_id")

@@ -23,6 +23,7 @@ from briscola_tui.cheaters import (  # noqa: F401 - re-exported for the tests
     HijackTable,
     LaxSession,
     PlayUnheld,
+    PositionSwapper,
     Replayer,
     Stopper,
     Substituter,
@@ -156,15 +157,10 @@ class SeededSeat(TableSession):
     seeds: list[bytes] = []
 
     def _make_commit(self):
-        from protocol.identity import x25519_private_from_seed, x25519_public_bytes
-        from protocol.messages import Commit
-        from protocol.wire import commit_context
-
-        seeds = list(self.seeds)
-        self.secrets = mp.SeatSecrets(seeds[self.hand.number]) if self.hand.number < len(seeds) else mp.SeatSecrets.generate()
-        self.x25519 = x25519_private_from_seed(self.secrets.x25519_seed)
-        context = commit_context(self.transcript.table_id, self.hand.number, self.seat)
-        return Commit(self.hand.number, self.secrets.commitment(context), x25519_public_bytes(self.x25519))
+        number = self.hand.number
+        if number < len(self.seeds) and number not in self.store.seeds:
+            self.store.put_seed(number, self.seeds[number])
+        return super()._make_commit()
 
 
 def deal_order(game, seeds: list[bytes]) -> list[int]:

@@ -24,6 +24,7 @@ from cheaters import (
     GarbageShuffle,
     HijackTable,
     LaxSession,
+    PositionSwapper,
     Stopper,
     Substituter,
     TagCard,
@@ -227,7 +228,19 @@ def test_commit_with_an_unusable_sealing_key_is_caught_at_once():
     assert table.host.session.hand.commits.keys() == {0}
 
 
-def test_substituted_card_is_named_at_the_audit():
+def refused_step(table, culprit, reason, phase=1):
+    """The one refused message is `culprit`'s shuffle step, kept as evidence; every node names it."""
+    (ordered,) = table.refused
+    assert ordered.refused.culprit == culprit and reason in ordered.refused.reason
+    host = table.host.session
+    assert not [m for seat, m, _ in host.hand.shuffles if seat == culprit and m.phase == phase]  # never entered the deck
+    assert not host.hand.steps and not host.hand.moves  # no card was dealt on top of it
+    named = assert_named(table, culprit, reason)
+    assert named.entry == ordered.refused.entry
+    return named
+
+
+def test_substituted_card_is_refused_at_once():
     # Three-player Briscola plays without the 2 of clubs: seat 0 slips it in for the ace of coins.
     game_cards = {c.index for c in make("briscola", 3).deck()}
     extra = next(c for c in range(40) if c not in game_cards)
@@ -235,21 +248,24 @@ def test_substituted_card_is_named_at_the_audit():
     sessions = seat_sessions(3, {0: cls})
     table = LocalTable("briscola", 3, {}, choosers=random_choosers(3, 4), sessions=sessions)
     table.run(max_hands=1)
-    culprit = assert_named(table, 0, "phase-1 shuffle")
-    host = table.host.session
-    assert culprit.entry == host.hand.shuffles[0][2]
-    # The hand itself ran to its end: nothing was visible before the audit.
-    assert len(host.hand.reveals) == 3 and host.hand.moves
+    refused_step(table, 0, "phase-1 shuffle proof fails")
 
 
-def test_marked_card_is_named_at_the_audit():
-    """The tag-card cheat: a point of the first shuffler's own making in place of a card.
-    It opens as no card for whoever is dealt it, who stops the hand; the audit names the shuffler."""
+def test_marked_card_is_refused_at_once():
+    """The tag-card cheat: a point of the first shuffler's own making in place of
+    a card. Its shuffle proof fails, so it is refused before anyone builds on it."""
     sessions = seat_sessions(2, {0: TagCard})
     table = LocalTable("briscola", 2, {}, choosers=random_choosers(2), sessions=sessions)
     table.run(max_hands=1)
-    culprit = assert_named(table, 0, "phase-1 shuffle")
-    assert culprit.entry == table.host.session.hand.shuffles[0][2]
+    refused_step(table, 0, "phase-1 shuffle proof fails")
+
+
+def test_swapped_phase2_positions_are_refused_at_once():
+    sessions = seat_sessions(3, {2: PositionSwapper})
+    table = LocalTable("briscola", 3, {}, choosers=random_choosers(3), sessions=sessions)
+    table.run(max_hands=1)
+    refused_step(table, 2, "phase-2 proof fails at deck position 0", phase=2)
+    assert len(table.host.session.hand.shuffles) == 5  # every phase-1 step and two phase-2 steps
 
 
 # --- (c) a wrong key share ---------------------------------------------------------------------
@@ -268,14 +284,18 @@ def test_wrong_private_key_share_stops_the_hand_and_the_audit_names_the_sender()
     assert culprit.entry == host.hand.share_entries[(0, 2)]
 
 
-def test_wrong_public_key_share_stops_the_hand_and_the_audit_names_the_sender():
+def test_wrong_public_key_share_is_refused_at_once():
     sessions = seat_sessions(2, {1: WrongPublicShare})
     table = LocalTable("briscola", 2, {}, choosers=random_choosers(2), sessions=sessions)
     table.run(max_hands=1)
+    (ordered,) = table.refused
+    reason = "public key share for deck position"
+    assert ordered.refused.culprit == 1 and reason in ordered.refused.reason
     host = table.host.session
-    assert host.cards.faceup_pos not in host.cards.known
-    culprit = assert_named(table, 1, "wrong key share")
-    assert culprit.entry == host.hand.share_entries[(0, 1)]
+    assert 1 not in host.hand.steps[0].shares  # the wrong share never entered the step
+    assert host.cards.faceup_pos not in host.cards.known and not host.hand.moves
+    named = assert_named(table, 1, reason)
+    assert named.entry == ordered.refused.entry
 
 
 def test_key_share_out_of_range_is_caught_at_once():

@@ -65,7 +65,7 @@ def shuffle(start: list[bytes], seats: list[SeatSecrets]) -> list[list[bytes]]:
 def test_card_points_are_distinct_and_reversible():
     xs = [card_point(i) for i in range(40)]
     assert len(set(xs)) == 40
-    assert all(len(x) == 32 for x in xs)
+    assert all(len(x) == 33 and x[0] == 2 for x in xs)
     assert [card_of(x) for x in xs] == list(range(40))
     assert card_of(b"\x00" * 32) is None
 
@@ -204,7 +204,7 @@ def test_check_reveal():
     assert not check_reveal(final[p], combine(key_share(s, p + 1) for s in seats), card)
     assert not check_reveal(final[p], scalar, 40)
     assert not check_reveal(final[p], 0, card)
-    assert not check_reveal(b"\xff" * 32, scalar, card)  # not a point
+    assert not check_reveal(b"\x02" + b"\xff" * 32, scalar, card)  # not a point
 
 
 # --- audit ------------------------------------------------------------------
@@ -266,7 +266,7 @@ def test_garbage_is_blamed_on_its_author_only():
     seats = seat_secrets(3)
     start = start_deck(range(40))
     published = shuffle(start, seats)
-    published[1] = [b"\xff" * 32] * 40  # x >= p: not curve points
+    published[1] = [b"\x02" + b"\xff" * 32] * 40  # x >= p: not curve points
     assert replay_shuffle(start, list(enumerate(seats)), published) == [(1, 1)]
 
 

@@ -56,6 +56,33 @@ def test_every_cheat_is_named_and_only_the_cheater(kind, tmp_path, capsys):
         assert last_line(report) == expected, report
 
 
+AT_THE_STEP = {
+    "substitute": "phase-1 shuffle proof fails", "tag-card": "phase-1 shuffle proof fails",
+    "duplicate": "same ciphertext", "garbage-shuffle": "not a curve point",
+    "swap-positions": "phase-2 proof fails", "wrong-public-share": "public key share for deck position",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(AT_THE_STEP))
+def test_deck_cheats_are_refused_at_the_step_that_carries_them(kind, tmp_path, capsys):
+    """Before any card is dealt on top of the bad step: no card is dealt or played,
+    the refused message is kept as evidence, and `briscola verify` names the seat for it."""
+    game, players, seed = TABLES.get(kind, ("briscola", 3, 1))
+    path = tmp_path / "t.bin"
+    status = main(["selfplay", "--game", game, "--players", str(players), "--seed", str(seed),
+                   "--cheat", kind, "--transcript", str(path)])
+    out = capsys.readouterr().out
+    cheater = CHEATS[kind].seat if CHEATS[kind].seat is not None else 1
+    assert status == 3 and last_line(out) == f"culprits: seat {cheater}", out
+    reason = AT_THE_STEP[kind]
+    assert f"seat {cheater}'s message refused: " in out and reason in out and "(kept as evidence)" in out
+    assert "cards dealt" not in out and ": play " not in out  # nothing was dealt on top of it
+    assert main(["verify", str(path)]) == 3
+    report = capsys.readouterr().out
+    assert f"FAIL hand 1: seat {cheater}: " in report and reason in report
+    assert last_line(report) == f"culprits: seat {cheater}"
+
+
 def test_the_cheater_can_be_chosen(tmp_path, capsys):
     assert main(["selfplay", "--seed", "1", "--players", "4", "--cheat", "wrong-proof", "--cheater", "2"]) == 3
     assert last_line(capsys.readouterr().out) == "culprits: seat 2"

@@ -19,6 +19,7 @@ from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.transcript import (
     GENESIS,
+    VERSION,
     HOST,
     Entry,
     Header,
@@ -42,7 +43,7 @@ def chat(n, seats=2):
     entries, head = [], GENESIS
     for k in range(n):
         sender = k % seats
-        header = Header(1, TABLE, "chat", sender, seq[sender], head)
+        header = Header(VERSION, TABLE, "chat", sender, seq[sender], head)
         seq[sender] += 1
         message = Signed.sign(ids[sender], make_payload(header, [b"hi %d" % k])).encode()
         entry = Entry(k, head, message).signed_by(ids[HOST], TABLE)

@@ -8,13 +8,16 @@ from protocol.codec import MAX_FRAME, encode, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
 from protocol.transcript import (
+    FILE_VERSION,
     GENESIS,
     HOST,
     MAX_INDEX,
     MAX_MESSAGE,
     Entry,
     Header,
+    VERSION,
     NotATranscript,
+    OldTranscript,
     Signed,
     Transcript,
     dump_transcript,
@@ -71,7 +74,7 @@ class Table:
 
     def message(self, sender, kind="chat", body=(), head=None, seq=None, signer=None):
         header = Header(
-            1, TABLE, kind, sender,
+            VERSION, TABLE, kind, sender,
             self.seq[sender] if seq is None else seq,
             self.head if head is None else head,
         )
@@ -96,7 +99,7 @@ class Table:
 
 
 def test_header_round_trip():
-    header = Header(1, TABLE, "play", 3, 7, GENESIS)
+    header = Header(VERSION, TABLE, "play", 3, 7, GENESIS)
     payload = make_payload(header, ["card", 5])
     assert parse_header(payload) == (header, ["card", 5])
     assert parse_header(make_payload(header)) == (header, [])
@@ -105,16 +108,17 @@ def test_header_round_trip():
 @pytest.mark.parametrize(
     "fields, reason",
     [
-        ([1, TABLE, "k", 0, 0], "at least 6"),
-        ([2, TABLE, "k", 0, 0, GENESIS], "version"),
+        ([VERSION, TABLE, "k", 0, 0], "at least 6"),
+        ([VERSION + 1, TABLE, "k", 0, 0, GENESIS], "version"),
+        ([1, TABLE, "k", 0, 0, GENESIS], "version"),
         ([True, TABLE, "k", 0, 0, GENESIS], "version"),
-        ([1, TABLE[:15], "k", 0, 0, GENESIS], "table_id"),
-        ([1, TABLE, b"k", 0, 0, GENESIS], "kind"),
-        ([1, TABLE, "k" * 33, 0, 0, GENESIS], "kind"),
-        ([1, TABLE, "k", 6, 0, GENESIS], "sender"),
-        ([1, TABLE, "k", -3, 0, GENESIS], "sender"),
-        ([1, TABLE, "k", 0, -1, GENESIS], "seq"),
-        ([1, TABLE, "k", 0, 0, GENESIS[:31]], "head"),
+        ([VERSION, TABLE[:15], "k", 0, 0, GENESIS], "table_id"),
+        ([VERSION, TABLE, b"k", 0, 0, GENESIS], "kind"),
+        ([VERSION, TABLE, "k" * 33, 0, 0, GENESIS], "kind"),
+        ([VERSION, TABLE, "k", 6, 0, GENESIS], "sender"),
+        ([VERSION, TABLE, "k", -3, 0, GENESIS], "sender"),
+        ([VERSION, TABLE, "k", 0, -1, GENESIS], "seq"),
+        ([VERSION, TABLE, "k", 0, 0, GENESIS[:31]], "head"),
         ("not an array", "at least 6"),
     ],
 )
@@ -126,9 +130,9 @@ def test_parse_header_rejects(fields, reason):
 
 def test_make_payload_rejects_bad_header_locally():
     with pytest.raises(LocalProtocolError):
-        make_payload(Header(1, TABLE, "k", 9, 0, GENESIS))
+        make_payload(Header(VERSION, TABLE, "k", 9, 0, GENESIS))
     with pytest.raises(LocalProtocolError):
-        make_payload(Header(1, TABLE, "k", 0, 0, GENESIS), [1.5])
+        make_payload(Header(VERSION, TABLE, "k", 0, 0, GENESIS), [1.5])
 
 
 def test_signed_round_trip_and_rejects():
@@ -302,19 +306,24 @@ def test_dump_load_round_trip():
         b"",
         b"hello world",
         b"\x00\x00\x00\x00",
-        frame(encode(["briscola-transcript", 2, TABLE, []])),
+        frame(encode(["briscola-transcript", FILE_VERSION + 1, TABLE, []])),
         frame(encode(["briscola-transcript", True, TABLE, []])),
-        frame(encode(["briscola-transcript", 1, TABLE])),
-        frame(encode(["briscola-transcript", 1, TABLE, "meta"])),
-        frame(encode(["briscola-transcript", 1, TABLE[:8], []])),
-        frame(encode(["other", 1, TABLE, []])),
-        frame(encode(["briscola-transcript", 1, TABLE, []]))[:-1],
+        frame(encode(["briscola-transcript", FILE_VERSION, TABLE])),
+        frame(encode(["briscola-transcript", FILE_VERSION, TABLE, "meta"])),
+        frame(encode(["briscola-transcript", FILE_VERSION, TABLE[:8], []])),
+        frame(encode(["other", FILE_VERSION, TABLE, []])),
+        frame(encode(["briscola-transcript", FILE_VERSION, TABLE, []]))[:-1],
         os.urandom(100),
     ],
 )
 def test_not_a_transcript(data):
     with pytest.raises(NotATranscript):
         load_transcript_prefix(data)
+
+
+def test_a_file_of_the_earlier_format_is_named_as_such():
+    with pytest.raises(OldTranscript, match="format 1, written by an earlier release"):
+        load_transcript_prefix(frame(encode(["briscola-transcript", 1, TABLE, []])))
 
 
 def test_corrupted_later_frame_names_entry():
@@ -372,7 +381,7 @@ def test_error_messages_never_show_key_material():
 
 def signed_of_size(table, size):
     """A real signed message whose encoding is exactly `size` bytes."""
-    header = Header(1, TABLE, "chat", 0, 0, GENESIS)
+    header = Header(VERSION, TABLE, "chat", 0, 0, GENESIS)
     pad = size - len(Signed.sign(table.ids[0], make_payload(header, [b""])).encode())
     for guess in range(pad, pad - 4, -1):  # the padding's own bin header grows
         payload = make_payload(header, [b"\x00" * guess])

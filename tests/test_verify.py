@@ -368,10 +368,13 @@ def test_not_a_transcript(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("name", ["briscola2-v1.bin", "calabresella-v1.bin"])
-def test_a_transcript_stored_by_the_first_release_still_verifies(name, capsys):
-    """Written by `briscola selfplay` before evidence, time-outs, table rules and the
-    session split (commit 0ba7c1c): the format is unchanged, so it still checks out."""
+def test_a_transcript_of_the_earlier_format_is_refused_plainly(name, capsys):
+    """Written by `briscola selfplay` of the first release (format 1: the deck on
+    P-256, no proofs). This release reads only format 2 and says so, in one line."""
     path = Path(__file__).parent / "fixtures" / "transcripts" / name
-    assert main(["verify", str(path)]) == 0
-    out = capsys.readouterr().out
-    assert "complete: the series is over" in out and "FAIL" not in out
+    assert main(["verify", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (f"briscola verify: {path} is a transcript of format 1, written by an earlier release; "
+                            "this release reads only format 2 (the deck on secp256k1, a proof on every step) "
+                            "and cannot check it\n")
