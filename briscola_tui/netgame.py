@@ -108,16 +108,28 @@ class NetClient(Client):
         self.net.publish()
 
     def awaiting(self) -> bool:
-        """The person's answer is wanted now (entries may still arrive meanwhile)."""
-        return self.decision is not None and not self.decision.done() \
+        """The person's answer is wanted now (entries may still arrive meanwhile); not while
+        an answer already given waits to be taken (after a reconnection)."""
+        given = self._waiting is not None and self._waiting.done()
+        return self.decision is not None and not self.decision.done() and not given \
             and self.session is not None and self.session.my_turn()
 
     async def _next_answer(self):
         """The action the person chose on the screen (`NetTable` sets `decision`)."""
+        decision = self._decision()
+        self.net.publish()  # the screen may ask now
         try:
-            return await self._decision()
+            return await decision
         finally:
             self.decision = None
+
+    def _answer(self, answer) -> None:
+        """An answer chosen on a view that has gone by (the connection came back meanwhile, the
+        move was already taken) is dropped, and the person asked again."""
+        if answer is not None and answer not in self.session.legal_actions():
+            self.net.publish()
+            return
+        super()._answer(answer)
 
     def _decision(self) -> asyncio.Future:
         if self.decision is None or self.decision.done():
@@ -186,6 +198,9 @@ class NetTable:
             self.loop.run_until_complete(self._main_task)
         except asyncio.CancelledError:
             pass
+        except Exception as error:  # shown in the lobby or on the table, never a silent stop
+            self._fail(f"the network client stopped: {type(error).__name__}: {error}")
+            raise
         finally:
             if self.hosting is not None:
                 self.hosting.log.close()

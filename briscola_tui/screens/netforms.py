@@ -157,8 +157,8 @@ def compact_input(value: str = "", placeholder: str = "", kind: str = "text") ->
 
 class HostForm(NetForm):
     HEADING = "Host a table"
-    INTRO = (" You hold seat 0 in this program; friends join with the code and an address the lobby shows.\n"
-             " Computer players take the last seats.")
+    INTRO = (" You hold seat 0; computer players take the last seats. The lobby shows\n"
+             " the join code and the addresses to give friends.")
 
     def fields(self):
         return [

@@ -1,0 +1,289 @@
+"""The Textual app on a network table, under Pilot at 80x24, against real
+`briscola` processes on 127.0.0.1 (the helpers of test_network.py: OS-picked
+ports, a deadline on every wait, every child killed at the end).
+
+1. The app joins a `briscola host` process whose other seats are `briscola
+   join --bot` processes: the lobby, then its seat played with key presses
+   to the hand summary; everybody ends with the same scores, and the app's
+   stored transcript verifies.
+2. The app watches: the table offers no game action at any time (no cards
+   to choose, no choices, keys pressed change nothing) and shows only public
+   cards, up to the hand summary.
+3. The app hosts (its TableServer in this process, its person at seat 0)
+   with a computer player of its own and a `join --bot` process.
+4. The forms name a bad field; a wrong join code and a host that does not
+   answer show in the lobby, and nothing crashes.
+5. A connection cut under the app shows "connection lost" and the hand goes
+   on by itself.
+6. A snapshot of the lobby (fixed data) at 80x24.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import socket
+import subprocess
+import time
+
+import pytest
+from test_network import BRISCOLA, CODE, ROOT, WAIT, Human, Proxy, Table, children  # noqa: F401  (a fixture)
+from test_tui import play_hand, table_of, wait_for
+
+from briscola_tui.net.commands import join_options, player_identity, watch_options
+from briscola_tui.netapp import NetworkApp
+from briscola_tui.netgame import Lobby, LobbySeat, NetTable
+from briscola_tui.screens.lobby import LobbyScreen
+from briscola_tui.screens.netforms import JoinForm, WatchForm, host_args
+from briscola_tui.screens.summary import SummaryScreen
+
+SIZE = (80, 24)
+CARD = re.compile(r"\b([A2-7JQK][SHDC])\b")
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """The app's own data folder (its key, its seat's store, its copy of the transcript)."""
+    folder = tmp_path / "app"
+    monkeypatch.setenv("BRISCOLA_HOME", str(folder))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    return folder
+
+
+def joining(address: str, name: str = "Ada") -> NetTable:
+    args = argparse.Namespace(address=address, code=CODE, name=name, seat=-1, bot=None, retry=20.0)
+    return NetTable(join_options(args), player_identity())
+
+
+def verify(path) -> str:
+    done = subprocess.run([*BRISCOLA, "verify", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+async def lobby_then_table(app, pilot) -> None:
+    await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) or table_of(app) is not None, "the lobby", WAIT)
+    await wait_for(pilot, lambda: table_of(app) is not None, "the table", WAIT)
+
+
+async def test_the_app_joins_a_host_process_and_plays_its_seat_to_the_summary(children, home):
+    table = Table(children, "briscola", players=3)
+    bots = [table.join("Bo"), table.join("Cy")]
+    net = joining(table.address)
+    app = NetworkApp(net, ascii=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await lobby_then_table(app, pilot)
+            seen: dict = {}
+            await play_hand(app, pilot, seen)
+            assert seen.get("card", 0) >= 10  # 3 players, 40 cards: 13 or 14 cards each, all played by keys
+            text = str(app.screen.query_one("#summary-text").render())
+            assert "As dealt" in text
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
+    finally:
+        net.stop()
+    scores = table.finish()
+    assert net.over and net.exit_status == 0
+    assert str(list(net.client.session.series.scores)) == scores
+    assert all(bot.proc.returncode == 0 for bot in bots)
+    (copy,) = (home / "transcripts").glob("*-seat*.bin")
+    assert "all checks pass" in verify(copy)
+
+
+def public_cards(view) -> set[str]:
+    """Every card a spectator may know now: those played, the face-up card."""
+    cards = {str(a.card) for a in view.history if a.card is not None}
+    cards |= {str(c) for a in view.history for c in a.cards}
+    cards |= {str(c) for c in view.trick}
+    if view.faceup is not None:
+        cards.add(str(view.faceup))
+    return cards
+
+
+def screen_text(screen) -> str:
+    parts = [str(screen.query_one(f"#{name}").render()) for name in ("header", "seats", "hand", "choices", "prompt", "keys")]
+    parts += [line.text for line in screen.query_one("#log").lines]
+    return "\n".join(parts)
+
+
+async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards(children, home):
+    table = Table(children, "briscola", players=2, bots=1)
+    table.join("Bo", human=Human(seed=1, delay=0.2))  # a person's pace: the spectator sees each card go down
+    net = NetTable(watch_options(argparse.Namespace(address=table.address, code=CODE, retry=20.0)))
+    app = NetworkApp(net, ascii=True)
+    looks = 0
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await lobby_then_table(app, pilot)
+            screen = table_of(app)
+            end = time.monotonic() + 2 * WAIT
+            while not isinstance(app.screen, SummaryScreen):
+                assert time.monotonic() < end, "timed out watching the hand"
+                view = screen.view
+                if view is not None and view.table_phase == "play":
+                    looks += 1
+                    assert view.seat is None and view.hand == () and view.legal == ()
+                    assert screen.mode == "wait" and not screen.query_one("#choices").items
+                    shown = set(CARD.findall(screen_text(screen)))
+                    assert shown <= public_cards(view), shown - public_cards(view)
+                    await pilot.press("1", "l")  # a seat's keys (a summary ignores these): nothing to act on
+                    if app.screen is screen:  # and Enter, Space (not pressed: they would close a summary)
+                        screen.action_confirm()
+                        screen.action_space()
+                    assert screen.mode == "wait" and not screen.query_one("#choices").items
+                await pilot.pause(0.05)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
+    finally:
+        net.stop()
+    assert looks > 5
+    scores = table.finish()
+    assert str(list(net.client.session.series.scores)) == scores
+    assert "spectator" not in "".join(l for l in table.host.lines if l.startswith("closing"))
+
+
+async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
+    values = {"table": ("briscola", 3), "bots": "1", "level": "random", "hands": "1", "code": CODE, "open": False,
+              "port": "0", "bind": "127.0.0.1", "name": "Ada"}
+    net = NetTable.hosting_table(host_args(values), player_identity())
+    app = NetworkApp(net, ascii=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and net.lobby().seats
+                           and net.lobby().seats[0].name, "the lobby with my seat taken", WAIT)
+            lobby = net.lobby()
+            assert lobby.code == CODE and lobby.addresses == (f"127.0.0.1:{net.options.port}",)
+            assert [(s.name, s.me, s.computer) for s in lobby.seats] == [("Ada", True, False), ("", False, False),
+                                                                        ("cpu2", False, True)]
+            shown = str(app.screen.query_one("#lobby-friends").render())
+            assert f"briscola join 127.0.0.1:{net.options.port} --code {CODE}" in shown
+            await wait_for(pilot, lambda: "waiting for players to take seat 1" in
+                           str(app.screen.query_one("#lobby-waiting").render()), "the lobby to say so", WAIT)
+            bo = children.start("Bo", "join", f"127.0.0.1:{net.options.port}", "--code", CODE, "--bot", "random",
+                                "--name", "Bo", "--retry", "20")
+            await lobby_then_table(app, pilot)
+            await play_hand(app, pilot)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
+    finally:
+        net.stop()
+    assert bo.finish() == 0
+    scores = bo.wait_for(r"^the table is over: scores (\[[^\]]*\])").group(1)
+    assert str(list(net.client.session.series.scores)) == scores
+    assert "all checks pass" in verify(net.hosting.log.path)
+
+
+async def test_forms_name_a_bad_field_and_the_lobby_shows_a_refusal_or_no_answer(children, home):
+    from briscola_tui.app import BriscolaApp
+
+    table = Table(children, "briscola", players=2, bots=1)
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        silent = probe.getsockname()[1]
+    app = BriscolaApp(ascii=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        app.push_screen(JoinForm())
+        await pilot.pause(0.2)
+        form = app.screen
+        form.query_one("#address").value = "no port here"
+        await pilot.press("enter")
+        assert "expected HOST:PORT" in str(form.query_one("#form-error").render())
+        form.query_one("#address").value = table.address
+        form.query_one("#seat").value = "9"
+        await pilot.press("enter")
+        assert "seat: a whole number from 0 to 5" in str(form.query_one("#form-error").render())
+        form.query_one("#seat").value = ""
+        form.query_one("#code").value = "wrong"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby", WAIT)
+        lobby = app.screen
+        await wait_for(pilot, lambda: lobby.controller.lobby().failed, "the refusal", WAIT)
+        assert lobby.controller.lobby().failed == "the host refused: wrong join code"
+        await pilot.pause(0.3)
+        assert "wrong join code" in str(lobby.query_one("#lobby-waiting").render())
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back home", WAIT)
+
+        app.push_screen(WatchForm())
+        await pilot.pause(0.2)
+        app.screen.query_one("#address").value = f"127.0.0.1:{silent}"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby", WAIT)
+        lobby = app.screen
+        await wait_for(pilot, lambda: "cannot reach the host" in str(lobby.query_one("#lobby-waiting").render()),
+                       "the lobby to say so", WAIT)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back home", WAIT)
+        await wait_for(pilot, lambda: not lobby.controller.thread.is_alive(), "the client to stop", WAIT)
+    assert "wrong join code" in table.host.text  # refused, and the host goes on
+    assert table.host.proc.poll() is None
+
+
+async def test_a_cut_connection_shows_and_the_hand_goes_on_by_itself(children, home):
+    table = Table(children, "briscola", players=2, bots=1)
+    proxy = Proxy(table.port)
+    children.closers.append(proxy)
+    net = joining(f"127.0.0.1:{proxy.port}")
+    app = NetworkApp(net, ascii=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await lobby_then_table(app, pilot)
+            screen = table_of(app)
+            await wait_for(pilot, lambda: screen.mode == "card", "my turn", WAIT)
+            proxy.cut()
+            view = screen.view
+            card = next(a.card for a in view.legal if a.kind == "play")
+            await pilot.press(str(screen.hand.index(card) + 1), "enter")
+            await wait_for(pilot, lambda: "connection lost" in "\n".join(l.text for l in screen.query_one("#log").lines),
+                           "the log to say the connection was lost", WAIT)
+            await play_hand(app, pilot)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
+    finally:
+        net.stop()
+    assert proxy.accepted >= 2  # it came back through the proxy by itself
+    scores = table.finish()
+    assert str(list(net.client.session.series.scores)) == scores
+
+
+# --- the lobby, drawn ----------------------------------------------------------------------
+
+
+class FixedLobby:
+    """A controller that only has a lobby to show (fixed, for the snapshot)."""
+
+    def __init__(self, lobby: Lobby):
+        self._lobby = lobby
+
+    def lobby(self) -> Lobby:
+        return self._lobby
+
+    def stop(self) -> None:
+        pass
+
+
+LOBBY = Lobby(
+    role="host", game="chiamata", players=5, code="3tvbdj", level="normal",
+    addresses=("192.168.1.20:7777", "127.0.0.1:7777"),
+    seats=(LobbySeat(0, "Ada", "47f8f6085b8ebdfc", False, True), LobbySeat(1, "Bruno", "bbb49004543b5175", False, False),
+           LobbySeat(2, "", "", False, False), LobbySeat(3, "cpu3", "0c1d2e3f40516273", True, False),
+           LobbySeat(4, "cpu4", "8899aabbccddeeff", True, False)),
+    waiting="waiting for players to take seat 2", status="connected",
+    log=("connection 1 (seat 0) joined as 'Ada'", "connection 2 (seat 1) joined as 'Bruno'"))
+
+
+def test_the_lobby_snapshot(snap_compare):
+    pytest.importorskip("pytest_textual_snapshot")
+    from briscola_tui.app import BriscolaApp
+    from briscola_tui.widgets.cards import Style
+
+    class LobbyApp(BriscolaApp):
+        def on_mount(self) -> None:
+            self.call_later(lambda: self.push_screen(LobbyScreen(FixedLobby(LOBBY), Style(False))))
+
+    async def run_before(pilot):
+        await pilot.pause(0.3)
+
+    assert snap_compare(LobbyApp(ascii=False), terminal_size=SIZE, run_before=run_before)
