@@ -62,7 +62,8 @@ def run_app(kind: str, args) -> int:
         NetworkApp(table, ascii=True if getattr(args, "ascii", False) else None).run()
     finally:
         table.stop()
-    print(farewell(kind, table), file=sys.stderr)
+    with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
+        print(farewell(kind, table), file=sys.stderr)
     if table.exit_status is None:  # left before the end (0), or never got going (2)
         return 2 if table.lobby().failed else 0
     return table.exit_status

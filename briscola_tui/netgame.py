@@ -202,9 +202,18 @@ class NetTable:
             self._fail(f"the network client stopped: {type(error).__name__}: {error}")
             raise
         finally:
+            self._cancel_the_rest()
             if self.hosting is not None:
                 self.hosting.log.close()
             self.loop.close()
+
+    def _cancel_the_rest(self) -> None:
+        """Tasks the client left behind when it was stopped (a read, the person's answer)."""
+        rest = asyncio.all_tasks(self.loop)
+        for task in rest:
+            task.cancel()
+        if rest:
+            self.loop.run_until_complete(asyncio.gather(*rest, return_exceptions=True))
 
     async def _main(self) -> None:
         server_task = None

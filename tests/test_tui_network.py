@@ -15,15 +15,24 @@ ports, a deadline on every wait, every child killed at the end).
    answer show in the lobby, and nothing crashes.
 5. A connection cut under the app shows "connection lost" and the hand goes
    on by itself.
-6. A snapshot of the lobby (fixed data) at 80x24.
+6. `briscola join` in a terminal (a pseudo-terminal here) that goes away
+   (SIGHUP): the app exits cleanly (status 0), and the same command takes
+   the seat back and finishes the hand, which verifies.
+7. A snapshot of the lobby (fixed data) at 80x24.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
+import os
+import pty
 import re
+import signal
 import socket
+import struct
 import subprocess
+import termios
 import time
 
 import pytest
@@ -246,6 +255,37 @@ async def test_a_cut_connection_shows_and_the_hand_goes_on_by_itself(children, h
     assert proxy.accepted >= 2  # it came back through the proxy by itself
     scores = table.finish()
     assert str(list(net.client.session.series.scores)) == scores
+
+
+def test_the_terminal_going_away_ends_the_app_cleanly_and_the_seat_is_taken_back(children):
+    table = Table(children, "briscola", players=2, bots=1)
+    home = children.folder / "Ada"  # the folder `table.join("Ada")` uses below: the same key, the same seat
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    os.set_blocking(master, False)
+    env = {**os.environ, "BRISCOLA_HOME": str(home), "TERM": "xterm-256color"}
+    app = subprocess.Popen([*BRISCOLA, "join", table.address, "--code", CODE, "--name", "Ada", "--ascii"],
+                           stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT, start_new_session=True)
+    os.close(slave)
+    try:
+        shown, end = b"", time.monotonic() + WAIT
+        while b"Play a card" not in shown:
+            assert time.monotonic() < end and app.poll() is None, f"no turn on the screen:\n{shown[-2000:]!r}"
+            try:
+                shown += os.read(master, 65536)
+            except BlockingIOError:
+                time.sleep(0.05)
+        app.send_signal(signal.SIGHUP)  # the terminal goes away
+        os.close(master)
+        assert app.wait(WAIT) == 0
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait(10)
+    again = table.join("Ada")  # the same command, headless, a computer player at the keys
+    scores = table.finish()
+    assert "seat 0 at table" in again.text  # the seat the app held (the host's computer player has seat 1)
+    table.verify_all(scores)
 
 
 # --- the lobby, drawn ----------------------------------------------------------------------
