@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -101,6 +102,7 @@ class NetClient(Client):
 
     async def _take(self, data: bytes) -> None:
         await super()._take(data)
+        self.net.entry_at = time.monotonic()  # the host's clock restarts with every entry it appends
         self.net.publish()
 
     def _prompt(self, offered: list[str]) -> None:
@@ -168,6 +170,8 @@ class NetTable:
         self._over = False
         self._listening: tuple[str, ...] = ()
         self._client_line = ""  # the last thing the client said (why it stopped, when it does)
+        self.entry_at = time.monotonic()  # when the last entry arrived
+        self._time_limit: int | None = None  # seconds a seat has to send what it owes (the table's rules)
 
     @classmethod
     def hosting_table(cls, args, identity: Identity) -> NetTable:
@@ -308,6 +312,7 @@ class NetTable:
             self._lobby = lobby
             self._awaiting = awaiting
             if session is not None:
+                self._time_limit = session.rules.get("time_limit")
                 self._over = self._over or session.phase in ("over", "aborted")
                 self._verdicts = len(session.verdicts)
                 if self._shown is None:
@@ -363,6 +368,20 @@ class NetTable:
     def status(self) -> str | None:
         """A line for the table screen while the connection is being made again."""
         return self._link
+
+    def deadline(self) -> tuple[int, float] | None:
+        """The seat the time limit runs for and the seconds it has left, when one runs (the
+        host's own computer players are never timed out)."""
+        with self._changed:
+            view, limit, lobby = self._view, self._time_limit, self._lobby
+        if not limit or view is None or view.table_phase in ("join", "seating", "over", "aborted"):
+            return None
+        computers = {s.seat for s in lobby.seats if s.computer}
+        owing = [view.turn] if view.table_phase == "play" else sorted(view.awaited)
+        owing = [s for s in owing if s is not None and s not in computers]
+        if not owing:
+            return None
+        return owing[0], limit - (time.monotonic() - self.entry_at)
 
     def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> str:
         """Send the person's action (if any), then wait until it is the person's turn ("turn"), a hand

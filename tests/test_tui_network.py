@@ -15,6 +15,7 @@ ports, a deadline on every wait, every child killed at the end).
    answer show in the lobby, and nothing crashes.
 5. A connection cut under the app shows "connection lost" and the hand goes
    on by itself.
+   A time limit shows a clock beside the seat that owes a move.
 6. `briscola join` in a terminal (a pseudo-terminal here) that goes away
    (SIGHUP): the app exits cleanly (status 0), and the same command takes
    the seat back and finishes the hand, which verifies.
@@ -255,6 +256,25 @@ async def test_a_cut_connection_shows_and_the_hand_goes_on_by_itself(children, h
     assert proxy.accepted >= 2  # it came back through the proxy by itself
     scores = table.finish()
     assert str(list(net.client.session.series.scores)) == scores
+
+
+async def test_a_time_limit_shows_a_clock_on_the_seat_that_owes(children, home):
+    table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "60"))
+    net = joining(table.address)
+    app = NetworkApp(net, ascii=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await lobby_then_table(app, pilot)
+            screen = table_of(app)
+            await wait_for(pilot, lambda: screen.mode == "card", "my turn", WAIT)
+            seat, left = net.deadline()
+            assert seat == screen.view.seat and 0 < left <= 60
+            await wait_for(pilot, lambda: re.search(r"<- turn \d+s", str(screen.query_one("#seats").render())),
+                           "the clock beside my seat", 5)
+            await pilot.press("ctrl+q", "y")
+            await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
+    finally:
+        net.stop()
 
 
 def test_the_terminal_going_away_ends_the_app_cleanly_and_the_seat_is_taken_back(children):
