@@ -284,7 +284,7 @@ class TableScreen(Screen):
     def _seat_line(self, seat: int, trick: dict, last_bid: dict) -> Text:
         """One seat: name, cards held, roles, its card on the table (or last bid), points, turn, clock."""
         v, s = self.view, self.style_
-        roles = ",".join(v.roles.get(seat, ()))
+        roles = ",".join((*v.roles.get(seat, ()), *(("your team",) if seat in self._team() else ())))
         size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
         line = Text(f" {self.who(seat):<6.6} {size:>2} card{'s' if size != 1 else ' '} ")
         line.append(f"{roles:<13.13} ", "bold" if "partner" in roles or "alone" in roles else "")
@@ -309,6 +309,13 @@ class TableScreen(Screen):
         if clock:
             line.append(f" {clock}", "bold")
         return line
+
+    def _team(self) -> set:
+        """The other seats of my fixed team (Briscola for 4 or 6), known from the start."""
+        v = self.view
+        if v.seat is None or v.game != "briscola" or v.players not in (4, 6):
+            return set()
+        return {seat for seat in range(v.seat % 2, v.players, 2)} - {v.seat}
 
     def _clock(self, seat: int) -> str:
         deadline = getattr(self.controller, "deadline", None)
