@@ -284,7 +284,7 @@ class TableScreen(Screen):
     def _seat_line(self, seat: int, trick: dict, last_bid: dict) -> Text:
         """One seat: name, cards held, roles, its card on the table (or last bid), points, turn, clock."""
         v, s = self.view, self.style_
-        roles = ",".join((*v.roles.get(seat, ()), *(("your team",) if seat in self._team() else ())))
+        roles = ",".join((*v.roles.get(seat, ()), *(("team",) if seat in self._team() else ())))
         size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
         line = Text(f" {self.who(seat):<6.6} {size:>2} card{'s' if size != 1 else ' '} ")
         line.append(f"{roles:<13.13} ", "bold" if "partner" in roles or "alone" in roles else "")
