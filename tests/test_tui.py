@@ -325,3 +325,22 @@ async def test_scegliete_the_first_defender_takes_from_the_monte_then_discards()
 async def _take_turn(app, pilot) -> TableScreen:
     await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode != "wait", "my turn")
     return table_of(app)
+
+
+async def test_a_target_is_typed_and_checked():
+    """Chiamata with bids on points: the target group asks for a number; one out of range is refused."""
+    app = BriscolaApp({"game": "chiamata", "hands": 1, "options": {"auction": "points"}}, seed=1, deal_seed=1,
+                      pace=0, level="easy")
+    async with app.run_test(size=SIZE) as pilot:
+        table = await _take_turn(app, pilot)
+        assert table.view.phase == "auction"
+        group = next(i for i, item in enumerate(table.items) if item.action is None)
+        await pilot.press(str(group + 1), "enter")
+        assert table.mode == "target" and table.query_one("#target").display
+        low = min(table.group.targets)
+        await pilot.press(*str(low - 1), "enter")
+        assert table.mode == "target" and "from" in str(table.query_one("#prompt").render())
+        table.query_one("#target").value = ""
+        await pilot.press(*str(low + 4), "enter")
+        await wait_for(pilot, lambda: any(a.seat == 0 and a.target == low + 4 for a in table.view.auction),
+                       "my bid in the auction", 20)
