@@ -54,6 +54,7 @@ class HomeScreen(Screen):
         yield Static(" digits choose   arrows move   Enter confirm   Escape back   ctrl+q quit", id="home-keys")
 
     def on_mount(self) -> None:
+        self.query_one(Choices).columns_max = 1  # a menu reads top to bottom
         self._show()
         problem = getattr(getattr(self.app, "settings", None), "problem", "")
         if problem:

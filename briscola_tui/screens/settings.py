@@ -23,7 +23,7 @@ def shown(value) -> str:
 
 class SettingsScreen(RowsScreen):
     HEADING = "Settings"
-    KEYS = "up/down choose   Enter, Space or left/right change (saved at once)   Escape back"
+    KEYS = "up/down choose   Enter or left/right change (saved at once)   Escape back"
     BINDINGS = [
         *RowsScreen.ROW_BINDINGS,
         Binding("enter,space,right,l", "change(1)", show=False), Binding("left,h", "change(-1)", show=False),

@@ -111,7 +111,7 @@ class RowsScreen(Screen):
 
 class SetupScreen(RowsScreen):
     HEADING = "New game against the computer"
-    KEYS = "up/down row   left/right or Space change   Enter start   Escape back   ? rules"
+    KEYS = "up/down row   left/right change   Enter start   Escape back   ? rules"
     BINDINGS = [
         *RowsScreen.ROW_BINDINGS,
         Binding("left,h", "change(-1)", show=False), Binding("right,l,space", "change(1)", show=False),

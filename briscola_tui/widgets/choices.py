@@ -67,8 +67,9 @@ class Choices(Pickable):
     def _page_items(self) -> list[tuple[int, str]]:
         size = self.page_size
         start = self.page * size
-        return [(i, f"{i - start + self.first}  {self.items[i].text}")
-                for i in range(start, min(len(self.items), start + size))]
+        stop = min(len(self.items), start + size)
+        width = len(str(stop - 1 - start + self.first))
+        return [(i, f"{i - start + self.first:>{width}}  {self.items[i].text}") for i in range(start, stop)]
 
     def _layout(self, width: int) -> tuple[int, int, int]:
         """(columns, rows, column width) for the page shown in `width` cells."""
