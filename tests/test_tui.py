@@ -125,6 +125,9 @@ async def test_help_last_trick_score_and_quit_asks_first():
         for key in ("question_mark", "t", "s"):
             await pilot.press(key)
             await wait_for(pilot, lambda: isinstance(app.screen, InfoScreen), f"the {key} screen", 10)
+            if key == "question_mark":  # the keys, then the rules of the game being played
+                assert "ctrl+q" in app.screen.text and "Briscola (2, 3, 4 or 6 players)" in app.screen.text
+                assert "Calabresella (3 players)" not in app.screen.text
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the table again", 10)
         await pilot.press("ctrl+q")
@@ -344,3 +347,20 @@ async def test_a_target_is_typed_and_checked():
         await pilot.press(*str(low + 4), "enter")
         await wait_for(pilot, lambda: any(a.seat == 0 and a.target == low + 4 for a in table.view.auction),
                        "my bid in the auction", 20)
+
+
+async def test_a_computer_player_thinking_shows_after_300_ms():
+    app = BriscolaApp({"game": "chiamata", "hands": 1}, seed=1, deal_seed=1, pace=0.8, level="easy")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).thinking is not None,
+                       "a computer player to think", 30)
+        table = table_of(app)
+        seen = []
+
+        def note() -> bool:
+            seen.append(str(table.query_one("#prompt").render()))
+            return "is thinking" in seen[-1]
+
+        await wait_for(pilot, note, "the note", 5)
+        assert seen[-1].split(" is thinking")[0] in ("Bea", "Carlo", "Dora", "Elio")
+        await pilot.press("ctrl+q", "y")
