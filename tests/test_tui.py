@@ -103,7 +103,11 @@ async def test_a_whole_hand_of_every_game_from_the_home_screen(game_steps, playe
         table = table_of(app)
         assert table.controller.game == game and table.controller.players == players
         await play_hand(app, pilot)
-        assert app.screen.view.last_hand is not None
+        last = app.screen.view.last_hand
+        assert last is not None
+        if game == "chiamata" and isinstance(last.result.get("partner"), int):  # the reveal was shown
+            log = " ".join(" ".join(line.text.split()) for line in table.query_one("#log").lines)  # unwrapped
+            assert f"{table.who(last.result['partner'])} is the caller's partner" in log
 
 
 @pytest.mark.parametrize("game, deal_seed, mode, pick", [
