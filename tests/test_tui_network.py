@@ -38,7 +38,7 @@ import time
 
 import pytest
 from test_network import BRISCOLA, CODE, ROOT, WAIT, Human, Proxy, Table, children  # noqa: F401  (a fixture)
-from test_tui import play_hand, table_of, wait_for
+from test_tui import table_of, wait_for
 
 from briscola_tui.net.commands import join_options, player_identity, watch_options
 from briscola_tui.netapp import NetworkApp
@@ -48,6 +48,8 @@ from briscola_tui.screens.netforms import JoinForm, WatchForm, host_args
 from briscola_tui.screens.summary import SummaryScreen
 
 SIZE = (80, 24)
+HAND_WAIT = 240.0
+"""The longest a hand may take (the dealing is CPU work; a loaded machine is slow)."""
 CARD = re.compile(r"\b([A2-7JQK][SHDC])\b")
 
 
@@ -76,6 +78,43 @@ async def lobby_then_table(app, pilot) -> None:
     await wait_for(pilot, lambda: table_of(app) is not None, "the table", WAIT)
 
 
+async def play_my_hand(app, pilot, net: NetTable, seen: dict | None = None) -> None:
+    """Play the first playable card at each of my turns until the hand summary shows (a
+    Briscola hand: cards only); on a time-out, say what the network side was doing."""
+    seen = {} if seen is None else seen
+    end = time.monotonic() + HAND_WAIT
+    while not isinstance(app.screen, SummaryScreen):
+        screen = table_of(app)
+        await until_my_turn(app, pilot, net, max(1.0, end - time.monotonic()))
+        if screen.mode == "card" and app.screen is screen:
+            seen["card"] = seen.get("card", 0) + 1
+            card = next(a.card for a in screen.view.legal if a.kind == "play")
+            await pilot.press(str(screen.hand.index(card) + 1), "enter")
+        await pilot.pause(0.01)
+    await wait_for(pilot, lambda: app.screen.query("#summary-text"), "the summary's text", WAIT)
+
+
+async def until_my_turn(app, pilot, net: NetTable, timeout: float) -> None:
+    """Until the table asks me for a card or the summary shows; on a time-out, say what the
+    network side was doing."""
+    screen = table_of(app)
+    try:
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen) or screen.mode == "card", "my turn",
+                       timeout)
+    except AssertionError as error:
+        view = screen.view
+        raise AssertionError(f"{error}; screens {app.screen_stack}, mode {screen.mode}, turn {view and view.turn}, "
+                             f"phase {view and view.table_phase}, awaiting {net.client and net.client.awaiting()}; "
+                             f"said: {net.lobby().log[-8:]}") from None
+
+
+async def my_first_turn(app, pilot, net: NetTable):
+    """The table screen, once it asks me for a card."""
+    await lobby_then_table(app, pilot)
+    await until_my_turn(app, pilot, net, HAND_WAIT)
+    return table_of(app)
+
+
 async def test_the_app_joins_a_host_process_and_plays_its_seat_to_the_summary(children, home):
     table = Table(children, "briscola", players=3)
     bots = [table.join("Bo"), table.join("Cy")]
@@ -85,7 +124,7 @@ async def test_the_app_joins_a_host_process_and_plays_its_seat_to_the_summary(ch
         async with app.run_test(size=SIZE) as pilot:
             await lobby_then_table(app, pilot)
             seen: dict = {}
-            await play_hand(app, pilot, seen)
+            await play_my_hand(app, pilot, net, seen)
             assert seen.get("card", 0) >= 10  # 3 players, 40 cards: 13 or 14 cards each, all played by keys
             text = str(app.screen.query_one("#summary-text").render())
             assert "As dealt" in text
@@ -119,7 +158,8 @@ def screen_text(screen) -> str:
 
 async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards(children, home):
     table = Table(children, "briscola", players=2, bots=1)
-    table.join("Bo", human=Human(seed=1, delay=0.2))  # a person's pace: the spectator sees each card go down
+    person = Human(seed=1, delay=0.2, hold_at=1)  # a person's pace: the spectator sees each card go down
+    table.join("Bo", human=person)  # (and after one move, Bo waits for the spectator to be there)
     net = NetTable(watch_options(argparse.Namespace(address=table.address, code=CODE, retry=20.0)))
     app = NetworkApp(net, ascii=True)
     looks = 0
@@ -127,12 +167,13 @@ async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards
         async with app.run_test(size=SIZE) as pilot:
             await lobby_then_table(app, pilot)
             screen = table_of(app)
-            end = time.monotonic() + 2 * WAIT
+            end = time.monotonic() + HAND_WAIT
             while not isinstance(app.screen, SummaryScreen):
                 assert time.monotonic() < end, "timed out watching the hand"
                 view = screen.view
                 if view is not None and view.table_phase == "play":
                     looks += 1
+                    person.go.set()
                     assert view.seat is None and view.hand == () and view.legal == ()
                     assert screen.mode == "wait" and not screen.query_one("#choices").items
                     shown = set(CARD.findall(screen_text(screen)))
@@ -166,14 +207,14 @@ async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
             assert lobby.code == CODE and lobby.addresses == (f"127.0.0.1:{net.options.port}",)
             assert [(s.name, s.me, s.computer) for s in lobby.seats] == [("Ada", True, False), ("", False, False),
                                                                         ("cpu2", False, True)]
-            shown = str(app.screen.query_one("#lobby-friends").render())
-            assert f"briscola join 127.0.0.1:{net.options.port} --code {CODE}" in shown
+            await wait_for(pilot, lambda: f"briscola join 127.0.0.1:{net.options.port} --code {CODE}" in
+                           str(app.screen.query_one("#lobby-friends").render()), "the lines to give friends", WAIT)
             await wait_for(pilot, lambda: "waiting for players to take seat 1" in
                            str(app.screen.query_one("#lobby-waiting").render()), "the lobby to say so", WAIT)
             bo = children.start("Bo", "join", f"127.0.0.1:{net.options.port}", "--code", CODE, "--bot", "random",
                                 "--name", "Bo", "--retry", "20")
             await lobby_then_table(app, pilot)
-            await play_hand(app, pilot)
+            await play_my_hand(app, pilot, net)
             await pilot.press("enter")
             await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
     finally:
@@ -239,16 +280,14 @@ async def test_a_cut_connection_shows_and_the_hand_goes_on_by_itself(children, h
     app = NetworkApp(net, ascii=True)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await lobby_then_table(app, pilot)
-            screen = table_of(app)
-            await wait_for(pilot, lambda: screen.mode == "card", "my turn", WAIT)
+            screen = await my_first_turn(app, pilot, net)
             proxy.cut()
             view = screen.view
             card = next(a.card for a in view.legal if a.kind == "play")
             await pilot.press(str(screen.hand.index(card) + 1), "enter")
             await wait_for(pilot, lambda: "connection lost" in "\n".join(l.text for l in screen.query_one("#log").lines),
                            "the log to say the connection was lost", WAIT)
-            await play_hand(app, pilot)
+            await play_my_hand(app, pilot, net)
             await pilot.press("enter")
             await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
     finally:
@@ -264,9 +303,7 @@ async def test_a_time_limit_shows_a_clock_on_the_seat_that_owes(children, home):
     app = NetworkApp(net, ascii=True)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await lobby_then_table(app, pilot)
-            screen = table_of(app)
-            await wait_for(pilot, lambda: screen.mode == "card", "my turn", WAIT)
+            screen = await my_first_turn(app, pilot, net)
             seat, left = net.deadline()
             assert seat == screen.view.seat and 0 < left <= 60
             await wait_for(pilot, lambda: re.search(r"<- turn \d+s", str(screen.query_one("#seats").render())),
@@ -288,7 +325,7 @@ def test_the_terminal_going_away_ends_the_app_cleanly_and_the_seat_is_taken_back
                            stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT, start_new_session=True)
     os.close(slave)
     try:
-        shown, end = b"", time.monotonic() + WAIT
+        shown, end = b"", time.monotonic() + HAND_WAIT
         while b"Play a card" not in shown:
             assert time.monotonic() < end and app.poll() is None, f"no turn on the screen:\n{shown[-2000:]!r}"
             try:

@@ -69,6 +69,7 @@ class LobbyScreen(Screen):
         self.controller = controller
         self.style_ = style
         self.lobby = None
+        self.timer = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-title")
@@ -79,17 +80,19 @@ class LobbyScreen(Screen):
         yield Static(" Escape leave the table   ctrl+q quit", id="lobby-keys")
 
     def on_mount(self) -> None:
+        self.timer = self.set_interval(REFRESH, self.look)
         self.look()
-        self.set_interval(REFRESH, self.look)
 
     def look(self) -> None:
         lobby = self.controller.lobby()
-        if lobby is self.lobby:
+        if lobby is self.lobby or self.timer is None:
             return
         self.lobby = lobby
         if lobby.started and not lobby.failed:
             from .table import TableScreen
 
+            self.timer.stop()  # once: the switch happens after this call, and the timer may fire before it
+            self.timer = None
             self.app.switch_screen(TableScreen(self.controller, self.style_))
             return
         self.show(lobby)
