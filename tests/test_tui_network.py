@@ -11,8 +11,8 @@ ports, a deadline on every wait, every child killed at the end).
    cards, up to the hand summary.
 3. The app hosts (its TableServer in this process, its person at seat 0)
    with a computer player of its own and a `join --bot` process.
-4. The forms name a bad field; a wrong join code and a host that does not
-   answer show in the lobby, and nothing crashes.
+4. The forms name a bad field; a wrong join code, a host that does not
+   answer and a port already taken show in the lobby, and nothing crashes.
 5. A connection cut under the app shows "connection lost" and the hand goes
    on by itself.
    A time limit shows a clock beside the seat that owes a move.
@@ -44,7 +44,7 @@ from briscola_tui.net.commands import join_options, player_identity, watch_optio
 from briscola_tui.netapp import NetworkApp
 from briscola_tui.netgame import Lobby, LobbySeat, NetTable
 from briscola_tui.screens.lobby import LobbyScreen
-from briscola_tui.screens.netforms import JoinForm, WatchForm, host_args
+from briscola_tui.screens.netforms import HostForm, JoinForm, WatchForm, host_args
 from briscola_tui.screens.summary import SummaryScreen
 
 SIZE = (80, 24)
@@ -268,6 +268,23 @@ async def test_forms_name_a_bad_field_and_the_lobby_shows_a_refusal_or_no_answer
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back home", WAIT)
         await wait_for(pilot, lambda: not lobby.controller.thread.is_alive(), "the client to stop", WAIT)
+
+        app.push_screen(HostForm())  # on a port already taken
+        await pilot.pause(0.2)
+        form = app.screen
+        form.query_one("#bots").value = "2"
+        await pilot.press("ctrl+s")  # (the focus is on the game's list, where Enter opens it)
+        assert "computer players: a whole number from 0 to 1" in str(form.query_one("#form-error").render())
+        form.query_one("#bots").value = "1"
+        form.query_one("#port").value = str(table.port)
+        form.query_one("#bind").value = "127.0.0.1"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby", WAIT)
+        lobby = app.screen
+        await wait_for(pilot, lambda: f"cannot listen on port {table.port}" in
+                       str(lobby.query_one("#lobby-waiting").render()), "the lobby to say so", WAIT)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back home", WAIT)
     assert "wrong join code" in table.host.text  # refused, and the host goes on
     assert table.host.proc.poll() is None
 

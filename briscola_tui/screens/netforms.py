@@ -121,7 +121,7 @@ class NetForm(Screen):
                 yield Label(label)
                 yield widget
         yield Static(id="form-error")
-        yield Static(" Tab next field   Enter start   Escape back   ctrl+q quit", id="form-keys")
+        yield Static(" Tab next field   Enter or ctrl+s start   Escape back   ctrl+q quit", id="form-keys")
 
     def on_mount(self) -> None:
         self.made[0][2].focus()
