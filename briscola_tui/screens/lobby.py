@@ -41,7 +41,7 @@ def seats_text(lobby) -> Text:
     if not lobby.seats:
         out.append("   (not known until the host welcomes us)\n", "dim")
     for s in lobby.seats:
-        name = s.name or "(free)"
+        name = s.name or (f"seat {s.seat}" if s.fingerprint else "(free)")  # taken without a name
         computer = f"computer ({lobby.level})" if lobby.level else "computer"
         what = ", ".join(w for w, on in (("you", s.me), (computer, s.computer)) if on)
         line = Text(f"   {s.seat}  {name:<20.20} {what:<18.18} ")
