@@ -43,6 +43,7 @@ from test_tui import table_of, wait_for
 from briscola_tui.net.commands import join_options, player_identity, watch_options
 from briscola_tui.netapp import NetworkApp
 from briscola_tui.netgame import Lobby, LobbySeat, NetTable
+from briscola_tui.screens.home import MENU, HomeScreen
 from briscola_tui.screens.lobby import LobbyScreen
 from briscola_tui.screens.netforms import HostForm, JoinForm, WatchForm, host_args
 from briscola_tui.screens.summary import SummaryScreen
@@ -234,9 +235,10 @@ async def test_forms_name_a_bad_field_and_the_lobby_shows_a_refusal_or_no_answer
         silent = probe.getsockname()[1]
     app = BriscolaApp(ascii=True)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.2)
-        app.push_screen(JoinForm())
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen", WAIT)
+        join = next(i for i, (_, value) in enumerate(MENU) if value == "join")
+        await pilot.press(str(join + 1), "enter")  # the home screen's "Join a table"
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinForm), "the join form", WAIT)
         form = app.screen
         form.query_one("#address").value = "no port here"
         await pilot.press("enter")
