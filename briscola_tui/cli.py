@@ -125,9 +125,10 @@ def _watch(args):
 
 
 def _terminal() -> bool:
-    """The app needs a terminal: with standard input or output redirected, host, join and
-    watch run headless (scripts, tests, a host started by a service)."""
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    """The app needs a terminal: with standard input, output or error redirected (Textual
+    draws on standard error), host, join and watch run headless (scripts, tests, a host
+    started by a service)."""
+    return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout, sys.stderr))
 
 
 def _network_app(kind: str, args) -> int:
