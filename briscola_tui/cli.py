@@ -172,6 +172,7 @@ def _add_network_commands(sub) -> None:
     host.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the app)")
     host.add_argument("--port-file", help=argparse.SUPPRESS)
     host.add_argument("--handshake-seconds", type=float, default=10.0, help=argparse.SUPPRESS)  # tests
+    host.add_argument("--backlog", type=int, default=5_000, help=argparse.SUPPRESS)  # tests
     host.set_defaults(run=_network(_host))
 
     join = sub.add_parser(

@@ -847,3 +847,31 @@ def test_a_second_join_from_the_same_data_folder_is_told_to_use_another(children
     assert "one seat per data folder" in second.text and "BRISCOLA_HOME" in second.text
     table.join("Tre")
     table.verify_all(table.finish())
+
+
+def test_a_reader_too_slow_is_dropped_and_one_catching_up_is_not(children):
+    """With a backlog of 5: a spectator that stops reading is closed once it is 5 new entries
+    behind (three hands: more than the socket buffers hold); a watch that comes in mid-hand reads the dozens stored before it from its own
+    cursor (its catch-up is not held against it), and the hand goes on."""
+    table = Table(children, "briscola", players=2, bots=1, extra=("--backlog", "5", "--hands", "3", "-o", "match=3"))
+    stalled = Raw.__new__(Raw)
+    stalled.sock = socket.socket()
+    stalled.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stalled.sock.settimeout(WAIT)
+    stalled.sock.connect(("127.0.0.1", table.port))
+    stalled.frames, stalled.received, stalled.ends, stalled.taken = FrameReader(), bytearray(), [], 0
+    children.closers.append(stalled)
+    stalled.send(hs.hello("spectator", b"", "", CODE))
+    assert stalled.next()[0] == "welcome"  # then it reads nothing more
+    person = Human(seed=11, delay=0.05)
+    table.join("Pia", human=person)
+    wait_until(lambda: person.moves >= 4, "four moves", kids=children)
+    table.watch()
+    scores = table.finish()
+    assert re.search(r"closing connection \d+ \(spectator\): too slow to read the table", table.host.text), \
+        table.host.tail()
+    assert "Traceback" not in table.host.text  # the stalled connection is cut at the end, not cancelled
+    # every copy holds the whole table: the watch's too, which came in 20-odd entries late
+    for path in table.stored():
+        done = subprocess.run([*BRISCOLA, "verify", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=WAIT)
+        assert done.returncode == 0 and "3 hands audited" in done.stdout, done.stdout + done.stderr

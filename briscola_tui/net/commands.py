@@ -69,7 +69,8 @@ def prepare_host(args, say) -> Hosting:
     replace = players.get(args.level) if args.bots_replace else None
     time_limit = args.time_limit if args.time_limit is not None else session.rules.get("time_limit")
     server = TableServer(host, log, code=code, bots=bots, time_limit=time_limit, replace_with_bot=replace,
-                         hands=args.hands, say=say, limits=Limits(handshake_seconds=args.handshake_seconds))
+                         hands=args.hands, say=say, limits=Limits(handshake_seconds=args.handshake_seconds,
+                                                           backlog=getattr(args, "backlog", Limits.backlog)))
     return Hosting(server, log, code, args.bind, args.port, resumed, args.level)
 
 

@@ -19,6 +19,7 @@ import asyncio
 import hmac
 import random
 import secrets
+import socket
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -39,10 +40,12 @@ CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 @dataclass
 class Limits:
     max_connections: int = 256
+    send_buffer: int = 32_768  # the kernel's send buffer for one connection (and as much again buffered
+    # by asyncio): past that a stalled reader's cursor stops, and `backlog` counts how far behind it falls
     handshake_seconds: float = 10.0
     messages_per_second: float = 50.0
     burst: int = 400
-    backlog: int = 5_000  # entries queued for one reader before it is dropped as too slow
+    backlog: int = 5_000  # new entries one reader may be behind before it is dropped as too slow
     linger_seconds: float = 10.0  # once the table is over, how long a seat that is away may take to come back for its end
 
 
@@ -55,11 +58,18 @@ class Conn:
     role: str = "?"
     seat: int | None = None
     key: bytes = b""
-    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue())
+    queue: deque = field(default_factory=deque)  # (entries written first, frame): the handshake, the goodbye
     tokens: float = 0.0
     stamp: float = 0.0
     closed: bool = False
-    welcomed: bool = False  # it has its welcome and the entries so far: it reads every new entry
+    welcomed: bool = False  # it has its welcome: it reads the stored entries from its cursor on
+    cursor: int = 0  # the next stored entry to write to it
+    base: int = 0  # the entries stored when it was welcomed (its catch-up is not held against it)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def behind(self, stored: int) -> int:
+        """New entries this reader has not taken yet."""
+        return stored - max(self.cursor, self.base)
 
     def __str__(self) -> str:
         who = f"seat {self.seat}" if self.seat is not None else self.role
@@ -99,6 +109,9 @@ class TableServer:
         self.finished = asyncio.Event()
         self.waiting_since = time.monotonic()
         self.pending: deque = deque()
+        self.handlers: set[asyncio.Task] = set()  # one per connection, awaited before `run` returns
+        self.frames: list[bytes] = [frame(hs.entry(e.encode())) for e in host.transcript.entries]
+        """Every stored entry as the frame relayed to readers (each reads from its own cursor)."""
         self.collected: set[int] = set()  # seats whose client said bye holding the table's end
         self.said_bye = asyncio.Event()  # set when a seat joins `collected`
 
@@ -125,14 +138,23 @@ class TableServer:
             await self._flush(0.5)
             server.close()
             for conn in list(self.conns.values()):
-                conn.writer.close()
+                conn.writer.transport.abort()  # after `_flush`: what a stalled reader did not take is dropped
+            await self._handlers_done(1.0)
         return 0 if self.session.phase == "over" else 3
+
+    async def _handlers_done(self, seconds: float) -> None:
+        """Let each connection's handler end by itself (its reader sees the close), rather than
+        be cancelled when the loop stops."""
+        current = asyncio.current_task()
+        left = [t for t in self.handlers if t is not current and not t.done()]
+        if left:
+            await asyncio.wait(left, timeout=seconds)
 
     async def _flush(self, seconds: float) -> None:
         """Give the connections still open up to `seconds` to take what is queued for them."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and any(
-                not c.closed and (c.queue.qsize() or c.writer.transport.get_write_buffer_size())
+                not c.closed and (c.queue or self._left_for(c) or c.writer.transport.get_write_buffer_size())
                 for c in self.conns.values()):
             await asyncio.sleep(0.005)
 
@@ -166,6 +188,11 @@ class TableServer:
     async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.numbers += 1
         conn = Conn(self.numbers, writer, tokens=self.limits.burst, stamp=time.monotonic())
+        self.handlers.add(asyncio.current_task())
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
+        writer.transport.set_write_buffer_limits(high=self.limits.send_buffer)
         if len(self.conns) >= self.limits.max_connections:
             await self._refuse(conn, "the host has too many connections")
             return
@@ -193,6 +220,7 @@ class TableServer:
             await asyncio.sleep(0)
             writer_task.cancel()
             writer.close()
+            self.handlers.discard(asyncio.current_task())
 
     async def _read_frame(self, reader, frames: FrameReader) -> bytes:
         while True:
@@ -234,11 +262,11 @@ class TableServer:
             conn.seat = self._assign(conn, hello)
         start = self._resume_point(hello)
         async with self.lock:
-            entries = [e.encode() for e in self.host.transcript.entries[start:]]
-            self._send(conn, hs.welcome(table_id, -1 if conn.seat is None else conn.seat, len(entries)))
-            for data in entries:
-                self._send(conn, hs.entry(data))
+            stored = len(self.frames)
+            self._send(conn, hs.welcome(table_id, -1 if conn.seat is None else conn.seat, stored - start))
+            conn.cursor, conn.base = start, stored
             conn.welcomed = True  # under the lock: no entry is relayed before the welcome, none twice
+            conn.wake.set()
         self.say(f"{conn} joined" + (f" as {hello.name!r}" if hello.name else ""))
 
     def _assign(self, conn: Conn, hello) -> int:
@@ -372,9 +400,13 @@ class TableServer:
             self.say(event.text)
         self.host.events.clear()
         self.waiting_since = time.monotonic()
+        self.frames.append(frame(hs.entry(data)))
         for conn in list(self.conns.values()):
-            if conn.welcomed:  # one still in its handshake gets this entry with its welcome
-                self._send(conn, hs.entry(data))
+            if conn.welcomed and not conn.closed:  # one still in its handshake starts from the stored entries
+                if conn.behind(len(self.frames)) > self.limits.backlog:
+                    self._close(conn, "too slow to read the table")
+                else:
+                    conn.wake.set()
         for bot in self.bots.values():
             update = await asyncio.to_thread(bot.session.receive, data)
             self.pending.extend((None, m) for m in update.messages)
@@ -453,20 +485,33 @@ class TableServer:
     # --- writing ---------------------------------------------------------------------------
 
     def _send(self, conn: Conn, data: bytes) -> None:
+        """A frame that is not an entry (the handshake, the goodbye), after what it has been sent."""
         if conn.closed:
             return
-        if conn.queue.qsize() >= self.limits.backlog:
-            self._close(conn, "too slow to read the table")
-            return
-        conn.queue.put_nowait(frame(data))
+        conn.queue.append((len(self.frames) if conn.welcomed else 0, frame(data)))
+        conn.wake.set()
 
     async def _writer(self, conn: Conn) -> None:
+        """Write to one reader at its own pace: its frames, then the stored entries from its
+        cursor on (a slow reader costs the table nothing but its place in the list)."""
         try:
             while True:
-                conn.writer.write(await conn.queue.get())
+                if conn.queue and conn.cursor >= conn.queue[0][0]:
+                    data = conn.queue.popleft()[1]  # the goodbye comes after the entries stored before it
+                elif self._left_for(conn):
+                    data = self.frames[conn.cursor]
+                    conn.cursor += 1
+                else:
+                    conn.wake.clear()
+                    await conn.wake.wait()
+                    continue
+                conn.writer.write(data)
                 await conn.writer.drain()
         except (ConnectionError, asyncio.CancelledError):
             return
+
+    def _left_for(self, conn: Conn) -> bool:
+        return conn.welcomed and conn.cursor < len(self.frames)
 
     def _close(self, conn: Conn, reason: str, refuse: bool = False) -> None:
         if conn.closed:
