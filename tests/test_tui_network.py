@@ -296,6 +296,9 @@ async def test_a_cut_connection_shows_and_the_hand_goes_on_by_itself(children, h
     proxy = Proxy(table.port)
     children.closers.append(proxy)
     net = joining(f"127.0.0.1:{proxy.port}")
+    statuses: list = []  # what the table screen is given to show above the seats (`status`)
+    link = net.link
+    net.link = lambda trouble: (statuses.append(trouble), link(trouble))
     app = NetworkApp(net, ascii=True)
     try:
         async with app.run_test(size=SIZE) as pilot:
@@ -312,6 +315,8 @@ async def test_a_cut_connection_shows_and_the_hand_goes_on_by_itself(children, h
     finally:
         net.stop()
     assert proxy.accepted >= 2  # it came back through the proxy by itself
+    lost = [i for i, status in enumerate(statuses) if status and status.startswith("connection lost")]
+    assert lost and None in statuses[lost[0]:]  # shown, then cleared once the connection was back
     scores = table.finish()
     assert str(list(net.client.session.series.scores)) == scores
 
