@@ -12,15 +12,6 @@ from . import settings as settings_module
 from .widgets.cards import Style, can_show_glyphs
 
 
-def offline_transcript(game: str):
-    """Where a game against the computer keeps its transcript: the data folder's transcripts."""
-    import time
-
-    from .storage import data_dir
-
-    return data_dir() / "transcripts" / f"offline-{game}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.bin"
-
-
 class BriscolaApp(App):
     TITLE = "briscola"
 
@@ -67,10 +58,11 @@ class BriscolaApp(App):
     def start_table(self, game: str, players: int | None = None, hands: int | None = None,
                     options: dict | None = None, level: str | None = None) -> None:
         from .offline import OfflineTable
+        from .saved import Slot
         from .screens.table import TableScreen
 
         controller = OfflineTable(game, players, level or self.level, hands, options, seed=self.seed,
-                                  deal_seed=self.deal_seed, pace=self.pace, transcript=offline_transcript(game))
+                                  deal_seed=self.deal_seed, pace=self.pace, slot=Slot.new(game))
         self.push_screen(TableScreen(controller, self.style_))
 
     def table_over(self) -> None:

@@ -5,6 +5,13 @@ The person sits at seat 0. `OfflineTable.advance` runs the protocol and the
 computer players until the person must decide, a hand has been audited, or
 the table is over; it is meant to run in a worker thread, and hands the UI
 only what seat 0 may see: its `SeatView` and its events.
+
+Given a `saved.Slot`, the table keeps on disk, as it goes, all that
+resuming needs: each entry appended to the transcript as it is ordered,
+every seat's secrets saved before any message that depends on them, every
+node's key; `OfflineTable.resume` rebuilds every node from those and goes
+on, mid-hand too. A fixed-deal table (`deal_seed`) is kept and resumed the
+same way (its stores start with the fixed seeds).
 """
 
 from __future__ import annotations
@@ -18,11 +25,16 @@ from engine import bots
 from engine.games import make
 from engine.state import Action
 from engine.view import SeatView
+from protocol.errors import ProtocolError
 from protocol.events import Event
+from protocol.host import Host
 from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.session import TableSession
 from protocol.store import SeatStore
+
+from .saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
+from .storage import StoreError, TranscriptFile
 
 NAMES = ("you", "Bea", "Carlo", "Dora", "Elio", "Fede")
 """Seat names: the person, then the computer players."""
@@ -50,36 +62,147 @@ class OfflineTable:
 
     def __init__(self, game: str, players: int | None = None, level: str = "normal", hands: int | None = None,
                  options: dict | None = None, *, seed: int | None = None, deal_seed: int | None = None,
-                 pace: float = 0.0, transcript=None, choosers: dict | None = None):
+                 pace: float = 0.0, slot: Slot | None = None, choosers: dict | None = None):
         """`seed`: the computer players' choices; `deal_seed`: fixes every
         seat's secrets, hence every deal (tests). `pace`: seconds a computer
         player takes to think (so a person sees each card go down).
-        `transcript`: a file the table's transcript is written to after each
-        hand (for the replay viewer); `saved` then says where, or
-        `save_problem` why it could not be written. `choosers`: a computer
-        player (`play(view, rng)`) for some seats instead of `level`'s (tests
-        steer a hand to a rare decision)."""
+        `slot`: where the game is kept as it goes, for `resume`; `saved` then
+        says where the transcript is (the replay viewer lists it), or
+        `save_problem` why it could not be kept. `choosers`: a computer player
+        (`play(view, rng)`) for some seats instead of `level`'s (tests steer
+        a hand to a rare decision)."""
         options = dict(options or {})
         rules = make(game, players, options)  # OptionError for a bad configuration
-        self.game, self.players, self.hands, self.level, self.pace = game, rules.players, hands, level, pace
-        self.options = rules.options
+        n = rules.players
+        stores = {s: fixed_store(deal_seed, s) if deal_seed is not None else None for s in range(n)}
+        if slot is not None:
+            slot.create()
+            stores = {s: slot.store(s, stores[s]) for s in range(n)}
+        sessions = {s: TableSession(s, Identity.generate(), NAMES[s], store=stores[s]) for s in range(n)}
+        table = LocalTable(game, n, options, choosers=self._choosers(n, level, choosers), spectators=0,
+                           name="offline table", sessions=sessions, seed=seed)
+        self._setup(table, game, rules.options, level, hands, pace)
+        if slot is not None:
+            self._keep(slot)
+
+    @classmethod
+    def resume(cls, slot: Slot, pace: float = 0.0) -> OfflineTable:
+        """The game kept in `slot`, every node rebuilt from its transcript, keys and
+        secrets, each owing what it owed when the game stopped. NotResumable if it
+        cannot be (a finished series is discarded and is not); `storage.InUse` if
+        another process plays it."""
+        slot.hold()
+        meta = slot.read_meta()
+        try:
+            log = TranscriptFile.open(slot.transcript)  # a torn last frame is cut off
+        except (OSError, ValueError) as error:
+            raise NotResumable(f"{slot.name}: the transcript cannot be read: {error}") from None
+        entries = [e.encode() for e in log.entries]
+        try:
+            host, resumed = cls._rebuild(slot, entries)
+        except BaseException:
+            log.close()
+            raise
+        n, options = host.session.players, dict(host.session.table.options)
+        table = LocalTable(meta["game"], n, options, spectators=0, choosers=cls._choosers(n, meta["level"], None),
+                           name="offline table", sessions={s: session for s, (session, _) in resumed.items()})
+        table.host, host.session.shared, table.entries = host, table.shared, entries
+        self = object.__new__(cls)
+        self._setup(table, meta["game"], make(meta["game"], n, options).options, meta["level"], meta["hands"], pace)
+        for seat, state in meta.get("rngs", {}).items():
+            set_rng_state(table.rngs[int(seat)], state)
+        self._seen, self._started = len(host.session.verdicts), True
+        self._attach(slot, log)
+        for seat, (_, owed) in resumed.items():
+            table.send(seat, owed)
+        self._stop_if_done()
+        return self
+
+    @staticmethod
+    def _rebuild(slot: Slot, entries: list[bytes]) -> tuple[Host, dict]:
+        """The host and every seat from the transcript, keys and stores: {seat: (session, owed)}."""
+        try:
+            host = Host.resume(slot.identity("host"), entries)
+            if host.session.phase in ("over", "aborted"):
+                slot.discard()
+                raise NotResumable(f"{slot.name}: that series is over")
+            return host, {s: TableSession.resume(s, slot.identity(f"seat{s}"), slot.store(s), entries, name=NAMES[s])
+                          for s in range(host.session.players)}
+        except (ProtocolError, StoreError) as error:
+            raise NotResumable(f"{slot.name}: the saved game does not check: {error}") from None
+
+    @staticmethod
+    def _choosers(n: int, level: str, choosers: dict | None) -> dict:
         player = bots.get(level)
-        n = self.players
-        sessions = {
-            s: TableSession(s, Identity.generate(), NAMES[s],
-                            store=fixed_store(deal_seed, s) if deal_seed is not None else None)
-            for s in range(n)
-        }
-        chosen = {s: player for s in range(1, n)} | dict(choosers or {})
-        self.table = LocalTable(game, n, options, choosers=chosen, spectators=0,
-                                name="offline table", sessions=sessions, seed=seed)
-        self.me = self.table.seats[0]
-        self.table.on_event = self._on_event
+        return {s: player for s in range(1, n)} | dict(choosers or {})
+
+    def _setup(self, table: LocalTable, game: str, options: dict, level: str, hands: int | None,
+               pace: float) -> None:
+        self.table, self.game, self.players, self.options = table, game, len(table.seats), options
+        self.level, self.hands, self.pace = level, hands, pace
+        self.me = table.seats[0]
+        table.on_event = self._on_event
         self._events: list[Event] = []
         self._seen = 0
         self._started = False
         self._lock = threading.Lock()
-        self.transcript, self.saved, self.save_problem = transcript, None, ""
+        self.slot: Slot | None = None
+        self._log: TranscriptFile | None = None
+        self.saved, self.save_problem = None, ""
+
+    # --- keeping the game on disk -------------------------------------------------
+
+    def _keep(self, slot: Slot) -> None:
+        """Start keeping a new game in `slot`: the keys now, then every entry as it is ordered."""
+        try:
+            self._attach(slot, TranscriptFile.create(slot.transcript, self.table.host.table_id))
+            slot.save_identity("host", self.table.host.identity)
+            for seat in self.table.seats:
+                slot.save_identity(f"seat{seat.seat}", seat.identity)
+            self._remember()
+        except OSError as error:
+            self._lost(error)
+
+    def _attach(self, slot: Slot, log: TranscriptFile) -> None:
+        log.sync_each = False  # every node is in this process: nothing has left it before the write
+        self.slot, self._log, self.saved = slot, log, slot.transcript
+        self.table.on_entry = self._append
+
+    def _append(self, entry: bytes) -> None:
+        if self._log is None:
+            return
+        try:
+            self._log.append(entry)
+        except OSError as error:
+            self._lost(error)
+
+    def _lost(self, error: OSError) -> None:
+        """Keeping the game failed: play on, say so (it will not be resumable)."""
+        if self._log is not None:
+            self._log.close()
+        self._log = None
+        self.save_problem = f"the game could not be kept on disk: {error.strerror or error}"
+
+    def _remember(self) -> None:
+        """Write what the transcript does not say (game.json); at the end, forget the secrets."""
+        if self._log is None:
+            return
+        slot, view = self.slot, self.me.seat_view()
+        try:
+            self._log.sync()
+            if self.over:
+                self._log.close()
+                self._log = None
+                slot.discard()
+                return
+            slot.write_meta({
+                "version": META_VERSION, "game": self.game, "players": self.players, "level": self.level,
+                "hands": self.hands, "names": list(NAMES[:self.players]), "played": view.hands_played,
+                "scores": list(view.scores),
+                "rngs": {str(s): rng_state(rng) for s, rng in self.table.rngs.items() if s != 0},
+            })
+        except OSError as error:
+            self._lost(error)
 
     # --- what the UI reads ------------------------------------------------------
 
@@ -122,12 +245,13 @@ class OfflineTable:
                 table.send(0, table._decided(self.me, self.me.act(action)))
             while True:
                 if self._pump():
-                    self._save()
+                    self._remember()
                     return "hand"
                 if self.over:
-                    self._save()
+                    self._remember()
                     return "over"
                 if self.me.my_turn():
+                    self._remember()
                     return "turn"
                 bot = next((s for s in table.seats[1:] if s.my_turn()), None)
                 if bot is not None:
@@ -142,19 +266,6 @@ class OfflineTable:
                 if not table.queue and not table.time_out():
                     raise RuntimeError(f"the table is stuck in phase {table.host.session.phase}")
 
-    def _save(self) -> None:
-        """Write the transcript so far (replacing the last copy once the new one is complete)."""
-        if self.transcript is None:
-            return
-        from .storage import save_transcript
-
-        try:
-            self.transcript.parent.mkdir(parents=True, exist_ok=True)
-            save_transcript(self.transcript, self.table.host.table_id, list(self.table.entries))
-            self.saved = self.transcript
-        except OSError as error:
-            self.save_problem = f"the transcript could not be saved: {error.strerror or error}"
-
     def _pump(self) -> bool:
         """Deliver queued messages; True as soon as a hand has been audited (the rest waits)."""
         table, host = self.table, self.table.host.session
@@ -162,9 +273,14 @@ class OfflineTable:
             table.order(*table.queue.popleft())
             if len(host.verdicts) > self._seen:
                 self._seen = len(host.verdicts)
-                if self.hands is not None and self.scored() >= self.hands and host.phase not in ("over", "aborted"):
-                    table.queue.clear()
-                    table.broadcast(table.host.close(f"stopped after {self.hands} hands"))
-                    table.queue.clear()
+                self._stop_if_done()
                 return True
         return False
+
+    def _stop_if_done(self) -> None:
+        """With `hands`, close the table once that many hands were scored."""
+        table, host = self.table, self.table.host.session
+        if self.hands is not None and self.scored() >= self.hands and host.phase not in ("over", "aborted"):
+            table.queue.clear()
+            table.broadcast(table.host.close(f"stopped after {self.hands} hands"))
+            table.queue.clear()
