@@ -3,7 +3,9 @@ through the same protocol code as a network table (`briscola_tui.offline`)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import sys
 
 from textual.app import App
@@ -17,8 +19,9 @@ class BriscolaApp(App):
 
     def __init__(self, play: dict | None = None, *, ascii: bool | None = None, level: str | None = None,
                  seed: int | None = None, deal_seed: int | None = None, pace: float = 0.4,
-                 settings: settings_module.Settings | None = None) -> None:
-        """`play`: open straight into a table: {"game", "players", "hands", "options"}.
+                 settings: settings_module.Settings | None = None, resume=None) -> None:
+        """`play`: open straight into a table: {"game", "players", "hands", "options"};
+        `resume`: open straight into the unfinished game kept in this `saved.Slot`.
         `seed` and `deal_seed` fix the computer players and the deals (tests);
         `pace`: seconds a computer player takes per decision. `settings`: the
         player's settings (default: those saved in the config directory);
@@ -29,11 +32,18 @@ class BriscolaApp(App):
         self.style_ = self.make_style()
         self.play, self.seed, self.deal_seed, self.pace = play, seed, deal_seed, pace
         self.level = level or self.settings.level
-        self.from_command = play is not None
+        self.resume = resume
+        self.from_command = play is not None or resume is not None
 
     def on_mount(self) -> None:
         self.theme = "textual-dark"
-        if self.play is not None:
+        if not self.is_headless:
+            self._on_hangup()
+        if self.resume is not None:
+            problem = self.resume_table(self.resume)
+            if problem:
+                self.exit(return_code=2, message=f"briscola play: {problem}")
+        elif self.play is not None:
             self.start_table(**self.play)
         else:
             from .screens.home import HomeScreen
@@ -64,6 +74,35 @@ class BriscolaApp(App):
         controller = OfflineTable(game, players, level or self.level, hands, options, seed=self.seed,
                                   deal_seed=self.deal_seed, pace=self.pace, slot=Slot.new(game))
         self.push_screen(TableScreen(controller, self.style_))
+
+    def resume_table(self, slot) -> str:
+        """Open the unfinished game kept in `slot`; what went wrong if it cannot be resumed."""
+        from .offline import OfflineTable
+        from .saved import NotResumable
+        from .screens.table import TableScreen
+        from .storage import InUse
+
+        try:
+            controller = OfflineTable.resume(slot, pace=self.pace)
+        except (NotResumable, InUse) as error:
+            return str(error)
+        self.push_screen(TableScreen(controller, self.style_))
+        return ""
+
+    def _on_hangup(self) -> None:
+        """When the terminal goes away (SIGHUP), exit cleanly: the game is already kept on disk."""
+        try:
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.terminal_gone)
+        except (AttributeError, NotImplementedError, RuntimeError, ValueError):  # no SIGHUP (Windows)
+            pass
+
+    def terminal_gone(self) -> None:
+        """The terminal is gone: draw nowhere (a write to a dead terminal fails), and exit."""
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (1, 2):
+            os.dup2(devnull, fd)
+        os.close(devnull)
+        self.exit()
 
     def table_over(self) -> None:
         """The series (or the hands asked for) is over."""

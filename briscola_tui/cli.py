@@ -207,6 +207,8 @@ def _play(args: argparse.Namespace) -> int:
     from engine.game import OptionError
     from engine.games import make
 
+    if args.resume:
+        return _resume(args)
     try:
         make(args.game, args.players, dict(args.option))
     except OptionError as error:
@@ -218,6 +220,20 @@ def _play(args: argparse.Namespace) -> int:
     BriscolaApp(play, ascii=True if args.ascii else None, level=args.level, seed=args.seed,
                 deal_seed=args.deal_seed, pace=args.pace).run()
     return 0
+
+
+def _resume(args: argparse.Namespace) -> int:
+    """`play --resume`: the newest unfinished game against the computer."""
+    from .app import BriscolaApp
+    from .saved import saved_games
+
+    games = saved_games()
+    if not games:
+        print("briscola play: no unfinished game to resume", file=sys.stderr)
+        return 2
+    app = BriscolaApp(ascii=True if args.ascii else None, pace=args.pace, resume=games[0].slot)
+    app.run()
+    return app.return_code or 0
 
 
 def _home(ascii: bool = False) -> int:
@@ -243,6 +259,9 @@ def _add_play_command(sub) -> None:
     play.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
                       help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
     play.add_argument("--ascii", action="store_true", help="suits as letters (AS 3H KD 7C), no box lines")
+    play.add_argument("--resume", action="store_true",
+                      help="go on with the newest unfinished game (kept as it goes, e.g. when the terminal "
+                      "went away); the game's own settings apply, not the other options")
     play.add_argument("--seed", type=int, help=argparse.SUPPRESS)  # tests: the computer players' choices
     play.add_argument("--deal-seed", type=int, help=argparse.SUPPRESS)  # tests: every deal
     play.add_argument("--pace", type=float, default=0.4, help=argparse.SUPPRESS)  # seconds per computer move

@@ -1,5 +1,6 @@
-"""The home screen: play against the computer, the rules, host, join or
-watch a network table (their forms: `netforms.py`), quit."""
+"""The home screen: play against the computer, resume an unfinished game
+against the computer (when there is one), the rules, host, join or watch a
+network table (their forms: `netforms.py`), quit."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ MENU = [
     ("Watch a table", "watch"),
     ("Quit", "quit"),
 ]
+RESUME = ("Resume an unfinished game", "resume")
+SHORT = {"briscola": "Briscola", "chiamata": "Chiamata", "calabresella": "Calabresella"}
 GAMES = [
     ("Briscola, 2 players", ("briscola", 2)),
     ("Briscola, 3 players", ("briscola", 3)),
@@ -30,6 +33,16 @@ GAMES = [
     ("Briscola Chiamata, 5 players", ("chiamata", 5)),
     ("Calabresella, 3 players", ("calabresella", 3)),
 ]
+
+
+def saved_label(saved, dot: str) -> str:
+    """One unfinished game: when, game and players, hands played, scores."""
+    import time
+
+    when = time.strftime("%d %b %H:%M", time.localtime(saved.when))
+    scores = " ".join(f"{name} {score}" for name, score in zip(saved.names, saved.scores))
+    hands = "1 hand" if saved.played == 1 else f"{saved.played} hands"
+    return f"{when}  {SHORT.get(saved.game, saved.game)}, {saved.players}p {dot} {hands} {dot} {scores}"
 
 
 class HomeScreen(Screen):
@@ -44,6 +57,7 @@ class HomeScreen(Screen):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.menu = "home"
+        self.saved: list = []  # the unfinished games against the computer, newest first
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" Briscola · Chiamata · Calabresella", "bold"), id="home-title")
@@ -60,11 +74,26 @@ class HomeScreen(Screen):
         if problem:
             self.query_one("#home-note", Static).update(f" Settings: {problem}")
 
+    def on_screen_resume(self) -> None:
+        """Back from a game: the unfinished ones may have changed."""
+        if self.is_mounted:
+            self.menu = "home"
+            self._show()
+
     def _items(self):
-        return MENU if self.menu == "home" else GAMES
+        if self.menu == "games":
+            return GAMES
+        if self.menu == "resume":
+            dot = getattr(getattr(self.app, "style_", None), "dot", "-")
+            return [(saved_label(saved, dot), saved.slot) for saved in self.saved]
+        return [MENU[0], RESUME, *MENU[1:]] if self.saved else MENU
 
     def _show(self, cursor: int = 0) -> None:
-        title = "" if self.menu == "home" else "Play against the computer:"
+        from ..saved import saved_games
+
+        if self.menu == "home":
+            self.saved = saved_games()[:9]
+        title = {"games": "Play against the computer:", "resume": "Resume (newest first):"}.get(self.menu, "")
         self.query_one(Choices).show([Choice(text, value) for text, value in self._items()], cursor, 1, title)
 
     def action_digit(self, d: int) -> None:
@@ -100,6 +129,14 @@ class HomeScreen(Screen):
         if self.menu == "games":
             game, players = value
             self.app.start_table(game, players)
+        elif self.menu == "resume":
+            problem = self.app.resume_table(value)
+            if problem:
+                self.query_one("#home-note", Static).update(f" {problem}")
+                self.action_back()
+        elif value == "resume":
+            self.menu = "resume"
+            self._show()
         elif value == "play":
             from .setup import SetupScreen
 

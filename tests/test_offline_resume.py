@@ -1,0 +1,137 @@
+"""An offline game survives the app going away: it is kept on disk as it goes
+and resumed — from the home screen or `briscola play --resume` — with every
+node rebuilt, mid-hand, the person holding the very cards it held."""
+
+from __future__ import annotations
+
+import os
+import random
+import stat
+
+import pytest
+from test_tui import SIZE, play_hand, table_of, wait_for
+
+from briscola_tui.app import BriscolaApp
+from briscola_tui.cli import main
+from briscola_tui.offline import OfflineTable
+from briscola_tui.saved import NotResumable, Slot, saved_games
+from briscola_tui.screens.home import HomeScreen
+from briscola_tui.screens.summary import SummaryScreen
+from engine import bots
+
+
+@pytest.fixture(autouse=True)
+def own_home(tmp_path, monkeypatch):
+    """Settings and saved games in a fresh folder: never the user's own."""
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+def play_on(table: OfflineTable, rng: random.Random, stop_at_turn: int | None = None) -> str:
+    """The person's moves chosen by a random player: to the end, or until its `stop_at_turn`th turn."""
+    person, turns = bots.get("random"), 0
+    result = table.advance()
+    while result != "over":
+        if result == "turn":
+            turns += 1
+            if turns == stop_at_turn:
+                return result
+            result = table.advance(person(table.me.seat_view(), rng))
+        else:
+            result = table.advance()
+    return result
+
+
+def outcomes(table: OfflineTable) -> list:
+    return [(v.ok, v.outcome.result if v.outcome else None) for v in table.table.host.session.verdicts]
+
+
+@pytest.mark.parametrize("game, players, stop_at_turn", [("briscola", 2, 5), ("chiamata", 5, 11)])
+def test_a_resumed_table_ends_as_one_never_interrupted(tmp_path, game, players, stop_at_turn):
+    """Two hands with fixed seeds: stopped mid-way (the second hand, for chiamata), rebuilt
+    from disk alone, it reaches the very state of a table that was never stopped."""
+    whole = OfflineTable(game, players, "random", 2, seed=3, deal_seed=4)
+    assert play_on(whole, random.Random(1)) == "over"
+
+    person = random.Random(1)
+    first = OfflineTable(game, players, "random", 2, seed=3, deal_seed=4, slot=Slot.new(game))
+    assert play_on(first, person, stop_at_turn) == "turn"
+    held = first.me.seat_view().hand
+    [saved] = saved_games()
+    assert (saved.game, saved.players, saved.names[0]) == (game, players, "you")
+    folder = saved.slot.folder
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in [*folder.iterdir(), saved.slot.transcript])
+    del first  # gone without a word, as a process the terminal took with it
+
+    resumed = OfflineTable.resume(saved.slot)
+    assert resumed.advance() == "turn" and resumed.me.seat_view().hand == held
+    assert play_on_from_turn(resumed, person) == "over"
+    assert outcomes(resumed) == outcomes(whole)
+    assert resumed.me.seat_view().scores == whole.me.seat_view().scores
+    assert saved_games() == [] and not folder.exists()  # a finished series is not offered
+    assert saved.slot.transcript.exists()  # its transcript stays, for the replay viewer
+
+
+def play_on_from_turn(table: OfflineTable, rng: random.Random) -> str:
+    """Go on from the person's turn (the table has just said "turn")."""
+    person = bots.get("random")
+    result = table.advance(person(table.me.seat_view(), rng))
+    while result != "over":
+        result = table.advance(person(table.me.seat_view(), rng) if result == "turn" else None)
+    return result
+
+
+def test_resuming_a_finished_or_broken_game_says_why(tmp_path):
+    done = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))
+    assert play_on(done, random.Random(0)) == "over"
+    assert not done.slot.folder.exists()
+    with pytest.raises(NotResumable):
+        OfflineTable.resume(done.slot)
+
+    broken = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))
+    assert play_on(broken, random.Random(0), 2) == "turn"
+    os.unlink(broken.slot.key("seat1"))
+    with pytest.raises(NotResumable, match="key of seat1"):
+        OfflineTable.resume(broken.slot)
+
+
+def test_play_resume_with_nothing_to_resume(capsys):
+    assert main(["play", "--resume"]) == 2
+    assert "no unfinished game" in capsys.readouterr().err
+
+
+async def test_the_app_goes_away_mid_hand_and_resumes_from_home_with_the_same_cards():
+    app = BriscolaApp({"game": "briscola", "players": 2, "hands": 1}, seed=1, deal_seed=1, pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode == "card", "my turn")
+        table = table_of(app)
+        dealt = table.view.hand
+        for _ in range(2):  # two cards played, then the app goes
+            await wait_for(pilot, lambda: table.mode == "card", "my turn")
+            await pilot.press("1", "enter")
+            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: table.mode == "card", "my third turn")
+        held = table.view.hand
+        app.exit()  # what the terminal going away does (SIGHUP: `BriscolaApp.terminal_gone`)
+    assert len(held) == 3 and held != dealt
+
+    app = BriscolaApp(seed=1, pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
+        menu = [item.text for item in app.screen.query_one("#home-menu").items]
+        assert menu[:2] == ["Play against the computer", "Resume an unfinished game"]
+        await pilot.press("2", "enter")
+        items = [item.text for item in app.screen.query_one("#home-menu").items]
+        assert len(items) == 1 and "Briscola, 2p" in items[0] and "you 0 Bea 0" in items[0]
+        await pilot.press("1", "enter")
+        await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode == "card", "my turn")
+        assert table_of(app).view.hand == held
+        await play_hand(app, pilot)
+        summary = app.screen
+        assert isinstance(summary, SummaryScreen)
+        assert set(summary.view.last_hand.deal.hands[0]) == set(dealt)  # the same deal went on
+        await pilot.press("enter")  # the hand asked for is over: back home, nothing left to resume
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
+        assert "Resume an unfinished game" not in [item.text for item in app.screen.query_one("#home-menu").items]
+    assert saved_games() == []
