@@ -6,10 +6,17 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
+import signal
 import stat
+import sys
+import time
+import uuid
+from pathlib import Path
 
 import pytest
 from test_tui import SIZE, play_hand, table_of, wait_for
+from test_tui_tmux import tmux
 
 from briscola_tui.app import BriscolaApp
 from briscola_tui.cli import main
@@ -135,3 +142,49 @@ async def test_the_app_goes_away_mid_hand_and_resumes_from_home_with_the_same_ca
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
         assert "Resume an unfinished game" not in [item.text for item in app.screen.query_one("#home-menu").items]
     assert saved_games() == []
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None or not os.path.exists("/proc"), reason="needs tmux and /proc")
+def test_sighup_in_a_real_terminal_exits_cleanly_and_the_game_resumes(tmp_path):
+    """`briscola play` under tmux, one card played, then SIGHUP (what the terminal going
+    away sends): exit status 0, and the game is offered, resumable, with the cards held."""
+    name = f"briscola-hup-{uuid.uuid4().hex[:8]}"
+    rc = tmp_path / "rc"
+    command = (f"{sys.executable} -m briscola_tui.cli play --game briscola --players 2 --hands 1 "
+               f"--seed 1 --deal-seed 1 --pace 0; echo $? > {rc}")
+    env = f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} BRISCOLA_HOME={tmp_path}"
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(), f"env {env} sh -c '{command}'")
+    try:
+        shell = int(tmux("list-panes", "-t", name, "-F", "#{pane_pid}").split()[0])
+        screen = wait_screen(name, "Play a card")
+        tmux("send-keys", "-t", name, "1", "Enter")
+        screen = wait_screen(name, "Play a card", after=screen)
+        app = child_of(shell)
+        os.kill(app, signal.SIGHUP)
+        end = time.monotonic() + 20
+        while not rc.exists() and time.monotonic() < end:
+            time.sleep(0.1)
+        assert rc.exists() and rc.read_text().strip() == "0", "the app did not exit cleanly on SIGHUP"
+    finally:
+        tmux("kill-session", "-t", name, check=False)
+    [saved] = saved_games()
+    table = OfflineTable.resume(saved.slot)
+    assert table.advance() == "turn" and len(table.me.seat_view().hand) == 3
+    assert table.me.seat_view().hand_number == 0 and table.table.host.session.phase == "play"
+
+
+def wait_screen(name: str, text: str, after: str = "", timeout: float = 60) -> str:
+    """The pane once it shows `text` (and differs from `after`)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        screen = tmux("capture-pane", "-p", "-t", name, check=False)
+        if text in screen and screen != after:
+            return screen
+        time.sleep(0.2)
+    pytest.fail(f"no {text!r} in time; the screen was:\n{screen}")
+
+
+def child_of(pid: int) -> int:
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    assert len(children) == 1, children
+    return int(children[0])
