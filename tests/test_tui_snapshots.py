@@ -36,7 +36,15 @@ async def until(pilot, condition, timeout: float = 30.0):
     while not condition():
         assert time.monotonic() < end, "timed out"
         await pilot.pause(0.02)
-    await pilot.pause(0.1)
+    await settle(pilot)
+
+
+async def settle(pilot):
+    """Let what was just written (the log scrolls after a refresh) reach the screen, however
+    loaded the machine: a few refresh rounds."""
+    for _ in range(3):
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause(0.05)
 
 
 def table(app):
@@ -80,6 +88,7 @@ def test_calabresella(snap_compare, bid, mode, keys):
         await pilot.press(bid, "enter")
         await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).mode == mode)
         await pilot.press(*keys)
+        await settle(pilot)
 
     assert snap_compare(app_for("calabresella", deal_seed=1), terminal_size=SIZE, run_before=run_before)
 
@@ -97,6 +106,7 @@ def test_calabresella_discard(snap_compare):
         await pilot.press("3", "enter")  # bid solo
         await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).mode == "discard")
         await pilot.press("1", "2")
+        await settle(pilot)
 
     assert snap_compare(app_for("calabresella"), terminal_size=SIZE, run_before=run_before)
 
@@ -113,7 +123,7 @@ def test_hand_summary(snap_compare):
             view = table(app).view
             card = next(a.card for a in view.legal if a.kind == "play")
             await pilot.press(str(table(app).hand.index(card) + 1), "enter")
-        await pilot.pause(0.1)
+        await settle(pilot)
 
     assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)
 
@@ -122,6 +132,6 @@ def test_help_screen(snap_compare):
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app))
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
+        await settle(pilot)
 
     assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)
