@@ -40,9 +40,7 @@ class BriscolaApp(App):
         if not self.is_headless:
             self._on_hangup()
         if self.resume is not None:
-            problem = self.resume_table(self.resume)
-            if problem:
-                self.exit(return_code=2, message=f"briscola play: {problem}")
+            self.resume_table(self.resume, lambda why: self.exit(return_code=2, message=f"briscola play: {why}"))
         elif self.play is not None:
             self.start_table(**self.play)
         else:
@@ -75,8 +73,12 @@ class BriscolaApp(App):
                                   deal_seed=self.deal_seed, pace=self.pace, slot=Slot.new(game))
         self.push_screen(TableScreen(controller, self.style_))
 
-    def resume_table(self, slot) -> str:
-        """Open the unfinished game kept in `slot`; what went wrong if it cannot be resumed."""
+    def resume_table(self, slot, failed) -> None:
+        """Open the unfinished game kept in `slot`, rebuilt in a worker thread (a
+        long series takes a moment); `failed(why)` if it cannot be resumed."""
+        self.run_worker(lambda: self._resume(slot, failed), thread=True, group="resume")
+
+    def _resume(self, slot, failed) -> None:
         from .offline import OfflineTable
         from .saved import NotResumable
         from .screens.table import TableScreen
@@ -85,9 +87,9 @@ class BriscolaApp(App):
         try:
             controller = OfflineTable.resume(slot, pace=self.pace)
         except (NotResumable, InUse) as error:
-            return str(error)
-        self.push_screen(TableScreen(controller, self.style_))
-        return ""
+            self.call_from_thread(failed, str(error))
+            return
+        self.call_from_thread(self.push_screen, TableScreen(controller, self.style_))
 
     def _on_hangup(self) -> None:
         """When the terminal goes away (SIGHUP), exit cleanly: the game is already kept on disk."""

@@ -30,7 +30,7 @@ from protocol.events import Event
 from protocol.host import Host
 from protocol.identity import Identity
 from protocol.local import LocalTable
-from protocol.session import TableSession
+from protocol.session import Shared, TableSession
 from protocol.store import SeatStore
 
 from .saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
@@ -106,7 +106,9 @@ class OfflineTable:
         n, options = host.session.players, dict(host.session.table.options)
         table = LocalTable(meta["game"], n, options, spectators=0, choosers=cls._choosers(n, meta["level"], None),
                            name="offline table", sessions={s: session for s, (session, _) in resumed.items()})
-        table.host, host.session.shared, table.entries = host, table.shared, entries
+        table.host, table.shared, table.entries = host, host.session.shared, entries
+        for node in table.nodes:
+            node.shared = table.shared
         self = object.__new__(cls)
         self._setup(table, meta["game"], make(meta["game"], n, options).options, meta["level"], meta["hands"], pace)
         for seat, state in meta.get("rngs", {}).items():
@@ -121,12 +123,14 @@ class OfflineTable:
     @staticmethod
     def _rebuild(slot: Slot, entries: list[bytes]) -> tuple[Host, dict]:
         """The host and every seat from the transcript, keys and stores: {seat: (session, owed)}."""
+        shared = Shared()  # each hand audited, each signature checked, once for every node
         try:
-            host = Host.resume(slot.identity("host"), entries)
+            host = Host.resume(slot.identity("host"), entries, shared)
             if host.session.phase in ("over", "aborted"):
                 slot.discard()
                 raise NotResumable(f"{slot.name}: that series is over")
-            return host, {s: TableSession.resume(s, slot.identity(f"seat{s}"), slot.store(s), entries, name=NAMES[s])
+            return host, {s: TableSession.resume(s, slot.identity(f"seat{s}"), slot.store(s), entries,
+                                                 name=NAMES[s], shared=shared)
                           for s in range(host.session.players)}
         except (ProtocolError, StoreError) as error:
             raise NotResumable(f"{slot.name}: the saved game does not check: {error}") from None

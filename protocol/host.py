@@ -71,9 +71,9 @@ class Host:
         self.events: list = []  # what happened, as the host's own spectator session saw it
 
     @classmethod
-    def resume(cls, identity: Identity, entries: list[bytes]) -> Host:
-        """Rebuild a host from its transcript file and its key."""
-        session = TableSession(None)
+    def resume(cls, identity: Identity, entries: list[bytes], shared=None) -> Host:
+        """Rebuild a host from its transcript file and its key (`shared`: see `TableSession`)."""
+        session = TableSession(None, shared=shared)
         for data in entries:
             session.receive(data)
         if session.keys.get(HOST) != identity.public_bytes:

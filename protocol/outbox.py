@@ -57,14 +57,15 @@ class Outbox:
 
     @classmethod
     def resume(cls, seat: int, identity: Identity, store: SeatStore, entries: list[bytes],
-               name: str = "", replacing: bool = False):
-        """Rebuild a seat after a crash from the transcript it holds and its store.
+               name: str = "", replacing: bool = False, shared=None):
+        """Rebuild a seat after a crash from the transcript it holds and its store
+        (`shared`: work shared with the other nodes of this process, see `Shared`).
 
         Returns the session, caught up, and the messages it owes now: those it
         had signed but the transcript does not hold yet (the very bytes stored),
         then any new ones. Nothing already in the transcript is signed again.
         """
-        session = cls(seat, identity, name, store=store, replacing=replacing)
+        session = cls(seat, identity, name, store=store, replacing=replacing, shared=shared)
         session._resume_floor = 1 + max((h.seq for h in _headers(entries) if h.sender == seat), default=-1)
         owed: list[bytes] = []
         for entry in entries:

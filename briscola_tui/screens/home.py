@@ -58,6 +58,7 @@ class HomeScreen(Screen):
         super().__init__(**kwargs)
         self.menu = "home"
         self.saved: list = []  # the unfinished games against the computer, newest first
+        self.resuming = False  # a game is being rebuilt: one at a time
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" Briscola · Chiamata · Calabresella", "bold"), id="home-title")
@@ -77,7 +78,9 @@ class HomeScreen(Screen):
     def on_screen_resume(self) -> None:
         """Back from a game: the unfinished ones may have changed."""
         if self.is_mounted:
-            self.menu = "home"
+            if self.resuming:  # the note said "Resuming"
+                self.query_one("#home-note", Static).update("")
+            self.menu, self.resuming = "home", False
             self._show()
 
     def _items(self):
@@ -118,6 +121,20 @@ class HomeScreen(Screen):
 
         self.app.push_screen(InfoScreen("Keys", HELP))
 
+    def _resume(self, slot) -> None:
+        """Rebuild the game (a moment for a long series); the menu waits meanwhile."""
+        note = self.query_one("#home-note", Static)
+
+        def failed(why: str) -> None:
+            self.resuming = False
+            note.update(f" {why}")
+            self.action_back()
+
+        if not self.resuming:
+            self.resuming = True
+            note.update(" Resuming" + getattr(getattr(self.app, "style_", None), "ellipsis", "..."))
+            self.app.resume_table(slot, failed)
+
     @on(Choices.Clicked)
     def _clicked(self, event: Choices.Clicked) -> None:
         self.query_one(Choices).cursor = event.index
@@ -130,10 +147,7 @@ class HomeScreen(Screen):
             game, players = value
             self.app.start_table(game, players)
         elif self.menu == "resume":
-            problem = self.app.resume_table(value)
-            if problem:
-                self.query_one("#home-note", Static).update(f" {problem}")
-                self.action_back()
+            self._resume(value)
         elif value == "resume":
             self.menu = "resume"
             self._show()
