@@ -147,7 +147,7 @@ async def test_the_app_goes_away_mid_hand_and_resumes_from_home_with_the_same_ca
 @pytest.mark.skipif(shutil.which("tmux") is None or not os.path.exists("/proc"), reason="needs tmux and /proc")
 def test_sighup_in_a_real_terminal_exits_cleanly_and_the_game_resumes(tmp_path):
     """`briscola play` under tmux, one card played, then SIGHUP (what the terminal going
-    away sends): exit status 0, and the game is offered, resumable, with the cards held."""
+    away sends): exit status 0; then `briscola play --resume` plays the same game to the summary."""
     name = f"briscola-hup-{uuid.uuid4().hex[:8]}"
     rc = tmp_path / "rc"
     command = (f"{sys.executable} -m briscola_tui.cli play --game briscola --players 2 --hands 1 "
@@ -168,9 +168,25 @@ def test_sighup_in_a_real_terminal_exits_cleanly_and_the_game_resumes(tmp_path):
     finally:
         tmux("kill-session", "-t", name, check=False)
     [saved] = saved_games()
-    table = OfflineTable.resume(saved.slot)
-    assert table.advance() == "turn" and len(table.me.seat_view().hand) == 3
-    assert table.me.seat_view().hand_number == 0 and table.table.host.session.phase == "play"
+    assert saved.slot.transcript.exists()
+
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(),
+         f"env {env} sh -c '{sys.executable} -m briscola_tui.cli play --resume --pace 0; echo exit status $?; sleep 30'")
+    try:  # `play --resume`: the same game, played on to the summary
+        screen = wait_screen(name, "Play a card")
+        assert "Briscola" in screen and "hand 1 of 1" in screen
+        end = time.monotonic() + 90
+        while "As dealt" not in screen and time.monotonic() < end:
+            if "Play a card" in screen:
+                tmux("send-keys", "-t", name, "1", "Enter")
+            time.sleep(0.5)
+            screen = tmux("capture-pane", "-p", "-t", name, check=False)
+        assert "As dealt" in screen, screen
+        tmux("send-keys", "-t", name, "Enter")
+        assert "exit status 0" in wait_screen(name, "exit status")
+    finally:
+        tmux("kill-session", "-t", name, check=False)
+    assert saved_games() == []
 
 
 def wait_screen(name: str, text: str, after: str = "", timeout: float = 60) -> str:
