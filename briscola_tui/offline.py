@@ -118,6 +118,10 @@ class OfflineTable:
         for seat, (_, owed) in resumed.items():
             table.send(seat, owed)
         self._stop_if_done()
+        view = self.me.seat_view()
+        where = f"in hand {view.hand_number + 1}" if view.hand_number is not None else \
+            f"after {view.hands_played} hands"
+        self._events.append(Event("resumed", None, f"Resumed {where}: the game goes on where it stopped."))
         return self
 
     @staticmethod

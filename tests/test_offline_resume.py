@@ -134,6 +134,8 @@ async def test_the_app_goes_away_mid_hand_and_resumes_from_home_with_the_same_ca
         await pilot.press("1", "enter")
         await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode == "card", "my turn")
         assert table_of(app).view.hand == held
+        log = " ".join(" ".join(line.text.split()) for line in table_of(app).query_one("#log").lines)
+        assert "Resumed in hand 1" in log
         await play_hand(app, pilot)
         summary = app.screen
         assert isinstance(summary, SummaryScreen)
