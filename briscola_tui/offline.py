@@ -175,6 +175,8 @@ class OfflineTable:
         log.sync_each = False  # every node is in this process: nothing has left it before the write
         self.slot, self._log, self.saved = slot, log, slot.transcript
         self.table.on_entry = self._append
+        for seat in self.table.seats:
+            seat.store.lost = self._lost
 
     def _append(self, entry: bytes) -> None:
         if self._log is None:
@@ -185,10 +187,16 @@ class OfflineTable:
             self._lost(error)
 
     def _lost(self, error: OSError) -> None:
-        """Keeping the game failed: play on, say so (it will not be resumable)."""
+        """Keeping the game failed: play on, say so; it is not offered for resuming."""
+        if self.save_problem:
+            return
         if self._log is not None:
             self._log.close()
         self._log = None
+        for seat in self.table.seats:
+            seat.store.kept = False  # a QuickSeatStore: in memory from now on
+        if self.slot is not None:
+            self.slot.discard()
         self.save_problem = f"the game could not be kept on disk: {error.strerror or error}"
 
     def _remember(self) -> None:

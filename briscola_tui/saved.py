@@ -42,10 +42,23 @@ class NotResumable(ValueError):
 class QuickSeatStore(FileSeatStore):
     """A seat store for an offline table: each change replaces the file at once
     (a killed process leaves the old or the new store), without waiting for
-    the disk — every node is in this process, so nothing left it before."""
+    the disk — every node is in this process, so nothing left it before.
+
+    Once a write fails, or the game is no longer kept (`kept` False), it keeps
+    the secrets in memory only and the game plays on; `lost(error)` is told."""
+
+    kept = True
+    lost = None
 
     def save(self) -> None:
-        replace_file(self.path, self.to_bytes())
+        if not self.kept:
+            return
+        try:
+            replace_file(self.path, self.to_bytes())
+        except OSError as error:
+            self.kept = False
+            if self.lost is not None:
+                self.lost(error)
 
 
 def replace_file(path: Path, data: bytes) -> None:

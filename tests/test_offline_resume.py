@@ -206,3 +206,16 @@ def child_of(pid: int) -> int:
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     assert len(children) == 1, children
     return int(children[0])
+
+
+def test_a_disk_that_fails_mid_game_is_said_and_the_game_plays_on(monkeypatch):
+    table = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))
+    assert table.advance() == "turn" and saved_games() != []
+
+    def full(path, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("briscola_tui.saved.replace_file", full)
+    assert play_on_from_turn(table, random.Random(0)) == "over"  # the hand is played to the end all the same
+    assert table.save_problem == "the game could not be kept on disk: No space left on device"
+    assert saved_games() == []  # not offered: it could not be resumed
