@@ -34,7 +34,7 @@ def measure(game: str, players: int | None, hands: int, seed: int) -> dict:
     while table.scored() < hands and result != "over":
         result = table.advance(person(table.me.seat_view(), rng) if result == "turn" else None)
     played = time.process_time() - start
-    if result == "over":
+    if table.over:
         raise SystemExit(f"the series ended after {table.scored()} hands: ask for fewer --hands")
     start = time.process_time()
     OfflineTable.resume(table.slot)
