@@ -93,7 +93,9 @@ class ConfirmQuit(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="small"):
             yield Static("Quit", id="title")
-            yield Static("Leave the game in progress?\n\ny or ctrl+q: quit   n or Escape: stay")
+            yield Static("Leave the game in progress?\n"
+                         "It is kept: Resume on the home screen, or the same join command, takes it up.\n\n"
+                         "y or ctrl+q: quit   n or Escape: stay")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
