@@ -57,6 +57,7 @@ class Client:
         self.identity = identity
         self.lines = lines  # an async iterator of input lines (a person at the keyboard)
         self._waiting: asyncio.Future | None = None  # the person's answer being waited for
+        self._asked: list[str] | None = None  # the choices last put to the person
         self.session: TableSession | None = None
         self.seat: int | None = None
         self.table_id: bytes | None = None
@@ -225,7 +226,6 @@ class Client:
         """Take entries as they come; on this seat's turn, decide. A person's seat keeps
         reading the table while it waits for a line (a time-out, or the host closing, is
         seen at once), and asks again only when what it may do has changed."""
-        asked: list[str] | None = None
         while self.ended is None:
             session = self.session
             if session.my_turn() and self.options.player is not None:
@@ -233,15 +233,15 @@ class Client:
                 continue
             if session.my_turn():
                 offered = labels(session.seat_view().state)
-                if offered != asked:
+                if offered != self._asked:  # not again after a reconnection: one answer per question
                     self._prompt(offered)
-                    asked = offered
+                    self._asked = offered
                 answer, data = await self._answer_or_entry(reader, frames)
                 if data is None:
                     self._answer(answer)
                     continue
             else:
-                asked = None
+                self._asked = None
                 kind, fields = await self._read(reader, frames)
                 if kind != "entry":
                     raise RemoteProtocolError(f"unexpected {kind}")
