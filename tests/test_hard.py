@@ -447,35 +447,3 @@ def test_the_anchor_move_stays_unless_the_search_is_sure():
     assert best_action(root, (kept, other)) == other
     root.prior = None
     assert best_action(root, (kept, other)) == other  # no anchor: the most visited
-
-
-@pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}{c[1]}-{i}" for i, c in enumerate(CASES)])
-def test_chiamata_auction_and_call_get_a_larger_budget_and_nothing_else_does(case, monkeypatch):
-    """The Chiamata auction and call search PHASE_BUDGET times the steps and
-    iterations; every other decision of every game the budget as given, so
-    Briscola and Calabresella play as before."""
-    budgets = []
-
-    def recording_search(determinizer, seat, rng, policy, iterations, seconds, exploration, prior, steps):
-        budgets.append((iterations, steps))
-        root = Node()
-        root.prior = prior
-        return root
-
-    monkeypatch.setattr(hard, "search", recording_search)
-    player = make_player(iterations=100, seconds=None, steps=300)
-    seen = set()
-    for full, state in sampled_decisions(case):
-        phase, game = full.phase, full.game.name
-        view = StateView(state, full.current_player())
-        budgets.clear()
-        assert player(view, random.Random(0)) in view.legal
-        if not budgets:
-            continue  # a forced move, or one the normal player settles exactly
-        scale = hard.PHASE_BUDGET.get((game, phase), 1)
-        assert (scale > 1) == ((game, phase) in {("chiamata", "auction"), ("chiamata", "call")})
-        assert budgets == [(100 * scale, 300 * scale)], (game, phase)
-        seen.add(phase)
-    if case[0] == "chiamata":
-        assert {"auction", "call", "play"} <= seen
-    assert seen

@@ -57,8 +57,7 @@ lie.
 `play(view, rng)` searches `DEFAULT_STEPS` steps of simulation (the
 actions its iterations apply, and `SAMPLE_STEPS` for each determinization:
 few iterations early in the hand, many in the last tricks, for about the
-same CPU), at most `DEFAULT_ITERATIONS` iterations (both times
-`PHASE_BUDGET` for Chiamata's auction and call); a wall-clock cap of
+same CPU), at most `DEFAULT_ITERATIONS` iterations; a wall-clock cap of
 `DEFAULT_SECONDS` is only a safety net. So its moves depend on the view and
 the rng, not on the machine's load. `make_player(iterations=...,
 seconds=..., steps=..., playout=...)` builds a player with another budget
@@ -119,11 +118,6 @@ DISCARD_CANDIDATES = 10
 POINT_WEIGHT = 0.1
 """Weight of the card-point difference in the Briscola reward."""
 SCORE_SCALE = {"chiamata": 4.0, "calabresella": 8.0}
-PHASE_BUDGET = {("chiamata", "auction"): 5, ("chiamata", "call"): 5}
-"""(game, phase) -> how many times the budget (steps and iterations) a
-decision there gets: Chiamata's auction and call, few decisions a hand that
-settle who plays with whom, search more than a card. Every other game and
-phase gets the budget as it is."""
 
 
 # --- the player -----------------------------------------------------------------
@@ -162,23 +156,12 @@ def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | No
             determinizer = Determinizer(view)
         except Inconsistent:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
-        scale = budget_scale(determinizer.game.name, view.state.phase)
-        root = search(determinizer, view.seat, rng, policy, scaled(iterations, scale), seconds, exploration,
-                      prior, scaled(steps, scale))
+        root = search(determinizer, view.seat, rng, policy, iterations, seconds, exploration, prior, steps)
         return best_action(root, legal, confidence)
 
     play.__doc__ = (f"SO-ISMCTS, at most {iterations} iterations, {steps} steps and {seconds} s a move, "
                     f"{playout} playouts.")
     return play
-
-
-def budget_scale(game: str, phase: str) -> int:
-    """How many times the budget a decision of `game` in `phase` gets (`PHASE_BUDGET`)."""
-    return PHASE_BUDGET.get((game, phase), 1)
-
-
-def scaled(limit: int | None, scale: int) -> int | None:
-    return None if limit is None else limit * scale
 
 
 def normal_is_exact(view) -> bool:
