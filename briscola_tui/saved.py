@@ -30,7 +30,7 @@ from pathlib import Path
 from protocol.identity import Identity
 from protocol.store import SeatStore
 
-from .storage import FileSeatStore, data_dir, hold_lock
+from .storage import FileSeatStore, data_dir, hold_lock, write_all
 
 META_VERSION = 1
 
@@ -67,9 +67,7 @@ def replace_file(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.new")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(fd, data)
     finally:
         os.close(fd)
     os.replace(tmp, path)

@@ -126,7 +126,7 @@ class TranscriptFile:
         try:
             if hasattr(os, "fchmod"):
                 os.fchmod(fd, 0o600)  # whatever the umask
-            _write_all(fd, header)
+            write_all(fd, header)
             os.fsync(fd)
         except BaseException:
             os.close(fd)
@@ -170,7 +170,7 @@ class TranscriptFile:
         entry = self._next_entry(entry_bytes)
         data = frame(entry_bytes)
         try:
-            _write_all(self._fd, data)
+            write_all(self._fd, data)
             if self.sync_each:
                 os.fsync(self._fd)
         except BaseException:
@@ -219,7 +219,8 @@ class TranscriptFile:
             self.close()
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of `data` to the descriptor `fd` (os.write may take only part)."""
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]

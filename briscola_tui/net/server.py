@@ -443,7 +443,7 @@ class TableServer:
 
     async def _tick(self) -> None:
         session = self.session
-        kinds, owing = self.host.owing()
+        _, owing = self.host.owing()
         remote = sorted(s for s in owing if s >= 0 and s not in self.bots)
         if session.phase == "seating" and self.replace_with_bot is not None:
             await self._seat_bots()
