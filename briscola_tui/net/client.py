@@ -128,6 +128,13 @@ class Client:
                 raise ConnectionError("closed by the host")
             frames.feed(chunk)
 
+    async def _entry(self, reader, frames: FrameReader) -> bytes:
+        """The host's next frame, which must be an entry."""
+        kind, fields = await self._read(reader, frames)
+        if kind != "entry":
+            raise RemoteProtocolError(f"expected an entry, not {kind}")
+        return fields[0]
+
     def _send(self, data: bytes) -> None:
         self.writer.write(frame(data))
 
@@ -154,10 +161,7 @@ class Client:
         self.table_id, self.seat = table_id, (None if seat < 0 else seat)
         backlog = []
         for _ in range(count):
-            kind, fields = await self._read(reader, frames)
-            if kind != "entry":
-                raise RemoteProtocolError(f"expected an entry, not {kind}")
-            backlog.append(fields[0])
+            backlog.append(await self._entry(reader, frames))
         return backlog
 
     def _holding(self) -> tuple[int, bytes]:
@@ -242,10 +246,7 @@ class Client:
                     continue
             else:
                 self._asked = None
-                kind, fields = await self._read(reader, frames)
-                if kind != "entry":
-                    raise RemoteProtocolError(f"unexpected {kind}")
-                data = fields[0]
+                data = await self._entry(reader, frames)
             await self._take(data)
 
     async def _answer_or_entry(self, reader, frames: FrameReader) -> tuple[object, bytes | None]:
@@ -254,13 +255,10 @@ class Client:
         if self._waiting is None:
             self._waiting = asyncio.ensure_future(self._next_answer())
         if not self._waiting.done():
-            reading = asyncio.ensure_future(self._read(reader, frames))
+            reading = asyncio.ensure_future(self._entry(reader, frames))
             await asyncio.wait({self._waiting, reading}, return_when=asyncio.FIRST_COMPLETED)
             if reading.done():
-                kind, fields = reading.result()
-                if kind != "entry":
-                    raise RemoteProtocolError(f"unexpected {kind}")
-                return None, fields[0]
+                return None, reading.result()
             reading.cancel()  # nothing read is lost: the bytes stay in the stream and the frame reader
             await asyncio.gather(reading, return_exceptions=True)
         answer, self._waiting = self._waiting.result(), None
