@@ -67,7 +67,8 @@ def _selfplay(args: argparse.Namespace) -> int:
             return 2
     try:
         return selfplay(args.game, args.players, args.hands, args.seed, args.transcript, dict(args.option),
-                        sys.stdout, cheat=args.cheat, cheater=args.cheater, quiet=args.quiet, seats=args.seats)
+                        sys.stdout, cheat=args.cheat, cheater=args.cheater, quiet=args.quiet, seats=args.seats,
+                        deal_seed=args.deal_seed)
     except (OptionError, SelfplayError) as error:
         print(f"briscola selfplay: {error}", file=sys.stderr)
         return 2
@@ -297,6 +298,8 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
     selfplay.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
     selfplay.add_argument("--seed", type=int, help="seed for the computer players' choices")
+    selfplay.add_argument("--deal-seed", type=int, metavar="N",
+                          help="fix the seats' secrets, hence the deals, so a run can be repeated (default: fresh)")
     selfplay.add_argument("--transcript", metavar="FILE", help="store the signed transcript here")
     selfplay.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
                           help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")

@@ -12,7 +12,9 @@ from briscola_tui.cheaters import CHEATS, cheat_chooser, honest_chooser
 from protocol.events import hand_facts
 from protocol.identity import Identity
 from protocol.local import LocalTable, replacement_seat
+from protocol.session import TableSession
 
+from .offline import fixed_store
 from .storage import TranscriptFile
 
 
@@ -22,11 +24,13 @@ def describe_hand(verdict) -> str:
 
 def selfplay(game: str, players: int | None, hands: int | None, seed: int | None,
              transcript: str | None, options: dict, out, cheat: str | None = None, cheater: int | None = None,
-             quiet: bool = False, seats: list[str] | None = None) -> int:
+             quiet: bool = False, seats: list[str] | None = None, deal_seed: int | None = None) -> int:
     """Play a table of computer players (one may cheat); 0 when every hand passed, 3 when someone was named.
 
     Prints the events of every hand as a spectator sees them, one line each
-    (`quiet`: only each hand's result)."""
+    (`quiet`: only each hand's result). `deal_seed` fixes the secrets of
+    every seat, hence every deal (not those of a computer player that takes
+    a seat over): with `seed` too, such a run repeats exactly."""
     rules = make(game, players, options)
     n = rules.players
     kind = CHEATS[cheat] if cheat else None
@@ -37,15 +41,20 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
     if len(levels) != n:
         raise SelfplayError(f"--seats names {len(levels)} levels for a {n}-player table")
     choosers = {s: (honest_chooser(cheat, rng.randrange(1 << 30)) if kind else bots.get(levels[s])) for s in range(n)}
-    sessions = {}
+    stores = {s: fixed_store(deal_seed, s) for s in range(n)} if deal_seed is not None else {}
+    sessions = {s: TableSession(s, Identity.generate(), f"seat {s}", store=store) for s, store in stores.items()}
+    cheating = None  # the cheating seat's node (None: no cheat, or the host cheats)
     if kind is not None and kind.session is not None:
-        sessions[cheater] = kind.session(cheater, Identity.generate(), f"seat {cheater}")
-        choosers[cheater] = cheat_chooser(cheat, sessions[cheater], choosers[cheater])
+        cheating = sessions[cheater] = kind.session(cheater, Identity.generate(), f"seat {cheater}",
+                                                    store=stores.get(cheater))
+        choosers[cheater] = cheat_chooser(cheat, cheating, choosers[cheater])
     table_cls = kind.table if kind is not None else LocalTable
     table = table_cls(game, n, options, choosers=choosers, name=f"selfplay {game}", sessions=sessions, seed=seed,
                       rules={"retake": True})
     table.replacement = replacement_seat
-    if kind is not None and kind.session is None:
+    if cheating is not None:
+        table.outsiders.append(cheating)  # its word counts for nothing: it leaves, the table goes on
+    elif kind is not None:
         table.victim = cheater
     log = TranscriptFile.create(transcript, table.host.table_id) if transcript else None
     if log is not None:
@@ -74,7 +83,7 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
     if transcript:
         print(f"transcript: {transcript} ({len(table.entries)} entries)", file=out)
     named = culprits_of(table)
-    if kind is not None and not _had_chance(table, kind, sessions.get(cheater)):
+    if kind is not None and not _had_chance(table, kind, cheating):
         print("the cheater never had its chance in this series; try another --seed", file=out)
         return 2
     if named:
@@ -85,7 +94,7 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
 
 def _play(table, hands, kind, out) -> None:
     """Run the table, printing each hand, each refusal and each failure as it comes."""
-    seen = {"refused": 0, "dropped": 0, "timed_out": 0}
+    seen = {"refused": 0, "dropped": 0, "left": 0, "timed_out": 0}
 
     def on_hand(verdict):
         _report(table, seen, out)
@@ -106,9 +115,12 @@ def _report(table, seen, out) -> None:
         print(f"refused seat {error.culprit}'s message at entry {error.entry}: {error.reason} (kept as evidence)", file=out)
     for error in table.dropped[seen["dropped"]:]:
         print(f"dropped a message from seat {error.culprit}'s connection: {error.reason}", file=out)
+    for node, error in table.left[seen["left"]:]:
+        print(f"seat {node.seat}, the cheater, left: {error} (its word counts for nothing)", file=out)
     for seat in table.timed_out[seen["timed_out"]:]:
         print(f"seat {seat} timed out", file=out)
-    seen.update(refused=len(table.refused), dropped=len(table.dropped), timed_out=len(table.timed_out))
+    seen.update(refused=len(table.refused), dropped=len(table.dropped), left=len(table.left),
+                timed_out=len(table.timed_out))
 
 
 def culprits_of(table) -> list[str]:

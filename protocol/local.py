@@ -57,6 +57,12 @@ class LocalTable:
         self.refused: list[Ordered] = []
         self.timed_out: list[int] = []
         self.failures: list[tuple[TableSession, ProtocolError]] = []
+        self.outsiders: list[TableSession] = []
+        """Nodes standing for someone else's client (selfplay's cheater). One that
+        refuses an entry leaves, as a remote client would, and is recorded in
+        `left`: the table goes on without it, and the host times its seat out
+        when it owes a message. Any other node that refuses one stops the table."""
+        self.left: list[tuple[TableSession, ProtocolError]] = []
         self.on_entry: Callable[[bytes], None] | None = None
         self.on_event: Callable[[TableSession, object], None] | None = None
         self.replacement: Callable[[int, list[bytes]], tuple[TableSession, list[bytes]]] | None = None
@@ -79,13 +85,15 @@ class LocalTable:
 
     def _deliver(self, node: TableSession, entry: bytes) -> None:
         """Give one entry to one node. A node that refuses it (it names the
-        host, or a seat) stops there, as a real client would; it is recorded."""
-        if any(node is failed for failed, _ in self.failures):
+        host, or a seat) stops there, as a real client would; it is recorded
+        in `failures`, or in `left` for an outsider."""
+        if self._stopped(node):
             return
         try:
             update = node.receive(entry)
         except ProtocolError as error:
-            self.failures.append((node, error))
+            outsider = any(node is other for other in self.outsiders)
+            (self.left if outsider else self.failures).append((node, error))
             return
         self.send(node.seat, update.messages)
         if self.on_event is not None:
@@ -120,10 +128,14 @@ class LocalTable:
         """Let each seat whose turn it is choose; False when nobody could."""
         moved = False
         for seat in self.seats:
-            if seat.my_turn():
+            if seat.my_turn() and not self._stopped(seat):
                 self.send(seat.seat, self._decided(seat, seat.act(self.choose(seat))))
                 moved = True
         return moved
+
+    def _stopped(self, node: TableSession) -> bool:
+        """Has `node` refused an entry (and so stopped, or left)?"""
+        return any(node is gone for gone, _ in (*self.failures, *self.left))
 
     def _decided(self, seat: TableSession, update) -> list[bytes]:
         if self.on_event is not None:

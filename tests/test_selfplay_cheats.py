@@ -17,10 +17,11 @@ import pytest
 from briscola_tui.cli import main
 from briscola_tui.cheaters import CHEATS
 
-# (game, players, seed): a table where the cheater has its chance early.
+# (game, players, seed): a table where the cheater has its chance early. Each
+# run also passes the seed as --deal-seed, so its deals are the same every time.
 TABLES = {
     "substitute": ("briscola", 3, 1),
-    "renege": ("calabresella", 3, 2),
+    "renege": ("calabresella", 3, 3),  # proved when it later plays the suit (deal 2: at once, below)
     "false-denial": ("calabresella", 3, 1),
     "two-rule": ("chiamata", 5, 1),
 }
@@ -34,10 +35,10 @@ def last_line(text: str) -> str:
 @pytest.mark.parametrize("kind", sorted(CHEATS))
 def test_every_cheat_is_named_and_only_the_cheater(kind, tmp_path, capsys):
     game, players, seed = TABLES.get(kind, ("briscola", 2, 1))
-    for attempt in range(5):  # the deal is random: the cheater may, rarely, never get its chance
+    for attempt in range(5):  # in some deals the cheater never gets its chance
         path = tmp_path / f"t{attempt}.bin"
         status = main(["selfplay", "--game", game, "--players", str(players), "--seed", str(seed + attempt),
-                       "--cheat", kind, "--transcript", str(path)])
+                       "--deal-seed", str(seed + attempt), "--cheat", kind, "--transcript", str(path)])
         out = capsys.readouterr().out
         if status != 2:
             break
@@ -54,6 +55,23 @@ def test_every_cheat_is_named_and_only_the_cheater(kind, tmp_path, capsys):
     else:
         assert verified == 3, report
         assert last_line(report) == expected, report
+
+
+def test_a_renege_refused_at_once_names_the_cheater_not_the_host(tmp_path, capsys):
+    """In this deal the soloist returns a club to seat 1 face up, so
+    its renege is refused at once. Its own lax view holds the move valid and it
+    leaves naming the host: its word counts for nothing, the table goes on
+    without it (its reveal times out) and the audit names seat 1, alone."""
+    path = tmp_path / "t.bin"
+    status = main(["selfplay", "--game", "calabresella", "--seed", "2", "--deal-seed", "2", "--cheat", "renege",
+                   "--transcript", str(path)])
+    out = capsys.readouterr().out
+    assert "seat 0: return 3C" in out and "refused: illegal action: must follow suit" in out, out  # the case itself
+    assert "seat 1, the cheater, left: the host refused a valid message of seat 1" in out
+    assert "seat 1 timed out" in out and "stopped:" not in out  # no honest node stopped
+    assert status == 3 and last_line(out) == "culprits: seat 1", out
+    assert main(["verify", str(path)]) == 3
+    assert last_line(capsys.readouterr().out) == "culprits: seat 1"
 
 
 AT_THE_STEP = {
