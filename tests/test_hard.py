@@ -290,7 +290,8 @@ def test_the_endgames_have_one_winning_move(key):
 def test_hard_finds_the_winning_move(key, playout):
     # The search finds them whatever plays the playouts: this module's
     # heuristic misses the Briscola and Calabresella ones by itself, the
-    # normal player the Calabresella ones.
+    # normal player the Calabresella ones. In these last tricks the tree
+    # grows below the root (hard.TREE_PLAYS) and searches the replies.
     _, view, seat, winning = endgame(key)
     player = make_player(iterations=1000, seconds=None, playout=playout, steps=None)
     for seed in range(3):
@@ -306,17 +307,35 @@ def test_hard_at_its_default_budget_finds_the_winning_move(key):
         assert label(hard.play(StateView(view, seat), random.Random(seed))) == winning
 
 
-def test_the_anchor_move_is_searched_as_well_as_the_best():
-    # Calabresella: the normal player's 7H loses; UCB alone would leave it a
-    # dozen visits, too few to be sure the search's JC is better.
+def test_the_root_compares_moves_on_the_same_determinizations():
+    # Calabresella: the normal player's 7H loses. Every finalist is played on
+    # each iteration's determinization, so the difference to the anchor is
+    # measured deal by deal, and the search is sure that JC is better.
     _, view, seat, _ = endgame("calabresella-lead-JC")
     state_view = StateView(view, seat)
     prior = hard.normal.play(state_view, random.Random(0))
     root = hard.search(Determinizer(state_view), seat, random.Random(1), hard.playout_policy("normal"), 300, None,
                        prior=prior)
-    most = max(child.visits for child in root.children.values())
-    assert root.children[prior].visits >= hard.ANCHOR_SHARE * most - 1
+    assert prior in root.finalists and len(root.finalists) >= 2
+    kept = root.children[prior].samples
+    for action in root.finalists:
+        assert set(root.children[action].samples) == set(kept)
+    assert len(kept) == root.visits == 300
     assert label(best_action(root, state_view.legal)) == "play JC"
+
+
+def test_successive_halving_keeps_the_anchor_and_drops_the_worse_half():
+    view = first_decision("calabresella", 3)  # the first bid: pass, chiamo, solo or solissimo
+    assert len(view.legal) == 4
+    prior = hard.normal.play(view, random.Random(0))
+    root = hard.search(Determinizer(view), view.seat, random.Random(2), hard.playout_policy("normal"), 64, None,
+                       prior=prior)
+    compared = [a for a, child in root.children.items() if child.samples]
+    assert len(compared) == 4 and len(root.finalists) in (2, 3)
+    assert prior in root.finalists
+    # the finalists have been played on more determinizations than the dropped ones
+    dropped = [a for a in compared if a not in root.finalists]
+    assert dropped and all(len(root.children[a].samples) < len(root.children[prior].samples) for a in dropped)
 
 
 def min_max_points(state) -> int:
@@ -434,16 +453,21 @@ def test_the_anchor_move_stays_unless_the_search_is_sure():
     kept, other = (Action(0, "play", card=Card.parse(c)) for c in ("4S", "AS"))
     root = Node()
     root.prior = kept
+    root.finalists = [kept, other]
 
     def child(action, rewards):
         node = root.child(action, action, 0)
-        node.visits, node.total, node.squares = len(rewards), sum(rewards), sum(r * r for r in rewards)
+        node.samples = dict(enumerate(rewards))
+        node.visits, node.total = len(rewards), sum(rewards)
 
-    child(kept, [1, -1] * 20)  # mean 0, 40 visits
-    child(other, [1, 1, -1] * 20)  # mean 1/3, 60 visits: not 2.5 standard errors better
-    assert best_action(root, (kept, other)) == kept
+    child(kept, [1, -1] * 30)
+    child(other, [1, -1, 1, 1, -1, 1] * 10)  # better by 1/3 a deal: 1.86 standard errors
+    assert best_action(root, (kept, other), confidence=2.0) == kept
     assert best_action(root, (kept, other), confidence=1.0) == other
+    child(other, [1, -1] * 29 + [1, 1])  # better on one deal only: 1 standard error
+    assert best_action(root, (kept, other), confidence=1.5) == kept
     child(other, [1] * 60)  # surely better
     assert best_action(root, (kept, other)) == other
+    assert best_action(root, (kept,)) == kept  # a finalist that is not legal is never played
     root.prior = None
-    assert best_action(root, (kept, other)) == other  # no anchor: the most visited
+    assert best_action(root, (kept, other)) == other  # no anchor: the best mean

@@ -6,41 +6,54 @@ exchange and black hand, the auctions, the calls, the Solissimo raise, the
 Calabresella return, take and discards.
 
 Each iteration samples one full state from the seat's view
-(`engine.determinize.Determinizer`, read once per move) and walks one tree
-with it:
+(`engine.determinize.Determinizer`, read once per move) and plays **every
+root action still compared** in it, each in its own subtree (common
+determinizations: two moves are compared on the same deals, so the luck of
+the deal, by far the largest part of a reward's spread, cancels out of
+their difference, as in a duplicate match). By default (`EXPAND_AFTER`
+None) the tree is the root alone: each root action is followed by a
+playout. With `expand_after=k` the tree grows below each root action and is
+walked with the determinization:
 
 - a node is reached by the sequence of actions *as the seat saw them*: its
   own and the other seats' public moves as they are, chance events with the
   cards it may not see hidden (a Briscola draw is keyed by its own card), a
   face-down discard of another seat as just "seat s discarded";
-- at a decision node the actions legal in this determinization are
-  available; an untried one is expanded, else UCB1 with availability counts
-  picks the child (each child keeps the reward of the seat that moved into
-  it, so other seats play for themselves);
+- a decision node grows children once it has been visited `EXPAND_AFTER`
+  times (the playout policy's action first; before that the playout goes
+  on from it, so a few iterations are not spent on another seat's unlikely
+  replies); then the actions legal in this determinization are available,
+  an untried one is expanded, else UCB1 with availability counts picks the
+  child (each child keeps the reward of the seat that moved into it, so
+  other seats play for themselves);
 - chance events come from the determinized state (`chance_outcome()`); a
   face-down discard of another seat is played by the playout policy;
-- after the expansion a playout finishes the hand, and every seat's reward
-  goes back up the path. The playouts are played by the normal player
+- a playout finishes the hand, and every seat's reward goes back up the
+  path. The playouts are played by the normal player
   (`engine/bots/normal.py`, given the determinized full state as its view)
   by default; this module's heuristic (`heuristic_action`, about ten times
   faster per playout, with a tenth of random moves) or `random_legal` on
   request.
 
+**Successive halving** at the root: the budget is split into equal rounds,
+log2 of the number of root actions rounded up (two for three cards); after each round
+the worse half of the actions (by mean paired difference to the anchor's)
+is dropped, so that the last round's determinizations go to the moves
+still in contention (`Node.finalists`).
+
 Wide choices are narrowed to a few candidates, the playout policy's choice
 among them: the seat's own discards (up to 1,820) to the policy's, a few
 heuristic ones and random ones, cached per node; the calls of any card to
 the three best cards lacked in each suit; "2 with a target" and point bids to
-a few steps above the lowest allowed.
+a few steps above the lowest allowed. At the root a wide choice compares at
+most `ROOT_CANDIDATES` of them (`root_candidates`); the play compares every
+card.
 
-The move: the root's most visited child; but the normal player's move (the
-anchor, always among the root's children, and given at least `ANCHOR_SHARE`
-of the visits of the most visited child so that its mean is as well known)
-is kept unless the most visited child's mean reward beats it by
-`CONFIDENCE` standard errors of the difference. With a few hundred iterations the means of similar moves differ
-by noise, and the largest of several noisy means is biased upwards: taking
-it as it is played worse than the normal player in Briscola for two; the
-search overrides the anchor where it is sure (an endgame the normal player
-misjudges).
+The move: the normal player's move (the anchor, always compared) unless a
+finalist beats it on the same determinizations by `CONFIDENCE` standard
+errors of the mean difference; then the finalist that beats it most. The
+largest of several noisy means is biased upwards: taking the best mean as
+it is played worse than the normal player in Briscola for two.
 
 Rewards per seat: Briscola with two sides, +1 won, -1 lost, 0 drawn (the
 award difference over the largest award with `game_points`), plus a tenth of
@@ -69,7 +82,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from itertools import combinations
-from math import comb, log, sqrt
+from math import ceil, comb, log, log2, sqrt
 from random import Random
 
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, TRESSETTE_ORDER, Card
@@ -80,14 +93,13 @@ from ..games.chiamata import POINTS as CHIAMATA_POINTS, STRENGTH as CHIAMATA_STR
 from ..state import CHANCE, PUBLIC, TERMINAL, Action, State, play_action
 from . import normal
 
-DEFAULT_STEPS = 2000
+DEFAULT_STEPS = 4000
 """The default budget, in steps of simulation a move (`search`): an early
 move, whose playouts are long, gets few iterations, a late one many more for
 the same CPU. A budget counted in steps, not seconds, makes a move the same
-whatever the machine's load: about 25-35 ms of CPU a move on average
-(docs/bots.md gives the figures per game), chosen so that the arenas of
-docs/bots.md (145,000 moves of hard) fit in well under an hour on two
-cores."""
+whatever the machine's load: about 80 ms of CPU a move on average
+(docs/bots.md gives the figures per game, at most about 0.25 s), chosen so
+that each arena of docs/bots.md fits in well under an hour on two cores."""
 SAMPLE_STEPS = 10
 """What sampling one determinization costs, counted in steps."""
 DEFAULT_ITERATIONS = 1000
@@ -99,11 +111,26 @@ steps cost: it ends the search if a loaded machine makes them last."""
 DEFAULT_ANCHOR = "normal"
 """The move kept unless the search is confident of a better one: the normal
 player's."""
-CONFIDENCE = 2.5
-ANCHOR_SHARE = 0.5
-"""At the root the anchor's move gets at least this share of the visits of
-the most visited move."""
-"""Standard errors by which the search's move must beat the anchor's."""
+CONFIDENCE = 1.0
+"""Standard errors by which the search's move must beat the anchor's on the
+same determinizations (Briscola for two against normal, 200 deals: 2 won
+57.9%, 1 60.7%, 0 52.3% of the decided hands)."""
+ROOT_CANDIDATES = 5
+"""A wide choice (a bid, a call, a discard) compares at most this many
+actions at the root; the play compares every card."""
+MIN_ROUND = 2
+"""Iterations a round of successive halving gets at least."""
+EXPAND_AFTER = 8
+"""Below the root a decision node grows children once visited this often..."""
+TREE_PLAYS = 15
+"""... once at most this many cards are left to play (the last five tricks
+of Calabresella, three of Chiamata); earlier, and in Briscola for two (whose
+end the playouts search exactly), the root's actions are compared by
+playouts alone. A tree all through the hand won 54.0% of the decided hands
+of Briscola for two against normal, the root alone 60.7% (the same 200
+deals, docs/bots.md): at a few dozen iterations an action, the replies tried
+below it only add noise. In the last tricks the iterations are many and the
+tree finds what the playouts misplay (tests/test_hard.py's endgames)."""
 DEFAULT_PLAYOUT = "normal"
 """The normal player plays the playouts: about ten times slower than this
 module's heuristic, and stronger for the same time (Briscola for two, against
@@ -125,7 +152,8 @@ SCORE_SCALE = {"chiamata": 4.0, "calabresella": 8.0}
 
 def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = DEFAULT_SECONDS,
                 playout=DEFAULT_PLAYOUT, anchor=DEFAULT_ANCHOR, confidence: float = CONFIDENCE,
-                exploration: float = EXPLORATION, steps: int | None = DEFAULT_STEPS):
+                exploration: float = EXPLORATION, steps: int | None = DEFAULT_STEPS,
+                expand_after: int | None = EXPAND_AFTER):
     """A hard player with this budget, ending at whichever limit comes first
     (None: no limit of that kind; one at least must be set):
     `iterations` a move, `seconds` of wall-clock time a move, `steps` of
@@ -156,7 +184,8 @@ def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | No
             determinizer = Determinizer(view)
         except Inconsistent:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
-        root = search(determinizer, view.seat, rng, policy, iterations, seconds, exploration, prior, steps)
+        root = search(determinizer, view.seat, rng, policy, iterations, seconds, exploration, prior, steps,
+                      expand_after)
         return best_action(root, legal, confidence)
 
     play.__doc__ = (f"SO-ISMCTS, at most {iterations} iterations, {steps} steps and {seconds} s a move, "
@@ -208,13 +237,25 @@ class FullView:
 
     @property
     def state(self) -> State:
-        return self._state.clone()
+        state = self._state.clone()
+        if state.game.name == "chiamata" and state.partner_known and not knows_partner(state, self.seat):
+            state.partner_known = False  # every hand is known here, but who the partner is is not
+        return state
 
     @property
     def legal(self):
         if self._state.phase == "discard":
             return LazyDiscards(self._state)
         return tuple(self._state.legal_actions())
+
+
+def knows_partner(state: State, seat: int) -> bool:
+    """Chiamata: whether `seat` knows who the caller's partner is (or that
+    there is none): once the called card is played, or as the partner, or as
+    a caller who called a card of its own."""
+    if seat == state.partner or (seat == state.caller and state.partner is None):
+        return True
+    return _called_played(state)
 
 
 class LazyDiscards(Sequence):
@@ -245,20 +286,24 @@ def as_policy(player):
 
 
 def best_action(root: "Node", legal, confidence: float = CONFIDENCE) -> Action:
-    """The most visited child of the root among the legal actions; but the
-    root's prior (the anchor's move) unless that child's mean reward is
-    higher by `confidence` standard errors of the difference."""
+    """The anchor's action (the root's prior), unless a finalist's reward
+    beats it on the same determinizations by `confidence` standard errors
+    of the mean difference: then the finalist that beats it most. With no
+    anchor, the finalist of best mean reward."""
     allowed = set(legal)
-    tried = [child for action, child in root.children.items() if action in allowed]
-    if not tried:
+    finalists = [a for a in root.finalists if a in allowed and a in root.children]
+    if not finalists:
         return root.prior if root.prior in allowed else legal[0]
-    best = max(tried, key=lambda child: (child.visits, child.total))
     kept = root.children.get(root.prior)
-    if kept is None or kept is best or kept not in tried:
-        return best.action
-    if best.mean() - kept.mean() > confidence * sqrt(best.spread() + kept.spread()):
-        return best.action
-    return kept.action
+    if kept is None or root.prior not in allowed:
+        return max(finalists, key=lambda a: root.children[a].mean())
+    best, margin = root.prior, 0.0
+    for action in finalists:
+        if action != root.prior:
+            mean, spread = paired(root.children[action], kept)
+            if mean > confidence * sqrt(spread) and mean > margin:
+                best, margin = action, mean
+    return best
 
 
 # --- the tree -------------------------------------------------------------------
@@ -270,11 +315,14 @@ class Node:
     `player` is the seat whose move leads here (None after a chance event or
     a hidden move): `total` sums that seat's rewards, `squares` their
     squares. `avail` counts the iterations in which the move was available;
-    `candidates` caches the searching seat's own narrowed discards; `prior`
-    (the root only) is an action always searched, the anchor's move.
+    `candidates` caches the searching seat's own narrowed discards. At the
+    root: `prior`, the anchor's action, always compared; `finalists`, the
+    actions compared to the end; and each child's `samples`, the seat's
+    reward by iteration.
     """
 
-    __slots__ = ("action", "player", "children", "visits", "total", "squares", "avail", "candidates", "prior")
+    __slots__ = ("action", "player", "children", "visits", "total", "squares", "avail", "candidates", "prior",
+                 "samples", "finalists")
 
     def __init__(self, action: Action | None = None, player: int | None = None):
         self.action = action
@@ -286,6 +334,8 @@ class Node:
         self.avail = 1
         self.candidates: list[Action] | None = None
         self.prior: Action | None = None
+        self.samples: dict[int, float] = {}
+        self.finalists: list[Action] = []
 
     def child(self, key, action: Action | None = None, player: int | None = None) -> "Node":
         node = self.children.get(key)
@@ -294,16 +344,10 @@ class Node:
         return node
 
     def select(self, actions: list[Action], exploration: float) -> "Node":
-        """UCB1 over the children of the available actions (counting their
-        availability); but at the root the anchor's move while it has fewer
-        than `ANCHOR_SHARE` of the visits of the most visited, so that its
-        mean is known as well as the best's when `best_action` compares them."""
+        """UCB1 over the children of the available actions (counting their availability)."""
         children = [self.children[action] for action in actions]
         for child in children:
             child.avail += 1
-        kept = self.children.get(self.prior) if self.prior is not None else None
-        if kept is not None and kept in children and kept.visits < ANCHOR_SHARE * max(c.visits for c in children):
-            return kept
         best, best_value = None, -1e300
         for child in children:
             value = child.total / child.visits + exploration * sqrt(log(child.avail) / child.visits)
@@ -327,35 +371,109 @@ class Node:
 
 def search(determinizer: Determinizer, seat: int, rng: Random, policy, iterations: int | None,
            seconds: float | None, exploration: float = EXPLORATION, prior: Action | None = None,
-           steps: int | None = None) -> Node:
-    """Run SO-ISMCTS for `seat` within the budget (`prior`: an action of the
-    seat searched at the root in any case); return the root. The budget ends
-    at whichever comes first: `iterations`, `seconds` of wall-clock time,
-    `steps` of simulation (each iteration counts the actions it applies plus
-    `SAMPLE_STEPS` for its determinization)."""
+           steps: int | None = None, expand_after: int | None = EXPAND_AFTER) -> Node:
+    """Run the search for `seat` within the budget (`prior`: the anchor's
+    action, always among the compared ones); return the root.
+
+    Each iteration samples one determinization and plays every root action
+    still compared in it (`Node.samples` keeps each one's reward by
+    iteration, so that two actions are compared on the same deals). The
+    budget is split into rounds of successive halving: after each round the
+    worse half of the actions (by mean paired difference to the anchor's) is
+    dropped, the anchor's never. It ends at whichever comes first:
+    `iterations`, `seconds` of wall-clock time, `steps` of simulation (each
+    iteration counts the actions it applies plus `SAMPLE_STEPS`)."""
     root = Node()
     root.prior = prior
     rewards = reward_function(determinizer.game)
     finish = finisher(determinizer.game)
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    done = spent = 0
-    while iterations is None or done < iterations:
-        if done and ((deadline is not None and time.perf_counter() >= deadline)
-                     or (steps is not None and spent >= steps)):
-            break
-        state = determinizer.sample(rng)
-        start = len(state.history)
-        path = descend(root, state, seat, rng, policy, exploration)
-        totals = playout(state, rng, policy, finish)
-        backpropagate(path, rewards(state, totals))
-        done += 1
-        spent += len(state.history) - start + SAMPLE_STEPS
+    budget = Budget(iterations, seconds, steps)
+    state = determinizer.sample(rng)
+    if finish is not None or (expand_after is not None and plays_left(state) > TREE_PLAYS):
+        expand_after = None  # Briscola for two: its last tricks are searched exactly (`finisher`)
+    alive = root_candidates(state, root, rng, policy)
+    rounds = max(1, ceil(log2(len(alive))))
+    for number in range(1, rounds + 1):
+        done = 0
+        while done < MIN_ROUND or not budget.used(number / rounds):
+            if done or number > 1:
+                state = determinizer.sample(rng)
+            seed = rng.getrandbits(32)
+            for action in alive:
+                one = state.clone()
+                start = len(one.history)
+                child = root.child(action, action, seat)
+                one.apply(action)
+                play_rng = Random(seed)
+                path = [] if expand_after is None else descend(child, one, seat, play_rng, policy, exploration,
+                                                               expand_after)
+                reward = rewards(one, playout(one, play_rng, policy, finish))
+                backpropagate([child] + path, reward)
+                child.samples[root.visits] = reward[seat]
+                budget.steps += len(one.history) - start
+            root.visits += 1
+            budget.iterations += 1
+            budget.steps += SAMPLE_STEPS
+            done += 1
+        if number < rounds:
+            alive = halve(root, alive)
+    root.finalists = alive
     return root
 
 
-def descend(root: Node, state: State, seat: int, rng: Random, policy, exploration: float) -> list[Node]:
-    """Selection and expansion on `state` (changed in place): the path walked."""
-    node, path = root, [root]
+class Budget:
+    """What a search has spent of its limits (None: no limit of that kind)."""
+
+    def __init__(self, iterations: int | None, seconds: float | None, steps: int | None):
+        self.limits = (iterations, seconds, steps)
+        self.start = time.perf_counter()
+        self.iterations = self.steps = 0
+
+    def used(self, share: float) -> bool:
+        """True once any limit is spent up to `share` of it."""
+        iterations, seconds, steps = self.limits
+        return ((iterations is not None and self.iterations >= share * iterations)
+                or (seconds is not None and time.perf_counter() - self.start >= share * seconds)
+                or (steps is not None and self.steps >= share * steps))
+
+
+def halve(root: Node, alive: list[Action]) -> list[Action]:
+    """The better half of `alive` by mean paired difference to the anchor's
+    action (kept in any case; with no anchor, by mean reward)."""
+    ranked = sorted(alive, key=lambda a: -score(root, a))
+    keep = ranked[:ceil(len(alive) / 2)]
+    if root.prior in alive and root.prior not in keep:
+        keep.append(root.prior)
+    return keep
+
+
+def score(root: Node, action: Action) -> float:
+    child = root.children[action]
+    kept = root.children.get(root.prior)
+    if kept is None:
+        return child.mean()
+    return paired(child, kept)[0]
+
+
+def paired(child: Node, kept: Node) -> tuple[float, float]:
+    """(mean, squared standard error) of `child`'s reward minus `kept`'s on
+    the iterations that played both."""
+    diffs = [reward - kept.samples[i] for i, reward in child.samples.items() if i in kept.samples]
+    k = len(diffs)
+    if k < 2:
+        return 0.0, 1e9
+    mean = sum(diffs) / k
+    variance = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+    return mean, variance / k
+
+
+def descend(node: Node, state: State, seat: int, rng: Random, policy, exploration: float,
+            expand_after: int) -> list[Node]:
+    """Selection and expansion below `node` on `state` (changed in place): the
+    nodes walked past `node`. A decision node grows children only once it has
+    been visited `expand_after` times (before that the playout goes on from
+    it), the playout policy's action first, then UCB1."""
+    path: list[Node] = []
     while True:
         turn = state.current_player()
         if turn == TERMINAL:
@@ -366,11 +484,14 @@ def descend(root: Node, state: State, seat: int, rng: Random, policy, exploratio
         elif turn != seat and state.phase == "discard":
             action = policy(state, rng)  # face down: the searching seat sees only that it happened
             node = node.child(("discard", turn))
+        elif node.visits < expand_after:
+            return path
         else:
             actions = available(state, node, rng, policy)
             untried = [a for a in actions if a not in node.children]
             if untried:
-                action = rng.choice(untried)
+                suggested = policy(state, rng)
+                action = suggested if suggested in untried else rng.choice(untried)
                 node = node.child(action, action, turn)
                 state.apply(action)
                 path.append(node)
@@ -379,6 +500,13 @@ def descend(root: Node, state: State, seat: int, rng: Random, policy, exploratio
             action = node.action
         state.apply(action)
         path.append(node)
+
+
+def plays_left(state: State) -> int:
+    """The cards still to be played in the hand (those in hand and, in
+    Briscola, the stock's)."""
+    stock = state.pile_left() if state.game.name == "briscola" else 0
+    return stock + sum(state.hand_size(s) for s in range(state.n))
 
 
 def playout(state: State, rng: Random, policy, finish=None) -> list[int] | None:
@@ -459,6 +587,29 @@ def available(state: State, node: Node, rng: Random, policy) -> list[Action]:
     if node.prior is not None and node.prior not in actions:
         actions = actions + [node.prior]
     return actions
+
+
+def root_candidates(state: State, root: Node, rng: Random, policy) -> list[Action]:
+    """The seat's actions compared at the root: every card it may play; of a
+    wider choice at most `ROOT_CANDIDATES`, the anchor's first, then the
+    pass and the bids next to the anchor's, the best call of each suit, or
+    the first discard candidates."""
+    actions = available(state, root, rng, policy)
+    if len(actions) <= ROOT_CANDIDATES or all(a.kind == "play" for a in actions):
+        return actions
+    first = [root.prior] if root.prior in actions else []
+    if any(a.kind == "call" for a in actions):
+        suits = set()
+        for action in sorted(actions, key=lambda a: -_call_strength(state)[a.card.index]):
+            if action.card.suit not in suits:
+                suits.add(action.card.suit)
+                first.append(action)
+    elif any(a.kind == "bid" for a in actions):
+        at = actions.index(root.prior) if root.prior in actions else 0
+        first += [a for a in actions if a.kind == "pass"]
+        first += sorted(actions, key=lambda a: abs(actions.index(a) - at))
+    chosen = list(dict.fromkeys(first + actions))
+    return chosen[:ROOT_CANDIDATES]
 
 
 def narrow(state: State, actions: list[Action], rng: Random, policy) -> list[Action]:

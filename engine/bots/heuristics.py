@@ -139,8 +139,8 @@ class Table:
                 return member
             # The partner holds the called card: one of the seats that may hide it.
             candidates = [s for s in range(self.n) if s not in (caller, self.me) and self.hidden[s]]
-            if self.me == caller or not candidates:
-                candidates = candidates or [s for s in range(self.n) if s != caller]
+            if not candidates:  # no hidden card (a playout's full state): any other seat but the caller
+                candidates = [s for s in range(self.n) if s not in (caller, self.me)]
             total = sum(self.hidden[s] for s in candidates) or len(candidates)
             for s in candidates:
                 member[s] = (self.hidden[s] or 1) / total
