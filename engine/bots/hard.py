@@ -10,10 +10,10 @@ Each iteration samples one full state from the seat's view
 root action still compared** in it, each in its own subtree (common
 determinizations: two moves are compared on the same deals, so the luck of
 the deal, by far the largest part of a reward's spread, cancels out of
-their difference, as in a duplicate match). By default (`EXPAND_AFTER`
-None) the tree is the root alone: each root action is followed by a
-playout. With `expand_after=k` the tree grows below each root action and is
-walked with the determinization:
+their difference, as in a duplicate match). Until the last `TREE_PLAYS`
+cards of the hand (and all through Briscola for two) each root action is
+followed by a playout alone; in those last cards the tree grows below each
+root action and is walked with the determinization:
 
 - a node is reached by the sequence of actions *as the seat saw them*: its
   own and the other seats' public moves as they are, chance events with the
@@ -314,15 +314,14 @@ class Node:
     """One information set of the searching seat, reached by what it saw.
 
     `player` is the seat whose move leads here (None after a chance event or
-    a hidden move): `total` sums that seat's rewards, `squares` their
-    squares. `avail` counts the iterations in which the move was available;
-    `candidates` caches the searching seat's own narrowed discards. At the
+    a hidden move): `total` sums that seat's rewards. `avail` counts the
+    iterations in which the move was available; `candidates` caches the searching seat's own narrowed discards. At the
     root: `prior`, the anchor's action, always compared; `finalists`, the
     actions compared to the end; and each child's `samples`, the seat's
     reward by iteration.
     """
 
-    __slots__ = ("action", "player", "children", "visits", "total", "squares", "avail", "candidates", "prior",
+    __slots__ = ("action", "player", "children", "visits", "total", "avail", "candidates", "prior",
                  "samples", "finalists")
 
     def __init__(self, action: Action | None = None, player: int | None = None):
@@ -331,7 +330,6 @@ class Node:
         self.children: dict = {}
         self.visits = 0
         self.total = 0.0
-        self.squares = 0.0
         self.avail = 1
         self.candidates: list[Action] | None = None
         self.prior: Action | None = None
@@ -358,13 +356,6 @@ class Node:
 
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
-
-    def spread(self) -> float:
-        """The squared standard error of the mean reward."""
-        if self.visits < 2:
-            return 1e9
-        variance = (self.squares - self.total * self.total / self.visits) / (self.visits - 1)
-        return max(variance, 0.0) / self.visits
 
     def __repr__(self) -> str:
         return f"<Node {self.action} by {self.player}: {self.visits} visits, mean {self.mean():.3f}>"
@@ -561,7 +552,6 @@ def backpropagate(path: list[Node], rewards: list[float]) -> None:
         if node.player is not None:
             reward = rewards[node.player]
             node.total += reward
-            node.squares += reward * reward
 
 
 def seen_by(action: Action, need, seat: int) -> Action:
@@ -601,14 +591,15 @@ def root_candidates(state: State, root: Node, rng: Random, policy) -> list[Actio
     first = [root.prior] if root.prior in actions else []
     if any(a.kind == "call" for a in actions):
         suits = set()
-        for action in sorted(actions, key=lambda a: -_call_strength(state)[a.card.index]):
+        strength = _call_strength(state)
+        for action in sorted(actions, key=lambda a: -strength[a.card.index]):
             if action.card.suit not in suits:
                 suits.add(action.card.suit)
                 first.append(action)
     elif any(a.kind == "bid" for a in actions):
         at = actions.index(root.prior) if root.prior in actions else 0
         first += [a for a in actions if a.kind == "pass"]
-        first += sorted(actions, key=lambda a: abs(actions.index(a) - at))
+        first += [a for _, a in sorted(enumerate(actions), key=lambda pair: abs(pair[0] - at))]
     chosen = list(dict.fromkeys(first + actions))
     return chosen[:ROOT_CANDIDATES]
 
