@@ -40,6 +40,10 @@ class BriscolaApp(App):
         if not self.is_headless:
             self._on_hangup()
         if self.resume is not None:
+            from textual.widgets import Static
+
+            self.mount(Static(f" Resuming {self.resume.name}: replaying and checking its transcript"
+                              f"{self.style_.ellipsis}", id="resuming"))
             self.resume_table(self.resume, lambda why: self.exit(return_code=2, message=f"briscola play: {why}"))
         elif self.play is not None:
             self.start_table(**self.play)

@@ -146,6 +146,23 @@ async def test_the_app_goes_away_mid_hand_and_resumes_from_home_with_the_same_ca
     assert saved_games() == []
 
 
+async def test_play_resume_says_what_it_does_while_the_game_is_rebuilt():
+    app = BriscolaApp({"game": "briscola", "players": 2, "hands": 1}, seed=1, deal_seed=1, pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode == "card", "my turn")
+        await pilot.press("1", "enter")
+        await wait_for(pilot, lambda: table_of(app).mode == "card", "my second turn")
+        app.exit()
+    [saved] = saved_games()
+
+    app = BriscolaApp(pace=0, resume=saved.slot)  # what `briscola play --resume` opens
+    async with app.run_test(size=SIZE) as pilot:
+        note = app.screen_stack[0].query_one("#resuming")
+        assert f"Resuming {saved.slot.name}: replaying and checking its transcript" in str(note.render())
+        await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode == "card", "my turn")
+        app.exit()
+
+
 @pytest.mark.skipif(shutil.which("tmux") is None or not os.path.exists("/proc"), reason="needs tmux and /proc")
 def test_sighup_in_a_real_terminal_exits_cleanly_and_the_game_resumes(tmp_path):
     """`briscola play` under tmux, one card played, then SIGHUP (what the terminal going
