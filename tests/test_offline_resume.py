@@ -22,6 +22,7 @@ from briscola_tui.app import BriscolaApp
 from briscola_tui.cli import main
 from briscola_tui.offline import OfflineTable
 from briscola_tui.saved import NotResumable, Slot, saved_games
+from briscola_tui.screens.dialogs import ConfirmDelete
 from briscola_tui.screens.home import HomeScreen
 from briscola_tui.screens.summary import SummaryScreen
 from engine import bots
@@ -146,13 +147,18 @@ async def test_the_app_goes_away_mid_hand_and_resumes_from_home_with_the_same_ca
     assert saved_games() == []
 
 
-async def test_play_resume_says_what_it_does_while_the_game_is_rebuilt():
+async def leave_a_game_unfinished() -> None:
+    """A game of Briscola for two, one card played, then the app goes away."""
     app = BriscolaApp({"game": "briscola", "players": 2, "hands": 1}, seed=1, deal_seed=1, pace=0)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode == "card", "my turn")
         await pilot.press("1", "enter")
         await wait_for(pilot, lambda: table_of(app).mode == "card", "my second turn")
         app.exit()
+
+
+async def test_play_resume_says_what_it_does_while_the_game_is_rebuilt():
+    await leave_a_game_unfinished()
     [saved] = saved_games()
 
     app = BriscolaApp(pace=0, resume=saved.slot)  # what `briscola play --resume` opens
@@ -161,6 +167,29 @@ async def test_play_resume_says_what_it_does_while_the_game_is_rebuilt():
         assert f"Resuming {saved.slot.name}: replaying and checking its transcript" in str(note.render())
         await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode == "card", "my turn")
         app.exit()
+
+
+async def test_an_unfinished_game_can_be_deleted_from_the_resume_menu():
+    await leave_a_game_unfinished()
+    [saved] = saved_games()
+    app = BriscolaApp(seed=1, pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
+        home = app.screen
+        await pilot.press("2", "enter")  # Resume an unfinished game
+        assert "d deletes one" in home.query_one("#home-menu").title
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDelete), "the confirmation")
+        await pilot.press("n")  # kept
+        await wait_for(pilot, lambda: app.screen is home, "back to the menu")
+        assert saved_games() == [saved]
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDelete), "the confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen is home and not saved_games(), "the game deleted")
+        assert "Resume an unfinished game" not in [item.text for item in home.query_one("#home-menu").items]
+        assert f"Deleted {saved.slot.name}" in str(home.query_one("#home-note").render())
+    assert saved.slot.transcript.exists() and not saved.slot.folder.exists()
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None or not os.path.exists("/proc"), reason="needs tmux and /proc")

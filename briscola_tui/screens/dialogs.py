@@ -1,4 +1,4 @@
-"""Small modal screens: help, the last trick, scores, rules, quitting."""
+"""Small modal screens: help, the last trick, scores, rules, quitting, deleting an unfinished game."""
 
 from __future__ import annotations
 
@@ -96,6 +96,29 @@ class ConfirmQuit(ModalScreen[bool]):
             yield Static("Leave the game in progress?\n"
                          "It is kept: Resume on the home screen, or the same join command, takes it up.\n\n"
                          "y or ctrl+q: quit   n or Escape: stay")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class ConfirmDelete(ModalScreen[bool]):
+    """Delete an unfinished game against the computer? (`label`: the game as the menu lists it)"""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS = [Binding("y", "answer(True)", show=False),
+                Binding("n,escape,enter", "answer(False)", show=False)]
+
+    def __init__(self, label: str) -> None:
+        super().__init__()
+        self.label = label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static("Delete an unfinished game", id="title")
+            yield Static(f"{self.label}\n\n"
+                         "It can no longer be resumed: its keys and secrets are deleted. "
+                         "Its transcript stays for the replay viewer.\n\n"
+                         "y: delete   n or Escape: keep it")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -51,7 +51,7 @@ class HomeScreen(Screen):
         *DIGITS,
         Binding("up,k", "move(-1)", show=False), Binding("down,j", "move(1)", show=False),
         Binding("enter,space", "confirm", show=False), Binding("escape", "back", show=False),
-        Binding("question_mark", "help", show=False),
+        Binding("question_mark", "help", show=False), Binding("d,delete", "delete", show=False),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -59,6 +59,7 @@ class HomeScreen(Screen):
         self.menu = "home"
         self.saved: list = []  # the unfinished games against the computer, newest first
         self.resuming = False  # a game is being rebuilt: one at a time
+        self.confirming = False  # the delete dialog is open over the resume menu
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" Briscola · Chiamata · Calabresella", "bold"), id="home-title")
@@ -77,6 +78,9 @@ class HomeScreen(Screen):
 
     def on_screen_resume(self) -> None:
         """Back from a game: the unfinished ones may have changed."""
+        if self.confirming:  # back from the delete dialog: the same menu
+            self.confirming = False
+            return
         if self.is_mounted:
             if self.resuming:  # the note said "Resuming"
                 self.query_one("#home-note", Static).update("")
@@ -96,7 +100,8 @@ class HomeScreen(Screen):
 
         if self.menu == "home":
             self.saved = saved_games()[:9]
-        title = {"games": "Play against the computer:", "resume": "Resume (newest first):"}.get(self.menu, "")
+        title = {"games": "Play against the computer:",
+                 "resume": "Resume (newest first; d deletes one):"}.get(self.menu, "")
         self.query_one(Choices).show([Choice(text, value) for text, value in self._items()], cursor, 1, title)
 
     def action_digit(self, d: int) -> None:
@@ -134,6 +139,39 @@ class HomeScreen(Screen):
             self.resuming = True
             note.update(" Resuming" + getattr(getattr(self.app, "style_", None), "ellipsis", "..."))
             self.app.resume_table(slot, failed)
+
+    def action_delete(self) -> None:
+        """In the resume menu: delete the chosen unfinished game, once confirmed."""
+        if self.menu != "resume" or self.resuming or not self.saved:
+            return
+        from .dialogs import ConfirmDelete
+
+        menu = self.query_one(Choices)
+        item = menu.items[menu.cursor]
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._delete(item.action, menu.cursor)
+
+        self.confirming = True
+        self.app.push_screen(ConfirmDelete(item.text), answered)
+
+    def _delete(self, slot, cursor: int) -> None:
+        from ..saved import saved_games
+        from ..storage import InUse
+
+        note = self.query_one("#home-note", Static)
+        try:
+            slot.hold()  # not a game another briscola process is playing
+        except InUse as error:
+            note.update(f" {error}")
+            return
+        slot.discard()
+        note.update(f" Deleted {slot.name} (its transcript stays for the replay viewer).")
+        self.saved = saved_games()[:9]
+        if not self.saved:
+            self.menu = "home"
+        self._show(min(cursor, max(0, len(self._items()) - 1)) if self.menu == "resume" else 0)
 
     @on(Choices.Clicked)
     def _clicked(self, event: Choices.Clicked) -> None:
