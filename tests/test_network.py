@@ -758,6 +758,35 @@ def _join_of(entries: list[bytes], seat: int) -> bytes:
     raise AssertionError(f"no join of seat {seat}")
 
 
+def test_a_person_may_not_take_a_computer_players_name(children):
+    # The lobby shows a seat named cpuN as a computer player: the host refuses such a
+    # name in the hello, and closes a connection whose join (signed by its own key) uses one.
+    table = Table(children, "briscola", players=2, bots=1)
+    posing = table.join("cpu0")
+    assert posing.finish() == 2, posing.tail()
+    assert posing.wait_for(r"^briscola join: --name 'cpu0': a name such as cpu1 .* is kept for the host's")
+    table.clients.remove(posing)
+    raw = Raw(table.port)
+    children.closers.append(raw)
+    raw.send(hs.hello("player", Identity.generate().public_bytes, "Cpu0", CODE, -1))
+    assert raw.closed_by_host(timeout=5) == [("refuse", ["'Cpu0': a name such as cpu1 (cpu and a digit) is kept "
+                                                         "for the host's computer players: choose another"])]
+    k1 = Identity.generate()
+    raw, seat, entries = sit(table.port, k1)
+    children.closers.append(raw)
+    forger = TableSession(seat, k1, "cpu0")
+    owed = [m for data in entries for m in forger.receive(data).messages] + forger.start().messages
+    raw.send(hs.submit(owed[0]))
+    assert ("bye", ["a join under a name such as cpu1 (cpu and a digit) is kept for the host's computer "
+                    "players: choose another"]) in raw.closed_by_host(timeout=5)
+    table.join("Ann")  # the seat is still free
+    table.verify_all(table.finish())
+    session = TableSession(None)
+    for entry in read_transcript(table.transcript)[1]:
+        session.receive(entry.encode())
+    assert {s: session.names[s] for s in (0, 1)} == {0: "Ann", 1: "cpu1"}
+
+
 def test_a_connection_submitting_another_keys_message_is_closed(children, tmp_path):
     table = Table(children, "briscola", players=4, bots=2)
     ann = table.join("Ann", seat=0)

@@ -248,6 +248,10 @@ async def test_forms_name_a_bad_field_and_the_lobby_shows_a_refusal_or_no_answer
         await pilot.press("enter")
         assert "seat: a whole number from 0 to 5" in str(form.query_one("#form-error").render())
         form.query_one("#seat").value = ""
+        form.query_one("#name").value = "cpu1"
+        await pilot.press("enter")
+        assert "name: a name such as cpu1" in str(form.query_one("#form-error").render())
+        form.query_one("#name").value = "Ann"
         form.query_one("#code").value = "wrong"
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby", WAIT)

@@ -20,11 +20,18 @@ from protocol.session import TableSession
 
 from ..storage import FileSeatStore, InUse, TranscriptFile, data_dir, hold_lock
 from .client import Client, Options, stdin_lines
-from .server import Bot, Limits, TableServer, new_code
+from .server import BOT_NAMES, Bot, Limits, TableServer, bot_name, is_bot_name, new_code
 
 
 class SetupError(ValueError):
     """A command line that cannot make a table (said before anything starts)."""
+
+
+def person_name(name: str) -> str:
+    """`name` as a seat's name, SetupError if it is one kept for the host's computer players."""
+    if is_bot_name(name.strip()):
+        raise SetupError(f"--name {name!r}: {BOT_NAMES}")
+    return name
 
 
 def say(line: str) -> None:
@@ -51,6 +58,7 @@ class Hosting:
 def prepare_host(args, say) -> Hosting:
     """The table `briscola host` serves (a new one, or the one its --transcript holds), its
     computer players and join code; `say(line)` hears what the server has to tell."""
+    person_name(getattr(args, "name", "") or "")
     identity = Identity.load_or_create(data_dir() / "host.key")
     path = Path(args.transcript) if args.transcript else None
     resumed = path is not None and path.exists()
@@ -165,15 +173,6 @@ def _host_bots(host: Host, args, log: TranscriptFile) -> dict[int, Bot]:
     return out
 
 
-def bot_name(seat: int) -> str:
-    """The name of a computer player the host runs: short enough for the table's seat column."""
-    return f"cpu{seat}"
-
-
-def is_bot_name(name: str) -> bool:
-    return len(name) == 4 and name.startswith("cpu") and name[3].isdigit()
-
-
 def addresses(bind: str, port: int) -> list[str]:
     """The HOST:PORT others should give to reach a table listening on `bind`:
     `bind` itself, or for every interface this machine's LAN addresses, then loopback."""
@@ -217,7 +216,7 @@ def join_options(args) -> Options:
     """What `briscola join` asks of the host (SetupError for a bad address)."""
     address, port = host_port(args.address)
     player = players.get(args.bot) if args.bot else None
-    return Options(address, port, "player", args.name or "", args.code or "", args.seat, player,
+    return Options(address, port, "player", person_name(args.name or ""), args.code or "", args.seat, player,
                    retry_seconds=args.retry)
 
 

@@ -86,6 +86,29 @@ class Bot:
     owed: list = field(default_factory=list)  # what it must send once the table runs (after a restart)
 
 
+BOT_NAMES = "a name such as cpu1 (cpu and a digit) is kept for the host's computer players: choose another"
+
+
+def bot_name(seat: int) -> str:
+    """The name of a computer player the host runs: short enough for the table's seat column."""
+    return f"cpu{seat}"
+
+
+def is_bot_name(name: str) -> bool:
+    """A name kept for the host's computer players (a person may not take one: the
+    lobby shows such a seat as a computer player)."""
+    return len(name) == 4 and name[:3].lower() == "cpu" and name[3].isdigit()
+
+
+def _joins_as_a_bot(message: bytes) -> bool:
+    """A join message (from a connection, not the host's own players) under a bot's name."""
+    try:
+        header, body = parse_header(Signed.decode(message).payload)
+    except ProtocolError:
+        return False  # the host drops it, naming the connection
+    return header.kind == "join" and len(body) > 1 and isinstance(body[1], str) and is_bot_name(body[1])
+
+
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
 
@@ -251,6 +274,8 @@ class TableServer:
             raise RemoteProtocolError("wrong join code")
         table_id = self.host.table_id
         conn.role = hello.role
+        if hello.role == "player" and is_bot_name(hello.name):
+            raise RemoteProtocolError(f"{hello.name!r}: {BOT_NAMES}")
         if hello.role == "player":
             nonce = secrets.token_bytes(hs.NONCE_LEN)
             self._send(conn, hs.challenge(nonce, table_id))
@@ -369,6 +394,9 @@ class TableServer:
     async def _submit(self, source: Conn | None, message: bytes) -> None:
         if source is not None and not self._signed_by(source, message):
             self._close(source, "a message signed by another key than the one this connection proved")
+            return
+        if source is not None and _joins_as_a_bot(message):
+            self._close(source, f"a join under {BOT_NAMES}")
             return
         try:
             ordered = await asyncio.to_thread(self.host.submit, message, source)

@@ -51,6 +51,16 @@ def short(text: str, what: str) -> str:
     return text
 
 
+def person(text: str) -> str:
+    """The name field: short, and not one kept for the host's computer players."""
+    from ..net.server import BOT_NAMES, is_bot_name
+
+    text = short(text, "name")
+    if is_bot_name(text):
+        raise FormError(f"name: {BOT_NAMES}")
+    return text
+
+
 def address(text: str) -> str:
     from ..net.commands import SetupError, host_port
 
@@ -77,13 +87,13 @@ def host_args(values: dict) -> argparse.Namespace:
         hands=whole(values["hands"], "hands", 1, 999),
         code=short(values["code"], "join code") or None, open=bool(values["open"]),
         port=whole(values["port"], "port", 0, 65535, blank=7777),
-        bind=values["bind"].strip() or "0.0.0.0", name=short(values["name"], "name"),
+        bind=values["bind"].strip() or "0.0.0.0", name=person(values["name"]),
         bots_replace=False, transcript=None, time_limit=None, option=[], handshake_seconds=10.0, ascii=False)
 
 
 def join_args(values: dict) -> argparse.Namespace:
     return argparse.Namespace(address=address(values["address"]), code=short(values["code"], "join code"),
-                              name=short(values["name"], "name"), seat=whole(values["seat"], "seat", 0, 5, blank=-1),
+                              name=person(values["name"]), seat=whole(values["seat"], "seat", 0, 5, blank=-1),
                               bot=None, retry=60.0)
 
 
