@@ -29,7 +29,7 @@ class SetupError(ValueError):
 
 def person_name(name: str) -> str:
     """`name` as a seat's name, SetupError if it is one kept for the host's computer players."""
-    if is_bot_name(name.strip()):
+    if is_bot_name(name):
         raise SetupError(f"--name {name!r}: {BOT_NAMES}")
     return name
 

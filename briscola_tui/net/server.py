@@ -97,6 +97,7 @@ def bot_name(seat: int) -> str:
 def is_bot_name(name: str) -> bool:
     """A name kept for the host's computer players (a person may not take one: the
     lobby shows such a seat as a computer player)."""
+    name = name.strip()
     return len(name) == 4 and name[:3].lower() == "cpu" and name[3].isdigit()
 
 
