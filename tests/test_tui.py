@@ -218,6 +218,14 @@ def test_no_color_and_ascii_never_leave_the_suit_to_colour(monkeypatch):
     assert BriscolaApp(ascii=False).style_.card(card) == "Q♥"
 
 
+def test_the_log_names_the_trump_suit_as_the_table_writes_it():
+    from briscola_tui.widgets.cards import Style
+
+    text = "the face-up card is 6H: trump H"
+    assert Style(False).text(text) == "the face-up card is 6♥: trump ♥ hearts"
+    assert Style(True, names="italian").text(text) == "the face-up card is 6H: trump H Coppe"
+
+
 @pytest.fixture(scope="module")
 def transcripts(tmp_path_factory):
     """A Chiamata table of two hands and a Briscola hand where seat 1 plays a card it does not hold."""

@@ -101,6 +101,7 @@ class Style:
             text = re.sub(r"\bseat (\d+)\b", lambda m: _name(names, int(m.group(1))), text)
             if "you" in names:  # the person's seat is named "you": "you play", not "you plays"
                 text = re.sub(r"\byou (\w+)\b", lambda m: "you " + SECOND_PERSON.get(m.group(1), m.group(1)), text)
+        text = re.sub(r"\btrump ([DHSC])\b", lambda m: "trump " + self.suit(m.group(1)), text)
         if not self.ascii:
             text = re.sub(r"\b([A2-7JQK])([DHSC])\b", lambda m: m.group(1) + SUIT_GLYPHS[m.group(2)], text)
         return text
