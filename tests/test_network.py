@@ -38,6 +38,7 @@ import json
 import os
 import random
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -403,7 +404,8 @@ class RawWatcher(threading.Thread):
 
 
 class Proxy:
-    """A TCP relay in front of the host. `cut()` drops the live connections; it keeps listening."""
+    """A TCP relay in front of the host. `cut()` drops the live connections; it keeps listening.
+    `cut(hold=True)` also closes every new connection at once, until `release()`."""
 
     def __init__(self, target: int):
         self.target = target
@@ -412,6 +414,7 @@ class Proxy:
         self.lock = threading.Lock()
         self.live: list[socket.socket] = []
         self.accepted = 0
+        self.holding = threading.Event()
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -420,6 +423,9 @@ class Proxy:
                 client, _ = self.listener.accept()
             except OSError:
                 return
+            if self.holding.is_set():
+                client.close()
+                continue
             try:
                 upstream = socket.create_connection(("127.0.0.1", self.target), timeout=5)
                 upstream.settimeout(None)
@@ -445,7 +451,9 @@ class Proxy:
             except OSError:
                 pass
 
-    def cut(self) -> None:
+    def cut(self, hold: bool = False) -> None:
+        if hold:
+            self.holding.set()
         with self.lock:
             live, self.live = self.live, []
         for s in live:
@@ -453,6 +461,9 @@ class Proxy:
                 s.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+
+    def release(self) -> None:
+        self.holding.clear()
 
     def close(self) -> None:
         try:
@@ -636,6 +647,44 @@ def test_a_connection_cut_under_a_player_comes_back(children):
     assert cleo.text.count("connection lost") >= 2
     assert proxy.accepted >= 3  # it came back through the proxy, each time
     table.verify_all(scores)
+
+
+def test_a_spectator_cut_off_just_before_the_end_still_gets_it(children):
+    """The spectator's connection drops before the last card and it cannot reach the host until
+    the seats have read the end: the host waits for it, and it ends with the table's scores."""
+    table = Table(children, "briscola", players=2, bots=1)
+    proxy = Proxy(table.port)
+    children.closers.append(proxy)
+    person = Human(seed=3, hold_at=19)
+    cleo = table.join("Cleo", human=person)
+    watcher = children.start("watcher", "watch", f"127.0.0.1:{proxy.port}", "--retry", "20", "--code", CODE)
+    table.clients.append(watcher)
+    table.host.wait_for(r"\(spectator\) joined")
+    wait_until(lambda: person.moves >= 19, "the last move but one", kids=children)
+    proxy.cut(hold=True)
+    person.go.set()
+    assert cleo.finish() == 0, children.report()
+    table.host.wait_for(r"waiting up to 10 s for 1 spectator to read the end")
+    proxy.release()
+    scores = table.finish()
+    assert "connection lost" in watcher.text
+    assert proxy.accepted >= 2  # it came back through the proxy
+    table.verify_all(scores)
+
+
+def test_a_spectator_that_leaves_on_purpose_does_not_hold_the_host_at_the_end(children):
+    table = Table(children, "briscola", players=2, bots=1)
+    person = Human(seed=4, hold_at=10)
+    cleo = table.join("Cleo", human=person)
+    watcher = children.start("watcher", "watch", table.address, "--retry", "20", "--code", CODE)
+    table.host.wait_for(r"\(spectator\) joined")
+    wait_until(lambda: person.moves >= 10, "ten moves", kids=children)
+    watcher.proc.send_signal(signal.SIGINT)  # ctrl+c: it says bye as it goes
+    assert watcher.finish() == 130, watcher.tail()
+    person.go.set()
+    assert cleo.finish() == 0, children.report()
+    assert table.host.finish() == 0, children.report()
+    assert "spectator to read the end" not in table.host.text
 
 
 def test_a_host_restarted_at_the_end_of_the_hand_closes_the_table_and_serves_its_end(children):

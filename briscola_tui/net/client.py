@@ -110,6 +110,10 @@ class Client:
             if self.ended is not None:  # the host waits for this before it stops serving the table
                 self._send(hs.bye(f"done: {self.ended}"))
                 await asyncio.wait_for(writer.drain(), 5)
+        except asyncio.CancelledError:
+            if self.options.role == "spectator":  # it leaves on purpose: the host need not wait for it
+                self._send(hs.bye("the spectator left"))
+            raise
         finally:
             writer.close()
 

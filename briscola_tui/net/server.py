@@ -63,6 +63,7 @@ class Conn:
     stamp: float = 0.0
     closed: bool = False
     welcomed: bool = False  # it has its welcome: it reads the stored entries from its cursor on
+    returning: bool = False  # it came back holding part of the transcript (it resumes, not starts)
     cursor: int = 0  # the next stored entry to write to it
     base: int = 0  # the entries stored when it was welcomed (its catch-up is not held against it)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -137,7 +138,8 @@ class TableServer:
         self.frames: list[bytes] = [frame(hs.entry(e.encode())) for e in host.transcript.entries]
         """Every stored entry as the frame relayed to readers (each reads from its own cursor)."""
         self.collected: set[int] = set()  # seats whose client said bye holding the table's end
-        self.said_bye = asyncio.Event()  # set when a seat joins `collected`
+        self.watchers_away = 0  # spectators whose connection was lost while the table was played
+        self.said_bye = asyncio.Event()  # set when a seat joins `collected` (or a spectator is back)
 
     @property
     def session(self) -> TableSession:
@@ -185,21 +187,28 @@ class TableServer:
     async def _linger(self) -> None:
         """The table is over, but a seat whose connection dropped near the end (or that was
         restarted then, or that finds a restarted host already done) has not read its last
-        entries. Keep serving until every seat played from afar has said bye after the end
-        (a client says it once it holds the end), for `linger_seconds` at most."""
+        entries, nor has a spectator whose connection was lost while the table was played.
+        Keep serving until every seat played from afar has said bye after the end (a client
+        says it once it holds the end), and as many spectators coming back as were lost, for
+        `linger_seconds` at most."""
         deadline = time.monotonic() + self.limits.linger_seconds
         remote = {s for s in range(self.session.players) if s not in self.bots}
         told = False
-        while not remote <= self.collected and time.monotonic() < deadline:
+        while (not remote <= self.collected or self.watchers_away) and time.monotonic() < deadline:
             if not told and time.monotonic() > deadline - self.limits.linger_seconds + 1:
-                missing = ", ".join(str(s) for s in sorted(remote - self.collected))
-                self.say(f"waiting up to {self.limits.linger_seconds:g} s for seat {missing} to read the end")
+                self.say(f"waiting up to {self.limits.linger_seconds:g} s for {self._missing(remote)} to read the end")
                 told = True
             self.said_bye.clear()
             try:
                 await asyncio.wait_for(self.said_bye.wait(), 0.25)
             except asyncio.TimeoutError:
                 pass
+
+    def _missing(self, remote: set[int]) -> str:
+        missing = [f"seat {s}" for s in sorted(remote - self.collected)]
+        if self.watchers_away:
+            missing.append(f"{self.watchers_away} spectator{'s' if self.watchers_away > 1 else ''}")
+        return " and ".join(missing)
 
     def _ending(self) -> str:
         session = self.session
@@ -235,6 +244,7 @@ class TableServer:
         except asyncio.TimeoutError:
             self._close(conn, "no handshake in time")
         except (ProtocolError, ConnectionError, asyncio.IncompleteReadError) as error:
+            self._count_watcher_away(conn, error)
             self._close(conn, getattr(error, "reason", None) or "connection lost")
         finally:
             self.conns.pop(conn.number, None)
@@ -245,6 +255,13 @@ class TableServer:
             writer_task.cancel()
             writer.close()
             self.handlers.discard(asyncio.current_task())
+
+    def _count_watcher_away(self, conn: Conn, error: Exception) -> None:
+        """A spectator lost its connection (not closed by the host, not for breaking the
+        protocol) while the table was still played: the end waits for one to come back."""
+        if (conn.role == "spectator" and conn.welcomed and not conn.closed and not isinstance(error, ProtocolError)
+                and self.session.phase not in ("over", "aborted")):
+            self.watchers_away += 1
 
     async def _read_frame(self, reader, frames: FrameReader) -> bytes:
         while True:
@@ -291,6 +308,7 @@ class TableServer:
             stored = len(self.frames)
             self._send(conn, hs.welcome(table_id, -1 if conn.seat is None else conn.seat, stored - start))
             conn.cursor, conn.base = start, stored
+            conn.returning = start > 0
             conn.welcomed = True  # under the lock: no entry is relayed before the welcome, none twice
             conn.wake.set()
         self.say(f"{conn} joined" + (f" as {hello.name!r}" if hello.name else ""))
@@ -342,9 +360,8 @@ class TableServer:
         while not conn.closed:
             kind, fields = hs.parse(await self._read_frame(reader, frames))
             if kind == "bye":
-                if conn.seat is not None and self.session.phase in ("over", "aborted"):
-                    self.collected.add(conn.seat)
-                    self.said_bye.set()
+                if self.session.phase in ("over", "aborted"):
+                    self._collect(conn)
                 return
             if kind != "submit":
                 raise RemoteProtocolError(f"{kind} after the handshake")
@@ -353,6 +370,14 @@ class TableServer:
             self._rate(conn)
             async with self.lock:
                 await self._order(conn, fields[0])
+
+    def _collect(self, conn: Conn) -> None:
+        """A client said bye holding the table's end: a seat, or a spectator that came back."""
+        if conn.seat is not None:
+            self.collected.add(conn.seat)
+        elif conn.returning and self.watchers_away:
+            self.watchers_away -= 1
+        self.said_bye.set()
 
     def _rate(self, conn: Conn) -> None:
         now = time.monotonic()
