@@ -676,10 +676,16 @@ def test_a_spectator_that_leaves_on_purpose_does_not_hold_the_host_at_the_end(ch
     table = Table(children, "briscola", players=2, bots=1)
     person = Human(seed=4, hold_at=10)
     cleo = table.join("Cleo", human=person)
-    watcher = children.start("watcher", "watch", table.address, "--retry", "20", "--code", CODE)
+    # A person's ctrl+c. The test may run as a background job, whose children start with SIGINT
+    # ignored: this one takes it as a terminal's foreground process does.
+    keys = "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); " \
+           "from briscola_tui.cli import main; sys.exit(main())"
+    watcher = Child("watcher", [sys.executable, "-c", keys, "watch", table.address, "--retry", "20", "--code", CODE],
+                    children.folder / "watcher")
+    children.started.append(watcher)
     table.host.wait_for(r"\(spectator\) joined")
     wait_until(lambda: person.moves >= 10, "ten moves", kids=children)
-    watcher.proc.send_signal(signal.SIGINT)  # ctrl+c: it says bye as it goes
+    watcher.proc.send_signal(signal.SIGINT)  # it says bye as it goes
     assert watcher.finish() == 130, watcher.tail()
     person.go.set()
     assert cleo.finish() == 0, children.report()
