@@ -192,7 +192,7 @@ async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards
     assert looks > 5
     scores = table.finish()
     assert str(list(net.client.session.series.scores)) == scores
-    assert "spectator" not in "".join(l for l in table.host.lines if l.startswith("closing"))
+    assert "spectator" not in "".join(l for l in table.host.lines if l.startswith("closing")), table.host.text
 
 
 async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):

@@ -164,6 +164,7 @@ class TableServer:
             await self._flush(0.5)
             server.close()
             for conn in list(self.conns.values()):
+                conn.closed = True  # the host ends it: its handler does not report it as lost
                 conn.writer.transport.abort()  # after `_flush`: what a stalled reader did not take is dropped
             await self._handlers_done(1.0)
         return 0 if self.session.phase == "over" else 3
