@@ -251,8 +251,8 @@ class Table:
         self.clients.append(child)
         return child
 
-    def watch(self, name: str = "watcher", code: str | None = CODE) -> Child:
-        child = self.kids.start(name, "watch", self.address, "--retry", "20",
+    def watch(self, name: str = "watcher", code: str | None = CODE, port: int | None = None) -> Child:
+        child = self.kids.start(name, "watch", f"127.0.0.1:{port or self.port}", "--retry", "20",
                                 *(["--code", code] if code is not None else []))
         self.clients.append(child)
         return child
@@ -657,8 +657,7 @@ def test_a_spectator_cut_off_just_before_the_end_still_gets_it(children):
     children.closers.append(proxy)
     person = Human(seed=3, hold_at=19)
     cleo = table.join("Cleo", human=person)
-    watcher = children.start("watcher", "watch", f"127.0.0.1:{proxy.port}", "--retry", "20", "--code", CODE)
-    table.clients.append(watcher)
+    watcher = table.watch(port=proxy.port)
     table.host.wait_for(r"\(spectator\) joined")
     wait_until(lambda: person.moves >= 19, "the last move but one", kids=children)
     proxy.cut(hold=True)
