@@ -291,8 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay = sub.add_parser(
         "selfplay",
         help="a whole table of computer players through the full protocol",
-        description="Play a table of computer players (random legal moves) through the full "
-        "mental-poker protocol in one process, print each hand and the final scores.",
+        description="Play a table of computer players (random legal moves, or the levels --seats "
+        "names) through the full mental-poker protocol in one process, print each hand and the final scores.",
     )
     selfplay.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
     selfplay.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")

@@ -62,7 +62,8 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
     if not quiet:
         watcher = table.spectators[0]
         table.on_event = lambda node, event: print(f"  {event.text}", file=out) if node is watcher else None
-    print(f"{game}, {n} players, options {rules.options}" + ("" if kind else f", players {', '.join(levels)}"), file=out)
+    print(f"{game}, {n} players, options {as_flags(rules.options)}" + ("" if kind else f", players {', '.join(levels)}"),
+          file=out)
     if kind is not None:
         who = "the host" if kind.session is None else f"seat {cheater}"
         print(f"cheat: {who} {kind.what} ({cheat}), at its first chance", file=out)
@@ -170,3 +171,9 @@ def _had_chance(table, kind, session) -> bool:
 
 class SelfplayError(ValueError):
     """A selfplay that cannot be set up as asked (a cheat this table cannot show, a --seats list of the wrong length)."""
+
+
+def as_flags(options: dict) -> str:
+    """The options as `-o NAME=VALUE` would give them, e.g. `trump_exchange=none black_hand=false`."""
+    return " ".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+                    for name, value in options.items())

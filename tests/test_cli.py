@@ -34,6 +34,17 @@ def test_selfplay_plays_a_whole_match_by_default(capsys):
     assert "winners: seats" in out
 
 
+def test_selfplay_names_its_options_as_they_are_given_so_a_run_can_be_repeated(capsys):
+    assert main(["selfplay", "--hands", "1", "-q", "--seed", "2", "-o", "seven_second=true",
+                 "-o", "trump_exchange=2"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    flags = header.split("options ", 1)[1].split(",", 1)[0].split()
+    assert "seven_second=true" in flags and "trump_exchange=2" in flags and "black_hand=false" in flags
+    again = [arg for flag in flags for arg in ("-o", flag)]
+    assert main(["selfplay", "--hands", "1", "-q", "--seed", "2", *again]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == header
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
