@@ -375,4 +375,27 @@ async def test_a_computer_player_thinking_shows_after_300_ms():
 
         await wait_for(pilot, note, "the note", 5)
         assert seen[-1].split(" is thinking")[0] in ("Bea", "Carlo", "Dora", "Elio")
+
+
+async def test_a_seat_thinking_in_the_play_keeps_to_one_line_of_the_seats_panel():
+    # In the play a seat line also shows the points taken: "-> thinking..." must still fit beside them.
+    app = BriscolaApp({"game": "chiamata", "hands": 1}, seed=1, deal_seed=1, pace=0.8, level="easy")
+    async with app.run_test(size=SIZE) as pilot:
+        def thinking_in_the_play() -> bool:
+            table = table_of(app)
+            return (table is not None and table.view is not None and table.view.phase == "play"
+                    and "thinking" in str(table.query_one("#seats").render()))
+
+        end = time.monotonic() + DEADLINE
+        while not thinking_in_the_play():  # I pass in the auction and play my first card when asked
+            assert time.monotonic() < end, "timed out waiting for a seat thinking in the play"
+            table = table_of(app)
+            if table is not None and table.view is not None and table.mode != "wait":
+                await pilot.press("1", "enter")
+            await pilot.pause(0.05)
+        seats = table_of(app).query_one("#seats")
+        lines = seats.render().split("\n")
+        assert lines and max(line.cell_length for line in lines) <= seats.size.width
+        assert sum("pt" in line.plain for line in lines) == 5  # each seat on its own line, points shown
+        await pilot.press("ctrl+q", "y")
         await pilot.press("ctrl+q", "y")

@@ -29,6 +29,8 @@ TITLES = {"briscola": "Briscola", "chiamata": "Briscola Chiamata", "calabresella
 CARD_KINDS = ("play", "return")
 THINKING_DELAY = 0.3
 """Seconds before "X is thinking..." shows (a quick computer player shows nothing)."""
+SEATS_WIDTH = 52
+"""The seats' panel at 80 columns (before the first layout gives its size)."""
 PHASE_TITLES = {"auction": "Your bid", "call": "Call a card", "raise": "Raise the monte?",
                 "take": "Take from the monte (scegliete)", "exchange": "Exchange"}
 
@@ -281,13 +283,14 @@ class TableScreen(Screen):
         targets = [a.target for a in self.view.auction if a.kind == "bid" and a.target is not None]
         return targets[-1] if targets and self.view.phase != "auction" else None
 
-    def _seat_line(self, seat: int, trick: dict, last_bid: dict) -> Text:
+    def _seat_line(self, seat: int, trick: dict, last_bid: dict, roles_width: int) -> Text:
         """One seat: name, cards held, roles, its card on the table (or last bid), points, turn, clock."""
         v, s = self.view, self.style_
-        roles = ",".join((*v.roles.get(seat, ()), *(("team",) if seat in self._team() else ())))
         size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
         line = Text(f" {self.who(seat):<6.6} {size:>2} card{'s' if size != 1 else ' '} ")
-        line.append(f"{roles:<13.13} ", "bold" if "partner" in roles or "alone" in roles else "")
+        roles = self._roles(seat)
+        line.append(f"{roles:<{roles_width}.{roles_width}} ",
+                    "bold" if "partner" in roles or "alone" in roles else "")
         if seat in trick:
             card = trick[seat]
             line.append("[")
@@ -297,18 +300,41 @@ class TableScreen(Screen):
             line.append(f"{last_bid[seat]:<6.6}")
         else:
             line.append("      ")
-        if v.game in ("briscola", "chiamata") and seat < len(v.captured) and v.phase == "play":
+        if self._shows_points(seat):
             line.append(f" {v.captured[seat]:>3}pt", "dim")
-        clock = self._clock(seat)
+        return line + self._seat_status(seat)
+
+    def _roles(self, seat: int) -> str:
+        return ",".join((*self.view.roles.get(seat, ()), *(("team",) if seat in self._team() else ())))
+
+    def _shows_points(self, seat: int) -> bool:
+        v = self.view
+        return v.game in ("briscola", "chiamata") and seat < len(v.captured) and v.phase == "play"
+
+    def _seat_status(self, seat: int) -> Text:
+        """What the seat is doing now, at the end of its line: thinking, its turn, what the table awaits
+        of it; and its clock."""
+        v, s = self.view, self.style_
+        status = Text()
         if seat == self.thinking and time.monotonic() - self.thinking_since >= THINKING_DELAY:
-            line.append(f" {s.arrow} thinking{s.ellipsis}", "italic")
+            status.append(f" {s.arrow} thinking{s.ellipsis}", "italic")
         elif v.turn == seat and v.table_phase == "play":
-            line.append(f" {s.arrow} turn", "bold")
+            status.append(f" {s.arrow} turn", "bold")
         elif v.table_phase not in ("play", "over") and seat in v.awaited:
-            line.append(f" {s.arrow} {v.awaited[seat]}", "dim")
+            status.append(f" {s.arrow} {v.awaited[seat]}", "dim")
+        clock = self._clock(seat)
         if clock:
-            line.append(f" {clock}", "bold")
-        return line
+            status.append(f" {clock}", "bold")
+        return status
+
+    def _roles_width(self, seats) -> int:
+        """The roles column: 13 wide, narrower when a seat's status would not fit beside it (a long
+        name's 'thinking...' and a clock), never narrower than the roles shown."""
+        width = self.query_one("#seats").size.width or SEATS_WIDTH
+        fixed = 17 + 1 + 6 + (6 if any(self._shows_points(seat) for seat in seats) else 0)
+        status = max(self._seat_status(seat).cell_len for seat in seats)
+        roles = max(len(self._roles(seat)) for seat in seats)
+        return max(min(roles, 13), min(13, width - fixed - status))
 
     def _team(self) -> set:
         """The other seats of my fixed team (Briscola for 4 or 6), known from the start."""
@@ -331,8 +357,9 @@ class TableScreen(Screen):
         last_bid = {a.seat: s.action(a) for a in v.auction} if v.phase == "auction" else {}
         order = [*range(v.seat + 1, v.players), *range(0, v.seat + 1)] if v.seat is not None else range(v.players)
         lines = Text()
+        roles_width = self._roles_width(order)
         for seat in order:
-            lines.append(self._seat_line(seat, trick, last_bid))
+            lines.append(self._seat_line(seat, trick, last_bid, roles_width))
             lines.append("\n")
         status = getattr(self.controller, "status", "")
         if status:
