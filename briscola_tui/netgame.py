@@ -168,6 +168,7 @@ class NetTable:
         self._link: str | None = None
         self._failed: str | None = None
         self._over = False
+        self._interrupted = False  # the screen waiting in `advance` is gone (the app is closing)
         self._listening: tuple[str, ...] = ()
         self._client_line = ""  # the last thing the client said (why it stopped, when it does)
         self.entry_at = time.monotonic()  # when the last entry arrived
@@ -253,6 +254,7 @@ class NetTable:
             self._fail(f"cannot listen on port {hosting.port}: {getattr(error, 'strerror', None) or error}")
             return None
         port = ready.result()
+        hosting.listening_on(port)
         self.options.port = port
         self._listening = tuple(addresses(hosting.bind, port))
         self.publish()
@@ -385,15 +387,18 @@ class NetTable:
 
     def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> str:
         """Send the person's action (if any), then wait until it is the person's turn ("turn"), a hand
-        has been audited ("hand") or the table is over ("over"); `moved(seat)` at every change
-        in between (seat: whose turn it is, None when it is nobody's or ours)."""
+        has been audited ("hand"), the table is over ("over") or the wait was interrupted
+        ("stopped"); `moved(seat)` at every change in between (seat: whose turn it is, None when it
+        is nobody's or ours)."""
         if action is not None:
             self._answer(action)
         seen = -1
         while True:
             with self._changed:
-                while self._version == seen:
+                while self._version == seen and not self._interrupted:
                     self._changed.wait(0.5)
+                if self._interrupted:
+                    return "stopped"
                 seen = self._version
                 if self._shown is not None and self._verdicts > self._shown:
                     self._shown += 1
@@ -409,6 +414,13 @@ class NetTable:
                 view = self._view
             if moved is not None and view is not None:
                 moved(view.turn if view.turn != view.seat and view.table_phase == "play" else None)
+
+    def interrupt(self) -> None:
+        """Make a waiting `advance` return "stopped" now (and any later one at once): the screen that
+        waits is going away, and the app cannot close while a thread of it waits."""
+        with self._changed:
+            self._interrupted = True
+            self._changed.notify_all()
 
     def _answer(self, action: Action) -> None:
         with self._changed:

@@ -154,6 +154,7 @@ class OfflineTable:
         self._seen = 0
         self._started = False
         self._lock = threading.Lock()
+        self._interrupted = False  # the screen waiting in `advance` is gone (the app is closing)
         self.slot: Slot | None = None
         self._log: TranscriptFile | None = None
         self.saved, self.save_problem = None, ""
@@ -246,8 +247,8 @@ class OfflineTable:
     def advance(self, action: Action | None = None,
                 moved: Callable[[int | None], None] | None = None) -> str:
         """Act for the person (if `action`), then run the table until the person
-        must decide ("turn"), a hand has been audited ("hand") or the table is
-        over ("over"). With `hands`, the table closes once that many hands
+        must decide ("turn"), a hand has been audited ("hand"), the table is
+        over ("over") or `interrupt` was called ("stopped", before a computer player's move). With `hands`, the table closes once that many hands
         were scored (redeals do not count). `moved(seat)` is called before each computer player
         thinks (seat) and after it acted (None)."""
         with self._lock:
@@ -271,6 +272,9 @@ class OfflineTable:
                     return "turn"
                 bot = next((s for s in table.seats[1:] if s.my_turn()), None)
                 if bot is not None:
+                    if self._interrupted:
+                        self._remember()
+                        return "stopped"
                     if moved:
                         moved(bot.seat)
                     if self.pace:
@@ -281,6 +285,11 @@ class OfflineTable:
                     continue
                 if not table.queue and not table.time_out():
                     raise RuntimeError(f"the table is stuck in phase {table.host.session.phase}")
+
+    def interrupt(self) -> None:
+        """Make `advance` return "stopped" before the next computer player's move: the screen that
+        waits is going away, and the app cannot close while a thread of it runs the table."""
+        self._interrupted = True
 
     def _pump(self) -> bool:
         """Deliver queued messages; True as soon as a hand has been audited (the rest waits)."""

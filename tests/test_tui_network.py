@@ -19,6 +19,8 @@ ports, a deadline on every wait, every child killed at the end).
 6. `briscola join` in a terminal (a pseudo-terminal here) that goes away
    (SIGHUP): the app exits cleanly (status 0), and the same command takes
    the seat back and finishes the hand, which verifies.
+   `briscola host` in a terminal, waiting for a seat that never moves:
+   its terminal going away, or ctrl+q and y, ends it at once (status 0).
 7. A snapshot of the lobby (fixed data) at 80x24.
 """
 
@@ -371,6 +373,60 @@ def test_the_terminal_going_away_ends_the_app_cleanly_and_the_seat_is_taken_back
     scores = table.finish()
     assert "seat 0 at table" in again.text  # the seat the app held (the host's computer player has seat 1)
     table.verify_all(scores)
+
+
+@pytest.mark.parametrize("leave", ["hangup", "ctrl+q"])
+def test_the_host_app_leaves_at_once_while_it_waits_for_another_seats_move(children, leave):
+    # The app waits (in a worker thread) for a person who does not move; its terminal going away,
+    # or ctrl+q and y, must end it rather than leave the process waiting for that move for ever.
+    port_file = children.folder / "port"
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    os.set_blocking(master, False)
+    env = {**os.environ, "BRISCOLA_HOME": str(children.folder / "Ada"), "TERM": "xterm-256color"}
+    app = subprocess.Popen([*BRISCOLA, "host", "--game", "briscola", "--bind", "127.0.0.1", "--port", "0",
+                            "--port-file", str(port_file), "--code", CODE, "--name", "Ada", "--hands", "1",
+                            "--ascii"], stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
+                           start_new_session=True)
+    os.close(slave)
+    try:
+        shown, end = b"", time.monotonic() + HAND_WAIT
+
+        def read() -> None:
+            nonlocal shown
+            assert time.monotonic() < end and app.poll() is None, \
+                f"not on the screen:\n{shown[-2000:]!r}\n{children.report()}"
+            try:
+                shown += os.read(master, 65536)
+            except BlockingIOError:
+                time.sleep(0.05)
+
+        while not (port_file.exists() and port_file.read_text().strip().isdigit()):
+            read()
+        children.start("Bo", "join", f"127.0.0.1:{port_file.read_text().strip()}", "--code", CODE, "--name", "Bo",
+                       "--retry", "20", driver=lambda child, line: None)  # takes seat 1, never answers its turn
+        while b"Play a card" not in shown and b"thinking" not in shown:
+            read()
+        if b"thinking" not in shown:  # my turn first: I play, then the table waits for Bo
+            os.write(master, b"1\r")
+            while b"thinking" not in shown:
+                read()
+        if leave == "hangup":
+            app.send_signal(signal.SIGHUP)  # the terminal goes away
+            os.close(master)
+            master = None
+        else:
+            os.write(master, b"\x11")  # ctrl+q, then y to the question
+            while b"Leave the game" not in shown:
+                read()
+            os.write(master, b"y")
+        assert app.wait(WAIT) == 0
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait(10)
+        if master is not None:
+            os.close(master)
 
 
 # --- the lobby, drawn ----------------------------------------------------------------------

@@ -49,10 +49,16 @@ class Hosting:
     port: int  # the port asked for (0: any free one)
     resumed: bool
     level: str  # of the computer players this process runs
+    port_file: str | None = None  # where to write the port once listening (for scripts and tests)
 
     @property
     def table_id(self) -> bytes:
         return self.server.host.table_id
+
+    def listening_on(self, port: int) -> None:
+        """The server listens on `port`: write it to the port file, if one was asked for."""
+        if self.port_file:
+            Path(self.port_file).write_text(str(port))
 
 
 def prepare_host(args, say) -> Hosting:
@@ -79,7 +85,7 @@ def prepare_host(args, say) -> Hosting:
     server = TableServer(host, log, code=code, bots=bots, time_limit=time_limit, replace_with_bot=replace,
                          hands=args.hands, say=say, limits=Limits(handshake_seconds=args.handshake_seconds,
                                                            backlog=getattr(args, "backlog", Limits.backlog)))
-    return Hosting(server, log, code, args.bind, args.port, resumed, args.level)
+    return Hosting(server, log, code, args.bind, args.port, resumed, args.level, getattr(args, "port_file", None))
 
 
 def host_command(args) -> int:
@@ -92,8 +98,7 @@ def host_command(args) -> int:
         for address in addresses(args.bind, port):
             say(f"  join with: briscola join {address}" + ("" if code is None else f" --code {code}"))
         say(f"  watch with: briscola watch {addresses(args.bind, port)[0]}" + ("" if code is None else f" --code {code}"))
-        if args.port_file:
-            Path(args.port_file).write_text(str(port))
+        hosting.listening_on(port)
 
     try:
         status = asyncio.run(hosting.server.run(args.bind, args.port, listening))

@@ -127,6 +127,10 @@ class TableScreen(Screen):
         self.set_interval(0.25, self._tick)
         self.advance()
 
+    def on_unmount(self) -> None:
+        """Gone (the app closes, or the table ended): the worker waiting on the table stops waiting."""
+        self.controller.interrupt()
+
     def on_resize(self, event) -> None:
         """More room than 80 columns: the log takes a third of it."""
         self.query_one("#log", RichLog).styles.width = max(28, event.size.width // 3)
@@ -151,6 +155,8 @@ class TableScreen(Screen):
             result = ctrl.advance(action, moved)
         except Exception as error:  # shown, not raised: the UI stays up
             app.call_from_thread(self.failed, f"{type(error).__name__}: {error}")
+            return
+        if result == "stopped":  # this screen is gone: nothing to show
             return
         view, events = ctrl.snapshot()
         app.call_from_thread(self.finished, view, events, result)
