@@ -142,6 +142,10 @@ class NetClient(Client):
         super()._act(action)
         self.net.publish()
 
+    def _away(self, seats: tuple[int, ...]) -> None:
+        super()._away(seats)
+        self.net.publish()
+
 
 class NetTable:
     """A networked table for the app: a seat (or a spectator), and the hosted table when
@@ -365,6 +369,11 @@ class NetTable:
     @property
     def over(self) -> bool:
         return self._over
+
+    def away(self) -> tuple[int, ...]:
+        """The seats the host says have no connection now (their player left or was cut off)."""
+        client = self.client
+        return client.away if client is not None else ()
 
     @property
     def status(self) -> str | None:

@@ -286,6 +286,10 @@ class OfflineTable:
                 if not table.queue and not table.time_out():
                     raise RuntimeError(f"the table is stuck in phase {table.host.session.phase}")
 
+    def away(self) -> tuple[int, ...]:
+        """Seats with no connection: none, every seat is in this process."""
+        return ()
+
     def interrupt(self) -> None:
         """Make `advance` return "stopped" before the next computer player's move: the screen that
         waits is going away, and the app cannot close while a thread of it runs the table."""

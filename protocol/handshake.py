@@ -9,6 +9,7 @@ one per frame, the first element naming the kind:
     host -> client   ["welcome", table_id, seat, count]  (then `count` entries: the transcript from `have`)
                      ["refuse", reason]
     host -> client   ["entry", entry_bytes]              (each entry, in order)
+    host -> client   ["away", seats]                     (the seated players with no connection now)
     client -> host   ["submit", signed_message]          (a message for the table)
     either way       ["bye", reason]                     (closing, with why)
 
@@ -24,7 +25,10 @@ connection may only submit messages signed by that key (a `join` must bind it).
 A handshake that fails (wrong code, seat taken, bad proof, a frame that is no
 hello) is answered with `refuse`, which a client does not retry; `bye` closes
 a connection that may come back (a drop, a stale connection, the table's
-end). A client says `bye` once it holds the table's end: the host keeps
+end). After the welcome's entries, and whenever it changes, the host says which seats
+held by a player (not one of its own computer players) have no connection:
+the others show such a seat as away rather than thinking. A client says `bye`
+once it holds the table's end: the host keeps
 serving a finished table until each seat played from afar has, for a few
 seconds at most, so one that reconnects near the end still gets it.
 """
@@ -33,11 +37,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .codec import decode, encode, expect_array, expect_bytes, expect_int, expect_str
+from .codec import decode, encode, expect_array, expect_bytes, expect_int, expect_list, expect_str
 from .errors import RemoteProtocolError
 from .identity import Identity, verify
 
-VERSION = 1
+VERSION = 2
 PROOF_TAG = b"briscola-tui/handshake/v1\x00"
 ROLES = ("player", "spectator")
 NONCE_LEN = 32
@@ -83,6 +87,14 @@ def entry(data: bytes) -> bytes:
 
 def submit(signed: bytes) -> bytes:
     return encode(["submit", signed])
+
+
+def away(seats) -> bytes:
+    return encode(["away", sorted(seats)])
+
+
+def _seats(v) -> tuple[int, ...]:
+    return tuple(expect_int(s, 0, 5, "seat") for s in expect_list(v, 6, "seats"))
 
 
 def bye(reason: str) -> bytes:
@@ -146,5 +158,6 @@ SHAPES = {
     "refuse": (_str(200),),
     "entry": (_bytes((1, 1 << 16)),),
     "submit": (_bytes((1, 1 << 16)),),
+    "away": (_seats,),
     "bye": (_str(200),),
 }

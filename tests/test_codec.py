@@ -390,3 +390,16 @@ def test_expect_helpers_reject_naming_what(call):
     with pytest.raises(RemoteProtocolError) as info:
         call()
     assert "card" in info.value.reason
+
+
+def test_the_away_frame_round_trips_and_a_bad_one_is_the_peers_error():
+    from protocol import handshake as hs
+    from protocol.codec import encode
+
+    assert hs.parse(hs.away((2, 0))) == ("away", [(0, 2)])
+    assert hs.parse(hs.away(())) == ("away", [()])
+    for bad in ([7], [-1], ["1"], [True], list(range(7))):
+        with pytest.raises(RemoteProtocolError):
+            hs.parse(encode(["away", bad]))
+    with pytest.raises(RemoteProtocolError):
+        hs.parse(encode(["away", 1]))

@@ -385,7 +385,7 @@ class RawWatcher(threading.Thread):
         try:
             while (item := self.raw.next()) is not None:
                 kind, fields = item
-                if kind == "bye":
+                if kind in ("bye", "away"):
                     continue
                 assert kind == "entry", kind
                 self.entries.append(fields[0])
@@ -599,7 +599,7 @@ def test_a_spectator_opens_no_hidden_card(played):
 
 def test_a_player_killed_mid_hand_comes_back(children):
     table = Table(children, "briscola", players=2, bots=1)
-    table.watch()
+    watcher = table.watch()
     person = Human(seed=3, delay=0.12)
     cleo = table.join("Cleo", human=person)
     wait_until(lambda: person.moves >= 4, "four moves", kids=children)
@@ -607,11 +607,15 @@ def test_a_player_killed_mid_hand_comes_back(children):
     cleo.finish()
     table.host.wait_for(r"closing connection \d+ \(seat 0\): connection lost")
     moves = person.moves
+    watcher.wait_for(r"^Cleo is away \(no connection\)$")  # the others see why the table waits
+    assert "Cleo is back" not in watcher.text
     cleo = table.restart(cleo)  # the same command, the same data folder
     cleo.wait_for(r"^seat 0 at table ")
+    watcher.wait_for(r"^Cleo is back$")
     scores = table.finish()
     assert person.moves > moves + 3  # it went on playing
     table.verify_all(scores)
+    assert "is away" not in table.host.text and "cpu1 is" not in watcher.text  # its own players never are
 
 
 def test_the_host_killed_mid_hand_comes_back(children):

@@ -344,6 +344,34 @@ async def test_a_time_limit_shows_a_clock_on_the_seat_that_owes(children, home):
         net.stop()
 
 
+async def test_a_seat_whose_player_is_gone_shows_as_away_until_it_is_back(children, home):
+    table = Table(children, "briscola", players=2)
+    bo = table.join("Bo", human=lambda child, line: None)  # a person who never plays a card
+    net = joining(table.address)
+    app = NetworkApp(net, ascii=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await lobby_then_table(app, pilot)
+            screen = table_of(app)
+            await wait_for(pilot, lambda: screen.view is not None and screen.view.table_phase == "play",
+                           "the play", HAND_WAIT)
+
+            def seats() -> str:
+                return str(screen.query_one("#seats").render())
+
+            assert "away" not in seats()
+            bo.proc.kill()
+            await wait_for(pilot, lambda: re.search(r"Bo .*<- away", seats()), "Bo's seat shown away", WAIT)
+            assert net.away() == (1,) and any(line == "Bo is away (no connection)" for line in net.lobby().log)
+            table.restart(bo)
+            await wait_for(pilot, lambda: "away" not in seats() and net.away() == (), "Bo back", WAIT)
+            assert "Bo is back" in net.lobby().log
+            await pilot.press("ctrl+q", "y")
+            await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
+    finally:
+        net.stop()
+
+
 def test_the_terminal_going_away_ends_the_app_cleanly_and_the_seat_is_taken_back(children):
     table = Table(children, "briscola", players=2, bots=1)
     home = children.folder / "Ada"  # the folder `table.join("Ada")` uses below: the same key, the same seat

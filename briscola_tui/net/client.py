@@ -65,6 +65,7 @@ class Client:
         self.rng = random.Random()
         self.writer: asyncio.StreamWriter | None = None
         self.ended: str | None = None
+        self.away: tuple[int, ...] = ()  # the seats the host says have no connection
 
     # --- connecting, and connecting again -----------------------------------------------
 
@@ -126,6 +127,9 @@ class Client:
                     raise ConnectionError(f"the host closed the connection: {fields[0]}")
                 if kind == "refuse":
                     raise Refused(fields[0])
+                if kind == "away":
+                    self._away(fields[0])
+                    continue
                 return kind, fields
             chunk = await reader.read(65536)
             if not chunk:
@@ -141,6 +145,17 @@ class Client:
 
     def _send(self, data: bytes) -> None:
         self.writer.write(frame(data))
+
+    def _away(self, seats: tuple[int, ...]) -> None:
+        """The host says which seats have no connection now: say who went and who came back."""
+        names = self.session.names if self.session is not None else {}
+        for seat in seats:
+            if seat not in self.away:
+                self.say(f"{names.get(seat) or f'seat {seat}'} is away (no connection)")
+        for seat in self.away:
+            if seat not in seats:
+                self.say(f"{names.get(seat) or f'seat {seat}'} is back")
+        self.away = seats
 
     # --- the handshake ---------------------------------------------------------------------
 

@@ -137,6 +137,7 @@ class TableServer:
         self.handlers: set[asyncio.Task] = set()  # one per connection, awaited before `run` returns
         self.frames: list[bytes] = [frame(hs.entry(e.encode())) for e in host.transcript.entries]
         """Every stored entry as the frame relayed to readers (each reads from its own cursor)."""
+        self.told_away: tuple[int, ...] = ()  # the seats last said to have no connection
         self.collected: set[int] = set()  # seats whose client said bye holding the table's end
         self.watchers_away = 0  # spectators whose connection was lost while the table was played
         self.said_bye = asyncio.Event()  # set when a seat joins `collected` (or a spectator is back)
@@ -252,10 +253,29 @@ class TableServer:
             for seat, holder in list(self.reserved.items()):
                 if holder is conn:
                     del self.reserved[seat]
+            self._tell_away()
             await asyncio.sleep(0)
             writer_task.cancel()
             writer.close()
             self.handlers.discard(asyncio.current_task())
+
+    def away(self) -> tuple[int, ...]:
+        """The seats a player holds (not one of the host's computer players) with no connection."""
+        connected = {c.seat for c in self.conns.values() if c.welcomed and not c.closed}
+        return tuple(seat for seat in sorted(self.session.keys)
+                     if seat != HOST and seat not in self.bots and seat not in connected)
+
+    def _tell_away(self) -> bool:
+        """Say to every connection which seats are away, if that changed (not once the table is
+        over); True if it did."""
+        away = self.away()
+        if away == self.told_away or self.session.phase in ("over", "aborted"):
+            return False
+        self.told_away = away
+        for conn in list(self.conns.values()):
+            if conn.welcomed:
+                self._send(conn, hs.away(away))
+        return True
 
     def _count_watcher_away(self, conn: Conn, error: Exception) -> None:
         """A spectator lost its connection (not closed by the host, not for breaking the
@@ -313,6 +333,8 @@ class TableServer:
             conn.welcomed = True  # under the lock: no entry is relayed before the welcome, none twice
             conn.wake.set()
         self.say(f"{conn} joined" + (f" as {hello.name!r}" if hello.name else ""))
+        if not self._tell_away():  # to everyone when it changed; else to this one, which has not heard it
+            self._send(conn, hs.away(self.told_away))
 
     def _assign(self, conn: Conn, hello) -> int:
         """The seat this key holds, or a free one (the one asked for if free)."""
@@ -454,6 +476,7 @@ class TableServer:
         for event in self.host.events:
             self.say(event.text)
         self.host.events.clear()
+        self._tell_away()  # a join, or a seat given to a computer player, changes who can be away
         self.waiting_since = time.monotonic()
         self.frames.append(frame(hs.entry(data)))
         for conn in list(self.conns.values()):

@@ -322,7 +322,9 @@ class TableScreen(Screen):
         of it; and its clock."""
         v, s = self.view, self.style_
         status = Text()
-        if seat == self.thinking and time.monotonic() - self.thinking_since >= THINKING_DELAY:
+        if seat in self.controller.away():
+            status.append(f" {s.arrow} away", "bold")
+        elif seat == self.thinking and time.monotonic() - self.thinking_since >= THINKING_DELAY:
             status.append(f" {s.arrow} thinking{s.ellipsis}", "italic")
         elif v.turn == seat and v.table_phase == "play":
             status.append(f" {s.arrow} turn", "bold")
@@ -469,7 +471,10 @@ class TableScreen(Screen):
         else:
             hand.show(self.hand)
             choices.show([])
-            if self.thinking is not None and time.monotonic() - self.thinking_since >= THINKING_DELAY:
+            if self.thinking is not None and self.thinking in self.controller.away():
+                prompt.update(f"{self.who(self.thinking)} is away (no connection): the table waits for them "
+                              f"to come back{s.ellipsis}")
+            elif self.thinking is not None and time.monotonic() - self.thinking_since >= THINKING_DELAY:
                 prompt.update(f"{self.who(self.thinking)} is thinking{s.ellipsis}")
             elif v.table_phase not in ("play", "over"):
                 waiting = ", ".join(self.who(seat) for seat in sorted(v.awaited) if seat != v.seat)
