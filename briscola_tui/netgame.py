@@ -52,6 +52,7 @@ class LobbySeat:
     fingerprint: str  # of the key that holds it ("" while free)
     computer: bool
     me: bool
+    away: bool = False  # taken by a player who has no connection now
 
 
 @dataclass(frozen=True)
@@ -341,7 +342,8 @@ class NetTable:
         seats = tuple(
             LobbySeat(s, session.names.get(s, "") if s in session.keys else "",
                       fingerprint(session.keys[s]) if s in session.keys else "",
-                      s in bots or is_bot_name(session.names.get(s, "")), s == self.client.seat)
+                      s in bots or is_bot_name(session.names.get(s, "")), s == self.client.seat,
+                      s in self.client.away)
             for s in range(n))
         return Lobby(game=session.table.game, players=n, seats=seats, waiting=_waiting(session),
                      started=session.phase not in LOBBY_PHASES, **common)

@@ -372,6 +372,27 @@ async def test_a_seat_whose_player_is_gone_shows_as_away_until_it_is_back(childr
         net.stop()
 
 
+async def test_the_lobby_shows_a_seat_taken_by_a_player_now_gone_as_away(children, home):
+    table = Table(children, "briscola", players=3)
+    bo = table.join("Bo", human=lambda child, line: None)
+    bo.wait_for(r"^seat \d at table ")
+    bo.proc.kill()
+    bo.finish()
+    net = joining(table.address)
+    app = NetworkApp(net, ascii=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            def seats() -> str:
+                return str(app.screen.query_one("#lobby-seats").render()) if isinstance(app.screen, LobbyScreen) else ""
+
+            await wait_for(pilot, lambda: re.search(r"Bo +away", seats()), "Bo's seat shown away", WAIT)
+            assert re.search(r"Ada +you ", seats())
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
+    finally:
+        net.stop()
+
+
 def test_the_terminal_going_away_ends_the_app_cleanly_and_the_seat_is_taken_back(children):
     table = Table(children, "briscola", players=2, bots=1)
     home = children.folder / "Ada"  # the folder `table.join("Ada")` uses below: the same key, the same seat
