@@ -248,9 +248,10 @@ class OfflineTable:
                 moved: Callable[[int | None], None] | None = None) -> str:
         """Act for the person (if `action`), then run the table until the person
         must decide ("turn"), a hand has been audited ("hand"), the table is
-        over ("over") or `interrupt` was called ("stopped", before a computer player's move). With `hands`, the table closes once that many hands
-        were scored (redeals do not count). `moved(seat)` is called before each computer player
-        thinks (seat) and after it acted (None)."""
+        over ("over") or `interrupt` was called ("stopped", checked before each
+        computer player's move). With `hands`, the table closes once that many
+        hands were scored (redeals do not count). `moved(seat)` is called before
+        each computer player thinks (seat) and after it acted (None)."""
         with self._lock:
             table = self.table
             if not self._started:

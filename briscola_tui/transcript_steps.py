@@ -68,6 +68,44 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
     return steps
 
 
+TITLES = {"briscola": "Briscola", "chiamata": "Chiamata", "calabresella": "Calabresella"}
+
+
+def describe(path: Path) -> str:
+    """One line for the list of stored transcripts: the game, the players' names, when it was
+    last written and whose copy it is (read from the file's first entries, not checked: opening
+    it checks everything). The file name alone when it is not a transcript."""
+    from datetime import datetime
+
+    from protocol.errors import ProtocolError
+    from protocol.messages import from_body
+    from protocol.transcript import parse_signed
+
+    from .storage import read_transcript_file
+
+    try:
+        loaded = read_transcript_file(path)
+        opened = [parse_signed(entry.message) for entry in loaded.entries[:13]]  # the table, then the joins
+        table = from_body("table", opened[0].body)
+        names = {o.header.sender: from_body("join", o.body).name for o in opened if o.header.kind == "join"}
+        when = datetime.fromtimestamp(path.stat().st_mtime)
+    except (ProtocolError, OSError, IndexError, ValueError):
+        return f"{path.name} (not a transcript this version reads)"
+    players = ", ".join(names.get(seat) or f"seat {seat}" for seat in range(table.players))
+    return f"{TITLES.get(table.game, table.game)}: {players}  {when:%d %b %H:%M}  {whose_copy(path.stem)}".rstrip()
+
+
+def whose_copy(stem: str) -> str:
+    """What a stored transcript's file name says of it: played against the computer, hosted,
+    played at a seat or watched (as the app names them)."""
+    if stem.startswith("offline-"):
+        return "against the computer"
+    suffix = stem.rsplit("-", 1)[-1]
+    if suffix.startswith("seat") and suffix[4:].isdigit():
+        return f"played at seat {suffix[4:]}"
+    return {"host": "hosted", "watch": "watched"}.get(suffix, "")
+
+
 def stored_transcripts(limit: int = 8) -> list[Path]:
     """The newest transcripts in the data folder (host, join and watch keep theirs there)."""
     from .storage import data_dir

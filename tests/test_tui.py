@@ -277,6 +277,29 @@ async def test_replay_viewer_from_home_steps_to_the_audit(transcripts):
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home again", 10)
 
 
+async def test_the_stored_transcripts_are_listed_by_game_players_and_whose_copy(transcripts, tmp_path, monkeypatch):
+    import shutil
+
+    from briscola_tui.screens.replay import OpenReplay
+    from briscola_tui.transcript_steps import describe
+
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    folder = tmp_path / "home" / "transcripts"
+    folder.mkdir(parents=True)
+    shutil.copy(transcripts[0], folder / "0123abcd-seat2.bin")
+    (folder / "0123abcd-host.bin").write_bytes(b"not a transcript at all")
+    label = describe(folder / "0123abcd-seat2.bin")
+    assert label.startswith("Chiamata: seat 0, seat 1, seat 2, seat 3, seat 4  ") and label.endswith(
+        "played at seat 2")
+    assert describe(folder / "0123abcd-host.bin") == "0123abcd-host.bin (not a transcript this version reads)"
+    app = make_app(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenReplay), "the list", 10)
+        shown = str(app.screen.query_one("#replay-files").render())
+        assert "Chiamata: seat 0" in shown and "not a transcript" in shown
+
+
 async def test_replay_refuses_a_file_that_is_not_a_transcript(tmp_path):
     from briscola_tui.screens.replay import OpenReplay
 

@@ -36,12 +36,13 @@ class OpenReplay(Screen):
         yield Static(" digits or arrows + Enter open   Escape back", id="replay-keys")
 
     def on_mount(self) -> None:
-        from ..transcript_steps import stored_transcripts
+        from ..transcript_steps import describe, stored_transcripts
 
         self.files = stored_transcripts()
         menu = self.query_one(Choices)
         menu.columns_max = 1
-        menu.show([Choice(p.name) for p in self.files], 0, 1, "Stored transcripts:" if self.files else "")
+        menu.show([Choice(describe(p)) for p in self.files], 0, 1, "Stored transcripts (newest first):" if self.files
+                  else "")
         if not self.files:
             self.query_one("#replay-or", Static).update(" No stored transcript yet; type a file name, then Enter:")
         self.query_one(Input).focus()
