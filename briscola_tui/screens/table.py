@@ -289,8 +289,9 @@ class TableScreen(Screen):
         targets = [a.target for a in self.view.auction if a.kind == "bid" and a.target is not None]
         return targets[-1] if targets and self.view.phase != "auction" else None
 
-    def _seat_line(self, seat: int, trick: dict, last_bid: dict, roles_width: int) -> Text:
-        """One seat: name, cards held, roles, its card on the table (or last bid), points, turn, clock."""
+    def _seat_line(self, seat: int, trick: dict, last_bid: dict, roles_width: int, status: Text) -> Text:
+        """One seat: name, cards held, roles, its card on the table (or last bid), points, and its
+        status (turn, thinking, away, clock)."""
         v, s = self.view, self.style_
         size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
         line = Text(f" {self.who(seat):<6.6} {size:>2} card{'s' if size != 1 else ' '} ")
@@ -308,7 +309,7 @@ class TableScreen(Screen):
             line.append("      ")
         if self._shows_points(seat):
             line.append(f" {v.captured[seat]:>3}pt", "dim")
-        return line + self._seat_status(seat)
+        return line + status
 
     def _roles(self, seat: int) -> str:
         return ",".join((*self.view.roles.get(seat, ()), *(("team",) if seat in self._team() else ())))
@@ -335,13 +336,13 @@ class TableScreen(Screen):
             status.append(f" {clock}", "bold")
         return status
 
-    def _roles_width(self, seats) -> int:
-        """The roles column: 13 wide, narrower when a seat's status would not fit beside it (a long
-        name's 'thinking...' and a clock), never narrower than the roles shown."""
+    def _roles_width(self, statuses: dict) -> int:
+        """The roles column: 13 wide, narrower when a seat's status would not fit beside it
+        ('thinking...' and a clock), never narrower than the roles shown."""
         width = self.query_one("#seats").size.width or SEATS_WIDTH
-        fixed = 17 + 1 + 6 + (6 if any(self._shows_points(seat) for seat in seats) else 0)
-        status = max(self._seat_status(seat).cell_len for seat in seats)
-        roles = max(len(self._roles(seat)) for seat in seats)
+        fixed = 17 + 1 + 6 + (6 if any(self._shows_points(seat) for seat in statuses) else 0)
+        status = max(text.cell_len for text in statuses.values())
+        roles = max(len(self._roles(seat)) for seat in statuses)
         return max(min(roles, 13), min(13, width - fixed - status))
 
     def _team(self) -> set:
@@ -365,9 +366,10 @@ class TableScreen(Screen):
         last_bid = {a.seat: s.action(a) for a in v.auction} if v.phase == "auction" else {}
         order = [*range(v.seat + 1, v.players), *range(0, v.seat + 1)] if v.seat is not None else range(v.players)
         lines = Text()
-        roles_width = self._roles_width(order)
+        statuses = {seat: self._seat_status(seat) for seat in order}
+        roles_width = self._roles_width(statuses)
         for seat in order:
-            lines.append(self._seat_line(seat, trick, last_bid, roles_width))
+            lines.append(self._seat_line(seat, trick, last_bid, roles_width, statuses[seat]))
             lines.append("\n")
         status = getattr(self.controller, "status", "")
         if status:
