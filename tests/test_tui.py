@@ -365,6 +365,18 @@ async def _take_turn(app, pilot) -> TableScreen:
     return table_of(app)
 
 
+async def test_long_roles_are_shown_whole_when_the_seat_line_has_room():
+    """The dealer who bids solissimo is 'dealer,soloist': wider than the 13-column roles, shown whole."""
+    app = make_app("calabresella", 3, deal_seed=4, level="easy")  # I deal, and speak first
+    async with app.run_test(size=SIZE) as pilot:
+        table = await _take_turn(app, pilot)
+        assert table.view.roles.get(0) == ("dealer",)
+        await pilot.press(str(1 + [item.text for item in table.items].index("bid solissimo")), "enter")
+        seats = table.query_one("#seats")
+        await wait_for(pilot, lambda: "dealer,soloist " in str(seats.render()), "my roles, whole")
+        assert max(line.cell_length for line in seats.render().split("\n")) <= seats.size.width
+
+
 async def test_a_target_is_typed_and_checked():
     """Chiamata with bids on points: the target group asks for a number; one out of range is refused."""
     app = BriscolaApp({"game": "chiamata", "hands": 1, "options": {"auction": "points"}}, seed=1, deal_seed=1,

@@ -337,13 +337,13 @@ class TableScreen(Screen):
         return status
 
     def _roles_width(self, statuses: dict) -> int:
-        """The roles column: 13 wide, narrower when a seat's status would not fit beside it
-        ('thinking...' and a clock), never narrower than the roles shown."""
+        """The roles column: 13 wide, or as wide as the longest roles ('dealer,soloist'), as far as
+        the line has room beside each seat's status ('thinking...' and a clock): a line never wraps."""
         width = self.query_one("#seats").size.width or SEATS_WIDTH
         fixed = 17 + 1 + 6 + (6 if any(self._shows_points(seat) for seat in statuses) else 0)
-        status = max(text.cell_len for text in statuses.values())
+        room = width - fixed - max(text.cell_len for text in statuses.values())
         roles = max(len(self._roles(seat)) for seat in statuses)
-        return max(min(roles, 13), min(13, width - fixed - status))
+        return max(0, min(max(roles, 13), room))
 
     def _team(self) -> set:
         """The other seats of my fixed team (Briscola for 4 or 6), known from the start."""
