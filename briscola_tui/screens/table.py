@@ -448,8 +448,8 @@ class TableScreen(Screen):
             count = len(v.legal[0].cards)
             hand.show(self.hand, (), self.cursor, self.chosen)
             choices.show([])
-            prompt.update(Text(f"Discard {count}: digits or Space toggle ({len(self.chosen)} chosen), "
-                               f"Enter confirms{self._card_note()}", "bold"))
+            prompt.update(Text(f"Discard {count} ({len(self.chosen)} chosen): digits or Space, "
+                               f"Enter{self._card_note()}", "bold"))
             keys.update(" ? help   1-9 toggle   arrows move   Space toggle   Enter discard   ctrl+q quit")
         elif self.mode == "grid":
             hand.show(self.hand)
