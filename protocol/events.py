@@ -56,8 +56,10 @@ def action_events(before, after, action) -> list[Event]:
         for role in sorted(set(roles) - set(earlier.get(seat, ())) - {"dealer"}):
             events.append(Event("role", seat, ROLE_NEWS[role].format(who(seat))))
     me = after.viewer
-    if action.kind == "call" and isinstance(me, int) and me >= 0 and action.card in after.hands[me]:
-        # Only the seat holding the called card knows who the partner is, until it is played.
+    if (action.kind == "call" and after.game.name == "chiamata" and isinstance(me, int) and me >= 0
+            and action.card in after.hands[me]):
+        # Only the seat holding the called card knows who the partner is, until it is played. (The
+        # holder of a Calabresella call hands it over face up and stays a defender.)
         events.append(Event("secret", me, "you called your own card: you play alone" if me == action.seat
                             else "you hold the called card: you are the caller's partner, and nobody else knows"))
     return events

@@ -166,3 +166,32 @@ def test_the_view_says_whose_turn_what_is_awaited_and_the_last_hand():
     last = table.seats[0].seat_view().last_hand
     assert last.ok and last.number == 0 and last.deal is not None
     assert sum(len(h) for h in last.deal.hands) + len(last.deal.stock) + 1 == 40
+
+
+@pytest.mark.parametrize("game, players", [("chiamata", 5), ("calabresella", 3)])
+def test_only_a_chiamata_call_makes_the_holder_a_secret_partner(game, players):
+    # In Calabresella the holder of the called card hands it over face up and stays a defender.
+    from engine.games import make
+    from protocol.events import action_events
+
+    rules = make(game, players, {})
+    deck = rules.deck()
+    random.Random(3).shuffle(deck)
+    deal = rules.plan(0).deal(list(deck))
+    caller = 1
+    views = [rules.new_hand(0, deal.redact(s), viewer=s) for s in range(players)]
+    full = rules.new_hand(0, deal)
+    while full.phase == "auction":  # the caller bids, everyone else passes
+        seat = full.current_player()
+        choice = next(a for a in full.legal_actions() if (a.kind == "bid") == (seat == caller))
+        for state in (full, *views):
+            state.apply(choice)
+    assert full.current_player() == caller and full.phase == "call"
+    call = next(a for a in full.legal_actions() if a.kind == "call" and a.card not in deal.hands[caller]
+                and any(a.card in hand for hand in deal.hands))
+    holder = next(seat for seat, hand in enumerate(deal.hands) if call.card in hand)
+    before = views[holder].clone()
+    views[holder].apply(call)
+    texts = [e.text for e in action_events(before, views[holder], call)]
+    partner = "you hold the called card: you are the caller's partner, and nobody else knows"
+    assert (partner in texts) == (game == "chiamata"), texts
