@@ -34,6 +34,7 @@ class BriscolaApp(App):
         self.level = level or self.settings.level
         self.resume = resume
         self.from_command = play is not None or resume is not None
+        self.offline = None  # the last game against the computer opened (for the line at exit)
 
     def on_mount(self) -> None:
         self.theme = "textual-dark"
@@ -75,6 +76,7 @@ class BriscolaApp(App):
 
         controller = OfflineTable(game, players, level or self.level, hands, options, seed=self.seed,
                                   deal_seed=self.deal_seed, pace=self.pace, slot=Slot.new(game))
+        self.offline = controller
         self.push_screen(TableScreen(controller, self.style_))
 
     def resume_table(self, slot, failed) -> None:
@@ -93,6 +95,7 @@ class BriscolaApp(App):
         except (NotResumable, InUse) as error:
             self.call_from_thread(failed, str(error))
             return
+        self.offline = controller
         self.call_from_thread(self.push_screen, TableScreen(controller, self.style_))
 
     def _on_hangup(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 
@@ -218,9 +219,20 @@ def _play(args: argparse.Namespace) -> int:
     from .app import BriscolaApp
 
     play = {"game": args.game, "players": args.players, "hands": args.hands, "options": dict(args.option)}
-    BriscolaApp(play, ascii=True if args.ascii else None, level=args.level, seed=args.seed,
-                deal_seed=args.deal_seed, pace=args.pace).run()
+    app = BriscolaApp(play, ascii=True if args.ascii else None, level=args.level, seed=args.seed,
+                      deal_seed=args.deal_seed, pace=args.pace)
+    app.run()
+    _say_farewell(app)
     return 0
+
+
+def _say_farewell(app) -> None:
+    """After the app: the last game against the computer's scores, or how to take it up again."""
+    from .offline import farewell
+
+    if app.offline is not None:
+        with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
+            print(farewell(app.offline), file=sys.stderr)
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -234,13 +246,16 @@ def _resume(args: argparse.Namespace) -> int:
         return 2
     app = BriscolaApp(ascii=True if args.ascii else None, pace=args.pace, resume=games[0].slot)
     app.run()
+    _say_farewell(app)
     return app.return_code or 0
 
 
 def _home(ascii: bool = False) -> int:
     from .app import BriscolaApp
 
-    BriscolaApp(ascii=True if ascii else None).run()
+    app = BriscolaApp(ascii=True if ascii else None)
+    app.run()
+    _say_farewell(app)
     return 0
 
 

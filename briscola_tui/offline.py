@@ -314,3 +314,16 @@ class OfflineTable:
             table.queue.clear()
             table.broadcast(table.host.close(f"stopped after {self.hands} hands"))
             table.queue.clear()
+
+
+def farewell(table: OfflineTable) -> str:
+    """One line after the app closes on a game against the computer: its scores if it is over,
+    else how to take it up again."""
+    view = table.me.seat_view()
+    if table.over:
+        scores = ", ".join(f"{name} {score:+d}" for name, score in zip(NAMES, view.scores))
+        played = f"{view.hands_played} hand{'s' if view.hands_played != 1 else ''}"
+        return f"briscola play: the game is over after {played}: {scores}"
+    if table.slot is not None and table.saved is not None:
+        return "briscola play: the game is kept; briscola play --resume (or Resume on the home screen) takes it up"
+    return "briscola play: left the game"

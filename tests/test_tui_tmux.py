@@ -46,6 +46,34 @@ def test_play_briscola_in_tmux_to_the_summary(tmp_path):
             time.sleep(0.3)
             screen = tmux("capture-pane", "-p", "-t", name, check=False)
         assert "exit status 0" in screen
+        assert "briscola play: the game is over after 1 hand: you " in screen  # the scores, as the app closes
         assert len(list((tmp_path / "transcripts").glob("offline-briscola-*.bin"))) == 1
+    finally:
+        tmux("kill-session", "-t", name, check=False)
+
+
+def test_quitting_play_in_tmux_says_how_to_take_the_game_up_again(tmp_path):
+    name = f"briscola-test-{uuid.uuid4().hex[:8]}"
+    command = f"{sys.executable} -m briscola_tui.cli play --game briscola --seed 1 --deal-seed 1 --pace 0"
+    env = f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} BRISCOLA_HOME={tmp_path}"
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(),
+         f"env {env} {command}; echo exit status $?; sleep 30")
+    try:
+        screen, end = "", time.monotonic() + 90
+        while "Play a card" not in screen:
+            assert time.monotonic() < end, f"no turn in time; the screen was:\n{screen}"
+            time.sleep(0.3)
+            screen = tmux("capture-pane", "-p", "-t", name, check=False)
+        tmux("send-keys", "-t", name, "C-q")
+        while "Leave the game in progress?" not in screen:
+            assert time.monotonic() < end, f"no question; the screen was:\n{screen}"
+            time.sleep(0.3)
+            screen = tmux("capture-pane", "-p", "-t", name, check=False)
+        tmux("send-keys", "-t", name, "y")
+        while "exit status 0" not in screen:
+            assert time.monotonic() < end, f"the app did not exit; the screen was:\n{screen}"
+            time.sleep(0.3)
+            screen = tmux("capture-pane", "-p", "-t", name, check=False)
+        assert "briscola play: the game is kept; briscola play --resume" in screen.replace("\n", "")
     finally:
         tmux("kill-session", "-t", name, check=False)
