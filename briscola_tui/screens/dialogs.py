@@ -22,6 +22,12 @@ ctrl+q       quit (asks first during a game)
 
 Click a card to choose it; click it again to play it."""
 
+def paragraph(text: str) -> str:
+    """Lines of source joined into one paragraph, which the dialog wraps at its own width (lines
+    broken at 76 columns here came out ragged in a 60-column dialog)."""
+    return " ".join(text.split())
+
+
 GAME_RULES = {
     "briscola": """\
 Briscola (2, 3, 4 or 6 players): 40 Italian cards (39 with 3 players, 36
@@ -54,6 +60,7 @@ defenders share it) or scegliete (they choose from it). The soloist needs
 18 thirds (6 points). Price per defender 1, 2, 4, 8, 16; all or no tricks
 x2, the losers under 3 thirds x3.""",
 }
+GAME_RULES = {game: paragraph(text) for game, text in GAME_RULES.items()}
 
 RULES = "\n\n".join(GAME_RULES.values()) + "\n\nThe full rules as the engine plays them: docs/rules.md."
 
@@ -86,16 +93,20 @@ class InfoScreen(ModalScreen):
 
 
 class ConfirmQuit(ModalScreen[bool]):
+    """Leave a game in progress? `kept` says how to take it up again."""
+
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("y,ctrl+q", "answer(True)", show=False),
                 Binding("n,escape,enter", "answer(False)", show=False)]
 
+    def __init__(self, kept: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.kept = kept
+
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="small"):
             yield Static("Quit", id="title")
-            yield Static("Leave the game in progress?\n"
-                         "It is kept: Resume on the home screen, or the same join command, takes it up.\n\n"
-                         "y or ctrl+q: quit   n or Escape: stay")
+            yield Static(f"Leave the game in progress?\n{self.kept}\n\ny or ctrl+q: quit   n or Escape: stay")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
