@@ -134,4 +134,8 @@ class BriscolaApp(App):
             if yes:
                 self.exit()
 
-        self.push_screen(ConfirmQuit(), answered)
+        self.push_screen(ConfirmQuit(self.kept_note()), answered)
+
+    def kept_note(self) -> str:
+        """How a game left now is taken up again (the quit question says it)."""
+        return "It is kept: Resume on the home screen, or briscola play --resume, takes it up."

@@ -41,6 +41,11 @@ class NetworkApp(BriscolaApp):
         self.table = table
         self.from_command = True
 
+    def kept_note(self) -> str:
+        if self.table.role == "host":
+            return "The table is kept: briscola prints, as it closes, the command that takes it up again."
+        return "Your seat is kept: the same join command takes it back."
+
     def on_mount(self) -> None:
         # Textual runs BriscolaApp.on_mount after this one (it pushes the home screen): the
         # lobby goes on top of it once that is done.

@@ -136,6 +136,7 @@ async def test_help_last_trick_score_and_quit_asks_first():
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the table again", 10)
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit), "the question", 10)
+        assert "briscola play --resume" in app.screen.kept and "join" not in app.screen.kept
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the table again", 10)
         await pilot.press("ctrl+q", "y")

@@ -45,6 +45,7 @@ from test_tui import table_of, wait_for
 from briscola_tui.net.commands import join_options, player_identity, watch_options
 from briscola_tui.netapp import NetworkApp
 from briscola_tui.netgame import Lobby, LobbySeat, NetTable
+from briscola_tui.screens.dialogs import ConfirmQuit
 from briscola_tui.screens.home import MENU, HomeScreen
 from briscola_tui.screens.lobby import LobbyScreen
 from briscola_tui.screens.netforms import HostForm, JoinForm, WatchForm, host_args
@@ -338,7 +339,10 @@ async def test_a_time_limit_shows_a_clock_on_the_seat_that_owes(children, home):
             assert seat == screen.view.seat and 0 < left <= 60
             await wait_for(pilot, lambda: re.search(r"<- turn \d+s", str(screen.query_one("#seats").render())),
                            "the clock beside my seat", 5)
-            await pilot.press("ctrl+q", "y")
+            await pilot.press("ctrl+q")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit), "the question", WAIT)
+            assert app.screen.kept == "Your seat is kept: the same join command takes it back."
+            await pilot.press("y")
             await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
     finally:
         net.stop()
