@@ -498,7 +498,8 @@ class TableServer:
         elif self.hands is not None and len(session.outcomes) >= self.hands and session.phase == "commit" \
                 and not session.hand.commits:
             self.pending.clear()
-            await self._append(self.host.close(f"the table was started for {self.hands} hands"))
+            hands = f"{self.hands} hand" + ("" if self.hands == 1 else "s")
+            await self._append(self.host.close(f"the table was started for {hands}"))
             self.pending.clear()
             self.finished.set()
 
