@@ -35,6 +35,7 @@ from protocol.store import SeatStore
 
 from .saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
 from .storage import StoreError, TranscriptFile
+from .wording import count
 
 NAMES = ("you", "Bea", "Carlo", "Dora", "Elio", "Fede")
 """Seat names: the person, then the computer players."""
@@ -120,7 +121,7 @@ class OfflineTable:
         self._stop_if_done()
         view = self.me.seat_view()
         where = f"in hand {view.hand_number + 1}" if view.hand_number is not None else \
-            f"after {view.hands_played} hands"
+            f"after {count(view.hands_played, 'hand')}"
         self._events.append(Event("resumed", None, f"Resumed {where}: the game goes on where it stopped."))
         return self
 
@@ -312,7 +313,7 @@ class OfflineTable:
         table, host = self.table, self.table.host.session
         if self.hands is not None and self.scored() >= self.hands and host.phase not in ("over", "aborted"):
             table.queue.clear()
-            table.broadcast(table.host.close(f"stopped after {self.hands} hands"))
+            table.broadcast(table.host.close(f"stopped after {count(self.hands, 'hand')}"))
             table.queue.clear()
 
 
@@ -322,8 +323,7 @@ def farewell(table: OfflineTable) -> str:
     view = table.me.seat_view()
     if table.over:
         scores = ", ".join(f"{name} {score:+d}" for name, score in zip(NAMES, view.scores))
-        played = f"{view.hands_played} hand{'s' if view.hands_played != 1 else ''}"
-        return f"briscola play: the game is over after {played}: {scores}"
+        return f"briscola play: the game is over after {count(view.hands_played, 'hand')}: {scores}"
     if table.slot is not None and table.saved is not None:
         return "briscola play: the game is kept; briscola play --resume (or Resume on the home screen) takes it up"
     return "briscola play: left the game"

@@ -16,6 +16,7 @@ from protocol.session import TableSession
 
 from .offline import fixed_store
 from .storage import TranscriptFile
+from .wording import count
 
 
 def describe_hand(verdict) -> str:
@@ -78,9 +79,9 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
     if host.series is not None and host.series.is_over():
         print(f"winners: seats {host.series.winners()}", file=out)
     elif host.phase == "over" and host.closed:
-        print(f"table closed after {len(host.verdicts)} hands", file=out)
+        print(f"table closed after {count(len(host.verdicts), 'hand')}", file=out)
     else:
-        print(f"the table stopped in phase {host.phase} after {len(host.verdicts)} hands", file=out)
+        print(f"the table stopped in phase {host.phase} after {count(len(host.verdicts), 'hand')}", file=out)
     if transcript:
         print(f"transcript: {transcript} ({len(table.entries)} entries)", file=out)
     named = culprits_of(table)
@@ -101,7 +102,7 @@ def _play(table, hands, kind, out) -> None:
         _report(table, seen, out)
         print(describe_hand(verdict), file=out, flush=True)
         if hands is not None and len(table.host.session.verdicts) >= hands and table.host.session.phase not in ("over", "aborted"):
-            table.broadcast(table.host.close(f"selfplay stopped after {hands} hands"))
+            table.broadcast(table.host.close(f"selfplay stopped after {count(hands, 'hand')}"))
 
     table.run(max_hands=hands, on_hand=on_hand)
     _report(table, seen, out)

@@ -44,6 +44,7 @@ from protocol.transcript import HOST, Entry, NotATranscript, OldTranscript, load
 
 from .selfplay import hand_facts
 from .storage import read_transcript_file
+from .wording import count
 
 OK, UNREADABLE, CHEAT, INCOMPLETE = 0, 1, 3, 4
 PROG = "briscola verify"
@@ -107,10 +108,6 @@ def _entries_before(path, bad: int) -> tuple[bytes, list[Entry]]:
         offset += 4 + int.from_bytes(data[offset:offset + 4], "big")
     table_id, _, entries, _ = load_transcript_prefix(data[:offset])
     return table_id, entries
-
-
-def _count(n: int, one: str, several: str = "") -> str:
-    return f"{n} {one if n == 1 else several or one + 's'}"
 
 
 def party(culprit) -> int | str:
@@ -236,7 +233,7 @@ class _Story:
         if failed is not None:
             self.found.append(failed)
             self.say(f"FAIL entry {failed.entry}: {failed.reason} [{_label(failed.seat)}]")
-        summary = f"{_count(checked, 'entry', 'entries')} checked, {_count(len(session.verdicts), 'hand')} audited"
+        summary = f"{count(checked, 'entry', 'entries')} checked, {count(len(session.verdicts), 'hand')} audited"
         if session.series is not None:
             summary += f"; scores {session.series.scores}"
         self.say(summary)

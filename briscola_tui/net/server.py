@@ -32,6 +32,7 @@ from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript import HOST, Signed, entry_hash, parse_header
 
+from ..wording import count
 from .thinking import think
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -498,8 +499,7 @@ class TableServer:
         elif self.hands is not None and len(session.outcomes) >= self.hands and session.phase == "commit" \
                 and not session.hand.commits:
             self.pending.clear()
-            hands = f"{self.hands} hand" + ("" if self.hands == 1 else "s")
-            await self._append(self.host.close(f"the table was started for {hands}"))
+            await self._append(self.host.close(f"the table was started for {count(self.hands, 'hand')}"))
             self.pending.clear()
             self.finished.set()
 

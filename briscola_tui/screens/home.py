@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..widgets.choices import DIGITS, Choice, Choices
+from ..wording import count
 
 MENU = [
     ("Play against the computer", "play"),
@@ -41,8 +42,8 @@ def saved_label(saved, dot: str) -> str:
 
     when = time.strftime("%d %b %H:%M", time.localtime(saved.when))
     scores = " ".join(f"{name} {score}" for name, score in zip(saved.names, saved.scores))
-    hands = "1 hand" if saved.played == 1 else f"{saved.played} hands"
-    return f"{when}  {SHORT.get(saved.game, saved.game)}, {saved.players}p {dot} {hands} {dot} {scores}"
+    game = SHORT.get(saved.game, saved.game)
+    return f"{when}  {game}, {saved.players}p {dot} {count(saved.played, 'hand')} {dot} {scores}"
 
 
 class HomeScreen(Screen):
