@@ -64,7 +64,7 @@ class HomeScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" Briscola · Chiamata · Calabresella", "bold"), id="home-title")
-        yield Static(" Dealt by mental poker: no one, not even the host, sees a card it should not.",
+        yield Static(" Dealt by mental poker: no one, the host included, sees a hidden card.",
                      id="home-sub")
         yield Choices(id="home-menu")
         yield Static(id="home-note")
