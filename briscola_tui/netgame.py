@@ -295,7 +295,7 @@ class NetTable:
 
     def client_said(self, line: str) -> None:
         self._log.append(line)
-        if not line.startswith("connection lost"):  # the client's own retry chatter
+        if "; trying again in " not in line:  # the client's own retry chatter
             self._client_line = line
         with self._changed:
             self._events.append(Event("note", None, line))

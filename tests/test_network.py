@@ -926,6 +926,17 @@ def test_a_seat_silent_past_the_time_limit_is_named_and_a_computer_player_takes_
     assert re.search(r"culprits: .*seat 0", done.stdout), done.stdout
 
 
+def test_a_host_never_reached_is_not_called_a_lost_connection(children):
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    ann = children.start("Ann", "join", f"127.0.0.1:{port}", "--name", "Ann", "--bot", "random", "--retry", "1")
+    assert ann.finish() == 1
+    assert ann.wait_for(r"^cannot reach the host \(.*\); trying again in 0\.2 s$")
+    assert ann.text.splitlines()[-1].startswith("cannot reach the host: ")
+    assert "connection lost" not in ann.text
+
+
 def test_a_second_join_from_the_same_data_folder_is_told_to_use_another(children):
     table = Table(children, "briscola", players=2)
     first = table.join("Uno", human=None)

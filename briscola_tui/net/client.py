@@ -86,7 +86,8 @@ class Client:
                 if waited >= self.options.retry_seconds:
                     self.say(f"cannot reach the host: {error}")
                     return 1
-                self.say(f"connection lost ({error or 'closed'}); trying again in {delay:.1f} s")
+                what = "connection lost" if self.session is not None else "cannot reach the host"
+                self.say(f"{what} ({error or 'closed'}); trying again in {delay:.1f} s")
                 await asyncio.sleep(delay)
                 waited += delay
                 delay = min(delay * 2, 5.0)
