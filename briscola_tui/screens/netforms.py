@@ -194,7 +194,7 @@ class HostForm(NetForm):
 
 class JoinForm(NetForm):
     HEADING = "Join a table"
-    INTRO = " The host's address and join code are in its lobby (or printed by briscola host)."
+    INTRO = " Ask the host for the address and the join code: its lobby shows them."
 
     def fields(self):
         return [
