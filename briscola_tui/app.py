@@ -7,11 +7,16 @@ import asyncio
 import os
 import signal
 import sys
+import threading
 
 from textual.app import App
 
 from . import settings as settings_module
 from .widgets.cards import Style, can_show_glyphs
+
+HANGUP_GRACE = 20.0
+"""Seconds the app has to close after its terminal went away before the process just ends (a
+network table's own shutdown, telling the host, takes up to 10 s)."""
 
 
 class BriscolaApp(App):
@@ -106,11 +111,17 @@ class BriscolaApp(App):
             pass
 
     def terminal_gone(self) -> None:
-        """The terminal is gone: draw nowhere (a write to a dead terminal fails), and exit."""
+        """The terminal is gone: draw nowhere (a write to a dead terminal fails), and exit. Should
+        the exit still hang (Textual's output thread may have died on a write to the dead terminal
+        before this ran, and its shutdown then waits on it for ever), the process ends anyway after
+        `HANGUP_GRACE` seconds: everything worth keeping is on disk already."""
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (1, 2):
             os.dup2(devnull, fd)
         os.close(devnull)
+        watchdog = threading.Timer(HANGUP_GRACE, os._exit, args=(0,))
+        watchdog.daemon = True
+        watchdog.start()
         self.exit()
 
     def table_over(self) -> None:

@@ -1,33 +1,22 @@
 """The app on a network table: `briscola host`, `join` and `watch` without
 --headless open it on the lobby, and the home screen's forms open the same
-lobby. The terminal going away (SIGHUP) ends the app cleanly; the seat's
-store and transcript are on disk, so the same command takes the seat back."""
+lobby. The terminal going away (SIGHUP) ends the app cleanly (as every
+`BriscolaApp`: `terminal_gone`); the seat's store and transcript are on
+disk, so the same command takes the seat back."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import signal
 import sys
 
 from .app import BriscolaApp
 from .netgame import NetTable
 
 
-def exit_on_hangup(app) -> None:
-    """SIGHUP (the terminal or the SSH session went away): leave the app as if asked to."""
-    hangup = getattr(signal, "SIGHUP", None)
-    if hangup is None:
-        return
-    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-        asyncio.get_running_loop().add_signal_handler(hangup, app.exit)
-
-
 def open_lobby(app, table: NetTable, *, replace: bool = False) -> None:
     """Start `table` (a NetTable) and show its lobby (in place of the current screen if `replace`)."""
     from .screens.lobby import LobbyScreen
 
-    exit_on_hangup(app)
     table.start()
     screen = LobbyScreen(table, app.style_)
     app.switch_screen(screen) if replace else app.push_screen(screen)

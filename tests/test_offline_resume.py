@@ -9,6 +9,7 @@ import random
 import shutil
 import signal
 import stat
+import subprocess
 import sys
 import time
 import uuid
@@ -265,3 +266,22 @@ def test_a_disk_that_fails_mid_game_is_said_and_the_game_plays_on(monkeypatch):
     assert play_on_from_turn(table, random.Random(0)) == "over"  # the hand is played to the end all the same
     assert table.save_problem == "the game could not be kept on disk: No space left on device"
     assert saved_games() == []  # not offered: it could not be resumed
+
+
+def test_after_a_hangup_a_shutdown_that_hangs_still_ends_the_process(tmp_path):
+    """Should Textual's shutdown hang once the terminal is gone (its output thread may have died
+    on a write to the dead terminal), the process ends all the same, HANGUP_GRACE seconds on."""
+    script = (
+        "import time\n"
+        "from briscola_tui import app\n"
+        "app.HANGUP_GRACE = 0.5\n"
+        "table = app.BriscolaApp.__new__(app.BriscolaApp)\n"
+        "table.exit = lambda *args, **kwargs: None  # an exit that never completes\n"
+        "table.terminal_gone()\n"
+        "time.sleep(60)  # a shutdown stuck for ever\n"
+        "raise SystemExit(5)\n"
+    )
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], cwd=os.getcwd(), capture_output=True, timeout=30,
+                          env={**os.environ, "BRISCOLA_HOME": str(tmp_path)})
+    assert done.returncode == 0 and time.monotonic() - started < 20
