@@ -163,8 +163,15 @@ def summary_text(view, style: Style, final: bool, tricks=(), history=()) -> Text
     return out
 
 
+CARDS_A_LINE = 20
+"""Cards on one line of the summary (20 fit 80 columns after the 9 of the label: the Briscola
+stock of 33 takes two lines, indented under the first)."""
+
+
 def _cards(out: Text, style: Style, cards) -> None:
-    for card in cards:
+    for i, card in enumerate(cards):
+        if i and i % CARDS_A_LINE == 0:
+            out.append("\n" + " " * 9)
         out.append(style.card(card), style.colour_of(card))
         out.append(" ")
     out.append("\n")
