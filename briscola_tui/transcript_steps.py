@@ -68,7 +68,9 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
     return steps
 
 
-TITLES = {"briscola": "Briscola", "chiamata": "Chiamata", "calabresella": "Calabresella"}
+DESCRIBE_BYTES = 64 * 1024
+"""What `describe` reads of a transcript: its first entries (the table, the joins) are a few KiB,
+and a long series is megabytes that the list need not read."""
 
 
 def describe(path: Path) -> str:
@@ -79,20 +81,21 @@ def describe(path: Path) -> str:
 
     from protocol.errors import ProtocolError
     from protocol.messages import from_body
-    from protocol.transcript import parse_signed
+    from protocol.transcript import load_transcript_prefix, parse_signed
 
-    from .storage import read_transcript_file
+    from .wording import SHORT_NAMES
 
     try:
-        loaded = read_transcript_file(path)
-        opened = [parse_signed(entry.message) for entry in loaded.entries[:13]]  # the table, then the joins
+        with path.open("rb") as handle:
+            _, _, entries, _ = load_transcript_prefix(handle.read(DESCRIBE_BYTES))  # a frame cut short is dropped
+        opened = [parse_signed(entry.message) for entry in entries[:13]]  # the table, then the joins
         table = from_body("table", opened[0].body)
         names = {o.header.sender: from_body("join", o.body).name for o in opened if o.header.kind == "join"}
         when = datetime.fromtimestamp(path.stat().st_mtime)
     except (ProtocolError, OSError, IndexError, ValueError):
         return f"{path.name} (not a transcript this version reads)"
     players = ", ".join(names.get(seat) or f"seat {seat}" for seat in range(table.players))
-    return f"{TITLES.get(table.game, table.game)}: {players}  {when:%d %b %H:%M}  {whose_copy(path.stem)}".rstrip()
+    return f"{SHORT_NAMES.get(table.game, table.game)}: {players}  {when:%d %b %H:%M}  {whose_copy(path.stem)}".rstrip()
 
 
 def whose_copy(stem: str) -> str:

@@ -1,6 +1,9 @@
-"""Words for people: a count with its noun, singular or plural."""
+"""Words for people: a game's short name, a count with its noun."""
 
 from __future__ import annotations
+
+SHORT_NAMES = {"briscola": "Briscola", "chiamata": "Chiamata", "calabresella": "Calabresella"}
+"""Each game's name in a list (the resume menu, the stored transcripts)."""
 
 
 def count(n: int, one: str, several: str = "") -> str:

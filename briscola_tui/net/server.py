@@ -210,7 +210,7 @@ class TableServer:
     def _missing(self, remote: set[int]) -> str:
         missing = [f"seat {s}" for s in sorted(remote - self.collected)]
         if self.watchers_away:
-            missing.append(f"{self.watchers_away} spectator{'s' if self.watchers_away > 1 else ''}")
+            missing.append(count(self.watchers_away, "spectator"))
         return " and ".join(missing)
 
     def _ending(self) -> str:

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..widgets.choices import DIGITS, Choice, Choices
-from ..wording import count
+from ..wording import SHORT_NAMES, count
 
 MENU = [
     ("Play against the computer", "play"),
@@ -25,7 +25,6 @@ MENU = [
     ("Quit", "quit"),
 ]
 RESUME = ("Resume an unfinished game", "resume")
-SHORT = {"briscola": "Briscola", "chiamata": "Chiamata", "calabresella": "Calabresella"}
 GAMES = [
     ("Briscola, 2 players", ("briscola", 2)),
     ("Briscola, 3 players", ("briscola", 3)),
@@ -42,7 +41,7 @@ def saved_label(saved, dot: str) -> str:
 
     when = time.strftime("%d %b %H:%M", time.localtime(saved.when))
     scores = " ".join(f"{name} {score}" for name, score in zip(saved.names, saved.scores))
-    game = SHORT.get(saved.game, saved.game)
+    game = SHORT_NAMES.get(saved.game, saved.game)
     return f"{when}  {game}, {saved.players}p {dot} {count(saved.played, 'hand')} {dot} {scores}"
 
 
