@@ -23,7 +23,7 @@ from test_determinize import CASES, hands_of, walk
 from test_views import redact_action
 
 from engine.bots import StateView
-from engine.bots import hard
+from engine.bots import briscola2, hard, normal
 from engine.bots.hard import FullView, Node, best_action, briscola_finish, discard_candidates, make_player, thin_bids
 from engine.cards import Card
 from engine.determinize import Determinizer
@@ -374,6 +374,75 @@ def test_the_exact_finish_of_briscola_playouts():
         assert sum(totals) == 120
         checked += 1
     assert checked >= 30
+
+
+def random_positions(options: dict, count: int):
+    """Full Briscola-for-two states a random number of random moves into a hand."""
+    game = make("briscola", 2, options)
+    for seed in range(count):
+        rng = random.Random(seed)
+        deck = game.deck()
+        rng.shuffle(deck)
+        state = game.new_hand(seed % 2, game.plan(seed % 2).deal(deck))
+        for _ in range(rng.randrange(0, 40)):
+            if state.current_player() == TERMINAL:
+                break
+            state.apply(state.chance_outcome() if state.current_player() == CHANCE else state.random_legal(rng))
+        if state.current_player() != TERMINAL:
+            yield state
+
+
+@pytest.mark.parametrize("options", [{}, {"seven_second": True}])
+def test_the_fast_briscola_playout_plays_the_engine_playout(options):
+    # briscola2.playout is the engine playout of the normal player with the
+    # exact finish, on numbers: the same final points and the same count of
+    # actions (the step budget), from anywhere in the hand.
+    policy = hard.as_policy(normal.play)  # the engine path: not hard.NORMAL_PLAYOUT itself
+    checked = 0
+    for state in random_positions(options, 150):
+        assert briscola2.supports(state)
+        before = snapshot(state)
+        engine = state.clone()
+        start = len(engine.history)
+        totals = hard.playout(engine, random.Random(0), policy, briscola_finish)
+        if totals is None:
+            totals = engine.outcome().result["side_points"]
+        solved: dict = {}
+        assert briscola2.playout(state, solved) == (list(totals), len(engine.history) - start)
+        assert briscola2.playout(state, solved) == (list(totals), len(engine.history) - start)  # from the cache
+        assert snapshot(state) == before  # the state is read, not changed
+        checked += 1
+    assert checked >= 140
+
+
+def test_the_fast_playout_is_only_for_the_plain_game_for_two():
+    for options in ({"trump_exchange": "2"}, {"black_hand": True}):
+        assert not briscola2.supports(next(random_positions(options, 1)))
+    assert not briscola2.supports(make("briscola", 4).new_hand(0, deal_of(make("briscola", 4), 0,
+                                                                          make("briscola", 4).deck())))
+
+
+def test_hard_moves_the_same_with_the_fast_playout():
+    # The same view, rng and budget: the same move whether the playouts run
+    # on the engine or on numbers.
+    engine_player = make_player(playout=hard.as_policy(normal.play), steps=800)
+    fast_player = make_player(steps=800)
+    game = make("briscola", 2)
+    compared = 0
+    for seed in range(3):
+        for number, (full, views) in enumerate(walk(game, seed % 2, random.Random(seed))):
+            seat = full.current_player()
+            if seat < 0 or full.pile_left() <= 2 or number % 5:
+                continue
+            view = StateView(views[seat], seat)
+            assert fast_player(view, random.Random(number)) == engine_player(view, random.Random(number))
+            compared += 1
+    assert compared >= 10
+
+
+def snapshot(state) -> tuple:
+    return (tuple(map(tuple, state.hands)), tuple(state.stock), state.drawn, tuple(state.trick), state.leader,
+            state.turn, tuple(state.captured), len(state.history))
 
 
 def test_a_step_budget_buys_more_iterations_when_playouts_are_short():

@@ -91,7 +91,7 @@ from ..games.briscola import _two_side_awards as two_side_awards
 from ..games.calabresella import STRENGTH as TRESSETTE, VALUE as THIRDS
 from ..games.chiamata import POINTS as CHIAMATA_POINTS, STRENGTH as CHIAMATA_STRENGTH
 from ..state import CHANCE, PUBLIC, TERMINAL, Action, State, play_action
-from . import normal
+from . import briscola2, endgame, normal
 
 DEFAULT_STEPS = 4000
 """The default budget, in steps of simulation a move (`search`): an early
@@ -218,7 +218,7 @@ def playout_policy(playout):
     if callable(playout):
         return playout
     if playout == "normal":
-        return as_policy(normal.play)
+        return NORMAL_PLAYOUT
     if playout == "heuristic":
         return heuristic_action
     if playout == "random":
@@ -284,6 +284,11 @@ class LazyDiscards(Sequence):
 def as_policy(player):
     """A `play(view, rng)` player as a playout policy on full states."""
     return lambda state, rng: player(FullView(state), rng)
+
+
+NORMAL_PLAYOUT = as_policy(normal.play)
+"""The normal player's playouts: on Briscola for two `playout` plays them
+on plain numbers (`engine/bots/briscola2.py`), the same moves faster."""
 
 
 def best_action(root: "Node", legal, confidence: float = CONFIDENCE) -> Action:
@@ -383,6 +388,8 @@ def search(determinizer: Determinizer, seat: int, rng: Random, policy, iteration
     state = determinizer.sample(rng)
     if finish is not None or (expand_after is not None and plays_left(state) > TREE_PLAYS):
         expand_after = None  # Briscola for two: its last tricks are searched exactly (`finisher`)
+    fast = policy is NORMAL_PLAYOUT and briscola2.supports(state)
+    solved: dict = {}
     alive = root_candidates(state, root, rng, policy)
     rounds = max(1, ceil(log2(len(alive))))
     for number in range(1, rounds + 1):
@@ -399,7 +406,12 @@ def search(determinizer: Determinizer, seat: int, rng: Random, policy, iteration
                 play_rng = Random(seed)
                 path = [] if expand_after is None else descend(child, one, seat, play_rng, policy, exploration,
                                                                expand_after)
-                reward = rewards(one, playout(one, play_rng, policy, finish))
+                if fast:
+                    totals, steps_taken = briscola2.playout(one, solved)
+                    reward = rewards(one, totals)
+                    budget.steps += steps_taken
+                else:
+                    reward = rewards(one, playout(one, play_rng, policy, finish))
                 backpropagate([child] + path, reward)
                 child.samples[root.visits] = reward[seat]
                 budget.steps += len(one.history) - start
@@ -528,8 +540,8 @@ def briscola_finish(state: State) -> list[int] | None:
     """Briscola for two, every card known, at most the last draw left (the
     winner of the trick draws the face-down card, the other the face-up
     one): each seat's final card points with best play by both, by the
-    normal player's exact search (`normal.Endgame`). None earlier, or while
-    a trump exchange is still possible."""
+    exact search (`engine/bots/endgame.py`). None earlier, or while a trump
+    exchange is still possible."""
     pile = state.pile_left()
     if pile not in (0, 2) or state.phase != "play":
         return None
@@ -537,12 +549,12 @@ def briscola_finish(state: State) -> list[int] | None:
     if pile == 2:
         if state.exchange_card is not None and (state.can_exchange(0) or state.can_exchange(1)):
             return None
-        draw = (state.stock[state.drawn], state.faceup)
-    search = normal.Endgame(state.trump, state.strength, state.points, 0)
-    led = state.trick[0] if state.trick else None
-    value = search.search((tuple(state.hands[0]), tuple(state.hands[1])), state.leader, led,
-                          state.captured[0], draw, -normal.INFINITY, normal.INFINITY)
-    mine = value - 1000 if value > 500 else value + 1000 if value < -500 else value
+        draw = (state.stock[state.drawn].index, state.faceup.index)
+    search = endgame.Endgame(state.trump, state.strength, state.points)
+    led = state.trick[0].index if state.trick else -1
+    hands = [tuple(c.index for c in hand) for hand in state.hands]
+    mine = endgame.points_of(search.search(hands[0], hands[1], state.leader, led, state.captured[0], draw,
+                                           -endgame.INFINITY, endgame.INFINITY))
     return [mine, sum(state.points) - mine]
 
 

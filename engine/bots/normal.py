@@ -34,6 +34,7 @@ from math import exp
 
 from ..cards import BRISCOLA_ORDER, SUITS, TRESSETTE_ORDER, Card
 from ..state import Action, play_action
+from .endgame import Endgame
 from .heuristics import BRISCOLA_VALUE, TRESSETTE_STRENGTH, THIRDS_VALUE, Table, beats
 
 
@@ -178,81 +179,22 @@ def endgame_card(table: Table) -> Card | None:
         scenarios = [((card, state.faceup), unseen - {card}) for card in ([top] if top is not None else unseen)]
     else:
         return None
-    search = Endgame(table.trump, table.strength, table.value, me)
+    search = Endgame(table.trump, table.strength, table.value)
     mine = tuple(sorted(table.hand))
     totals = dict.fromkeys(mine, 0.0)
     for draw, theirs in scenarios:
         theirs = tuple(sorted(theirs | table.known[other]))
         if len(theirs) != state.hand_size(other):
             return None
-        hands = (mine, theirs) if me == 0 else (theirs, mine)
-        led = table.trick[0] if table.trick else None
+        hands = [tuple(c.index for c in mine), tuple(c.index for c in theirs)]
+        if me == 1:
+            hands.reverse()
+        led = table.trick[0].index if table.trick else -1
+        drawn = tuple(c.index for c in draw)
         for card in mine:
-            totals[card] += search.play(hands, table.leader, led, state.captured[me], draw, me, card,
-                                        -INFINITY, INFINITY)
+            value = search.after(hands[0], hands[1], table.leader, led, state.captured[0], drawn, me, card.index)
+            totals[card] += value if me == 0 else sum(table.value) - value  # seat 1: the rest of the points
     return max(mine, key=lambda c: totals[c])
-
-
-INFINITY = float("inf")
-
-
-class Endgame:
-    """Minimax with alpha-beta over the last tricks of a two-player hand; a
-    position is worth the seat's final points, 1000 more for a hand won
-    (over 60) and 1000 less for one lost. The hard player's playouts use it
-    too (engine/bots/hard.py, `briscola_finish`)."""
-
-    def __init__(self, trump: str, strength, value, me: int):
-        self.me = me
-        self.trump = trump
-        self.strength = strength
-        self.value = value
-
-    def search(self, hands, leader, led, points, draw, alpha, beta) -> float:
-        """The value for this seat of the position: `hands` by seat, `led` the
-        card on the table (or None), `points` this seat's, `draw` the last two
-        cards of the pile (the face-down one goes to the trick's winner)."""
-        seat = leader if led is None else 1 - leader
-        mine = seat == self.me
-        best = -INFINITY if mine else INFINITY
-        hand = hands[seat]
-        for i, card in enumerate(hand):
-            value = self.play(hands, leader, led, points, draw, seat, card, alpha, beta, hand[:i] + hand[i + 1:])
-            if mine:
-                if value > best:
-                    best = value
-                    if value > alpha:
-                        alpha = value
-            elif value < best:
-                best = value
-                if value < beta:
-                    beta = value
-            if alpha >= beta:
-                break
-        return best
-
-    def play(self, hands, leader, led, points, draw, seat, card, alpha, beta, rest=None) -> float:
-        """The value for this seat once `seat` plays `card` (`rest`: what it keeps)."""
-        if rest is None:
-            rest = tuple(c for c in hands[seat] if c is not card)
-        hands = (rest, hands[1]) if seat == 0 else (hands[0], rest)
-        if led is None:
-            return self.search(hands, leader, card, points, draw, alpha, beta)
-        if card.suit == led.suit:
-            wins = self.strength[card.index] > self.strength[led.index]
-        else:
-            wins = card.suit == self.trump
-        winner = seat if wins else leader
-        if winner == self.me:
-            points += self.value[led.index] + self.value[card.index]
-        if draw:
-            if winner == 0:
-                hands = (hands[0] + draw[:1], hands[1] + draw[1:])
-            else:
-                hands = (hands[0] + draw[1:], hands[1] + draw[:1])
-        elif not hands[0]:
-            return points + (1000 if points > 60 else -1000 if points < 60 else 0)
-        return self.search(hands, winner, None, points, (), alpha, beta)
 
 
 # --- Briscola Chiamata --------------------------------------------------------------
