@@ -40,6 +40,9 @@ steps=...)`, a limit not given being none, as engine/bots/hard.py does; a
 `play` taking a `budget` keyword gets the number). Without `--budget` a
 level plays at its default budget. easy, normal and random ignore it. A
 time budget makes the figures depend on the machine's load.
+
+A long match says how far it is on standard error (deals played, time so
+far and left, every 5% of the deals); `--quiet` leaves that out.
 """
 
 from __future__ import annotations
@@ -209,20 +212,58 @@ def mean_ci(values: list[float]) -> list[float]:
     return [mean - half, mean + half]
 
 
+class Progress:
+    """A line on `stream` (standard error) every 5% of the deals (at most one
+    in 5 s) and at least every 30 s: deals played, time so far, time left at
+    this pace; and one at the end."""
+
+    def __init__(self, total: int, stream=None, every: float = 30.0):
+        self.total, self.stream, self.every = total, stream, every
+        self.count = 0
+        self.start = self.last = time.monotonic()
+
+    def step(self, deal):
+        self.count += 1
+        if self.stream is None:
+            return deal
+        now = time.monotonic()
+        tick = self.count * 20 // self.total != (self.count - 1) * 20 // self.total
+        if (tick and now - self.last >= 5) or now - self.last >= self.every:
+            self.last = now
+            spent = now - self.start
+            left = spent * (self.total - self.count) / self.count
+            self.stream.write(f"arena: {self.count}/{self.total} deals, {clock(spent)}, about {clock(left)} left\n")
+            self.stream.flush()
+        return deal
+
+    def done(self) -> None:
+        if self.stream is not None:
+            self.stream.write(f"arena: {self.total} deals in {clock(time.monotonic() - self.start)}\n")
+            self.stream.flush()
+
+
+def clock(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+
+
 def run(game_name: str, players: int | None, a: str, b: str, hands: int, seed: int, jobs: int | None = None,
-        budget=None, options: dict | None = None) -> dict:
-    """Play the match; the figures as a dict (the --json keys and a few more)."""
+        budget=None, options: dict | None = None, progress=None) -> dict:
+    """Play the match; the figures as a dict (the --json keys and a few more).
+    `progress`: a stream (standard error) for a line every 5% of the deals."""
     bots.get(a), bots.get(b)  # unknown levels fail here, not in a worker
     if isinstance(budget, str):
         budget = parse_budget(budget)
     game = make(game_name, players, options or {})
     tasks = [(game.name, game.players, dict(options or {}), a, b, budget, seed, i) for i in range(hands)]
     jobs = max(1, min(jobs or os.cpu_count() or 1, hands))
+    progress = Progress(hands, progress)
     if jobs == 1:
-        deals = [play_deal(t) for t in tasks]
+        deals = [progress.step(play_deal(t)) for t in tasks]
     else:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            deals = pool.map(play_deal, tasks, chunksize=max(1, hands // (jobs * 8)))
+            chunk = max(1, min(hands // (jobs * 8), 25))
+            deals = [progress.step(d) for d in pool.imap(play_deal, tasks, chunksize=chunk)]
+    progress.done()
     total = {key: sum(d[key] for d in deals) for key in deals[0] if key not in ("clock", "moves")}
     clock = {x: sum(d["clock"][x] for d in deals) for x in "ab"}
     longest = {x: max(d["clock"][x + "_max"] for d in deals) for x in "ab"}
@@ -316,6 +357,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option, e.g. -o auction=points (values as JSON, else text)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     args = parser.parse_args(argv)
     if args.hands < 1:
         parser.error("--hands must be at least 1")
@@ -329,7 +371,8 @@ def main(argv: list[str] | None = None) -> None:
             options[key] = json.loads(value)
         except ValueError:
             options[key] = value
-    figures = run(args.game, args.players, args.a, args.b, args.hands, args.seed, args.jobs, args.budget, options)
+    figures = run(args.game, args.players, args.a, args.b, args.hands, args.seed, args.jobs, args.budget, options,
+                  progress=None if args.quiet else sys.stderr)
     print(json.dumps(figures) if args.json else report(figures))
 
 

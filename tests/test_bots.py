@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
@@ -489,6 +490,32 @@ def test_arena_prints_its_figures_as_json(game, keys):
     if "a_win_ci95" in figures:
         lo, hi = figures["a_win_ci95"]
         assert 0 <= lo <= figures["a_win_rate"] <= hi <= 1
+
+
+def test_arena_says_how_far_a_long_match_is():
+    # progress on standard error (standard output keeps only the figures);
+    # a line every 5% of the deals, at most one in 5 s, and one at the end
+    clock = iter([0.0, 1.0, 6.0, 37.0, 40.0, 41.0])  # the start, after each of 4 deals, the end
+    err = io.StringIO()
+    progress = arena.Progress(40, err)
+    progress.start = progress.last = next(clock)
+    arena.time.monotonic, real = (lambda: next(clock)), arena.time.monotonic
+    try:
+        for deal in range(4):
+            assert progress.step(deal) == deal
+        progress.done()
+    finally:
+        arena.time.monotonic = real
+    assert err.getvalue().splitlines() == [
+        "arena: 2/40 deals, 6 s, about 114 s left",  # 5% (deal 1 was not)
+        "arena: 3/40 deals, 37 s, about 7.6 min left",  # not 5% more, but 30 s since the last line
+        "arena: 40 deals in 41 s",  # (deal 4, 5% more, came within 5 s of the last line)
+    ]
+    quiet = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "bench", "arena.py"), "--game", "briscola", "--a", "normal", "--b",
+         "random", "--hands", "2", "--jobs", "1", "--quiet", "--json"],
+        capture_output=True, text=True, timeout=120, check=True)
+    assert quiet.stderr == "" and json.loads(quiet.stdout)["hands"] == 2
 
 
 def test_arena_budgets():
