@@ -440,6 +440,25 @@ def test_hard_moves_the_same_with_the_fast_playout():
     assert compared >= 10
 
 
+def test_the_default_budget_buys_more_steps_where_playouts_run_on_numbers():
+    # Briscola for two: FAST_STEPS (about the CPU of DEFAULT_STEPS on the
+    # engine); every other game, and Briscola with the trump exchange:
+    # DEFAULT_STEPS.
+    two = first_decision("briscola", 2)
+    root = hard.search(Determinizer(two), two.seat, random.Random(0), hard.playout_policy("normal"), None, None,
+                       steps=hard.DEFAULT)
+    fixed = hard.search(Determinizer(two), two.seat, random.Random(0), hard.playout_policy("normal"), None, None,
+                        steps=hard.FAST_STEPS)
+    assert root.visits == fixed.visits > 0
+    for view in (first_decision("chiamata", 5), first_decision("briscola", 4)):
+        root = hard.search(Determinizer(view), view.seat, random.Random(0), hard.playout_policy("normal"), None,
+                           None, steps=hard.DEFAULT)
+        fixed = hard.search(Determinizer(view), view.seat, random.Random(0), hard.playout_policy("normal"), None,
+                            None, steps=hard.DEFAULT_STEPS)
+        assert root.visits == fixed.visits > 0
+    assert hard.FAST_STEPS > hard.DEFAULT_STEPS
+
+
 def snapshot(state) -> tuple:
     return (tuple(map(tuple, state.hands)), tuple(state.stock), state.drawn, tuple(state.trick), state.leader,
             state.turn, tuple(state.captured), len(state.history))
