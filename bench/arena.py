@@ -261,7 +261,7 @@ def run(game_name: str, players: int | None, a: str, b: str, hands: int, seed: i
         deals = [progress.step(play_deal(t)) for t in tasks]
     else:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            chunk = max(1, min(hands // (jobs * 8), 25))
+            chunk = max(1, min(hands // (jobs * 8), 4))  # small: the progress lines come often
             deals = [progress.step(d) for d in pool.imap(play_deal, tasks, chunksize=chunk)]
     progress.done()
     total = {key: sum(d[key] for d in deals) for key in deals[0] if key not in ("clock", "moves")}
