@@ -32,6 +32,22 @@ def points_of(value: float) -> int:
     return int(value - WIN if value > 500 else value + WIN if value < -500 else value)
 
 
+_ANSWERS: dict = {}
+
+
+def answers(trump: int, strength) -> tuple[bool, ...]:
+    """`answers(trump, strength)[led * 40 + card]`: whether `card`, played on
+    `led`, takes the trick (a higher card of its suit, or a trump on another
+    suit); made once per trump suit and rank order."""
+    key = (trump, strength)
+    table = _ANSWERS.get(key)
+    if table is None:
+        table = _ANSWERS[key] = tuple(
+            strength[card] > strength[led] if SUIT_OF[card] == SUIT_OF[led] else SUIT_OF[card] == trump
+            for led in range(40) for card in range(40))
+    return table
+
+
 class Endgame:
     """Minimax with alpha-beta for seat 0 (see the module doc). Positions:
     each seat's hand (tuples of card indices), the trick's leader, the card
@@ -39,10 +55,11 @@ class Endgame:
     face-down card and the face-up one still to draw (the trick's winner
     takes the first), or ()."""
 
-    __slots__ = ("suit", "trump", "strength", "value")
+    __slots__ = ("beats", "value")
 
     def __init__(self, trump: str, strength, value):
-        self.suit, self.trump, self.strength, self.value = SUIT_OF, SUITS.index(trump), strength, value
+        self.beats = answers(SUITS.index(trump), strength)
+        self.value = value
 
     def after(self, h0: tuple, h1: tuple, leader: int, led: int, points: int, draw: tuple, seat: int,
               card: int) -> float:
@@ -88,23 +105,26 @@ class Endgame:
     def two_tricks(self, h0: tuple, h1: tuple, leader: int, points: int) -> float:
         """Two cards each, nothing to draw: the best of the leader's two
         cards against the best answer to each (exact, no window)."""
-        suit, strength, value, trump = self.suit, self.strength, self.value, self.trump
+        beats, value = self.beats, self.value
         lead_hand, follow_hand = (h0, h1) if leader == 0 else (h1, h0)
+        follower = 1 - leader
         best_lead = None
-        for i in (0, 1):
-            led, led_kept = lead_hand[i], lead_hand[1 - i]
+        for led, led_kept in ((lead_hand[0], lead_hand[1]), (lead_hand[1], lead_hand[0])):
             best_answer = None
-            for j in (0, 1):
-                card, card_kept = follow_hand[j], follow_hand[1 - j]
-                if suit[card] == suit[led]:
-                    wins = strength[card] > strength[led]
+            for card, card_kept in ((follow_hand[0], follow_hand[1]), (follow_hand[1], follow_hand[0])):
+                if beats[led * 40 + card]:  # the follower takes the first trick and leads the last
+                    first = follower
+                    last = leader if beats[card_kept * 40 + led_kept] else follower
                 else:
-                    wins = suit[card] == trump
-                winner = 1 - leader if wins else leader
-                gained = points + (value[led] + value[card] if winner == 0 else 0)
-                c0, c1 = (led_kept, card_kept) if leader == 0 else (card_kept, led_kept)
-                outcome = self.last_trick(c0, c1, winner, gained)
-                if best_answer is None or (outcome > best_answer if leader == 1 else outcome < best_answer):
+                    first = leader
+                    last = follower if beats[led_kept * 40 + card_kept] else leader
+                gained = points
+                if first == 0:
+                    gained += value[led] + value[card]
+                if last == 0:
+                    gained += value[led_kept] + value[card_kept]
+                outcome = gained + (WIN if gained > 60 else -WIN if gained < 60 else 0)
+                if best_answer is None or (outcome > best_answer if follower == 0 else outcome < best_answer):
                     best_answer = outcome  # the follower's best: seat 0 maximizes
             if best_lead is None or (best_answer > best_lead if leader == 0 else best_answer < best_lead):
                 best_lead = best_answer
@@ -112,24 +132,14 @@ class Endgame:
 
     def last_trick(self, c0: int, c1: int, leader: int, points: int) -> float:
         led, card = (c0, c1) if leader == 0 else (c1, c0)
-        suit = self.suit
-        if suit[card] == suit[led]:
-            wins = self.strength[card] > self.strength[led]
-        else:
-            wins = suit[card] == self.trump
-        if (1 - leader if wins else leader) == 0:
+        if (1 - leader if self.beats[led * 40 + card] else leader) == 0:
             points += self.value[c0] + self.value[c1]
         return worth(points)
 
     def close(self, h0, h1, leader, led, seat, card, points, draw, alpha, beta) -> float:
         """The value once `seat` answers `led` with `card`: the trick is
         scored, the draw made, the winner leads."""
-        suit = self.suit
-        if suit[card] == suit[led]:
-            wins = self.strength[card] > self.strength[led]
-        else:
-            wins = suit[card] == self.trump
-        winner = seat if wins else leader
+        winner = seat if self.beats[led * 40 + card] else leader
         if winner == 0:
             points += self.value[led] + self.value[card]
         if draw:
