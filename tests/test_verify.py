@@ -95,6 +95,7 @@ def test_a_complete_transcript_passes_and_tells_the_table(complete, capsys):
     lines = out.splitlines()
     assert lines[0] == f'table {host.table_id.hex()} "selfplay briscola"'
     assert lines[1].startswith("briscola, 2 players, options: ") and "match=" in lines[1]
+    assert "black_hand=false" in lines[1] and "False" not in lines[1]  # as -o and selfplay write it
     assert lines[2] == f"host key {fingerprint(host.identity.public_bytes)}"
     for seat in complete.table.seats:
         assert f'seat {seat.seat} key {fingerprint(seat.identity.public_bytes)} "seat {seat.seat}"' in lines
@@ -276,7 +277,7 @@ def test_a_seat_timed_out_is_named(timed_out, capsys):
     code, out, err = verify(timed_out.path, capsys)
     assert code == 3, out + err
     assert last_line(out) == "culprits: seat 1"
-    assert "table rules: retake=True" in out
+    assert "table rules: retake=true" in out
     timeout = next(i for i, (kind, _, _) in enumerate(messages(timed_out.entries)) if kind == "timeout")
     assert re.search(rf"^FAIL hand 1: seat 1: .*time limit \(transcript entry {timeout}\)$", out, re.M), out
     replacement = timed_out.table.seats[1].identity.public_bytes
