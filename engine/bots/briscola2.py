@@ -26,7 +26,7 @@ from __future__ import annotations
 from ..cards import SUITS
 from ..state import CHANCE
 from . import normal
-from .endgame import INFINITY, SUIT_OF, Endgame, points_of
+from .endgame import INFINITY, SUIT_OF, Endgame, answers, points_of
 
 
 def supports(state) -> bool:
@@ -46,6 +46,7 @@ def playout(state, solved: dict | None = None) -> tuple[list[int], int]:
     faceup = state.faceup.index
     strength, value = state.strength, state.points
     trump = SUITS.index(state.trump)
+    beats = answers(trump, strength)
     captured = list(state.captured)
     leader, turn, drawn = state.leader, state.turn, state.drawn
     size = len(stock)
@@ -65,7 +66,7 @@ def playout(state, solved: dict | None = None) -> tuple[list[int], int]:
                           state, solved), steps
         seat = turn
         card = choose(hands[seat], hands[1 - seat], trick, captured[seat], captured[1 - seat],
-                      len(hands[0]) + len(hands[1]) + len(trick) + pile, trump, strength, value)
+                      len(hands[0]) + len(hands[1]) + len(trick) + pile, trump, strength, value, beats)
         hands[seat].remove(card)
         steps += 1
         if not trick:
@@ -73,8 +74,7 @@ def playout(state, solved: dict | None = None) -> tuple[list[int], int]:
             turn = 1 - seat
             continue
         led = trick[0]
-        wins = strength[card] > strength[led] if SUIT_OF[card] == SUIT_OF[led] else SUIT_OF[card] == trump
-        winner = seat if wins else leader
+        winner = seat if beats[led * 40 + card] else leader
         captured[winner] += value[led] + value[card]
         trick = []
         leader = turn = winner
@@ -82,10 +82,12 @@ def playout(state, solved: dict | None = None) -> tuple[list[int], int]:
             turn = CHANCE
 
 
-def choose(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: int, strength, value) -> int:
+def choose(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: int, strength, value,
+           beats) -> int:
     """The normal player's card (`normal.best_card`) for the seat holding
     `hand`, the other seat holding `other`, every card placed; `cards_left`:
-    the cards in hands, on the table and still to draw."""
+    the cards in hands, on the table and still to draw; `beats`:
+    `endgame.answers`."""
     scale = min(1.0, ((cards_left + 1) // 2 - 1) / 4.0)
     open_threshold = not (ours > 60 or theirs > 60)
     led = trick[0] if trick else None
@@ -93,21 +95,13 @@ def choose(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: i
     for card in hand:
         rank = strength[card]
         suit = SUIT_OF[card]
-        if led is None:
+        if led is None:  # it takes the trick unless the other hand holds a card that beats it
             points = value[card]
-            beaten = False
-            for mine in other:
-                s = SUIT_OF[mine]
-                if (s == suit and strength[mine] > rank) or (s != suit and s == trump):
-                    beaten = True
-                    break
-            win = 0.0 if beaten else 1.0
+            row = card * 40
+            win = 0.0 if any(beats[row + answer] for answer in other) else 1.0
         else:
             points = value[led] + value[card]
-            if suit == SUIT_OF[led]:
-                win = 1.0 if rank > strength[led] else 0.0
-            else:
-                win = 1.0 if suit == trump else 0.0
+            win = 1.0 if beats[led * 40 + card] else 0.0
         if suit != trump:
             kept = 0.05 * (rank - 1)
         else:
