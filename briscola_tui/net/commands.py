@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import secrets
 import socket
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine import bots as players
+from engine.cards import SUIT_NAMES
 from engine.game import OptionError
 from engine.games import make
 from protocol.errors import LocalProtocolError, ProtocolError
@@ -35,7 +37,16 @@ def person_name(name: str) -> str:
 
 
 def say(line: str) -> None:
-    print(line, flush=True)
+    """A line of the headless host or client on standard output, the trump suit named."""
+    print(readable(line), flush=True)
+
+
+def readable(line: str) -> str:
+    """`trump H` as `trump H (hearts)`: events name a suit by its letter."""
+    return TRUMP.sub(lambda m: f"trump {m.group(1)} ({SUIT_NAMES[m.group(1)][1]})", line)
+
+
+TRUMP = re.compile(r"\btrump ([DHSC])\b")
 
 
 @dataclass
