@@ -31,10 +31,10 @@ root action and is walked with the determinization:
 - a playout finishes the hand, and every seat's reward goes back up the
   path. The playouts are played by the normal player
   (`engine/bots/normal.py`, given the determinized full state as its view)
-  by default (in Briscola for two on plain numbers, `engine/bots/briscola2.py`:
-  the same moves, a step about a quarter of the CPU); this module's heuristic (`heuristic_action`, about ten times
-  faster per playout, with a tenth of random moves) or `random_legal` on
-  request.
+  by default (in Briscola for two on plain numbers,
+  `engine/bots/briscola2.py`: the same moves, a step about a quarter of the
+  CPU); this module's heuristic (`heuristic_action`, about ten times faster
+  per playout, with a tenth of random moves) or `random_legal` on request.
 
 **Successive halving** at the root: the budget is split into equal rounds,
 log2 of the number of root actions rounded up (two for three cards); after each round
@@ -71,8 +71,9 @@ lie.
 `play(view, rng)` searches `DEFAULT_STEPS` steps of simulation (the
 actions its iterations apply, and `SAMPLE_STEPS` for each determinization:
 few iterations early in the hand, many in the last tricks, for about the
-same CPU; `FAST_STEPS` where the playouts run on numbers), at most `DEFAULT_ITERATIONS` iterations; a wall-clock cap of
-`DEFAULT_SECONDS` is only a safety net. So its moves depend on the view and
+same CPU; `FAST_STEPS` where the playouts run on numbers), at most
+`DEFAULT_ITERATIONS` iterations; a wall-clock cap of `DEFAULT_SECONDS` is
+only a safety net. So its moves depend on the view and
 the rng, not on the machine's load. `make_player(iterations=...,
 seconds=..., steps=..., playout=...)` builds a player with another budget
 or playout policy. The player keeps nothing between moves.
@@ -396,14 +397,14 @@ def search(determinizer: Determinizer, seat: int, rng: Random, policy, iteration
     root.prior = prior
     rewards = reward_function(determinizer.game)
     finish = finisher(determinizer.game)
-    start = time.perf_counter()
+    began = time.perf_counter()
     state = determinizer.sample(rng)
     if finish is not None or (expand_after is not None and plays_left(state) > TREE_PLAYS):
         expand_after = None  # Briscola for two: its last tricks are searched exactly (`finisher`)
     fast = policy is NORMAL_PLAYOUT and briscola2.supports(state)
     if steps == DEFAULT:
         steps = FAST_STEPS if fast else DEFAULT_STEPS
-    budget = Budget(iterations, seconds, steps, start)
+    budget = Budget(iterations, seconds, steps, began)
     solved: dict = {}
     alive = root_candidates(state, root, rng, policy)
     rounds = max(1, ceil(log2(len(alive))))
@@ -443,7 +444,8 @@ def search(determinizer: Determinizer, seat: int, rng: Random, policy, iteration
 class Budget:
     """What a search has spent of its limits (None: no limit of that kind)."""
 
-    def __init__(self, iterations: int | None, seconds: float | None, steps: int | None, start: float | None = None):
+    def __init__(self, iterations: int | None, seconds: float | None, steps: int | None,
+                 start: float | None = None):
         self.limits = (iterations, seconds, steps)
         self.start = time.perf_counter() if start is None else start
         self.iterations = self.steps = 0
