@@ -418,8 +418,8 @@ def test_the_fast_briscola_playout_plays_the_engine_playout(options):
 def test_the_fast_playout_is_only_for_the_plain_game_for_two():
     for options in ({"trump_exchange": "2"}, {"black_hand": True}):
         assert not briscola2.supports(next(random_positions(options, 1)))
-    assert not briscola2.supports(make("briscola", 4).new_hand(0, deal_of(make("briscola", 4), 0,
-                                                                          make("briscola", 4).deck())))
+    four = make("briscola", 4)
+    assert not briscola2.supports(four.new_hand(0, deal_of(four, 0, four.deck())))
 
 
 def test_hard_moves_the_same_with_the_fast_playout():
