@@ -928,6 +928,16 @@ def test_a_seat_silent_past_the_time_limit_is_named_and_a_computer_player_takes_
     assert re.search(r"culprits: .*seat 0", done.stdout), done.stdout
 
 
+def test_a_spectator_arriving_late_is_told_who_sits_where(children):
+    table = Table(children, "briscola", players=2, bots=1)
+    table.join("Ann", human=lambda child, line: None)  # takes seat 0 and never plays: the table waits
+    table.host.wait_for(r"Ann joins")
+    watcher = table.watch()
+    names = watcher.wait_for(r"^at the table: (.*)$").group(1)
+    assert re.fullmatch(r"Ann \(seat 0\), \w+ \(seat 1\)", names), watcher.tail()
+    assert watcher.text.index("watching at table") < watcher.text.index("at the table: ")
+
+
 def test_a_host_never_reached_is_not_called_a_lost_connection(children):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))

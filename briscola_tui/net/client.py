@@ -29,6 +29,7 @@ from protocol.session import TableSession
 from protocol.transcript import entry_hash
 
 from ..storage import FileSeatStore, TranscriptFile, data_dir
+from ..wording import count
 from .thinking import think
 
 
@@ -198,6 +199,9 @@ class Client:
             for message in owed:  # written here, on the event loop's thread (a transport is not thread-safe)
                 self._send(hs.submit(message))
             self.say(self._seated())
+            summary = self._so_far()
+            if summary:
+                self.say(summary)
             self._check_over()
             return
         for data in backlog:
@@ -239,6 +243,15 @@ class Client:
         for data in entries[len(held):]:
             log.append(data)
         return log
+
+    def _so_far(self) -> str:
+        """What a client arriving late missed, in one line: who sits where, and the hands scored."""
+        session = self.session
+        if not session.names:
+            return ""
+        seats = ", ".join(f"{session.names[s]} (seat {s})" for s in sorted(session.names))
+        scored = len(session.outcomes)
+        return f"at the table: {seats}" + (f"; {count(scored, 'hand')} scored so far" if scored else "")
 
     def _seated(self) -> str:
         where = "watching" if self.seat is None else f"seat {self.seat}"
