@@ -249,9 +249,11 @@ class Client:
         session = self.session
         if not session.names:
             return ""
-        seats = ", ".join(f"{session.names[s]} (seat {s})" for s in sorted(session.names))
+        seats = sorted(session.names)  # (not "seat N": the app writes that as the seat's name)
+        who = ", ".join(session.names[s] for s in seats)
         scored = len(session.outcomes)
-        return f"at the table: {seats}" + (f"; {count(scored, 'hand')} scored so far" if scored else "")
+        return (f"at the table: {who} ({'seat' if len(seats) == 1 else 'seats'} {', '.join(map(str, seats))})"
+                + (f"; {count(scored, 'hand')} scored so far" if scored else ""))
 
     def _seated(self) -> str:
         where = "watching" if self.seat is None else f"seat {self.seat}"
