@@ -39,12 +39,24 @@ async def until(pilot, condition, timeout: float = 30.0):
     await settle(pilot)
 
 
-async def settle(pilot):
-    """Let what was just written (the log scrolls after a refresh) reach the screen, however
-    loaded the machine: a few refresh rounds."""
-    for _ in range(3):
-        await pilot.wait_for_scheduled_animations()
-        await pilot.pause(0.05)
+async def settle(pilot, timeout: float = 10.0):
+    """Let what was just written reach the screen, however loaded the machine: a few
+    refresh rounds, and until every log has scrolled to its last line (a log scrolls
+    after a refresh: under load a snapshot once caught it two lines short)."""
+    import time
+
+    from textual.widgets import RichLog
+
+    end = time.monotonic() + timeout
+    while True:
+        for _ in range(3):
+            await pilot.wait_for_scheduled_animations()
+            await pilot.pause(0.05)
+        logs = list(pilot.app.screen.query(RichLog))
+        if all(not log._deferred_renders and (not log.auto_scroll or log.scroll_y >= log.max_scroll_y)
+               for log in logs):
+            return
+        assert time.monotonic() < end, "a log never reached its last line"
 
 
 def table(app):
