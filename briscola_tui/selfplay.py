@@ -16,8 +16,7 @@ from protocol.session import TableSession
 
 from .offline import fixed_store
 from .storage import TranscriptFile
-from . import wording
-from .wording import count
+from .wording import count, option
 
 
 def describe_hand(verdict) -> str:
@@ -177,4 +176,4 @@ class SelfplayError(ValueError):
 
 def as_flags(options: dict) -> str:
     """The options as `-o NAME=VALUE` would give them, e.g. `trump_exchange=none black_hand=false`."""
-    return " ".join(wording.option(name, value) for name, value in options.items())
+    return " ".join(option(name, value) for name, value in options.items())

@@ -44,8 +44,7 @@ from protocol.transcript import HOST, Entry, NotATranscript, OldTranscript, load
 
 from .selfplay import hand_facts
 from .storage import read_transcript_file
-from . import wording
-from .wording import count
+from .wording import count, option
 
 OK, UNREADABLE, CHEAT, INCOMPLETE = 0, 1, 3, 4
 PROG = "briscola verify"
@@ -194,10 +193,10 @@ class _Story:
         session, table = self.session, self.session.table
         self.table_shown = True
         self.say(f'table {session.transcript.table_id.hex()} "{table.name}"')
-        options = ", ".join(wording.option(k, v) for k, v in sorted(session.game.options.items()))
+        options = ", ".join(option(k, v) for k, v in sorted(session.game.options.items()))
         self.say(f"{table.game}, {table.players} players, options: {options or 'none'}")
         if session.rules:
-            self.say("table rules: " + ", ".join(wording.option(k, v) for k, v in sorted(session.rules.items())))
+            self.say("table rules: " + ", ".join(option(k, v) for k, v in sorted(session.rules.items())))
         self.say(f"host key {fingerprint(session.keys[HOST])}")
 
     def _seat_line(self, seat: int, tail: str = "") -> str:

@@ -93,7 +93,7 @@ from ..games.briscola import _two_side_awards as two_side_awards
 from ..games.calabresella import STRENGTH as TRESSETTE, VALUE as THIRDS
 from ..games.chiamata import POINTS as CHIAMATA_POINTS, STRENGTH as CHIAMATA_STRENGTH
 from ..state import CHANCE, PUBLIC, TERMINAL, Action, State, play_action
-from . import briscola2, endgame, normal
+from . import briscola2, normal
 
 DEFAULT_STEPS = 4000
 """The default budget, in steps of simulation a move (`search`): an early
@@ -567,12 +567,8 @@ def briscola_finish(state: State) -> list[int] | None:
         if state.exchange_card is not None and (state.can_exchange(0) or state.can_exchange(1)):
             return None
         draw = (state.stock[state.drawn].index, state.faceup.index)
-    search = endgame.Endgame(state.trump, state.strength, state.points)
-    led = state.trick[0].index if state.trick else -1
-    hands = [tuple(c.index for c in hand) for hand in state.hands]
-    mine = endgame.points_of(search.search(hands[0], hands[1], state.leader, led, state.captured[0], draw,
-                                           -endgame.INFINITY, endgame.INFINITY))
-    return [mine, sum(state.points) - mine]
+    hands = [[c.index for c in hand] for hand in state.hands]
+    return briscola2.finish(hands, [c.index for c in state.trick], state.leader, state.captured, draw, state)
 
 
 def backpropagate(path: list[Node], rewards: list[float]) -> None:

@@ -181,19 +181,19 @@ def endgame_card(table: Table) -> Card | None:
         return None
     search = Endgame(table.trump, table.strength, table.value)
     mine = tuple(sorted(table.hand))
+    own = tuple(c.index for c in mine)
+    led = table.trick[0].index if table.trick else -1
+    everything = sum(table.value)
     totals = dict.fromkeys(mine, 0.0)
     for draw, theirs in scenarios:
         theirs = tuple(sorted(theirs | table.known[other]))
         if len(theirs) != state.hand_size(other):
             return None
-        hands = [tuple(c.index for c in mine), tuple(c.index for c in theirs)]
-        if me == 1:
-            hands.reverse()
-        led = table.trick[0].index if table.trick else -1
+        hands = (own, tuple(c.index for c in theirs)) if me == 0 else (tuple(c.index for c in theirs), own)
         drawn = tuple(c.index for c in draw)
         for card in mine:
             value = search.after(hands[0], hands[1], table.leader, led, state.captured[0], drawn, me, card.index)
-            totals[card] += value if me == 0 else sum(table.value) - value  # seat 1: the rest of the points
+            totals[card] += value if me == 0 else everything - value  # seat 1: the rest of the points
     return max(mine, key=lambda c: totals[c])
 
 
