@@ -142,8 +142,17 @@ def play_deal(task: tuple) -> dict:
     players = {"a": _player(a, budget), "b": _player(b, budget)}
     clock = {"a": 0.0, "b": 0.0, "a_max": 0.0, "b_max": 0.0}
     moves = {"a": 0, "b": 0}
-    out = {"a_score": 0.0, "b_score": 0.0, "a_won": 0, "a_decided": 0, "b_won": 0, "b_decided": 0,
-           "a_points": 0.0, "b_points": 0.0, "redeals": 0}
+    out = {
+        "a_score": 0.0,
+        "b_score": 0.0,
+        "a_won": 0,
+        "a_decided": 0,
+        "b_won": 0,
+        "b_decided": 0,
+        "a_points": 0.0,
+        "b_points": 0.0,
+        "redeals": 0,
+    }
     if two_sides(game):
         sides = game.sides()
         first = i % 2
@@ -156,12 +165,15 @@ def play_deal(task: tuple) -> dict:
     else:
         lone = i % n
         dealer = (i // n) % n
-        plays = [(["a" if s == lone else "b" for s in range(n)], None),
-                 (["b" if s == lone else "a" for s in range(n)], None)]
+        plays = [
+            (["a" if s == lone else "b" for s in range(n)], None),
+            (["b" if s == lone else "a" for s in range(n)], None),
+        ]
     for number, (labels, a_side) in enumerate(plays):
         rngs = [random.Random(f"arena/{seed}/player/{i}/{number}/{s}") for s in range(n)]
-        outcome = play_hand(game, dealer, game.plan(dealer).deal(list(deck)), [players[x] for x in labels],
-                            rngs, clock, moves, labels)
+        outcome = play_hand(
+            game, dealer, game.plan(dealer).deal(list(deck)), [players[x] for x in labels], rngs, clock, moves, labels
+        )
         result, score = outcome.result, outcome.score
         out["redeals"] += bool(result.get("redeal"))
         if a_side is not None:
@@ -246,8 +258,18 @@ def clock(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
 
 
-def run(game_name: str, players: int | None, a: str, b: str, hands: int, seed: int, jobs: int | None = None,
-        budget=None, options: dict | None = None, progress=None) -> dict:
+def run(
+    game_name: str,
+    players: int | None,
+    a: str,
+    b: str,
+    hands: int,
+    seed: int,
+    jobs: int | None = None,
+    budget=None,
+    options: dict | None = None,
+    progress=None,
+) -> dict:
     """Play the match; the figures as a dict (the --json keys and a few more).
     `progress`: a stream (standard error) for a line every 5% of the deals."""
     bots.get(a), bots.get(b)  # unknown levels fail here, not in a worker
@@ -270,7 +292,12 @@ def run(game_name: str, players: int | None, a: str, b: str, hands: int, seed: i
     moves = {x: sum(d["moves"][x] for d in deals) for x in "ab"}
     diffs = [d["a_score"] - d["b_score"] for d in deals]
     figures = {
-        "game": game.name, "players": game.players, "options": game.options, "a": a, "b": b, "seed": seed,
+        "game": game.name,
+        "players": game.players,
+        "options": game.options,
+        "a": a,
+        "b": b,
+        "seed": seed,
         "hands": hands,
         "a_avg_score": total["a_score"] / hands,
         "b_avg_score": total["b_score"] / hands,
@@ -279,8 +306,10 @@ def run(game_name: str, players: int | None, a: str, b: str, hands: int, seed: i
         "b_avg_points": total["b_points"] / hands,
         "a_ms_per_move": 1000 * clock["a"] / max(1, moves["a"]),
         "b_ms_per_move": 1000 * clock["b"] / max(1, moves["b"]),
-        "a_max_ms": 1000 * longest["a"], "b_max_ms": 1000 * longest["b"],
-        "a_moves": moves["a"], "b_moves": moves["b"],
+        "a_max_ms": 1000 * longest["a"],
+        "b_max_ms": 1000 * longest["b"],
+        "a_moves": moves["a"],
+        "b_moves": moves["b"],
     }
     if game.name == "briscola":
         figures["a_win_rate"] = total["a_won"] / max(1, total["a_decided"])
@@ -297,24 +326,34 @@ def report(f: dict) -> str:
     n, a, b = f["players"], f["a"], f["b"]
     lone = not (f["game"] == "briscola" and n != 3)
     how = "one seat against the rest" if lone else "side against side"
-    lines = [f"{f['game']}, {n} players, {a} (a) vs {b} (b): {f['hands']} deals x 2 (duplicate, {how}), seed {f['seed']}"]
+    lines = [
+        f"{f['game']}, {n} players, {a} (a) vs {b} (b): {f['hands']} deals x 2 (duplicate, {how}), seed {f['seed']}"
+    ]
     if f["game"] == "briscola":
         lo, hi = f["a_win_ci95"]
         what = "the lone seat wins" if lone else "wins"
-        lines.append(f"  {a}: {what} {100 * f['a_win_rate']:.1f}% of {f['a_decided']} decided hands "
-                     f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+        lines.append(
+            f"  {a}: {what} {100 * f['a_win_rate']:.1f}% of {f['a_decided']} decided hands "
+            f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
+        )
         lo, hi = f["b_win_ci95"]
-        lines.append(f"  {b}: {what} {100 * f['b_win_rate']:.1f}% of {f['b_decided']} decided hands "
-                     f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+        lines.append(
+            f"  {b}: {what} {100 * f['b_win_rate']:.1f}% of {f['b_decided']} decided hands "
+            f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
+        )
     lo, hi = f["diff_ci95"]
     whose = "the lone seat's" if lone else "a side's"
-    lines.append(f"  average score per hand ({whose}): {a} {f['a_avg_score']:+.3f}, {b} {f['b_avg_score']:+.3f}; "
-                 f"difference per deal {f['a_avg_score'] - f['b_avg_score']:+.3f} (95% CI {lo:+.3f} to {hi:+.3f})")
+    lines.append(
+        f"  average score per hand ({whose}): {a} {f['a_avg_score']:+.3f}, {b} {f['b_avg_score']:+.3f}; "
+        f"difference per deal {f['a_avg_score'] - f['b_avg_score']:+.3f} (95% CI {lo:+.3f} to {hi:+.3f})"
+    )
     lines.append(f"  card points per hand ({whose}): {a} {f['a_avg_points']:.1f}, {b} {f['b_avg_points']:.1f}")
     if "redeals" in f:
         lines.append(f"  hands everybody passed: {f['redeals']} of {2 * f['hands']}")
-    lines.append(f"  CPU per move: {a} {f['a_ms_per_move']:.3f} ms (at most {f['a_max_ms']:.1f}), "
-                 f"{b} {f['b_ms_per_move']:.3f} ms (at most {f['b_max_ms']:.1f})")
+    lines.append(
+        f"  CPU per move: {a} {f['a_ms_per_move']:.3f} ms (at most {f['a_max_ms']:.1f}), "
+        f"{b} {f['b_ms_per_move']:.3f} ms (at most {f['b_max_ms']:.1f})"
+    )
     return "\n".join(lines)
 
 
@@ -334,8 +373,9 @@ def parse_budget(text: str) -> tuple[int | None, float | None, int | None]:
             else:
                 iterations = int(part)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"a budget is iterations (200), seconds (0.05s), steps (2400steps) "
-                                             f"or several (200/0.05s), not {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"a budget is iterations (200), seconds (0.05s), steps (2400steps) or several (200/0.05s), not {text!r}"
+            ) from None
     if any(x is not None and x <= 0 for x in (iterations, seconds, steps)):
         raise argparse.ArgumentTypeError(f"a budget must be positive, not {text!r}")
     return iterations, seconds, steps
@@ -350,12 +390,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=100, help="deals, each played twice (default 100)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, help="worker processes (default: every core)")
-    parser.add_argument("--budget", type=parse_budget, metavar="B",
-                        help="a searching player's budget per move (hard): iterations (200), seconds (0.05s), "
-                        "steps (2400steps) or several (1000/2400steps); without seconds the figures are "
-                        "reproducible (default: the level's own budget)")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                        help="a game option, e.g. -o auction=points (values as JSON, else text)")
+    parser.add_argument(
+        "--budget",
+        type=parse_budget,
+        metavar="B",
+        help="a searching player's budget per move (hard): iterations (200), seconds (0.05s), "
+        "steps (2400steps) or several (1000/2400steps); without seconds the figures are "
+        "reproducible (default: the level's own budget)",
+    )
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. -o auction=points (values as JSON, else text)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     args = parser.parse_args(argv)
@@ -371,8 +421,18 @@ def main(argv: list[str] | None = None) -> None:
             options[key] = json.loads(value)
         except ValueError:
             options[key] = value
-    figures = run(args.game, args.players, args.a, args.b, args.hands, args.seed, args.jobs, args.budget, options,
-                  progress=None if args.quiet else sys.stderr)
+    figures = run(
+        args.game,
+        args.players,
+        args.a,
+        args.b,
+        args.hands,
+        args.seed,
+        args.jobs,
+        args.budget,
+        options,
+        progress=None if args.quiet else sys.stderr,
+    )
     print(json.dumps(figures) if args.json else report(figures))
 
 

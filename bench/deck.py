@@ -116,8 +116,11 @@ def measure_deal(n_players: int) -> dict:
         deals.append(deal(n_players)[0])
         floors.append(floor_batch_ms(points))
     ratios = [d / f for d, f in zip(deals, floors)]
-    return {"deal_ms": statistics.median(deals), "floor_ms": statistics.median(floors),
-            "ratio": statistics.median(ratios)}
+    return {
+        "deal_ms": statistics.median(deals),
+        "floor_ms": statistics.median(floors),
+        "ratio": statistics.median(ratios),
+    }
 
 
 # --- each proof ----------------------------------------------------------------------
@@ -145,9 +148,17 @@ def check_ms(phase: int, keys, deck_in, deck_out, proof, seat: int = 0) -> float
 
 def measure_proofs() -> dict:
     """Each proof made and checked alone (medians of REPEATS)."""
-    runs: dict[str, list[float]] = {k: [] for k in (
-        "commit_keys_ms", "phase1_prove_ms", "phase1_check_ms", "phase2_prove_ms", "phase2_check_ms",
-        "share_check_ms")}
+    runs: dict[str, list[float]] = {
+        k: []
+        for k in (
+            "commit_keys_ms",
+            "phase1_prove_ms",
+            "phase1_check_ms",
+            "phase2_prove_ms",
+            "phase2_check_ms",
+            "share_check_ms",
+        )
+    }
     start = deck.start_deck(range(N_CARDS))
     for _ in range(REPEATS):
         s = deck.SeatSecrets.generate()
@@ -254,26 +265,32 @@ def main() -> None:
     deck.card_point(0)  # build the card table outside the timings
     results: dict = {"proofs": measure_proofs()}
     p = results["proofs"]
-    say(f"proofs, 40 cards: phase-1 shuffle argument prove {p['phase1_prove_ms']:.1f} ms, "
+    say(
+        f"proofs, 40 cards: phase-1 shuffle argument prove {p['phase1_prove_ms']:.1f} ms, "
         f"check {p['phase1_check_ms']:.1f} ms; 40 phase-2 DLEQs prove {p['phase2_prove_ms']:.1f} ms, "
         f"check {p['phase2_check_ms']:.1f} ms; commit keys {p['commit_keys_ms']:.2f} ms; "
-        f"one public share checked {p['share_check_ms'] * 1e3:.0f} µs")
+        f"one public share checked {p['share_check_ms'] * 1e3:.0f} µs"
+    )
     for n in (5, 2):
         r = measure_deal(n)
         r.update(measure_hand(n))
         results[f"players{n}"] = r
         ops = deck.ops_for_deal(n, N_CARDS, N_CARDS, 0)
         ratio_ok = "ok" if r["ratio"] <= TARGET_RATIO else "ABOVE"
-        say(f"{n} players / 40 cards, no proofs: {ops} ops, deal {r['deal_ms']:.1f} ms, "
+        say(
+            f"{n} players / 40 cards, no proofs: {ops} ops, deal {r['deal_ms']:.1f} ms, "
             f"floor {r['floor_ms']:.1f} ms ({r['floor_ms'] / ops * 1e3:.1f} µs per op), "
-            f"ratio {r['ratio']:.2f} (target <= {TARGET_RATIO}: {ratio_ok})")
+            f"ratio {r['ratio']:.2f} (target <= {TARGET_RATIO}: {ratio_ok})"
+        )
         targets = ""
         if n == 5:
             good = r["critical_ms"] < TARGET_CRITICAL_MS and r["seat_max_ms"] < TARGET_SEAT_MS
             targets = f" (targets < {TARGET_CRITICAL_MS} and < {TARGET_SEAT_MS}: {'ok' if good else 'ABOVE'})"
-        say(f"{n} players, every proof made and checked: all nodes {r['all_nodes_ms']:.0f} ms, "
+        say(
+            f"{n} players, every proof made and checked: all nodes {r['all_nodes_ms']:.0f} ms, "
             f"host {r['host_ms']:.0f} ms, critical path {r['critical_ms']:.0f} ms, "
-            f"busiest seat {r['seat_max_ms']:.0f} ms{targets}")
+            f"busiest seat {r['seat_max_ms']:.0f} ms{targets}"
+        )
     results["audit5_ms"] = audit_ms(5)
     say(f"audit, 5 players (replay_shuffle + decrypt_deck): {results['audit5_ms']:.1f} ms")
     if args.json:

@@ -117,8 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"determinize on mid-hand views, one core, CPU time, {args.seconds:g} s each")
     for name, result in results.items():
         game, players = CONFIGS[name]
-        print(f"  {name:<13} {game + ' ' + str(players) + 'p':<16} {result['calls_per_s']:>7,} calls/s"
-              f"   (reading a view: {result['reads_per_s']:,}/s)")
+        print(
+            f"  {name:<13} {game + ' ' + str(players) + 'p':<16} {result['calls_per_s']:>7,} calls/s"
+            f"   (reading a view: {result['reads_per_s']:,}/s)"
+        )
     return 0
 
 

@@ -23,9 +23,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def measure(game: str, players: int | None, hands: int, seed: int) -> dict:
-    from engine import bots
     from briscola_tui.offline import OfflineTable
     from briscola_tui.saved import Slot
+    from engine import bots
 
     person, rng = bots.get("random"), random.Random(seed)
     table = OfflineTable(game, players, "random", hands + 1, seed=seed, slot=Slot.new(game))
@@ -39,16 +39,25 @@ def measure(game: str, players: int | None, hands: int, seed: int) -> dict:
     start = time.process_time()
     OfflineTable.resume(table.slot)
     resume = time.process_time() - start
-    return {"game": game, "players": table.players, "hands": table.scored(), "entries": len(table.table.entries),
-            "play_cpu_ms_per_hand": round(1000 * played / table.scored(), 1),
-            "resume_cpu_ms": round(1000 * resume, 1),
-            "resume_cpu_ms_per_hand": round(1000 * resume / table.scored(), 1)}
+    return {
+        "game": game,
+        "players": table.players,
+        "hands": table.scored(),
+        "entries": len(table.table.entries),
+        "play_cpu_ms_per_hand": round(1000 * played / table.scored(), 1),
+        "resume_cpu_ms": round(1000 * resume, 1),
+        "resume_cpu_ms_per_hand": round(1000 * resume / table.scored(), 1),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for flag, kind, default in (("--game", str, "chiamata"), ("--players", int, None), ("--hands", int, 4),
-                                ("--seed", int, 1)):
+    for flag, kind, default in (
+        ("--game", str, "chiamata"),
+        ("--players", int, None),
+        ("--hands", int, 4),
+        ("--seed", int, 1),
+    ):
         parser.add_argument(flag, type=kind, default=default)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -58,9 +67,11 @@ def main() -> None:
     if args.json:
         print(json.dumps(figures))
     else:
-        print(f"{figures['game']}, {figures['players']} players, {figures['hands']} hands "
-              f"({figures['entries']} entries): playing {figures['play_cpu_ms_per_hand']} ms CPU per hand; "
-              f"resuming {figures['resume_cpu_ms']} ms CPU ({figures['resume_cpu_ms_per_hand']} ms per hand)")
+        print(
+            f"{figures['game']}, {figures['players']} players, {figures['hands']} hands "
+            f"({figures['entries']} entries): playing {figures['play_cpu_ms_per_hand']} ms CPU per hand; "
+            f"resuming {figures['resume_cpu_ms']} ms CPU ({figures['resume_cpu_ms_per_hand']} ms per hand)"
+        )
 
 
 if __name__ == "__main__":

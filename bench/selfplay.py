@@ -26,7 +26,9 @@ from protocol.local import LocalTable  # noqa: E402
 
 def measure(game: str, players: int | None, hands: int, seed: int) -> dict:
     rules = make(game, players)
-    table = LocalTable(game, rules.players, {}, choosers={s: bots.get("random") for s in range(rules.players)}, seed=seed)
+    table = LocalTable(
+        game, rules.players, {}, choosers={s: bots.get("random") for s in range(rules.players)}, seed=seed
+    )
     start = time.process_time()
     table.run(max_hands=hands)
     cpu = time.process_time() - start
@@ -46,8 +48,10 @@ def main() -> None:
     if args.json:
         print(json.dumps(figures))
     else:
-        print(f"{figures['game']}, {figures['players']} players: {figures['hands']} hands, "
-              f"{figures['cpu_ms_per_hand']} ms CPU per hand (every node in one process)")
+        print(
+            f"{figures['game']}, {figures['players']} players: {figures['hands']} hands, "
+            f"{figures['cpu_ms_per_hand']} ms CPU per hand (every node in one process)"
+        )
 
 
 if __name__ == "__main__":

@@ -190,9 +190,27 @@ def networked_hand(game: str, seats: int, folder: Path, timeout: float, env: dic
     try:
         port_file = folder / "port"
         host = children.spawn(
-            [*briscola_command(), "host", "--game", game, "--port", "0", "--port-file", str(port_file),
-             "--bind", "127.0.0.1", "--open", "--hands", "1"],
-            folder / "host-home", stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+            [
+                *briscola_command(),
+                "host",
+                "--game",
+                game,
+                "--port",
+                "0",
+                "--port-file",
+                str(port_file),
+                "--bind",
+                "127.0.0.1",
+                "--open",
+                "--hands",
+                "1",
+            ],
+            folder / "host-home",
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+        )
 
         def read_host() -> None:
             for line in host.stdout:
@@ -206,18 +224,30 @@ def networked_hand(game: str, seats: int, folder: Path, timeout: float, env: dic
         for i in range(seats):
             out = folder / f"join{i}.out"
             with open(out, "wb") as handle:
-                joins.append((children.spawn(join_argv(port), folder / f"join{i}-home", stdout=handle,
-                                             stderr=subprocess.STDOUT), out))
+                joins.append(
+                    (
+                        children.spawn(
+                            join_argv(port), folder / f"join{i}-home", stdout=handle, stderr=subprocess.STDOUT
+                        ),
+                        out,
+                    )
+                )
         host_done, host_status, host_usage = children.reap(host.pid)
         results = [(children.reap(p.pid), out) for p, out in joins]
         reader.join(timeout=2)
         if children.timed_out:
-            failed = [f"a join exited {status} on its own:\n{tail(out)}"
-                      for (_, status, _), out in results if status not in (0, -signal.SIGKILL)]
-            raise BenchError(f"killed after {timeout:.0f} s; host said:\n" + "\n".join(l for _, l in lines[-5:])
-                             + "".join("\n" + f for f in failed))
+            failed = [
+                f"a join exited {status} on its own:\n{tail(out)}"
+                for (_, status, _), out in results
+                if status not in (0, -signal.SIGKILL)
+            ]
+            raise BenchError(
+                f"killed after {timeout:.0f} s; host said:\n"
+                + "\n".join(text for _, text in lines[-5:])
+                + "".join("\n" + f for f in failed)
+            )
         if host_status != 0:
-            raise BenchError(f"the host exited {host_status}:\n" + "\n".join(l for _, l in lines[-5:]))
+            raise BenchError(f"the host exited {host_status}:\n" + "\n".join(text for _, text in lines[-5:]))
         cpu = {"host": cpu_ms(host_usage)}
         for i, ((_, status, usage), out) in enumerate(results):
             if status != 0:
@@ -231,8 +261,10 @@ def networked_hand(game: str, seats: int, folder: Path, timeout: float, env: dic
         seated_ms = seated[seats - 1] if len(seated) >= seats else None
         verdict_ms = first(lambda line: line.startswith("hand 1:") and "score" in line)
         if seated_ms is None or verdict_ms is None:
-            raise BenchError("the host did not print every seat joining and the hand's result:\n"
-                             + "\n".join(l for _, l in lines[-5:]))
+            raise BenchError(
+                "the host did not print every seat joining and the hand's result:\n"
+                + "\n".join(text for _, text in lines[-5:])
+            )
         return {
             "wall_ms": verdict_ms - seated_ms,
             "session_ms": 1000 * (host_done - start),
@@ -307,8 +339,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-async def spectated_hand(game: str, seats: int, spectators: int, folder: Path, timeout: float,
-                         env: dict[str, str]) -> dict:
+async def spectated_hand(
+    game: str, seats: int, spectators: int, folder: Path, timeout: float, env: dict[str, str]
+) -> dict:
     identity = Identity.generate()
     table_id = secrets.token_bytes(16)
     host = Host(identity, table_id, game, seats, {}, f"{game} table", {})
@@ -316,8 +349,9 @@ async def spectated_hand(game: str, seats: int, spectators: int, folder: Path, t
     log.append(host.open())
     host.events.clear()
     said: list[str] = []
-    server = TableServer(host, log, code=None, bots={}, time_limit=None, replace_with_bot=None, hands=1,
-                         say=said.append)
+    server = TableServer(
+        host, log, code=None, bots={}, time_limit=None, replace_with_bot=None, hands=1, say=said.append
+    )
     appended: dict[int, float] = {}
     stored: dict[int, float] = {}
     append, log_append = server._append, log.append
@@ -348,12 +382,20 @@ async def spectated_hand(game: str, seats: int, spectators: int, folder: Path, t
         for i in range(seats):
             out = folder / f"spectated-join{i}.out"
             with open(out, "wb") as handle:
-                joins.append((children.spawn(join_argv(port), folder / f"spectated-join{i}-home", stdout=handle,
-                                             stderr=subprocess.STDOUT), out))
+                joins.append(
+                    (
+                        children.spawn(
+                            join_argv(port), folder / f"spectated-join{i}-home", stdout=handle, stderr=subprocess.STDOUT
+                        ),
+                        out,
+                    )
+                )
         try:
             status = await asyncio.wait_for(serving, timeout)
-        except asyncio.TimeoutError:
-            raise BenchError(f"the table did not finish in {timeout:.0f} s; host said:\n" + "\n".join(said[-5:]))
+        except TimeoutError:
+            raise BenchError(
+                f"the table did not finish in {timeout:.0f} s; host said:\n" + "\n".join(said[-5:])
+            ) from None
         wall = time.perf_counter() - start
         done, pending = await asyncio.wait(watching, timeout=10)
         for task in pending:
@@ -455,15 +497,17 @@ def measure(game: str, spectators: int, runs: int, timeout: float, keep: bool) -
     }
     if specs:
         spec = specs[0]
-        figures.update({
-            "spectator_max_ms": round(spec["max_ms"], 2),
-            "spectator_p50_after_fsync_ms": round(spec["p50_after_fsync_ms"], 2),
-            "spectator_p95_after_fsync_ms": round(spec["p95_after_fsync_ms"], 2),
-            "spectator_entries": spec["entries"],
-            "spectator_samples": spec["samples"],
-            "spectator_missing": spec["missing"],
-            "spectated_hand_wall_ms": round(spec["wall_ms"], 1),
-        })
+        figures.update(
+            {
+                "spectator_max_ms": round(spec["max_ms"], 2),
+                "spectator_p50_after_fsync_ms": round(spec["p50_after_fsync_ms"], 2),
+                "spectator_p95_after_fsync_ms": round(spec["p95_after_fsync_ms"], 2),
+                "spectator_entries": spec["entries"],
+                "spectator_samples": spec["samples"],
+                "spectator_missing": spec["missing"],
+                "spectated_hand_wall_ms": round(spec["wall_ms"], 1),
+            }
+        )
     return figures
 
 
@@ -490,24 +534,37 @@ def main() -> int:
         return 0
     f = figures
     print(f"{f['game']}, {f['seats']} seats on 127.0.0.1 ({f['runs']} run(s), median)")
-    print(f"networked hand: {f['hand_wall_ms']} ms wall, from the last seat joining to the hand's result"
-          f" (the coin, the deal, the play, the reveals and every node's audit)")
-    print(f"  the whole session, first join started to host exit: {f['session_wall_ms']} ms"
-          f" (seated at {f['seated_ms']}, dealt at {f['dealt_ms']}, result at {f['verdict_ms']},"
-          f" closed at {f['closed_ms']} ms); {f['session_ratio']}x the in-memory hand")
-    print(f"  CPU per process (ms): " + ", ".join(f"{k} {v}" for k, v in f["cpu_ms"].items())
-          + f"; total {f['cpu_total_ms']} (of which start-up and imports, each: {f['startup_cpu_ms']})")
-    print(f"in memory: {f['in_memory_ms']} ms wall, {f['in_memory_cpu_ms']} ms CPU, every node doing its own checks;"
-          f" {f['in_memory_shared_ms']} ms with the checks shared as offline play does"
-          f" (the networked hand is {f['ratio_to_shared']}x that)")
+    print(
+        f"networked hand: {f['hand_wall_ms']} ms wall, from the last seat joining to the hand's result"
+        f" (the coin, the deal, the play, the reveals and every node's audit)"
+    )
+    print(
+        f"  the whole session, first join started to host exit: {f['session_wall_ms']} ms"
+        f" (seated at {f['seated_ms']}, dealt at {f['dealt_ms']}, result at {f['verdict_ms']},"
+        f" closed at {f['closed_ms']} ms); {f['session_ratio']}x the in-memory hand"
+    )
+    print(
+        "  CPU per process (ms): "
+        + ", ".join(f"{k} {v}" for k, v in f["cpu_ms"].items())
+        + f"; total {f['cpu_total_ms']} (of which start-up and imports, each: {f['startup_cpu_ms']})"
+    )
+    print(
+        f"in memory: {f['in_memory_ms']} ms wall, {f['in_memory_cpu_ms']} ms CPU, every node doing its own checks;"
+        f" {f['in_memory_shared_ms']} ms with the checks shared as offline play does"
+        f" (the networked hand is {f['ratio_to_shared']}x that)"
+    )
     print(f"ratio {f['ratio']}x (target <= {TARGET_RATIO:g}x): {verdict(f['ratio'] <= TARGET_RATIO)}")
     if f["spectators"]:
-        print(f"{f['spectators']} spectators, {f['spectator_samples']} arrivals over {f['spectator_entries']} entries"
-              f" ({f['spectator_missing']} missing): delay append -> spectator p50 {f['spectator_p50_ms']} ms, "
-              f"p95 {f['spectator_p95_ms']} ms (target < {TARGET_P95_MS:g} ms): "
-              f"{verdict(f['spectator_p95_ms'] < TARGET_P95_MS)}; max {f['spectator_max_ms']} ms")
-        print(f"  after the fsync: p50 {f['spectator_p50_after_fsync_ms']} ms, "
-              f"p95 {f['spectator_p95_after_fsync_ms']} ms; that hand took {f['spectated_hand_wall_ms']} ms")
+        print(
+            f"{f['spectators']} spectators, {f['spectator_samples']} arrivals over {f['spectator_entries']} entries"
+            f" ({f['spectator_missing']} missing): delay append -> spectator p50 {f['spectator_p50_ms']} ms, "
+            f"p95 {f['spectator_p95_ms']} ms (target < {TARGET_P95_MS:g} ms): "
+            f"{verdict(f['spectator_p95_ms'] < TARGET_P95_MS)}; max {f['spectator_max_ms']} ms"
+        )
+        print(
+            f"  after the fsync: p50 {f['spectator_p50_after_fsync_ms']} ms, "
+            f"p95 {f['spectator_p95_after_fsync_ms']} ms; that hand took {f['spectated_hand_wall_ms']} ms"
+        )
     return 0
 
 

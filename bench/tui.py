@@ -80,16 +80,18 @@ def child_env(home: str) -> dict:
 def launch(mode: str, env: dict, timeout: float) -> float:
     """Milliseconds from launching a child to its first interactive frame."""
     start = time.time()
-    out = subprocess.run([sys.executable, "-c", CHILD, mode], env=env, cwd=ROOT, capture_output=True, text=True,
-                         timeout=timeout)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, mode], env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout
+    )
     if out.returncode != 0:
         raise SystemExit(f"the child failed ({mode}):\n{out.stderr[-2000:]}")
     return (float(out.stdout.split()[-1]) - start) * 1000
 
 
 def import_ms(env: dict, timeout: float) -> float:
-    out = subprocess.run([sys.executable, "-c", IMPORT], env=env, cwd=ROOT, capture_output=True, text=True,
-                         timeout=timeout, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", IMPORT], env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=True
+    )
     return float(out.stdout.split()[-1]) * 1000
 
 
@@ -171,9 +173,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"start-up to the home screen: {figures['startup_ms']} ms (median of {args.runs}; target < 1500)")
         print(f"start-up to the first card to play: {figures['table_startup_ms']} ms (the first deal included)")
         print(f"import briscola_tui.app: {figures['import_ms']} ms")
-        print(f"key press to frame over {args.presses} presses: p50 {figures['key_p50_ms']} ms, "
-              f"p95 {figures['key_p95_ms']} ms (target < 50), max {figures['key_max_ms']} ms; "
-              f"CPU {figures['key_cpu_ms']} ms a press")
+        print(
+            f"key press to frame over {args.presses} presses: p50 {figures['key_p50_ms']} ms, "
+            f"p95 {figures['key_p95_ms']} ms (target < 50), max {figures['key_max_ms']} ms; "
+            f"CPU {figures['key_cpu_ms']} ms a press"
+        )
     return 0
 
 

@@ -22,9 +22,18 @@ network table's own shutdown, telling the host, takes up to 10 s)."""
 class BriscolaApp(App):
     TITLE = "briscola"
 
-    def __init__(self, play: dict | None = None, *, ascii: bool | None = None, level: str | None = None,
-                 seed: int | None = None, deal_seed: int | None = None, pace: float = 0.4,
-                 settings: settings_module.Settings | None = None, resume=None) -> None:
+    def __init__(
+        self,
+        play: dict | None = None,
+        *,
+        ascii: bool | None = None,
+        level: str | None = None,
+        seed: int | None = None,
+        deal_seed: int | None = None,
+        pace: float = 0.4,
+        settings: settings_module.Settings | None = None,
+        resume=None,
+    ) -> None:
         """`play`: open straight into a table: {"game", "players", "hands", "options"};
         `resume`: open straight into the unfinished game kept in this `saved.Slot`.
         `seed` and `deal_seed` fix the computer players and the deals (tests);
@@ -48,8 +57,12 @@ class BriscolaApp(App):
         if self.resume is not None:
             from textual.widgets import Static
 
-            self.mount(Static(f" Resuming {self.resume.name}: replaying and checking its transcript"
-                              f"{self.style_.ellipsis}", id="resuming"))
+            self.mount(
+                Static(
+                    f" Resuming {self.resume.name}: replaying and checking its transcript{self.style_.ellipsis}",
+                    id="resuming",
+                )
+            )
             self.resume_table(self.resume, lambda why: self.exit(return_code=2, message=f"briscola play: {why}"))
         elif self.play is not None:
             self.start_table(**self.play)
@@ -65,22 +78,41 @@ class BriscolaApp(App):
             ascii = {"on": True, "off": False}.get(chosen)
         if ascii is None:
             ascii = not can_show_glyphs(getattr(sys.stdout, "encoding", None))
-        return Style(ascii, four_colour=self.settings.four_colour, names=self.settings.suit_names,
-                     colour="NO_COLOR" not in os.environ)
+        return Style(
+            ascii,
+            four_colour=self.settings.four_colour,
+            names=self.settings.suit_names,
+            colour="NO_COLOR" not in os.environ,
+        )
 
     def apply_settings(self) -> None:
         """The settings changed: the style and level of what is opened next."""
         self.style_ = self.make_style()
         self.level = self.settings.level
 
-    def start_table(self, game: str, players: int | None = None, hands: int | None = None,
-                    options: dict | None = None, level: str | None = None) -> None:
+    def start_table(
+        self,
+        game: str,
+        players: int | None = None,
+        hands: int | None = None,
+        options: dict | None = None,
+        level: str | None = None,
+    ) -> None:
         from .offline import OfflineTable
         from .saved import Slot
         from .screens.table import TableScreen
 
-        controller = OfflineTable(game, players, level or self.level, hands, options, seed=self.seed,
-                                  deal_seed=self.deal_seed, pace=self.pace, slot=Slot.new(game))
+        controller = OfflineTable(
+            game,
+            players,
+            level or self.level,
+            hands,
+            options,
+            seed=self.seed,
+            deal_seed=self.deal_seed,
+            pace=self.pace,
+            slot=Slot.new(game),
+        )
         self.offline = controller
         self.push_screen(TableScreen(controller, self.style_))
 

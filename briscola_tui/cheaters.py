@@ -23,12 +23,11 @@ from engine.cards import Card
 from engine.games.calabresella import CalabresellaState
 from engine.games.chiamata import ChiamataState
 from engine.state import PUBLIC, Action
-
 from protocol import deck as mp
 from protocol.codec import encode
+from protocol.events import Update
 from protocol.identity import Identity, seal
 from protocol.local import LocalTable
-from protocol.events import Update
 from protocol.messages import Act, Commit, Handover, Join, Reveal, Shares, Shuffle
 from protocol.session import TableSession
 from protocol.transcript import VERSION, Entry, Header, Signed, make_payload
@@ -143,8 +142,15 @@ class PlayUnheld(Cheater):
         self.cheated = True
         position = next(p for p, o in sorted(self.cards.owner.items()) if o != self.seat)
         claimed = next(c for c in range(40) if c not in held(self))
-        return Update([forced_act(self, Action(self.seat, "play", Card.from_index(claimed)),
-                                  [(position, claimed, scalar_bytes(12345))])])
+        return Update(
+            [
+                forced_act(
+                    self,
+                    Action(self.seat, "play", Card.from_index(claimed)),
+                    [(position, claimed, scalar_bytes(12345))],
+                )
+            ]
+        )
 
 
 class WrongProof(Cheater):
@@ -386,8 +392,9 @@ class Forger(Cheater):
             return out
         self.cheated = True
         victim = (self.seat + 1) % self.players
-        header = Header(VERSION, self.transcript.table_id, "reveal", victim, self.transcript.next_seq(victim),
-                        self.transcript.head)
+        header = Header(
+            VERSION, self.transcript.table_id, "reveal", victim, self.transcript.next_seq(victim), self.transcript.head
+        )
         body = [self.hand.number, _secrets.token_bytes(32)]
         return Update([Signed.sign(self.identity, make_payload(header, body)).encode(), *out.messages], out.events)
 
@@ -483,11 +490,19 @@ class Cheat:
 CHEATS: dict[str, Cheat] = {
     "play-unheld": Cheat(PlayUnheld, what="plays a card from a deck position it does not hold"),
     "duplicate": Cheat(Duplicator, what="copies one encrypted card over another in its shuffle"),
-    "substitute": Cheat(Substituter, seat=0, games=("briscola",), short_deck=True, what="swaps a card of the game for one the game leaves out"),
+    "substitute": Cheat(
+        Substituter,
+        seat=0,
+        games=("briscola",),
+        short_deck=True,
+        what="swaps a card of the game for one the game leaves out",
+    ),
     "garbage-shuffle": Cheat(GarbageShuffle, what="publishes a shuffled deck holding a value that is no card point"),
     "bad-key": Cheat(BadKey, what="commits with an unusable X25519 key"),
     "wrong-share": Cheat(WrongShare, what="sends another seat a wrong key share"),
-    "wrong-public-share": Cheat(WrongPublicShare, games=("briscola",), what="publishes a wrong key share for the face-up card"),
+    "wrong-public-share": Cheat(
+        WrongPublicShare, games=("briscola",), what="publishes a wrong key share for the face-up card"
+    ),
     "swap-positions": Cheat(PositionSwapper, what="swaps two positions of the deck in its phase-2 step"),
     "bad-reveal": Cheat(BadReveal, what="reveals a seed other than the one it committed to"),
     "renege": Cheat(Reneger, games=("calabresella",), what="does not follow suit while holding the suit led"),
@@ -511,6 +526,7 @@ def cheat_chooser(kind: str, cheater: Cheater, fallback):
         rule = off_suit(cheater)
         return lambda view, rng: rule(view) or fallback(view, rng)
     if kind == "two-rule":
+
         def choose(view, rng):
             if view.phase == "auction" and not cheater.cheated:
                 if any(a.kind == "bid" and a.rank == "2" for a in view.legal):
@@ -521,6 +537,7 @@ def cheat_chooser(kind: str, cheater: Cheater, fallback):
                     cheater.cheated = True
                     return Action(view.seat, "call", card)
             return fallback(view, rng)
+
         return choose
     return fallback
 

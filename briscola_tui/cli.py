@@ -50,9 +50,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     from engine.game import OptionError
 
-    from .selfplay import selfplay
-
-    from .selfplay import SelfplayError
+    from .selfplay import SelfplayError, selfplay
 
     if args.transcript:
         target = Path(args.transcript)
@@ -67,9 +65,20 @@ def _selfplay(args: argparse.Namespace) -> int:
             print(f"briscola selfplay: {target} already exists (a transcript is never overwritten)", file=sys.stderr)
             return 2
     try:
-        return selfplay(args.game, args.players, args.hands, args.seed, args.transcript, dict(args.option),
-                        sys.stdout, cheat=args.cheat, cheater=args.cheater, quiet=args.quiet, seats=args.seats,
-                        deal_seed=args.deal_seed)
+        return selfplay(
+            args.game,
+            args.players,
+            args.hands,
+            args.seed,
+            args.transcript,
+            dict(args.option),
+            sys.stdout,
+            cheat=args.cheat,
+            cheater=args.cheater,
+            quiet=args.quiet,
+            seats=args.seats,
+            deal_seed=args.deal_seed,
+        )
     except (OptionError, SelfplayError) as error:
         print(f"briscola selfplay: {error}", file=sys.stderr)
         return 2
@@ -145,7 +154,8 @@ def _add_network_commands(sub) -> None:
 
     levels = sorted(PLAYERS)
     host = sub.add_parser(
-        "host", help="host a table on the network (one table per process)",
+        "host",
+        help="host a table on the network (one table per process)",
         description="Host one table: seat players as they join (first come, or the seat they ask for), "
         "fill seats with computer players, admit spectators, order and relay every message, and keep "
         "the transcript (each entry on disk before it is relayed). Prints the join code and the "
@@ -153,7 +163,9 @@ def _add_network_commands(sub) -> None:
     )
     host.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
     host.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
-    host.add_argument("--hands", type=_positive, help="close the table after this many hands (default: the whole series)")
+    host.add_argument(
+        "--hands", type=_positive, help="close the table after this many hands (default: the whole series)"
+    )
     host.add_argument("--port", type=int, default=7777, help="TCP port (default 7777; 0: any free port)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
     code = host.add_mutually_exclusive_group()
@@ -161,16 +173,28 @@ def _add_network_commands(sub) -> None:
     code.add_argument("--open", action="store_true", help="no join code: anyone who reaches the port may sit")
     host.add_argument("--bots", type=int, default=0, metavar="K", help="computer players in the last K seats")
     host.add_argument("--level", default="random", choices=levels, help="the computer players' level")
-    host.add_argument("--bots-replace", action="store_true",
-                      help="a seat timed out is taken by a computer player for the next hand")
-    host.add_argument("--transcript", metavar="FILE",
-                      help="the transcript file; an existing one is resumed (a restarted host)")
+    host.add_argument(
+        "--bots-replace", action="store_true", help="a seat timed out is taken by a computer player for the next hand"
+    )
+    host.add_argument(
+        "--transcript", metavar="FILE", help="the transcript file; an existing one is resumed (a restarted host)"
+    )
     host.add_argument("--time-limit", type=_positive, metavar="S", help="whole seconds a seat has to send what it owes")
-    host.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
-                      help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
+    host.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        type=_option,
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)",
+    )
     host.add_argument("--name", help="your name at the table (you hold seat 0 unless --headless)")
-    host.add_argument("--headless", action="store_true",
-                      help="only serve the table, printing the game as lines (default: the app, where you hold a seat)")
+    host.add_argument(
+        "--headless",
+        action="store_true",
+        help="only serve the table, printing the game as lines (default: the app, where you hold a seat)",
+    )
     host.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the app)")
     host.add_argument("--port-file", help=argparse.SUPPRESS)
     host.add_argument("--handshake-seconds", type=float, default=10.0, help=argparse.SUPPRESS)  # tests
@@ -178,7 +202,8 @@ def _add_network_commands(sub) -> None:
     host.set_defaults(run=_network(_host))
 
     join = sub.add_parser(
-        "join", help="take a seat at a table on the network",
+        "join",
+        help="take a seat at a table on the network",
         description="Take a seat. Headless, each event is printed as a line and, at your turn, the legal "
         "moves are listed and one move is read per line from standard input (e.g. 'play 3S'). "
         "With --bot the seat plays by itself. Exit 0 when the series ends.",
@@ -188,15 +213,26 @@ def _add_network_commands(sub) -> None:
     join.add_argument("--code", help="the table's join code")
     join.add_argument("--seat", type=int, default=-1, help="ask for this seat (partners choose each other)")
     join.add_argument("--bot", choices=levels, help="let a computer player of this level play the seat")
-    join.add_argument("--retry", type=float, default=60.0, metavar="S",
-                      help="keep trying to reach the host this long after a drop (default 60)")
-    join.add_argument("--headless", action="store_true",
-                      help="print the game as lines and read moves from standard input (default: the app)")
+    join.add_argument(
+        "--retry",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="keep trying to reach the host this long after a drop (default 60)",
+    )
+    join.add_argument(
+        "--headless",
+        action="store_true",
+        help="print the game as lines and read moves from standard input (default: the app)",
+    )
     join.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the app)")
     join.set_defaults(run=_network(_join))
 
-    watch = sub.add_parser("watch", help="watch a table read-only",
-                           description="Watch a table: everything public, nothing hidden, nothing sent.")
+    watch = sub.add_parser(
+        "watch",
+        help="watch a table read-only",
+        description="Watch a table: everything public, nothing hidden, nothing sent.",
+    )
     watch.add_argument("address", metavar="HOST:PORT")
     watch.add_argument("--code", help="the table's join code")
     watch.add_argument("--retry", type=float, default=60.0, metavar="S", help="keep trying this long after a drop")
@@ -219,8 +255,14 @@ def _play(args: argparse.Namespace) -> int:
     from .app import BriscolaApp
 
     play = {"game": args.game, "players": args.players, "hands": args.hands, "options": dict(args.option)}
-    app = BriscolaApp(play, ascii=True if args.ascii else None, level=args.level, seed=args.seed,
-                      deal_seed=args.deal_seed, pace=args.pace)
+    app = BriscolaApp(
+        play,
+        ascii=True if args.ascii else None,
+        level=args.level,
+        seed=args.seed,
+        deal_seed=args.deal_seed,
+        pace=args.pace,
+    )
     app.run()
     _say_farewell(app)
     return 0
@@ -263,21 +305,35 @@ def _add_play_command(sub) -> None:
     from engine.bots import PLAYERS
 
     play = sub.add_parser(
-        "play", help="play against the computer (the interactive table)",
+        "play",
+        help="play against the computer (the interactive table)",
         description="Open the table with you at seat 0 and computer players in the other seats, dealt "
         "by the same mental-poker protocol as a network table, all in this process.",
     )
     play.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
     play.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
-    play.add_argument("--level", choices=sorted(PLAYERS),
-                      help="the computer players' level (default: the one in your settings, normal at first)")
+    play.add_argument(
+        "--level",
+        choices=sorted(PLAYERS),
+        help="the computer players' level (default: the one in your settings, normal at first)",
+    )
     play.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
-    play.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
-                      help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
+    play.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        type=_option,
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)",
+    )
     play.add_argument("--ascii", action="store_true", help="suits as letters (AS 3H KD 7C), no box lines")
-    play.add_argument("--resume", action="store_true",
-                      help="go on with the newest unfinished game (kept as it goes, e.g. when the terminal "
-                      "went away); the game's own settings apply, not the other options")
+    play.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with the newest unfinished game (kept as it goes, e.g. when the terminal "
+        "went away); the game's own settings apply, not the other options",
+    )
     play.add_argument("--seed", type=int, help=argparse.SUPPRESS)  # tests: the computer players' choices
     play.add_argument("--deal-seed", type=int, help=argparse.SUPPRESS)  # tests: every deal
     play.add_argument("--pace", type=float, default=0.4, help=argparse.SUPPRESS)  # seconds per computer move
@@ -313,19 +369,38 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
     selfplay.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
     selfplay.add_argument("--seed", type=int, help="seed for the computer players' choices")
-    selfplay.add_argument("--deal-seed", type=int, metavar="N",
-                          help="fix the seats' secrets, hence the deals, so a run can be repeated (default: fresh)")
+    selfplay.add_argument(
+        "--deal-seed",
+        type=int,
+        metavar="N",
+        help="fix the seats' secrets, hence the deals, so a run can be repeated (default: fresh)",
+    )
     selfplay.add_argument("--transcript", metavar="FILE", help="store the signed transcript here")
-    selfplay.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="NAME=VALUE",
-                          help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)")
-    selfplay.add_argument("--cheat", choices=sorted(CHEATS), metavar="KIND",
-                          help="let one seat (or the host) cheat once, to watch the protocol name it: "
-                          + ", ".join(sorted(CHEATS)))
+    selfplay.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        type=_option,
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)",
+    )
+    selfplay.add_argument(
+        "--cheat",
+        choices=sorted(CHEATS),
+        metavar="KIND",
+        help="let one seat (or the host) cheat once, to watch the protocol name it: " + ", ".join(sorted(CHEATS)),
+    )
     selfplay.add_argument("--cheater", type=int, metavar="N", help="the cheating seat (default 1)")
-    selfplay.add_argument("--seats", type=_levels, metavar="LEVELS",
-                          help="the computer player of each seat, e.g. --seats normal,random (default: all random)")
-    selfplay.add_argument("--quiet", "-q", action="store_true",
-                          help="print only each hand's result, not every event of the hand")
+    selfplay.add_argument(
+        "--seats",
+        type=_levels,
+        metavar="LEVELS",
+        help="the computer player of each seat, e.g. --seats normal,random (default: all random)",
+    )
+    selfplay.add_argument(
+        "--quiet", "-q", action="store_true", help="print only each hand's result, not every event of the hand"
+    )
     selfplay.set_defaults(run=_selfplay)
 
     verify = sub.add_parser(

@@ -114,8 +114,13 @@ class NetClient(Client):
         """The person's answer is wanted now (entries may still arrive meanwhile); not while
         an answer already given waits to be taken (after a reconnection)."""
         given = self._waiting is not None and self._waiting.done()
-        return self.decision is not None and not self.decision.done() and not given \
-            and self.session is not None and self.session.my_turn()
+        return (
+            self.decision is not None
+            and not self.decision.done()
+            and not given
+            and self.session is not None
+            and self.session.my_turn()
+        )
 
     async def _next_answer(self):
         """The action the person chose on the screen (`NetTable` sets `decision`)."""
@@ -186,8 +191,9 @@ class NetTable:
 
         lines: list[str] = []
         hosting = prepare_host(args, lines.append)
-        options = Options(_loopback(args.bind), 0, "player", getattr(args, "name", "") or "", hosting.code or "",
-                          0, None)
+        options = Options(
+            _loopback(args.bind), 0, "player", getattr(args, "name", "") or "", hosting.code or "", 0, None
+        )
         table = cls(options, identity, hosting)
         hosting.server.say = table.host_said
         for line in lines:
@@ -237,7 +243,7 @@ class NetTable:
             self._ended()
             if server_task is not None:
                 await asyncio.wait_for(asyncio.shield(server_task), self.hosting.server.limits.linger_seconds + 5)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         finally:
             if server_task is not None and not server_task.done():
@@ -328,25 +334,42 @@ class NetTable:
             self._changed.notify_all()
 
     def _lobby_of(self, session) -> Lobby:
-        status = self._link or ("connected" if session is not None else
-                                f"connecting to {self.options.address}:{self.options.port}")
-        common = dict(role=self.role, status=status, trouble=self._link is not None or session is None,
-                      failed=self._failed, log=tuple(self._log),
-                      code=self.hosting.code if self.hosting is not None else None,
-                      level=self.hosting.level if self.hosting is not None else "",
-                      addresses=self._listening or (f"{self.options.address}:{self.options.port}",))
+        status = self._link or (
+            "connected" if session is not None else f"connecting to {self.options.address}:{self.options.port}"
+        )
+        common = dict(
+            role=self.role,
+            status=status,
+            trouble=self._link is not None or session is None,
+            failed=self._failed,
+            log=tuple(self._log),
+            code=self.hosting.code if self.hosting is not None else None,
+            level=self.hosting.level if self.hosting is not None else "",
+            addresses=self._listening or (f"{self.options.address}:{self.options.port}",),
+        )
         if session is None or session.table is None:
             return Lobby(**common)
         n = session.players
         bots = set(self.hosting.server.bots) if self.hosting is not None else set()
         seats = tuple(
-            LobbySeat(s, session.names.get(s, "") if s in session.keys else "",
-                      fingerprint(session.keys[s]) if s in session.keys else "",
-                      s in bots or is_bot_name(session.names.get(s, "")), s == self.client.seat,
-                      s in self.client.away)
-            for s in range(n))
-        return Lobby(game=session.table.game, players=n, seats=seats, waiting=_waiting(session),
-                     started=session.phase not in LOBBY_PHASES, **common)
+            LobbySeat(
+                s,
+                session.names.get(s, "") if s in session.keys else "",
+                fingerprint(session.keys[s]) if s in session.keys else "",
+                s in bots or is_bot_name(session.names.get(s, "")),
+                s == self.client.seat,
+                s in self.client.away,
+            )
+            for s in range(n)
+        )
+        return Lobby(
+            game=session.table.game,
+            players=n,
+            seats=seats,
+            waiting=_waiting(session),
+            started=session.phase not in LOBBY_PHASES,
+            **common,
+        )
 
     # --- what the UI reads (any thread) ----------------------------------------------
 
@@ -414,7 +437,7 @@ class NetTable:
                 if self._shown is not None and self._verdicts > self._shown:
                     self._shown += 1
                     if not self._over:  # the entry after a hand's audit may close the table: the summary says so
-                        self._changed.wait_for(lambda: self._version > seen, CLOSING_WAIT)
+                        self._changed.wait_for(lambda seen=seen: self._version > seen, CLOSING_WAIT)
                     return "hand"
                 if self._over:
                     return "over"

@@ -61,9 +61,20 @@ def fixed_store(deal_seed: int, seat: int) -> SeatStore:
 class OfflineTable:
     """A LocalTable with the person at seat 0 and computer players elsewhere."""
 
-    def __init__(self, game: str, players: int | None = None, level: str = "normal", hands: int | None = None,
-                 options: dict | None = None, *, seed: int | None = None, deal_seed: int | None = None,
-                 pace: float = 0.0, slot: Slot | None = None, choosers: dict | None = None):
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        level: str = "normal",
+        hands: int | None = None,
+        options: dict | None = None,
+        *,
+        seed: int | None = None,
+        deal_seed: int | None = None,
+        pace: float = 0.0,
+        slot: Slot | None = None,
+        choosers: dict | None = None,
+    ):
         """`seed`: the computer players' choices; `deal_seed`: fixes every
         seat's secrets, hence every deal (tests). `pace`: seconds a computer
         player takes to think (so a person sees each card go down).
@@ -80,8 +91,16 @@ class OfflineTable:
             slot.create()
             stores = {s: slot.store(s, stores[s]) for s in range(n)}
         sessions = {s: TableSession(s, Identity.generate(), NAMES[s], store=stores[s]) for s in range(n)}
-        table = LocalTable(game, n, options, choosers=self._choosers(n, level, choosers), spectators=0,
-                           name="offline table", sessions=sessions, seed=seed)
+        table = LocalTable(
+            game,
+            n,
+            options,
+            choosers=self._choosers(n, level, choosers),
+            spectators=0,
+            name="offline table",
+            sessions=sessions,
+            seed=seed,
+        )
         self._setup(table, game, rules.options, level, hands, pace)
         if slot is not None:
             self._keep(slot)
@@ -105,8 +124,15 @@ class OfflineTable:
             log.close()
             raise
         n, options = host.session.players, dict(host.session.table.options)
-        table = LocalTable(meta["game"], n, options, spectators=0, choosers=cls._choosers(n, meta["level"], None),
-                           name="offline table", sessions={s: session for s, (session, _) in resumed.items()})
+        table = LocalTable(
+            meta["game"],
+            n,
+            options,
+            spectators=0,
+            choosers=cls._choosers(n, meta["level"], None),
+            name="offline table",
+            sessions={s: session for s, (session, _) in resumed.items()},
+        )
         table.host, table.shared, table.entries = host, host.session.shared, entries
         for node in table.nodes:
             node.shared = table.shared
@@ -120,8 +146,11 @@ class OfflineTable:
             table.send(seat, owed)
         self._stop_if_done()
         view = self.me.seat_view()
-        where = f"in hand {view.hand_number + 1}" if view.hand_number is not None else \
-            f"after {count(view.hands_played, 'hand')}"
+        where = (
+            f"in hand {view.hand_number + 1}"
+            if view.hand_number is not None
+            else f"after {count(view.hands_played, 'hand')}"
+        )
         self._events.append(Event("resumed", None, f"Resumed {where}: the game goes on where it stopped."))
         return self
 
@@ -134,9 +163,12 @@ class OfflineTable:
             if host.session.phase in ("over", "aborted"):
                 slot.discard()
                 raise NotResumable(f"{slot.name}: that series is over")
-            return host, {s: TableSession.resume(s, slot.identity(f"seat{s}"), slot.store(s), entries,
-                                                 name=NAMES[s], shared=shared)
-                          for s in range(host.session.players)}
+            return host, {
+                s: TableSession.resume(
+                    s, slot.identity(f"seat{s}"), slot.store(s), entries, name=NAMES[s], shared=shared
+                )
+                for s in range(host.session.players)
+            }
         except (ProtocolError, StoreError) as error:
             raise NotResumable(f"{slot.name}: the saved game does not check: {error}") from None
 
@@ -145,8 +177,7 @@ class OfflineTable:
         player = bots.get(level)
         return {s: player for s in range(1, n)} | dict(choosers or {})
 
-    def _setup(self, table: LocalTable, game: str, options: dict, level: str, hands: int | None,
-               pace: float) -> None:
+    def _setup(self, table: LocalTable, game: str, options: dict, level: str, hands: int | None, pace: float) -> None:
         self.table, self.game, self.players, self.options = table, game, len(table.seats), options
         self.level, self.hands, self.pace = level, hands, pace
         self.me = table.seats[0]
@@ -213,12 +244,19 @@ class OfflineTable:
                 self._log = None
                 slot.discard()
                 return
-            slot.write_meta({
-                "version": META_VERSION, "game": self.game, "players": self.players, "level": self.level,
-                "hands": self.hands, "names": list(NAMES[:self.players]), "played": view.hands_played,
-                "scores": list(view.scores),
-                "rngs": {str(s): rng_state(rng) for s, rng in self.table.rngs.items() if s != 0},
-            })
+            slot.write_meta(
+                {
+                    "version": META_VERSION,
+                    "game": self.game,
+                    "players": self.players,
+                    "level": self.level,
+                    "hands": self.hands,
+                    "names": list(NAMES[: self.players]),
+                    "played": view.hands_played,
+                    "scores": list(view.scores),
+                    "rngs": {str(s): rng_state(rng) for s, rng in self.table.rngs.items() if s != 0},
+                }
+            )
         except OSError as error:
             self._lost(error)
 
@@ -240,13 +278,15 @@ class OfflineTable:
 
     def scored(self) -> int:
         """Hands played to a result so far: a redeal (everybody passed) is not one."""
-        return sum(1 for v in self.table.host.session.verdicts
-                   if not (v.ok and v.outcome is not None and v.outcome.result.get("redeal")))
+        return sum(
+            1
+            for v in self.table.host.session.verdicts
+            if not (v.ok and v.outcome is not None and v.outcome.result.get("redeal"))
+        )
 
     # --- running ----------------------------------------------------------------
 
-    def advance(self, action: Action | None = None,
-                moved: Callable[[int | None], None] | None = None) -> str:
+    def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> str:
         """Act for the person (if `action`), then run the table until the person
         must decide ("turn"), a hand has been audited ("hand"), the table is
         over ("over") or `interrupt` was called ("stopped", checked before each

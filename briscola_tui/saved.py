@@ -119,8 +119,9 @@ class Slot:
         try:
             return Identity.load(self.key(node))
         except (OSError, ValueError) as error:
-            raise NotResumable(f"the key of {node} cannot be read: {getattr(error, 'strerror', None) or error}") \
-                from None
+            raise NotResumable(
+                f"the key of {node} cannot be read: {getattr(error, 'strerror', None) or error}"
+            ) from None
 
     def store(self, seat: int, start: SeatStore | None = None) -> QuickSeatStore:
         """Seat `seat`'s store on disk; a new one starts with `start`'s secrets (fixed deals)."""
@@ -139,8 +140,9 @@ class Slot:
         try:
             meta = json.loads((self.folder / "game.json").read_text())
         except (OSError, ValueError) as error:
-            raise NotResumable(f"{self.name}: no readable game.json ({getattr(error, 'strerror', None) or error})") \
-                from None
+            raise NotResumable(
+                f"{self.name}: no readable game.json ({getattr(error, 'strerror', None) or error})"
+            ) from None
         if not isinstance(meta, dict) or meta.get("version") != META_VERSION:
             raise NotResumable(f"{self.name}: game.json is not one this version wrote")
         return meta
@@ -188,8 +190,17 @@ def saved_games() -> list[SavedGame]:
         try:
             meta = slot.read_meta()
             when = slot.transcript.stat().st_mtime
-            games.append(SavedGame(slot, str(meta["game"]), int(meta["players"]), int(meta.get("played", 0)),
-                                   tuple(meta.get("scores", ())), tuple(meta.get("names", ())), when))
+            games.append(
+                SavedGame(
+                    slot,
+                    str(meta["game"]),
+                    int(meta["players"]),
+                    int(meta.get("played", 0)),
+                    tuple(meta.get("scores", ())),
+                    tuple(meta.get("names", ())),
+                    when,
+                )
+            )
         except (NotResumable, OSError, KeyError, TypeError, ValueError):
             continue
     return sorted(games, key=lambda g: g.when, reverse=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
+from briscola_tui.cheaters import CHEATS, cheat_chooser, honest_chooser
 from engine import bots
 from engine.games import make
 from protocol.audit import ABSENT
-from briscola_tui.cheaters import CHEATS, cheat_chooser, honest_chooser
 from protocol.events import hand_facts
 from protocol.identity import Identity
 from protocol.local import LocalTable, replacement_seat
@@ -23,9 +23,20 @@ def describe_hand(verdict) -> str:
     return f"hand {verdict.hand + 1}: {hand_facts(verdict)}"
 
 
-def selfplay(game: str, players: int | None, hands: int | None, seed: int | None,
-             transcript: str | None, options: dict, out, cheat: str | None = None, cheater: int | None = None,
-             quiet: bool = False, seats: list[str] | None = None, deal_seed: int | None = None) -> int:
+def selfplay(
+    game: str,
+    players: int | None,
+    hands: int | None,
+    seed: int | None,
+    transcript: str | None,
+    options: dict,
+    out,
+    cheat: str | None = None,
+    cheater: int | None = None,
+    quiet: bool = False,
+    seats: list[str] | None = None,
+    deal_seed: int | None = None,
+) -> int:
     """Play a table of computer players (one may cheat); 0 when every hand passed, 3 when someone was named.
 
     Prints the events of every hand as a spectator sees them, one line each
@@ -46,12 +57,21 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
     sessions = {s: TableSession(s, Identity.generate(), f"seat {s}", store=store) for s, store in stores.items()}
     cheating = None  # the cheating seat's node (None: no cheat, or the host cheats)
     if kind is not None and kind.session is not None:
-        cheating = sessions[cheater] = kind.session(cheater, Identity.generate(), f"seat {cheater}",
-                                                    store=stores.get(cheater))
+        cheating = sessions[cheater] = kind.session(
+            cheater, Identity.generate(), f"seat {cheater}", store=stores.get(cheater)
+        )
         choosers[cheater] = cheat_chooser(cheat, cheating, choosers[cheater])
     table_cls = kind.table if kind is not None else LocalTable
-    table = table_cls(game, n, options, choosers=choosers, name=f"selfplay {game}", sessions=sessions, seed=seed,
-                      rules={"retake": True})
+    table = table_cls(
+        game,
+        n,
+        options,
+        choosers=choosers,
+        name=f"selfplay {game}",
+        sessions=sessions,
+        seed=seed,
+        rules={"retake": True},
+    )
     table.replacement = replacement_seat
     if cheating is not None:
         table.outsiders.append(cheating)  # its word counts for nothing: it leaves, the table goes on
@@ -63,8 +83,10 @@ def selfplay(game: str, players: int | None, hands: int | None, seed: int | None
     if not quiet:
         watcher = table.spectators[0]
         table.on_event = lambda node, event: print(f"  {event.text}", file=out) if node is watcher else None
-    print(f"{game}, {n} players, options {as_flags(rules.options)}" + ("" if kind else f", players {', '.join(levels)}"),
-          file=out)
+    print(
+        f"{game}, {n} players, options {as_flags(rules.options)}" + ("" if kind else f", players {', '.join(levels)}"),
+        file=out,
+    )
     if kind is not None:
         who = "the host" if kind.session is None else f"seat {cheater}"
         print(f"cheat: {who} {kind.what} ({cheat}), at its first chance", file=out)
@@ -101,7 +123,11 @@ def _play(table, hands, kind, out) -> None:
     def on_hand(verdict):
         _report(table, seen, out)
         print(describe_hand(verdict), file=out, flush=True)
-        if hands is not None and len(table.host.session.verdicts) >= hands and table.host.session.phase not in ("over", "aborted"):
+        if (
+            hands is not None
+            and len(table.host.session.verdicts) >= hands
+            and table.host.session.phase not in ("over", "aborted")
+        ):
             table.broadcast(table.host.close(f"selfplay stopped after {count(hands, 'hand')}"))
 
     table.run(max_hands=hands, on_hand=on_hand)
@@ -112,17 +138,21 @@ def _play(table, hands, kind, out) -> None:
 
 
 def _report(table, seen, out) -> None:
-    for ordered in table.refused[seen["refused"]:]:
+    for ordered in table.refused[seen["refused"] :]:
         error = ordered.refused
-        print(f"refused seat {error.culprit}'s message at entry {error.entry}: {error.reason} (kept as evidence)", file=out)
-    for error in table.dropped[seen["dropped"]:]:
+        print(
+            f"refused seat {error.culprit}'s message at entry {error.entry}: {error.reason} (kept as evidence)",
+            file=out,
+        )
+    for error in table.dropped[seen["dropped"] :]:
         print(f"dropped a message from seat {error.culprit}'s connection: {error.reason}", file=out)
-    for node, error in table.left[seen["left"]:]:
+    for node, error in table.left[seen["left"] :]:
         print(f"seat {node.seat}, the cheater, left: {error} (its word counts for nothing)", file=out)
-    for seat in table.timed_out[seen["timed_out"]:]:
+    for seat in table.timed_out[seen["timed_out"] :]:
         print(f"seat {seat} timed out", file=out)
-    seen.update(refused=len(table.refused), dropped=len(table.dropped), left=len(table.left),
-                timed_out=len(table.timed_out))
+    seen.update(
+        refused=len(table.refused), dropped=len(table.dropped), left=len(table.left), timed_out=len(table.timed_out)
+    )
 
 
 def culprits_of(table) -> list[str]:
@@ -153,7 +183,9 @@ def _check_cheat(cheat, kind, game, n, cheater) -> int:
     if game not in kind.games:
         raise SelfplayError(f"--cheat {cheat} cannot happen in {game} (only in {', '.join(kind.games)})")
     if kind.short_deck and len(make(game, n).deck()) == 40:
-        raise SelfplayError(f"--cheat {cheat} needs a game that leaves cards out of the deck (briscola with 3 or 6 players)")
+        raise SelfplayError(
+            f"--cheat {cheat} needs a game that leaves cards out of the deck (briscola with 3 or 6 players)"
+        )
     if kind.seat is not None:
         if cheater not in (None, kind.seat):
             raise SelfplayError(f"--cheat {cheat} is done by the first seat to shuffle, seat {kind.seat}")

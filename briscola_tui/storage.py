@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import os
 import tempfile
-
-import platformdirs
 from dataclasses import dataclass
 from pathlib import Path
+
+import platformdirs
 
 from protocol.codec import frame
 from protocol.errors import LocalProtocolError, ProtocolError
@@ -204,9 +204,7 @@ class TranscriptFile:
             raise LocalProtocolError(f"not an encoded entry: {exc.reason}") from None
         head = entry_hash(self.entries[-1]) if self.entries else GENESIS
         if entry.index != len(self.entries) or entry.prev != head:
-            raise LocalProtocolError(
-                f"entry {entry.index} does not follow the file's {len(self.entries)} entries"
-            )
+            raise LocalProtocolError(f"entry {entry.index} does not follow the file's {len(self.entries)} entries")
         return entry
 
     def _roll_back(self) -> None:
@@ -282,8 +280,10 @@ def hold_lock(name: str) -> None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
-        raise InUse(f"another briscola process is playing from {path.parent}; one seat per data "
-                    f"folder (set BRISCOLA_HOME to another folder to take a second seat from this account)") from None
+        raise InUse(
+            f"another briscola process is playing from {path.parent}; one seat per data "
+            f"folder (set BRISCOLA_HOME to another folder to take a second seat from this account)"
+        ) from None
     _HELD[path] = fd
 
 
@@ -333,4 +333,3 @@ class FileSeatStore(SeatStore):
 
 class StoreError(ValueError):
     """A seat store file that cannot be read as one (nothing is overwritten)."""
-

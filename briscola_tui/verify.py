@@ -105,7 +105,7 @@ def _entries_before(path, bad: int) -> tuple[bytes, list[Entry]]:
     data = Path(path).read_bytes()
     offset = 0
     for _ in range(bad + 1):  # the header frame, then the good entries
-        offset += 4 + int.from_bytes(data[offset:offset + 4], "big")
+        offset += 4 + int.from_bytes(data[offset : offset + 4], "big")
     table_id, _, entries, _ = load_transcript_prefix(data[:offset])
     return table_id, entries
 
@@ -177,14 +177,14 @@ class _Story:
                 self._show_seats()
         else:
             self._seat_changes(k)
-        for verdict in session.verdicts[self.verdicts:]:
+        for verdict in session.verdicts[self.verdicts :]:
             self.found += verdict.culprits
             if verdict.ok:
                 self.say(f"ok   {verdict} — {hand_facts(verdict)}")
             else:
                 self.say(f"FAIL {verdict}")
         self.verdicts = len(session.verdicts)
-        for culprit in session.culprits[self.table_culprits:]:
+        for culprit in session.culprits[self.table_culprits :]:
             self.found.append(culprit)
             self.say(f"FAIL {culprit}")
         self.table_culprits = len(session.culprits)

@@ -32,14 +32,14 @@ class Card:
     rank: str
     index: int
 
-    def __new__(cls, rank: str, suit: str) -> "Card":
+    def __new__(cls, rank: str, suit: str) -> Card:
         try:
             return _BY_TEXT[rank + suit]
         except KeyError:
             raise ValueError(f"no such card: rank {rank!r} suit {suit!r}") from None
 
     @classmethod
-    def _make(cls, rank: str, suit: str) -> "Card":
+    def _make(cls, rank: str, suit: str) -> Card:
         card = object.__new__(cls)
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "rank", rank)
@@ -54,7 +54,7 @@ class Card:
         return (Card, (self.rank, self.suit))
 
     @staticmethod
-    def parse(text: str) -> "Card":
+    def parse(text: str) -> Card:
         """`Card.parse("AS")` -> ace of spades. Raises ValueError for anything else."""
         if not isinstance(text, str):
             raise ValueError(f"a card is a string like 'AS', not {type(text).__name__}")
@@ -64,7 +64,7 @@ class Card:
         return card
 
     @staticmethod
-    def from_index(index: int) -> "Card":
+    def from_index(index: int) -> Card:
         if not isinstance(index, int) or not 0 <= index < 40:
             raise ValueError(f"card index must be 0..39, not {index!r}")
         return ALL_CARDS[index]
@@ -75,14 +75,12 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self._text})"
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 
 
 _BY_TEXT: dict[str, Card] = {}
-ALL_CARDS: tuple[Card, ...] = tuple(
-    Card._make(rank, suit) for suit in SUITS for rank in RANKS
-)
+ALL_CARDS: tuple[Card, ...] = tuple(Card._make(rank, suit) for suit in SUITS for rank in RANKS)
 for _card in ALL_CARDS:
     _BY_TEXT[str(_card)] = _card
 

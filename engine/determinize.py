@@ -74,11 +74,11 @@ def determinize(view, rng) -> State:
     return determinizer(view).sample(rng)
 
 
-_CACHE: dict[int, tuple[object, tuple | None, "Determinizer"]] = {}
+_CACHE: dict[int, tuple[object, tuple | None, Determinizer]] = {}
 _CACHE_SIZE = 16
 
 
-def determinizer(view) -> "Determinizer":
+def determinizer(view) -> Determinizer:
     """The `Determinizer` of a view, cached for the last few views.
 
     A view object (anything with `.state`) is taken as a snapshot and known
@@ -196,9 +196,7 @@ class Determinizer:
         for d, card in enumerate(getattr(state, "stock", ()) or ()):
             if card is not None and stock_positions[d] not in reading.resolved:
                 known[stock_positions[d]] = card  # shown on the stock (open hands)
-        self.undealt = [
-            p for p in (*self.plan.stock, *self.plan.monte) if p not in reading.resolved and p not in known
-        ]
+        self.undealt = [p for p in (*self.plan.stock, *self.plan.monte) if p not in reading.resolved and p not in known]
         places, caps = self._places(state, reading)
         self.index = {place: i for i, place in enumerate(places)}
         located = located_cards(state)
@@ -209,7 +207,7 @@ class Determinizer:
         self.assignment = Assignment(caps, [(c, allowed.get(c)) for c in unseen])
         self._plan_seats(state, reading, known, unseen)
 
-    def _places(self, state: State, reading: "_Reading") -> tuple[list, list[int]]:
+    def _places(self, state: State, reading: _Reading) -> tuple[list, list[int]]:
         """The hidden places of the present and how many cards each holds."""
         places, caps = [], []
         for seat, count in enumerate(state.unknown):
@@ -224,7 +222,7 @@ class Determinizer:
             caps.append(len(self.undealt))
         return places, caps
 
-    def _plan_seats(self, state: State, reading: "_Reading", known: dict, unseen: list) -> None:
+    def _plan_seats(self, state: State, reading: _Reading, known: dict, unseen: list) -> None:
         """Fix what needs no sampling; keep per seat what must be redrawn each time."""
         template: list[Card | None] = [None] * self.plan.size
         for position, card in known.items():
@@ -670,7 +668,7 @@ class Assignment:
             total = 0
             for place in self.restricted[i][1]:
                 if caps[place]:
-                    total += self.count(i + 1, caps[:place] + (caps[place] - 1,) + caps[place + 1:])
+                    total += self.count(i + 1, caps[:place] + (caps[place] - 1,) + caps[place + 1 :])
         self._memo[key] = total
         return total
 
@@ -683,7 +681,7 @@ class Assignment:
             for place in allowed:
                 if not caps[place]:
                     continue
-                after = caps[:place] + (caps[place] - 1,) + caps[place + 1:]
+                after = caps[:place] + (caps[place] - 1,) + caps[place + 1 :]
                 ways = self.count(i + 1, after)
                 if r < ways:
                     break
@@ -694,6 +692,6 @@ class Assignment:
         rng.shuffle(free)
         start = 0
         for place, cap in enumerate(caps):
-            out[place].extend(free[start:start + cap])
+            out[place].extend(free[start : start + cap])
             start += cap
         return out

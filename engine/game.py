@@ -123,7 +123,9 @@ class Game:
         if len(deal.stock) != len(plan.stock):
             raise ValueError(f"the stock must hold {len(plan.stock)} cards, not {len(deal.stock)}")
         if (deal.faceup is None) != (plan.faceup is None):
-            raise ValueError("the face-up briscola card is " + ("missing" if deal.faceup is None else "not used in this game"))
+            raise ValueError(
+                "the face-up briscola card is " + ("missing" if deal.faceup is None else "not used in this game")
+            )
         if len(deal.monte) != len(plan.monte):
             raise ValueError(f"the monte must hold {len(plan.monte)} cards, not {len(deal.monte)}")
         cards = [c for h in deal.hands for c in h] + list(deal.stock) + list(deal.monte)

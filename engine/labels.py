@@ -49,14 +49,19 @@ BARE_KINDS = ("pass", "exchange", "declare")
 KINDS = ("play", "pass", "bid", "call", "exchange", "declare", "return", "discard", "raise", "take")
 CHANCE_KINDS = ("draw", "monte", "dividete", "handover")
 HINTS = {
-    "dividete": "raise dividete", "scegliete": "raise scegliete",
-    "chiamo": "bid chiamo", "solo": "bid solo", "solissimo": "bid solissimo",
+    "dividete": "raise dividete",
+    "scegliete": "raise scegliete",
+    "chiamo": "bid chiamo",
+    "solo": "bid solo",
+    "solissimo": "bid solissimo",
 }
 """What a player probably meant by a lone word that is not an action."""
 
 CARD_HELP = "cards are written rank then suit, e.g. 3S, KD (ranks A 2 3 4 5 6 7 J Q K, suits D H S C)"
-BID_HELP = ("a bid is a rank (bid K), the 2 with a target (bid 2 target 75), a target "
-            "(bid target 75) or a contract (bid chiamo, bid solo, bid solissimo)")
+BID_HELP = (
+    "a bid is a rank (bid K), the 2 with a target (bid 2 target 75), a target "
+    "(bid target 75) or a contract (bid chiamo, bid solo, bid solissimo)"
+)
 LOW, HIGH = 61, 120
 """The range of a target."""
 SHOWN = 8
@@ -158,8 +163,9 @@ def parse(text: str, seat: int, state=None) -> Action:
         choice = args[0].lower() if len(args) == 1 else None
         if choice not in RAISES:
             shown = " ".join(args) or "nothing"
-            raise LabelError(f"no such raise '{shown}'; after Solissimo write "
-                             f"{', '.join('raise ' + r for r in RAISES)}")
+            raise LabelError(
+                f"no such raise '{shown}'; after Solissimo write {', '.join('raise ' + r for r in RAISES)}"
+            )
         action = Action(seat, "raise", choice=choice)
     elif kind in CARDS_KINDS:
         action = Action(seat, kind, cards=_card_set(kind, args))
@@ -220,8 +226,16 @@ def _bid(seat: int, args: list[str]) -> Action:
 
 def _key(action: Action) -> tuple:
     """What makes two actions the same choice: a set of cards has no order."""
-    return (action.seat, action.kind, action.card, _indices(action.cards),
-            action.rank, action.target, action.contract, action.choice)
+    return (
+        action.seat,
+        action.kind,
+        action.card,
+        _indices(action.cards),
+        action.rank,
+        action.target,
+        action.contract,
+        action.choice,
+    )
 
 
 def _resolve(action: Action, state) -> Action:
@@ -242,5 +256,4 @@ def _resolve(action: Action, state) -> Action:
         why = f" ({error})"
     legal = labels(state)
     more = f", ... ({len(legal)} in all)" if len(legal) > SHOWN else ""
-    raise LabelError(f"'{label(action)}' is not a legal action now{why}; legal: "
-                     f"{', '.join(legal[:SHOWN])}{more}")
+    raise LabelError(f"'{label(action)}' is not a legal action now{why}; legal: {', '.join(legal[:SHOWN])}{more}")

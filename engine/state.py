@@ -131,14 +131,11 @@ class Deal:
         sizes = "/".join(str(len(h)) for h in self.hands)
         return f"<Deal hands={sizes} stock={len(self.stock)} monte={len(self.monte)}>"
 
-    def redact(self, viewer: int | None, public_hands: bool = False) -> "Deal":
+    def redact(self, viewer: int | None, public_hands: bool = False) -> Deal:
         """What `viewer` knows of this deal at the start of the hand (see VIEWERS)."""
         if viewer is None:
             return Deal([list(h) for h in self.hands], list(self.stock), self.faceup, list(self.monte))
-        hands = [
-            list(h) if (s == viewer or public_hands) else [None] * len(h)
-            for s, h in enumerate(self.hands)
-        ]
+        hands = [list(h) if (s == viewer or public_hands) else [None] * len(h) for s, h in enumerate(self.hands)]
         return Deal(hands, [None] * len(self.stock), self.faceup, [None] * len(self.monte))
 
 
@@ -228,13 +225,13 @@ class State:
         handler(self, action)
         self.history.append(action)
 
-    def child(self, action: Action) -> "State":
+    def child(self, action: Action) -> State:
         """A copy of this state with `action` applied."""
         state = self.clone()
         state.apply(action)
         return state
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         state = object.__new__(type(self))
         state.__dict__.update(self.__dict__)
         state.hands = [list(h) for h in self.hands]
@@ -327,7 +324,7 @@ class State:
 
     # --- hooks for the games ------------------------------------------------
 
-    def _clone_extra(self, state: "State") -> None:
+    def _clone_extra(self, state: State) -> None:
         """Copy the mutable fields a game adds."""
 
     def _points(self) -> list[int]:

@@ -21,7 +21,6 @@ from .identity import x25519_private_from_seed, x25519_public_bytes
 from .sealing import hand_pair_key, open_shares
 from .wire import action_from_wire, commit_context, scalar_int
 
-
 CHEAT = "cheat"
 ABSENT = "absent"
 
@@ -127,7 +126,13 @@ def _check_deck(game, hand, secrets, verdict, complete: bool) -> list[int] | Non
     entries = {(seat, msg.phase): entry for seat, msg, entry in hand.shuffles}
     bad = mp.replay_shuffle(start, [(seat, secrets.get(seat)) for seat in order], published)
     for seat, phase in bad:
-        verdict.culprits.append(Culprit(seat, f"its phase-{phase} shuffle is not what its secrets give (a substituted, duplicated or marked card)", entries[(seat, phase)]))
+        verdict.culprits.append(
+            Culprit(
+                seat,
+                f"its phase-{phase} shuffle is not what its secrets give (a substituted, duplicated or marked card)",
+                entries[(seat, phase)],
+            )
+        )
     if bad or not complete or len(published) < 2 * game.players:
         return None
     try:
@@ -156,8 +161,9 @@ def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
             for recipient, blob in msg.sealed:
                 want = {p for p, a in zip(step.positions, step.audiences) if a == recipient}
                 try:
-                    pairs = open_shares(sealing_key(sender, recipient), table_id, hand.number, step.number,
-                                        sender, recipient, blob)
+                    pairs = open_shares(
+                        sealing_key(sender, recipient), table_id, hand.number, step.number, sender, recipient, blob
+                    )
                 except ProtocolError:
                     wrong = True
                     continue

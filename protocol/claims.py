@@ -45,8 +45,14 @@ class Claims:
                 if claim.seat != seat or position not in claim.held:
                     continue
                 if claim.lacks_suit == face.suit:
-                    raise CheatDetected(f"renege: it did not follow {face.suit} at entry {claim.entry} while holding {face}",
-                                        culprit=seat, entry=entry)
+                    raise CheatDetected(
+                        f"renege: it did not follow {face.suit} at entry {claim.entry} while holding {face}",
+                        culprit=seat,
+                        entry=entry,
+                    )
                 if claim.lacks_card == card:
-                    raise CheatDetected(f"it denied holding the called card at entry {claim.entry}, and holds {face}",
-                                        culprit=seat, entry=entry)
+                    raise CheatDetected(
+                        f"it denied holding the called card at entry {claim.entry}, and holds {face}",
+                        culprit=seat,
+                        entry=entry,
+                    )

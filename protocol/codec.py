@@ -205,9 +205,7 @@ class FrameReader:
             raise LocalProtocolError("feed() needs bytes")
         self._raise_if_broken()
         if len(self._buffer) + memoryview(data).nbytes > self.max_buffer:
-            self._error = RemoteProtocolError(
-                f"too much unread data: over {self.max_buffer} bytes not taken out"
-            )
+            self._error = RemoteProtocolError(f"too much unread data: over {self.max_buffer} bytes not taken out")
             raise self._error
         self._buffer += data
         self._check_new_lengths()

@@ -241,8 +241,10 @@ class SeatSecrets:
             raise ValueError("a deck has 1 to 40 positions")
         if self._public is None or len(self._public[1]) != size:
             keys = self._keys()[:size]
-            self._public = (curve.encode(curve.base_mul(self.phase1_key)),
-                            tuple(curve.encode(curve.base_mul(k)) for k in keys))
+            self._public = (
+                curve.encode(curve.base_mul(self.phase1_key)),
+                tuple(curve.encode(curve.base_mul(k)) for k in keys),
+            )
         return self._public
 
     @property

@@ -27,9 +27,7 @@ class LocalProtocolError(ProtocolError):
 class RemoteProtocolError(ProtocolError):
     """The peer broke it. `culprit` names who, `entry` the transcript index."""
 
-    def __init__(
-        self, reason: str, *, culprit: Culprit = None, entry: int | None = None
-    ) -> None:
+    def __init__(self, reason: str, *, culprit: Culprit = None, entry: int | None = None) -> None:
         super().__init__(reason)
         self.culprit = culprit
         self.entry = entry
@@ -43,10 +41,7 @@ class RemoteProtocolError(ProtocolError):
         return " ".join(parts) if len(parts) == 1 else f"{parts[0]} ({', '.join(parts[1:])})"
 
     def __repr__(self) -> str:
-        return (
-            f"{type(self).__name__}({self.reason!r}, "
-            f"culprit={self.culprit!r}, entry={self.entry!r})"
-        )
+        return f"{type(self).__name__}({self.reason!r}, culprit={self.culprit!r}, entry={self.entry!r})"
 
 
 class CheatDetected(RemoteProtocolError):

@@ -41,14 +41,26 @@ def who(seat: int) -> str:
 
 def action_events(before, after, action) -> list[Event]:
     """The events of a seat's decision: the action, and what it settled (a trick, a partner)."""
-    events = [Event(action.kind, action.seat, f"{who(action.seat)}: {label(action)}",
-                    tuple(c for c in (action.card, *action.cards) if c is not None))]
+    events = [
+        Event(
+            action.kind,
+            action.seat,
+            f"{who(action.seat)}: {label(action)}",
+            tuple(c for c in (action.card, *action.cards) if c is not None),
+        )
+    ]
     if len(after.tricks) > len(before.tricks):
         trick = after.tricks[-1]
         unit = getattr(after, "POINT_UNIT", "point")
         worth = f"{trick.points} {unit}" + ("" if trick.points == 1 else "s")
-        events.append(Event("trick", trick.winner, f"{who(trick.winner)} takes the trick ({fmt(trick.cards)}) "
-                                                    f"for {worth}", trick.cards))
+        events.append(
+            Event(
+                "trick",
+                trick.winner,
+                f"{who(trick.winner)} takes the trick ({fmt(trick.cards)}) for {worth}",
+                trick.cards,
+            )
+        )
     if after.phase == "auction":
         return events  # who leads the auction is not a role yet
     earlier = {} if before.phase == "auction" else roles_of(before)
@@ -56,12 +68,24 @@ def action_events(before, after, action) -> list[Event]:
         for role in sorted(set(roles) - set(earlier.get(seat, ())) - {"dealer"}):
             events.append(Event("role", seat, ROLE_NEWS[role].format(who(seat))))
     me = after.viewer
-    if (action.kind == "call" and after.game.name == "chiamata" and isinstance(me, int) and me >= 0
-            and action.card in after.hands[me]):
+    if (
+        action.kind == "call"
+        and after.game.name == "chiamata"
+        and isinstance(me, int)
+        and me >= 0
+        and action.card in after.hands[me]
+    ):
         # Only the seat holding the called card knows who the partner is, until it is played. (The
         # holder of a Calabresella call hands it over face up and stays a defender.)
-        events.append(Event("secret", me, "you called your own card: you play alone" if me == action.seat
-                            else "you hold the called card: you are the caller's partner, and nobody else knows"))
+        events.append(
+            Event(
+                "secret",
+                me,
+                "you called your own card: you play alone"
+                if me == action.seat
+                else "you hold the called card: you are the caller's partner, and nobody else knows",
+            )
+        )
     return events
 
 
@@ -124,6 +148,7 @@ def verdict_events(verdict) -> list[Event]:
     if verdict.ok:
         return [Event("verdict", None, f"hand {verdict.hand + 1}: {hand_facts(verdict)}")]
     named = "; ".join(map(str, verdict.culprits))
-    return [Event("verdict", c.seat if isinstance(c.seat, int) else None, f"hand {verdict.hand + 1} void: {named}")
-            for c in verdict.culprits[:1]]
-
+    return [
+        Event("verdict", c.seat if isinstance(c.seat, int) else None, f"hand {verdict.hand + 1} void: {named}")
+        for c in verdict.culprits[:1]
+    ]

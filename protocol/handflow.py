@@ -8,9 +8,9 @@ handler checks all it can before it changes anything.
 
 from __future__ import annotations
 
-from engine.state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, State
-
 import hashlib
+
+from engine.state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, State
 
 from . import curve, stepproofs
 from . import deck as mp
@@ -30,13 +30,18 @@ class HandFlow:
     def _on_commit(self, sender: int, msg: Commit, index: int) -> None:
         check_x25519_public(msg.x25519)  # else no seat could seal it a share
         if len(msg.position_keys) != self.plan.size:
-            raise RemoteProtocolError(f"committed {len(msg.position_keys)} position keys for a deck of {self.plan.size}",
-                                      culprit=sender, entry=index)
+            raise RemoteProtocolError(
+                f"committed {len(msg.position_keys)} position keys for a deck of {self.plan.size}",
+                culprit=sender,
+                entry=index,
+            )
         for key in (msg.phase1_key, *msg.position_keys):
             try:
                 curve.decode(key)  # else no step of its could be checked
             except curve.PointError:
-                raise CheatDetected("committed a deck key that is not a curve point", culprit=sender, entry=index) from None
+                raise CheatDetected(
+                    "committed a deck key that is not a curve point", culprit=sender, entry=index
+                ) from None
         self.hand.commits[sender] = (msg, index)
         if len(self.hand.commits) == self.players:
             self.phase = "shuffle"
@@ -46,7 +51,9 @@ class HandFlow:
         expected_phase = 1 if len(hand.shuffles) < n else 2
         size = self.plan.size
         if msg.phase != expected_phase or len(msg.deck) != size:
-            raise RemoteProtocolError(f"expected a phase-{expected_phase} deck of {size} cards", culprit=sender, entry=index)
+            raise RemoteProtocolError(
+                f"expected a phase-{expected_phase} deck of {size} cards", culprit=sender, entry=index
+            )
         mp.check_points(msg.deck)  # a value that is no point would stop every seat after it
         if msg.phase == 1:
             mp.check_distinct(list(msg.deck))  # a duplicated card shows here at once
@@ -82,7 +89,9 @@ class HandFlow:
     def _on_shares(self, sender: int, msg: Shares, index: int) -> None:
         step = self.hand.steps[-1]
         if msg.step != step.number:
-            raise RemoteProtocolError(f"shares for step {msg.step}, expected {step.number}", culprit=sender, entry=index)
+            raise RemoteProtocolError(
+                f"shares for step {msg.step}, expected {step.number}", culprit=sender, entry=index
+            )
         want_sealed = sorted({a for a in step.audiences if a not in (PUBLIC, sender)})
         want_public = sorted(p for p, a in zip(step.positions, step.audiences) if a == PUBLIC)
         if sorted(r for r, _ in msg.sealed) != want_sealed:
@@ -92,8 +101,11 @@ class HandFlow:
         keys = self.hand.commits[sender][0].position_keys
         for p, scalar in msg.public:
             if not mp.check_share(keys[p], scalar_int(scalar)):
-                raise CheatDetected(f"its public key share for deck position {p} is not the one its committed key gives",
-                                    culprit=sender, entry=index)
+                raise CheatDetected(
+                    f"its public key share for deck position {p} is not the one its committed key gives",
+                    culprit=sender,
+                    entry=index,
+                )
         step.shares[sender] = msg
         self.hand.share_entries[(step.number, sender)] = index
         if len(step.shares) == self.players:
@@ -121,8 +133,15 @@ class HandFlow:
             if sender == self.seat:
                 continue
             try:
-                pairs = open_shares(self._pair_key(sender), self.transcript.table_id, self.hand.number, step.number,
-                                    sender, self.seat, dict(msg.sealed)[self.seat])
+                pairs = open_shares(
+                    self._pair_key(sender),
+                    self.transcript.table_id,
+                    self.hand.number,
+                    step.number,
+                    sender,
+                    self.seat,
+                    dict(msg.sealed)[self.seat],
+                )
             except RemoteProtocolError:
                 self._complaint = f"seat {sender}'s sealed shares do not open"
                 continue

@@ -150,8 +150,16 @@ def _str(n):
 
 
 SHAPES = {
-    "hello": (_int(0, 1 << 16), _str(16), _bytes((0, 32)), _str(MAX_NAME), _str(MAX_CODE), _int(-1, 5),
-              _int(0, 1 << 40), _bytes(32)),
+    "hello": (
+        _int(0, 1 << 16),
+        _str(16),
+        _bytes((0, 32)),
+        _str(MAX_NAME),
+        _str(MAX_CODE),
+        _int(-1, 5),
+        _int(0, 1 << 40),
+        _bytes(32),
+    ),
     "challenge": (_bytes(NONCE_LEN), _bytes(16)),
     "proof": (_bytes(64),),
     "welcome": (_bytes(16), _int(-1, 5), _int(0, 1 << 40)),

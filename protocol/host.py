@@ -57,16 +57,30 @@ class Ordered:
 class Host:
     """Orders a table's messages: a spectator session that signs its own entries."""
 
-    def __init__(self, identity: Identity, table_id: bytes, game: str, players: int,
-                 options: dict | None = None, name: str = "table", rules: dict | None = None):
+    def __init__(
+        self,
+        identity: Identity,
+        table_id: bytes,
+        game: str,
+        players: int,
+        options: dict | None = None,
+        name: str = "table",
+        rules: dict | None = None,
+    ):
         """`rules`: table rules, e.g. {"time_limit": 60, "retake": True} (a seat
         timed out may be taken by a new key)."""
         make(game, players, options or {})  # a bad configuration fails here, before anyone joins
         self.identity = identity
         self.table_id = table_id
         self.session = TableSession(None)
-        self._table = Table(game, players, tuple(sorted((options or {}).items())), name,
-                            identity.public_bytes, tuple(sorted((rules or {}).items())))
+        self._table = Table(
+            game,
+            players,
+            tuple(sorted((options or {}).items())),
+            name,
+            identity.public_bytes,
+            tuple(sorted((rules or {}).items())),
+        )
         self._seq = 0
         self.events: list = []  # what happened, as the host's own spectator session saw it
 
@@ -152,7 +166,9 @@ class Host:
     def _own(self, message) -> bytes:
         """Sign a host message, order it, and check it through our own session."""
         kind = KIND_OF[type(message)]
-        header = Header(VERSION, self.table_id, kind, HOST, self._seq, self.transcript.head if self.transcript else GENESIS)
+        header = Header(
+            VERSION, self.table_id, kind, HOST, self._seq, self.transcript.head if self.transcript else GENESIS
+        )
         signed = Signed.sign(self.identity, make_payload(header, to_body(message))).encode()
         entry = self._wrap(signed)
         try:

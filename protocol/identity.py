@@ -150,16 +150,12 @@ def x25519_private_from_seed(seed32: bytes) -> X25519PrivateKey:
     """The X25519 key derived from a 32-byte secret seed (same seed, same key)."""
     if not isinstance(seed32, bytes) or len(seed32) != 32:
         raise LocalProtocolError("X25519 seed must be 32 bytes")
-    return X25519PrivateKey.from_private_bytes(
-        hashlib.sha256(X25519_SEED_TAG + seed32).digest()
-    )
+    return X25519PrivateKey.from_private_bytes(hashlib.sha256(X25519_SEED_TAG + seed32).digest())
 
 
 def x25519_public_bytes(priv: X25519PrivateKey) -> bytes:
     """Raw 32-byte public key."""
-    return priv.public_key().public_bytes(
-        serialization.Encoding.Raw, serialization.PublicFormat.Raw
-    )
+    return priv.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
 def pair_key(my_priv: X25519PrivateKey, their_public: bytes, context: bytes) -> bytes:
@@ -170,9 +166,7 @@ def pair_key(my_priv: X25519PrivateKey, their_public: bytes, context: bytes) -> 
         shared = my_priv.exchange(X25519PublicKey.from_public_bytes(their_public))
     except ValueError:
         raise RemoteProtocolError("unusable X25519 public key") from None
-    return HKDF(
-        algorithm=hashes.SHA256(), length=32, salt=None, info=SEAL_TAG + context
-    ).derive(shared)
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SEAL_TAG + context).derive(shared)
 
 
 def check_x25519_public(public: bytes) -> None:

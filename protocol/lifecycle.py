@@ -46,11 +46,14 @@ class TableLifecycle:
         mine = self.identity.public_bytes if self.identity is not None else None
         if sender == self.seat and join.key != mine and not self.replacing:
             if self.phase == "join":
-                raise RemoteProtocolError(f"the host seated another key in seat {sender}, this node's seat",
-                                          culprit="host", entry=index)
+                raise RemoteProtocolError(
+                    f"the host seated another key in seat {sender}, this node's seat", culprit="host", entry=index
+                )
             self.evicted = True  # timed out, and the seat went to another key
         if self.phase == "seating" and not self.rules.get("retake") and join.key != self.keys[sender]:
-            raise RemoteProtocolError(f"this table lets only seat {sender}'s own key take it back", culprit=sender, entry=index)
+            raise RemoteProtocolError(
+                f"this table lets only seat {sender}'s own key take it back", culprit=sender, entry=index
+            )
         returning = self.phase == "seating" and join.key == self.keys.get(sender)
         self.keys[sender] = join.key
         self.names[sender] = join.name
@@ -144,7 +147,9 @@ class TableLifecycle:
             self.series.record(verdict.outcome)
             if self.series.is_over():
                 self.phase = "over"
-                self._emit("series", None, f"series over; scores {self.series.scores}; winners seats {self.series.winners()}")
+                self._emit(
+                    "series", None, f"series over; scores {self.series.scores}; winners seats {self.series.winners()}"
+                )
             else:
                 self._start_hand(hand.number + 1)
 
@@ -166,22 +171,32 @@ class TableLifecycle:
         try:
             opened = open_signed(msg.message, self.keys, self.transcript.table_id)
         except RemoteProtocolError as error:
-            raise RemoteProtocolError(f"evidence that does not verify: {error.reason}", culprit="host", entry=index) from None
+            raise RemoteProtocolError(
+                f"evidence that does not verify: {error.reason}", culprit="host", entry=index
+            ) from None
         inner = opened.header
         log = self.transcript
-        if not 0 <= inner.sender < self.players or inner.kind == "join" or log.has_message(msg.message) \
-                or inner.seq != log.next_seq(inner.sender) or log.echoed_index(inner.head) is None:
+        if (
+            not 0 <= inner.sender < self.players
+            or inner.kind == "join"
+            or log.has_message(msg.message)
+            or inner.seq != log.next_seq(inner.sender)
+            or log.echoed_index(inner.head) is None
+        ):
             raise RemoteProtocolError("evidence that is not the seat's next message", culprit="host", entry=index)
         try:
             self._judge(inner, opened.body, index)
         except RemoteProtocolError as error:
             if error.culprit != inner.sender:
-                raise RemoteProtocolError(f"evidence that does not prove its seat wrong: {error.reason}",
-                                          culprit="host", entry=index) from None
+                raise RemoteProtocolError(
+                    f"evidence that does not prove its seat wrong: {error.reason}", culprit="host", entry=index
+                ) from None
             proven = Culprit(inner.sender, error.reason, index)
         else:
             self.phase = "aborted"  # we applied a valid message: the host refused it falsely
-            raise RemoteProtocolError(f"the host refused a valid message of seat {inner.sender}", culprit="host", entry=index)
+            raise RemoteProtocolError(
+                f"the host refused a valid message of seat {inner.sender}", culprit="host", entry=index
+            )
         log.spend(opened)
         self._note_own(inner)
         self._emit("refused", inner.sender, f"seat {inner.sender}'s message refused: {proven.reason}")
@@ -195,7 +210,9 @@ class TableLifecycle:
     def _on_timeout(self, sender: int, msg: Timeout, index: int) -> None:
         kinds, senders = self.expected()
         if msg.seat not in senders or msg.owed not in kinds:
-            raise RemoteProtocolError(f"timed out seat {msg.seat}, which owed no {msg.owed}", culprit="host", entry=index)
+            raise RemoteProtocolError(
+                f"timed out seat {msg.seat}, which owed no {msg.owed}", culprit="host", entry=index
+            )
         self.absent.add(msg.seat)
         finding = Culprit(msg.seat, f"left or withheld its {msg.owed} past the time limit", index, ABSENT)
         self._emit("timeout", msg.seat, f"seat {msg.seat} timed out (owed its {msg.owed})")

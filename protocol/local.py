@@ -33,9 +33,19 @@ Player = Callable[[SeatView, random.Random], Action]
 class LocalTable:
     """Seats, spectators and a host wired together by an in-memory queue."""
 
-    def __init__(self, game: str, players: int, options: dict | None = None, *,
-                 choosers: dict[int, Player], spectators: int = 1, name: str = "local table",
-                 sessions: dict[int, TableSession] | None = None, rules: dict | None = None, seed: int | None = None):
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        options: dict | None = None,
+        *,
+        choosers: dict[int, Player],
+        spectators: int = 1,
+        name: str = "local table",
+        sessions: dict[int, TableSession] | None = None,
+        rules: dict | None = None,
+        seed: int | None = None,
+    ):
         """`choosers`: the player of each seat. Every node shares one `Shared`:
         a hand is audited once for the whole process. `seed` seeds each seat's RNG."""
         self.host = Host(Identity.generate(), _secrets.token_bytes(16), game, players, options, name, rules)

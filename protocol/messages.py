@@ -146,10 +146,19 @@ HOST_KINDS = ("table", "evidence", "timeout", "close")
 """Kinds only the host sends."""
 
 KINDS: dict[str, type] = {
-    "table": Table, "join": Join, "coin_commit": CoinCommit, "coin_reveal": CoinReveal,
-    "commit": Commit, "shuffle": Shuffle, "shares": Shares, "act": Act,
-    "handover": Handover, "reveal": Reveal,
-    "evidence": Evidence, "timeout": Timeout, "close": Close,
+    "table": Table,
+    "join": Join,
+    "coin_commit": CoinCommit,
+    "coin_reveal": CoinReveal,
+    "commit": Commit,
+    "shuffle": Shuffle,
+    "shares": Shares,
+    "act": Act,
+    "handover": Handover,
+    "reveal": Reveal,
+    "evidence": Evidence,
+    "timeout": Timeout,
+    "close": Close,
 }
 KIND_OF = {cls: kind for kind, cls in KINDS.items()}
 
@@ -227,37 +236,46 @@ def _action(v) -> tuple:
 
 _PARSERS = {
     "table": lambda game, players, options, name, key, rules: Table(
-        expect_str(game, 32, "game"), expect_int(players, 2, 6, "players"),
-        tuple(_option(o) for o in expect_list(options, 16, "options")), expect_str(name, 64, "table name"),
-        expect_bytes(key, 32, "host key"), tuple(_option(o) for o in expect_list(rules, 8, "table rules")),
+        expect_str(game, 32, "game"),
+        expect_int(players, 2, 6, "players"),
+        tuple(_option(o) for o in expect_list(options, 16, "options")),
+        expect_str(name, 64, "table name"),
+        expect_bytes(key, 32, "host key"),
+        tuple(_option(o) for o in expect_list(rules, 8, "table rules")),
     ),
     "join": lambda key, name: Join(expect_bytes(key, 32, "key"), expect_str(name, 64, "name")),
     "coin_commit": lambda c: CoinCommit(expect_bytes(c, 32, "coin commitment")),
     "coin_reveal": lambda v: CoinReveal(expect_bytes(v, 32, "coin value")),
     "commit": lambda hand, c, x, k, keys: Commit(
-        _hand(hand), expect_bytes(c, 32, "commitment"), expect_bytes(x, 32, "x25519 key"),
+        _hand(hand),
+        expect_bytes(c, 32, "commitment"),
+        expect_bytes(x, 32, "x25519 key"),
         expect_bytes(k, POINT_LEN, "phase-1 key"),
         tuple(expect_bytes(p, POINT_LEN, "position key") for p in expect_list(keys, 40, "position keys")),
     ),
     "shuffle": lambda hand, phase, deck, proof: Shuffle(
-        _hand(hand), expect_int(phase, 1, 2, "phase"),
+        _hand(hand),
+        expect_int(phase, 1, 2, "phase"),
         tuple(expect_bytes(x, POINT_LEN, "deck card") for x in expect_list(deck, 40, "deck")),
         expect_bytes(proof, (0, MAX_PROOF), "shuffle proof"),
     ),
     "shares": lambda hand, step, sealed, public: Shares(
-        _hand(hand), expect_int(step, 0, 1000, "step"),
+        _hand(hand),
+        expect_int(step, 0, 1000, "step"),
         tuple(_sealed(s) for s in expect_list(sealed, 5, "sealed shares")),
         tuple(_public(p) for p in expect_list(public, 40, "public shares")),
     ),
     "act": lambda hand, action, proofs, positions: Act(
-        _hand(hand), _action(action),
+        _hand(hand),
+        _action(action),
         tuple(_proof(p) for p in expect_list(proofs, 4, "proofs")),
         tuple(_position(p) for p in expect_list(positions, 4, "positions")),
     ),
     "handover": lambda hand, proof: Handover(_hand(hand), _opt(_proof, proof)),
     "reveal": lambda hand, seed: Reveal(_hand(hand), expect_bytes(seed, 32, "seed")),
     "evidence": lambda message, reason: Evidence(
-        expect_bytes(message, (1, 65536), "evidence message"), expect_str(reason, 200, "evidence reason"),
+        expect_bytes(message, (1, 65536), "evidence message"),
+        expect_str(reason, 200, "evidence reason"),
     ),
     "timeout": lambda seat, owed: Timeout(expect_int(seat, 0, 5, "timed-out seat"), expect_str(owed, 16, "owed kind")),
     "close": lambda reason: Close(expect_str(reason, 200, "close reason")),

@@ -22,9 +22,15 @@ from .transcript import VERSION, Entry, Header, Signed, Transcript, make_payload
 from .wire import action_to_wire, commit_context
 
 BUILDERS = {
-    "join": "_make_join", "seating": "_make_seating", "coin_commit": "_make_coin_commit",
-    "coin_reveal": "_make_coin_reveal", "commit": "_make_commit", "shuffle": "_make_shuffle",
-    "deal": "_make_deal", "handover": "_make_handover", "reveal": "_make_reveal",
+    "join": "_make_join",
+    "seating": "_make_seating",
+    "coin_commit": "_make_coin_commit",
+    "coin_reveal": "_make_coin_reveal",
+    "commit": "_make_commit",
+    "shuffle": "_make_shuffle",
+    "deal": "_make_deal",
+    "handover": "_make_handover",
+    "reveal": "_make_reveal",
 }
 """The message a seat owes in each phase (decisions, in "play", come from `act`)."""
 
@@ -56,8 +62,16 @@ class Outbox:
         return self._update([self._sign(message)])
 
     @classmethod
-    def resume(cls, seat: int, identity: Identity, store: SeatStore, entries: list[bytes],
-               name: str = "", replacing: bool = False, shared=None):
+    def resume(
+        cls,
+        seat: int,
+        identity: Identity,
+        store: SeatStore,
+        entries: list[bytes],
+        name: str = "",
+        replacing: bool = False,
+        shared=None,
+    ):
         """Rebuild a seat after a crash from the transcript it holds and its store
         (`shared`: work shared with the other nodes of this process, see `Shared`).
 
@@ -159,8 +173,13 @@ class Outbox:
         self.x25519 = x25519_private_from_seed(self.secrets.x25519_seed)
         context = commit_context(self.transcript.table_id, self.hand.number, self.seat)
         phase1_key, position_keys = self.secrets.public_keys(self.plan.size)
-        return Commit(self.hand.number, self.secrets.commitment(context), x25519_public_bytes(self.x25519),
-                      phase1_key, position_keys)
+        return Commit(
+            self.hand.number,
+            self.secrets.commitment(context),
+            x25519_public_bytes(self.x25519),
+            phase1_key,
+            position_keys,
+        )
 
     def _shuffle_input(self) -> list[bytes]:
         """The deck this seat's next shuffle step starts from."""
@@ -192,7 +211,10 @@ class Outbox:
                 by_seat.setdefault(audience, []).append((p, share))
         table_id, hand = self.transcript.table_id, self.hand.number
         sealed = tuple(
-            (recipient, seal_shares(self._pair_key(recipient), table_id, hand, step.number, self.seat, recipient, pairs))
+            (
+                recipient,
+                seal_shares(self._pair_key(recipient), table_id, hand, step.number, self.seat, recipient, pairs),
+            )
             for recipient, pairs in sorted(by_seat.items())
         )
         return Shares(hand, step.number, sealed, tuple((p, k.to_bytes(32, "big")) for p, k in public))
@@ -212,8 +234,9 @@ class Outbox:
         """The key this seat shares with `other` for this hand (derived once)."""
         if other not in self._pair_keys:
             their = self.hand.commits[other][0].x25519
-            self._pair_keys[other] = hand_pair_key(self.transcript.table_id, self.hand.number, self.seat,
-                                                   self.x25519, other, their)
+            self._pair_keys[other] = hand_pair_key(
+                self.transcript.table_id, self.hand.number, self.seat, self.x25519, other, their
+            )
         return self._pair_keys[other]
 
 
@@ -230,4 +253,3 @@ def _not_in(messages: list[bytes], transcript: Transcript | None) -> list[bytes]
         if m not in out and (transcript is None or not transcript.has_message(m)):
             out.append(m)
     return out
-

@@ -127,7 +127,9 @@ class HandDeck:
     def check_proof(self, sender: int, proof: tuple, index: int) -> tuple[int, tuple[int, int]]:
         position, card, scalar = proof
         if self.owner.get(position) != sender:
-            raise CheatDetected(f"showed a card from deck position {position}, which it does not hold", culprit=sender, entry=index)
+            raise CheatDetected(
+                f"showed a card from deck position {position}, which it does not hold", culprit=sender, entry=index
+            )
         k = scalar_int(scalar)
         if not mp.check_reveal(self.final[position], k, card):
             raise CheatDetected("a card proof does not open to the card claimed", culprit=sender, entry=index)
@@ -174,5 +176,3 @@ class HandDeck:
 
     def move_handover(self, position: int, holder) -> None:
         self.owner[position] = holder
-
-

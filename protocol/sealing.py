@@ -19,16 +19,18 @@ def hand_pair_key(table_id: bytes, hand: int, me: int, my_private, other: int, t
     return pair_key(my_private, their_public, pair_context(table_id, hand, me, other))
 
 
-def seal_shares(key: bytes, table_id: bytes, hand: int, step: int, sender: int, recipient: int,
-                shares: list[tuple[int, int]]) -> bytes:
+def seal_shares(
+    key: bytes, table_id: bytes, hand: int, step: int, sender: int, recipient: int, shares: list[tuple[int, int]]
+) -> bytes:
     """Seal [(position, share)] for `recipient` (same bytes each time: the nonce is derived)."""
     aad = seal_aad(table_id, hand, step, sender, recipient)
     plain = encode([[p, scalar_bytes(k)] for p, k in shares])
     return seal(key, plain, aad, seal_nonce(aad))
 
 
-def open_shares(key: bytes, table_id: bytes, hand: int, step: int, sender: int, recipient: int,
-                blob: bytes) -> dict[int, int]:
+def open_shares(
+    key: bytes, table_id: bytes, hand: int, step: int, sender: int, recipient: int, blob: bytes
+) -> dict[int, int]:
     """{position: share} from a sealed blob; RemoteProtocolError if it does not open or parse."""
     aad = seal_aad(table_id, hand, step, sender, recipient)
     try:

@@ -44,9 +44,17 @@ from .transcript import HOST, Entry, Header, Opened, Signed, Transcript, parse_h
 from .view import SeatView, build_view
 
 PHASE_KINDS = {
-    "table": "table", "join": "join", "seating": "join", "coin_commit": "coin_commit",
-    "coin_reveal": "coin_reveal", "commit": "commit", "shuffle": "shuffle", "deal": "shares",
-    "play": "act", "handover": "handover", "reveal": "reveal",
+    "table": "table",
+    "join": "join",
+    "seating": "join",
+    "coin_commit": "coin_commit",
+    "coin_reveal": "coin_reveal",
+    "commit": "commit",
+    "shuffle": "shuffle",
+    "deal": "shares",
+    "play": "act",
+    "handover": "handover",
+    "reveal": "reveal",
 }
 """The one message kind each phase waits for."""
 
@@ -62,8 +70,16 @@ class Shared:
 class TableSession(TableLifecycle, HandFlow, Outbox):
     """One node's state of a table: a seat (with its secrets) or a spectator."""
 
-    def __init__(self, seat: int | None = None, identity: Identity | None = None, name: str = "", *,
-                 store: SeatStore | None = None, replacing: bool = False, shared: Shared | None = None):
+    def __init__(
+        self,
+        seat: int | None = None,
+        identity: Identity | None = None,
+        name: str = "",
+        *,
+        store: SeatStore | None = None,
+        replacing: bool = False,
+        shared: Shared | None = None,
+    ):
         """`store`: where the seat's secrets and signed messages are written before
         they leave (in memory by default). `replacing`: this key means to take
         the seat from whoever held it before (a returning player with a new key,
@@ -116,12 +132,18 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
 
     def holds_seat(self) -> bool:
         """True while this node's key holds its seat."""
-        return self.seat is not None and self.identity is not None and not self.evicted \
+        return (
+            self.seat is not None
+            and self.identity is not None
+            and not self.evicted
             and self.keys.get(self.seat) == self.identity.public_bytes
+        )
 
     def my_turn(self) -> bool:
         return (
-            self.phase == "play" and self.holds_seat() and self._complaint is None
+            self.phase == "play"
+            and self.holds_seat()
+            and self._complaint is None
             and self.view.current_player() == self.seat
             and self._step_key() not in self._produced
         )
@@ -249,8 +271,9 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         try:
             return parse_signed(entry.message)
         except RemoteProtocolError as error:
-            raise RemoteProtocolError(f"host relayed a bad message: {error.reason}", culprit="host",
-                                      entry=entry.index) from None
+            raise RemoteProtocolError(
+                f"host relayed a bad message: {error.reason}", culprit="host", entry=entry.index
+            ) from None
 
     def keys_for_message(self, signed: bytes) -> dict[int, bytes]:
         """Known keys, plus the self-certified key of a join for a free seat."""
@@ -279,8 +302,12 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         hand = getattr(message, "hand", None)
         if hand is not None and (self.hand is None or hand != self.hand.number):
             return False
-        if header.kind == "reveal" and self.phase in ("shuffle", "deal", "play", "handover") \
-                and 0 <= header.sender < self.players and header.sender not in self.hand.reveals:
+        if (
+            header.kind == "reveal"
+            and self.phase in ("shuffle", "deal", "play", "handover")
+            and 0 <= header.sender < self.players
+            and header.sender not in self.hand.reveals
+        ):
             return True  # once the secrets are committed, a reveal may stop a hand at any point
         kinds, senders = self.expected()
         return header.kind in kinds and header.sender in senders

@@ -71,12 +71,22 @@ class ShuffleProof:
         """Parse the proof for an m-card deck; ValueError if it is not one."""
         if m < 2 or not isinstance(data, bytes) or len(data) != size(m):
             raise ValueError("not a shuffle proof for this deck")
-        points = [curve.decode(data[i:i + _P]) for i in range(0, (3 * m - 2) * _P, _P)]
+        points = [curve.decode(data[i : i + _P]) for i in range(0, (3 * m - 2) * _P, _P)]
         offset = (3 * m - 2) * _P
-        scalars = [curve.scalar_from_bytes(data[i:i + _S]) for i in range(offset, len(data), _S)]
+        scalars = [curve.scalar_from_bytes(data[i : i + _S]) for i in range(offset, len(data), _S)]
         cut = _cutter(scalars)
-        return cls(tuple(points[:m]), tuple(points[m:2 * m]), tuple(points[2 * m:]),
-                   cut(1)[0], cut(m - 1), cut(m - 1), cut(m - 1), cut(m), cut(m), cut(1)[0])
+        return cls(
+            tuple(points[:m]),
+            tuple(points[m : 2 * m]),
+            tuple(points[2 * m :]),
+            cut(1)[0],
+            cut(m - 1),
+            cut(m - 1),
+            cut(m - 1),
+            cut(m),
+            cut(m),
+            cut(1)[0],
+        )
 
 
 def size(m: int) -> int:
@@ -90,7 +100,7 @@ def _cutter(values: list):
     def cut(count: int) -> tuple:
         nonlocal position
         position += count
-        return tuple(values[position - count:position])
+        return tuple(values[position - count : position])
 
     return cut
 
@@ -144,15 +154,30 @@ def _weighted(points, weights) -> Point:
 
 
 def _final_challenge(z: int, e_mid, t1, t2, u, v: Point, w: Point) -> int:
-    return _hash(b"c", z.to_bytes(_S, "big"), _encoded(e_mid), _encoded(t1), _encoded(t2), _encoded(u),
-                 curve.encode(v), curve.encode(w))
+    return _hash(
+        b"c",
+        z.to_bytes(_S, "big"),
+        _encoded(e_mid),
+        _encoded(t1),
+        _encoded(t2),
+        _encoded(u),
+        curve.encode(v),
+        curve.encode(w),
+    )
 
 
 # --- proving and checking --------------------------------------------------------
 
 
-def prove(context: bytes, xs: list[Point], ys: list[Point], key: Point, k: int, perm: list[int],
-          nonces: Iterator[int] | None = None) -> ShuffleProof:
+def prove(
+    context: bytes,
+    xs: list[Point],
+    ys: list[Point],
+    key: Point,
+    k: int,
+    perm: list[int],
+    nonces: Iterator[int] | None = None,
+) -> ShuffleProof:
     """The proof that ys[j] = k·xs[perm[j]] for all j, under key = k·B.
     `nonces`: the prover's secret random scalars (fresh random ones if None)."""
     m, rnd = len(xs), curve.random_scalar if nonces is None else nonces.__next__
@@ -185,9 +210,12 @@ def prove(context: bytes, xs: list[Point], ys: list[Point], key: Point, k: int, 
     u_com = [_com(rp[j], t[j]) for j in range(m)]
     v = curve.sub(_weighted(ys, rp), curve.mul(x_hat, rho))
     w = curve.base_mul(rho)
-    c = _final_challenge(z, e_com[1:m - 1], t1, t2, u_com, v, w)
+    c = _final_challenge(z, e_com[1 : m - 1], t1, t2, u_com, v, w)
     return ShuffleProof(
-        tuple(a_com), tuple(b_com), tuple(e_com[1:m - 1]), c,
+        tuple(a_com),
+        tuple(b_com),
+        tuple(e_com[1 : m - 1]),
+        c,
         tuple((r1[j] + c * d[j]) % ORDER for j in range(1, m)),
         tuple((r2[j] + c * delta[j]) % ORDER for j in range(1, m)),
         tuple((r3[j] + c * zeta[j]) % ORDER for j in range(1, m)),
@@ -216,8 +244,12 @@ def _verify(context: bytes, xs, ys, key, proof: ShuffleProof) -> bool:
     d_com = [curve.sub(curve.add(curve.mul(proof.a[j], y), proof.b[j]), z_b) for j in range(m)]
     e_com = [d_com[0], *proof.e, curve.base_mul(_target(xp, y, z))]
     t1 = [curve.sub(_com(proof.s1[j - 1], proof.s2[j - 1]), curve.mul(d_com[j], c)) for j in range(1, m)]
-    t2 = [curve.sub(curve.add(curve.mul(e_com[j - 1], proof.s1[j - 1]), curve.mul(H, proof.s3[j - 1])),
-                    curve.mul(e_com[j], c)) for j in range(1, m)]
+    t2 = [
+        curve.sub(
+            curve.add(curve.mul(e_com[j - 1], proof.s1[j - 1]), curve.mul(H, proof.s3[j - 1])), curve.mul(e_com[j], c)
+        )
+        for j in range(1, m)
+    ]
     x_hat = _weighted(xs, xp[1:])
     u_com = [curve.sub(_com(proof.f[j], proof.u[j]), curve.mul(proof.b[j], c)) for j in range(m)]
     v = curve.sub(_weighted(ys, proof.f), curve.mul(x_hat, proof.fk))

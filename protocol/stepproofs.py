@@ -33,8 +33,15 @@ DeckKeys = tuple[bytes, Sequence[bytes]]
 """A seat's committed keys: (K, (K_0, ..., K_m-1)), encoded points."""
 
 
-def context(table_id: bytes, hand: int, seat: int, phase: int, keys: DeckKeys,
-            deck_in: Sequence[bytes], deck_out: Sequence[bytes]) -> bytes:
+def context(
+    table_id: bytes,
+    hand: int,
+    seat: int,
+    phase: int,
+    keys: DeckKeys,
+    deck_in: Sequence[bytes],
+    deck_out: Sequence[bytes],
+) -> bytes:
     """What every challenge of one step's proof is bound to (a 32-byte digest)."""
     phase1_key, position_keys = keys
     h = hashlib.sha256(TAG + table_id + hand.to_bytes(4, "big") + bytes([seat, phase]))
@@ -48,8 +55,9 @@ def proof_size(phase: int, m: int) -> int:
     return shuffle_proof_size(m) if phase == 1 else m * dleq.PROOF_LEN
 
 
-def prove(ctx: bytes, phase: int, s: SeatSecrets, keys: DeckKeys,
-          deck_in: Sequence[bytes], deck_out: Sequence[bytes]) -> bytes:
+def prove(
+    ctx: bytes, phase: int, s: SeatSecrets, keys: DeckKeys, deck_in: Sequence[bytes], deck_out: Sequence[bytes]
+) -> bytes:
     """The proof of a step (honest or not: for a false step it will not verify).
 
     Deterministic: its nonces come from the seat's proof key and `ctx`, which
@@ -62,14 +70,16 @@ def prove(ctx: bytes, phase: int, s: SeatSecrets, keys: DeckKeys,
     k, position_keys = curve.decode(keys[0]), [curve.decode(p) for p in keys[1]]
     unlock = pow(s.phase1_key, -1, ORDER)
     return b"".join(
-        dleq.prove(ctx + i.to_bytes(1, "big"), k, position_keys[i], xs[i], ys[i], s.card_key(i) * unlock % ORDER,
-                   next(nonces))
+        dleq.prove(
+            ctx + i.to_bytes(1, "big"), k, position_keys[i], xs[i], ys[i], s.card_key(i) * unlock % ORDER, next(nonces)
+        )
         for i in range(len(xs))
     )
 
 
-def check(ctx: bytes, phase: int, keys: DeckKeys, deck_in: Sequence[bytes], deck_out: Sequence[bytes],
-          proof: bytes) -> None:
+def check(
+    ctx: bytes, phase: int, keys: DeckKeys, deck_in: Sequence[bytes], deck_out: Sequence[bytes], proof: bytes
+) -> None:
     """DeckError naming what fails, if the step's proof does not verify.
 
     The decks must already be valid points (`deck.check_points`) and the
@@ -86,12 +96,14 @@ def check(ctx: bytes, phase: int, keys: DeckKeys, deck_in: Sequence[bytes], deck
         except ValueError:
             raise DeckError("its phase-1 proof does not parse (a bad point or scalar)") from None
         if not verify_shuffle(ctx, xs, ys, key, parsed):
-            raise DeckError("its phase-1 shuffle proof fails: the deck is not the previous one "
-                            "locked under its committed key and permuted")
+            raise DeckError(
+                "its phase-1 shuffle proof fails: the deck is not the previous one "
+                "locked under its committed key and permuted"
+            )
         return
     position_keys = [curve.decode(p) for p in keys[1]]
     for i in range(m):
-        one = proof[i * dleq.PROOF_LEN:(i + 1) * dleq.PROOF_LEN]
+        one = proof[i * dleq.PROOF_LEN : (i + 1) * dleq.PROOF_LEN]
         if not dleq.verify(ctx + i.to_bytes(1, "big"), key, position_keys[i], xs[i], ys[i], one):
             raise DeckError(f"its phase-2 proof fails at deck position {i}: not re-locked with its committed key")
 

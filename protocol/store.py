@@ -67,12 +67,15 @@ class SeatStore:
         """Persist everything (a no-op in memory); must be durable when it returns."""
 
     def to_bytes(self) -> bytes:
-        return encode([
-            STORE_MAGIC, STORE_VERSION,
-            [[h, s] for h, s in sorted(self.seeds.items())],
-            [[r, v] for r, v in sorted(self.coins.items())],
-            [[q, m] for q, m in sorted(self.sent.items())],
-        ])
+        return encode(
+            [
+                STORE_MAGIC,
+                STORE_VERSION,
+                [[h, s] for h, s in sorted(self.seeds.items())],
+                [[r, v] for r, v in sorted(self.coins.items())],
+                [[q, m] for q, m in sorted(self.sent.items())],
+            ]
+        )
 
     def load_bytes(self, data: bytes) -> None:
         """Replace the contents with a stored copy; RemoteProtocolError if it is not one."""

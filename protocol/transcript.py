@@ -255,9 +255,7 @@ def check_host_signature(entry: Entry, keys: dict[int, bytes], table_id: bytes, 
     try:
         verify(public, signing, entry.signature)
     except (RemoteProtocolError, ValueError):
-        raise RemoteProtocolError(
-            "entry not signed by the host", culprit="host", entry=entry.index
-        ) from None
+        raise RemoteProtocolError("entry not signed by the host", culprit="host", entry=entry.index) from None
     if digest is not None:
         verified.add(digest)
 
@@ -276,8 +274,9 @@ def proves_fork(a: Entry, b: Entry, host_key: bytes, table_id: bytes) -> bool:
     return True
 
 
-def verify_entry(entry: Entry, keys: dict[int, bytes], table_id: bytes, parsed: Opened | None = None,
-                 verified: set | None = None) -> Opened:
+def verify_entry(
+    entry: Entry, keys: dict[int, bytes], table_id: bytes, parsed: Opened | None = None, verified: set | None = None
+) -> Opened:
     """Check an entry's message signature. The host must relay only good
     messages, so any failure here names the host."""
     try:
@@ -293,13 +292,9 @@ def verify_chain(entries: list[Entry]) -> None:
     head = GENESIS
     for position, entry in enumerate(entries):
         if entry.index != position:
-            raise RemoteProtocolError(
-                f"entry has index {entry.index}", culprit="host", entry=position
-            )
+            raise RemoteProtocolError(f"entry has index {entry.index}", culprit="host", entry=position)
         if entry.prev != head:
-            raise RemoteProtocolError(
-                "entry does not follow the previous one", culprit="host", entry=position
-            )
+            raise RemoteProtocolError("entry does not follow the previous one", culprit="host", entry=position)
         head = entry_hash(entry)
 
 
@@ -347,8 +342,9 @@ class Transcript:
         self.commit(entry, opened)
         return opened
 
-    def inspect(self, entry: Entry, keys: dict[int, bytes], parsed: Opened | None = None,
-                verified: set | None = None) -> Opened:
+    def inspect(
+        self, entry: Entry, keys: dict[int, bytes], parsed: Opened | None = None, verified: set | None = None
+    ) -> Opened:
         """Every check of `receive`, changing nothing (see `commit`). `parsed`:
         the entry's message already decoded; `verified`: see `open_signed`."""
         self._check_link(entry)
@@ -359,7 +355,8 @@ class Transcript:
             # only the host can put one message in the log twice.
             raise RemoteProtocolError(
                 f"host replayed an earlier message of {_who(opened.header.sender)}",
-                culprit="host", entry=entry.index,
+                culprit="host",
+                entry=entry.index,
             )
         self.check_echo(opened.header, entry.index)
         self.check_seq(opened.header, entry.index)
@@ -376,13 +373,9 @@ class Transcript:
         """The echoed head must be GENESIS or the hash of an entry before `at_index`."""
         position = self._position.get(header.head)
         if position is None or position >= at_index:
-            raise RemoteProtocolError(
-                "host showed different histories", culprit="host", entry=at_index
-            )
+            raise RemoteProtocolError("host showed different histories", culprit="host", entry=at_index)
         if position < self._last_echo.get(header.sender, -1):
-            raise RemoteProtocolError(
-                "echoed head went backwards", culprit=header.sender, entry=at_index
-            )
+            raise RemoteProtocolError("echoed head went backwards", culprit=header.sender, entry=at_index)
 
     def check_seq(self, header: Header, at_index: int) -> None:
         """The sender's counter must be exactly one more than its last message."""
@@ -392,14 +385,16 @@ class Transcript:
             # as a replay): the sender signed both, and both signatures prove it.
             raise RemoteProtocolError(
                 f"replayed message: seq {header.seq}, expected {expected}",
-                culprit=header.sender, entry=at_index,
+                culprit=header.sender,
+                entry=at_index,
             )
         if header.seq > expected:
             # An honest seat never skips a number: the host withheld one.
             raise RemoteProtocolError(
                 f"out-of-order message: seq {header.seq}, expected {expected} "
                 f"(a message of {_who(header.sender)} is missing)",
-                culprit="host", entry=at_index,
+                culprit="host",
+                entry=at_index,
             )
 
     def _check_link(self, entry: Entry) -> None:
@@ -410,9 +405,7 @@ class Transcript:
                 entry=entry.index,
             )
         if entry.prev != self.head:
-            raise RemoteProtocolError(
-                "entry does not follow our head", culprit="host", entry=entry.index
-            )
+            raise RemoteProtocolError("entry does not follow our head", culprit="host", entry=entry.index)
 
     def _add(self, entry: Entry) -> None:
         self._messages.add(hashlib.sha256(entry.message).digest())
@@ -469,9 +462,7 @@ def load_transcript_prefix(data: bytes) -> tuple[bytes, list, list[Entry], int]:
             entries.append(_parse_stored_entry(payload, table_id))
             consumed += 4 + len(payload)
     except RemoteProtocolError as exc:
-        raise RemoteProtocolError(
-            f"corrupted entry: {exc.reason}", entry=len(entries)
-        ) from None
+        raise RemoteProtocolError(f"corrupted entry: {exc.reason}", entry=len(entries)) from None
     return table_id, meta, entries, len(data) - consumed
 
 
@@ -504,8 +495,10 @@ def _parse_file_header(payload: bytes | None) -> tuple[bytes, list]:
     if fields[0] != FILE_MAGIC:
         raise RemoteProtocolError("wrong magic")
     if isinstance(fields[1], int) and not isinstance(fields[1], bool) and 1 <= fields[1] < FILE_VERSION:
-        raise OldTranscript(f"a transcript of format {fields[1]}, written by an earlier release; this release reads "
-                            f"only format {FILE_VERSION} (the deck on secp256k1, a proof on every step) and cannot check it")
+        raise OldTranscript(
+            f"a transcript of format {fields[1]}, written by an earlier release; this release reads "
+            f"only format {FILE_VERSION} (the deck on secp256k1, a proof on every step) and cannot check it"
+        )
     if fields[1] != FILE_VERSION or isinstance(fields[1], bool):
         raise RemoteProtocolError("unsupported transcript version")
     table_id = expect_bytes(fields[2], TABLE_ID_LEN, "table_id")

@@ -54,8 +54,12 @@ def action_to_wire(action: Action) -> tuple:
 def action_from_wire(seat: int, wire: tuple, cards: tuple = ()) -> Action:
     kind, card, wire_cards, rank, target, contract, choice = wire
     return Action(
-        seat, kind,
+        seat,
+        kind,
         card=None if card is None else Card.from_index(card),
         cards=cards or tuple(Card.from_index(c) for c in wire_cards),
-        rank=rank, target=target, contract=contract, choice=choice,
+        rank=rank,
+        target=target,
+        contract=contract,
+        choice=choice,
     )

@@ -7,18 +7,15 @@ The cheating seats and hosts themselves live in `briscola_tui.cheaters` (the
 from __future__ import annotations
 
 import random
-import secrets as _secrets
 
-from engine.state import Action
-from protocol import deck as mp
 from briscola_tui.cheaters import (  # noqa: F401 - re-exported for the tests
     BadCoin,
     BadKey,
     BadReveal,
     Denier,
     Duplicator,
-    ForkingTable,
     Forger,
+    ForkingTable,
     GarbageShuffle,
     HijackTable,
     LaxSession,
@@ -37,6 +34,8 @@ from briscola_tui.cheaters import (  # noqa: F401 - re-exported for the tests
     proof_for,
 )
 from briscola_tui.cheaters import held as mine  # noqa: F401
+from engine.state import Action
+from protocol import deck as mp
 from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.messages import KIND_OF, to_body
@@ -90,9 +89,18 @@ def pick(kind: str, **fields):
 # --- crafting messages ------------------------------------------------------------
 
 
-def sign_as(session: TableSession, message=None, *, kind: str | None = None, body: list | None = None,
-            seq: int | None = None, head: bytes | None = None, identity: Identity | None = None,
-            sender: int | None = None, table_id: bytes | None = None) -> bytes:
+def sign_as(
+    session: TableSession,
+    message=None,
+    *,
+    kind: str | None = None,
+    body: list | None = None,
+    seq: int | None = None,
+    head: bytes | None = None,
+    identity: Identity | None = None,
+    sender: int | None = None,
+    table_id: bytes | None = None,
+) -> bytes:
     """A message signed with `session`'s seat identity, without touching the session.
 
     Defaults are what an honest next message would carry (its seq, the head
@@ -101,7 +109,9 @@ def sign_as(session: TableSession, message=None, *, kind: str | None = None, bod
     if message is not None:
         kind, body = KIND_OF[type(message)], to_body(message)
     header = Header(
-        VERSION, table_id or session.transcript.table_id, kind,
+        VERSION,
+        table_id or session.transcript.table_id,
+        kind,
         session.seat if sender is None else sender,
         session.seq if seq is None else seq,
         session.transcript.head if head is None else head,
@@ -123,16 +133,28 @@ def snapshot(node: TableSession) -> tuple:
         node.transcript.head if node.transcript else None,
         len(node.transcript.entries) if node.transcript else 0,
         dict(node.transcript._last_seq) if node.transcript else None,
-        node.phase, node.seq, repr(view),
+        node.phase,
+        node.seq,
+        repr(view),
         len(view.history) if view is not None else None,
         tuple(node.series.scores) if node.series else None,
-        len(node.verdicts), len(node.outcomes),
+        len(node.verdicts),
+        len(node.outcomes),
         tuple(sorted(node.cards.known.items())),
         tuple(sorted(node.cards.owner.items(), key=str)),
-        None if hand is None else (hand.number, len(hand.commits), len(hand.shuffles), len(hand.steps),
-                                   len(hand.moves), len(hand.reveals),
-                                   sum(len(s.shares) for s in hand.steps)),
-        len(node._produced), node._complaint,
+        None
+        if hand is None
+        else (
+            hand.number,
+            len(hand.commits),
+            len(hand.shuffles),
+            len(hand.steps),
+            len(hand.moves),
+            len(hand.reveals),
+            sum(len(s.shares) for s in hand.steps),
+        ),
+        len(node._produced),
+        node._complaint,
     )
 
 

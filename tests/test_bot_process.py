@@ -110,8 +110,9 @@ def test_a_worker_killed_from_outside_costs_one_move_in_a_thread():
 
 def join_hard(table: Table, name: str = "hard"):
     """`briscola join --bot hard` at the table."""
-    client = table.kids.start(name, "join", table.address, "--name", name, "--code", CODE, "--retry", "20",
-                              "--bot", "hard")
+    client = table.kids.start(
+        name, "join", table.address, "--name", name, "--code", CODE, "--retry", "20", "--bot", "hard"
+    )
     table.clients.append(client)
     return client
 

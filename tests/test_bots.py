@@ -94,7 +94,7 @@ class Hand:
         self.probed = 0
         self.moved_hidden = 0  # probes where the other deal placed some hidden card differently
 
-    def run(self) -> "Hand":
+    def run(self) -> Hand:
         full = self.full
         moves = 0
         while not full.is_over():
@@ -163,7 +163,10 @@ def auction(dealer: int, n: int, bids: dict[int, Action]) -> list[Action]:
 # --- every decision of every game -------------------------------------------------
 
 BRISCOLA = [
-    (2, {}), (3, {}), (4, {}), (6, {}),
+    (2, {}),
+    (3, {}),
+    (4, {}),
+    (6, {}),
     (2, {"trump_exchange": "2", "black_hand": True, "open_hands": True}),
     (4, {"trump_exchange": "7", "seven_second": True, "black_hand": True}),
     (2, {"scoring": "game_points"}),
@@ -176,8 +179,9 @@ def test_briscola_every_decision_is_legal(level, players, options):
     game = make("briscola", players, options)
     decided = set()
     for seed in range(3):
-        hand = Hand(game, seed % players, shuffled(game, seed, dealer=seed % players), level, seed=seed,
-                    probe_every=7).run()
+        hand = Hand(
+            game, seed % players, shuffled(game, seed, dealer=seed % players), level, seed=seed, probe_every=7
+        ).run()
         decided |= hand.decisions
     assert ("play", "play") in decided
 
@@ -189,9 +193,15 @@ def test_briscola_exchange_and_black_hand_decisions(level):
     random.Random(3).shuffle(deck)
     plan = game.plan(0)
     # Seat 1 (to lead) holds the 2 of the face-up suit, then a black hand too.
-    for wanted in ({plan.faceup: Card.parse("AS"), plan.hands[1][0]: Card.parse("2S")},
-                   {plan.faceup: Card.parse("5S"), plan.hands[1][0]: Card.parse("AS"),
-                    plan.hands[1][1]: Card.parse("3S"), plan.hands[1][2]: Card.parse("KS")}):
+    for wanted in (
+        {plan.faceup: Card.parse("AS"), plan.hands[1][0]: Card.parse("2S")},
+        {
+            plan.faceup: Card.parse("5S"),
+            plan.hands[1][0]: Card.parse("AS"),
+            plan.hands[1][1]: Card.parse("3S"),
+            plan.hands[1][2]: Card.parse("KS"),
+        },
+    ):
         deck = game.deck()
         random.Random(3).shuffle(deck)
         for position, card in wanted.items():
@@ -234,14 +244,16 @@ def test_chiamata_every_decision_is_legal(level, options, steer):
 
 CALABRESELLA = [
     None,  # the players' own auction
-    ("chiamo", None), ("solo", None), ("solissimo", None),  # the soloist's call, return, discard, raise
-    ("solissimo", "dividete"), ("solissimo", "scegliete"),  # the defenders' take and discards
+    ("chiamo", None),
+    ("solo", None),
+    ("solissimo", None),  # the soloist's call, return, discard, raise
+    ("solissimo", "dividete"),
+    ("solissimo", "scegliete"),  # the defenders' take and discards
 ]
 
 
 @pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("steer", CALABRESELLA, ids=["auction", "chiamo", "solo", "solissimo", "dividete",
-                                                      "scegliete"])
+@pytest.mark.parametrize("steer", CALABRESELLA, ids=["auction", "chiamo", "solo", "solissimo", "dividete", "scegliete"])
 def test_calabresella_every_decision_is_legal(level, steer):
     game = make("calabresella", 3)
     decided = set()
@@ -256,8 +268,9 @@ def test_calabresella_every_decision_is_legal(level, steer):
                 script += [Action((first + 1) % 3, "pass"), Action((first + 2) % 3, "pass")]
             if raise_:
                 script.append(Action(first, "raise", choice=raise_))
-        hand = Hand(game, dealer, shuffled(game, 40 + seed, dealer=dealer), level, script, seed=seed,
-                    probe_every=5).run()
+        hand = Hand(
+            game, dealer, shuffled(game, 40 + seed, dealer=dealer), level, script, seed=seed, probe_every=5
+        ).run()
         decided |= hand.decisions
     phases = {phase for phase, _ in decided}
     expected = {
@@ -285,10 +298,20 @@ def test_a_player_decides_the_same_whatever_it_cannot_see(level, name, players):
         script = []
         if name == "calabresella":
             first = (seed % 3 + 1) % 3
-            script = [Action(first, "bid", contract="solo"), Action((first + 1) % 3, "pass"),
-                      Action((first + 2) % 3, "pass")]
-        hand = Hand(game, seed % players, shuffled(game, 100 + seed, dealer=seed % players), level, script,
-                    seed=seed, probe_every=3).run()
+            script = [
+                Action(first, "bid", contract="solo"),
+                Action((first + 1) % 3, "pass"),
+                Action((first + 2) % 3, "pass"),
+            ]
+        hand = Hand(
+            game,
+            seed % players,
+            shuffled(game, 100 + seed, dealer=seed % players),
+            level,
+            script,
+            seed=seed,
+            probe_every=3,
+        ).run()
         probed += hand.probed
         moved += hand.moved_hidden
     assert probed >= 10
@@ -471,17 +494,46 @@ def test_sides_as_each_chiamata_seat_sees_them():
 
 # --- bench/arena.py ---------------------------------------------------------------------
 
-BRISCOLA_KEYS = {"a_win_rate", "a_win_ci95", "a_avg_score", "b_avg_score", "diff_ci95", "a_ms_per_move",
-                 "b_ms_per_move", "hands"}
+BRISCOLA_KEYS = {
+    "a_win_rate",
+    "a_win_ci95",
+    "a_avg_score",
+    "b_avg_score",
+    "diff_ci95",
+    "a_ms_per_move",
+    "b_ms_per_move",
+    "hands",
+}
 SCORE_KEYS = {"a_avg_score", "b_avg_score", "diff_ci95", "a_ms_per_move", "b_ms_per_move", "hands"}
 
 
 @pytest.mark.parametrize("game, keys", [("briscola", BRISCOLA_KEYS), ("calabresella", SCORE_KEYS)])
 def test_arena_prints_its_figures_as_json(game, keys):
     run = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "bench", "arena.py"), "--game", game, "--a", "normal", "--b", "random",
-         "--hands", "2", "--seed", "3", "--jobs", "1", "--budget", "1", "--json"],
-        capture_output=True, text=True, timeout=120, check=True)
+        [
+            sys.executable,
+            os.path.join(ROOT, "bench", "arena.py"),
+            "--game",
+            game,
+            "--a",
+            "normal",
+            "--b",
+            "random",
+            "--hands",
+            "2",
+            "--seed",
+            "3",
+            "--jobs",
+            "1",
+            "--budget",
+            "1",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     figures = json.loads(run.stdout)
     assert keys <= set(figures)
     assert figures["hands"] == 2 and figures["a_ms_per_move"] >= 0
@@ -512,9 +564,27 @@ def test_arena_says_how_far_a_long_match_is():
         "arena: 40 deals in 41 s",  # (deal 4, 5% more, came within 5 s of the last line)
     ]
     quiet = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "bench", "arena.py"), "--game", "briscola", "--a", "normal", "--b",
-         "random", "--hands", "2", "--jobs", "1", "--quiet", "--json"],
-        capture_output=True, text=True, timeout=120, check=True)
+        [
+            sys.executable,
+            os.path.join(ROOT, "bench", "arena.py"),
+            "--game",
+            "briscola",
+            "--a",
+            "normal",
+            "--b",
+            "random",
+            "--hands",
+            "2",
+            "--jobs",
+            "1",
+            "--quiet",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     assert quiet.stderr == "" and json.loads(quiet.stdout)["hands"] == 2
 
 
@@ -532,12 +602,21 @@ def test_arena_budgets():
 
 def test_arena_text_report_and_bad_arguments():
     script = os.path.join(ROOT, "bench", "arena.py")
-    run = subprocess.run([sys.executable, script, "--game", "chiamata", "--a", "easy", "--b", "random", "--hands", "1",
-                          "--jobs", "1"], capture_output=True, text=True, timeout=120, check=True)
+    run = subprocess.run(
+        [sys.executable, script, "--game", "chiamata", "--a", "easy", "--b", "random", "--hands", "1", "--jobs", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     assert "average score per hand" in run.stdout and "CPU per move" in run.stdout
     for args in (["--a", "nobody", "--b", "random"], ["--a", "easy", "--b", "random", "--budget", "lots"]):
-        failed = subprocess.run([sys.executable, script, "--game", "briscola", "--hands", "1", *args],
-                                capture_output=True, text=True, timeout=60)
+        failed = subprocess.run(
+            [sys.executable, script, "--game", "briscola", "--hands", "1", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert failed.returncode == 2 and "error" in failed.stderr
 
 
@@ -552,8 +631,9 @@ def test_arena_figures_do_not_depend_on_the_number_of_jobs():
     assert one["a_moves"] == 4 * 2 * 20 and one["b_moves"] == 4 * 2 * 20  # each level plays half the cards
 
 
-@pytest.mark.parametrize("game, players, hands", [("briscola", 2, 30), ("briscola", 4, 30), ("chiamata", 5, 15),
-                                                   ("calabresella", 3, 40)])
+@pytest.mark.parametrize(
+    "game, players, hands", [("briscola", 2, 30), ("briscola", 4, 30), ("chiamata", 5, 15), ("calabresella", 3, 40)]
+)
 def test_normal_beats_random(game, players, hands):
     figures = arena.run(game, players, "normal", "random", hands, seed=2024, jobs=1)
     assert figures["diff_ci95"][0] > 0

@@ -233,7 +233,9 @@ def refused_step(table, culprit, reason, phase=1):
     (ordered,) = table.refused
     assert ordered.refused.culprit == culprit and reason in ordered.refused.reason
     host = table.host.session
-    assert not [m for seat, m, _ in host.hand.shuffles if seat == culprit and m.phase == phase]  # never entered the deck
+    assert not [
+        m for seat, m, _ in host.hand.shuffles if seat == culprit and m.phase == phase
+    ]  # never entered the deck
     assert not host.hand.steps and not host.hand.moves  # no card was dealt on top of it
     named = assert_named(table, culprit, reason)
     assert named.entry == ordered.refused.entry
@@ -347,8 +349,12 @@ def not_following_table(cheat: int = 1, seed: int = 0):
     choosers = {}
     for s in range(3):
         if s == cheat:
-            choosers[s] = scripted(seed + s, auction=pick("bid", contract="solissimo"),
-                                   **{"raise": pick("raise", choice="none")}, play=off_suit(sessions[cheat]))
+            choosers[s] = scripted(
+                seed + s,
+                auction=pick("bid", contract="solissimo"),
+                **{"raise": pick("raise", choice="none")},
+                play=off_suit(sessions[cheat]),
+            )
         else:
             choosers[s] = scripted(seed + s, auction=pick("pass"))
     return LocalTable("calabresella", 3, {}, choosers=choosers, sessions=sessions)
@@ -431,7 +437,7 @@ def test_two_rule_calling_a_held_trump_is_named_at_the_audit():
                 return Card("4", suit)
         return None
 
-    for attempt in range(8):
+    for _attempt in range(8):
         choosers, state = two_rule_choosers(target)
         sessions = seat_sessions(5, {s: LaxSession for s in range(5)})
         table = LocalTable("chiamata", 5, {}, choosers=choosers, sessions=sessions)
@@ -499,8 +505,9 @@ def test_reordered_message_is_dropped():
     table = paused()
     seat = to_move(table)
     card = Card.from_index(next(iter(mine(seat))))
-    later = sign_as(seat, Act(seat.hand.number, action_to_wire(Action(seat.seat, "play", card)), (), ()),
-                    seq=seat.seq + 1)
+    later = sign_as(
+        seat, Act(seat.hand.number, action_to_wire(Action(seat.seat, "play", card)), (), ()), seq=seat.seq + 1
+    )
     before = snapshot(table.host.session)
     with pytest.raises(Dropped) as caught:
         table.host.submit(later, connection=seat.seat)
@@ -565,7 +572,7 @@ def test_evidence_of_a_valid_message_names_the_host():
     seat = to_move(table)
     honest = seat.act(table.choose(seat)).messages[0]
     for node in (*table.seats, *table.spectators):
-        before = snapshot(node)
+        snapshot(node)
         with pytest.raises(RemoteProtocolError) as caught:
             node.receive(entry_for(node, _host_signed(table, Evidence(honest, "made up")), table.host))
         assert caught.value.culprit == "host"
@@ -623,7 +630,7 @@ def test_forking_host_is_named_by_the_seats_it_deceives():
     table = ForkingTable("briscola", 3, {}, choosers=random_choosers(3))
     table.run(max_hands=1)
     assert table.cheated and table.failures
-    for node, error in table.failures:
+    for _node, error in table.failures:
         assert error.culprit == "host" and "different histories" in error.reason
 
 

@@ -18,8 +18,21 @@ def test_help_lists_the_commands(capsys):
 @pytest.mark.parametrize("game, players", [("briscola", 4), ("chiamata", 5), ("calabresella", 3)])
 def test_selfplay_prints_every_hand_and_the_scores(game, players, tmp_path, capsys):
     path = tmp_path / "t.bin"
-    status = main(["selfplay", "--game", game, "--players", str(players), "--hands", "1",
-                   "--seed", "4", "--transcript", str(path)])
+    status = main(
+        [
+            "selfplay",
+            "--game",
+            game,
+            "--players",
+            str(players),
+            "--hands",
+            "1",
+            "--seed",
+            "4",
+            "--transcript",
+            str(path),
+        ]
+    )
     out = capsys.readouterr().out
     assert status == 0
     assert "hand 1:" in out and "scores:" in out
@@ -36,8 +49,10 @@ def test_selfplay_plays_a_whole_match_by_default(capsys):
 
 
 def test_selfplay_names_its_options_as_they_are_given_so_a_run_can_be_repeated(capsys):
-    assert main(["selfplay", "--hands", "1", "-q", "--seed", "2", "-o", "seven_second=true",
-                 "-o", "trump_exchange=2"]) == 0
+    assert (
+        main(["selfplay", "--hands", "1", "-q", "--seed", "2", "-o", "seven_second=true", "-o", "trump_exchange=2"])
+        == 0
+    )
     header = capsys.readouterr().out.splitlines()[0]
     flags = header.split("options ", 1)[1].split(",", 1)[0].split()
     assert "seven_second=true" in flags and "trump_exchange=2" in flags and "black_hand=false" in flags

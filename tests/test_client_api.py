@@ -187,8 +187,11 @@ def test_only_a_chiamata_call_makes_the_holder_a_secret_partner(game, players):
         for state in (full, *views):
             state.apply(choice)
     assert full.current_player() == caller and full.phase == "call"
-    call = next(a for a in full.legal_actions() if a.kind == "call" and a.card not in deal.hands[caller]
-                and any(a.card in hand for hand in deal.hands))
+    call = next(
+        a
+        for a in full.legal_actions()
+        if a.kind == "call" and a.card not in deal.hands[caller] and any(a.card in hand for hand in deal.hands)
+    )
     holder = next(seat for seat, hand in enumerate(deal.hands) if call.card in hand)
     before = views[holder].clone()
     views[holder].apply(call)

@@ -24,13 +24,7 @@ from protocol.codec import (
 )
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 
-scalars = (
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**63), 2**64 - 1)
-    | st.binary(max_size=64)
-    | st.text(max_size=32)
-)
+scalars = st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.binary(max_size=64) | st.text(max_size=32)
 values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=5), max_leaves=30)
 
 
@@ -67,8 +61,21 @@ def test_bool_is_not_int():
 
 @pytest.mark.parametrize(
     "bad",
-    [1.5, {}, {"a": 1}, set(), bytearray(b"x"), object(), [1, {1: 2}], 2**64, -(2**63) - 1,
-     "\ud800", "x" * (MAX_STR + 1), [0] * (MAX_ARRAY + 1), nested(MAX_DEPTH + 1)],
+    [
+        1.5,
+        {},
+        {"a": 1},
+        set(),
+        bytearray(b"x"),
+        object(),
+        [1, {1: 2}],
+        2**64,
+        -(2**63) - 1,
+        "\ud800",
+        "x" * (MAX_STR + 1),
+        [0] * (MAX_ARRAY + 1),
+        nested(MAX_DEPTH + 1),
+    ],
 )
 def test_encode_rejects(bad):
     with pytest.raises(LocalProtocolError):

@@ -38,8 +38,10 @@ CONFIGS = [
     ("chiamata", 5, {"auction": "points"}),
     ("calabresella", 3, {}),
 ]
-IDS = [f"{name}{players}" + ("-" + "-".join(f"{k}={v}" for k, v in options.items()) if options else "")
-       for name, players, options in CONFIGS]
+IDS = [
+    f"{name}{players}" + ("-" + "-".join(f"{k}={v}" for k, v in options.items()) if options else "")
+    for name, players, options in CONFIGS
+]
 HANDS = 3
 
 
@@ -112,8 +114,19 @@ def others(config) -> list[Action]:
             seen[action] = None
             if action.seat >= 0:  # the same action by the other seats
                 for seat in range(full.n):
-                    seen[Action(seat, action.kind, action.card, action.cards, action.rank, action.target,
-                                action.contract, action.choice, action.holder)] = None
+                    seen[
+                        Action(
+                            seat,
+                            action.kind,
+                            action.card,
+                            action.cards,
+                            action.rank,
+                            action.target,
+                            action.contract,
+                            action.choice,
+                            action.holder,
+                        )
+                    ] = None
     return list(seen)
 
 

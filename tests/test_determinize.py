@@ -130,7 +130,7 @@ def two_rule(view):
     if options["auction"] == "points" or options["call"] == "at_least" or card.rank == bid or bid != "2":
         return None
     low = BRISCOLA_ORDER[::-1]
-    return view.caller, card, [Card(r, card.suit) for r in low[:low.index(card.rank)]]
+    return view.caller, card, [Card(r, card.suit) for r in low[: low.index(card.rank)]]
 
 
 def denied(view):
@@ -201,8 +201,11 @@ def calabresella_rng(seed, dealer, contract, raise_=None, call=None):
 
 def chiamata_two_rule_rng(seed, dealer):
     """The first speaker bids the 2, the others pass; a two-rule call if there is one."""
-    return Steer(seed, [lambda a: a.kind == "bid" and a.rank == "2",
-                        lambda a: a.kind == "call" and a.card.rank != "2"], others_pass=True)
+    return Steer(
+        seed,
+        [lambda a: a.kind == "bid" and a.rank == "2", lambda a: a.kind == "call" and a.card.rank != "2"],
+        others_pass=True,
+    )
 
 
 def plain(seed, dealer):
@@ -239,8 +242,19 @@ def hands_of(case):
 PHASES = {
     "briscola": {"play", "draw", "done"},
     "chiamata": {"auction", "call", "play", "done"},
-    "calabresella": {"auction", "call", "handover", "monte", "return", "discard", "raise", "dividete",
-                     "take", "play", "done"},
+    "calabresella": {
+        "auction",
+        "call",
+        "handover",
+        "monte",
+        "return",
+        "discard",
+        "raise",
+        "dividete",
+        "take",
+        "play",
+        "done",
+    },
 }
 
 
@@ -249,7 +263,7 @@ def test_samples_agree_with_every_view_at_every_step(case):
     checked = 0
     for hand, (game, dealer, rng) in enumerate(hands_of(case)):
         sampler = random.Random(hand)
-        for full, views in walk(game, dealer, rng):
+        for _full, views in walk(game, dealer, rng):
             for seat, view in enumerate(views):
                 det = Determinizer(view)
                 check_sample(det, view, seat, sampler)
@@ -280,8 +294,18 @@ def test_the_cases_exercise_the_hidden_rules():
             if denial:
                 in_monte = any(a.kind == "monte" and denial[1] in a.cards for a in full.history)
                 kinds["denial, monte" if in_monte else "denial, soloist"] += 1
-    for kind in ("exchange", "two rule", "denial, monte", "denial, soloist", "void", "discard", "dividete",
-                 "take", "return", "draw"):
+    for kind in (
+        "exchange",
+        "two rule",
+        "denial, monte",
+        "denial, soloist",
+        "void",
+        "discard",
+        "dividete",
+        "take",
+        "return",
+        "draw",
+    ):
         assert kinds[kind] > 0, kind
 
 
@@ -318,8 +342,7 @@ def test_a_black_hand_declared_after_a_hidden_draw():
     deal = plan.deal(deck)
     full = game.new_hand(0, deal)
     views = views_of(game, 0, deal)
-    script = [Action(1, "play", Card.parse("4C")), Action(0, "play", Card.parse("4S")), None,
-              Action(1, "declare")]
+    script = [Action(1, "play", Card.parse("4C")), Action(0, "play", Card.parse("4S")), None, Action(1, "declare")]
     rng = random.Random(3)
     for action in script:
         need = None
@@ -340,9 +363,9 @@ def test_a_black_hand_declared_after_a_hidden_draw():
 def test_a_bot_view_object_is_accepted_and_its_reading_cached():
     game = make("briscola", 2)
     rng = random.Random(3)
-    for step, (full, views) in enumerate(walk(game, 0, rng)):
-        if step == 12:
-            break
+    walked = walk(game, 0, rng)
+    for _ in range(13):  # the position after 12 steps
+        full, views = next(walked)
     seat = full.current_player() if full.current_player() >= 0 else 0
     view = StateView(views[seat], seat)
     first = determinizer(view)

@@ -213,9 +213,7 @@ def test_chiamata_seed000_trick_through_replay(capsys):
     out = replay_cli(capsys, "chiamata_seed000_trick.json")
     assert out["complete"] is False
     assert "score" not in out
-    assert out["tricks"] == [
-        {"leader": 1, "cards": ["AH", "2S", "3H", "7S", "4C"], "winner": 4, "points": 21}
-    ]
+    assert out["tricks"] == [{"leader": 1, "cards": ["AH", "2S", "3H", "7S", "4C"], "winner": 4, "points": 21}]
     assert out["points"] == [0, 0, 0, 0, 21]
     assert out["result"]["partner"] == 2
     assert out["result"]["trump"] == "S"
@@ -331,7 +329,10 @@ def test_calabresella_seed002_solo_through_replay(capsys):
 def test_replay_command_in_a_subprocess(name, score):
     run = subprocess.run(
         [sys.executable, "-m", "briscola_tui.cli", "replay", str(FIXTURES / name)],
-        capture_output=True, text=True, cwd=ROOT, timeout=60,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
     )
     assert run.returncode == 0, run.stderr
     assert run.stderr == ""
@@ -342,7 +343,10 @@ def test_replay_command_in_a_subprocess(name, score):
 def test_replay_command_subprocess_briscola_example():
     run = subprocess.run(
         [sys.executable, "-m", "briscola_tui.cli", "replay", str(FIXTURES / "briscola_seed001.json")],
-        capture_output=True, text=True, cwd=ROOT, timeout=60,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
     )
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from protocol.codec import MAX_FRAME, FrameReader, decode, encode, frame
 from protocol.errors import ProtocolError
-from protocol.messages import KINDS, Evidence, to_body
 from protocol.host import Host
+from protocol.messages import KINDS, Evidence, to_body
 from protocol.session import TableSession
 from protocol.transcript import VERSION, Entry, Header, Signed, make_payload, parse_header
 
@@ -125,7 +125,7 @@ def mutate(data: bytes, draw) -> bytes:
     how = draw(st.sampled_from(["flip", "truncate", "extend", "splice"]))
     if how == "flip" and data:
         i = draw(st.integers(0, len(data) - 1))
-        return data[:i] + bytes([data[i] ^ draw(st.integers(1, 255))]) + data[i + 1:]
+        return data[:i] + bytes([data[i] ^ draw(st.integers(1, 255))]) + data[i + 1 :]
     if how == "truncate" and data:
         return data[: draw(st.integers(0, len(data) - 1))]
     if how == "extend":
@@ -162,8 +162,7 @@ def test_frames_split_anywhere(payloads, data):
 
 
 @FUZZ
-@given(st.lists(st.binary(min_size=1, max_size=100), max_size=3), st.integers(0, 2**32 - 1),
-       st.binary(max_size=50))
+@given(st.lists(st.binary(min_size=1, max_size=100), max_size=3), st.integers(0, 2**32 - 1), st.binary(max_size=50))
 def test_frames_oversized_or_truncated(payloads, size, tail):
     reader = FrameReader()
     reader.feed(b"".join(frame(p) for p in payloads))
@@ -242,7 +241,7 @@ def test_real_messages_replayed_mutated_or_resigned_out_of_phase(game, draw):
         header, body = parse_header(Signed.decode(signed).payload)
         if body:
             i = draw.draw(st.integers(0, len(body) - 1))
-            body = [*body[:i], draw.draw(values), *body[i + 1:]]
+            body = [*body[:i], draw.draw(values), *body[i + 1 :]]
         senders = [s for s in table.seats if s.seat in table.host.session.expected()[1]] or table.seats
         try:
             signed = sign_as(draw.draw(st.sampled_from(senders)), kind=header.kind, body=body)

@@ -22,8 +22,7 @@ import pytest
 from test_determinize import CASES, hands_of, walk
 from test_views import redact_action
 
-from engine.bots import StateView
-from engine.bots import briscola2, hard, normal
+from engine.bots import StateView, briscola2, hard, normal
 from engine.bots.hard import FullView, Node, best_action, briscola_finish, discard_candidates, make_player, thin_bids
 from engine.cards import Card
 from engine.determinize import Determinizer
@@ -118,11 +117,14 @@ def test_a_bare_view_of_the_seat_is_enough():
         assert view._state.history == []  # its copy of the view is untouched
 
 
-@pytest.mark.parametrize("name,players,swap", [
-    ("briscola", 2, (1, 20)),  # a card of seat 0's hand for a stock card
-    ("chiamata", 5, (4, 8)),  # a card of seat 2 for a card of seat 3
-    ("calabresella", 3, (4, 36)),  # a card of seat 2 for a monte card
-])
+@pytest.mark.parametrize(
+    "name,players,swap",
+    [
+        ("briscola", 2, (1, 20)),  # a card of seat 0's hand for a stock card
+        ("chiamata", 5, (4, 8)),  # a card of seat 2 for a card of seat 3
+        ("calabresella", 3, (4, 36)),  # a card of seat 2 for a monte card
+    ],
+)
 def test_hidden_cards_do_not_change_the_answer(name, players, swap):
     game = make(name, players)
     deck = game.deck()
@@ -208,24 +210,28 @@ ENDGAMES = {
     # it only with a trump, and the ace of clubs still catches 3S; the ace
     # first, or 6S, leaves 3S safe for seat 0.
     "briscola-lead-3D": (
-        ("briscola", 2), 0,
+        ("briscola", 2),
+        0,
         "4H JH AH 7C QH 2D 2C 2S JS 5C AS AD 5D KC 2H 4D QC KD 4C KH 4S JD 7H 5H 3H QD 7D 3C 6D 7S "
         "6H JC KS QS 5S AC 3S 6S 6C 3D",
-        "4H JH 7C AH 2D QH 2S JS AS 5C AD 5D 2H KC QC 4D 4C KD KH 4S JD 7H 5H 3H 7D QD 3C 6D 6H 7S JC "
-        "KS QS 5S",
-        1, ("3D 6S AC", "3S 2C 6C"), "play 3D",
+        "4H JH 7C AH 2D QH 2S JS AS 5C AD 5D 2H KC QC 4D 4C KD KH 4S JD 7H 5H 3H 7D QD 3C 6D 6H 7S JC KS QS 5S",
+        1,
+        ("3D 6S AC", "3S 2C 6C"),
+        "play 3D",
     ),
     # Briscola, 2 players, clubs trump: seat 1 (58 points to 39) leads with
     # 3D AH 4C against 7D 2C JC and needs 3 more: only AH wins. After 3D or
     # 4C, seat 0 keeps a trump for the ace (and 7D to lead, which the ace
     # cannot take).
     "briscola-lead-AH": (
-        ("briscola", 2), 0,
+        ("briscola", 2),
+        0,
         "6S 4S 5H JD 3C 3H 2C 5C KH 6C 6H KS KC 7C 2S 7H 4D 5D JH QC AC 5S QS 3S KD 6D AD 7S AS QH JS "
         "QD 2H 2D 4H 4C JC AH 7D 3D",
-        "6S 4S 5H JD 3C 3H 5C KH 6C 6H KS KC 2S 7C 7H 4D JH 5D QC AC QS 5S KD 3S 6D AD AS 7S JS QH QD "
-        "2H 2D 4H",
-        1, ("3D AH 4C", "7D 2C JC"), "play AH",
+        "6S 4S 5H JD 3C 3H 5C KH 6C 6H KS KC 2S 7C 7H 4D JH 5D QC AC QS 5S KD 3S 6D AD AS 7S JS QH QD 2H 2D 4H",
+        1,
+        ("3D AH 4C", "7D 2C JC"),
+        "play AH",
     ),
     # Chiamata: seat 1 bid K and called KC (clubs trump); seat 3 showed it
     # (the partner). Two tricks left, the side has 39 points; seat 1 plays
@@ -233,33 +239,42 @@ ENDGAMES = {
     # with the ace makes 71; ducking leaves at most 50 (the last four unseen
     # cards are worth nothing), whoever holds them.
     "chiamata-take-AC": (
-        ("chiamata", 5), 0,
+        ("chiamata", 5),
+        0,
         "AD 2S KD 7H 2D AS 3S JC 5D JS KC 2H 6D QS JD 3H 7D KS QD 4H 6C 2C AC 4D JH 7C 3C 7S QC 3D AH "
         "4S 4C QH 5S 5H 5C KH 6S 6H",
         "bid K|pass|pass|pass|pass|call KC|"
         "AD 2D 5D 6D 7D 2S AS JS QS KS 3S KC JD QD KD 2H 3H 4H 7H JC JH QC 4C 5C 6C 3D QH KH 2C 7C "
         "3C AH 5S 6S",
-        1, ("AC 4D", None), "play AC",
+        1,
+        ("AC 4D", None),
+        "play AC",
     ),
     # Calabresella: seat 1 plays Solo (12 thirds so far, the discards worth
     # nothing) and leads the last three tricks with 3D 7D 3C; only 3C wins.
     "calabresella-lead-3C": (
-        ("calabresella", 3), 0,
+        ("calabresella", 3),
+        0,
         "AC 2S QS 4D 4S 5H 7C 5C 5D 5S 2D 2H QH 6H JD 7D JH 3H AS 7H AD 4C KH 7S 4H 6C JS QC QD 3S KS "
         "2C AH JC 6S 6D KD 3C KC 3D",
         "bid solo|pass|pass|discard 4D 4H 6H 6C|"
         "JS 4S 6S QH 7H 2H 5D JD QD KS 5S QS 2C 4C QC 3H AH KC AS 7S 2S KD 7C 6D AC 5C JC",
-        1, ("3D 7D 3C", None), "play 3C",
+        1,
+        ("3D 7D 3C", None),
+        "play 3C",
     ),
     # Calabresella: seat 1 plays Solo and leads the last three tricks with
     # 7H KH JC; only JC wins.
     "calabresella-lead-JC": (
-        ("calabresella", 3), 0,
+        ("calabresella", 3),
+        0,
         "5D 5S QH 7S 2D 5H AC 6S 3H 6C AH 4H 2S 7D 7H JC 3S AD 3D 4D 6H 3C QS 6D QD 2C AS 7C KS 4S JD "
         "4C QC JH JS 5C KH 2H KD KC",
         "bid solo|pass|pass|discard 5D 7D 5S 7S|"
         "2C AC 6C KC 4C 3C 5C 7C 3D QH 5H 4H AS 4S QS 2H 2D JH 2S 3S JS 4D 6D QD KD JD 3H",
-        1, ("7H KH JC", None), "play JC",
+        1,
+        ("7H KH JC", None),
+        "play JC",
     ),
 }
 
@@ -268,8 +283,9 @@ def endgame(key):
     (name, players), dealer, deck, script, seat, hands, winning = ENDGAMES[key]
     steps = []
     for part in script.split("|"):
-        steps += [f"play {c}" for c in part.split()] if part.split()[0] not in ("bid", "pass", "call", "discard") \
-            else [part]
+        steps += (
+            [f"play {c}" for c in part.split()] if part.split()[0] not in ("bid", "pass", "call", "discard") else [part]
+        )
     full, views = play_script(make(name, players), dealer, deck, steps)
     assert full.current_player() == seat
     mine, theirs = hands
@@ -314,8 +330,9 @@ def test_the_root_compares_moves_on_the_same_determinizations():
     _, view, seat, _ = endgame("calabresella-lead-JC")
     state_view = StateView(view, seat)
     prior = hard.normal.play(state_view, random.Random(0))
-    root = hard.search(Determinizer(state_view), seat, random.Random(1), hard.playout_policy("normal"), 300, None,
-                       prior=prior)
+    root = hard.search(
+        Determinizer(state_view), seat, random.Random(1), hard.playout_policy("normal"), 300, None, prior=prior
+    )
     assert prior in root.finalists and len(root.finalists) >= 2
     kept = root.children[prior].samples
     for action in root.finalists:
@@ -328,8 +345,9 @@ def test_successive_halving_keeps_the_anchor_and_drops_the_worse_half():
     view = first_decision("calabresella", 3)  # the first bid: pass, chiamo, solo or solissimo
     assert len(view.legal) == 4
     prior = hard.normal.play(view, random.Random(0))
-    root = hard.search(Determinizer(view), view.seat, random.Random(2), hard.playout_policy("normal"), 64, None,
-                       prior=prior)
+    root = hard.search(
+        Determinizer(view), view.seat, random.Random(2), hard.playout_policy("normal"), 64, None, prior=prior
+    )
     compared = [a for a, child in root.children.items() if child.samples]
     assert len(compared) == 4 and len(root.finalists) in (2, 3)
     assert prior in root.finalists
@@ -445,23 +463,47 @@ def test_the_default_budget_buys_more_steps_where_playouts_run_on_numbers():
     # engine); every other game, and Briscola with the trump exchange:
     # DEFAULT_STEPS.
     two = first_decision("briscola", 2)
-    root = hard.search(Determinizer(two), two.seat, random.Random(0), hard.playout_policy("normal"), None, None,
-                       steps=hard.DEFAULT)
-    fixed = hard.search(Determinizer(two), two.seat, random.Random(0), hard.playout_policy("normal"), None, None,
-                        steps=hard.FAST_STEPS)
+    root = hard.search(
+        Determinizer(two), two.seat, random.Random(0), hard.playout_policy("normal"), None, None, steps=hard.DEFAULT
+    )
+    fixed = hard.search(
+        Determinizer(two), two.seat, random.Random(0), hard.playout_policy("normal"), None, None, steps=hard.FAST_STEPS
+    )
     assert root.visits == fixed.visits > 0
     for view in (first_decision("chiamata", 5), first_decision("briscola", 4)):
-        root = hard.search(Determinizer(view), view.seat, random.Random(0), hard.playout_policy("normal"), None,
-                           None, steps=hard.DEFAULT)
-        fixed = hard.search(Determinizer(view), view.seat, random.Random(0), hard.playout_policy("normal"), None,
-                            None, steps=hard.DEFAULT_STEPS)
+        root = hard.search(
+            Determinizer(view),
+            view.seat,
+            random.Random(0),
+            hard.playout_policy("normal"),
+            None,
+            None,
+            steps=hard.DEFAULT,
+        )
+        fixed = hard.search(
+            Determinizer(view),
+            view.seat,
+            random.Random(0),
+            hard.playout_policy("normal"),
+            None,
+            None,
+            steps=hard.DEFAULT_STEPS,
+        )
         assert root.visits == fixed.visits > 0
     assert hard.FAST_STEPS > hard.DEFAULT_STEPS
 
 
 def snapshot(state) -> tuple:
-    return (tuple(map(tuple, state.hands)), tuple(state.stock), state.drawn, tuple(state.trick), state.leader,
-            state.turn, tuple(state.captured), len(state.history))
+    return (
+        tuple(map(tuple, state.hands)),
+        tuple(state.stock),
+        state.drawn,
+        tuple(state.trick),
+        state.leader,
+        state.turn,
+        tuple(state.captured),
+        len(state.history),
+    )
 
 
 def test_a_step_budget_buys_more_iterations_when_playouts_are_short():
@@ -470,8 +512,9 @@ def test_a_step_budget_buys_more_iterations_when_playouts_are_short():
     late = StateView(late, seat)
     visits = []
     for view in (early, late):
-        root = hard.search(Determinizer(view), view.seat, random.Random(0), hard.playout_policy("normal"), None, None,
-                           steps=600)
+        root = hard.search(
+            Determinizer(view), view.seat, random.Random(0), hard.playout_policy("normal"), None, None, steps=600
+        )
         visits.append(root.visits)
     assert 0 < 2 * visits[0] < visits[1]
     # and the same view, rng and budget: the same move, whatever the load

@@ -147,8 +147,7 @@ def test_both_sides_derive_same_key_and_third_party_cannot_unseal():
     assert pair_key(a, x25519_public_bytes(b), b"other") != ab
     sealed = seal(ab, b"secret share", b"aad")
     assert unseal(ba, sealed, b"aad") == b"secret share"
-    for eve in (pair_key(c, x25519_public_bytes(a), b"table|0|1"),
-                pair_key(c, x25519_public_bytes(b), b"table|0|1")):
+    for eve in (pair_key(c, x25519_public_bytes(a), b"table|0|1"), pair_key(c, x25519_public_bytes(b), b"table|0|1")):
         with pytest.raises(RemoteProtocolError, match="does not open"):
             unseal(eve, sealed, b"aad")
 

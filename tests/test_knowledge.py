@@ -12,12 +12,12 @@ import pytest
 from cheaters import pick, random_choosers, scripted
 
 from protocol import deck as mp
+from protocol.codec import decode
 from protocol.errors import RemoteProtocolError
 from protocol.identity import unseal
 from protocol.local import LocalTable
 from protocol.transcript import Entry, dump_transcript
 from protocol.wire import scalar_bytes, seal_aad
-from protocol.codec import decode
 
 
 class KnowledgeTable(LocalTable):
@@ -104,14 +104,17 @@ def play(table: KnowledgeTable, hands: int = 1) -> KnowledgeTable:
     return table
 
 
-@pytest.mark.parametrize("game, players, options", [
-    ("briscola", 2, {"trump_exchange": "2"}),
-    ("briscola", 3, {}),
-    ("briscola", 4, {}),
-    ("briscola", 6, {"trump_exchange": "7"}),
-    ("chiamata", 5, {}),
-    ("calabresella", 3, {}),
-])
+@pytest.mark.parametrize(
+    "game, players, options",
+    [
+        ("briscola", 2, {"trump_exchange": "2"}),
+        ("briscola", 3, {}),
+        ("briscola", 4, {}),
+        ("briscola", 6, {"trump_exchange": "7"}),
+        ("chiamata", 5, {}),
+        ("calabresella", 3, {}),
+    ],
+)
 def test_knowledge_random_play(game, players, options):
     table = play(KnowledgeTable(game, players, options, choosers=random_choosers(players, 11), spectators=2))
     assert table.max_public > 0
@@ -122,8 +125,9 @@ def test_knowledge_open_hands():
     assert table.max_public >= 7  # both hands and the face-up card
 
 
-@pytest.mark.parametrize("contract, choice", [("chiamo", None), ("solo", None),
-                                              ("solissimo", "dividete"), ("solissimo", "scegliete")])
+@pytest.mark.parametrize(
+    "contract, choice", [("chiamo", None), ("solo", None), ("solissimo", "dividete"), ("solissimo", "scegliete")]
+)
 def test_knowledge_calabresella_contracts(contract, choice):
     rules = {"auction": lambda s: (pick("bid", contract=contract)(s) if s.seat == 0 else None) or pick("pass")(s)}
     if choice:

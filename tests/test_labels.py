@@ -35,8 +35,11 @@ def redact(action: Action, need, seat: int) -> Action:
     if action.seat == CHANCE:
         if not action.cards:
             return action
-        return Action(CHANCE, action.kind, cards=tuple(
-            c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards)))
+        return Action(
+            CHANCE,
+            action.kind,
+            cards=tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards)),
+        )
     if action.kind == "discard" and action.seat != seat:
         return Action(action.seat, "discard", cards=(None,) * len(action.cards))
     return action
@@ -144,8 +147,11 @@ def test_every_legal_action_round_trips(name, players, options, seed):
 
 
 CALABRESELLA_ROUTES = [
-    ("bid chiamo",), ("bid solo",), ("bid solissimo", "raise none"),
-    ("bid solissimo", "raise dividete"), ("bid solissimo", "raise scegliete"),
+    ("bid chiamo",),
+    ("bid solo",),
+    ("bid solissimo", "raise none"),
+    ("bid solissimo", "raise dividete"),
+    ("bid solissimo", "raise scegliete"),
 ]
 
 
@@ -176,20 +182,42 @@ def test_every_kind_of_label_is_exercised():
     for prefer in CALABRESELLA_ROUTES:
         seen |= playout("calabresella", 3, {}, 0, prefer=prefer)
     for own in (True, False):  # Chiamo calling the soloist's own card, then a defender's
+
         def prefer(state, own=own):
             if state.phase == "auction":
                 return ["bid chiamo", "pass"]
             holders = [state.soloist] if own else list(state.defenders())
             return [f"call {c}" for s in holders for c in state.hands[s]]
+
         seen |= playout("calabresella", 3, {}, 1, prefer=prefer)
     game = make("briscola", 4, {"black_hand": True})
     seen |= playout("briscola", 4, {"black_hand": True}, 1, prefer=("declare",), deal=black_hand_deal(game, 1))
     expected = {
-        "play C", "exchange", "declare", "pass", "bid R", "bid R target N", "bid target N",
-        "bid chiamo", "bid solo", "bid solissimo", "call C", "return C", "discard C...",
-        "raise none", "raise dividete", "raise scegliete", "take none", "take C", "take C...",
+        "play C",
+        "exchange",
+        "declare",
+        "pass",
+        "bid R",
+        "bid R target N",
+        "bid target N",
+        "bid chiamo",
+        "bid solo",
+        "bid solissimo",
+        "call C",
+        "return C",
+        "discard C...",
+        "raise none",
+        "raise dividete",
+        "raise scegliete",
+        "take none",
+        "take C",
+        "take C...",
         # chance events, for logs
-        "draw C...", "monte C...", "dividete C...", "handover C from N", "handover C none",
+        "draw C...",
+        "monte C...",
+        "dividete C...",
+        "handover C from N",
+        "handover C none",
     }
     assert expected <= seen, expected - seen
 
@@ -281,8 +309,32 @@ def test_any_player_action_round_trips_without_a_state(action):
     assert parse(text.lower(), action.seat) == action
 
 
-words = st.sampled_from(["play", "bid", "target", "discard", "take", "raise", "none", "solo", "3S", "KD",
-                         "2", "75", "130", "ZZ", "??", "dividete", "pass", "♠", "-1", "0x10", "½", "٧٥"])
+words = st.sampled_from(
+    [
+        "play",
+        "bid",
+        "target",
+        "discard",
+        "take",
+        "raise",
+        "none",
+        "solo",
+        "3S",
+        "KD",
+        "2",
+        "75",
+        "130",
+        "ZZ",
+        "??",
+        "dividete",
+        "pass",
+        "♠",
+        "-1",
+        "0x10",
+        "½",
+        "٧٥",
+    ]
+)
 
 
 @settings(max_examples=400, deadline=None)
@@ -302,29 +354,33 @@ def test_no_text_breaks_parse(text):
 
 # --- bad input ----------------------------------------------------------------
 
-@pytest.mark.parametrize("text, message", [
-    ("play ZZ", r"no such card 'ZZ'; cards are written rank then suit, e\.g\. 3S, KD"),
-    ("play 10D", r"no such card '10D'"),
-    ("discard 4C 5C JH Q", r"no such card 'Q'"),
-    ("discard 4C 4c", r"4C is named twice"),
-    ("play", r"play takes one card, e\.g\. 'play 3S'"),
-    ("play 3S 4S", r"play takes one card"),
-    ("pass 3S", r"'pass' takes nothing after it"),
-    ("", r"no action given"),
-    ("   ", r"no action given"),
-    ("jump 3S", r"unknown action 'jump'; actions are play, pass, bid"),
-    ("solo", r"did you mean 'bid solo'"),
-    ("dividete", r"dealt by the table.*did you mean 'raise dividete'"),
-    ("draw 3S 4S", r"dealt by the table"),
-    ("bid", r"no such bid 'nothing'; a bid is a rank"),
-    ("bid tutto", r"no such bid 'tutto'"),
-    ("bid 2 target 130", r"a target is a whole number from 61 to 120, not '130'"),
-    ("bid target x", r"a target is a whole number from 61 to 120"),
-    ("bid 10", r"from 61 to 120, not '10'"),
-    ("bid K target 80", r"only the 2 is bid with a target"),
-    ("raise maybe", r"no such raise 'maybe'; after Solissimo write raise none, raise dividete"),
-    ("take", r"take needs its cards, e\.g\. 'take 4C 5C' \(or 'take none'\)"),
-])
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("play ZZ", r"no such card 'ZZ'; cards are written rank then suit, e\.g\. 3S, KD"),
+        ("play 10D", r"no such card '10D'"),
+        ("discard 4C 5C JH Q", r"no such card 'Q'"),
+        ("discard 4C 4c", r"4C is named twice"),
+        ("play", r"play takes one card, e\.g\. 'play 3S'"),
+        ("play 3S 4S", r"play takes one card"),
+        ("pass 3S", r"'pass' takes nothing after it"),
+        ("", r"no action given"),
+        ("   ", r"no action given"),
+        ("jump 3S", r"unknown action 'jump'; actions are play, pass, bid"),
+        ("solo", r"did you mean 'bid solo'"),
+        ("dividete", r"dealt by the table.*did you mean 'raise dividete'"),
+        ("draw 3S 4S", r"dealt by the table"),
+        ("bid", r"no such bid 'nothing'; a bid is a rank"),
+        ("bid tutto", r"no such bid 'tutto'"),
+        ("bid 2 target 130", r"a target is a whole number from 61 to 120, not '130'"),
+        ("bid target x", r"a target is a whole number from 61 to 120"),
+        ("bid 10", r"from 61 to 120, not '10'"),
+        ("bid K target 80", r"only the 2 is bid with a target"),
+        ("raise maybe", r"no such raise 'maybe'; after Solissimo write raise none, raise dividete"),
+        ("take", r"take needs its cards, e\.g\. 'take 4C 5C' \(or 'take none'\)"),
+    ],
+)
 def test_bad_input_says_what_to_write(text, message):
     with pytest.raises(LabelError, match=message):
         parse(text, 0)
@@ -386,8 +442,13 @@ def test_a_long_list_of_legal_labels_is_cut_short():
 def test_plays_are_listed_by_suit_then_rank():
     state = briscola_state(3)
     assert labels(state) == [f"play {c}" for c in sorted(state.hands[1])]
-    assert [str(c) for c in sorted(Card.parse(t) for t in ("KC", "AD", "3S", "2D", "JH"))] == \
-        ["AD", "2D", "JH", "3S", "KC"]
+    assert [str(c) for c in sorted(Card.parse(t) for t in ("KC", "AD", "3S", "2D", "JH"))] == [
+        "AD",
+        "2D",
+        "JH",
+        "3S",
+        "KC",
+    ]
 
 
 def test_auction_labels_keep_the_rule_book_order():

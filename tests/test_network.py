@@ -44,7 +44,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections import deque
 from pathlib import Path
 
 import pytest
@@ -77,9 +76,15 @@ class Child:
         self.changed = threading.Condition()
         env = {**os.environ, "BRISCOLA_HOME": str(home), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            argv, cwd=ROOT, env=env, text=True, bufsize=1,
+            argv,
+            cwd=ROOT,
+            env=env,
+            text=True,
+            bufsize=1,
             stdin=subprocess.PIPE if driver is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
         self.pump = threading.Thread(target=self._pump, daemon=True)
         self.pump.start()
 
@@ -199,7 +204,7 @@ class Human:
     def __call__(self, child: Child, line: str) -> None:
         if not line.startswith("your turn: "):
             return
-        choices = line[len("your turn: "):].split(" | ")
+        choices = line[len("your turn: ") :].split(" | ")
         if self.delay:
             time.sleep(self.delay)
         if self.hold_at is not None and self.moves >= self.hold_at:
@@ -215,14 +220,31 @@ class Human:
 class Table:
     """A host process and the clients started around it."""
 
-    def __init__(self, kids: Children, game: str, *, players: int | None = None, bots: int = 0,
-                 extra: tuple[str, ...] = ()):
+    def __init__(
+        self, kids: Children, game: str, *, players: int | None = None, bots: int = 0, extra: tuple[str, ...] = ()
+    ):
         self.kids = kids
         self.transcript = kids.folder / "host.bin"
         self.port_file = kids.folder / "port"
-        self.args = ["host", "--game", game, "--bots", str(bots), "--bind", "127.0.0.1", "--code", CODE,
-                     "--hands", "1", "--transcript", str(self.transcript), "--port-file", str(self.port_file),
-                     *(["--players", str(players)] if players else []), *extra]
+        self.args = [
+            "host",
+            "--game",
+            game,
+            "--bots",
+            str(bots),
+            "--bind",
+            "127.0.0.1",
+            "--code",
+            CODE,
+            "--hands",
+            "1",
+            "--transcript",
+            str(self.transcript),
+            "--port-file",
+            str(self.port_file),
+            *(["--players", str(players)] if players else []),
+            *extra,
+        ]
         self.port = 0
         self.host = self.start_host()
         self.clients: list[Child] = []
@@ -231,8 +253,13 @@ class Table:
         """Start the host (again: the same command, on the same port) and wait until it listens."""
         self.port_file.unlink(missing_ok=True)
         host = self.kids.start("host", *self.args, "--port", str(self.port))
-        wait_until(lambda: self.port_file.exists() and self.port_file.read_text().strip().isdigit()
-                   or host.proc.poll() is not None, "the host to listen", kids=self.kids)
+        wait_until(
+            lambda: (
+                self.port_file.exists() and self.port_file.read_text().strip().isdigit() or host.proc.poll() is not None
+            ),
+            "the host to listen",
+            kids=self.kids,
+        )
         assert host.proc.poll() is None, host.tail()
         self.port = int(self.port_file.read_text())
         self.host = host
@@ -242,8 +269,9 @@ class Table:
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
 
-    def join(self, name: str, *, seat: int = -1, human: Human | None = None, port: int | None = None,
-             code: str | None = CODE) -> Child:
+    def join(
+        self, name: str, *, seat: int = -1, human: Human | None = None, port: int | None = None, code: str | None = CODE
+    ) -> Child:
         args = ["join", f"127.0.0.1:{port or self.port}", "--name", name, "--retry", "20"]
         args += ["--code", code] if code is not None else []
         args += ["--seat", str(seat)] if seat >= 0 else []
@@ -253,8 +281,14 @@ class Table:
         return child
 
     def watch(self, name: str = "watcher", code: str | None = CODE, port: int | None = None) -> Child:
-        child = self.kids.start(name, "watch", f"127.0.0.1:{port or self.port}", "--retry", "20",
-                                *(["--code", code] if code is not None else []))
+        child = self.kids.start(
+            name,
+            "watch",
+            f"127.0.0.1:{port or self.port}",
+            "--retry",
+            "20",
+            *(["--code", code] if code is not None else []),
+        )
         self.clients.append(child)
         return child
 
@@ -288,8 +322,9 @@ class Table:
     def verify_all(self, scores: str) -> None:
         """`briscola verify` passes every stored transcript, with these scores."""
         for path in self.stored():
-            done = subprocess.run([*BRISCOLA, "verify", str(path)], cwd=ROOT, capture_output=True, text=True,
-                                  timeout=WAIT)
+            done = subprocess.run(
+                [*BRISCOLA, "verify", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=WAIT
+            )
             assert done.returncode == 0, f"{path}\n{done.stdout}\n{done.stderr}"
             assert "all checks pass" in done.stdout
             assert re.search(r"entries checked, 1 hand audited; scores (\[[^\]]*\])", done.stdout).group(1) == scores
@@ -401,7 +436,7 @@ class RawWatcher(threading.Thread):
 
     def entry_ends(self) -> list[int]:
         """Offset in the bytes received after each entry's frame (the first frame was the welcome)."""
-        return self.raw.ends[1:1 + len(self.entries)]
+        return self.raw.ends[1 : 1 + len(self.entries)]
 
 
 class Proxy:
@@ -524,7 +559,7 @@ def assert_opens_no_hidden_card(entries: list[bytes], stream: bytes, ends: list[
             last_hidden[(hand.number, p)] = k
         checks += 1
     for (number, p), k in last_hidden.items():
-        assert mp.card_point(truths[number][p]) not in stream[:ends[k]], f"hidden card at {p} in the bytes"
+        assert mp.card_point(truths[number][p]) not in stream[: ends[k]], f"hidden card at {p} in the bytes"
     assert len({p for _, p in last_hidden}) > 20  # most of the deck was hidden at some moment
     return checks
 
@@ -534,8 +569,8 @@ def file_frames(path: Path) -> tuple[bytes, list[bytes], list[int]]:
     data = path.read_bytes()
     offset, frames, ends = 0, [], []
     while offset + 4 <= len(data):
-        size = int.from_bytes(data[offset:offset + 4], "big")
-        frames.append(data[offset + 4:offset + 4 + size])
+        size = int.from_bytes(data[offset : offset + 4], "big")
+        frames.append(data[offset + 4 : offset + 4 + size])
         offset += 4 + size
         ends.append(offset)
     return data, frames[1:], ends[1:]  # the first frame is the file's header
@@ -547,7 +582,9 @@ TABLES = {
     "chiamata": dict(game="chiamata", bots=2, seats=[("Ann", -1, False), ("Bob", -1, False), ("Cleo", -1, True)]),
     "briscola-2": dict(game="briscola", players=2, bots=0, seats=[("Ann", -1, False), ("Cleo", -1, True)]),
     # partners sit across: seats 0 and 2 against 1 and 3
-    "briscola-4": dict(game="briscola", players=4, bots=1, seats=[("Ann", 0, False), ("Cleo", 2, True), ("Bob", 1, False)]),
+    "briscola-4": dict(
+        game="briscola", players=4, bots=1, seats=[("Ann", 0, False), ("Cleo", 2, True), ("Bob", 1, False)]
+    ),
     "calabresella": dict(game="calabresella", bots=1, seats=[("Ann", -1, False), ("Cleo", -1, True)]),
 }
 
@@ -574,7 +611,7 @@ def played(request, tmp_path_factory):
 def test_a_hand_over_the_network_verifies_everywhere(played):
     name, spec, table, scores, _ = played
     table.verify_all(scores)
-    for client, (who, seat, person) in zip(table.clients[1:], spec["seats"]):
+    for client, (_who, seat, person) in zip(table.clients[1:], spec["seats"]):
         found = int(client.wait_for(r"^seat (\d) at table [0-9a-f]{32} ").group(1))
         assert seat < 0 or found == seat
         assert ("your turn: " in client.text) == person
@@ -648,7 +685,7 @@ def test_a_connection_cut_under_a_player_comes_back(children):
     cleo = table.join("Cleo", human=person, port=proxy.port)
     table.watch()
     for moves in (3, 8):
-        wait_until(lambda: person.moves >= moves, f"{moves} moves", kids=children)
+        wait_until(lambda moves=moves: person.moves >= moves, f"{moves} moves", kids=children)
         proxy.cut()
     scores = table.finish()
     assert person.moves > 8
@@ -685,10 +722,15 @@ def test_a_spectator_that_leaves_on_purpose_does_not_hold_the_host_at_the_end(ch
     cleo = table.join("Cleo", human=person)
     # A person's ctrl+c. The test may run as a background job, whose children start with SIGINT
     # ignored: this one takes it as a terminal's foreground process does.
-    keys = "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); " \
-           "from briscola_tui.cli import main; sys.exit(main())"
-    watcher = Child("watcher", [sys.executable, "-c", keys, "watch", table.address, "--retry", "20", "--code", CODE],
-                    children.folder / "watcher")
+    keys = (
+        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "from briscola_tui.cli import main; sys.exit(main())"
+    )
+    watcher = Child(
+        "watcher",
+        [sys.executable, "-c", keys, "watch", table.address, "--retry", "20", "--code", CODE],
+        children.folder / "watcher",
+    )
     children.started.append(watcher)
     table.host.wait_for(r"\(spectator\) joined")
     wait_until(lambda: person.moves >= 10, "ten moves", kids=children)
@@ -709,12 +751,12 @@ def test_a_host_restarted_at_the_end_of_the_hand_closes_the_table_and_serves_its
     table.finish()
     data, entries, ends = file_frames(table.transcript)
     session = TableSession(None)
-    for k, entry in enumerate(entries):
+    for k, entry in enumerate(entries):  # noqa: B007 - k is the entry that gave the verdict
         session.receive(entry)
         if session.verdicts:
             break
     assert k < len(entries) - 1  # the close came after it
-    table.transcript.write_bytes(data[:ends[k]])  # as if killed right after the last reveal
+    table.transcript.write_bytes(data[: ends[k]])  # as if killed right after the last reveal
     for copy in (ann.home / "transcripts").glob("*.bin"):
         copy.unlink()  # Ann starts again too, from her key and her seat's store
     host = table.start_host()
@@ -785,8 +827,12 @@ def test_garbage_slow_loris_and_idle_connections_do_not_stop_a_hand(children):
 
 def test_a_wrong_or_missing_code_takes_no_seat_and_watches_nothing(children):
     table = Table(children, "briscola", players=2, bots=1)
-    intruders = [table.join("Wrong", code="guess"), table.join("Nocode", code=None),
-                 table.watch("Peeker", code="guess"), table.watch("Nocode-watch", code=None)]
+    intruders = [
+        table.join("Wrong", code="guess"),
+        table.join("Nocode", code=None),
+        table.watch("Peeker", code="guess"),
+        table.watch("Nocode-watch", code=None),
+    ]
     for intruder in intruders:
         assert intruder.finish() == 2, intruder.tail()
         assert intruder.wait_for(r"^the host refused: wrong join code$")
@@ -831,16 +877,22 @@ def test_a_person_may_not_take_a_computer_players_name(children):
     raw = Raw(table.port)
     children.closers.append(raw)
     raw.send(hs.hello("player", Identity.generate().public_bytes, "Cpu0", CODE, -1))
-    assert raw.closed_by_host(timeout=5) == [("refuse", ["'Cpu0': a name such as cpu1 (cpu and a digit) is kept "
-                                                         "for the host's computer players: choose another"])]
+    assert raw.closed_by_host(timeout=5) == [
+        (
+            "refuse",
+            ["'Cpu0': a name such as cpu1 (cpu and a digit) is kept for the host's computer players: choose another"],
+        )
+    ]
     k1 = Identity.generate()
     raw, seat, entries = sit(table.port, k1)
     children.closers.append(raw)
     forger = TableSession(seat, k1, "cpu0")
     owed = [m for data in entries for m in forger.receive(data).messages] + forger.start().messages
     raw.send(hs.submit(owed[0]))
-    assert ("bye", ["a join under a name such as cpu1 (cpu and a digit) is kept for the host's computer "
-                    "players: choose another"]) in raw.closed_by_host(timeout=5)
+    assert (
+        "bye",
+        ["a join under a name such as cpu1 (cpu and a digit) is kept for the host's computer players: choose another"],
+    ) in raw.closed_by_host(timeout=5)
     table.join("Ann")  # the seat is still free
     table.verify_all(table.finish())
     session = TableSession(None)
@@ -894,7 +946,9 @@ def _ipv6_loopback() -> bool:
 @pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback here")
 def test_a_table_over_ipv6_loopback(children):
     table = Table(children, "briscola", players=2, bots=1, extra=("--bind", "::1"))
-    assert f"join with: briscola join [::1]:{table.port} --code {CODE}" in table.host.wait_for(r"join with: .*").group(0)
+    assert f"join with: briscola join [::1]:{table.port} --code {CODE}" in table.host.wait_for(r"join with: .*").group(
+        0
+    )
     table.clients.append(children.start("Ivo", "join", f"[::1]:{table.port}", "--code", CODE, "--bot", "random"))
     table.verify_all(table.finish())
 
@@ -923,8 +977,9 @@ def test_a_seat_silent_past_the_time_limit_is_named_and_a_computer_player_takes_
     assert "your seat was given to a computer player" in nico.text
     assert table.host.finish() == 0, children.report()  # one hand scored after the void one
     assert re.search(r"^hand 2: .*score", table.host.text, re.M), table.host.tail()
-    done = subprocess.run([*BRISCOLA, "verify", str(table.transcript)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=WAIT)
+    done = subprocess.run(
+        [*BRISCOLA, "verify", str(table.transcript)], cwd=ROOT, capture_output=True, text=True, timeout=WAIT
+    )
     assert done.returncode == 3, done.stdout + done.stderr
     assert re.search(r"culprits: .*seat 0", done.stdout), done.stdout
 
@@ -980,9 +1035,10 @@ def test_a_reader_too_slow_is_dropped_and_one_catching_up_is_not(children):
     table.join("Pia", human=person)
     wait_until(lambda: person.moves >= 4, "four moves", kids=children)
     table.watch()
-    scores = table.finish()
-    assert re.search(r"closing connection \d+ \(spectator\): too slow to read the table", table.host.text), \
+    table.finish()
+    assert re.search(r"closing connection \d+ \(spectator\): too slow to read the table", table.host.text), (
         table.host.tail()
+    )
     assert "Traceback" not in table.host.text  # the stalled connection is cut at the end, not cancelled
     # every copy holds the whole table: the watch's too, which came in 20-odd entries late
     for path in table.stored():

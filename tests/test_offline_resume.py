@@ -199,8 +199,10 @@ def test_sighup_in_a_real_terminal_exits_cleanly_and_the_game_resumes(tmp_path):
     away sends): exit status 0; then `briscola play --resume` plays the same game to the summary."""
     name = f"briscola-hup-{uuid.uuid4().hex[:8]}"
     rc = tmp_path / "rc"
-    command = (f"{sys.executable} -m briscola_tui.cli play --game briscola --players 2 --hands 1 "
-               f"--seed 1 --deal-seed 1 --pace 0; echo $? > {rc}")
+    command = (
+        f"{sys.executable} -m briscola_tui.cli play --game briscola --players 2 --hands 1 "
+        f"--seed 1 --deal-seed 1 --pace 0; echo $? > {rc}"
+    )
     env = f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} BRISCOLA_HOME={tmp_path}"
     tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(), f"env {env} sh -c '{command}'")
     try:
@@ -219,8 +221,19 @@ def test_sighup_in_a_real_terminal_exits_cleanly_and_the_game_resumes(tmp_path):
     [saved] = saved_games()
     assert saved.slot.transcript.exists()
 
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(),
-         f"env {env} sh -c '{sys.executable} -m briscola_tui.cli play --resume --pace 0; echo exit status $?; sleep 30'")
+    tmux(
+        "new-session",
+        "-d",
+        "-s",
+        name,
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "-c",
+        os.getcwd(),
+        f"env {env} sh -c '{sys.executable} -m briscola_tui.cli play --resume --pace 0; echo exit status $?; sleep 30'",
+    )
     try:  # `play --resume`: the same game, played on to the summary
         screen = wait_screen(name, "Play a card")
         assert "Briscola" in screen and "hand 1 of 1" in screen
@@ -282,6 +295,11 @@ def test_after_a_hangup_a_shutdown_that_hangs_still_ends_the_process(tmp_path):
         "raise SystemExit(5)\n"
     )
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", script], cwd=os.getcwd(), capture_output=True, timeout=30,
-                          env={**os.environ, "BRISCOLA_HOME": str(tmp_path)})
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=os.getcwd(),
+        capture_output=True,
+        timeout=30,
+        env={**os.environ, "BRISCOLA_HOME": str(tmp_path)},
+    )
     assert done.returncode == 0 and time.monotonic() - started < 20

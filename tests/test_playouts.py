@@ -74,8 +74,18 @@ def candidates(state, rng: random.Random) -> list[Action]:
     # Near misses of the legal ones: the same action by the next seat.
     for action in state.legal_actions()[:5]:
         if action.seat >= 0:
-            out.append(Action((action.seat + 1) % n, action.kind, action.card, action.cards,
-                              action.rank, action.target, action.contract, action.choice))
+            out.append(
+                Action(
+                    (action.seat + 1) % n,
+                    action.kind,
+                    action.card,
+                    action.cards,
+                    action.rank,
+                    action.target,
+                    action.contract,
+                    action.choice,
+                )
+            )
     return out
 
 
@@ -133,8 +143,11 @@ def check_replay(game, dealer: int, deal, state) -> None:
     from engine.replay import action_to_json
 
     doc = {
-        "game": game.name, "players": game.players, "options": dict(game.options),
-        "dealer": dealer, "deal": deal_json(game, deal),
+        "game": game.name,
+        "players": game.players,
+        "options": dict(game.options),
+        "dealer": dealer,
+        "deal": deal_json(game, deal),
         "actions": [action_to_json(a) for a in decisions],
     }
     out = replay(doc)
@@ -152,13 +165,15 @@ def check_played_out(state) -> None:
 
 # --- Briscola -----------------------------------------------------------------
 
-briscola_options = st.fixed_dictionaries({
-    "trump_exchange": st.sampled_from(["none", "2", "7"]),
-    "seven_second": st.booleans(),
-    "open_hands": st.booleans(),
-    "black_hand": st.booleans(),
-    "scoring": st.sampled_from(["hands", "game_points"]),
-})
+briscola_options = st.fixed_dictionaries(
+    {
+        "trump_exchange": st.sampled_from(["none", "2", "7"]),
+        "seven_second": st.booleans(),
+        "open_hands": st.booleans(),
+        "black_hand": st.booleans(),
+        "scoring": st.sampled_from(["hands", "game_points"]),
+    }
+)
 
 
 def check_briscola(state) -> None:
@@ -202,8 +217,12 @@ def check_briscola(state) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(players=st.sampled_from([2, 3, 4, 6]), options=briscola_options,
-       seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 5))
+@given(
+    players=st.sampled_from([2, 3, 4, 6]),
+    options=briscola_options,
+    seed=st.integers(0, 2**32 - 1),
+    dealer=st.integers(0, 5),
+)
 def test_briscola_playouts(players, options, seed, dealer):
     game = make("briscola", players, options)
     dealer %= players
@@ -247,12 +266,14 @@ def test_briscola_without_black_hand_option_no_declare():
 
 # --- Briscola Chiamata --------------------------------------------------------
 
-chiamata_options = st.fixed_dictionaries({
-    "auction": st.sampled_from(["rank", "points"]),
-    "call": st.sampled_from(["exact", "at_least"]),
-    "scoring": st.sampled_from(["units", "flat"]),
-    "cappotto": st.sampled_from(["tricks", "points"]),
-})
+chiamata_options = st.fixed_dictionaries(
+    {
+        "auction": st.sampled_from(["rank", "points"]),
+        "call": st.sampled_from(["exact", "at_least"]),
+        "scoring": st.sampled_from(["units", "flat"]),
+        "cappotto": st.sampled_from(["tricks", "points"]),
+    }
+)
 
 
 def check_chiamata(state) -> None:
@@ -329,10 +350,16 @@ def test_calabresella_playouts(seed, dealer):
     check_replay(game, dealer, deal, state)
 
 
-@pytest.mark.parametrize("contract, raise_", [
-    ("chiamo", None), ("solo", None), ("solissimo", "none"),
-    ("solissimo", "dividete"), ("solissimo", "scegliete"),
-])
+@pytest.mark.parametrize(
+    "contract, raise_",
+    [
+        ("chiamo", None),
+        ("solo", None),
+        ("solissimo", "none"),
+        ("solissimo", "dividete"),
+        ("solissimo", "scegliete"),
+    ],
+)
 def test_calabresella_every_contract(contract, raise_):
     """Each contract and raise, forced, then random legal play: the invariants hold."""
     game = make("calabresella", 3)

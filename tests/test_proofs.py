@@ -50,15 +50,26 @@ def test_a_point_has_one_encoding():
             curve.decode(other)  # ...we do not
 
 
-@pytest.mark.parametrize("bad", [
-    b"", bytes(33), b"\x02" + bytes(32),  # x = 0 is not on the curve; the "identity" has no encoding
-    b"\x04" + bytes(32), b"\x00" + b"\x01" * 32, b"\x05" + b"\x11" * 32,  # wrong prefixes
-    b"\x02" + curve.FIELD.to_bytes(32, "big"),  # x = p: the encoding of x = 0 plus p
-    b"\x02" + (curve.FIELD + 7).to_bytes(32, "big"),  # x >= p, else a valid x
-    b"\x02" + b"\xff" * 32, b"\x03" + b"\xff" * 32,
-    b"\x02" + bytes(31), b"\x02" + bytes(33),  # wrong lengths
-    "02" * 33, None, 12345,
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        b"",
+        bytes(33),
+        b"\x02" + bytes(32),  # x = 0 is not on the curve; the "identity" has no encoding
+        b"\x04" + bytes(32),
+        b"\x00" + b"\x01" * 32,
+        b"\x05" + b"\x11" * 32,  # wrong prefixes
+        b"\x02" + curve.FIELD.to_bytes(32, "big"),  # x = p: the encoding of x = 0 plus p
+        b"\x02" + (curve.FIELD + 7).to_bytes(32, "big"),  # x >= p, else a valid x
+        b"\x02" + b"\xff" * 32,
+        b"\x03" + b"\xff" * 32,
+        b"\x02" + bytes(31),
+        b"\x02" + bytes(33),  # wrong lengths
+        "02" * 33,
+        None,
+        12345,
+    ],
+)
 def test_invalid_or_non_canonical_encodings_are_refused(bad):
     with pytest.raises(PointError):
         curve.decode(bad)
@@ -130,15 +141,18 @@ def test_dleq_accepts_the_honest_statement_only():
     assert not dleq.verify(b"ctx", a, x, y, c, proof)  # roles swapped
 
 
-@pytest.mark.parametrize("tamper", [
-    lambda p: p[:31] + bytes([p[31] ^ 1]) + p[32:],  # the challenge
-    lambda p: p[:63] + bytes([p[63] ^ 1]),  # the response
-    lambda p: bytes(32) + p[32:],  # a zero challenge
-    lambda p: p[:32] + bytes(32),  # a zero response
-    lambda p: p[:32] + ORDER.to_bytes(32, "big"),  # a response not below n
-    lambda p: p[:-1],  # short
-    lambda p: p + b"\x00",  # long
-])
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda p: p[:31] + bytes([p[31] ^ 1]) + p[32:],  # the challenge
+        lambda p: p[:63] + bytes([p[63] ^ 1]),  # the response
+        lambda p: bytes(32) + p[32:],  # a zero challenge
+        lambda p: p[:32] + bytes(32),  # a zero response
+        lambda p: p[:32] + ORDER.to_bytes(32, "big"),  # a response not below n
+        lambda p: p[:-1],  # short
+        lambda p: p + b"\x00",  # long
+    ],
+)
 def test_dleq_refuses_a_tampered_proof(tamper):
     m = curve.random_scalar()
     a, x, c, y = dleq_statement(m)
@@ -252,8 +266,13 @@ def test_shuffle_proof_bytes_are_parsed_strictly():
     xs, ys, key, k, perm = shuffled(6)
     data = prove_shuffle(b"ctx", xs, ys, key, k, perm).to_bytes()
     full = PublicKey(data[:33]).format(compressed=False)
-    for bad in (data[:-1], data + b"\x00", b"\x04" + data[1:], b"\x02" + b"\xff" * 32 + data[33:],
-                data[:-32] + ORDER.to_bytes(32, "big")):
+    for bad in (
+        data[:-1],
+        data + b"\x00",
+        b"\x04" + data[1:],
+        b"\x02" + b"\xff" * 32 + data[33:],
+        data[:-32] + ORDER.to_bytes(32, "big"),
+    ):
         with pytest.raises(ValueError):
             ShuffleProof.from_bytes(bad, 6)
     with pytest.raises(ValueError):
@@ -360,9 +379,15 @@ def test_an_honest_step_passes(phase):
 
 
 @pytest.mark.parametrize("phase", [1, 2])
-@pytest.mark.parametrize("elsewhere", [
-    {"table_id": bytes(16)}, {"hand": 4}, {"seat": 2}, {"phase": None},
-])
+@pytest.mark.parametrize(
+    "elsewhere",
+    [
+        {"table_id": bytes(16)},
+        {"hand": 4},
+        {"seat": 2},
+        {"phase": None},
+    ],
+)
 def test_a_proof_from_another_table_hand_seat_or_phase_fails(phase, elsewhere):
     ctx, keys, deck_in, deck_out, proof, _ = a_step(phase)
     where = {"table_id": TABLE, "hand": 3, "seat": 1, "phase": phase, **elsewhere}
@@ -486,8 +511,9 @@ class KeysOfAnotherSeed(TableSession):
 
 
 def test_deck_keys_that_are_not_the_seeds_are_named_at_the_audit():
-    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2),
-                       sessions=seat_sessions(2, {0: KeysOfAnotherSeed}))
+    table = LocalTable(
+        "briscola", 2, {}, choosers=random_choosers(2), sessions=seat_sessions(2, {0: KeysOfAnotherSeed})
+    )
     table.run(max_hands=1)
     assert not table.refused and not table.failures  # every step was proved against the keys it committed
     host = table.host.session
@@ -501,13 +527,20 @@ def _uncompressed(point: bytes) -> bytes:
     return PublicKey(point).format(compressed=False)
 
 
-@pytest.mark.parametrize("spoil, reason", [
-    (lambda p: _uncompressed(p), "deck card: expected 33 bytes"),  # the same point, 65 bytes
-    (lambda p: bytes([6 + (p[0] & 1)]) + _uncompressed(p)[1:], "deck card: expected 33 bytes"),  # hybrid
-    (lambda p: b"\x04" + p[1:], "not a curve point"),  # a 33-byte value with another prefix
-    (lambda p: bytes([p[0] ^ 1]) + p[1:], "phase-1 shuffle proof fails"),  # the point's negation: valid, not the card
-    (lambda p: b"\x02" + curve.FIELD.to_bytes(32, "big"), "not a curve point"),  # x = p
-], ids=["uncompressed", "hybrid", "prefix-04", "negated", "x-equals-p"])
+@pytest.mark.parametrize(
+    "spoil, reason",
+    [
+        (lambda p: _uncompressed(p), "deck card: expected 33 bytes"),  # the same point, 65 bytes
+        (lambda p: bytes([6 + (p[0] & 1)]) + _uncompressed(p)[1:], "deck card: expected 33 bytes"),  # hybrid
+        (lambda p: b"\x04" + p[1:], "not a curve point"),  # a 33-byte value with another prefix
+        (
+            lambda p: bytes([p[0] ^ 1]) + p[1:],
+            "phase-1 shuffle proof fails",
+        ),  # the point's negation: valid, not the card
+        (lambda p: b"\x02" + curve.FIELD.to_bytes(32, "big"), "not a curve point"),  # x = p
+    ],
+    ids=["uncompressed", "hybrid", "prefix-04", "negated", "x-equals-p"],
+)
 def test_a_deck_with_another_encoding_or_an_invalid_point_is_refused_at_once(spoil, reason):
     from briscola_tui.cheaters import ShuffleSpoiler
 

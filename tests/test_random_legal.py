@@ -16,9 +16,14 @@ from engine.games import make
 from engine.state import CHANCE, Action, IllegalAction
 
 CONFIGS = [
-    ("briscola", 2, {}), ("briscola", 3, {}), ("briscola", 4, {"trump_exchange": "2"}),
-    ("briscola", 6, {"black_hand": True, "trump_exchange": "7"}), ("briscola", 2, {"open_hands": True}),
-    ("chiamata", 5, {}), ("chiamata", 5, {"call": "at_least"}), ("chiamata", 5, {"auction": "points"}),
+    ("briscola", 2, {}),
+    ("briscola", 3, {}),
+    ("briscola", 4, {"trump_exchange": "2"}),
+    ("briscola", 6, {"black_hand": True, "trump_exchange": "7"}),
+    ("briscola", 2, {"open_hands": True}),
+    ("chiamata", 5, {}),
+    ("chiamata", 5, {"call": "at_least"}),
+    ("chiamata", 5, {"auction": "points"}),
     ("calabresella", 3, {}),
 ]
 
@@ -103,8 +108,7 @@ def test_a_soloists_discard_is_drawn_uniformly_from_all_1820():
         assert child.hand_size(1) == 12 and child.monte == list(action.cards)
 
 
-@pytest.mark.parametrize("contract, raise_", [("chiamo", None), ("solissimo", "dividete"),
-                                              ("solissimo", "scegliete")])
+@pytest.mark.parametrize("contract, raise_", [("chiamo", None), ("solissimo", "dividete"), ("solissimo", "scegliete")])
 def test_every_calabresella_discard_is_sampled_and_accepted(contract, raise_):
     for seed in range(3):
         state = calabresella_at(contract, raise_, seed)

@@ -81,8 +81,11 @@ def test_bid_not_lower(capsys, tmp_path):
 
 def test_chiamata_rank_auction_bid_without_a_single_rank(capsys, tmp_path):
     # Regression: these crashed (TypeError) or were accepted ("A3" is in "A3KQJ...").
-    for bad in ({"seat": 1, "action": "bid", "target": 70}, {"seat": 1, "action": "bid", "rank": "A3"},
-                {"seat": 1, "action": "bid", "rank": ""}):
+    for bad in (
+        {"seat": 1, "action": "bid", "target": 70},
+        {"seat": 1, "action": "bid", "rank": "A3"},
+        {"seat": 1, "action": "bid", "rank": ""},
+    ):
         doc = fixture("chiamata_seed000_trick.json")
         doc["actions"][0] = bad
         assert_action_error(capsys, tmp_path, doc, 0, "a bid names a rank")
@@ -183,9 +186,14 @@ def test_two_of_diamonds_in_the_three_player_deck(capsys, tmp_path):
 
     deck = [str(c) for c in make("briscola", 3).deck()]
     assert "2D" not in deck and len(deck) == 39
-    doc = {"game": "briscola", "players": 3, "dealer": 0, "options": {},
-           "deal": {"hands": [deck[0:3], deck[3:6], deck[6:9]], "stock": deck[10:], "briscola": deck[9]},
-           "actions": []}
+    doc = {
+        "game": "briscola",
+        "players": 3,
+        "dealer": 0,
+        "options": {},
+        "deal": {"hands": [deck[0:3], deck[3:6], deck[6:9]], "stock": deck[10:], "briscola": deck[9]},
+        "actions": [],
+    }
     status, out, err = run(capsys, tmp_path, doc)
     assert status == 0, err
     assert json.loads(out)["complete"] is False
@@ -231,10 +239,13 @@ def test_empty_actions_is_an_incomplete_hand(capsys, tmp_path):
     assert status == 0 and data["complete"] is False and data["tricks"] == [] and "score" not in data
 
 
-@pytest.mark.parametrize("name, passes", [
-    ("chiamata_seed000_score.json", [1, 2, 3, 4, 0]),
-    ("calabresella_seed002_solo.json", [0, 1, 2]),
-])
+@pytest.mark.parametrize(
+    "name, passes",
+    [
+        ("chiamata_seed000_score.json", [1, 2, 3, 4, 0]),
+        ("calabresella_seed002_solo.json", [0, 1, 2]),
+    ],
+)
 def test_all_pass_is_a_redeal(capsys, tmp_path, name, passes):
     doc = fixture(name)
     doc["actions"] = [{"seat": s, "action": "pass"} for s in passes]
@@ -251,15 +262,23 @@ def test_stdin_and_subprocess_errors():
     doc = fixture("briscola_seed001.json")
     doc["actions"][0]["seat"] = 1
     run_ = subprocess.run(
-        [sys.executable, "-m", "briscola_tui.cli", "replay", "-"], input=json.dumps(doc),
-        capture_output=True, text=True, cwd=ROOT, timeout=60,
+        [sys.executable, "-m", "briscola_tui.cli", "replay", "-"],
+        input=json.dumps(doc),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
     )
     assert run_.returncode == 2
     assert run_.stdout == ""
     assert run_.stderr.startswith("action 0: ")
     run_ = subprocess.run(
-        [sys.executable, "-m", "briscola_tui.cli", "replay", "-"], input="not json",
-        capture_output=True, text=True, cwd=ROOT, timeout=60,
+        [sys.executable, "-m", "briscola_tui.cli", "replay", "-"],
+        input="not json",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
     )
     assert run_.returncode == 1 and run_.stdout == "" and run_.stderr
 
@@ -298,5 +317,6 @@ def test_an_action_of_another_game_is_refused_by_the_rules(capsys, tmp_path):
     doc["actions"][0] = {"seat": 0, "action": "raise"}
     assert_input_error(capsys, tmp_path, doc, "raise needs 'raise'")
     doc["actions"][0] = {"seat": 0, "action": "knock"}
-    assert_input_error(capsys, tmp_path, doc, "known: play, exchange, declare, pass, bid, call, return, "
-                                              "discard, raise, take")
+    assert_input_error(
+        capsys, tmp_path, doc, "known: play, exchange, declare, pass, bid, call, return, discard, raise, take"
+    )

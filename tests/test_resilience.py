@@ -70,15 +70,24 @@ def quitter(phase: str):
     return Quitter
 
 
-@pytest.mark.parametrize("phase, owed", [
-    ("coin_commit", "coin_commit"), ("coin_reveal", "coin_reveal"), ("commit", "commit"),
-    ("shuffle", "shuffle"), ("deal", "shares"), ("play", "act"), ("reveal", "reveal"),
-])
+@pytest.mark.parametrize(
+    "phase, owed",
+    [
+        ("coin_commit", "coin_commit"),
+        ("coin_reveal", "coin_reveal"),
+        ("commit", "commit"),
+        ("shuffle", "shuffle"),
+        ("deal", "shares"),
+        ("play", "act"),
+        ("reveal", "reveal"),
+    ],
+)
 def test_a_seat_that_stops_answering_is_named_and_retaken(phase, owed):
     seat = 1
     gone = quitter(phase)(seat, Identity.generate(), "leaver")
-    table = LocalTable("briscola", 2, {"match": 3}, choosers=random_choosers(2, 7), sessions={seat: gone},
-                       rules={"retake": True})
+    table = LocalTable(
+        "briscola", 2, {"match": 3}, choosers=random_choosers(2, 7), sessions={seat: gone}, rules={"retake": True}
+    )
     table.replacement = replacement_seat
     table.run(max_hands=2)
     host = table.host.session
@@ -125,7 +134,9 @@ def test_a_forged_time_out_names_the_host():
     signed = Signed.sign(host.identity, make_payload(header, to_body(Timeout(idle.seat, "act")))).encode()
     for node in table.nodes:
         before = snapshot(node)
-        entry = Entry(len(node.transcript.entries), node.transcript.head, signed).signed_by(host.identity, host.table_id)
+        entry = Entry(len(node.transcript.entries), node.transcript.head, signed).signed_by(
+            host.identity, host.table_id
+        )
         with pytest.raises(Exception) as caught:
             node.receive(entry.encode())
         assert caught.value.culprit == "host"
@@ -210,7 +221,9 @@ class ShadowTable(LocalTable):
         # A secret drawn after the crash (a later hand's seed) is one draw, whichever of
         # the two draws it first: the shadow stands for the same seat, not another one.
         on_disk.seeds, on_disk.coins = original.store.seeds, original.store.coins
-        rebuilt, owed = TableSession.resume(self.victim, original.identity, on_disk, list(self.entries), name=original.name)
+        rebuilt, owed = TableSession.resume(
+            self.victim, original.identity, on_disk, list(self.entries), name=original.name
+        )
         self.seats[self.victim] = rebuilt
         self.send(self.victim, owed)
 
@@ -243,9 +256,15 @@ def first_hand_length(game, players, seed) -> int:
 def test_a_seat_rebuilt_after_a_crash_finishes_the_hand_with_the_same_bytes(game, players, seed):
     rng = random.Random(f"{game}{players}{seed}")
     length = first_hand_length(game, players, seed)
-    table = ShadowTable(game, players, {}, choosers=random_choosers(players, seed),
-                        victim=rng.randrange(players), crash_at=rng.randrange(2, length - 1),
-                        lose_in_flight=rng.random() < 0.5)
+    table = ShadowTable(
+        game,
+        players,
+        {},
+        choosers=random_choosers(players, seed),
+        victim=rng.randrange(players),
+        crash_at=rng.randrange(2, length - 1),
+        lose_in_flight=rng.random() < 0.5,
+    )
     table.run(max_hands=1)
     host = table.host.session
     assert table.shadow is not None, "the crash never happened"

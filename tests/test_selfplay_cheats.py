@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
-from briscola_tui.cli import main
 from briscola_tui.cheaters import CHEATS
+from briscola_tui.cli import main
 
 # (game, players, seed): a table where the cheater has its chance early. Each
 # run also passes the seed as --deal-seed, so its deals are the same every time.
@@ -37,15 +37,32 @@ def test_every_cheat_is_named_and_only_the_cheater(kind, tmp_path, capsys):
     game, players, seed = TABLES.get(kind, ("briscola", 2, 1))
     for attempt in range(5):  # in some deals the cheater never gets its chance
         path = tmp_path / f"t{attempt}.bin"
-        status = main(["selfplay", "--game", game, "--players", str(players), "--seed", str(seed + attempt),
-                       "--deal-seed", str(seed + attempt), "--cheat", kind, "--transcript", str(path)])
+        status = main(
+            [
+                "selfplay",
+                "--game",
+                game,
+                "--players",
+                str(players),
+                "--seed",
+                str(seed + attempt),
+                "--deal-seed",
+                str(seed + attempt),
+                "--cheat",
+                kind,
+                "--transcript",
+                str(path),
+            ]
+        )
         out = capsys.readouterr().out
         if status != 2:
             break
         assert "never had its chance" in out
     assert status == 3, out
     cheat = CHEATS[kind]
-    expected = "culprits: host" if cheat.session is None else f"culprits: seat {1 if cheat.seat is None else cheat.seat}"
+    expected = (
+        "culprits: host" if cheat.session is None else f"culprits: seat {1 if cheat.seat is None else cheat.seat}"
+    )
     assert last_line(out) == expected, out
     assert "Traceback" not in out
     verified = main(["verify", str(path)])
@@ -63,8 +80,21 @@ def test_a_renege_refused_at_once_names_the_cheater_not_the_host(tmp_path, capsy
     leaves naming the host: its word counts for nothing, the table goes on
     without it (its reveal times out) and the audit names seat 1, alone."""
     path = tmp_path / "t.bin"
-    status = main(["selfplay", "--game", "calabresella", "--seed", "2", "--deal-seed", "2", "--cheat", "renege",
-                   "--transcript", str(path)])
+    status = main(
+        [
+            "selfplay",
+            "--game",
+            "calabresella",
+            "--seed",
+            "2",
+            "--deal-seed",
+            "2",
+            "--cheat",
+            "renege",
+            "--transcript",
+            str(path),
+        ]
+    )
     out = capsys.readouterr().out
     assert "seat 0: return 3C" in out and "refused: illegal action: must follow suit" in out, out  # the case itself
     assert "seat 1, the cheater, left: the host refused a valid message of seat 1" in out
@@ -75,9 +105,12 @@ def test_a_renege_refused_at_once_names_the_cheater_not_the_host(tmp_path, capsy
 
 
 AT_THE_STEP = {
-    "substitute": "phase-1 shuffle proof fails", "tag-card": "phase-1 shuffle proof fails",
-    "duplicate": "same ciphertext", "garbage-shuffle": "not a curve point",
-    "swap-positions": "phase-2 proof fails", "wrong-public-share": "public key share for deck position",
+    "substitute": "phase-1 shuffle proof fails",
+    "tag-card": "phase-1 shuffle proof fails",
+    "duplicate": "same ciphertext",
+    "garbage-shuffle": "not a curve point",
+    "swap-positions": "phase-2 proof fails",
+    "wrong-public-share": "public key share for deck position",
 }
 
 
@@ -87,8 +120,21 @@ def test_deck_cheats_are_refused_at_the_step_that_carries_them(kind, tmp_path, c
     the refused message is kept as evidence, and `briscola verify` names the seat for it."""
     game, players, seed = TABLES.get(kind, ("briscola", 3, 1))
     path = tmp_path / "t.bin"
-    status = main(["selfplay", "--game", game, "--players", str(players), "--seed", str(seed),
-                   "--cheat", kind, "--transcript", str(path)])
+    status = main(
+        [
+            "selfplay",
+            "--game",
+            game,
+            "--players",
+            str(players),
+            "--seed",
+            str(seed),
+            "--cheat",
+            kind,
+            "--transcript",
+            str(path),
+        ]
+    )
     out = capsys.readouterr().out
     cheater = CHEATS[kind].seat if CHEATS[kind].seat is not None else 1
     assert status == 3 and last_line(out) == f"culprits: seat {cheater}", out
@@ -106,13 +152,16 @@ def test_the_cheater_can_be_chosen(tmp_path, capsys):
     assert last_line(capsys.readouterr().out) == "culprits: seat 2"
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--cheat", "renege"], "cannot happen in briscola"),
-    (["--game", "chiamata", "--cheat", "false-denial"], "cannot happen in chiamata"),
-    (["--cheat", "substitute"], "leaves cards out"),
-    (["--players", "3", "--cheat", "tag-card", "--cheater", "2"], "first seat to shuffle, seat 0"),
-    (["--cheat", "wrong-proof", "--cheater", "5"], "a seat from 0 to 1"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--cheat", "renege"], "cannot happen in briscola"),
+        (["--game", "chiamata", "--cheat", "false-denial"], "cannot happen in chiamata"),
+        (["--cheat", "substitute"], "leaves cards out"),
+        (["--players", "3", "--cheat", "tag-card", "--cheater", "2"], "first seat to shuffle, seat 0"),
+        (["--cheat", "wrong-proof", "--cheater", "5"], "a seat from 0 to 1"),
+    ],
+)
 def test_a_cheat_that_cannot_happen_is_a_clear_error(args, message, capsys):
     assert main(["selfplay", *args]) == 2
     captured = capsys.readouterr()
@@ -123,13 +172,26 @@ def test_a_cheat_that_cannot_happen_is_a_clear_error(args, message, capsys):
 def test_from_a_real_command_line(tmp_path):
     path = tmp_path / "t.bin"
     done = subprocess.run(
-        [sys.executable, "-m", "briscola_tui.cli", "selfplay", "--seed", "1", "--cheat", "withhold-reveal",
-         "--transcript", str(path)],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "briscola_tui.cli",
+            "selfplay",
+            "--seed",
+            "1",
+            "--cheat",
+            "withhold-reveal",
+            "--transcript",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 3, done.stderr
     assert "seat 1 timed out" in done.stdout
     assert last_line(done.stdout) == "culprits: seat 1"
-    verified = subprocess.run([sys.executable, "-m", "briscola_tui.cli", "verify", str(path)],
-                              capture_output=True, text=True, timeout=120)
+    verified = subprocess.run(
+        [sys.executable, "-m", "briscola_tui.cli", "verify", str(path)], capture_output=True, text=True, timeout=120
+    )
     assert verified.returncode == 3 and last_line(verified.stdout) == "culprits: seat 1"

@@ -61,8 +61,14 @@ def check_agreement(table: LocalTable, min_hands: int = 1) -> list:
 
 
 def run(game, players, options=None, choosers=None, max_hands=None, spectators=1, sessions=None):
-    table = LocalTable(game, players, options or {}, choosers=choosers or random_choosers(players, 7),
-                       spectators=spectators, sessions=sessions)
+    table = LocalTable(
+        game,
+        players,
+        options or {},
+        choosers=choosers or random_choosers(players, 7),
+        spectators=spectators,
+        sessions=sessions,
+    )
     table.run(max_hands=max_hands)
     return table
 
@@ -229,8 +235,9 @@ def test_calabresella_chiamo_called_card_in_monte():
     assert not [a for _, a in acts(table) if a[0] == "return"]
 
 
-@pytest.mark.parametrize("contract, choice", [("solo", None), ("solissimo", "none"),
-                                              ("solissimo", "dividete"), ("solissimo", "scegliete")])
+@pytest.mark.parametrize(
+    "contract, choice", [("solo", None), ("solissimo", "none"), ("solissimo", "dividete"), ("solissimo", "scegliete")]
+)
 def test_calabresella_contracts(contract, choice):
     choosers, _ = _calabresella(contract, choice, soloist_seat=0)
     table = LocalTable("calabresella", 3, {}, choosers=choosers, spectators=1)

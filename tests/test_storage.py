@@ -19,8 +19,8 @@ from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.transcript import (
     GENESIS,
-    VERSION,
     HOST,
+    VERSION,
     Entry,
     Header,
     NotATranscript,
@@ -130,7 +130,11 @@ def test_append_after_reopen_continues_the_file(tmp_path):
         assert [e.encode() for e in log.entries] == entries
     loaded = read_transcript_file(path)
     assert (loaded.table_id, loaded.meta, [e.encode() for e in loaded.entries], loaded.warnings) == (
-        TABLE, META, entries, [])
+        TABLE,
+        META,
+        entries,
+        [],
+    )
     assert len(receive_all(loaded.entries, keys)) == 7
 
 
@@ -232,7 +236,9 @@ def test_reading_a_torn_file_warns_and_changes_nothing(tmp_path):
     path.write_bytes(data[:-7])
     loaded = read_transcript_file(path)
     assert loaded == LoadedTranscript(
-        TABLE, META, [Entry.decode(e) for e in entries[:2]],
+        TABLE,
+        META,
+        [Entry.decode(e) for e in entries[:2]],
         [f"dropped a torn last frame of {len(frame(entries[2])) - 7} bytes (a crash mid-write)"],
     )
     assert read_transcript(path) == (TABLE, loaded.entries)

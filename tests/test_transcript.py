@@ -13,9 +13,9 @@ from protocol.transcript import (
     HOST,
     MAX_INDEX,
     MAX_MESSAGE,
+    VERSION,
     Entry,
     Header,
-    VERSION,
     NotATranscript,
     OldTranscript,
     Signed,
@@ -74,14 +74,16 @@ class Table:
 
     def message(self, sender, kind="chat", body=(), head=None, seq=None, signer=None):
         header = Header(
-            VERSION, TABLE, kind, sender,
+            VERSION,
+            TABLE,
+            kind,
+            sender,
             self.seq[sender] if seq is None else seq,
             self.head if head is None else head,
         )
         if seq is None:
             self.seq[sender] += 1
-        signed = Signed.sign(self.ids[sender if signer is None else signer],
-                             make_payload(header, list(body)))
+        signed = Signed.sign(self.ids[sender if signer is None else signer], make_payload(header, list(body)))
         return signed.encode()
 
     def order(self, *messages):
@@ -449,7 +451,7 @@ def test_corrupted_middle_entry_is_not_forgiven():
     table = Table()
     entries = table.play([0, 1, 0])
     data = dump_transcript(TABLE, META, entries[:1]) + frame(b"\xc1")
-    data += dump_transcript(TABLE, META, entries[1:])[frame_spans(dump_transcript(TABLE, META, []))[0][1]:]
+    data += dump_transcript(TABLE, META, entries[1:])[frame_spans(dump_transcript(TABLE, META, []))[0][1] :]
     with pytest.raises(RemoteProtocolError) as info:
         load_transcript_prefix(data[:-5])
     assert info.value.entry == 1

@@ -3,7 +3,6 @@ with key presses only, from the home screen or `play` to the hand summary."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 import pytest
@@ -53,7 +52,9 @@ async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = No
     while not isinstance(app.screen, SummaryScreen):
         assert time.monotonic() < end, "timed out playing the hand"
         table = table_of(app)
-        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen) or table.mode != "wait", "my turn")
+        await wait_for(
+            pilot, lambda table=table: isinstance(app.screen, SummaryScreen) or table.mode != "wait", "my turn"
+        )
         if isinstance(app.screen, SummaryScreen):
             break
         seen[table.mode] = seen.get(table.mode, 0) + 1
@@ -88,10 +89,17 @@ async def test_briscola_two_players_to_the_summary_and_out(tmp_path):
     assert any(step.audited for step in steps_of(stored[0]))
 
 
-@pytest.mark.parametrize("game_steps, player_steps, game, players", [
-    (0, 0, "briscola", 2), (0, 1, "briscola", 3), (0, 2, "briscola", 4), (0, 3, "briscola", 6),
-    (1, 0, "chiamata", 5), (2, 0, "calabresella", 3),
-])
+@pytest.mark.parametrize(
+    "game_steps, player_steps, game, players",
+    [
+        (0, 0, "briscola", 2),
+        (0, 1, "briscola", 3),
+        (0, 2, "briscola", 4),
+        (0, 3, "briscola", 6),
+        (1, 0, "chiamata", 5),
+        (2, 0, "calabresella", 3),
+    ],
+)
 async def test_a_whole_hand_of_every_game_from_the_home_screen(game_steps, player_steps, game, players):
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
@@ -110,10 +118,14 @@ async def test_a_whole_hand_of_every_game_from_the_home_screen(game_steps, playe
             assert f"{table.who(last.result['partner'])} is the caller's partner" in log
 
 
-@pytest.mark.parametrize("game, deal_seed, mode, pick", [
-    ("chiamata", 2, "choose", None), ("calabresella", 5, "discard", {"auction": "3"}),  # 3: bid solo
-    ("calabresella", 1, "grid", {"auction": "2"}),  # 2: bid chiamo, then call a card from the grid
-])
+@pytest.mark.parametrize(
+    "game, deal_seed, mode, pick",
+    [
+        ("chiamata", 2, "choose", None),
+        ("calabresella", 5, "discard", {"auction": "3"}),  # 3: bid solo
+        ("calabresella", 1, "grid", {"auction": "2"}),  # 2: bid chiamo, then call a card from the grid
+    ],
+)
 async def test_auctions_and_discards_are_reached(game, deal_seed, mode, pick):
     app = BriscolaApp({"game": game, "hands": 1}, seed=3, deal_seed=deal_seed, pace=0, level="easy")
     seen: dict = {}
@@ -148,11 +160,12 @@ async def test_clicking_a_card_twice_plays_it():
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode == "card", "my turn")
         table = table_of(app)
-        before = len(table.view.hand) + len(table.view.trick)
+        len(table.view.hand) + len(table.view.trick)
         await pilot.click("#hand", offset=(4, 1))
         await pilot.click("#hand", offset=(4, 1))
-        await wait_for(pilot, lambda: table.view.history and any(a.seat == 0 for a in table.view.history),
-                       "my card played", 10)
+        await wait_for(
+            pilot, lambda: table.view.history and any(a.seat == 0 for a in table.view.history), "my card played", 10
+        )
 
 
 def test_help_still_prints(capsys):
@@ -201,8 +214,10 @@ async def test_settings_are_saved_and_read_back(tmp_path):
     assert (saved.ascii, saved.four_colour, saved.suit_names) == ("on", True, "italian")
     assert (tmp_path / "settings.json").exists()
     again = BriscolaApp()
-    assert again.style_.ascii and again.style_.card_name(__import__("engine.cards").cards.Card.parse("AS")) == \
-        "Asso di Spade"
+    assert (
+        again.style_.ascii
+        and again.style_.card_name(__import__("engine.cards").cards.Card.parse("AS")) == "Asso di Spade"
+    )
     (tmp_path / "settings.json").write_text('{"level": "grandmaster", "ascii": "on"}')
     bad = settings.load()
     assert bad.level == "normal" and bad.ascii == "on" and "level='grandmaster'" in bad.problem
@@ -248,7 +263,7 @@ def test_replay_steps_show_only_public_cards_until_the_audit(transcripts):
     audits = [k for k, step in enumerate(steps) if step.audited]
     assert len(audits) == 2 and sum(1 for step in steps if step.trick) == 16
     first = steps[audits[0]].view.last_hand.deal
-    for step in steps[:audits[0]]:
+    for step in steps[: audits[0]]:
         view = step.view
         assert view.seat is None and view.hand == ()
         played = {c for t in view.tricks for c in t.cards} | set(view.trick)
@@ -290,8 +305,7 @@ async def test_the_stored_transcripts_are_listed_by_game_players_and_whose_copy(
     shutil.copy(transcripts[0], folder / "0123abcd-seat2.bin")
     (folder / "0123abcd-host.bin").write_bytes(b"not a transcript at all")
     label = describe(folder / "0123abcd-seat2.bin")
-    assert label.startswith("Chiamata: seat 0, seat 1, seat 2, seat 3, seat 4  ") and label.endswith(
-        "played at seat 2")
+    assert label.startswith("Chiamata: seat 0, seat 1, seat 2, seat 3, seat 4  ") and label.endswith("played at seat 2")
     assert describe(folder / "0123abcd-host.bin") == "0123abcd-host.bin (not a transcript this version reads)"
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
@@ -334,8 +348,8 @@ async def test_a_cheat_named_by_the_audit_gets_its_own_screen(transcripts):
 
 async def test_scegliete_the_first_defender_takes_from_the_monte_then_discards():
     """The computer players bid solissimo and raise scegliete: I take one card of the monte, then discard one."""
-    from engine import bots
     from briscola_tui.offline import OfflineTable
+    from engine import bots
 
     easy = bots.get("easy")
 
@@ -346,8 +360,9 @@ async def test_scegliete_the_first_defender_takes_from_the_monte_then_discards()
     app = make_app(None)
     seen: dict = {}
     async with app.run_test(size=SIZE) as pilot:
-        controller = OfflineTable("calabresella", 3, "easy", 1, seed=1, deal_seed=2,
-                                  choosers={1: solissimo_scegliete, 2: solissimo_scegliete})
+        controller = OfflineTable(
+            "calabresella", 3, "easy", 1, seed=1, deal_seed=2, choosers={1: solissimo_scegliete, 2: solissimo_scegliete}
+        )
         app.push_screen(TableScreen(controller, app.style_))
         table = await _take_turn(app, pilot)
         assert table.view.phase == "take" and len(table.items) == 16  # every subset of the 4 cards
@@ -380,8 +395,9 @@ async def test_long_roles_are_shown_whole_when_the_seat_line_has_room():
 
 async def test_a_target_is_typed_and_checked():
     """Chiamata with bids on points: the target group asks for a number; one out of range is refused."""
-    app = BriscolaApp({"game": "chiamata", "hands": 1, "options": {"auction": "points"}}, seed=1, deal_seed=1,
-                      pace=0, level="easy")
+    app = BriscolaApp(
+        {"game": "chiamata", "hands": 1, "options": {"auction": "points"}}, seed=1, deal_seed=1, pace=0, level="easy"
+    )
     async with app.run_test(size=SIZE) as pilot:
         table = await _take_turn(app, pilot)
         assert table.view.phase == "auction"
@@ -393,15 +409,23 @@ async def test_a_target_is_typed_and_checked():
         assert table.mode == "target" and "from" in str(table.query_one("#prompt").render())
         table.query_one("#target").value = ""
         await pilot.press(*str(low + 4), "enter")
-        await wait_for(pilot, lambda: any(a.seat == 0 and a.target == low + 4 for a in table.view.auction),
-                       "my bid in the auction", 20)
+        await wait_for(
+            pilot,
+            lambda: any(a.seat == 0 and a.target == low + 4 for a in table.view.auction),
+            "my bid in the auction",
+            20,
+        )
 
 
 async def test_a_computer_player_thinking_shows_after_300_ms():
     app = BriscolaApp({"game": "chiamata", "hands": 1}, seed=1, deal_seed=1, pace=0.8, level="easy")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).thinking is not None,
-                       "a computer player to think", 30)
+        await wait_for(
+            pilot,
+            lambda: table_of(app) is not None and table_of(app).thinking is not None,
+            "a computer player to think",
+            30,
+        )
         table = table_of(app)
         seen = []
 
@@ -417,10 +441,15 @@ async def test_a_seat_thinking_in_the_play_keeps_to_one_line_of_the_seats_panel(
     # In the play a seat line also shows the points taken: "-> thinking..." must still fit beside them.
     app = BriscolaApp({"game": "chiamata", "hands": 1}, seed=1, deal_seed=1, pace=0.8, level="easy")
     async with app.run_test(size=SIZE) as pilot:
+
         def thinking_in_the_play() -> bool:
             table = table_of(app)
-            return (table is not None and table.view is not None and table.view.phase == "play"
-                    and "thinking" in str(table.query_one("#seats").render()))
+            return (
+                table is not None
+                and table.view is not None
+                and table.view.phase == "play"
+                and "thinking" in str(table.query_one("#seats").render())
+            )
 
         end = time.monotonic() + DEADLINE
         while not thinking_in_the_play():  # I pass in the auction and play my first card when asked

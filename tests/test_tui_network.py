@@ -103,13 +103,16 @@ async def until_my_turn(app, pilot, net: NetTable, timeout: float) -> None:
     network side was doing."""
     screen = table_of(app)
     try:
-        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen) or screen.mode == "card", "my turn",
-                       timeout)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SummaryScreen) or screen.mode == "card", "my turn", timeout
+        )
     except AssertionError as error:
         view = screen.view
-        raise AssertionError(f"{error}; screens {app.screen_stack}, mode {screen.mode}, turn {view and view.turn}, "
-                             f"phase {view and view.table_phase}, awaiting {net.client and net.client.awaiting()}; "
-                             f"said: {net.lobby().log[-8:]}") from None
+        raise AssertionError(
+            f"{error}; screens {app.screen_stack}, mode {screen.mode}, turn {view and view.turn}, "
+            f"phase {view and view.table_phase}, awaiting {net.client and net.client.awaiting()}; "
+            f"said: {net.lobby().log[-8:]}"
+        ) from None
 
 
 async def my_first_turn(app, pilot, net: NetTable):
@@ -155,7 +158,9 @@ def public_cards(view) -> set[str]:
 
 
 def screen_text(screen) -> str:
-    parts = [str(screen.query_one(f"#{name}").render()) for name in ("header", "seats", "hand", "choices", "prompt", "keys")]
+    parts = [
+        str(screen.query_one(f"#{name}").render()) for name in ("header", "seats", "hand", "choices", "prompt", "keys")
+    ]
     parts += [line.text for line in screen.query_one("#log").lines]
     return "\n".join(parts)
 
@@ -195,28 +200,66 @@ async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards
     assert looks > 5
     scores = table.finish()
     assert str(list(net.client.session.series.scores)) == scores
-    assert "spectator" not in "".join(l for l in table.host.lines if l.startswith("closing")), table.host.text
+    assert "spectator" not in "".join(line for line in table.host.lines if line.startswith("closing")), table.host.text
 
 
 async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
-    values = {"table": ("briscola", 3), "bots": "1", "level": "random", "hands": "1", "code": CODE, "open": False,
-              "port": "0", "bind": "127.0.0.1", "name": "Ada"}
+    values = {
+        "table": ("briscola", 3),
+        "bots": "1",
+        "level": "random",
+        "hands": "1",
+        "code": CODE,
+        "open": False,
+        "port": "0",
+        "bind": "127.0.0.1",
+        "name": "Ada",
+    }
     net = NetTable.hosting_table(host_args(values), player_identity())
     app = NetworkApp(net, ascii=True)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and net.lobby().seats
-                           and net.lobby().seats[0].name, "the lobby with my seat taken", WAIT)
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, LobbyScreen) and net.lobby().seats and net.lobby().seats[0].name,
+                "the lobby with my seat taken",
+                WAIT,
+            )
             lobby = net.lobby()
             assert lobby.code == CODE and lobby.addresses == (f"127.0.0.1:{net.options.port}",)
-            assert [(s.name, s.me, s.computer) for s in lobby.seats] == [("Ada", True, False), ("", False, False),
-                                                                        ("cpu2", False, True)]
-            await wait_for(pilot, lambda: f"briscola join 127.0.0.1:{net.options.port} --code {CODE}" in
-                           str(app.screen.query_one("#lobby-friends").render()), "the lines to give friends", WAIT)
-            await wait_for(pilot, lambda: "waiting for players to take seat 1" in
-                           str(app.screen.query_one("#lobby-waiting").render()), "the lobby to say so", WAIT)
-            bo = children.start("Bo", "join", f"127.0.0.1:{net.options.port}", "--code", CODE, "--bot", "random",
-                                "--name", "Bo", "--retry", "20")
+            assert [(s.name, s.me, s.computer) for s in lobby.seats] == [
+                ("Ada", True, False),
+                ("", False, False),
+                ("cpu2", False, True),
+            ]
+            await wait_for(
+                pilot,
+                lambda: (
+                    f"briscola join 127.0.0.1:{net.options.port} --code {CODE}"
+                    in str(app.screen.query_one("#lobby-friends").render())
+                ),
+                "the lines to give friends",
+                WAIT,
+            )
+            await wait_for(
+                pilot,
+                lambda: "waiting for players to take seat 1" in str(app.screen.query_one("#lobby-waiting").render()),
+                "the lobby to say so",
+                WAIT,
+            )
+            bo = children.start(
+                "Bo",
+                "join",
+                f"127.0.0.1:{net.options.port}",
+                "--code",
+                CODE,
+                "--bot",
+                "random",
+                "--name",
+                "Bo",
+                "--retry",
+                "20",
+            )
             await lobby_then_table(app, pilot)
             await play_my_hand(app, pilot, net)
             await pilot.press("enter")
@@ -272,8 +315,12 @@ async def test_forms_name_a_bad_field_and_the_lobby_shows_a_refusal_or_no_answer
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby", WAIT)
         lobby = app.screen
-        await wait_for(pilot, lambda: "cannot reach the host" in str(lobby.query_one("#lobby-waiting").render()),
-                       "the lobby to say so", WAIT)
+        await wait_for(
+            pilot,
+            lambda: "cannot reach the host" in str(lobby.query_one("#lobby-waiting").render()),
+            "the lobby to say so",
+            WAIT,
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back home", WAIT)
         await wait_for(pilot, lambda: not lobby.controller.thread.is_alive(), "the client to stop", WAIT)
@@ -290,8 +337,12 @@ async def test_forms_name_a_bad_field_and_the_lobby_shows_a_refusal_or_no_answer
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby", WAIT)
         lobby = app.screen
-        await wait_for(pilot, lambda: f"cannot listen on port {table.port}" in
-                       str(lobby.query_one("#lobby-waiting").render()), "the lobby to say so", WAIT)
+        await wait_for(
+            pilot,
+            lambda: f"cannot listen on port {table.port}" in str(lobby.query_one("#lobby-waiting").render()),
+            "the lobby to say so",
+            WAIT,
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back home", WAIT)
     assert "wrong join code" in table.host.text  # refused, and the host goes on
@@ -314,8 +365,12 @@ async def test_a_cut_connection_shows_and_the_hand_goes_on_by_itself(children, h
             view = screen.view
             card = next(a.card for a in view.legal if a.kind == "play")
             await pilot.press(str(screen.hand.index(card) + 1), "enter")
-            await wait_for(pilot, lambda: "connection lost" in "\n".join(l.text for l in screen.query_one("#log").lines),
-                           "the log to say the connection was lost", WAIT)
+            await wait_for(
+                pilot,
+                lambda: "connection lost" in "\n".join(line.text for line in screen.query_one("#log").lines),
+                "the log to say the connection was lost",
+                WAIT,
+            )
             await play_my_hand(app, pilot, net)
             await pilot.press("enter")
             await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
@@ -323,7 +378,7 @@ async def test_a_cut_connection_shows_and_the_hand_goes_on_by_itself(children, h
         net.stop()
     assert proxy.accepted >= 2  # it came back through the proxy by itself
     lost = [i for i, status in enumerate(statuses) if status and status.startswith("connection lost")]
-    assert lost and None in statuses[lost[0]:]  # shown, then cleared once the connection was back
+    assert lost and None in statuses[lost[0] :]  # shown, then cleared once the connection was back
     scores = table.finish()
     assert str(list(net.client.session.series.scores)) == scores
 
@@ -337,8 +392,12 @@ async def test_a_time_limit_shows_a_clock_on_the_seat_that_owes(children, home):
             screen = await my_first_turn(app, pilot, net)
             seat, left = net.deadline()
             assert seat == screen.view.seat and 0 < left <= 60
-            await wait_for(pilot, lambda: re.search(r"<- turn \d+s", str(screen.query_one("#seats").render())),
-                           "the clock beside my seat", 5)
+            await wait_for(
+                pilot,
+                lambda: re.search(r"<- turn \d+s", str(screen.query_one("#seats").render())),
+                "the clock beside my seat",
+                5,
+            )
             await pilot.press("ctrl+q")
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit), "the question", WAIT)
             assert app.screen.kept == "Your seat is kept: the same join command takes it back."
@@ -357,8 +416,9 @@ async def test_a_seat_whose_player_is_gone_shows_as_away_until_it_is_back(childr
         async with app.run_test(size=SIZE) as pilot:
             await lobby_then_table(app, pilot)
             screen = table_of(app)
-            await wait_for(pilot, lambda: screen.view is not None and screen.view.table_phase == "play",
-                           "the play", HAND_WAIT)
+            await wait_for(
+                pilot, lambda: screen.view is not None and screen.view.table_phase == "play", "the play", HAND_WAIT
+            )
 
             def seats() -> str:
                 return str(screen.query_one("#seats").render())
@@ -386,6 +446,7 @@ async def test_the_lobby_shows_a_seat_taken_by_a_player_now_gone_as_away(childre
     app = NetworkApp(net, ascii=True)
     try:
         async with app.run_test(size=SIZE) as pilot:
+
             def seats() -> str:
                 return str(app.screen.query_one("#lobby-seats").render()) if isinstance(app.screen, LobbyScreen) else ""
 
@@ -404,8 +465,15 @@ def test_the_terminal_going_away_ends_the_app_cleanly_and_the_seat_is_taken_back
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     os.set_blocking(master, False)
     env = {**os.environ, "BRISCOLA_HOME": str(home), "TERM": "xterm-256color"}
-    app = subprocess.Popen([*BRISCOLA, "join", table.address, "--code", CODE, "--name", "Ada", "--ascii"],
-                           stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT, start_new_session=True)
+    app = subprocess.Popen(
+        [*BRISCOLA, "join", table.address, "--code", CODE, "--name", "Ada", "--ascii"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+    )
     os.close(slave)
     try:
         shown, end = b"", time.monotonic() + HAND_WAIT
@@ -437,18 +505,42 @@ def test_the_host_app_leaves_at_once_while_it_waits_for_another_seats_move(child
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     os.set_blocking(master, False)
     env = {**os.environ, "BRISCOLA_HOME": str(children.folder / "Ada"), "TERM": "xterm-256color"}
-    app = subprocess.Popen([*BRISCOLA, "host", "--game", "briscola", "--bind", "127.0.0.1", "--port", "0",
-                            "--port-file", str(port_file), "--code", CODE, "--name", "Ada", "--hands", "1",
-                            "--ascii"], stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
-                           start_new_session=True)
+    app = subprocess.Popen(
+        [
+            *BRISCOLA,
+            "host",
+            "--game",
+            "briscola",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--port-file",
+            str(port_file),
+            "--code",
+            CODE,
+            "--name",
+            "Ada",
+            "--hands",
+            "1",
+            "--ascii",
+        ],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+    )
     os.close(slave)
     try:
         shown, end = b"", time.monotonic() + HAND_WAIT
 
         def read() -> None:
             nonlocal shown
-            assert time.monotonic() < end and app.poll() is None, \
+            assert time.monotonic() < end and app.poll() is None, (
                 f"not on the screen:\n{shown[-2000:]!r}\n{children.report()}"
+            )
             try:
                 shown += os.read(master, 65536)
             except BlockingIOError:
@@ -456,8 +548,18 @@ def test_the_host_app_leaves_at_once_while_it_waits_for_another_seats_move(child
 
         while not (port_file.exists() and port_file.read_text().strip().isdigit()):
             read()
-        children.start("Bo", "join", f"127.0.0.1:{port_file.read_text().strip()}", "--code", CODE, "--name", "Bo",
-                       "--retry", "20", driver=lambda child, line: None)  # takes seat 1, never answers its turn
+        children.start(
+            "Bo",
+            "join",
+            f"127.0.0.1:{port_file.read_text().strip()}",
+            "--code",
+            CODE,
+            "--name",
+            "Bo",
+            "--retry",
+            "20",
+            driver=lambda child, line: None,
+        )  # takes seat 1, never answers its turn
         while b"Play a card" not in shown and b"thinking" not in shown:
             read()
         if b"thinking" not in shown:  # my turn first: I play, then the table waits for Bo
@@ -499,13 +601,23 @@ class FixedLobby:
 
 
 LOBBY = Lobby(
-    role="host", game="chiamata", players=5, code="3tvbdj", level="normal",
+    role="host",
+    game="chiamata",
+    players=5,
+    code="3tvbdj",
+    level="normal",
     addresses=("192.168.1.20:7777", "127.0.0.1:7777"),
-    seats=(LobbySeat(0, "Ada", "47f8f6085b8ebdfc", False, True), LobbySeat(1, "Bruno", "bbb49004543b5175", False, False),
-           LobbySeat(2, "", "", False, False), LobbySeat(3, "cpu3", "0c1d2e3f40516273", True, False),
-           LobbySeat(4, "cpu4", "8899aabbccddeeff", True, False)),
-    waiting="waiting for players to take seat 2", status="connected",
-    log=("connection 1 (seat 0) joined as 'Ada'", "connection 2 (seat 1) joined as 'Bruno'"))
+    seats=(
+        LobbySeat(0, "Ada", "47f8f6085b8ebdfc", False, True),
+        LobbySeat(1, "Bruno", "bbb49004543b5175", False, False),
+        LobbySeat(2, "", "", False, False),
+        LobbySeat(3, "cpu3", "0c1d2e3f40516273", True, False),
+        LobbySeat(4, "cpu4", "8899aabbccddeeff", True, False),
+    ),
+    waiting="waiting for players to take seat 2",
+    status="connected",
+    log=("connection 1 (seat 0) joined as 'Ada'", "connection 2 (seat 1) joined as 'Bruno'"),
+)
 
 
 def test_the_lobby_snapshot(snap_compare):

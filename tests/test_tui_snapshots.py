@@ -23,8 +23,14 @@ def own_home(tmp_path, monkeypatch):
 
 
 def app_for(game: str, players: int | None = None, **kwargs) -> BriscolaApp:
-    app = BriscolaApp({"game": game, "players": players, "hands": 1}, ascii=False, seed=kwargs.get("seed", 3),
-                      deal_seed=kwargs.get("deal_seed", 5), pace=0, level="easy")
+    app = BriscolaApp(
+        {"game": game, "players": players, "hands": 1},
+        ascii=False,
+        seed=kwargs.get("seed", 3),
+        deal_seed=kwargs.get("deal_seed", 5),
+        pace=0,
+        level="easy",
+    )
     app.CSS = "Input { &>.input--cursor { text-style: none; } }"
     return app
 
@@ -53,8 +59,7 @@ async def settle(pilot, timeout: float = 10.0):
             await pilot.wait_for_scheduled_animations()
             await pilot.pause(0.05)
         logs = list(pilot.app.screen.query(RichLog))
-        if all(not log._deferred_renders and (not log.auto_scroll or log.scroll_y >= log.max_scroll_y)
-               for log in logs):
+        if all(not log._deferred_renders and (not log.auto_scroll or log.scroll_y >= log.max_scroll_y) for log in logs):
             return
         assert time.monotonic() < end, "a log never reached its last line"
 
@@ -91,10 +96,12 @@ def test_chiamata_table(snap_compare):
     assert snap_compare(app_for("chiamata", deal_seed=2), terminal_size=SIZE, run_before=run_before)
 
 
-@pytest.mark.parametrize("bid, mode, keys", [("1", "card", ()), ("2", "grid", ("down", "right"))],
-                         ids=["table", "call_grid"])
+@pytest.mark.parametrize(
+    "bid, mode, keys", [("1", "card", ()), ("2", "grid", ("down", "right"))], ids=["table", "call_grid"]
+)
 def test_calabresella(snap_compare, bid, mode, keys):
     """Pass (the others' contract, then my first card) or bid chiamo (the call grid)."""
+
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app))
         await pilot.press(bid, "enter")

@@ -21,12 +21,27 @@ def tmux(*args, check=True) -> str:
 
 def test_play_briscola_in_tmux_to_the_summary(tmp_path):
     name = f"briscola-test-{uuid.uuid4().hex[:8]}"
-    command = (f"{sys.executable} -m briscola_tui.cli play --game briscola --players 2 --hands 1 "
-               f"--seed 1 --deal-seed 1 --pace 0")
-    env = (f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} "
-           f"BRISCOLA_HOME={tmp_path}")  # settings and the transcript kept in a fresh folder
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(),
-         f"env {env} {command}; echo exit status $?; sleep 30")
+    command = (
+        f"{sys.executable} -m briscola_tui.cli play --game briscola --players 2 --hands 1 "
+        f"--seed 1 --deal-seed 1 --pace 0"
+    )
+    env = (
+        f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} "
+        f"BRISCOLA_HOME={tmp_path}"
+    )  # settings and the transcript kept in a fresh folder
+    tmux(
+        "new-session",
+        "-d",
+        "-s",
+        name,
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "-c",
+        os.getcwd(),
+        f"env {env} {command}; echo exit status $?; sleep 30",
+    )
     try:
         end = time.monotonic() + 90
         screen = ""
@@ -56,8 +71,19 @@ def test_quitting_play_in_tmux_says_how_to_take_the_game_up_again(tmp_path):
     name = f"briscola-test-{uuid.uuid4().hex[:8]}"
     command = f"{sys.executable} -m briscola_tui.cli play --game briscola --seed 1 --deal-seed 1 --pace 0"
     env = f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} BRISCOLA_HOME={tmp_path}"
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(),
-         f"env {env} {command}; echo exit status $?; sleep 30")
+    tmux(
+        "new-session",
+        "-d",
+        "-s",
+        name,
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "-c",
+        os.getcwd(),
+        f"env {env} {command}; echo exit status $?; sleep 30",
+    )
     try:
         screen, end = "", time.monotonic() + 90
         while "Play a card" not in screen:

@@ -29,8 +29,11 @@ from protocol.transcript import HOST, Entry, Signed, parse_header
 REPO = Path(__file__).resolve().parent.parent
 FAILED_ENTRY = re.compile(r"^FAIL entry (\d+): ", re.M)
 CULPRITS = re.compile(r"culprits: (?:seat \d+|host)(?:, (?:seat \d+|host))*")
-INCOMPLETE = re.compile(r"^incomplete: stops (?:after entry (\d+)|before its first entry)"
-                        r"(?:, between hands|, before the first hand)?: (.+)$", re.M)
+INCOMPLETE = re.compile(
+    r"^incomplete: stops (?:after entry (\d+)|before its first entry)"
+    r"(?:, between hands|, before the first hand)?: (.+)$",
+    re.M,
+)
 
 
 @dataclass
@@ -68,7 +71,7 @@ def frames(data: bytes) -> list[tuple[int, int]]:
     """(start, end) of every frame of a transcript file, the 4-byte length included."""
     out, offset = [], 0
     while offset < len(data):
-        size = int.from_bytes(data[offset:offset + 4], "big")
+        size = int.from_bytes(data[offset : offset + 4], "big")
         out.append((offset, offset + 4 + size))
         offset += 4 + size
     return out
@@ -110,8 +113,13 @@ def test_a_complete_transcript_passes_and_tells_the_table(complete, capsys):
 
 
 def test_verify_in_a_real_process(complete):
-    done = subprocess.run([sys.executable, "-m", "briscola_tui.cli", "verify", str(complete.path)],
-                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    done = subprocess.run(
+        [sys.executable, "-m", "briscola_tui.cli", "verify", str(complete.path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "all checks pass" in done.stdout
     assert "complete: the series is over" in done.stdout
@@ -221,16 +229,28 @@ def test_what_is_owed_is_said_plainly(complete, tmp_path, capsys):
     assert owes(1) == "incomplete: stops after entry 0: seat 0, seat 1 have not joined"
     reveals = [i for i, (kind, _, body) in enumerate(sent) if kind == "reveal" and body[0] == 0]
     last = reveals[-1]
-    assert owes(last) == f"incomplete: stops after entry {last - 1}: seat {sent[last][1]} has not sent its reveal for hand 1"
-    assert owes(reveals[0]) == f"incomplete: stops after entry {reveals[0] - 1}: seat 0, seat 1 have not sent their reveals for hand 1"
+    assert (
+        owes(last)
+        == f"incomplete: stops after entry {last - 1}: seat {sent[last][1]} has not sent its reveal for hand 1"
+    )
+    assert (
+        owes(reveals[0])
+        == f"incomplete: stops after entry {reveals[0] - 1}: seat 0, seat 1 have not sent their reveals for hand 1"
+    )
     first = next(i for i, (kind, _, _) in enumerate(sent) if kind == "commit")
-    assert owes(first) == (f"incomplete: stops after entry {first - 1}, before the first hand: "
-                           "seat 0, seat 1 have not sent their commitments for hand 1")
+    assert owes(first) == (
+        f"incomplete: stops after entry {first - 1}, before the first hand: "
+        "seat 0, seat 1 have not sent their commitments for hand 1"
+    )
     second = next(i for i, (kind, _, body) in enumerate(sent) if kind == "commit" and body[0] == 1)
-    assert owes(second) == (f"incomplete: stops after entry {second - 1}, between hands: "
-                            "seat 0, seat 1 have not sent their commitments for hand 2")
+    assert owes(second) == (
+        f"incomplete: stops after entry {second - 1}, between hands: "
+        "seat 0, seat 1 have not sent their commitments for hand 2"
+    )
     move = next(i for i, (kind, _, _) in enumerate(sent) if kind == "act")
-    assert owes(move) == f"incomplete: stops after entry {move - 1}: seat {sent[move][1]} has not sent its move for hand 1"
+    assert (
+        owes(move) == f"incomplete: stops after entry {move - 1}: seat {sent[move][1]} has not sent its move for hand 1"
+    )
 
 
 @pytest.mark.parametrize("cut", ["middle", "length prefix"])
@@ -242,7 +262,10 @@ def test_a_torn_last_frame_is_dropped_with_a_warning(complete, tmp_path, capsys,
     torn.write_bytes(data[:size])
     code, out, err = verify(torn, capsys)
     assert code == 4, out + err
-    assert err == f"briscola verify: warning: {torn}: dropped a torn last frame of {size - start} bytes (a crash mid-write)\n"
+    assert (
+        err
+        == f"briscola verify: warning: {torn}: dropped a torn last frame of {size - start} bytes (a crash mid-write)\n"
+    )
     cut_short = save(tmp_path / "cut.bin", complete.table, complete.entries[:-1])
     assert verify(cut_short, capsys) == (4, out, "")  # otherwise the transcript cut before that entry
     assert f"stops after entry {len(complete.entries) - 2}: " in out
@@ -281,14 +304,16 @@ def test_a_seat_timed_out_is_named(timed_out, capsys):
     timeout = next(i for i, (kind, _, _) in enumerate(messages(timed_out.entries)) if kind == "timeout")
     assert re.search(rf"^FAIL hand 1: seat 1: .*time limit \(transcript entry {timeout}\)$", out, re.M), out
     replacement = timed_out.table.seats[1].identity.public_bytes
-    assert re.search(rf'^seat 1 key {fingerprint(replacement)} ".*" takes the seat with a new key at entry \d+$', out, re.M), out
+    assert re.search(
+        rf'^seat 1 key {fingerprint(replacement)} ".*" takes the seat with a new key at entry \d+$', out, re.M
+    ), out
     assert "ok   hand 2: all checks pass" in out
     assert "complete: the series is over" in out  # the table went on without it
 
 
 def test_a_cut_after_a_time_out_names_the_absent_seat_and_what_is_owed(timed_out, tmp_path, capsys):
     timeout = next(i for i, (kind, _, _) in enumerate(messages(timed_out.entries)) if kind == "timeout")
-    path = save(tmp_path / "absent.bin", timed_out.table, timed_out.entries[:timeout + 1])
+    path = save(tmp_path / "absent.bin", timed_out.table, timed_out.entries[: timeout + 1])
     code, out, err = verify(path, capsys)
     assert code == 3, out + err
     assert f"incomplete: stops after entry {timeout}: seat 1 has not joined again" in out
@@ -322,9 +347,14 @@ def test_a_cheat_in_the_transcript_is_named(tmp_path, capsys):
     for seed in range(20):
         sessions = seat_sessions(3, {cheat: LaxSession})
         choosers = {
-            s: scripted(seed + s, auction=pick("bid", contract="solissimo"), **{"raise": pick("raise", choice="none")},
-                        play=off_suit(sessions[cheat]))
-            if s == cheat else scripted(seed + s, auction=pick("pass"))
+            s: scripted(
+                seed + s,
+                auction=pick("bid", contract="solissimo"),
+                **{"raise": pick("raise", choice="none")},
+                play=off_suit(sessions[cheat]),
+            )
+            if s == cheat
+            else scripted(seed + s, auction=pick("pass"))
             for s in range(3)
         }
         table = LocalTable("calabresella", 3, {}, choosers=choosers, sessions=sessions)
@@ -341,8 +371,9 @@ def test_a_cheat_in_the_transcript_is_named(tmp_path, capsys):
 
 def test_names_are_printed_without_control_characters(tmp_path, capsys):
     sessions = {0: TableSession(0, Identity.generate(), "Ro\x1b[31msa\u202e\u2028\x07!")}
-    table = LocalTable("briscola", 2, {}, choosers=random_choosers(2, 1), sessions=sessions,
-                       name="tavola\x1b]0;owned\x07\r")
+    table = LocalTable(
+        "briscola", 2, {}, choosers=random_choosers(2, 1), sessions=sessions, name="tavola\x1b]0;owned\x07\r"
+    )
     table.start()  # joins, the coin, the first deal: then the first move is owed
     code, out, err = verify(save(tmp_path / "names.bin", table), capsys)
     assert code == 4, out + err
@@ -376,6 +407,8 @@ def test_a_transcript_of_the_earlier_format_is_refused_plainly(name, capsys):
     assert main(["verify", str(path)]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == (f"briscola verify: {path} is a transcript of format 1, written by an earlier release; "
-                            "this release reads only format 2 (the deck on secp256k1, a proof on every step) "
-                            "and cannot check it\n")
+    assert captured.err == (
+        f"briscola verify: {path} is a transcript of format 1, written by an earlier release; "
+        "this release reads only format 2 (the deck on secp256k1, a proof on every step) "
+        "and cannot check it\n"
+    )

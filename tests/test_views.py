@@ -24,9 +24,7 @@ def redact_action(action: Action, need, seat: int) -> Action:
     if action.seat == CHANCE:
         if not action.cards:
             return action  # the Calabresella handover is made face up
-        cards = tuple(
-            c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards)
-        )
+        cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
         return Action(CHANCE, action.kind, cards=cards)
     if action.kind == "discard" and action.seat != seat:
         return Action(action.seat, "discard", cards=(None,) * len(action.cards))
@@ -75,13 +73,19 @@ def check_same_outcome(full, views) -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(players=st.sampled_from([2, 3, 4, 6]), seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 5),
-       options=st.fixed_dictionaries({
-           "trump_exchange": st.sampled_from(["none", "2", "7"]),
-           "black_hand": st.booleans(),
-           "open_hands": st.booleans(),
-           "seven_second": st.booleans(),
-       }))
+@given(
+    players=st.sampled_from([2, 3, 4, 6]),
+    seed=st.integers(0, 2**32 - 1),
+    dealer=st.integers(0, 5),
+    options=st.fixed_dictionaries(
+        {
+            "trump_exchange": st.sampled_from(["none", "2", "7"]),
+            "black_hand": st.booleans(),
+            "open_hands": st.booleans(),
+            "seven_second": st.booleans(),
+        }
+    ),
+)
 def test_briscola_views_follow_honest_play(players, seed, dealer, options):
     game = make("briscola", players, options)
     full, views = play_with_views(game, dealer % players, random.Random(seed))
@@ -89,8 +93,12 @@ def test_briscola_views_follow_honest_play(players, seed, dealer, options):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 4),
-       auction=st.sampled_from(["rank", "points"]), call=st.sampled_from(["exact", "at_least"]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    dealer=st.integers(0, 4),
+    auction=st.sampled_from(["rank", "points"]),
+    call=st.sampled_from(["exact", "at_least"]),
+)
 def test_chiamata_views_follow_honest_play(seed, dealer, auction, call):
     game = make("chiamata", 5, {"auction": auction, "call": call})
     full, views = play_with_views(game, dealer, random.Random(seed))
@@ -123,9 +131,16 @@ class ForcedContract(random.Random):
         return super().choice(seq)
 
 
-@pytest.mark.parametrize("contract, raise_", [
-    ("chiamo", None), ("solo", None), ("solissimo", "none"), ("solissimo", "dividete"), ("solissimo", "scegliete"),
-])
+@pytest.mark.parametrize(
+    "contract, raise_",
+    [
+        ("chiamo", None),
+        ("solo", None),
+        ("solissimo", "none"),
+        ("solissimo", "dividete"),
+        ("solissimo", "scegliete"),
+    ],
+)
 def test_calabresella_views_every_contract(contract, raise_):
     game = make("calabresella", 3)
     for seed in range(6):

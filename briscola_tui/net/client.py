@@ -238,9 +238,9 @@ class Client:
         log = TranscriptFile.open(path) if path.exists() else TranscriptFile.create(path, self.table_id)
         log.sync_each = False  # the host's file is the table's; this copy is synced at the end
         held = [e.encode() for e in log.entries]
-        if held != entries[:len(held)]:
+        if held != entries[: len(held)]:
             raise RemoteProtocolError("the host's transcript is not the one this client stored")
-        for data in entries[len(held):]:
+        for data in entries[len(held) :]:
             log.append(data)
         return log
 
@@ -252,8 +252,9 @@ class Client:
         seats = sorted(session.names)  # (not "seat N": the app writes that as the seat's name)
         who = ", ".join(session.names[s] for s in seats)
         scored = len(session.outcomes)
-        return (f"at the table: {who} ({'seat' if len(seats) == 1 else 'seats'} {', '.join(map(str, seats))})"
-                + (f"; {count(scored, 'hand')} scored so far" if scored else ""))
+        return f"at the table: {who} ({'seat' if len(seats) == 1 else 'seats'} {', '.join(map(str, seats))})" + (
+            f"; {count(scored, 'hand')} scored so far" if scored else ""
+        )
 
     def _seated(self) -> str:
         where = "watching" if self.seat is None else f"seat {self.seat}"
@@ -337,7 +338,10 @@ class Client:
             update = await asyncio.to_thread(self.session.receive, data)
         except ProtocolError as error:
             culprit = getattr(error, "culprit", None)
-            self.say(f"stopping: {error.reason}" + (f" [{'the host' if culprit == 'host' else f'seat {culprit}'}]" if culprit is not None else ""))
+            self.say(
+                f"stopping: {error.reason}"
+                + (f" [{'the host' if culprit == 'host' else f'seat {culprit}'}]" if culprit is not None else "")
+            )
             self.ended = "refused an entry"
             return
         if self.log is not None:
@@ -352,8 +356,12 @@ class Client:
     def _come_back(self) -> None:
         """Timed out but still here: take the seat back with this key (when the table waits for it)."""
         session = self.session
-        if self.seat is not None and session.phase == "seating" and self.seat in session.absent \
-                and session.keys.get(self.seat) == self.identity.public_bytes:
+        if (
+            self.seat is not None
+            and session.phase == "seating"
+            and self.seat in session.absent
+            and session.keys.get(self.seat) == self.identity.public_bytes
+        ):
             messages = session.rejoin().messages
             if messages:
                 self.say("you were timed out: taking your seat back")

@@ -93,9 +93,17 @@ def prepare_host(args, say) -> Hosting:
     bots = _host_bots(host, args, log)
     replace = players.get(args.level) if args.bots_replace else None
     time_limit = args.time_limit if args.time_limit is not None else session.rules.get("time_limit")
-    server = TableServer(host, log, code=code, bots=bots, time_limit=time_limit, replace_with_bot=replace,
-                         hands=args.hands, say=say, limits=Limits(handshake_seconds=args.handshake_seconds,
-                                                           backlog=getattr(args, "backlog", Limits.backlog)))
+    server = TableServer(
+        host,
+        log,
+        code=code,
+        bots=bots,
+        time_limit=time_limit,
+        replace_with_bot=replace,
+        hands=args.hands,
+        say=say,
+        limits=Limits(handshake_seconds=args.handshake_seconds, backlog=getattr(args, "backlog", Limits.backlog)),
+    )
     return Hosting(server, log, code, args.bind, args.port, resumed, args.level, getattr(args, "port_file", None))
 
 
@@ -108,7 +116,10 @@ def host_command(args) -> int:
         say(f"hosting {session.table.game}, {session.players} players, table {hosting.table_id.hex()}")
         for address in addresses(args.bind, port):
             say(f"  join with: briscola join {address}" + ("" if code is None else f" --code {code}"))
-        say(f"  watch with: briscola watch {addresses(args.bind, port)[0]}" + ("" if code is None else f" --code {code}"))
+        say(
+            f"  watch with: briscola watch {addresses(args.bind, port)[0]}"
+            + ("" if code is None else f" --code {code}")
+        )
         hosting.listening_on(port)
 
     try:
@@ -232,8 +243,16 @@ def join_options(args) -> Options:
     """What `briscola join` asks of the host (SetupError for a bad address)."""
     address, port = host_port(args.address)
     player = players.get(args.bot) if args.bot else None
-    return Options(address, port, "player", person_name(args.name or ""), args.code or "", args.seat, player,
-                   retry_seconds=args.retry)
+    return Options(
+        address,
+        port,
+        "player",
+        person_name(args.name or ""),
+        args.code or "",
+        args.seat,
+        player,
+        retry_seconds=args.retry,
+    )
 
 
 def watch_options(args) -> Options:
@@ -276,4 +295,3 @@ def host_port(text: str) -> tuple[str, int]:
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise SetupError(f"expected HOST:PORT, e.g. 192.168.1.20:7777 or [fe80::1]:7777, not {text!r}")
     return host, int(port)
-

@@ -47,7 +47,9 @@ class Limits:
     messages_per_second: float = 50.0
     burst: int = 400
     backlog: int = 5_000  # new entries one reader may be behind before it is dropped as too slow
-    linger_seconds: float = 10.0  # once the table is over, how long a seat that is away may take to come back for its end
+    linger_seconds: float = (
+        10.0  # once the table is over, how long a seat that is away may take to come back for its end
+    )
 
 
 @dataclass
@@ -119,8 +121,19 @@ def new_code() -> str:
 class TableServer:
     """Serves one table until its series ends (or it is closed)."""
 
-    def __init__(self, host: Host, log, *, code: str | None, bots: dict[int, Bot], time_limit: float | None,
-                 replace_with_bot: object | None, hands: int | None, say, limits: Limits | None = None):
+    def __init__(
+        self,
+        host: Host,
+        log,
+        *,
+        code: str | None,
+        bots: dict[int, Bot],
+        time_limit: float | None,
+        replace_with_bot: object | None,
+        hands: int | None,
+        say,
+        limits: Limits | None = None,
+    ):
         self.host, self.log, self.code = host, log, code
         self.bots = bots
         self.time_limit = time_limit
@@ -183,8 +196,9 @@ class TableServer:
         """Give the connections still open up to `seconds` to take what is queued for them."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and any(
-                not c.closed and (c.queue or self._left_for(c) or c.writer.transport.get_write_buffer_size())
-                for c in self.conns.values()):
+            not c.closed and (c.queue or self._left_for(c) or c.writer.transport.get_write_buffer_size())
+            for c in self.conns.values()
+        ):
             await asyncio.sleep(0.005)
 
     async def _linger(self) -> None:
@@ -204,7 +218,7 @@ class TableServer:
             self.said_bye.clear()
             try:
                 await asyncio.wait_for(self.said_bye.wait(), 0.25)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     def _missing(self, remote: set[int]) -> str:
@@ -244,7 +258,7 @@ class TableServer:
                 self._close(conn, refusal.reason, refuse=True)
                 return
             await self._serve(conn, reader, frames)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._close(conn, "no handshake in time")
         except (ProtocolError, ConnectionError, asyncio.IncompleteReadError) as error:
             self._count_watcher_away(conn, error)
@@ -263,8 +277,11 @@ class TableServer:
     def away(self) -> tuple[int, ...]:
         """The seats a player holds (not one of the host's computer players) with no connection."""
         connected = {c.seat for c in self.conns.values() if c.welcomed and not c.closed}
-        return tuple(seat for seat in sorted(self.session.keys)
-                     if seat != HOST and seat not in self.bots and seat not in connected)
+        return tuple(
+            seat
+            for seat in sorted(self.session.keys)
+            if seat != HOST and seat not in self.bots and seat not in connected
+        )
 
     def _tell_away(self) -> bool:
         """Say to every connection which seats are away, if that changed (not once the table is
@@ -281,8 +298,13 @@ class TableServer:
     def _count_watcher_away(self, conn: Conn, error: Exception) -> None:
         """A spectator lost its connection (not closed by the host, not for breaking the
         protocol) while the table was still played: the end waits for one to come back."""
-        if (conn.role == "spectator" and conn.welcomed and not conn.closed and not isinstance(error, ProtocolError)
-                and self.session.phase not in ("over", "aborted")):
+        if (
+            conn.role == "spectator"
+            and conn.welcomed
+            and not conn.closed
+            and not isinstance(error, ProtocolError)
+            and self.session.phase not in ("over", "aborted")
+        ):
             self.watchers_away += 1
 
     async def _read_frame(self, reader, frames: FrameReader) -> bytes:
@@ -455,7 +477,9 @@ class TableServer:
                 self.say(f"dropped a message from {source}: {error.reason}")
             return
         if ordered.refused is not None:
-            self.say(f"refused a message of seat {ordered.refused.culprit}: {ordered.refused.reason} (kept as evidence)")
+            self.say(
+                f"refused a message of seat {ordered.refused.culprit}: {ordered.refused.reason} (kept as evidence)"
+            )
         await self._append(ordered.entry)
         await self._check_end()
 
@@ -496,8 +520,12 @@ class TableServer:
         session = self.session
         if session.phase in ("over", "aborted"):
             self.finished.set()
-        elif self.hands is not None and len(session.outcomes) >= self.hands and session.phase == "commit" \
-                and not session.hand.commits:
+        elif (
+            self.hands is not None
+            and len(session.outcomes) >= self.hands
+            and session.phase == "commit"
+            and not session.hand.commits
+        ):
             self.pending.clear()
             await self._append(self.host.close(f"the table was started for {count(self.hands, 'hand')}"))
             self.pending.clear()
@@ -602,4 +630,3 @@ class TableServer:
             pass
         conn.closed = True
         conn.writer.close()
-

@@ -22,6 +22,7 @@ ctrl+q       quit (asks first during a game)
 
 Click a card to choose it; click it again to play it."""
 
+
 def paragraph(text: str) -> str:
     """Lines of source joined into one paragraph, which the dialog wraps at its own width (lines
     broken at 76 columns here came out ragged in a 60-column dialog)."""
@@ -96,8 +97,7 @@ class ConfirmQuit(ModalScreen[bool]):
     """Leave a game in progress? `kept` says how to take it up again."""
 
     CSS_PATH = "dialogs.tcss"
-    BINDINGS = [Binding("y,ctrl+q", "answer(True)", show=False),
-                Binding("n,escape,enter", "answer(False)", show=False)]
+    BINDINGS = [Binding("y,ctrl+q", "answer(True)", show=False), Binding("n,escape,enter", "answer(False)", show=False)]
 
     def __init__(self, kept: str, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -116,8 +116,7 @@ class ConfirmDelete(ModalScreen[bool]):
     """Delete an unfinished game against the computer? (`label`: the game as the menu lists it)"""
 
     CSS_PATH = "dialogs.tcss"
-    BINDINGS = [Binding("y", "answer(True)", show=False),
-                Binding("n,escape,enter", "answer(False)", show=False)]
+    BINDINGS = [Binding("y", "answer(True)", show=False), Binding("n,escape,enter", "answer(False)", show=False)]
 
     def __init__(self, label: str) -> None:
         super().__init__()
@@ -126,10 +125,12 @@ class ConfirmDelete(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static("Delete an unfinished game", id="title")
-            yield Static(f"{self.label}\n\n"
-                         "It can no longer be resumed: its keys and secrets are deleted. "
-                         "Its transcript stays for the replay viewer.\n\n"
-                         "y: delete   n or Escape: keep it")
+            yield Static(
+                f"{self.label}\n\n"
+                "It can no longer be resumed: its keys and secrets are deleted. "
+                "Its transcript stays for the replay viewer.\n\n"
+                "y: delete   n or Escape: keep it"
+            )
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

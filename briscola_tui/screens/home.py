@@ -49,9 +49,12 @@ class HomeScreen(Screen):
     CSS_PATH = "home.tcss"
     BINDINGS = [
         *DIGITS,
-        Binding("up,k", "move(-1)", show=False), Binding("down,j", "move(1)", show=False),
-        Binding("enter,space", "confirm", show=False), Binding("escape", "back", show=False),
-        Binding("question_mark", "help", show=False), Binding("d,delete", "delete", show=False),
+        Binding("up,k", "move(-1)", show=False),
+        Binding("down,j", "move(1)", show=False),
+        Binding("enter,space", "confirm", show=False),
+        Binding("escape", "back", show=False),
+        Binding("question_mark", "help", show=False),
+        Binding("d,delete", "delete", show=False),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -63,8 +66,7 @@ class HomeScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" Briscola · Chiamata · Calabresella", "bold"), id="home-title")
-        yield Static(" Dealt by mental poker: no one, the host included, sees a hidden card.",
-                     id="home-sub")
+        yield Static(" Dealt by mental poker: no one, the host included, sees a hidden card.", id="home-sub")
         yield Choices(id="home-menu")
         yield Static(id="home-note")
         yield Static(" digits choose   arrows move   Enter confirm   Escape back   ctrl+q quit", id="home-keys")
@@ -100,8 +102,9 @@ class HomeScreen(Screen):
 
         if self.menu == "home":
             self.saved = saved_games()[:9]
-        title = {"games": "Play against the computer:",
-                 "resume": "Resume (newest first; d deletes one):"}.get(self.menu, "")
+        title = {"games": "Play against the computer:", "resume": "Resume (newest first; d deletes one):"}.get(
+            self.menu, ""
+        )
         self.query_one(Choices).show([Choice(text, value) for text, value in self._items()], cursor, 1, title)
 
     def action_digit(self, d: int) -> None:

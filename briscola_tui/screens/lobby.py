@@ -43,8 +43,7 @@ def seats_text(lobby) -> Text:
     for s in lobby.seats:
         name = s.name or (f"seat {s.seat}" if s.fingerprint else "(free)")  # taken without a name
         computer = f"computer ({lobby.level})" if lobby.level else "computer"
-        what = ", ".join(w for w, on in (("you", s.me), (computer, s.computer), ("away", s.away))
-                         if on)
+        what = ", ".join(w for w, on in (("you", s.me), (computer, s.computer), ("away", s.away)) if on)
         line = Text(f"   {s.seat}  {name:<20.20} {what:<18.18} ")
         if s.fingerprint:
             line.append(f"key {s.fingerprint}", "dim")

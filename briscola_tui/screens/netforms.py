@@ -83,23 +83,38 @@ def host_args(values: dict) -> argparse.Namespace:
     except OptionError as error:
         raise FormError(str(error)) from None
     return argparse.Namespace(
-        game=game, players=players, bots=bots, level=level,
+        game=game,
+        players=players,
+        bots=bots,
+        level=level,
         hands=whole(values["hands"], "hands", 1, 999),
-        code=short(values["code"], "join code") or None, open=bool(values["open"]),
+        code=short(values["code"], "join code") or None,
+        open=bool(values["open"]),
         port=whole(values["port"], "port", 0, 65535, blank=7777),
-        bind=values["bind"].strip() or "0.0.0.0", name=person(values["name"]),
-        bots_replace=False, transcript=None, time_limit=None, option=[], handshake_seconds=10.0, ascii=False)
+        bind=values["bind"].strip() or "0.0.0.0",
+        name=person(values["name"]),
+        bots_replace=False,
+        transcript=None,
+        time_limit=None,
+        option=[],
+        handshake_seconds=10.0,
+        ascii=False,
+    )
 
 
 def join_args(values: dict) -> argparse.Namespace:
-    return argparse.Namespace(address=address(values["address"]), code=short(values["code"], "join code"),
-                              name=person(values["name"]), seat=whole(values["seat"], "seat", 0, 5, blank=-1),
-                              bot=None, retry=60.0)
+    return argparse.Namespace(
+        address=address(values["address"]),
+        code=short(values["code"], "join code"),
+        name=person(values["name"]),
+        seat=whole(values["seat"], "seat", 0, 5, blank=-1),
+        bot=None,
+        retry=60.0,
+    )
 
 
 def watch_args(values: dict) -> argparse.Namespace:
-    return argparse.Namespace(address=address(values["address"]), code=short(values["code"], "join code"),
-                              retry=60.0)
+    return argparse.Namespace(address=address(values["address"]), code=short(values["code"], "join code"), retry=60.0)
 
 
 # --- the screens ---------------------------------------------------------------------------
@@ -167,16 +182,24 @@ def compact_input(value: str = "", placeholder: str = "", kind: str = "text") ->
 
 class HostForm(NetForm):
     HEADING = "Host a table"
-    INTRO = (" You hold seat 0; computer players take the last seats. The lobby shows\n"
-             " the join code and the addresses to give friends.")
+    INTRO = (
+        " You hold seat 0; computer players take the last seats. The lobby shows\n"
+        " the join code and the addresses to give friends."
+    )
 
     def fields(self):
         return [
-            ("table", "Game", Select([(text, value) for text, value in GAMES], value=GAMES[0][1],
-                                      allow_blank=False, compact=True)),
+            (
+                "table",
+                "Game",
+                Select([(text, value) for text, value in GAMES], value=GAMES[0][1], allow_blank=False, compact=True),
+            ),
             ("bots", "Computer players", compact_input("0", "0 to players - 1", "integer")),
-            ("level", "Their level", Select([(name, name) for name in sorted(PLAYERS)], value="normal",
-                                             allow_blank=False, compact=True)),
+            (
+                "level",
+                "Their level",
+                Select([(name, name) for name in sorted(PLAYERS)], value="normal", allow_blank=False, compact=True),
+            ),
             ("hands", "Hands", compact_input("", "blank: the whole series", "integer")),
             ("code", "Join code", compact_input("", "blank: a random one")),
             ("open", "Open table", Checkbox("no join code at all", compact=True)),

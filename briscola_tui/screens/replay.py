@@ -23,9 +23,12 @@ class OpenReplay(Screen):
     """Choose a transcript: the newest stored ones by number, or a path typed in."""
 
     CSS_PATH = "replay.tcss"
-    BINDINGS = [*DIGITS,
-                Binding("up", "move(-1)", show=False), Binding("down", "move(1)", show=False),
-                Binding("escape", "back", show=False)]
+    BINDINGS = [
+        *DIGITS,
+        Binding("up", "move(-1)", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("escape", "back", show=False),
+    ]
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" Replay a transcript", "bold"), id="replay-title")
@@ -41,8 +44,9 @@ class OpenReplay(Screen):
         self.files = stored_transcripts()
         menu = self.query_one(Choices)
         menu.columns_max = 1
-        menu.show([Choice(describe(p)) for p in self.files], 0, 1, "Stored transcripts (newest first):" if self.files
-                  else "")
+        menu.show(
+            [Choice(describe(p)) for p in self.files], 0, 1, "Stored transcripts (newest first):" if self.files else ""
+        )
         if not self.files:
             self.query_one("#replay-or", Static).update(" No stored transcript yet; type a file name, then Enter:")
         self.query_one(Input).focus()
@@ -126,11 +130,15 @@ def step_text(steps, k: int, style) -> Text:
 
 class ReplayScreen(Screen):
     CSS_PATH = "replay.tcss"
-    BINDINGS = [Binding("right,l,n,space,enter", "step(1)", show=False),
-                Binding("left,h,p,backspace", "step(-1)", show=False),
-                Binding("home,g", "jump(0)", show=False), Binding("end,G", "jump(-1)", show=False),
-                Binding("down,j", "scroll(1)", show=False), Binding("up,k", "scroll(-1)", show=False),
-                Binding("escape,q", "back", show=False)]
+    BINDINGS = [
+        Binding("right,l,n,space,enter", "step(1)", show=False),
+        Binding("left,h,p,backspace", "step(-1)", show=False),
+        Binding("home,g", "jump(0)", show=False),
+        Binding("end,G", "jump(-1)", show=False),
+        Binding("down,j", "scroll(1)", show=False),
+        Binding("up,k", "scroll(-1)", show=False),
+        Binding("escape,q", "back", show=False),
+    ]
 
     def __init__(self, name: str, steps, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -140,8 +148,9 @@ class ReplayScreen(Screen):
         yield Static(id="replay-header")
         with VerticalScroll(id="replay-body"):
             yield Static(id="replay-step")
-        yield Static(" right/Space next   left previous   Home/End first/last   up/down scroll   Escape back",
-                     id="replay-keys")
+        yield Static(
+            " right/Space next   left previous   Home/End first/last   up/down scroll   Escape back", id="replay-keys"
+        )
 
     def on_mount(self) -> None:
         self._show()
@@ -155,9 +164,13 @@ class ReplayScreen(Screen):
         extra = f"  trump {style.suit(v.trump)}" if v.trump else ""
         if v.called is not None:
             extra += f"  called {style.card(v.called)}"
-        self.query_one("#replay-header", Static).update(Text(
-            f" Replay {style.dot} {self.name_} {style.dot} {title}{hand} {style.dot} step {self.k + 1} of "
-            f"{len(self.steps)}{extra}", "bold"))
+        self.query_one("#replay-header", Static).update(
+            Text(
+                f" Replay {style.dot} {self.name_} {style.dot} {title}{hand} {style.dot} step {self.k + 1} of "
+                f"{len(self.steps)}{extra}",
+                "bold",
+            )
+        )
         self.query_one("#replay-step", Static).update(step_text(self.steps, self.k, style))
         self.query_one("#replay-body", VerticalScroll).scroll_home(animate=False)
 

@@ -13,8 +13,12 @@ from ..settings import CHOICES, EXPLAIN, config_dir
 from ..widgets.choices import Choice, Choices
 from .setup import RowsScreen
 
-LABELS = {"ascii": "ASCII cards", "four_colour": "four-colour deck", "suit_names": "suit names",
-          "level": "computer level"}
+LABELS = {
+    "ascii": "ASCII cards",
+    "four_colour": "four-colour deck",
+    "suit_names": "suit names",
+    "level": "computer level",
+}
 
 
 def shown(value) -> str:
@@ -26,7 +30,8 @@ class SettingsScreen(RowsScreen):
     KEYS = "up/down choose   Enter or left/right change (saved at once)   Escape back"
     BINDINGS = [
         *RowsScreen.ROW_BINDINGS,
-        Binding("enter,space,right,l", "change(1)", show=False), Binding("left,h", "change(-1)", show=False),
+        Binding("enter,space,right,l", "change(1)", show=False),
+        Binding("left,h", "change(-1)", show=False),
         Binding("escape,q", "back", show=False),
     ]
 

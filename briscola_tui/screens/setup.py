@@ -25,7 +25,7 @@ OPTION_HELP = {
     "open_hands": "every hand is dealt face up",
     "black_hand": "holding A, 3 and K of trump you may declare and win the hand at once",
     "scoring": "briscola: hands won, or game points (1-3 a hand, first to 12); "
-               "chiamata: units by target, or flat (one unit whatever the target)",
+    "chiamata: units by target, or flat (one unit whatever the target)",
     "match": "hands to win the match (scoring by hands)",
     "auction": "rank: bid ranks downwards, then the 2 with a target; points: bid targets 61-120 upwards",
     "call": "exact: call a card of the rank bid; at_least: that rank or higher",
@@ -66,8 +66,12 @@ def rows_for(game: str, players: int | None, level: str, hands, options: dict) -
 
     cls = GAMES[game]
     players = players if players in cls.PLAYERS else cls.PLAYERS[0]
-    rows = [Row("game", tuple(GAMES), game), Row("players", tuple(cls.PLAYERS), players),
-            Row("level", LEVELS, level), Row("hands", STOP_AFTER, hands)]
+    rows = [
+        Row("game", tuple(GAMES), game),
+        Row("players", tuple(cls.PLAYERS), players),
+        Row("level", LEVELS, level),
+        Row("hands", STOP_AFTER, hands),
+    ]
     for name, values in cls.OPTIONS.items():
         rows.append(Row(name, tuple(values), options.get(name, values[0])))
     for name, (default, low, high) in cls.INT_OPTIONS.items():
@@ -114,8 +118,10 @@ class SetupScreen(RowsScreen):
     KEYS = "up/down row   left/right change   Enter start   Escape back   ? rules"
     BINDINGS = [
         *RowsScreen.ROW_BINDINGS,
-        Binding("left,h", "change(-1)", show=False), Binding("right,l,space", "change(1)", show=False),
-        Binding("enter", "start", show=False), Binding("escape", "back", show=False),
+        Binding("left,h", "change(-1)", show=False),
+        Binding("right,l,space", "change(1)", show=False),
+        Binding("enter", "start", show=False),
+        Binding("escape", "back", show=False),
         Binding("question_mark", "help", show=False),
     ]
 
@@ -130,10 +136,14 @@ class SetupScreen(RowsScreen):
         menu.show(items, cursor, 1)
         row = self.rows[cursor]
         explain = ROW_HELP.get(row.name) or OPTION_HELP.get(row.name, "")
-        values = ", ".join(show_value(v) for v in row.values) if len(row.values) <= 8 else \
-            f"{show_value(row.values[0])} to {show_value(row.values[-1])}"
+        values = (
+            ", ".join(show_value(v) for v in row.values)
+            if len(row.values) <= 8
+            else f"{show_value(row.values[0])} to {show_value(row.values[-1])}"
+        )
         self.query_one("#setup-help", Static).update(
-            Text(f" {row.name.replace('_', ' ')}: {explain}\n values: {values}", "italic"))
+            Text(f" {row.name.replace('_', ' ')}: {explain}\n values: {values}", "italic")
+        )
 
     @property
     def cursor(self) -> int:
@@ -143,8 +153,13 @@ class SetupScreen(RowsScreen):
         """The game to start: {"game", "players", "level", "hands", "options"}."""
         by = {row.name: row.value for row in self.rows}
         options = {row.name: row.value for row in self.rows[4:]}
-        return {"game": by["game"], "players": by["players"], "level": by["level"], "hands": by["hands"],
-                "options": options}
+        return {
+            "game": by["game"],
+            "players": by["players"],
+            "level": by["level"],
+            "hands": by["hands"],
+            "options": options,
+        }
 
     def action_move(self, step: int) -> None:
         self._show((self.cursor + step) % len(self.rows))
@@ -159,8 +174,9 @@ class SetupScreen(RowsScreen):
 
     def action_start(self) -> None:
         chosen = self.choice()
-        self.app.start_table(chosen["game"], chosen["players"], chosen["hands"], chosen["options"],
-                             level=chosen["level"])
+        self.app.start_table(
+            chosen["game"], chosen["players"], chosen["hands"], chosen["options"], level=chosen["level"]
+        )
 
     def action_help(self) -> None:
         from .dialogs import InfoScreen, help_text

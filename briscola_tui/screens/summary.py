@@ -61,19 +61,31 @@ def _chiamata(result, names, options, style) -> list[str]:
     card = style.card(Card.parse(called)) if called else "?"
     u = 1 if options.get("scoring") == "flat" else unit(target)
     side = names[caller] + ("" if partner is None else f" + {names[partner]}" if isinstance(partner, int) else "")
-    lines = [f"{names[caller]} called {card}" + (f"; partner {names[partner]}" if isinstance(partner, int)
-                                                   else "; alone (own card)" if partner is None else ""),
-             f"Target {target}: unit {u}" + (" (flat scoring)" if options.get("scoring") == "flat" else ""),
-             f"{side}: {result.get('side_points')} card points of 120 {('>=' if style.ascii else '≥') if result.get('success') else '<'} "
-             f"{target}: " + ("success" if result.get("success") else "failure")]
+    lines = [
+        f"{names[caller]} called {card}"
+        + (
+            f"; partner {names[partner]}"
+            if isinstance(partner, int)
+            else "; alone (own card)"
+            if partner is None
+            else ""
+        ),
+        f"Target {target}: unit {u}" + (" (flat scoring)" if options.get("scoring") == "flat" else ""),
+        f"{side}: {result.get('side_points')} card points of 120 {('>=' if style.ascii else '≥') if result.get('success') else '<'} "
+        f"{target}: " + ("success" if result.get("success") else "failure"),
+    ]
     if result.get("multiplier", 1) > 1:
         lines.append(f"Cappotto: x{result['multiplier']}")
     if isinstance(partner, int):
-        lines.append(f"Caller {'+' if result.get('success') else '-'}2u, partner {'+' if result.get('success') else '-'}u, "
-                     f"each defender {'-' if result.get('success') else '+'}u")
+        lines.append(
+            f"Caller {'+' if result.get('success') else '-'}2u, partner {'+' if result.get('success') else '-'}u, "
+            f"each defender {'-' if result.get('success') else '+'}u"
+        )
     else:
-        lines.append(f"Caller alone {'+' if result.get('success') else '-'}4u, "
-                     f"each defender {'-' if result.get('success') else '+'}u")
+        lines.append(
+            f"Caller alone {'+' if result.get('success') else '-'}4u, "
+            f"each defender {'-' if result.get('success') else '+'}u"
+        )
     return lines
 
 
@@ -84,9 +96,11 @@ def _calabresella(result, names) -> list[str]:
     thirds = result.get("soloist_thirds", 0)
     price = PRICE[raised if raised and raised != "none" else contract]
     what = contract + (f", {raised}" if raised and raised != "none" else "")
-    lines = [f"{names[soloist]} played {what}: price {price} per defender",
-             f"{names[soloist]} took {thirds} thirds = {thirds // 3} points of 35 (needs 18 thirds, 6 points): "
-             + ("success" if result.get("success") else "failure")]
+    lines = [
+        f"{names[soloist]} played {what}: price {price} per defender",
+        f"{names[soloist]} took {thirds} thirds = {thirds // 3} points of 35 (needs 18 thirds, 6 points): "
+        + ("success" if result.get("success") else "failure"),
+    ]
     multiplier = result.get("multiplier", 1)
     if multiplier == 2:
         lines.append("Cappotto (all or no tricks): x2")
@@ -179,9 +193,13 @@ def _cards(out: Text, style: Style, cards) -> None:
 
 class SummaryScreen(Screen):
     CSS_PATH = "summary.tcss"
-    BINDINGS = [Binding("enter,space", "next", show=False),
-                Binding("up,k", "scroll(-1)", show=False), Binding("down,j", "scroll(1)", show=False),
-                Binding("pageup", "scroll(-10)", show=False), Binding("pagedown", "scroll(10)", show=False)]
+    BINDINGS = [
+        Binding("enter,space", "next", show=False),
+        Binding("up,k", "scroll(-1)", show=False),
+        Binding("down,j", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
+        Binding("pagedown", "scroll(10)", show=False),
+    ]
 
     def __init__(self, view, style: Style, final: bool = False, tricks=(), history=(), **kwargs) -> None:
         super().__init__(**kwargs)
@@ -190,10 +208,10 @@ class SummaryScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary"):
-            yield Static(summary_text(self.view, self.style_, self.final, self.tricks, self.history),
-                         id="summary-text")
-        yield Static(" Enter: " + ("done" if self.final else "next hand") + "   arrows: scroll   ctrl+q quit",
-                     id="summary-keys")
+            yield Static(summary_text(self.view, self.style_, self.final, self.tricks, self.history), id="summary-text")
+        yield Static(
+            " Enter: " + ("done" if self.final else "next hand") + "   arrows: scroll   ctrl+q quit", id="summary-keys"
+        )
 
     def action_scroll(self, step: int) -> None:
         self.query_one("#summary", VerticalScroll).scroll_relative(y=step, animate=False)

@@ -21,8 +21,8 @@ from textual.screen import Screen
 from textual.widgets import Input, RichLog, Static
 
 from ..widgets.cards import Style, rank_order, sort_hand
-from ..widgets.grid import CardGrid
 from ..widgets.choices import DIGITS, Choice, Choices
+from ..widgets.grid import CardGrid
 from ..widgets.hand import Hand
 
 TITLES = {"briscola": "Briscola", "chiamata": "Briscola Chiamata", "calabresella": "Calabresella"}
@@ -31,8 +31,13 @@ THINKING_DELAY = 0.3
 """Seconds before "X is thinking..." shows (a quick computer player shows nothing)."""
 SEATS_WIDTH = 52
 """The seats' panel at 80 columns (before the first layout gives its size)."""
-PHASE_TITLES = {"auction": "Your bid", "call": "Call a card", "raise": "Raise the monte?",
-                "take": "Take from the monte (scegliete)", "exchange": "Exchange"}
+PHASE_TITLES = {
+    "auction": "Your bid",
+    "call": "Call a card",
+    "raise": "Raise the monte?",
+    "take": "Take from the monte (scegliete)",
+    "exchange": "Exchange",
+}
 
 
 def choices_of(view, style: Style) -> list[Choice]:
@@ -189,16 +194,20 @@ class TableScreen(Screen):
             from .verdict import VerdictScreen
 
             problems, self.problems = self.problems, []
-            self.app.push_screen(VerdictScreen(view, problems, self.style_),
-                                 lambda _=None: self._open_summary(view) if last is not None else self._summary_closed())
+            self.app.push_screen(
+                VerdictScreen(view, problems, self.style_),
+                lambda _=None: self._open_summary(view) if last is not None else self._summary_closed(),
+            )
         else:
             self._open_summary(view)
 
     def _open_summary(self, view) -> None:
         from .summary import SummaryScreen
 
-        self.app.push_screen(SummaryScreen(view, self.style_, final=self.over, tricks=tuple(self.tricks),
-                                           history=tuple(self.history)), self._summary_closed)
+        self.app.push_screen(
+            SummaryScreen(view, self.style_, final=self.over, tricks=tuple(self.tricks), history=tuple(self.history)),
+            self._summary_closed,
+        )
 
     def _summary_closed(self, _=None) -> None:
         if self.over:
@@ -296,8 +305,7 @@ class TableScreen(Screen):
         size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
         line = Text(f" {self.who(seat):<6.6} {size:>2} card{'s' if size != 1 else ' '} ")
         roles = self._roles(seat)
-        line.append(f"{roles:<{roles_width}.{roles_width}} ",
-                    "bold" if "partner" in roles or "alone" in roles else "")
+        line.append(f"{roles:<{roles_width}.{roles_width}} ", "bold" if "partner" in roles or "alone" in roles else "")
         if seat in trick:
             card = trick[seat]
             line.append("[")
@@ -385,8 +393,11 @@ class TableScreen(Screen):
 
     def _tick(self) -> None:
         """Redraw what moves by itself: the thinking mark and a clock."""
-        if self.view is not None and self.app.screen is self and (
-                self.thinking is not None or getattr(self.controller, "deadline", None)):
+        if (
+            self.view is not None
+            and self.app.screen is self
+            and (self.thinking is not None or getattr(self.controller, "deadline", None))
+        ):
             self._render_table()
             if self.mode == "wait":
                 self._render_controls()
@@ -448,17 +459,23 @@ class TableScreen(Screen):
             count = len(v.legal[0].cards)
             hand.show(self.hand, (), self.cursor, self.chosen)
             choices.show([])
-            prompt.update(Text(f"Discard {count} ({len(self.chosen)} chosen): digits or Space, "
-                               f"Enter{self._card_note()}", "bold"))
+            prompt.update(
+                Text(f"Discard {count} ({len(self.chosen)} chosen): digits or Space, Enter{self._card_note()}", "bold")
+            )
             keys.update(" ? help   1-9 toggle   arrows move   Space toggle   Enter discard   ctrl+q quit")
         elif self.mode == "grid":
             hand.show(self.hand)
             choices.show([])
-            grid.show(rank_order(v.game, v.options), [i.action.card for i in self.items], self.cursor,
-                      title=self._phase_title())
+            grid.show(
+                rank_order(v.game, v.options),
+                [i.action.card for i in self.items],
+                self.cursor,
+                title=self._phase_title(),
+            )
             card = grid.cells[self.cursor]
-            prompt.update(Text(f"{self._phase_title()}: arrows move, Enter calls   {s.cursor} "
-                               f"{s.card_name(card)}", "bold"))
+            prompt.update(
+                Text(f"{self._phase_title()}: arrows move, Enter calls   {s.cursor} {s.card_name(card)}", "bold")
+            )
             keys.update(" ? help   arrows move   Enter call   click a card   s score   ctrl+q quit")
         elif self.mode in ("choose", "target"):
             hand.show(self.hand)
@@ -474,14 +491,19 @@ class TableScreen(Screen):
             hand.show(self.hand)
             choices.show([])
             if self.thinking is not None and self.thinking in self.controller.away():
-                prompt.update(f"{self.who(self.thinking)} is away (no connection): the table waits for them "
-                              f"to come back{s.ellipsis}")
+                prompt.update(
+                    f"{self.who(self.thinking)} is away (no connection): the table waits for them "
+                    f"to come back{s.ellipsis}"
+                )
             elif self.thinking is not None and time.monotonic() - self.thinking_since >= THINKING_DELAY:
                 prompt.update(f"{self.who(self.thinking)} is thinking{s.ellipsis}")
             elif v.table_phase not in ("play", "over"):
                 waiting = ", ".join(self.who(seat) for seat in sorted(v.awaited) if seat != v.seat)
-                prompt.update(f"the mental-poker deal goes on ({v.table_phase})" +
-                              (f": waiting for {waiting}" if waiting else "") + s.ellipsis)
+                prompt.update(
+                    f"the mental-poker deal goes on ({v.table_phase})"
+                    + (f": waiting for {waiting}" if waiting else "")
+                    + s.ellipsis
+                )
             elif v.turn is not None and v.turn != v.seat:
                 prompt.update(f"waiting for {self.who(v.turn)}{s.ellipsis}")
             else:
@@ -550,8 +572,9 @@ class TableScreen(Screen):
             card = self.hand[self.cursor] if self.cursor < len(self.hand) else None
             action = next((a for a in v.legal if a.kind in CARD_KINDS and a.card == card), None)
             if action is None:
-                self.query_one("#prompt", Static).update(Text(f"{self.style_.card(card)} may not be played now "
-                                                              "(you must follow suit)", "bold"))
+                self.query_one("#prompt", Static).update(
+                    Text(f"{self.style_.card(card)} may not be played now (you must follow suit)", "bold")
+                )
                 return
             self._act(action)
         elif self.mode == "discard":
@@ -559,16 +582,16 @@ class TableScreen(Screen):
             action = next((a for a in v.legal if set(a.cards) == cards), None)
             if action is None:
                 count = len(v.legal[0].cards)
-                self.query_one("#prompt", Static).update(Text(
-                    f"Choose exactly {count} cards to discard ({len(cards)} chosen)", "bold"))
+                self.query_one("#prompt", Static).update(
+                    Text(f"Choose exactly {count} cards to discard ({len(cards)} chosen)", "bold")
+                )
                 return
             self._act(action)
         elif self.mode == "grid":
             card = self.query_one("#grid", CardGrid).cells[self.cursor]
             action = next((i.action for i in self.items if i.action.card == card), None)
             if action is None:
-                self.query_one("#prompt", Static).update(Text(f"{self.style_.card(card)} may not be called",
-                                                              "bold"))
+                self.query_one("#prompt", Static).update(Text(f"{self.style_.card(card)} may not be called", "bold"))
                 return
             self._act(action)
         elif self.mode == "choose" and self.items:

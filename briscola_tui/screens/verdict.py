@@ -14,7 +14,7 @@ from ..widgets.cards import Style
 
 MEANING = {
     "cheat": "The audit checked every card, shuffle and key of the hand and found this seat breaking the "
-             "rules or the protocol. The hand is void: it scores nothing.",
+    "rules or the protocol. The hand is void: it scores nothing.",
     "timeout": "This seat did not send what it owed in time. The hand cannot go on without it.",
     "stopped": "The table stopped: a node could not go on.",
 }

@@ -11,16 +11,48 @@ from engine.labels import label
 
 GLYPHS = "".join(SUIT_GLYPHS.values()) + "┌┐└┘│─←▲✓·–…"
 RANK_NAMES = {
-    "italian": {"A": "Asso", "2": "Due", "3": "Tre", "4": "Quattro", "5": "Cinque", "6": "Sei", "7": "Sette",
-                "J": "Fante", "Q": "Cavallo", "K": "Re"},
-    "french": {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven",
-               "J": "Jack", "Q": "Queen", "K": "King"},
+    "italian": {
+        "A": "Asso",
+        "2": "Due",
+        "3": "Tre",
+        "4": "Quattro",
+        "5": "Cinque",
+        "6": "Sei",
+        "7": "Sette",
+        "J": "Fante",
+        "Q": "Cavallo",
+        "K": "Re",
+    },
+    "french": {
+        "A": "Ace",
+        "2": "Two",
+        "3": "Three",
+        "4": "Four",
+        "5": "Five",
+        "6": "Six",
+        "7": "Seven",
+        "J": "Jack",
+        "Q": "Queen",
+        "K": "King",
+    },
 }
 TWO_COLOURS = {"H": "red", "D": "red", "S": "", "C": ""}
 FOUR_COLOURS = {"S": "", "H": "red", "D": "dodger_blue1", "C": "green3"}
-SECOND_PERSON = {"is": "are", "plays": "play", "takes": "take", "draws": "draw", "wins": "win", "joins": "join",
-                 "deals": "deal", "hands": "hand", "holds": "hold", "discards": "discard", "called": "called",
-                 "has": "have", "was": "were"}
+SECOND_PERSON = {
+    "is": "are",
+    "plays": "play",
+    "takes": "take",
+    "draws": "draw",
+    "wins": "win",
+    "joins": "join",
+    "deals": "deal",
+    "hands": "hand",
+    "holds": "hold",
+    "discards": "discard",
+    "called": "called",
+    "has": "have",
+    "was": "were",
+}
 SUIT_ORDER = "SHCD"
 """Suits in the hand, left to right: alternating colours."""
 
@@ -52,8 +84,7 @@ def sort_hand(cards, game: str, options: dict | None = None) -> tuple[Card, ...]
 class Style:
     """How to write cards and marks: glyphs or plain ASCII, colours, suit names."""
 
-    def __init__(self, ascii: bool = False, four_colour: bool = False, names: str = "french",
-                 colour: bool = True):
+    def __init__(self, ascii: bool = False, four_colour: bool = False, names: str = "french", colour: bool = True):
         self.ascii, self.four_colour, self.names, self.colour = ascii, four_colour, names, colour
         self.arrow = "<-" if ascii else "←"
         self.dot = "-" if ascii else "·"
@@ -89,8 +120,11 @@ class Style:
         if card is None:
             return "a hidden card"
         rank = RANK_NAMES["italian" if self.names == "italian" else "french"][card.rank]
-        return f"{rank} di {self.suit_name(card.suit)}" if self.names == "italian" else \
-            f"{rank} of {self.suit_name(card.suit)}"
+        return (
+            f"{rank} di {self.suit_name(card.suit)}"
+            if self.names == "italian"
+            else f"{rank} of {self.suit_name(card.suit)}"
+        )
 
     def cards(self, cards) -> str:
         return " ".join(self.card(c) for c in cards)

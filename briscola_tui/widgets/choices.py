@@ -117,4 +117,3 @@ class Choices(Pickable):
         k = column * rows + row
         shown = self._page_items()
         return shown[k][0] if 0 <= row < rows and 0 <= k < len(shown) else None
-

@@ -67,4 +67,3 @@ class CardGrid(Pickable):
         if 0 <= row < len(SUIT_ORDER) and 0 <= column < self.columns:
             return row * self.columns + column
         return None
-

@@ -83,4 +83,3 @@ class Hand(Pickable):
         else:
             i = x // COMPACT_WIDTH + (BOXES if y >= 2 else 0)
         return i if 0 <= i < len(self.cards) else None
-

@@ -24,8 +24,9 @@ and the engine alone can drive players. `PLAYERS` names every player;
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
-from typing import Callable, Protocol
+from typing import Protocol
 
 from ..state import Action, State
 from . import easy, hard, normal, random

@@ -31,8 +31,13 @@ from .endgame import INFINITY, SUIT_OF, Endgame, answers, points_of
 
 def supports(state) -> bool:
     """True for Briscola for two in play, without the trump exchange or the black hand."""
-    return (state.game.name == "briscola" and state.n == 2 and state.exchange_card is None
-            and not state.black_hand and state.phase in ("play", "draw"))
+    return (
+        state.game.name == "briscola"
+        and state.n == 2
+        and state.exchange_card is None
+        and not state.black_hand
+        and state.phase in ("play", "draw")
+    )
 
 
 def playout(state, solved: dict | None = None) -> tuple[list[int], int]:
@@ -62,11 +67,22 @@ def playout(state, solved: dict | None = None) -> tuple[list[int], int]:
             continue
         pile = size + 1 - drawn
         if pile <= 2:
-            return finish(hands, trick, leader, captured, (stock[drawn], faceup) if pile == 2 else (),
-                          state, solved), steps
+            return finish(
+                hands, trick, leader, captured, (stock[drawn], faceup) if pile == 2 else (), state, solved
+            ), steps
         seat = turn
-        card = choose(hands[seat], hands[1 - seat], trick, captured[seat], captured[1 - seat],
-                      len(hands[0]) + len(hands[1]) + len(trick) + pile, trump, strength, value, beats)
+        card = choose(
+            hands[seat],
+            hands[1 - seat],
+            trick,
+            captured[seat],
+            captured[1 - seat],
+            len(hands[0]) + len(hands[1]) + len(trick) + pile,
+            trump,
+            strength,
+            value,
+            beats,
+        )
         hands[seat].remove(card)
         steps += 1
         if not trick:
@@ -82,8 +98,7 @@ def playout(state, solved: dict | None = None) -> tuple[list[int], int]:
             turn = CHANCE
 
 
-def choose(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: int, strength, value,
-           beats) -> int:
+def choose(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: int, strength, value, beats) -> int:
     """The normal player's card (`normal.best_card`) for the seat holding
     `hand`, the other seat holding `other`, every card placed; `cards_left`:
     the cards in hands, on the table and still to draw; `beats`:

@@ -73,8 +73,9 @@ def _bid(state, seat: int, legal) -> Action:
     passing = next(a for a in legal if a.kind == "pass")
     bids = [a for a in legal if a.kind == "bid"]
     if state.game.name == "chiamata":
-        strong = any(sum(c.suit == s for c in hand) >= 4 and (Card("A", s) in hand or Card("3", s) in hand)
-                     for s in SUITS)
+        strong = any(
+            sum(c.suit == s for c in hand) >= 4 and (Card("A", s) in hand or Card("3", s) in hand) for s in SUITS
+        )
         plain = [a for a in bids if a.rank != "2" or a.target is None]
         if state.game.options["auction"] == "points":
             plain = [a for a in bids if a.target <= 65]

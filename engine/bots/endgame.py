@@ -44,7 +44,9 @@ def answers(trump: int, strength) -> tuple[bool, ...]:
     if table is None:
         table = _ANSWERS[key] = tuple(
             strength[card] > strength[led] if SUIT_OF[card] == SUIT_OF[led] else SUIT_OF[card] == trump
-            for led in range(40) for card in range(40))
+            for led in range(40)
+            for card in range(40)
+        )
     return table
 
 
@@ -61,8 +63,9 @@ class Endgame:
         self.beats = answers(SUITS.index(trump), strength)
         self.value = value
 
-    def after(self, h0: tuple, h1: tuple, leader: int, led: int, points: int, draw: tuple, seat: int,
-              card: int) -> float:
+    def after(
+        self, h0: tuple, h1: tuple, leader: int, led: int, points: int, draw: tuple, seat: int, card: int
+    ) -> float:
         """The worth of the position once `seat` (to play) plays `card`."""
         hand = h0 if seat == 0 else h1
         rest = tuple(c for c in hand if c != card)
@@ -71,8 +74,9 @@ class Endgame:
             return self.search(h0, h1, leader, card, points, draw, -INFINITY, INFINITY)
         return self.close(h0, h1, leader, led, seat, card, points, draw, -INFINITY, INFINITY)
 
-    def search(self, h0: tuple, h1: tuple, leader: int, led: int, points: int, draw: tuple,
-               alpha: float, beta: float) -> float:
+    def search(
+        self, h0: tuple, h1: tuple, leader: int, led: int, points: int, draw: tuple, alpha: float, beta: float
+    ) -> float:
         if led < 0 and not draw and len(h0) <= 2:  # the last two tricks, searched whole
             if len(h0) == 1:
                 return self.last_trick(h0[0], h1[0], leader, points)
@@ -83,7 +87,7 @@ class Endgame:
         best = -INFINITY if maximizing else INFINITY
         for i in range(len(hand)):
             card = hand[i]
-            rest = hand[:i] + hand[i + 1:]
+            rest = hand[:i] + hand[i + 1 :]
             a0, a1 = (rest, h1) if maximizing else (h0, rest)
             if led < 0:
                 value = self.search(a0, a1, leader, card, points, draw, alpha, beta)

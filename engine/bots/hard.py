@@ -90,8 +90,10 @@ from random import Random
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, TRESSETTE_ORDER, Card
 from ..determinize import Determinizer, Inconsistent
 from ..games.briscola import _two_side_awards as two_side_awards
-from ..games.calabresella import STRENGTH as TRESSETTE, VALUE as THIRDS
-from ..games.chiamata import POINTS as CHIAMATA_POINTS, STRENGTH as CHIAMATA_STRENGTH
+from ..games.calabresella import STRENGTH as TRESSETTE
+from ..games.calabresella import VALUE as THIRDS
+from ..games.chiamata import POINTS as CHIAMATA_POINTS
+from ..games.chiamata import STRENGTH as CHIAMATA_STRENGTH
 from ..state import CHANCE, PUBLIC, TERMINAL, Action, State, play_action
 from . import briscola2, normal
 
@@ -162,10 +164,16 @@ SCORE_SCALE = {"chiamata": 4.0, "calabresella": 8.0}
 # --- the player -----------------------------------------------------------------
 
 
-def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = DEFAULT_SECONDS,
-                playout=DEFAULT_PLAYOUT, anchor=DEFAULT_ANCHOR, confidence: float = CONFIDENCE,
-                exploration: float = EXPLORATION, steps: int | str | None = DEFAULT,
-                expand_after: int | None = EXPAND_AFTER):
+def make_player(
+    iterations: int | None = DEFAULT_ITERATIONS,
+    seconds: float | None = DEFAULT_SECONDS,
+    playout=DEFAULT_PLAYOUT,
+    anchor=DEFAULT_ANCHOR,
+    confidence: float = CONFIDENCE,
+    exploration: float = EXPLORATION,
+    steps: int | str | None = DEFAULT,
+    expand_after: int | None = EXPAND_AFTER,
+):
     """A hard player with this budget, ending at whichever limit comes first
     (None: no limit of that kind; one at least must be set):
     `iterations` a move, `seconds` of wall-clock time a move, `steps` of
@@ -197,12 +205,14 @@ def make_player(iterations: int | None = DEFAULT_ITERATIONS, seconds: float | No
             determinizer = Determinizer(view)
         except Inconsistent:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
-        root = search(determinizer, view.seat, rng, policy, iterations, seconds, exploration, prior, steps,
-                      expand_after)
+        root = search(
+            determinizer, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after
+        )
         return best_action(root, legal, confidence)
 
-    play.__doc__ = (f"SO-ISMCTS, at most {iterations} iterations, {steps} steps and {seconds} s a move, "
-                    f"{playout} playouts.")
+    play.__doc__ = (
+        f"SO-ISMCTS, at most {iterations} iterations, {steps} steps and {seconds} s a move, {playout} playouts."
+    )
     return play
 
 
@@ -211,8 +221,13 @@ def normal_is_exact(view) -> bool:
     searches the rest of the hand exactly (over each way the last face-down
     card can lie), so there is nothing for the search to add."""
     state = view.state
-    return (state.game.name == "briscola" and state.n == 2 and state.phase == "play"
-            and state.pile_left() in (0, 2) and all(a.kind == "play" for a in view.legal))
+    return (
+        state.game.name == "briscola"
+        and state.n == 2
+        and state.phase == "play"
+        and state.pile_left() in (0, 2)
+        and all(a.kind == "play" for a in view.legal)
+    )
 
 
 def as_listed(action: Action, legal) -> Action | None:
@@ -289,8 +304,13 @@ class LazyDiscards(Sequence):
 
     def __contains__(self, action) -> bool:
         cards = getattr(action, "cards", ())
-        return (getattr(action, "kind", None) == "discard" and action.seat == self.seat
-                and len(cards) == self.count and list(cards) == sorted(set(cards)) and set(cards) <= set(self.hand))
+        return (
+            getattr(action, "kind", None) == "discard"
+            and action.seat == self.seat
+            and len(cards) == self.count
+            and list(cards) == sorted(set(cards))
+            and set(cards) <= set(self.hand)
+        )
 
 
 def as_policy(player):
@@ -303,7 +323,7 @@ NORMAL_PLAYOUT = as_policy(normal.play)
 on plain numbers (`engine/bots/briscola2.py`), the same moves faster."""
 
 
-def best_action(root: "Node", legal, confidence: float = CONFIDENCE) -> Action:
+def best_action(root: Node, legal, confidence: float = CONFIDENCE) -> Action:
     """The anchor's action (the root's prior), unless a finalist's reward
     beats it on the same determinizations by `confidence` standard errors
     of the mean difference: then the finalist that beats it most. With no
@@ -338,8 +358,18 @@ class Node:
     reward by iteration.
     """
 
-    __slots__ = ("action", "player", "children", "visits", "total", "avail", "candidates", "prior",
-                 "samples", "finalists")
+    __slots__ = (
+        "action",
+        "player",
+        "children",
+        "visits",
+        "total",
+        "avail",
+        "candidates",
+        "prior",
+        "samples",
+        "finalists",
+    )
 
     def __init__(self, action: Action | None = None, player: int | None = None):
         self.action = action
@@ -353,13 +383,13 @@ class Node:
         self.samples: dict[int, float] = {}
         self.finalists: list[Action] = []
 
-    def child(self, key, action: Action | None = None, player: int | None = None) -> "Node":
+    def child(self, key, action: Action | None = None, player: int | None = None) -> Node:
         node = self.children.get(key)
         if node is None:
             node = self.children[key] = Node(action, player)
         return node
 
-    def select(self, actions: list[Action], exploration: float) -> "Node":
+    def select(self, actions: list[Action], exploration: float) -> Node:
         """UCB1 over the children of the available actions (counting their availability)."""
         children = [self.children[action] for action in actions]
         for child in children:
@@ -378,9 +408,18 @@ class Node:
         return f"<Node {self.action} by {self.player}: {self.visits} visits, mean {self.mean():.3f}>"
 
 
-def search(determinizer: Determinizer, seat: int, rng: Random, policy, iterations: int | None,
-           seconds: float | None, exploration: float = EXPLORATION, prior: Action | None = None,
-           steps: int | str | None = None, expand_after: int | None = EXPAND_AFTER) -> Node:
+def search(
+    determinizer: Determinizer,
+    seat: int,
+    rng: Random,
+    policy,
+    iterations: int | None,
+    seconds: float | None,
+    exploration: float = EXPLORATION,
+    prior: Action | None = None,
+    steps: int | str | None = None,
+    expand_after: int | None = EXPAND_AFTER,
+) -> Node:
     """Run the search for `seat` within the budget (`prior`: the anchor's
     action, always among the compared ones); return the root.
 
@@ -420,8 +459,11 @@ def search(determinizer: Determinizer, seat: int, rng: Random, policy, iteration
                 child = root.child(action, action, seat)
                 one.apply(action)
                 play_rng = Random(seed)
-                path = [] if expand_after is None else descend(child, one, seat, play_rng, policy, exploration,
-                                                               expand_after)
+                path = (
+                    []
+                    if expand_after is None
+                    else descend(child, one, seat, play_rng, policy, exploration, expand_after)
+                )
                 if fast:
                     totals, steps_taken = briscola2.playout(one, solved)
                     reward = rewards(one, totals)
@@ -444,8 +486,7 @@ def search(determinizer: Determinizer, seat: int, rng: Random, policy, iteration
 class Budget:
     """What a search has spent of its limits (None: no limit of that kind)."""
 
-    def __init__(self, iterations: int | None, seconds: float | None, steps: int | None,
-                 start: float | None = None):
+    def __init__(self, iterations: int | None, seconds: float | None, steps: int | None, start: float | None = None):
         self.limits = (iterations, seconds, steps)
         self.start = time.perf_counter() if start is None else start
         self.iterations = self.steps = 0
@@ -453,16 +494,18 @@ class Budget:
     def used(self, share: float) -> bool:
         """True once any limit is spent up to `share` of it."""
         iterations, seconds, steps = self.limits
-        return ((iterations is not None and self.iterations >= share * iterations)
-                or (seconds is not None and time.perf_counter() - self.start >= share * seconds)
-                or (steps is not None and self.steps >= share * steps))
+        return (
+            (iterations is not None and self.iterations >= share * iterations)
+            or (seconds is not None and time.perf_counter() - self.start >= share * seconds)
+            or (steps is not None and self.steps >= share * steps)
+        )
 
 
 def halve(root: Node, alive: list[Action]) -> list[Action]:
     """The better half of `alive` by mean paired difference to the anchor's
     action (kept in any case; with no anchor, by mean reward)."""
     ranked = sorted(alive, key=lambda a: -score(root, a))
-    keep = ranked[:ceil(len(alive) / 2)]
+    keep = ranked[: ceil(len(alive) / 2)]
     if root.prior in alive and root.prior not in keep:
         keep.append(root.prior)
     return keep
@@ -488,8 +531,9 @@ def paired(child: Node, kept: Node) -> tuple[float, float]:
     return mean, variance / k
 
 
-def descend(node: Node, state: State, seat: int, rng: Random, policy, exploration: float,
-            expand_after: int) -> list[Node]:
+def descend(
+    node: Node, state: State, seat: int, rng: Random, policy, exploration: float, expand_after: int
+) -> list[Node]:
     """Selection and expansion below `node` on `state` (changed in place): the
     nodes walked past `node`. A decision node grows children only once it has
     been visited `expand_after` times (before that the playout goes on from
@@ -727,9 +771,11 @@ def reward_function(game):
         sides = game.sides()
         side_of = [next(i for i, side in enumerate(sides) if s in side) for s in range(n)]
         if n == 3:
+
             def rewards(state, totals=None):
                 out = state.outcome()
                 return [out.score[s] / 3 + POINT_WEIGHT * (out.points[s] - 40) / 120 for s in range(n)]
+
             return rewards
         scoring = game.options["scoring"]
         top = 3 if scoring == "game_points" else 1
@@ -742,15 +788,16 @@ def reward_function(game):
             else:
                 awards = two_side_awards(list(totals), scoring)[0]
             per_side = [
-                (awards[i] - awards[1 - i]) / top + POINT_WEIGHT * (totals[i] - totals[1 - i]) / 120
-                for i in (0, 1)
+                (awards[i] - awards[1 - i]) / top + POINT_WEIGHT * (totals[i] - totals[1 - i]) / 120 for i in (0, 1)
             ]
             return [per_side[side_of[s]] for s in range(n)]
+
         return rewards
     scale = SCORE_SCALE[game.name]
 
     def rewards(state, totals=None):
         return [score / scale for score in state.outcome().score]
+
     return rewards
 
 
@@ -883,7 +930,7 @@ def _tressette_lead(state: State, hand):
     masters = []
     for suit, cards in by_suit.items():
         top = max(cards, key=lambda c: TRESSETTE[c.index])
-        higher = TRESSETTE_ORDER[:TRESSETTE_ORDER.index(top.rank)]
+        higher = TRESSETTE_ORDER[: TRESSETTE_ORDER.index(top.rank)]
         if all(Card(rank, suit) in gone or Card(rank, suit) in cards for rank in higher):
             masters.append((len(cards), top))
     if masters:

@@ -18,7 +18,7 @@ questions in microseconds:
 
 from __future__ import annotations
 
-from ..cards import BRISCOLA_POINTS, BRISCOLA_ORDER, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
+from ..cards import BRISCOLA_ORDER, BRISCOLA_POINTS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..determinize import located_cards
 from ..tricks import trick_winner
 

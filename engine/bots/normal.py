@@ -29,13 +29,13 @@ from the same evaluation.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from math import exp
 
 from ..cards import BRISCOLA_ORDER, SUITS, TRESSETTE_ORDER, Card
 from ..state import Action, play_action
 from .endgame import Endgame
-from .heuristics import BRISCOLA_VALUE, TRESSETTE_STRENGTH, THIRDS_VALUE, Table, beats
+from .heuristics import BRISCOLA_VALUE, THIRDS_VALUE, TRESSETTE_STRENGTH, Table
 
 
 def play(view, rng) -> Action:
@@ -215,8 +215,18 @@ def chiamata(state, seat: int, legal) -> Action:
     return play_action(seat, best_card(Table(state, seat)))
 
 
-CHIAMATA_FEATURES = ("one", "partner", "trumps", "trump_ranks", "called_rank", "top_trumps",
-                     "aces", "threes", "kings_queens", "points")
+CHIAMATA_FEATURES = (
+    "one",
+    "partner",
+    "trumps",
+    "trump_ranks",
+    "called_rank",
+    "top_trumps",
+    "aces",
+    "threes",
+    "kings_queens",
+    "points",
+)
 """What the caller's estimate reads from a hand, a trump suit and a called
 card: a constant; 1 with a partner (0 alone); the side's trumps (its own
 and the called card); the ranks of its own trumps (1 for the 2 .. 10 for
@@ -236,9 +246,18 @@ def chiamata_features(hand: list[Card], suit: str, called: Card | None) -> list[
     called_rank = 10 - BRISCOLA_ORDER.index(called.rank) if partner else 0
     others = [c for c in hand if c.suit != suit]
     threes = sum(1.0 if Card("A", c.suit) in hand else 0.5 for c in others if c.rank == "3")
-    return [1.0, float(partner), float(len(side)), float(ranks), float(called_rank),
-            float(sum(c.rank in "A3" for c in side)), float(sum(c.rank == "A" for c in others)), threes,
-            float(sum(c.rank in "KQ" for c in others)), float(sum(BRISCOLA_VALUE[c.index] for c in others))]
+    return [
+        1.0,
+        float(partner),
+        float(len(side)),
+        float(ranks),
+        float(called_rank),
+        float(sum(c.rank in "A3" for c in side)),
+        float(sum(c.rank == "A" for c in others)),
+        threes,
+        float(sum(c.rank in "KQ" for c in others)),
+        float(sum(BRISCOLA_VALUE[c.index] for c in others)),
+    ]
 
 
 def chiamata_points(hand: list[Card], suit: str, called: Card | None) -> float:
@@ -401,7 +420,7 @@ other cards to play first); cards beyond the fourth of a suit; suits of at
 most one card; the winners `suit_tricks` counts; the thirds held."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_features(ranks: str) -> tuple[float, ...]:
     """The features of one suit's cards (ranks high to low, e.g. "3AK5")."""
     k = len(ranks)
@@ -413,9 +432,18 @@ def _suit_features(ranks: str) -> tuple[float, ...]:
     aces = "A" in ranks
     safe_ace = aces and (("3" in ranks and "2" in ranks) or k >= 3)
     cards = [Card(r, "D") for r in ranks]
-    return (0.0, float(top), float("3" in ranks), float("2" in ranks), float(aces), float(safe_ace),
-            float(max(0, k - 4)), float(k <= 1), sum(suit_tricks(cards)),
-            float(sum(THIRDS_VALUE[c.index] for c in cards)))
+    return (
+        0.0,
+        float(top),
+        float("3" in ranks),
+        float("2" in ranks),
+        float(aces),
+        float(safe_ace),
+        float(max(0, k - 4)),
+        float(k <= 1),
+        sum(suit_tricks(cards)),
+        float(sum(THIRDS_VALUE[c.index] for c in cards)),
+    )
 
 
 def hand_features(cards) -> list[float]:
@@ -506,8 +534,9 @@ def calab_call(state, seat: int) -> Action:
 def calab_return(state, seat: int) -> Action:
     """Give back the card the hand misses least (and worth least to the defender)."""
     hand = sorted(state.hands[seat])
-    card = max(hand, key=lambda c: (hand_value([k for k in hand if k is not c]) - 0.5 * THIRDS_VALUE[c.index],
-                                    -c.index))
+    card = max(
+        hand, key=lambda c: (hand_value([k for k in hand if k is not c]) - 0.5 * THIRDS_VALUE[c.index], -c.index)
+    )
     return Action(seat, "return", card=card)
 
 

@@ -55,7 +55,7 @@ class Briscola(Game):
         faceup = 3 * self.players
         return DealPlan(size, tuple(map(tuple, hands)), tuple(range(faceup + 1, size)), faceup)
 
-    def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> "BriscolaState":
+    def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> BriscolaState:
         return BriscolaState(self, dealer, deal, viewer)
 
     def teams(self) -> list[list[int]] | None:
@@ -77,15 +77,15 @@ class Briscola(Game):
         best = max(totals)
         return best >= self.match_target() and totals.count(best) == 1
 
-
     def deal_audiences(self, plan: DealPlan) -> list[tuple[int, object, int | None]]:
         """Open hands: every hand is dealt face up, and the top of the stock shows."""
         placed = super().deal_audiences(plan)
         if not self.options["open_hands"]:
             return placed
         top = plan.stock[0] if plan.stock else None
-        return [(p, holder, PUBLIC if isinstance(holder, int) or p == top else audience)
-                for p, holder, audience in placed]
+        return [
+            (p, holder, PUBLIC if isinstance(holder, int) or p == top else audience) for p, holder, audience in placed
+        ]
 
 
 class BriscolaState(State):
@@ -112,7 +112,7 @@ class BriscolaState(State):
     def ended_early(self) -> bool:
         return self.declared is not None
 
-    def _clone_extra(self, state: "BriscolaState") -> None:
+    def _clone_extra(self, state: BriscolaState) -> None:
         state.stock = list(self.stock)
 
     # --- queries ------------------------------------------------------------
@@ -124,9 +124,7 @@ class BriscolaState(State):
     def can_exchange(self, seat: int) -> bool:
         """True when the exchange option allows `seat` to swap now (hand known)."""
         return (
-            self.exchange_card is not None
-            and self.drawn < len(self.stock)
-            and self.exchange_card in self.hands[seat]
+            self.exchange_card is not None and self.drawn < len(self.stock) and self.exchange_card in self.hands[seat]
         )
 
     def can_declare(self, seat: int) -> bool:
@@ -213,7 +211,7 @@ class BriscolaState(State):
             self.stock[slot] = card
 
     def _known_elsewhere(self) -> list[Card]:
-        known = [c for c in self.stock[self.drawn:] if c is not None]
+        known = [c for c in self.stock[self.drawn :] if c is not None]
         if self.drawn <= len(self.stock):
             known.append(self.faceup)
         return known

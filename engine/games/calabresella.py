@@ -28,8 +28,14 @@ class Calabresella(Game):
     OPTIONS: dict[str, tuple] = {}
     INT_OPTIONS = {"series_hands": (9, 1, 100)}
     ACTIONS = {
-        "pass": (), "bid": ("contract",), "call": ("card",), "return": ("card",),
-        "discard": ("cards",), "raise": ("raise",), "take": ("cards",), "play": ("card",),
+        "pass": (),
+        "bid": ("contract",),
+        "call": ("card",),
+        "return": ("card",),
+        "discard": ("cards",),
+        "raise": ("raise",),
+        "take": ("cards",),
+        "play": ("card",),
     }
     DEAL_KEYS = {"monte": "monte"}
     RESULT_KEYS = ("soloist", "contract", "raise", "soloist_thirds", "success", "multiplier")
@@ -42,7 +48,7 @@ class Calabresella(Game):
         hands = packets(3, dealer, [4, 4, 4])
         return DealPlan(40, tuple(map(tuple, hands)), monte=(36, 37, 38, 39))
 
-    def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> "CalabresellaState":
+    def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> CalabresellaState:
         return CalabresellaState(self, dealer, deal, viewer)
 
     def series_over(self, scores: list[int], hands_scored: int) -> bool:
@@ -52,14 +58,29 @@ class Calabresella(Game):
 
 class CalabresellaState(State):
     HANDLERS = {
-        "bid": "_bid", "pass": "_pass", "call": "_call", "return": "_return",
-        "discard": "_discard", "raise": "_raise", "take": "_take", "play": "_play",
-        "handover": "_handover", "monte": "_show_monte", "dividete": "_divide",
+        "bid": "_bid",
+        "pass": "_pass",
+        "call": "_call",
+        "return": "_return",
+        "discard": "_discard",
+        "raise": "_raise",
+        "take": "_take",
+        "play": "_play",
+        "handover": "_handover",
+        "monte": "_show_monte",
+        "dividete": "_divide",
     }
     PHASE_KINDS = {
-        "auction": ("bid", "pass"), "call": ("call",), "handover": ("handover",),
-        "monte": ("monte",), "return": ("return",), "discard": ("discard",),
-        "raise": ("raise",), "dividete": ("dividete",), "take": ("take",), "play": ("play",),
+        "auction": ("bid", "pass"),
+        "call": ("call",),
+        "handover": ("handover",),
+        "monte": ("monte",),
+        "return": ("return",),
+        "discard": ("discard",),
+        "raise": ("raise",),
+        "dividete": ("dividete",),
+        "take": ("take",),
+        "play": ("play",),
     }
 
     MUST_FOLLOW = True
@@ -80,7 +101,7 @@ class CalabresellaState(State):
         self.discarders: list[tuple[int, int]] = []
         self.redeal = False
 
-    def _clone_extra(self, state: "CalabresellaState") -> None:
+    def _clone_extra(self, state: CalabresellaState) -> None:
         state.monte = list(self.monte)
         state.discarders = list(self.discarders)
 
@@ -296,7 +317,7 @@ class CalabresellaState(State):
         if seat == CHANCE:
             return [self.chance_outcome()]
         if phase == "auction":
-            higher = CONTRACTS if self.contract is None else CONTRACTS[CONTRACTS.index(self.contract) + 1:]
+            higher = CONTRACTS if self.contract is None else CONTRACTS[CONTRACTS.index(self.contract) + 1 :]
             return [Action(seat, "pass")] + [Action(seat, "bid", contract=c) for c in higher]
         if phase == "call":
             return [Action(seat, "call", card=c) for c in ALL_CARDS]

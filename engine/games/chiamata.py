@@ -48,7 +48,7 @@ class Chiamata(Game):
         """4 cards at a time, twice round: 8 each, nothing left."""
         return DealPlan(40, tuple(map(tuple, packets(5, dealer, [4, 4]))))
 
-    def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> "ChiamataState":
+    def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> ChiamataState:
         return ChiamataState(self, dealer, deal, viewer)
 
     def series_over(self, scores: list[int], hands_scored: int) -> bool:
@@ -77,7 +77,7 @@ class ChiamataState(State):
         self.partner_known = False
         self.redeal = False
 
-    def _clone_extra(self, state: "ChiamataState") -> None:
+    def _clone_extra(self, state: ChiamataState) -> None:
         state.passed = list(self.passed)
 
     # --- auction ------------------------------------------------------------
@@ -86,12 +86,12 @@ class ChiamataState(State):
         seat = self.turn
         if self.game.options["auction"] == "points":
             low = 61 if self.bidder is None else self.target + 1
-            return list(POINT_BIDS[seat][low - 61:])
+            return list(POINT_BIDS[seat][low - 61 :])
         if self.rank is None:
             return list(RANK_BIDS[seat])
         if self.rank != "2":
-            return list(RANK_BIDS[seat][BRISCOLA_ORDER.index(self.rank) + 1:])
-        return list(TWO_BIDS[seat][self.target + 1 - 62:])
+            return list(RANK_BIDS[seat][BRISCOLA_ORDER.index(self.rank) + 1 :])
+        return list(TWO_BIDS[seat][self.target + 1 - 62 :])
 
     def _bid(self, action: Action) -> None:
         if self.game.options["auction"] == "points":
@@ -178,7 +178,7 @@ class ChiamataState(State):
         bid = self.rank
         if options["auction"] == "points":
             return list(ALL_CARDS)
-        ranks = BRISCOLA_ORDER[:BRISCOLA_ORDER.index(bid) + 1] if options["call"] == "at_least" else bid
+        ranks = BRISCOLA_ORDER[: BRISCOLA_ORDER.index(bid) + 1] if options["call"] == "at_least" else bid
         cards = [c for c in ALL_CARDS if c.rank in ranks]
         if bid == "2":
             # Per suit whose 2 the caller may hold: each card up the order
@@ -204,7 +204,7 @@ class ChiamataState(State):
             return f"{card} may be called only by a caller holding {two} (the two rule)"
         if self._holds(seat, card) is True:
             return f"the two rule calls a trump the caller does not hold; the caller holds {card}"
-        for rank in LOW_TO_HIGH[:LOW_TO_HIGH.index(card.rank)]:
+        for rank in LOW_TO_HIGH[: LOW_TO_HIGH.index(card.rank)]:
             if self._holds(seat, Card(rank, card.suit)) is False:
                 return f"the two rule calls the lowest trump not held, which is below {card}"
         return None
