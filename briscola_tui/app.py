@@ -122,10 +122,10 @@ class BriscolaApp(App):
         self.run_worker(lambda: self._resume(slot, failed), thread=True, group="resume")
 
     def _resume(self, slot, failed) -> None:
+        from .folders import InUse
         from .offline import OfflineTable
         from .saved import NotResumable
         from .screens.table import TableScreen
-        from .storage import InUse
 
         try:
             controller = OfflineTable.resume(slot, pace=self.pace)

@@ -7,7 +7,7 @@ import contextlib
 import os
 import sys
 
-from briscola_tui.cheaters import CHEATS
+from .names import CHEAT_KINDS, LEVELS
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -36,12 +36,10 @@ def _positive(text: str) -> int:
 
 
 def _levels(text: str) -> list[str]:
-    from engine.bots import PLAYERS
-
     levels = [t.strip() for t in text.split(",")]
-    unknown = [t for t in levels if t not in PLAYERS]
+    unknown = [t for t in levels if t not in LEVELS]
     if unknown:
-        raise argparse.ArgumentTypeError(f"unknown level {unknown[0]!r} (levels: {', '.join(sorted(PLAYERS))})")
+        raise argparse.ArgumentTypeError(f"unknown level {unknown[0]!r} (levels: {', '.join(sorted(LEVELS))})")
     return levels
 
 
@@ -150,9 +148,7 @@ def _network_app(kind: str, args) -> int:
 
 
 def _add_network_commands(sub) -> None:
-    from engine.bots import PLAYERS
-
-    levels = sorted(PLAYERS)
+    levels = sorted(LEVELS)
     host = sub.add_parser(
         "host",
         help="host a table on the network (one table per process)",
@@ -265,7 +261,7 @@ def _play(args: argparse.Namespace) -> int:
     )
     app.run()
     _say_farewell(app)
-    return 0
+    return app.return_code or 0  # 1 when the app died of an error
 
 
 def _say_farewell(app) -> None:
@@ -298,12 +294,10 @@ def _home(ascii: bool = False) -> int:
     app = BriscolaApp(ascii=True if ascii else None)
     app.run()
     _say_farewell(app)
-    return 0
+    return app.return_code or 0  # 1 when the app died of an error
 
 
 def _add_play_command(sub) -> None:
-    from engine.bots import PLAYERS
-
     play = sub.add_parser(
         "play",
         help="play against the computer (the interactive table)",
@@ -314,7 +308,7 @@ def _add_play_command(sub) -> None:
     play.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
     play.add_argument(
         "--level",
-        choices=sorted(PLAYERS),
+        choices=sorted(LEVELS),
         help="the computer players' level (default: the one in your settings, normal at first)",
     )
     play.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
@@ -340,6 +334,17 @@ def _add_play_command(sub) -> None:
     play.set_defaults(run=_play)
 
 
+def version() -> str:
+    """The installed package's version (the one in pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("briscola-tui")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="briscola",
@@ -347,6 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a command: the home screen (play against the computer, the rules).",
     )
     parser.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the home screen)")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_play_command(sub)
 
@@ -387,9 +393,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     selfplay.add_argument(
         "--cheat",
-        choices=sorted(CHEATS),
+        choices=CHEAT_KINDS,
         metavar="KIND",
-        help="let one seat (or the host) cheat once, to watch the protocol name it: " + ", ".join(sorted(CHEATS)),
+        help="let one seat (or the host) cheat once, to watch the protocol name it: " + ", ".join(CHEAT_KINDS),
     )
     selfplay.add_argument("--cheater", type=int, metavar="N", help="the cheating seat (default 1)")
     selfplay.add_argument(

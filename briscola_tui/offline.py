@@ -109,7 +109,7 @@ class OfflineTable:
     def resume(cls, slot: Slot, pace: float = 0.0) -> OfflineTable:
         """The game kept in `slot`, every node rebuilt from its transcript, keys and
         secrets, each owing what it owed when the game stopped. NotResumable if it
-        cannot be (a finished series is discarded and is not); `storage.InUse` if
+        cannot be (a finished series is discarded and is not); `folders.InUse` if
         another process plays it."""
         slot.hold()
         meta = slot.read_meta()

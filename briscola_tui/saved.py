@@ -1,7 +1,7 @@
 """An offline game kept on disk as it goes, so that it can be resumed after
 the terminal goes away or the person quits mid-series.
 
-In the user's data folder (`storage.data_dir`), for a game named
+In the user's data folder (`folders.data_dir`), for a game named
 `offline-GAME-TIME-PID`:
 
 - `transcripts/NAME.bin`: the table's transcript, each entry appended as it
@@ -26,51 +26,22 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from protocol.identity import Identity
-from protocol.store import SeatStore
+from . import folders
+from .folders import data_dir, hold_lock
 
-from .storage import FileSeatStore, data_dir, hold_lock, write_all
+if TYPE_CHECKING:  # the home screen lists saved games without loading the protocol
+    from protocol.identity import Identity
+    from protocol.store import SeatStore
+
+    from .storage import QuickSeatStore
 
 META_VERSION = 1
 
 
 class NotResumable(ValueError):
     """A saved game that cannot be resumed (said why, no secret in it)."""
-
-
-class QuickSeatStore(FileSeatStore):
-    """A seat store for an offline table: each change replaces the file at once
-    (a killed process leaves the old or the new store), without waiting for
-    the disk — every node is in this process, so nothing left it before.
-
-    Once a write fails, or the game is no longer kept (`kept` False), it keeps
-    the secrets in memory only and the game plays on; `lost(error)` is told."""
-
-    kept = True
-    lost = None
-
-    def save(self) -> None:
-        if not self.kept:
-            return
-        try:
-            replace_file(self.path, self.to_bytes())
-        except OSError as error:
-            self.kept = False
-            if self.lost is not None:
-                self.lost(error)
-
-
-def replace_file(path: Path, data: bytes) -> None:
-    """Put `data` in `path` (mode 0o600) in one rename: a reader sees the old or the new
-    whole file. One process writes a game's files (it holds the game's lock)."""
-    tmp = path.with_name(f".{path.name}.new")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        write_all(fd, data)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
 
 
 @dataclass(frozen=True)
@@ -106,7 +77,7 @@ class Slot:
         self.hold()
 
     def hold(self) -> None:
-        """Hold this game for this process; `storage.InUse` if another one plays it."""
+        """Hold this game for this process; `folders.InUse` if another one plays it."""
         hold_lock(f"saved/{self.name}/game")
 
     def key(self, node: str) -> Path:
@@ -116,6 +87,8 @@ class Slot:
         identity.save(self.key(node))
 
     def identity(self, node: str) -> Identity:
+        from protocol.identity import Identity
+
         try:
             return Identity.load(self.key(node))
         except (OSError, ValueError) as error:
@@ -125,6 +98,8 @@ class Slot:
 
     def store(self, seat: int, start: SeatStore | None = None) -> QuickSeatStore:
         """Seat `seat`'s store on disk; a new one starts with `start`'s secrets (fixed deals)."""
+        from .storage import QuickSeatStore
+
         store = QuickSeatStore(self.folder / f"seat{seat}.store")
         if start is not None:
             store.seeds.update(start.seeds)
@@ -134,7 +109,7 @@ class Slot:
 
     def write_meta(self, meta: dict) -> None:
         """Replace game.json at once (mode 0o600)."""
-        replace_file(self.folder / "game.json", json.dumps(meta).encode())
+        folders.replace_file(self.folder / "game.json", json.dumps(meta).encode())
 
     def read_meta(self) -> dict:
         try:

@@ -7,7 +7,7 @@ relays it. A crash mid-write leaves at most a torn last frame, which
 `save_transcript` writes a whole file at once, atomically.
 
 A seat's secrets go to a `FileSeatStore` in the user's data folder
-(`data_dir`), readable by the user only.
+(`folders.data_dir`), readable by the user only.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-
-import platformdirs
 
 from protocol.codec import frame
 from protocol.errors import LocalProtocolError, ProtocolError
@@ -30,6 +28,9 @@ from protocol.transcript import (
     load_transcript_prefix,
     verify_chain,
 )
+
+from . import folders
+from .folders import data_dir, write_all
 
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 
@@ -217,13 +218,6 @@ class TranscriptFile:
             self.close()
 
 
-def write_all(fd: int, data: bytes) -> None:
-    """Write all of `data` to the descriptor `fd` (os.write may take only part)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
 def _read_all(fd: int) -> bytes:
     chunks = []
     while chunk := os.read(fd, 1 << 20):
@@ -243,48 +237,6 @@ def _fsync_folder(path: Path) -> None:
 
 
 # --- a seat's secrets ----------------------------------------------------------
-
-
-def data_dir() -> Path:
-    """Where briscola keeps a user's files: $BRISCOLA_HOME, else the user's data
-    folder as the platform has it (on Linux $XDG_DATA_HOME or ~/.local/share,
-    then briscola-tui). Created readable by the user only."""
-    home = os.environ.get("BRISCOLA_HOME")
-    folder = Path(home) if home else Path(platformdirs.user_data_dir("briscola-tui", appauthor=False))
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return folder
-
-
-_HELD: dict[Path, int] = {}
-"""Lock files this process holds (their descriptors stay open until it exits)."""
-
-
-class InUse(RuntimeError):
-    """Another process holds this data folder's lock."""
-
-
-def hold_lock(name: str) -> None:
-    """Hold `<data folder>/<name>.lock` for the life of this process; InUse if another
-    process holds it. The operating system lets go of it when the process ends, however
-    it ends (a killed process leaves no stale lock)."""
-    path = data_dir() / f"{name}.lock"
-    if path in _HELD:
-        return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): nothing to hold
-        os.close(fd)
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise InUse(
-            f"another briscola process is playing from {path.parent}; one seat per data "
-            f"folder (set BRISCOLA_HOME to another folder to take a second seat from this account)"
-        ) from None
-    _HELD[path] = fd
 
 
 class FileSeatStore(SeatStore):
@@ -329,6 +281,28 @@ class FileSeatStore(SeatStore):
 
     def __repr__(self) -> str:
         return f"<FileSeatStore {self.path.name} hands={sorted(self.seeds)} unconfirmed={sorted(self.sent)}>"
+
+
+class QuickSeatStore(FileSeatStore):
+    """A seat store for an offline table: each change replaces the file at once
+    (a killed process leaves the old or the new store), without waiting for
+    the disk — every node is in this process, so nothing left it before.
+
+    Once a write fails, or the game is no longer kept (`kept` False), it keeps
+    the secrets in memory only and the game plays on; `lost(error)` is told."""
+
+    kept = True
+    lost = None
+
+    def save(self) -> None:
+        if not self.kept:
+            return
+        try:
+            folders.replace_file(self.path, self.to_bytes())
+        except OSError as error:
+            self.kept = False
+            if self.lost is not None:
+                self.lost(error)
 
 
 class StoreError(ValueError):

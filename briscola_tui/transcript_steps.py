@@ -111,7 +111,7 @@ def whose_copy(stem: str) -> str:
 
 def stored_transcripts(limit: int = 8) -> list[Path]:
     """The newest transcripts in the data folder (host, join and watch keep theirs there)."""
-    from .storage import data_dir
+    from .folders import data_dir
 
     folder = data_dir() / "transcripts"
     try:

@@ -322,7 +322,8 @@ def test_save_and_read_transcript(tmp_path):
 
 
 def test_seat_store_file_is_private_and_survives_a_restart(tmp_path, monkeypatch):
-    from briscola_tui.storage import FileSeatStore, data_dir
+    from briscola_tui.folders import data_dir
+    from briscola_tui.storage import FileSeatStore
 
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
     assert data_dir() == tmp_path / "home"

@@ -28,7 +28,8 @@ from protocol.identity import Identity
 from protocol.session import TableSession
 from protocol.transcript import entry_hash
 
-from ..storage import FileSeatStore, TranscriptFile, data_dir
+from ..folders import data_dir
+from ..storage import FileSeatStore, TranscriptFile
 from ..wording import count
 from .thinking import think
 

@@ -20,7 +20,8 @@ from protocol.host import Host
 from protocol.identity import Identity
 from protocol.session import TableSession
 
-from ..storage import FileSeatStore, InUse, TranscriptFile, data_dir, hold_lock
+from ..folders import InUse, data_dir, hold_lock
+from ..storage import FileSeatStore, TranscriptFile
 from .client import Client, Options, stdin_lines
 from .server import BOT_NAMES, Bot, Limits, TableServer, bot_name, is_bot_name, new_code
 

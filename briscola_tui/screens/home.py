@@ -160,8 +160,8 @@ class HomeScreen(Screen):
         self.app.push_screen(ConfirmDelete(item.text), answered)
 
     def _delete(self, slot, cursor: int) -> None:
+        from ..folders import InUse
         from ..saved import saved_games
-        from ..storage import InUse
 
         note = self.query_one("#home-note", Static)
         try:

@@ -1,0 +1,35 @@
+"""Names the command line lists without loading what they name.
+
+`briscola --help` and the home screen must start fast: the cheats are defined in
+`briscola_tui.cheaters`, which loads the whole protocol and `cryptography`, and
+the levels in `engine.bots`, which loads every computer player. The command line
+only needs their names; tests/test_startup.py checks these lists agree with the
+definitions.
+"""
+
+# The computer players' levels (engine.bots.PLAYERS), from weakest.
+LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
+
+# The cheats `briscola selfplay --cheat KIND` can stage (briscola_tui.cheaters.CHEATS).
+
+CHEAT_KINDS: tuple[str, ...] = (
+    "bad-key",
+    "bad-reveal",
+    "duplicate",
+    "false-denial",
+    "forge",
+    "garbage-shuffle",
+    "host-fork",
+    "play-unheld",
+    "renege",
+    "replay",
+    "seat-hijack",
+    "substitute",
+    "swap-positions",
+    "tag-card",
+    "two-rule",
+    "withhold-reveal",
+    "wrong-proof",
+    "wrong-public-share",
+    "wrong-share",
+)
