@@ -9,6 +9,7 @@ source packages file by file.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tarfile
@@ -93,3 +94,12 @@ def test_python_dash_m_runs_the_same_command():
     )
     assert done.returncode == 0
     assert done.stdout.startswith("usage: briscola verify ")
+
+
+def test_the_user_guide_installs_as_the_readme_does():
+    def first_command(path: Path) -> str:
+        return re.findall(r"```sh\n(.*?)\n```", path.read_text(), re.S)[0].strip()
+
+    readme = first_command(ROOT / "README.md")
+    assert readme == "python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/briscola"
+    assert first_command(ROOT / "docs" / "user-guide.md") == readme
