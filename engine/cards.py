@@ -31,6 +31,7 @@ class Card:
     suit: str
     rank: str
     index: int
+    _text: str
 
     def __new__(cls, rank: str, suit: str) -> Card:
         try:

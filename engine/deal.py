@@ -9,6 +9,7 @@ bots use `DealPlan.deal` on a plainly shuffled list of cards.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import Card
@@ -31,7 +32,7 @@ class DealPlan:
     faceup: int | None = None
     monte: tuple[int, ...] = ()
 
-    def deal(self, deck: list[Card]) -> Deal:
+    def deal(self, deck: Sequence[Card | None]) -> Deal:
         """Lay out a shuffled deck (position 0 first) as a fully known `Deal`."""
         if len(deck) != self.size:
             raise ValueError(f"the plan deals {self.size} cards, the deck has {len(deck)}")

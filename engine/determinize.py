@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 from math import factorial
 
 from .cards import BRISCOLA_ORDER, Card
+from .games.calabresella import CalabresellaState
+from .games.chiamata import ChiamataState
 from .state import CHANCE, PUBLIC, Action, Deal, IllegalAction, State
 
 
@@ -209,7 +211,8 @@ class Determinizer:
 
     def _places(self, state: State, reading: _Reading) -> tuple[list, list[int]]:
         """The hidden places of the present and how many cards each holds."""
-        places, caps = [], []
+        places: list[tuple] = []
+        caps: list[int] = []
         for seat, count in enumerate(state.unknown):
             if count:
                 places.append(("hand", seat))
@@ -390,6 +393,7 @@ def _two_rule_facts(probe: State, action: Action) -> list[tuple[str, int, Card]]
     """A Chiamata call that relies on the two rule (engine/games/chiamata.py
     `_two_rule`): the caller holds the 2 of the called suit and every lower
     trump, and does not hold the called card."""
+    assert isinstance(probe, ChiamataState)  # RULE_FACTS: a Chiamata hand
     options, card, bid = probe.game.options, action.card, probe.rank
     if options["auction"] == "points" or card is None or bid is None or card.rank == bid:
         return []
@@ -404,9 +408,11 @@ def _two_rule_facts(probe: State, action: Action) -> list[tuple[str, int, Card]]
 
 def _denial_facts(probe: State, action: Action) -> list[tuple[str, int, Card]]:
     """A Calabresella handover with no holder: neither defender holds the called card."""
-    if action.holder is not None:
+    assert isinstance(probe, CalabresellaState)  # RULE_FACTS: a Calabresella hand
+    card = action.card
+    if action.holder is not None or card is None:  # a fact about no card limits nothing
         return []
-    return [("lacks", seat, action.card) for seat in probe.defenders()]
+    return [("lacks", seat, card) for seat in probe.defenders()]
 
 
 RULE_FACTS = {

@@ -93,7 +93,9 @@ class Game:
         """(position, holder, audience) for every position the deal places:
         hands, stock, the face-up card and the monte. The audience is the seat
         that sees the card, PUBLIC, or None for a card nobody sees yet."""
-        placed = [(p, seat, seat) for seat, positions in enumerate(plan.hands) for p in positions]
+        placed: list[tuple[int, object, int | None]] = [
+            (p, seat, seat) for seat, positions in enumerate(plan.hands) for p in positions
+        ]
         placed += [(p, "stock", None) for p in plan.stock]
         if plan.faceup is not None:
             placed.append((plan.faceup, "faceup", PUBLIC))
@@ -131,10 +133,11 @@ class Game:
         cards = [c for h in deal.hands for c in h] + list(deal.stock) + list(deal.monte)
         if deal.faceup is not None:
             cards.append(deal.faceup)
-        if any(c is None for c in cards):
+        known = [c for c in cards if c is not None]
+        if len(known) != len(cards):
             raise ValueError("the deal has hidden cards; a full deal is needed here")
         seen: set[Card] = set()
-        for card in cards:
+        for card in known:
             if card in seen:
                 raise ValueError(f"{card} is dealt twice")
             seen.add(card)

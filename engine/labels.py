@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from .cards import BRISCOLA_ORDER, SUIT_GLYPHS, Card
 from .games.calabresella import CONTRACTS, RAISES
-from .state import CHANCE, TERMINAL, Action, IllegalAction
+from .state import CHANCE, TERMINAL, Action, ActionKind, IllegalAction
 
 __all__ = ["LabelError", "label", "labels", "parse"]
 
@@ -43,11 +43,22 @@ class LabelError(ValueError):
     """Text that is not an action (or not a legal one now); the message says what to write."""
 
 
-CARD_KINDS = ("play", "call", "return")
-CARDS_KINDS = ("discard", "take")
-BARE_KINDS = ("pass", "exchange", "declare")
-KINDS = ("play", "pass", "bid", "call", "exchange", "declare", "return", "discard", "raise", "take")
-CHANCE_KINDS = ("draw", "monte", "dividete", "handover")
+CARD_KINDS: tuple[ActionKind, ...] = ("play", "call", "return")
+CARDS_KINDS: tuple[ActionKind, ...] = ("discard", "take")
+BARE_KINDS: tuple[ActionKind, ...] = ("pass", "exchange", "declare")
+KINDS: tuple[ActionKind, ...] = (
+    "play",
+    "pass",
+    "bid",
+    "call",
+    "exchange",
+    "declare",
+    "return",
+    "discard",
+    "raise",
+    "take",
+)
+CHANCE_KINDS: tuple[ActionKind, ...] = ("draw", "monte", "dividete", "handover")
 HINTS = {
     "dividete": "raise dividete",
     "scegliete": "raise scegliete",

@@ -193,7 +193,7 @@ def _read_deal(data, game) -> Deal:
     hands = data.get("hands")
     if not isinstance(hands, list) or len(hands) != game.players:
         raise ReplayInputError(f"deal.hands: expected {game.players} hands")
-    deal = Deal([_cards(h, f"deal.hands[{i}]") for i, h in enumerate(hands)])
+    deal = Deal([list(_cards(h, f"deal.hands[{i}]")) for i, h in enumerate(hands)])
     for key in game.DEAL_KEYS:
         if key not in data:
             raise ReplayInputError(f"deal: missing {key!r}")

@@ -23,10 +23,15 @@ the end-of-hand audit (which replays with every card known) checks the rest.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, Self
 
 from .cards import ALL_CARDS, Card
 from .tricks import trick_value, trick_winner
+
+if TYPE_CHECKING:
+    from .game import Game
 
 CHANCE = -1
 """`current_player()` while the state waits for cards to be dealt or shown."""
@@ -34,6 +39,19 @@ TERMINAL = -2
 """`current_player()` once the hand is over."""
 PUBLIC = -3
 """Audience of a card every seat (and every spectator) sees; as a viewer, a spectator."""
+
+Phase = Literal[
+    "play", "draw", "auction", "call", "handover", "monte", "return", "discard", "raise", "dividete", "take", "done"
+]
+"""A hand's phase (`State.phase`): each game uses some of these (`PHASE_KINDS`), and "done" once it is over."""
+
+NeedKind = Literal["draw", "handover", "monte", "dividete"]
+"""The chance events (`Need.kind`): what a chance node waits for."""
+
+ActionKind = Literal[
+    "play", "exchange", "declare", "bid", "pass", "call", "return", "discard", "raise", "take", NeedKind
+]
+"""Every kind of action: a seat's decisions, and the chance events (`seat == CHANCE`)."""
 
 VIEWERS = """Whose knowledge a state (or a redacted deal) holds, `viewer`:
 None, the full state (every card known: the audit, a replay); PUBLIC, a
@@ -56,9 +74,9 @@ class Action:
     """
 
     seat: int
-    kind: str
+    kind: ActionKind
     card: Card | None = None
-    cards: tuple = ()
+    cards: tuple[Card | None, ...] = ()
     rank: str | None = None
     target: int | None = None
     contract: str | None = None
@@ -87,7 +105,7 @@ class Need:
     ("stock", k), ("faceup",), ("monte", k) or ("hand", seat).
     """
 
-    kind: str
+    kind: NeedKind
     audiences: tuple[int, ...] = ()
     slots: tuple = ()
     card: Card | None = None
@@ -135,7 +153,9 @@ class Deal:
         """What `viewer` knows of this deal at the start of the hand (see VIEWERS)."""
         if viewer is None:
             return Deal([list(h) for h in self.hands], list(self.stock), self.faceup, list(self.monte))
-        hands = [list(h) if (s == viewer or public_hands) else [None] * len(h) for s, h in enumerate(self.hands)]
+        hands: list[list[Card | None]] = [
+            list(h) if (s == viewer or public_hands) else [None] * len(h) for s, h in enumerate(self.hands)
+        ]
         return Deal(hands, [None] * len(self.stock), self.faceup, [None] * len(self.monte))
 
 
@@ -148,15 +168,18 @@ class State:
     `_finish`.
     """
 
-    game: object
-    HANDLERS: dict[str, str] = {}
+    game: Game
+    HANDLERS: dict[ActionKind, str] = {}
     """Action kind -> name of the method that applies it."""
-    PHASE_KINDS: dict[str, tuple[str, ...]] = {}
+    PHASE_KINDS: dict[Phase, tuple[ActionKind, ...]] = {}
     """Phase -> the action kinds allowed in it."""
-    ended_early = False
-    """True when the hand ended before every card was played (a Briscola black hand)."""
 
-    _DISPATCH: dict[tuple[str, str], object] = {}
+    @property
+    def ended_early(self) -> bool:
+        """True when the hand ended before every card was played (a Briscola black hand)."""
+        return False
+
+    _DISPATCH: dict[tuple[Phase, ActionKind], Callable[[State, Action], None]] = {}
     """(phase, kind) -> handler function, built from HANDLERS and PHASE_KINDS
     for each class (so a subclass's overridden handler is the one called)."""
 
@@ -168,7 +191,7 @@ class State:
             for kind in kinds
         }
 
-    def __init__(self, game, dealer: int, deal: Deal, viewer: int | None):
+    def __init__(self, game: Game, dealer: int, deal: Deal, viewer: int | None):
         n = game.players
         if not 0 <= dealer < n:
             raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
@@ -181,7 +204,7 @@ class State:
         self.hands: list[list[Card]] = [[c for c in h if c is not None] for h in deal.hands]
         self.unknown: list[int] = [sum(1 for c in h if c is None) for h in deal.hands]
         self.turn = (dealer + 1) % n
-        self.phase = "play"
+        self.phase: Phase = "play"
         self.leader = self.turn
         self.trick: list[Card] = []
         self.tricks: list[Trick] = []
@@ -285,6 +308,7 @@ class State:
     def card_moves(self, action: Action) -> list[tuple[tuple, object]]:
         """(source, holder) for each card `action` moves (this state: before it)."""
         if action.kind == "play":
+            assert action.card is not None  # `apply` refuses a play without one
             return [(("card", action.card.index), "table")]
         return []
 
@@ -324,7 +348,7 @@ class State:
 
     # --- hooks for the games ------------------------------------------------
 
-    def _clone_extra(self, state: State) -> None:
+    def _clone_extra(self, state: Self) -> None:
         """Copy the mutable fields a game adds."""
 
     def _points(self) -> list[int]:

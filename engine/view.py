@@ -113,9 +113,10 @@ def roles_of(state: State) -> dict[int, tuple[str, ...]]:
         if isinstance(seat, int) and seat >= 0:
             roles.setdefault(seat, []).append(role)
     holder = _played_by(state, getattr(state, "called", None))
-    if holder is not None and getattr(state, "caller", None) is not None:
+    caller = getattr(state, "caller", None)
+    if holder is not None and caller is not None:
         # Public once the called card is played: who holds it was a secret until then.
-        if holder == state.caller:
+        if holder == caller:
             roles[holder].append("alone")  # the caller called its own card
         else:
             roles.setdefault(holder, []).append("partner")

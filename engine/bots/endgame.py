@@ -112,9 +112,9 @@ class Endgame:
         beats, value = self.beats, self.value
         lead_hand, follow_hand = (h0, h1) if leader == 0 else (h1, h0)
         follower = 1 - leader
-        best_lead = None
+        best_lead: int | None = None
         for led, led_kept in ((lead_hand[0], lead_hand[1]), (lead_hand[1], lead_hand[0])):
-            best_answer = None
+            best_answer: int | None = None
             for card, card_kept in ((follow_hand[0], follow_hand[1]), (follow_hand[1], follow_hand[0])):
                 if beats[led * 40 + card]:  # the follower takes the first trick and leads the last
                     first = follower
@@ -130,8 +130,10 @@ class Endgame:
                 outcome = gained + (WIN if gained > 60 else -WIN if gained < 60 else 0)
                 if best_answer is None or (outcome > best_answer if follower == 0 else outcome < best_answer):
                     best_answer = outcome  # the follower's best: seat 0 maximizes
+            assert best_answer is not None  # two answers were weighed
             if best_lead is None or (best_answer > best_lead if leader == 0 else best_answer < best_lead):
                 best_lead = best_answer
+        assert best_lead is not None  # two leads were weighed
         return best_lead
 
     def last_trick(self, c0: int, c1: int, leader: int, points: int) -> float:

@@ -86,14 +86,18 @@ from collections.abc import Sequence
 from itertools import combinations
 from math import ceil, comb, log, log2, sqrt
 from random import Random
+from typing import Final, Literal
 
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, TRESSETTE_ORDER, Card
 from ..determinize import Determinizer, Inconsistent
+from ..games.briscola import BriscolaState
 from ..games.briscola import _two_side_awards as two_side_awards
 from ..games.calabresella import STRENGTH as TRESSETTE
 from ..games.calabresella import VALUE as THIRDS
+from ..games.calabresella import CalabresellaState
 from ..games.chiamata import POINTS as CHIAMATA_POINTS
 from ..games.chiamata import STRENGTH as CHIAMATA_STRENGTH
+from ..games.chiamata import ChiamataState
 from ..state import CHANCE, PUBLIC, TERMINAL, Action, State, play_action
 from . import briscola2, normal
 
@@ -110,7 +114,7 @@ FAST_STEPS = 16000
 same CPU a move, 90 ms on average and at most about 0.35 s, for four times
 the determinizations (against normal: 61.7% of the decided hands instead
 of 59.4% over the same 1000 deals, docs/bots.md)."""
-DEFAULT = "default"
+DEFAULT: Final = "default"
 """`steps=DEFAULT`: `FAST_STEPS` where the playouts run on numbers, else
 `DEFAULT_STEPS`."""
 SAMPLE_STEPS = 10
@@ -171,7 +175,7 @@ def make_player(
     anchor=DEFAULT_ANCHOR,
     confidence: float = CONFIDENCE,
     exploration: float = EXPLORATION,
-    steps: int | str | None = DEFAULT,
+    steps: int | Literal["default"] | None = DEFAULT,
     expand_after: int | None = EXPAND_AFTER,
 ):
     """A hard player with this budget, ending at whichever limit comes first
@@ -266,7 +270,7 @@ class FullView:
     @property
     def state(self) -> State:
         state = self._state.clone()
-        if state.game.name == "chiamata" and state.partner_known and not knows_partner(state, self.seat):
+        if isinstance(state, ChiamataState) and state.partner_known and not knows_partner(state, self.seat):
             state.partner_known = False  # every hand is known here, but who the partner is is not
         return state
 
@@ -277,7 +281,7 @@ class FullView:
         return tuple(self._state.legal_actions())
 
 
-def knows_partner(state: State, seat: int) -> bool:
+def knows_partner(state: ChiamataState, seat: int) -> bool:
     """Chiamata: whether `seat` knows who the caller's partner is (or that
     there is none): once the called card is played, or as the partner, or as
     a caller who called a card of its own."""
@@ -290,16 +294,17 @@ class LazyDiscards(Sequence):
     """The legal discards (up to 1,820) as a sequence built only if read."""
 
     def __init__(self, state: State):
-        self.seat, self.count = state.discarders[0]
+        assert isinstance(state, CalabresellaState)  # the one game with discards
+        self.seat, self.size = state.discarders[0]  # `size`: cards in each discard
         self.hand = sorted(state.hands[self.seat])
         self._all: list[Action] | None = None
 
     def __len__(self) -> int:
-        return comb(len(self.hand), self.count)
+        return comb(len(self.hand), self.size)
 
     def __getitem__(self, i):
         if self._all is None:
-            self._all = [Action(self.seat, "discard", cards=c) for c in combinations(self.hand, self.count)]
+            self._all = [Action(self.seat, "discard", cards=c) for c in combinations(self.hand, self.size)]
         return self._all[i]
 
     def __contains__(self, action) -> bool:
@@ -307,7 +312,7 @@ class LazyDiscards(Sequence):
         return (
             getattr(action, "kind", None) == "discard"
             and action.seat == self.seat
-            and len(cards) == self.count
+            and len(cards) == self.size
             and list(cards) == sorted(set(cards))
             and set(cards) <= set(self.hand)
         )
@@ -331,11 +336,12 @@ def best_action(root: Node, legal, confidence: float = CONFIDENCE) -> Action:
     allowed = set(legal)
     finalists = [a for a in root.finalists if a in allowed and a in root.children]
     if not finalists:
-        return root.prior if root.prior in allowed else legal[0]
-    kept = root.children.get(root.prior)
-    if kept is None or root.prior not in allowed:
+        return root.prior if root.prior is not None and root.prior in allowed else legal[0]
+    prior = root.prior
+    kept = root.children.get(prior)
+    if prior is None or kept is None or prior not in allowed:
         return max(finalists, key=lambda a: root.children[a].mean())
-    best, margin = root.prior, 0.0
+    best, margin = prior, 0.0
     for action in finalists:
         if action != root.prior:
             mean, spread = paired(root.children[action], kept)
@@ -399,6 +405,7 @@ class Node:
             value = child.total / child.visits + exploration * sqrt(log(child.avail) / child.visits)
             if value > best_value:
                 best, best_value = child, value
+        assert best is not None  # `actions` is never empty
         return best
 
     def mean(self) -> float:
@@ -417,7 +424,7 @@ def search(
     seconds: float | None,
     exploration: float = EXPLORATION,
     prior: Action | None = None,
-    steps: int | str | None = None,
+    steps: int | Literal["default"] | None = None,
     expand_after: int | None = EXPAND_AFTER,
 ) -> Node:
     """Run the search for `seat` within the budget (`prior`: the anchor's
@@ -562,6 +569,7 @@ def descend(
                 path.append(node)
                 return path
             node = node.select(actions, exploration)
+            assert node.action is not None  # a decision's child: the action into it
             action = node.action
         state.apply(action)
         path.append(node)
@@ -570,7 +578,7 @@ def descend(
 def plays_left(state: State) -> int:
     """The cards still to be played in the hand (those in hand and, in
     Briscola, the stock's)."""
-    stock = state.pile_left() if state.game.name == "briscola" else 0
+    stock = state.pile_left() if isinstance(state, BriscolaState) else 0
     return stock + sum(state.hand_size(s) for s in range(state.n))
 
 
@@ -597,7 +605,7 @@ def finisher(game):
     return None
 
 
-def briscola_finish(state: State) -> list[int] | None:
+def briscola_finish(state: BriscolaState) -> list[int] | None:
     """Briscola for two, every card known, at most the last draw left (the
     winner of the trick draws the face-down card, the other the face-up
     one): each seat's final card points with best play by both, by the
@@ -606,11 +614,13 @@ def briscola_finish(state: State) -> list[int] | None:
     pile = state.pile_left()
     if pile not in (0, 2) or state.phase != "play":
         return None
-    draw = ()
+    draw: tuple[int, ...] = ()
     if pile == 2:
         if state.exchange_card is not None and (state.can_exchange(0) or state.can_exchange(1)):
             return None
-        draw = (state.stock[state.drawn].index, state.faceup.index)
+        top = state.stock[state.drawn]
+        assert top is not None  # a full state: every card known
+        draw = (top.index, state.faceup.index)
     hands = [[c.index for c in hand] for hand in state.hands]
     return briscola2.finish(hands, [c.index for c in state.trick], state.leader, state.captured, draw, state)
 
@@ -661,9 +671,10 @@ def root_candidates(state: State, root: Node, rng: Random, policy) -> list[Actio
     if any(a.kind == "call" for a in actions):
         suits = set()
         strength = _call_strength(state)
-        for action in sorted(actions, key=lambda a: -strength[a.card.index]):
-            if action.card.suit not in suits:
-                suits.add(action.card.suit)
+        for action in sorted(actions, key=lambda a: -strength[_called(a).index]):
+            suit = _called(action).suit
+            if suit not in suits:
+                suits.add(suit)
                 first.append(action)
     elif any(a.kind == "bid" for a in actions):
         at = actions.index(root.prior) if root.prior in actions else 0
@@ -704,6 +715,7 @@ def discard_candidates(state: State, rng: Random, policy=None) -> list[Action]:
     """A few discards, `DISCARD_CANDIDATES` at most: the playout policy's,
     this module's heuristic one, the lowest cards, each short suit thrown
     away, then random ones."""
+    assert isinstance(state, CalabresellaState)  # the one game with discards
     seat, count = state.discarders[0]
     hand = sorted(state.hands[seat])
     options = [policy(state, rng).cards] if policy is not None else []
@@ -719,7 +731,8 @@ def discard_candidates(state: State, rng: Random, policy=None) -> list[Action]:
         if len(set(map(frozenset, options))) >= limit:
             break
         options.append(tuple(rng.sample(hand, count)))
-    seen, out = set(), []
+    seen: set[frozenset[Card]] = set()
+    out: list[Action] = []
     for cards in options:
         key = frozenset(cards)
         if key not in seen and len(out) < limit:
@@ -747,12 +760,18 @@ def thin_calls(state: State, actions: list[Action]) -> list[Action]:
     by_suit: dict[str, list[Action]] = {}
     for action in actions:
         if action.card not in hand:
-            by_suit.setdefault(action.card.suit, []).append(action)
+            by_suit.setdefault(_called(action).suit, []).append(action)
     kept = []
     for calls in by_suit.values():
-        calls.sort(key=lambda a: -strength[a.card.index])
+        calls.sort(key=lambda a: -strength[_called(a).index])
         kept += calls[:3]
     return kept or actions
+
+
+def _called(action: Action) -> Card:
+    """The card a call names (every call names one)."""
+    assert action.card is not None
+    return action.card
 
 
 def _call_strength(state: State) -> tuple[int, ...]:
@@ -772,15 +791,15 @@ def reward_function(game):
         side_of = [next(i for i, side in enumerate(sides) if s in side) for s in range(n)]
         if n == 3:
 
-            def rewards(state, totals=None):
+            def three_player_rewards(state, totals=None):
                 out = state.outcome()
                 return [out.score[s] / 3 + POINT_WEIGHT * (out.points[s] - 40) / 120 for s in range(n)]
 
-            return rewards
+            return three_player_rewards
         scoring = game.options["scoring"]
         top = 3 if scoring == "game_points" else 1
 
-        def rewards(state, totals=None):
+        def two_side_rewards(state, totals=None):
             if totals is None:
                 out = state.outcome()
                 totals = out.result["side_points"]
@@ -792,13 +811,13 @@ def reward_function(game):
             ]
             return [per_side[side_of[s]] for s in range(n)]
 
-        return rewards
+        return two_side_rewards
     scale = SCORE_SCALE[game.name]
 
-    def rewards(state, totals=None):
+    def score_rewards(state, totals=None):
         return [score / scale for score in state.outcome().score]
 
-    return rewards
+    return score_rewards
 
 
 # --- the heuristic playout policy -----------------------------------------------
@@ -825,8 +844,9 @@ def heuristic_action(state: State, rng: Random) -> Action:
 def trump_game_play(state: State) -> Action:
     """Briscola and Chiamata: win a trick worth it cheaply, load a partner's
     trick when last, otherwise throw the cheapest card."""
+    assert isinstance(state, (BriscolaState, ChiamataState))  # the games with a trump
     seat = state.turn
-    if state.game.name == "briscola":
+    if isinstance(state, BriscolaState):
         if state.black_hand and state.can_declare(seat):
             return Action(seat, "declare")
         if state.exchange_card is not None and state.can_exchange(seat):
@@ -873,11 +893,11 @@ def friends(state: State, seat: int, other: int) -> bool:
     """True when `seat` knows `other` plays on its side."""
     if seat == other:
         return True
-    name = state.game.name
-    if name == "briscola":
+    if isinstance(state, BriscolaState):
         return state.n in (4, 6) and (seat - other) % 2 == 0
-    if name == "calabresella":
+    if isinstance(state, CalabresellaState):
         return seat != state.soloist and other != state.soloist
+    assert isinstance(state, ChiamataState)
     side = (state.caller, state.partner)
     if seat == state.partner:
         return other == state.caller
@@ -886,7 +906,7 @@ def friends(state: State, seat: int, other: int) -> bool:
     return (seat in side) == (other in side)
 
 
-def _called_played(state: State) -> bool:
+def _called_played(state: ChiamataState) -> bool:
     called = state.called
     return called in state.trick or any(called in t.cards for t in state.tricks)
 
@@ -948,7 +968,7 @@ def hand_strength(hand, strength, points) -> tuple[int, str]:
     per_suit: dict[str, int] = {}
     for card in hand:
         per_suit[card.suit] = per_suit.get(card.suit, 0) + 3 + points[card.index] + strength[card.index] // 3
-    suit = max(per_suit, key=per_suit.get) if per_suit else "D"
+    suit = max(per_suit, key=per_suit.__getitem__) if per_suit else "D"
     return sum(points[c.index] for c in hand) + per_suit.get(suit, 0), suit
 
 
@@ -963,10 +983,12 @@ def chiamata_auction(state: State, rng: Random) -> Action:
     if state.game.options["auction"] == "points":
         limit = 61 + (value - 45)
         bid = bids[0]
+        assert bid.target is not None  # a points bid is a target
         return bid if bid.target <= limit else Action(seat, "pass")
     bid = bids[0]
     if bid.target is not None:
         return bid if bid.target <= 61 + (value - 70) else Action(seat, "pass")
+    assert bid.rank is not None  # a rank bid without a target names its rank
     depth = BRISCOLA_ORDER.index(bid.rank)  # 0 for the ace, 9 for the 2
     return bid if value >= 40 + 5 * depth else Action(seat, "pass")
 
@@ -978,7 +1000,7 @@ def chiamata_call(state: State, rng: Random) -> Action:
     _, suit = hand_strength(hand, CHIAMATA_STRENGTH, CHIAMATA_POINTS)
     calls = state.legal_actions()
     lacked = [a for a in calls if a.card not in hand] or calls
-    return max(lacked, key=lambda a: (a.card.suit == suit, CHIAMATA_STRENGTH[a.card.index]))
+    return max(lacked, key=lambda a: (_called(a).suit == suit, CHIAMATA_STRENGTH[_called(a).index]))
 
 
 CONTRACT_VALUE = (("solissimo", 34), ("solo", 27), ("chiamo", 21))
@@ -1014,6 +1036,7 @@ def calabresella_return(state: State, rng: Random) -> Action:
 
 
 def calabresella_discard(state: State, rng: Random) -> Action:
+    assert isinstance(state, CalabresellaState)  # PHASE_POLICIES: a Calabresella discard
     seat, count = state.discarders[0]
     return Action(seat, "discard", cards=tuple(sorted(heuristic_discard(state.hands[seat], count))))
 

@@ -46,6 +46,7 @@ class Table:
         self.hand: list[Card] = list(state.hands[seat])
         self.trick: list[Card] = list(state.trick)
         self.leader: int = state.leader
+        self.trump: str | None
         if self.game == "calabresella":
             self.trump = None
             self.strength, self.value = TRESSETTE_STRENGTH, THIRDS_VALUE

@@ -172,6 +172,7 @@ def endgame_card(table: Table) -> Card | None:
     me, other = table.me, 1 - table.me
     pile = state.pile_left()
     unseen = set(table.unseen)
+    scenarios: list[tuple[tuple[Card, ...], set[Card]]]
     if pile == 0:
         scenarios = [((), unseen)]
     elif pile == 2:
@@ -179,14 +180,15 @@ def endgame_card(table: Table) -> Card | None:
         scenarios = [((card, state.faceup), unseen - {card}) for card in ([top] if top is not None else unseen)]
     else:
         return None
+    assert table.trump is not None  # Briscola always has a trump suit
     search = Endgame(table.trump, table.strength, table.value)
     mine = tuple(sorted(table.hand))
     own = tuple(c.index for c in mine)
     led = table.trick[0].index if table.trick else -1
     everything = sum(table.value)
     totals = dict.fromkeys(mine, 0.0)
-    for draw, theirs in scenarios:
-        theirs = tuple(sorted(theirs | table.known[other]))
+    for draw, unseen_there in scenarios:
+        theirs = tuple(sorted(unseen_there | table.known[other]))
         if len(theirs) != state.hand_size(other):
             return None
         hands = (own, tuple(c.index for c in theirs)) if me == 0 else (tuple(c.index for c in theirs), own)
@@ -240,10 +242,11 @@ CHIAMATA_WEIGHTS = (-23.39, 25.12, 1.51, 1.93, 2.57, -4.17, 0.33, -1.33, -0.29, 
 
 def chiamata_features(hand: list[Card], suit: str, called: Card | None) -> list[float]:
     trumps = [c for c in hand if c.suit == suit]
-    partner = called is not None and called not in hand
-    side = trumps + ([called] if partner else [])
+    outside = called if called is not None and called not in hand else None  # the partner's card
+    partner = outside is not None
+    side = trumps + ([outside] if outside is not None else [])
     ranks = sum(10 - BRISCOLA_ORDER.index(c.rank) for c in trumps)
-    called_rank = 10 - BRISCOLA_ORDER.index(called.rank) if partner else 0
+    called_rank = 10 - BRISCOLA_ORDER.index(outside.rank) if outside is not None else 0
     others = [c for c in hand if c.suit != suit]
     threes = sum(1.0 if Card("A", c.suit) in hand else 0.5 for c in others if c.rank == "3")
     return [
@@ -328,6 +331,7 @@ def chiamata_call(state, seat: int, legal) -> Action:
     target = state.target
 
     def worth(action: Action) -> float:
+        assert action.card is not None  # a call names its card
         p = _p_target(_call_points(hand, action.card), target)
         return (4.0 if action.card in hand else 2.0) * (2.0 * p - 1.0)
 
@@ -387,7 +391,7 @@ def suit_tricks(mine: list[Card]) -> list[float]:
     outside wins; one with higher cards outside needs them to fall first."""
     k = len(mine)
     outside = 10 - k
-    odds = []
+    odds: list[float] = []
     higher_out = 0
     held = {c.rank for c in mine}
     ranks = TRESSETTE_ORDER
@@ -476,7 +480,8 @@ def hand_value(cards, discards=()) -> float:
 def _keep_best(cards: list[Card], count: int) -> tuple[list[Card], list[Card]]:
     """Drop `count` cards, one at a time, each the one whose loss costs the
     soloist's estimate least (dropped cards go to the monte)."""
-    kept, dropped = sorted(cards), []
+    kept = sorted(cards)
+    dropped: list[Card] = []
     for _ in range(count):
         best = max(kept, key=lambda c: (hand_value([k for k in kept if k is not c], dropped + [c]), -c.index))
         kept.remove(best)
@@ -606,7 +611,7 @@ def calab_resource(table: Table, card: Card) -> float:
 
 def calab_card_ev(table: Table, card: Card) -> float:
     cards = table.trick + [card]
-    points = table.trick_points(cards)
+    points: float = table.trick_points(cards)
     later = len(table.later_seats(len(cards)))
     points += 0.6 * later  # what the seats still to play add, on average
     if table.tricks_left() == 1:

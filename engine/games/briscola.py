@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..cards import (
     ALL_CARDS,
     BRISCOLA_ORDER,
@@ -89,6 +91,7 @@ class Briscola(Game):
 
 
 class BriscolaState(State):
+    game: Briscola
     HANDLERS = {"play": "_play", "exchange": "_exchange", "declare": "_declare", "draw": "_draw"}
     PHASE_KINDS = {"play": ("play", "exchange", "declare"), "draw": ("draw",)}
 
@@ -156,7 +159,8 @@ class BriscolaState(State):
         if self.turn != CHANCE:
             raise IllegalAction("no cards are to be dealt now")
         drawers = [(self.leader + i) % self.n for i in range(self.n)]
-        slots, audiences = [], []
+        slots: list[tuple] = []
+        audiences: list[int] = []
         open_hands = self.game.options["open_hands"]
         for i, seat in enumerate(drawers):
             d = self.drawn + i
@@ -173,7 +177,7 @@ class BriscolaState(State):
             raise IllegalAction("no cards are to be dealt now")
         return Action(CHANCE, "draw", cards=self._next_draw())
 
-    def _next_draw(self) -> tuple:
+    def _next_draw(self) -> tuple[Card | None, ...]:
         """The next draw as this state knows the pile: one card per seat from
         the trick winner on, the face-up card last (None: unknown)."""
         drawn, end = self.drawn, self.drawn + self.n
@@ -187,6 +191,7 @@ class BriscolaState(State):
 
     def card_moves(self, action: Action) -> list[tuple[tuple, object]]:
         if action.kind == "exchange":  # the trump card in hand goes face up; the face-up card to the hand
+            assert self.exchange_card is not None  # `apply` refuses an exchange with the option off
             return [(("card", self.exchange_card.index), "faceup"), (("faceup",), action.seat)]
         return super().card_moves(action)
 
@@ -267,15 +272,16 @@ class BriscolaState(State):
 
     def _draw(self, action: Action) -> None:
         expected = self._next_draw()
-        cards = action.cards
+        cards: Sequence[Card | None] = action.cards
         if cards != expected:  # unknown cards on either side, or a wrong draw
             if len(cards) != len(expected):
                 raise IllegalAction(f"a draw gives {len(expected)} cards, not {len(cards)}")
-            cards = []
+            merged: list[Card | None] = []
             for want, got in zip(expected, action.cards):
                 if want is not None and got is not None and got is not want:
                     raise IllegalAction(f"drawn card {got} is not the next card of the stock")
-                cards.append(want if want is not None else got)
+                merged.append(want if want is not None else got)
+            cards = merged
         seat = self.leader
         for card in cards:
             if card is None:
@@ -300,6 +306,7 @@ class BriscolaState(State):
         game: Briscola = self.game
         sides = game.sides()
         totals = self.side_points()
+        winner: int | None
         if self.declared is not None:
             side = next(i for i, members in enumerate(sides) if self.declared in members)
             awards = [0] * len(sides)

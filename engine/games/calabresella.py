@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Literal
 
 from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..deal import DealPlan, packets
 from ..game import Game
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_actions
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, Phase, State, play_actions
 
 STRENGTH = strength_table(TRESSETTE_ORDER)
 VALUE = points_table(THIRDS)
-CONTRACTS = ("chiamo", "solo", "solissimo")
-RAISES = ("none", "dividete", "scegliete")
+Contract = Literal["chiamo", "solo", "solissimo"]
+RaiseChoice = Literal["none", "dividete", "scegliete"]
+"""After Solissimo: play as it is, or let the defenders divide or choose the monte."""
+CONTRACTS: tuple[Contract, ...] = ("chiamo", "solo", "solissimo")
+RAISES: tuple[RaiseChoice, ...] = ("none", "dividete", "scegliete")
 PRICE = {"chiamo": 1, "solo": 2, "solissimo": 4, "dividete": 8, "scegliete": 16}
 LAST_TRICK = 3
 """Thirds for winning the last trick."""
@@ -57,6 +61,7 @@ class Calabresella(Game):
 
 
 class CalabresellaState(State):
+    game: Calabresella
     HANDLERS = {
         "bid": "_bid",
         "pass": "_pass",
@@ -94,8 +99,8 @@ class CalabresellaState(State):
         self.phase = "auction"
         self.spoken = 0
         self.soloist: int | None = None
-        self.contract: str | None = None
-        self.raised = "none"
+        self.contract: Contract | None = None
+        self.raised: RaiseChoice = "none"
         self.called: Card | None = None
         self.handed_from: int | None = None
         self.discarders: list[tuple[int, int]] = []
@@ -107,6 +112,7 @@ class CalabresellaState(State):
 
     def defenders(self) -> tuple[int, int]:
         """The two defenders in playing order after the soloist."""
+        assert self.soloist is not None  # asked once the auction has a soloist
         return ((self.soloist + 1) % 3, (self.soloist + 2) % 3)
 
     def _known_elsewhere(self) -> list[Card]:
@@ -142,7 +148,7 @@ class CalabresellaState(State):
         else:
             self._next("raise", self.soloist)
 
-    def _next(self, phase: str, turn: int) -> None:
+    def _next(self, phase: Phase, turn: int) -> None:
         self.phase = phase
         self.turn = turn
 
@@ -161,6 +167,7 @@ class CalabresellaState(State):
         return None
 
     def _handover(self, action: Action) -> None:
+        assert self.called is not None and self.soloist is not None  # after the call
         holder = action.holder
         if action.card is not None and action.card is not self.called:
             raise IllegalAction(f"the called card is {self.called}, not {action.card}")
@@ -177,6 +184,7 @@ class CalabresellaState(State):
         self._next("monte", CHANCE)
 
     def _show_monte(self, action: Action) -> None:
+        assert self.soloist is not None  # the auction had a soloist
         cards = self._check_monte(action.cards)
         self.monte = list(cards)
         if self.contract == "solissimo":
@@ -206,6 +214,7 @@ class CalabresellaState(State):
         card = action.card
         if card is None:
             raise IllegalAction("return needs a card")
+        assert self.soloist is not None and self.handed_from is not None  # a card was handed over
         self._take_card(self.soloist, card, "return")
         self.hands[self.handed_from].append(card)
         self.discarders = [(self.soloist, 4)]
@@ -214,6 +223,7 @@ class CalabresellaState(State):
     def _raise(self, action: Action) -> None:
         if action.choice not in RAISES:
             raise IllegalAction(f"after Solissimo: none, dividete or scegliete, not {action.choice!r}")
+        assert self.soloist is not None  # the Solissimo bidder
         self.raised = action.choice
         if action.choice == "none":
             self._start_play(self.soloist)
@@ -246,8 +256,9 @@ class CalabresellaState(State):
             raise IllegalAction("take only cards of the monte, each once")
         first, second = self.defenders()
         rest = [c for c in self.monte if c not in taken]
-        self.hands[first].extend(taken)
-        self.hands[second].extend(rest)
+        # The monte was shown face up (`_check_monte`): none of these is unknown.
+        self.hands[first].extend(c for c in taken if c is not None)
+        self.hands[second].extend(c for c in rest if c is not None)
         self.monte = []
         self.discarders = [(s, k) for s, k in ((first, len(taken)), (second, len(rest))) if k]
         self._next("discard", self.discarders[0][0])
@@ -279,6 +290,7 @@ class CalabresellaState(State):
         if self.discarders:
             self.turn = self.discarders[0][0]
         else:
+            assert self.soloist is not None  # discards come after the auction
             lead = self.soloist if self.contract == "solissimo" else (self.dealer + 1) % 3
             self._start_play(lead)
 
@@ -366,13 +378,14 @@ class CalabresellaState(State):
     def card_moves(self, action: Action) -> list[tuple[tuple, object]]:
         kind = action.kind
         if kind == "return":  # Chiamo: a card back to the defender who handed over
+            assert action.card is not None  # `apply` refuses a return without one
             return [(("card", action.card.index), self.handed_from)]
         if kind == "discard":
             return [(("given", i), "monte") for i in range(len(action.cards))]
         if kind == "take":  # scegliete: the monte split between the defenders
             first, second = self.defenders()
-            taken = {c.index for c in action.cards}
-            return [(("monte", i), first if card.index in taken else second) for i, card in enumerate(self.monte)]
+            taken = set(action.cards)  # cards of the monte shown face up (cards are interned)
+            return [(("monte", i), first if card in taken else second) for i, card in enumerate(self.monte)]
         return super().card_moves(action)
 
     def need(self) -> Need:
@@ -414,6 +427,7 @@ class CalabresellaState(State):
             return {"redeal": True}, [0, 0, 0]
         points = self._points()
         solo = self.soloist
+        assert solo is not None and self.contract is not None  # not redealt: the auction had a soloist
         thirds = points[solo]
         success = thirds // 3 >= NEEDED // 3
         won = self.won[solo]

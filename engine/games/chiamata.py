@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, points_table, strength_table
 from ..deal import DealPlan, packets
 from ..game import Game
-from ..state import TERMINAL, Action, Deal, IllegalAction, Need, State, play_action, play_actions
+from ..state import TERMINAL, Action, Deal, IllegalAction, State, play_action, play_actions
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -60,6 +62,7 @@ class Chiamata(Game):
 
 
 class ChiamataState(State):
+    game: Chiamata
     HANDLERS = {"bid": "_bid", "pass": "_pass", "call": "_call", "play": "_play"}
     PHASE_KINDS = {"auction": ("bid", "pass"), "call": ("call",), "play": ("play",)}
 
@@ -95,8 +98,7 @@ class ChiamataState(State):
 
     def _bid(self, action: Action) -> None:
         if self.game.options["auction"] == "points":
-            self._check_points_bid(action)
-            self.target = action.target
+            self.target = self._check_points_bid(action)
         else:
             self._check_rank_bid(action)
             self.rank = action.rank
@@ -107,13 +109,15 @@ class ChiamataState(State):
             self.passed = [s != action.seat for s in range(5)]
         self._next_speaker()
 
-    def _check_points_bid(self, action: Action) -> None:
+    def _check_points_bid(self, action: Action) -> int:
+        """The target bid, once it is a legal one."""
         t = action.target
         if action.rank is not None or not isinstance(t, int) or isinstance(t, bool):
             raise IllegalAction("in the points auction a bid is a target from 61 to 120")
         low = 61 if self.bidder is None else self.target + 1
         if not low <= t <= 120:
             raise IllegalAction(f"a bid must be a target from {low} to 120, not {t}")
+        return t
 
     def _check_rank_bid(self, action: Action) -> None:
         rank, target = action.rank, action.target
@@ -161,6 +165,7 @@ class ChiamataState(State):
         if options["auction"] == "points":
             return None
         bid = self.rank
+        assert bid is not None  # the rank auction had a bid, or nobody would call
         if card.rank == bid:
             return None
         if options["call"] == "at_least" and BRISCOLA_ORDER.index(card.rank) < BRISCOLA_ORDER.index(bid):
@@ -178,6 +183,7 @@ class ChiamataState(State):
         bid = self.rank
         if options["auction"] == "points":
             return list(ALL_CARDS)
+        assert bid is not None and self.caller is not None  # the rank auction had a bid and a caller
         ranks = BRISCOLA_ORDER[: BRISCOLA_ORDER.index(bid) + 1] if options["call"] == "at_least" else bid
         cards = [c for c in ALL_CARDS if c.rank in ranks]
         if bid == "2":
@@ -199,6 +205,7 @@ class ChiamataState(State):
     def _two_rule(self, card: Card) -> str | None:
         """The two rule: holding the 2 of trump, call the lowest trump not held."""
         seat = self.caller
+        assert seat is not None  # only the caller calls
         two = Card("2", card.suit)
         if self._holds(seat, two) is False:
             return f"{card} may be called only by a caller holding {two} (the two rule)"
@@ -260,7 +267,7 @@ class ChiamataState(State):
             return play_action(seat, rng.choice(self.hands[seat]))
         return super().random_legal(rng)
 
-    def need(self) -> Need:
+    def need(self) -> NoReturn:
         raise IllegalAction("Briscola Chiamata deals every card at the start")
 
     def chance_outcome(self) -> Action:
@@ -269,6 +276,7 @@ class ChiamataState(State):
     # --- result -------------------------------------------------------------
 
     def side(self) -> list[int]:
+        assert self.caller is not None  # the auction had a caller
         return [self.caller] + ([self.partner] if self.partner is not None else [])
 
     def _result_so_far(self) -> dict:
@@ -285,6 +293,7 @@ class ChiamataState(State):
     def _finish(self) -> tuple[dict, list[int]]:
         if self.redeal:
             return {"redeal": True}, [0] * 5
+        assert self.caller is not None  # not redealt: the auction had a caller
         side = self.side()
         side_points = sum(self.captured[s] for s in side)
         side_tricks = sum(self.won[s] for s in side)
