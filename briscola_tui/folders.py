@@ -6,7 +6,12 @@ saved games from here without loading the protocol stack.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import stat
+import sys
+import tempfile
 from pathlib import Path
 
 import platformdirs
@@ -21,24 +26,81 @@ def write_all(fd: int, data: bytes) -> None:
 
 def replace_file(path: Path, data: bytes) -> None:
     """Put `data` in `path` (mode 0o600) in one rename: a reader sees the old or the new
-    whole file. One process writes a game's files (it holds the game's lock)."""
-    tmp = path.with_name(f".{path.name}.new")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    whole file. The temporary file has a fresh random name, made with O_EXCL (never a file
+    or symlink someone planted), and the rename replaces a symlink at `path` rather than
+    writing through it. One process writes a game's files (it holds the game's lock)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0o600, O_EXCL
     try:
-        write_all(fd, data)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        try:
+            write_all(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+class UnsafeFolder(OSError):
+    """A data folder another user owns: briscola will not keep secrets in it."""
+
+
+def private_folder(folder: Path) -> Path:
+    """`folder`, made if missing (each new level mode 0o700, whatever the umask), and
+    readable by this user only: an existing one that others may read or enter is made
+    private with a warning on standard error; one another user owns, or a path that is
+    not a folder, is refused (UnsafeFolder) with a message that says what to do."""
+    missing = []
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
+    for level in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(level, 0o700)  # the umask can only take bits away from 0o700
+    status = os.stat(folder)
+    if not stat.S_ISDIR(status.st_mode):
+        raise UnsafeFolder(f"{folder} is not a folder (set BRISCOLA_HOME to a folder of yours)")
+    if hasattr(os, "getuid") and status.st_uid != os.getuid():
+        raise UnsafeFolder(
+            f"{folder} belongs to another user; briscola keeps keys and secrets there "
+            f"(set BRISCOLA_HOME to a folder of yours)"
+        )
+    if os.name == "posix" and stat.S_IMODE(status.st_mode) & 0o077:
+        os.chmod(folder, 0o700)
+        if folder not in _WARNED:
+            _WARNED.add(folder)
+            with contextlib.suppress(OSError, ValueError):
+                print(
+                    f"briscola: {folder} was open to other users (mode "
+                    f"{stat.S_IMODE(status.st_mode):o}); made it private (700)",
+                    file=sys.stderr,
+                )
+    return folder
+
+
+_WARNED: set[Path] = set()
 
 
 def data_dir() -> Path:
     """Where briscola keeps a user's files: $BRISCOLA_HOME, else the user's data
     folder as the platform has it (on Linux $XDG_DATA_HOME or ~/.local/share,
-    then briscola-tui). Created readable by the user only."""
+    then briscola-tui). Made private (see `private_folder`)."""
     home = os.environ.get("BRISCOLA_HOME")
     folder = Path(home) if home else Path(platformdirs.user_data_dir("briscola-tui", appauthor=False))
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return folder
+    return private_folder(folder)
+
+
+def subfolder(name: str) -> Path:
+    """`<data folder>/<name>`, made private like the data folder."""
+    return private_folder(data_dir() / name)
+
+
+def open_private(path: Path, flags: int) -> int:
+    """os.open of a file of ours (mode 0o600 if created) that refuses to follow a symlink
+    at `path`: a link planted there would make us write or lock another file."""
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600)
 
 
 _HELD: dict[Path, int] = {}
@@ -56,7 +118,12 @@ def hold_lock(name: str) -> None:
     path = data_dir() / f"{name}.lock"
     if path in _HELD:
         return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fd = open_private(path, os.O_RDWR | os.O_CREAT)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise UnsafeFolder(f"{path} is a symbolic link; briscola locks only a file of its own") from None
+        raise
     try:
         import fcntl
     except ImportError:  # no flock (Windows): nothing to hold

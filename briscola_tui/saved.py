@@ -73,7 +73,7 @@ class Slot:
     def create(self) -> None:
         """Make the folders (readable by the user only) and hold the game's lock."""
         for folder in (self.transcript.parent, self.folder.parent, self.folder):
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            folders.private_folder(folder)
         self.hold()
 
     def hold(self) -> None:

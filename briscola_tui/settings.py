@@ -54,12 +54,12 @@ class Settings:
         setattr(self, name, values[(values.index(now) + 1) % len(values)] if now in values else values[0])
 
     def save(self, path: Path | None = None) -> Path:
+        from .folders import private_folder, replace_file
+
         path = path or config_dir() / FILE
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(path.parent)
         data = {k: v for k, v in asdict(self).items() if k != "problem"}
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        replace_file(path, (json.dumps(data, indent=1) + "\n").encode())  # mode 0o600, whatever the umask
         return path
 
 

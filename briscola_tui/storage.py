@@ -30,7 +30,7 @@ from protocol.transcript import (
 )
 
 from . import folders
-from .folders import data_dir, write_all
+from .folders import write_all
 
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 
@@ -260,9 +260,7 @@ class FileSeatStore(SeatStore):
     @classmethod
     def for_seat(cls, table_id: bytes, seat: int) -> FileSeatStore:
         """The store of `seat` at table `table_id`, in the user's data folder."""
-        folder = data_dir() / "seats"
-        folder.mkdir(mode=0o700, exist_ok=True)
-        return cls(folder / f"{table_id.hex()}-seat{seat}.store")
+        return cls(folders.subfolder("seats") / f"{table_id.hex()}-seat{seat}.store")
 
     def save(self) -> None:
         data = self.to_bytes()

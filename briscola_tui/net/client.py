@@ -28,7 +28,7 @@ from protocol.identity import Identity
 from protocol.session import TableSession
 from protocol.transcript import entry_hash
 
-from ..folders import data_dir
+from ..folders import subfolder
 from ..storage import FileSeatStore, TranscriptFile
 from ..wording import count
 from .thinking import think
@@ -232,8 +232,7 @@ class Client:
 
     def _open_log(self, entries: list[bytes]) -> TranscriptFile:
         """This client's own copy of the transcript (what it checked, for `briscola verify`)."""
-        folder = data_dir() / "transcripts"
-        folder.mkdir(mode=0o700, exist_ok=True)
+        folder = subfolder("transcripts")
         who = "watch" if self.seat is None else f"seat{self.seat}"
         path = folder / f"{self.table_id.hex()}-{who}.bin"
         log = TranscriptFile.open(path) if path.exists() else TranscriptFile.create(path, self.table_id)

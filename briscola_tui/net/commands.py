@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import random
 import re
@@ -19,8 +20,9 @@ from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.host import Host
 from protocol.identity import Identity
 from protocol.session import TableSession
+from protocol.transcript import NotATranscript
 
-from ..folders import InUse, data_dir, hold_lock
+from ..folders import InUse, data_dir, hold_lock, open_private, replace_file, subfolder
 from ..storage import FileSeatStore, TranscriptFile
 from .client import Client, Options, stdin_lines
 from .server import BOT_NAMES, Bot, Limits, TableServer, bot_name, is_bot_name, new_code
@@ -133,22 +135,24 @@ def host_command(args) -> int:
 
 
 def _code_path(table_id: bytes) -> Path:
-    folder = data_dir() / "codes"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    return folder / f"{table_id.hex()}.code"
+    return subfolder("codes") / f"{table_id.hex()}.code"
 
 
 def _saved_code(table_id: bytes) -> str | None:
     path = _code_path(table_id)
-    return path.read_text().strip() or None if path.exists() else None
+    try:
+        fd = open_private(path, os.O_RDONLY)  # not through a planted symlink: that is no code of ours
+    except OSError as error:
+        if error.errno in (errno.ENOENT, errno.ELOOP):
+            return None
+        raise
+    with os.fdopen(fd) as handle:
+        return handle.read(256).strip() or None
 
 
 def _save_code(table_id: bytes, code: str) -> None:
     """Kept in a file only its user can read: never in the transcript or a log."""
-    path = _code_path(table_id)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(code)
+    replace_file(_code_path(table_id), code.encode())
 
 
 def _new_host(identity: Identity, args, path: Path | None) -> tuple[Host, TranscriptFile]:
@@ -165,9 +169,7 @@ def _new_host(identity: Identity, args, path: Path | None) -> tuple[Host, Transc
     table_id = secrets.token_bytes(16)
     host = Host(identity, table_id, args.game, game.players, options, f"{args.game} table", rules)
     if path is None:
-        folder = data_dir() / "transcripts"
-        folder.mkdir(mode=0o700, exist_ok=True)
-        path = folder / f"{table_id.hex()}-host.bin"
+        path = subfolder("transcripts") / f"{table_id.hex()}-host.bin"
     log = TranscriptFile.create(path, table_id)
     log.append(host.open())
     host.events.clear()
@@ -175,7 +177,13 @@ def _new_host(identity: Identity, args, path: Path | None) -> tuple[Host, Transc
 
 
 def _resume_host(identity: Identity, path: Path) -> tuple[Host, TranscriptFile]:
-    log = TranscriptFile.open(path)
+    try:
+        log = TranscriptFile.open(path)
+    except NotATranscript as error:
+        raise SetupError(f"{path}: {error.reason}") from None
+    except ProtocolError as error:  # garbage after the last good entry, a bad frame: not cut off for us
+        where = f"entry {error.entry}" if getattr(error, "entry", None) is not None else "a frame"
+        raise SetupError(f"{path}: {where} cannot be read ({error.reason}); the file is left as it is") from None
     try:
         host = Host.resume(identity, [e.encode() for e in log.entries])
     except LocalProtocolError as error:
@@ -193,7 +201,7 @@ def _host_bots(host: Host, args, log: TranscriptFile) -> dict[int, Bot]:
     player = players.get(args.level)
     out = {}
     for seat in range(session.players - args.bots, session.players):
-        key = data_dir() / "host-bots" / f"{host.table_id.hex()}-seat{seat}.key"
+        key = subfolder("host-bots") / f"{host.table_id.hex()}-seat{seat}.key"
         identity = Identity.load_or_create(key)
         store = FileSeatStore.for_seat(host.table_id, seat)
         bot, owed = TableSession.resume(seat, identity, store, entries, name=bot_name(seat))

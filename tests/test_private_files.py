@@ -1,0 +1,142 @@
+"""Every file and folder briscola writes is private, whatever the umask; a data
+folder open to others is made private (or refused when another user owns it);
+nothing is written or locked through a planted symlink; a host transcript with
+garbage on its end is a one-line error, and the file is left as it was."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from briscola_tui import folders
+from briscola_tui.folders import UnsafeFolder, data_dir, hold_lock, replace_file
+from briscola_tui.net.commands import _save_code, _saved_code
+from briscola_tui.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(os.lstat(path).st_mode)
+
+
+@pytest.fixture
+def open_umask():
+    old = os.umask(0)
+    yield
+    os.umask(old)
+
+
+def test_settings_under_umask_000_are_private_and_so_are_the_folders_made_for_them(tmp_path, monkeypatch, open_umask):
+    home = tmp_path / "a" / "b" / "home"
+    monkeypatch.setenv("BRISCOLA_HOME", str(home))
+    path = Settings(level="hard").save()
+    assert path == home / "settings.json"
+    assert mode(path) == 0o600
+    for folder in (tmp_path / "a", tmp_path / "a" / "b", home):
+        assert mode(folder) == 0o700, folder
+
+
+def test_files_of_a_game_under_umask_000_are_private(tmp_path, monkeypatch, open_umask):
+    """An offline game keeps keys, seat secrets, game.json and the transcript as it goes."""
+    from briscola_tui.offline import OfflineTable
+    from briscola_tui.saved import Slot
+
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    table = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))
+    assert table.advance() == "turn"
+    written = list((tmp_path / "home").rglob("*"))
+    assert {p.suffix for p in written} >= {".key", ".store", ".json", ".bin", ".lock"}
+    for path in written:
+        assert mode(path) == (0o700 if path.is_dir() else 0o600), path
+
+
+def test_a_data_folder_others_can_read_is_made_private_with_a_warning(tmp_path, monkeypatch, capsys):
+    home = tmp_path / "home"
+    home.mkdir()
+    os.chmod(home, 0o755)
+    monkeypatch.setenv("BRISCOLA_HOME", str(home))
+    monkeypatch.setattr(folders, "_WARNED", set())
+    assert data_dir() == home
+    assert mode(home) == 0o700
+    assert f"briscola: {home} was open to other users (mode 755); made it private (700)" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to hand a folder to another user")
+def test_a_data_folder_another_user_owns_is_refused(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    os.chown(home, 65534, 65534)
+    monkeypatch.setenv("BRISCOLA_HOME", str(home))
+    with pytest.raises(UnsafeFolder, match="belongs to another user"):
+        data_dir()
+    done = subprocess.run(
+        [sys.executable, "-m", "briscola_tui", "join", "127.0.0.1:9", "--headless", "--retry", "0"],
+        env={**os.environ, "BRISCOLA_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "belongs to another user" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_code_file_is_never_written_through_a_planted_symlink(tmp_path, monkeypatch):
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    table_id = bytes(range(16))
+    codes = data_dir() / "codes"
+    codes.mkdir(mode=0o700)
+    link = codes / f"{table_id.hex()}.code"
+    link.symlink_to(victim)
+    assert _saved_code(table_id) is None  # not read through the link either
+    _save_code(table_id, "abc123")
+    assert victim.read_text() == "precious"
+    assert not link.is_symlink() and mode(link) == 0o600
+    assert _saved_code(table_id) == "abc123"
+
+
+def test_a_lock_is_never_taken_through_a_planted_symlink(tmp_path, monkeypatch):
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    (data_dir() / "planted.lock").symlink_to(victim)
+    with pytest.raises(UnsafeFolder, match="is a symbolic link"):
+        hold_lock("planted")
+    assert victim.read_text() == "precious"
+
+
+def test_a_host_transcript_with_garbage_appended_is_a_one_line_error(tmp_path):
+    env = {**os.environ, "BRISCOLA_HOME": str(tmp_path / "home")}
+    made = subprocess.run(
+        [sys.executable, "-m", "briscola_tui", "selfplay", "--hands", "1", "-q", "--transcript", "t.bin"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    path = tmp_path / "t.bin"
+    good = path.read_bytes()
+    path.write_bytes(good + b"GARBAGE\x00\x01\x02 and more")
+    before = path.read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-m", "briscola_tui", "host", "--headless", "--port", "0", "--transcript", "t.bin"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("briscola host: t.bin: entry ") and "cannot be read" in lines[0]
+    assert path.read_bytes() == before  # nothing cut off or lost
