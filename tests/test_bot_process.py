@@ -3,7 +3,7 @@
 - `think` gives the action the player gives in this process, and leaves the
   rng where the player would have left it; the cheap levels stay in a
   thread (no worker is started for them);
-- real processes on 127.0.0.1 (tests/test_network.py's helpers): a host
+- real processes on 127.0.0.1 (the helpers of tests/helpers/network.py): a host
   whose computer player is `hard` and a `join --bot hard` play a Briscola
   hand to the end, each thinking in a worker process of its own, the
   transcripts verify; the workers end with their process;
@@ -20,7 +20,7 @@ import signal
 import time
 from pathlib import Path
 
-from test_network import CODE, WAIT, Table, children, wait_until  # noqa: F401 - children is a fixture
+from helpers.network import CODE, WAIT, Table, wait_until
 
 from briscola_tui.net import thinking
 from engine import bots

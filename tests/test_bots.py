@@ -29,7 +29,7 @@ import subprocess
 import sys
 
 import pytest
-from test_views import redact_action
+from helpers.views import redact_action
 
 from engine.bots import StateView, easy, get, normal
 from engine.bots.heuristics import Table, beats

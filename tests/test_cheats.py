@@ -14,7 +14,7 @@ proves it. No honest seat is ever named.
 from __future__ import annotations
 
 import pytest
-from cheaters import (
+from helpers.cheaters import (
     BadCoin,
     BadKey,
     BadReveal,

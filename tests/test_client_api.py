@@ -12,7 +12,7 @@ import dataclasses
 import random
 
 import pytest
-from cheaters import random_choosers
+from helpers.cheaters import random_choosers
 
 from briscola_tui.cli import main
 from engine.cards import Card

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_views import redact_action
+from helpers.views import redact_action
 
 from engine.bots import PLAYERS, StateView, get
 from engine.determinize import agrees, determinize

@@ -14,7 +14,7 @@ import signal
 from contextlib import contextmanager
 
 import pytest
-from cheaters import RecordingTable, entry_for, random_choosers, sign_as, snapshot
+from helpers.cheaters import RecordingTable, entry_for, random_choosers, sign_as, snapshot
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 

@@ -1,7 +1,7 @@
 """The hard player (engine/bots/hard.py): SO-ISMCTS over determinizations.
 
 - it returns a legal action at decisions of every game and phase (seeded
-  hands of tests/test_determinize.py's cases: every auction, call, return,
+  hands of tests/helpers/determinize.py's cases: every auction, call, return,
   raise, take, discard and play), with a small budget;
 - it is given only its seat's view: a minimal view object (seat, legal,
   state) is enough, and two deals that look the same to the seat get the
@@ -19,8 +19,8 @@ import random
 import time
 
 import pytest
-from test_determinize import CASES, hands_of, walk
-from test_views import redact_action
+from helpers.determinize import CASES, hands_of, walk
+from helpers.views import redact_action
 
 from engine.bots import StateView, briscola2, hard, normal
 from engine.bots.hard import FullView, Node, best_action, briscola_finish, discard_candidates, make_player, thin_bids
@@ -45,7 +45,7 @@ DECISION_PHASES = {
 
 def sampled_decisions(case, per_phase: int = 3):
     """(full state, view of the seat to act) at a few decisions of each phase
-    of the first hand of a test_determinize case (and every 7th play)."""
+    of the first hand of a tests/helpers/determinize.py case (and every 7th play)."""
     game, dealer, rng = hands_of(case)[0]
     counts: dict[str, int] = {}
     for full, views in walk(game, dealer, rng):

@@ -9,7 +9,7 @@ spectator, the host and the host's stored bytes reveal no hidden card.
 from __future__ import annotations
 
 import pytest
-from cheaters import pick, random_choosers, scripted
+from helpers.cheaters import pick, random_choosers, scripted
 
 from protocol import deck as mp
 from protocol.codec import decode

@@ -16,8 +16,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-from test_tui import SIZE, play_hand, table_of, wait_for
-from test_tui_tmux import tmux
+from helpers.app import SIZE, play_hand, table_of, wait_for
+from helpers.tmux import tmux
 
 from briscola_tui.app import BriscolaApp
 from briscola_tui.cli import main

@@ -15,8 +15,8 @@ import random
 import secrets
 
 import pytest
-from cheaters import random_choosers, seat_sessions
 from coincurve import PublicKey
+from helpers.cheaters import random_choosers, seat_sessions
 
 from protocol import curve, dleq, stepproofs
 from protocol import deck as mp

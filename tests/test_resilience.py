@@ -12,7 +12,7 @@ import copy
 import random
 
 import pytest
-from cheaters import random_choosers, snapshot
+from helpers.cheaters import random_choosers, snapshot
 
 from briscola_tui.storage import TranscriptFile
 from protocol.audit import ABSENT

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 
 import pytest
-from cheaters import SeededSeat, deal_order, pick, random_choosers, scripted
+from helpers.cheaters import SeededSeat, deal_order, pick, random_choosers, scripted
 
 from engine.cards import Card
 from engine.games import make

@@ -6,17 +6,14 @@ from __future__ import annotations
 import time
 
 import pytest
+from helpers.app import DEADLINE, SIZE, play_hand, table_of, wait_for
 
 from briscola_tui.app import BriscolaApp
 from briscola_tui.cli import main
 from briscola_tui.screens.dialogs import ConfirmQuit, InfoScreen
 from briscola_tui.screens.home import HomeScreen
 from briscola_tui.screens.setup import SetupScreen
-from briscola_tui.screens.summary import SummaryScreen
 from briscola_tui.screens.table import TableScreen
-
-SIZE = (80, 24)
-DEADLINE = 60.0
 
 
 @pytest.fixture(autouse=True)
@@ -29,49 +26,6 @@ def own_home(tmp_path, monkeypatch):
 def make_app(game="briscola", players=2, **kwargs) -> BriscolaApp:
     play = None if game is None else {"game": game, "players": players, "hands": kwargs.pop("hands", 1)}
     return BriscolaApp(play, seed=kwargs.pop("seed", 1), deal_seed=kwargs.pop("deal_seed", 1), pace=0, **kwargs)
-
-
-async def wait_for(pilot, condition, what: str, timeout: float = DEADLINE) -> None:
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-
-
-def table_of(app) -> TableScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
-
-
-async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = None) -> None:
-    """Press keys until the hand summary shows: the first legal choice each time
-    (`pick`: the digit to press instead in a phase)."""
-    seen = {} if seen is None else seen
-    await wait_for(pilot, lambda: table_of(app) is not None, "the table")
-    end = time.monotonic() + DEADLINE
-    while not isinstance(app.screen, SummaryScreen):
-        assert time.monotonic() < end, "timed out playing the hand"
-        table = table_of(app)
-        await wait_for(
-            pilot, lambda table=table: isinstance(app.screen, SummaryScreen) or table.mode != "wait", "my turn"
-        )
-        if isinstance(app.screen, SummaryScreen):
-            break
-        seen[table.mode] = seen.get(table.mode, 0) + 1
-        view = table.view
-        if table.mode == "card":
-            playable = [a.card for a in view.legal if a.kind in ("play", "return")]
-            await pilot.press(str(table.hand.index(playable[0]) + 1), "enter")
-        elif table.mode == "discard":
-            count = len(view.legal[0].cards)
-            await pilot.press(*[str(i) for i in range(1, count + 1)], "enter")
-        elif table.mode == "grid":  # a call out of the whole deck: move, then call
-            await pilot.press("down", "right", "enter")
-        elif table.mode == "choose":
-            await pilot.press((pick or {}).get(view.phase, "1"), "enter")
-            if table.mode == "target":
-                await pilot.press(*str(min(table.group.targets)), "enter")
-        await pilot.pause(0.01)
 
 
 async def test_briscola_two_players_to_the_summary_and_out(tmp_path):

@@ -1,5 +1,5 @@
 """The Textual app on a network table, under Pilot at 80x24, against real
-`briscola` processes on 127.0.0.1 (the helpers of test_network.py: OS-picked
+`briscola` processes on 127.0.0.1 (the helpers of tests/helpers/network.py: OS-picked
 ports, a deadline on every wait, every child killed at the end).
 
 1. The app joins a `briscola host` process whose other seats are `briscola
@@ -39,8 +39,8 @@ import termios
 import time
 
 import pytest
-from test_network import BRISCOLA, CODE, ROOT, WAIT, Human, Proxy, Table, children  # noqa: F401  (a fixture)
-from test_tui import table_of, wait_for
+from helpers.app import table_of, wait_for
+from helpers.network import BRISCOLA, CODE, ROOT, WAIT, Human, Proxy, Table
 
 from briscola_tui.net.commands import join_options, player_identity, watch_options
 from briscola_tui.netapp import NetworkApp

@@ -5,18 +5,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import time
 import uuid
 
 import pytest
+from helpers.tmux import tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-
-
-def tmux(*args, check=True) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=10, check=check).stdout
 
 
 def test_play_briscola_in_tmux_to_the_summary(tmp_path):

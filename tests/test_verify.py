@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from cheaters import LaxSession, off_suit, pick, random_choosers, scripted, seat_sessions
+from helpers.cheaters import LaxSession, off_suit, pick, random_choosers, scripted, seat_sessions
 
 from briscola_tui.cli import main
 from briscola_tui.storage import save_transcript

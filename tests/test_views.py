@@ -12,23 +12,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers.views import redact_action
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.games import make
-from engine.state import CHANCE, PUBLIC, Action, IllegalAction
-
-
-def redact_action(action: Action, need, seat: int) -> Action:
-    """`action` as `seat` sees it (`need` is the full state's need() for chance actions)."""
-    if action.seat == CHANCE:
-        if not action.cards:
-            return action  # the Calabresella handover is made face up
-        cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
-        return Action(CHANCE, action.kind, cards=cards)
-    if action.kind == "discard" and action.seat != seat:
-        return Action(action.seat, "discard", cards=(None,) * len(action.cards))
-    return action
+from engine.state import CHANCE, Action, IllegalAction
 
 
 def views_of(game, dealer, deal):

@@ -1,0 +1,56 @@
+"""Driving the Textual client under Pilot at 80x24: waits with a deadline, the
+table screen, a whole hand played by key presses (tests/test_tui.py,
+test_offline_resume.py, test_tui_network.py)."""
+
+from __future__ import annotations
+
+import time
+
+from briscola_tui.screens.summary import SummaryScreen
+from briscola_tui.screens.table import TableScreen
+
+SIZE = (80, 24)
+DEADLINE = 60.0
+
+
+async def wait_for(pilot, condition, what: str, timeout: float = DEADLINE) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+
+
+def table_of(app) -> TableScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
+
+
+async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = None) -> None:
+    """Press keys until the hand summary shows: the first legal choice each time
+    (`pick`: the digit to press instead in a phase)."""
+    seen = {} if seen is None else seen
+    await wait_for(pilot, lambda: table_of(app) is not None, "the table")
+    end = time.monotonic() + DEADLINE
+    while not isinstance(app.screen, SummaryScreen):
+        assert time.monotonic() < end, "timed out playing the hand"
+        table = table_of(app)
+        await wait_for(
+            pilot, lambda table=table: isinstance(app.screen, SummaryScreen) or table.mode != "wait", "my turn"
+        )
+        if isinstance(app.screen, SummaryScreen):
+            break
+        seen[table.mode] = seen.get(table.mode, 0) + 1
+        view = table.view
+        if table.mode == "card":
+            playable = [a.card for a in view.legal if a.kind in ("play", "return")]
+            await pilot.press(str(table.hand.index(playable[0]) + 1), "enter")
+        elif table.mode == "discard":
+            count = len(view.legal[0].cards)
+            await pilot.press(*[str(i) for i in range(1, count + 1)], "enter")
+        elif table.mode == "grid":  # a call out of the whole deck: move, then call
+            await pilot.press("down", "right", "enter")
+        elif table.mode == "choose":
+            await pilot.press((pick or {}).get(view.phase, "1"), "enter")
+            if table.mode == "target":
+                await pilot.press(*str(min(table.group.targets)), "enter")
+        await pilot.pause(0.01)
