@@ -1,48 +1,67 @@
 """The connection handshake and the frames around the transcript, sans-IO.
 
 Outside the transcript, host and client exchange canonical msgpack arrays,
-one per frame, the first element naming the kind:
+one per frame, the first element naming the kind. The first four go in the
+clear: SPAKE2 over the join code (`protocol/channel.py`) and its key
+confirmation. Every frame after them is sealed with the keys it gave
+(`Channel.seal`, one key and one frame counter per direction):
 
-    client -> host   ["hello", version, role, key, name, code, seat, have, head]
-    host -> client   ["challenge", nonce, table_id]      (players only)
-    client -> host   ["proof", signature]                (over the nonce and table, with its own tag)
-    host -> client   ["welcome", table_id, seat, count]  (then `count` entries: the transcript from `have`)
+    client -> host   ["hello", version, spake2_message]       in the clear
+    host -> client   ["exchange", table_id, spake2_message]   in the clear
+    client -> host   ["confirm", mac]                         in the clear
+    host -> client   ["confirm", mac]  or  ["refuse", reason] in the clear
+    --- sealed from here on ---
+    client -> host   ["request", role, key, name, seat, have, head]
+    host -> client   ["challenge", nonce]                     (players only)
+    client -> host   ["proof", signature]                     (over the nonce, table, key and exchange)
+    host -> client   ["welcome", table_id, seat, count]       (then `count` entries: the transcript from `have`)
                      ["refuse", reason]
-    host -> client   ["entry", entry_bytes]              (each entry, in order)
-    host -> client   ["away", seats]                     (the seated players with no connection now)
-    client -> host   ["submit", signed_message]          (a message for the table)
-    either way       ["bye", reason]                     (closing, with why)
+    host -> client   ["entry", entry_bytes]                   (each entry, in order)
+    host -> client   ["away", seats]                          (the seated players with no connection now)
+    client -> host   ["submit", signed_message]               (a message for the table)
+    either way       ["bye", reason]                          (closing, with why)
+
+A client's `mac` proves it derived the host's key, so it used the join code
+("" for a table without one): the host checks it before it answers anything
+else, and refuses a wrong one ("wrong join code"). The host's `mac` proves
+the same to the client, which trusts nothing from the host before it.
 
 `role` is "player" or "spectator"; a spectator sends no key. `seat` is the
 seat asked for, or -1 for any. `have` and `head` say how much of the
 transcript the client already holds (0 and 32 zero bytes for none): the host
 sends the entries from there when `head` is the hash of entry `have - 1`,
-else from the start. `code` is the join code ("" when none): it is
-compared in constant time and never enters the transcript or a log. A player
-proves it holds `key` by signing the host's fresh nonce; from then on the
-connection may only submit messages signed by that key (a `join` must bind it).
+else from the start. A player proves it holds `key` by signing the host's
+fresh nonce (bound to this table and this connection's exchange); from then
+on the connection may only submit messages signed by that key (a `join` must
+bind it).
 
 A handshake that fails (wrong code, seat taken, bad proof, a frame that is no
 hello) is answered with `refuse`, which a client does not retry; `bye` closes
-a connection that may come back (a drop, a stale connection, the table's
-end). After the welcome's entries, and whenever it changes, the host says which seats
-held by a player (not one of its own computer players) have no connection:
-the others show such a seat as away rather than thinking. A client says `bye`
-once it holds the table's end: the host keeps
-serving a finished table until each seat played from afar has, for a few
-seconds at most, so one that reconnects near the end still gets it.
+a connection that may come back (a drop, a stale connection, a frame that
+failed its integrity check, the table's end). After the welcome's entries,
+and whenever it changes, the host says which seats held by a player (not one
+of its own computer players) have no connection: the others show such a seat
+as away rather than thinking. A client says `bye` once it holds the table's
+end: the host keeps serving a finished table until each seat played from afar
+has, for a few seconds at most, so one that reconnects near the end still
+gets it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.text import name_problem
+
+from .channel import MAC_LEN, MESSAGE_LEN
 from .codec import decode, encode, expect_array, expect_bytes, expect_int, expect_list, expect_str
 from .errors import RemoteProtocolError
 from .identity import Identity, verify
 
-VERSION = 2
-PROOF_TAG = b"briscola-tui/handshake/v1\x00"
+VERSION = 3
+"""3: the join code is a SPAKE2 password and every frame after the exchange is sealed (2 sent the
+code in the clear; 1 had no `away`)."""
+PROOF_TAG = b"briscola-tui/handshake/v3\x00"
 ROLES = ("player", "spectator")
 NONCE_LEN = 32
 MAX_CODE = 64
@@ -51,26 +70,40 @@ MAX_NAME = 64
 
 @dataclass(frozen=True)
 class Hello:
-    version: int
+    """A client's request (sent sealed, after the exchange): who it is and what it holds."""
+
     role: str
     key: bytes
     name: str
-    code: str
     seat: int
     have: int
     head: bytes
 
 
-def hello(role: str, key: bytes, name: str, code: str, seat: int = -1, have: int = 0, head: bytes = bytes(32)) -> bytes:
-    return encode(["hello", VERSION, role, key, name, code, seat, have, head])
+def hello(message: bytes) -> bytes:
+    """The client's first frame: the protocol version and its SPAKE2 message."""
+    return encode(["hello", VERSION, message])
 
 
-def challenge(nonce: bytes, table_id: bytes) -> bytes:
-    return encode(["challenge", nonce, table_id])
+def exchange(table_id: bytes, message: bytes) -> bytes:
+    return encode(["exchange", table_id, message])
 
 
-def proof(identity: Identity, nonce: bytes, table_id: bytes) -> bytes:
-    return encode(["proof", identity.sign(_proof_bytes(nonce, table_id, identity.public_bytes))])
+def confirm(mac: bytes) -> bytes:
+    return encode(["confirm", mac])
+
+
+def request(role: str, key: bytes, name: str, seat: int = -1, have: int = 0, head: bytes = bytes(32)) -> bytes:
+    return encode(["request", role, key, name, seat, have, head])
+
+
+def challenge(nonce: bytes) -> bytes:
+    return encode(["challenge", nonce])
+
+
+def proof(identity: Identity, nonce: bytes, table_id: bytes, binding: bytes) -> bytes:
+    """`binding`: the exchange's transcript hash (`Exchange.transcript`)."""
+    return encode(["proof", identity.sign(_proof_bytes(nonce, table_id, identity.public_bytes, binding))])
 
 
 def welcome(table_id: bytes, seat: int, count: int) -> bytes:
@@ -101,14 +134,14 @@ def bye(reason: str) -> bytes:
     return encode(["bye", reason[:200]])
 
 
-def _proof_bytes(nonce: bytes, table_id: bytes, key: bytes) -> bytes:
-    return PROOF_TAG + table_id + nonce + key
+def _proof_bytes(nonce: bytes, table_id: bytes, key: bytes, binding: bytes) -> bytes:
+    return PROOF_TAG + table_id + nonce + key + binding
 
 
-def check_proof(key: bytes, nonce: bytes, table_id: bytes, signature: bytes) -> None:
-    """RemoteProtocolError unless `signature` is `key`'s over this nonce and table."""
+def check_proof(key: bytes, nonce: bytes, table_id: bytes, binding: bytes, signature: bytes) -> None:
+    """RemoteProtocolError unless `signature` is `key`'s over this nonce, table and exchange."""
     try:
-        verify(key, _proof_bytes(nonce, table_id, key), signature)
+        verify(key, _proof_bytes(nonce, table_id, key, binding), signature)
     except (RemoteProtocolError, ValueError):
         raise RemoteProtocolError("the handshake proof is not signed by the key offered") from None
 
@@ -122,19 +155,23 @@ def parse(data: bytes) -> tuple[str, list]:
     shape = SHAPES.get(kind)
     if shape is None:
         raise RemoteProtocolError(f"unknown connection frame {kind[:20]!r}")
+    if kind == "hello" and fields and isinstance(fields[0], int) and fields[0] != VERSION:
+        # every version's hello starts with its version: name both, whatever else it holds
+        raise RemoteProtocolError(f"protocol version {fields[0]}; this host speaks {VERSION}")
     expect_array(fields, len(shape), kind)
     return kind, [check(v) for check, v in zip(shape, fields)]
 
 
 def parse_hello(fields: list) -> Hello:
-    version, role, key, name, code, seat, have, head = fields
-    if version != VERSION:
-        raise RemoteProtocolError(f"protocol version {version}; this host speaks {VERSION}")
+    """The fields of a client's `request`, checked."""
+    role, key, name, seat, have, head = fields
     if role not in ROLES:
         raise RemoteProtocolError(f"role must be player or spectator, not {role[:20]!r}")
     if role == "player" and len(key) != 32:
         raise RemoteProtocolError("a player brings its 32-byte Ed25519 key")
-    return Hello(version, role, key, name, code, seat, have, head)
+    if name and (problem := name_problem(name)) is not None:  # "": none (the seat's number stands for it)
+        raise RemoteProtocolError(f"name: {problem}")
+    return Hello(role, key, name, seat, have, head)
 
 
 def _bytes(n):
@@ -150,17 +187,18 @@ def _str(n):
 
 
 SHAPES = {
-    "hello": (
-        _int(0, 1 << 16),
+    "hello": (_int(0, 1 << 16), _bytes(MESSAGE_LEN)),
+    "exchange": (_bytes(16), _bytes(MESSAGE_LEN)),
+    "confirm": (_bytes(MAC_LEN),),
+    "request": (
         _str(16),
         _bytes((0, 32)),
         _str(MAX_NAME),
-        _str(MAX_CODE),
         _int(-1, 5),
         _int(0, 1 << 40),
         _bytes(32),
     ),
-    "challenge": (_bytes(NONCE_LEN), _bytes(16)),
+    "challenge": (_bytes(NONCE_LEN),),
     "proof": (_bytes(64),),
     "welcome": (_bytes(16), _int(-1, 5), _int(0, 1 << 40)),
     "refuse": (_str(200),),

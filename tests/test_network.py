@@ -66,7 +66,8 @@ from briscola_tui.storage import read_transcript
 from briscola_tui.widgets.cards import Style
 from protocol import deck as mp
 from protocol import handshake as hs
-from protocol.codec import MAX_FRAME, FrameReader, frame
+from protocol.channel import Exchange
+from protocol.codec import MAX_FRAME, frame
 from protocol.identity import Identity
 from protocol.session import TableSession
 from protocol.transcript import Entry, Signed, parse_header
@@ -351,7 +352,7 @@ def test_garbage_slow_loris_and_idle_connections_do_not_stop_a_hand(children):
     children.closers += [garbage, oversized, junk_frame]
     loris = Raw(table.port)
     children.closers.append(loris)
-    hello = frame(hs.hello("spectator", b"", "", CODE))
+    hello = frame(hs.hello(Exchange("client", CODE).message))
     sent = threading.Event()
 
     def drip() -> None:
@@ -437,7 +438,7 @@ def test_a_person_may_not_take_a_computer_players_name(children):
     table.clients.remove(posing)
     raw = Raw(table.port)
     children.closers.append(raw)
-    raw.send(hs.hello("player", Identity.generate().public_bytes, "Cpu0", CODE, -1))
+    raw.hello("player", Identity.generate().public_bytes, "Cpu0", CODE, -1)
     assert raw.closed_by_host(timeout=5) == [
         (
             "refuse",
@@ -583,14 +584,9 @@ def test_a_reader_too_slow_is_dropped_and_one_catching_up_is_not(children):
     behind (three hands: more than the socket buffers hold); a watch that comes in mid-hand reads the dozens stored before it from its own
     cursor (its catch-up is not held against it), and the hand goes on."""
     table = Table(children, "briscola", players=2, bots=1, extra=("--backlog", "5", "--hands", "3", "-o", "match=3"))
-    stalled = Raw.__new__(Raw)
-    stalled.sock = socket.socket()
-    stalled.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    stalled.sock.settimeout(WAIT)
-    stalled.sock.connect(("127.0.0.1", table.port))
-    stalled.frames, stalled.received, stalled.ends, stalled.taken = FrameReader(), bytearray(), [], 0
+    stalled = Raw(table.port, rcvbuf=4096)
     children.closers.append(stalled)
-    stalled.send(hs.hello("spectator", b"", "", CODE))
+    stalled.hello("spectator", b"", "", CODE)
     assert stalled.next()[0] == "welcome"  # then it reads nothing more
     person = Human(seed=11, delay=0.05)
     table.join("Pia", human=person)

@@ -1,7 +1,8 @@
 """`briscola join` and `briscola watch`: a seat or a spectator over the network.
 
-A client connects to the host, does the handshake (`protocol/handshake.py`),
-receives the transcript and runs its own `TableSession` over it: it checks
+A client connects to the host, does the handshake (`protocol/handshake.py`:
+SPAKE2 over the join code, then every frame sealed with the keys it gave,
+`protocol/channel.py`), receives the transcript and runs its own `TableSession` over it: it checks
 every entry itself, and sends what its seat owes. Its identity key, its
 seat's secrets (`FileSeatStore`) and its copy of the transcript live in the
 user's data folder, written before they are needed; so a client whose
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 
 from engine.labels import LabelError, labels, parse
 from protocol import handshake as hs
+from protocol.channel import Channel, Exchange, WrongCode
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
@@ -36,6 +38,11 @@ from .thinking import think
 
 class Refused(Exception):
     """The host said no (wrong code, no seat free...): not worth retrying."""
+
+
+class Distrusted(Refused):
+    """The host did what an honest host does not (another seat than the one asked for, no
+    proof of the join code): this client stops, and does not retry either."""
 
 
 @dataclass
@@ -66,6 +73,7 @@ class Client:
         self.log: TranscriptFile | None = None
         self.rng = random.Random()
         self.writer: asyncio.StreamWriter | None = None
+        self.channel: Channel | None = None  # this connection's, once the key exchange is done
         self.ended: str | None = None
         self.away: tuple[int, ...] = ()  # the seats the host says have no connection
 
@@ -77,6 +85,9 @@ class Client:
             try:
                 await self._connection()
                 delay, waited = 0.2, 0.0
+            except Distrusted as distrust:
+                self.say(f"stopping: {distrust}")
+                return 2
             except Refused as refusal:
                 self.say(f"the host refused: {refusal}")
                 return 2
@@ -105,7 +116,7 @@ class Client:
 
     async def _connection(self) -> None:
         reader, writer = await asyncio.open_connection(self.options.address, self.options.port, limit=MAX_FRAME + 4)
-        self.writer = writer
+        self.writer, self.channel = writer, None
         frames = FrameReader()
         try:
             backlog = await self._handshake(reader, frames)
@@ -125,6 +136,8 @@ class Client:
         while True:
             data = frames.next_frame()
             if data is not None:
+                if self.channel is not None:
+                    data = self.channel.open(data)  # a frame changed, replayed or moved on the way: closed
                 kind, fields = hs.parse(data)
                 if kind == "bye":
                     raise ConnectionError(f"the host closed the connection: {fields[0]}")
@@ -147,7 +160,9 @@ class Client:
         return fields[0]
 
     def _send(self, data: bytes) -> None:
-        self.writer.write(frame(data))
+        """A frame to the host: sealed once the key exchange is done (sealed and written in one
+        step, so the frame counter follows the order on the wire)."""
+        self.writer.write(frame(self.channel.seal(data) if self.channel is not None else data))
 
     def _away(self, seats: tuple[int, ...]) -> None:
         """The host says which seats have no connection now: say who went and who came back."""
@@ -164,27 +179,62 @@ class Client:
 
     async def _handshake(self, reader, frames: FrameReader) -> list[bytes]:
         opts = self.options
+        table_id, binding = await self._exchange(reader, frames)
         key = self.identity.public_bytes if self.identity is not None else b""
         have, head = self._holding()
-        seat = opts.seat if self.seat is None else self.seat  # coming back: the seat it had, no other
-        self._send(hs.hello(opts.role, key, opts.name, opts.code, seat, have, head))
+        asked = opts.seat if self.seat is None else self.seat  # coming back: the seat it had, no other
+        self._send(hs.request(opts.role, key, opts.name, asked, have, head))  # sealed: nobody on the way sees it
         kind, fields = await self._read(reader, frames)
-        if kind == "challenge":
-            nonce, table_id = fields
-            self._send(hs.proof(self.identity, nonce, table_id))
+        if kind == "challenge" and self.identity is not None:
+            self._send(hs.proof(self.identity, fields[0], table_id, binding))
             kind, fields = await self._read(reader, frames)
         if kind != "welcome":
             raise RemoteProtocolError(f"expected welcome, not {kind}")
-        table_id, seat, count = fields
-        if self.table_id is not None and table_id != self.table_id:
-            raise Refused("the host now serves another table")
-        if self.session is not None and (None if seat < 0 else seat) != self.seat:
-            raise Refused("the host gave this client another seat than the one it holds")
+        welcomed, seat, count = fields
+        if welcomed != table_id:
+            raise RemoteProtocolError("the welcome names another table than the key exchange")
+        self._check_seat(None if seat < 0 else seat, asked)
         self.table_id, self.seat = table_id, (None if seat < 0 else seat)
         backlog = []
         for _ in range(count):
             backlog.append(await self._entry(reader, frames))
         return backlog
+
+    async def _exchange(self, reader, frames: FrameReader) -> tuple[bytes, bytes]:
+        """SPAKE2 over the join code and its key confirmation, in the clear; then this
+        connection's channel. The table's id and the exchange's transcript hash."""
+        exchange = Exchange("client", self.options.code)
+        self._send(hs.hello(exchange.message))
+        kind, fields = await self._read(reader, frames)  # a refusal (too many connections...) is Refused
+        if kind != "exchange":
+            raise RemoteProtocolError(f"expected the key exchange, not {kind}")
+        table_id, theirs = fields
+        if self.table_id is not None and table_id != self.table_id:
+            raise Distrusted("the host now serves another table")
+        exchange.finish(theirs, table_id, hs.VERSION)
+        self._send(hs.confirm(exchange.confirmation()))
+        kind, fields = await self._read(reader, frames)  # a wrong code: Refused("wrong join code")
+        if kind != "confirm":
+            raise RemoteProtocolError(f"expected the host's key confirmation, not {kind}")
+        try:
+            exchange.check(fields[0])
+        except WrongCode:
+            raise Distrusted(
+                "the host did not prove it holds the join code (is someone between you and the host?)"
+            ) from None
+        self.channel = exchange.channel()
+        return table_id, exchange.transcript
+
+    def _check_seat(self, given: int | None, asked: int) -> None:
+        """The host gave the seat asked for (or, asked for none, a seat: a player has one, a
+        spectator none); a client coming back, its own seat. Distrusted otherwise: whoever
+        changed what was asked, or a host that lies, takes nothing."""
+        if (given is None) != (self.options.role == "spectator"):
+            raise Distrusted(f"the host gave a {self.options.role} {'no seat' if given is None else f'seat {given}'}")
+        if self.session is not None and given != self.seat:
+            raise Distrusted(f"the host gave seat {given}, but this client holds seat {self.seat}")
+        if asked >= 0 and given != asked:
+            raise Distrusted(f"the host gave seat {given}, not seat {asked} that was asked for")
 
     def _holding(self) -> tuple[int, bytes]:
         """How much of the transcript this client holds (to resume from there)."""

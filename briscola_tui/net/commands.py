@@ -25,7 +25,7 @@ from protocol.transcript import NotATranscript
 from ..folders import InUse, data_dir, hold_lock, open_private, replace_file, subfolder
 from ..storage import FileSeatStore, TranscriptFile
 from .client import Client, Options, stdin_lines
-from .server import BOT_NAMES, Bot, Limits, TableServer, bot_name, is_bot_name, new_code
+from .server import BOT_NAMES, Bot, GuessLimits, Limits, TableServer, bot_name, is_bot_name, new_code
 
 
 class SetupError(ValueError):
@@ -106,6 +106,7 @@ def prepare_host(args, say) -> Hosting:
         hands=args.hands,
         say=say,
         limits=Limits(handshake_seconds=args.handshake_seconds, backlog=getattr(args, "backlog", Limits.backlog)),
+        guesses=_guess_limits(args),
     )
     return Hosting(server, log, code, args.bind, args.port, resumed, args.level, getattr(args, "port_file", None))
 
@@ -132,6 +133,16 @@ def host_command(args) -> int:
     if session.series is not None:
         say(f"scores: {session.series.scores}")
     return status
+
+
+def _guess_limits(args) -> GuessLimits:
+    """The defaults, or what a test asks for (hidden options of `host`)."""
+    limits = GuessLimits()
+    for name in ("free", "seconds", "report_seconds"):
+        value = getattr(args, f"guess_{name}", None)
+        if value is not None:
+            setattr(limits, name, type(getattr(limits, name))(value))
+    return limits
 
 
 def _code_path(table_id: bytes) -> Path:

@@ -16,15 +16,17 @@ turn) runs in a worker thread, so the event loop keeps answering.
 from __future__ import annotations
 
 import asyncio
-import hmac
+import ipaddress
+import math
 import random
 import secrets
 import socket
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from protocol import handshake as hs
+from protocol.channel import WRONG_CODE, Channel, Exchange, Tampered, WrongCode
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Dropped, Host
@@ -53,6 +55,115 @@ class Limits:
 
 
 @dataclass
+class GuessLimits:
+    """How fast one address may try join codes: `free` wrong codes at once, then one more
+    each `seconds` (a token bucket; a right code gives its token back). Wrong codes are
+    summed up on the console once each `report_seconds`, not said one by one."""
+
+    free: int = 5
+    seconds: float = 10.0
+    report_seconds: float = 60.0
+    addresses: int = 4096  # the most addresses remembered at once (those with tries left are forgotten first)
+
+
+class TooManyGuesses(RemoteProtocolError):
+    """This address has no try left for now."""
+
+
+class Guesses:
+    """Wrong join codes per source address: IPv4 addresses one by one, IPv6 by /64 (one
+    host's share of a network), so an attacker with many addresses of one network is one source."""
+
+    def __init__(self, limits: GuessLimits, clock=time.monotonic):
+        self.limits = limits
+        self.clock = clock
+        self.buckets: dict[str, tuple[float, float]] = {}  # source -> (tries left, when counted)
+        self.wrong: Counter = Counter()  # wrong codes since the last report, per source
+        self.held = 0  # tries refused since the last report (no try left)
+        self.since = clock()
+
+    @staticmethod
+    def source(peer) -> str:
+        try:
+            address = ipaddress.ip_address(peer[0].split("%")[0])
+        except (TypeError, ValueError, IndexError):
+            return "?"
+        if isinstance(address, ipaddress.IPv6Address):
+            if address.ipv4_mapped is not None:
+                return str(address.ipv4_mapped)
+            return str(ipaddress.IPv6Network((address, 64), strict=False))
+        return str(address)
+
+    def _tries(self, source: str) -> float:
+        tries, stamp = self.buckets.get(source, (float(self.limits.free), 0.0))
+        now = self.clock()
+        return min(float(self.limits.free), tries + (now - stamp) / self.limits.seconds)
+
+    def wait(self, source: str) -> float:
+        """Seconds until `source` may try a code (0: now)."""
+        tries = self._tries(source)
+        return 0.0 if tries >= 1 else (1 - tries) * self.limits.seconds
+
+    def take(self, source: str) -> bool:
+        """Spend one try of `source` (before its code is checked); False if none is left."""
+        tries = self._tries(source)
+        if tries < 1:
+            self.held += 1
+            return False
+        if source not in self.buckets and len(self.buckets) >= self.limits.addresses:
+            self._forget()
+        self.buckets[source] = (tries - 1, self.clock())
+        return True
+
+    def give_back(self, source: str) -> None:
+        """The code was right: that try is not counted."""
+        if source in self.buckets:
+            tries = self._tries(source) + 1
+            if tries >= self.limits.free:
+                del self.buckets[source]
+            else:
+                self.buckets[source] = (tries, self.clock())
+
+    def wrong_code(self, source: str) -> None:
+        self.wrong[source] += 1
+
+    def _forget(self) -> None:
+        """Room for one more source: forget those with every try back, else the one with the most."""
+        self._forget_full()
+        if len(self.buckets) >= self.limits.addresses:
+            del self.buckets[max(self.buckets, key=self._tries)]
+
+    def report(self) -> str | None:
+        """One line for the wrong codes since the last report (None if there were none)."""
+        wrong, held, self.wrong, self.held = self.wrong, self.held, Counter(), 0
+        self.since = self.clock()
+        self._forget_full()
+        if not wrong and not held:
+            return None
+        seconds = self.limits.report_seconds
+        window = "minute" if seconds == 60 else f"{seconds:g} s"
+        total = sum(wrong.values())
+        code = "wrong join code" if total == 1 else "wrong join codes"
+        if len(wrong) == 1:
+            [(source, n)] = wrong.items()
+            line = f"{n} {code} from {source} in the last {window}"
+        elif wrong:
+            top = wrong.most_common(3)
+            line = f"{total} {code} in the last {window}: " + ", ".join(f"{n} from {s}" for s, n in top)
+            if len(wrong) > 3:
+                line += f" and {total - sum(n for _, n in top)} from {len(wrong) - 3} other addresses"
+        else:
+            return f"{count(held, 'try', 'tries')} refused in the last {window}: too many wrong codes"
+        if held:
+            line += f"; {count(held, 'more try', 'more tries')} refused (too many wrong codes)"
+        return line
+
+    def _forget_full(self) -> None:
+        for source in [s for s in self.buckets if self._tries(s) >= self.limits.free]:
+            del self.buckets[source]
+
+
+@dataclass
 class Conn:
     """One network connection, and what it has proved."""
 
@@ -61,6 +172,7 @@ class Conn:
     role: str = "?"
     seat: int | None = None
     key: bytes = b""
+    channel: Channel | None = None  # after the key exchange: every frame either way is sealed
     queue: deque = field(default_factory=deque)  # (entries written first, frame): the handshake, the goodbye
     tokens: float = 0.0
     stamp: float = 0.0
@@ -133,6 +245,7 @@ class TableServer:
         hands: int | None,
         say,
         limits: Limits | None = None,
+        guesses: GuessLimits | None = None,
     ):
         self.host, self.log, self.code = host, log, code
         self.bots = bots
@@ -141,6 +254,7 @@ class TableServer:
         self.hands = hands
         self.say = say
         self.limits = limits or Limits()
+        self.guesses = Guesses(guesses or GuessLimits())
         self.conns: dict[int, Conn] = {}
         self.reserved: dict[int, Conn] = {}  # seat -> the connection that will join it
         self.numbers = 0
@@ -168,12 +282,15 @@ class TableServer:
         if on_listen is not None:
             on_listen(addresses)
         clock = asyncio.create_task(self._clock())
+        reports = asyncio.create_task(self._report_guesses())
         await self.start_bots()
         try:
             await self.finished.wait()
             await self._linger()
         finally:
             clock.cancel()
+            reports.cancel()
+            self._say_guesses()
             for conn in list(self.conns.values()):
                 self._send(conn, hs.bye(self._ending()))
             await self._flush(0.5)
@@ -255,7 +372,7 @@ class TableServer:
             except ProtocolError as refusal:
                 # A wrong code, a seat taken, a bad proof, bytes that are no hello: say "refuse", which
                 # the client does not retry (a "bye" would have it reconnect again and again).
-                self._close(conn, refusal.reason, refuse=True)
+                self._refused(conn, refusal)
                 return
             await self._serve(conn, reader, frames)
         except TimeoutError:
@@ -307,10 +424,13 @@ class TableServer:
         ):
             self.watchers_away += 1
 
-    async def _read_frame(self, reader, frames: FrameReader) -> bytes:
+    async def _read_frame(self, reader, frames: FrameReader, conn: Conn | None = None) -> bytes:
+        """The next frame's payload; opened (its integrity checked) once `conn` has a channel."""
         while True:
             data = frames.next_frame()
             if data is not None:
+                if conn is not None and conn.channel is not None:
+                    return conn.channel.open(data)
                 return data
             chunk = await reader.read(65536)
             if not chunk:
@@ -331,20 +451,43 @@ class TableServer:
         kind, fields = hs.parse(await self._read_frame(reader, frames))
         if kind != "hello":
             raise RemoteProtocolError("a connection starts with hello")
-        hello = hs.parse_hello(fields)
-        if self.code is not None and not hmac.compare_digest(hello.code.encode(), self.code.encode()):
-            raise RemoteProtocolError("wrong join code")
+        source = self.guesses.source(conn.writer.get_extra_info("peername"))
+        if (wait := self.guesses.wait(source)) > 0:  # before any work: a guesser out of tries costs nothing
+            self.guesses.held += 1
+            raise TooManyGuesses(f"too many wrong codes from your address; wait {math.ceil(wait)} s")
         table_id = self.host.table_id
+        exchange = await asyncio.to_thread(self._exchange, fields[1], table_id)
+        conn.writer.write(frame(hs.exchange(table_id, exchange.message)))  # in the clear, as the confirmations
+        kind, fields = hs.parse(await self._read_frame(reader, frames))
+        if kind != "confirm":
+            raise RemoteProtocolError("expected the key confirmation")
+        if not self.guesses.take(source):  # one try per code checked, taken before it is checked
+            raise TooManyGuesses(
+                f"too many wrong codes from your address; wait {math.ceil(self.guesses.wait(source))} s"
+            )
+        try:
+            exchange.check(fields[0])
+        except WrongCode:
+            self.guesses.wrong_code(source)
+            hint = " (this table is open: join it without --code)" if self.code is None else ""
+            raise WrongCode(WRONG_CODE + hint) from None
+        self.guesses.give_back(source)
+        conn.writer.write(frame(hs.confirm(exchange.confirmation())))
+        conn.channel = exchange.channel()  # every frame from now on, either way, is sealed
+        kind, fields = hs.parse(await self._read_frame(reader, frames, conn))
+        if kind != "request":
+            raise RemoteProtocolError("expected the client's request")
+        hello = hs.parse_hello(fields)
         conn.role = hello.role
         if hello.role == "player" and is_bot_name(hello.name):
             raise RemoteProtocolError(f"{hello.name!r}: {BOT_NAMES}")
         if hello.role == "player":
             nonce = secrets.token_bytes(hs.NONCE_LEN)
-            self._send(conn, hs.challenge(nonce, table_id))
-            kind, fields = hs.parse(await self._read_frame(reader, frames))
+            self._send(conn, hs.challenge(nonce))
+            kind, fields = hs.parse(await self._read_frame(reader, frames, conn))
             if kind != "proof":
                 raise RemoteProtocolError("expected the handshake proof")
-            hs.check_proof(hello.key, nonce, table_id, fields[0])
+            hs.check_proof(hello.key, nonce, table_id, exchange.transcript, fields[0])
             conn.key = hello.key
             conn.seat = self._assign(conn, hello)
         start = self._resume_point(hello)
@@ -358,6 +501,31 @@ class TableServer:
         self.say(f"{conn} joined" + (f" as {hello.name!r}" if hello.name else ""))
         if not self._tell_away():  # to everyone when it changed; else to this one, which has not heard it
             self._send(conn, hs.away(self.told_away))
+
+    def _exchange(self, theirs: bytes, table_id: bytes) -> Exchange:
+        """The host's side of SPAKE2 over the join code (a worker thread: it is pure Python, a few ms)."""
+        exchange = Exchange("host", self.code or "")
+        exchange.finish(theirs, table_id, hs.VERSION)
+        return exchange
+
+    def _refused(self, conn: Conn, error: ProtocolError) -> None:
+        """A handshake that failed: refused (the client gives up), but a frame that failed its
+        integrity check is only closed (someone on the way changed it: the client may come back).
+        Wrong codes are not said one by one: `_report_guesses` sums them up."""
+        if isinstance(error, Tampered):
+            self._close(conn, error.reason)
+        else:
+            self._close(conn, error.reason, refuse=True, quiet=isinstance(error, WrongCode | TooManyGuesses))
+
+    async def _report_guesses(self) -> None:
+        while True:
+            await asyncio.sleep(self.guesses.limits.report_seconds)
+            self._say_guesses()
+
+    def _say_guesses(self) -> None:
+        line = self.guesses.report()
+        if line is not None:
+            self.say(line)
 
     def _assign(self, conn: Conn, hello) -> int:
         """The seat this key holds, or a free one (the one asked for if free)."""
@@ -404,7 +572,7 @@ class TableServer:
 
     async def _serve(self, conn: Conn, reader, frames: FrameReader) -> None:
         while not conn.closed:
-            kind, fields = hs.parse(await self._read_frame(reader, frames))
+            kind, fields = hs.parse(await self._read_frame(reader, frames, conn))
             if kind == "bye":
                 if self.session.phase in ("over", "aborted"):
                     self._collect(conn)
@@ -612,20 +780,29 @@ class TableServer:
                     conn.wake.clear()
                     await conn.wake.wait()
                     continue
-                conn.writer.write(data)
+                conn.writer.write(self._wire(conn, data))
                 await conn.writer.drain()
         except (ConnectionError, asyncio.CancelledError):
             return
 
+    @staticmethod
+    def _wire(conn: Conn, framed: bytes) -> bytes:
+        """A frame as it goes to this connection: sealed once it has a channel. Sealed just
+        before it is written, so each direction's frame counter follows the order on the wire."""
+        if conn.channel is None:
+            return framed
+        return frame(conn.channel.seal(framed[4:]))
+
     def _left_for(self, conn: Conn) -> bool:
         return conn.welcomed and conn.cursor < len(self.frames)
 
-    def _close(self, conn: Conn, reason: str, refuse: bool = False) -> None:
+    def _close(self, conn: Conn, reason: str, refuse: bool = False, quiet: bool = False) -> None:
         if conn.closed:
             return
-        self.say(f"{'refusing' if refuse else 'closing'} {conn}: {reason}")
+        if not quiet:
+            self.say(f"{'refusing' if refuse else 'closing'} {conn}: {reason}")
         try:
-            conn.writer.write(frame(hs.refuse(reason) if refuse else hs.bye(reason)))
+            conn.writer.write(self._wire(conn, frame(hs.refuse(reason) if refuse else hs.bye(reason))))
         except (ConnectionError, RuntimeError):
             pass
         conn.closed = True

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from protocol import handshake as hs
+from protocol.channel import Exchange
 from protocol.codec import FrameReader, frame
 from protocol.identity import Identity
 
@@ -292,17 +293,28 @@ class Table:
 
 
 class Raw:
-    """A connection made by hand: frames out, frames in, every byte received kept."""
+    """A connection made by hand: frames out, frames in. `exchange` does the key exchange over
+    a join code; from then on `send` seals each frame and `next` opens each one, as a client
+    does. `received` holds every frame taken out as it read once opened (length prefix and
+    payload: what this connection learned), `wire` every byte as it came."""
 
-    def __init__(self, port: int):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+    def __init__(self, port: int, rcvbuf: int | None = None):
+        self.sock = socket.socket()
+        if rcvbuf is not None:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.settimeout(WAIT)
+        self.sock.connect(("127.0.0.1", port))
         self.frames = FrameReader()
         self.received = bytearray()
+        self.wire = bytearray()
         self.ends: list[int] = []  # offset in `received` after each frame taken out
-        self.taken = 0
+        self.kinds: list[str] = []  # the kind of each frame taken out
+        self.channel = None  # once `exchange` has made one
+        self.table_id = b""
+        self.binding = b""  # the exchange's transcript hash (a player's proof signs it)
 
     def send(self, data: bytes) -> None:
-        self.sock.sendall(frame(data))
+        self.sock.sendall(frame(self.channel.seal(data) if self.channel is not None else data))
 
     def next(self, timeout: float = WAIT) -> tuple[str, list] | None:
         """The next frame (kind, fields), or None once the host has closed the connection."""
@@ -318,11 +330,38 @@ class Raw:
                 return None
             if not chunk:
                 return None
-            self.received += chunk
+            self.wire += chunk
             self.frames.feed(chunk)
-        self.taken += 4 + len(data)
-        self.ends.append(self.taken)
-        return hs.parse(data)
+        if self.channel is not None:
+            data = self.channel.open(data)
+        self.received += frame(data)
+        self.ends.append(len(self.received))
+        kind, fields = hs.parse(data)
+        self.kinds.append(kind)
+        return kind, fields
+
+    def exchange(self, code: str = CODE) -> tuple[str, list]:
+        """SPAKE2 over `code` and its key confirmation: the host's answer to our confirmation
+        ("confirm", checked: from then on every frame is sealed; or "refuse")."""
+        exchange = Exchange("client", code)
+        self.send(hs.hello(exchange.message))
+        kind, fields = self.next()
+        if kind != "exchange":
+            return kind, fields
+        self.table_id, theirs = fields
+        exchange.finish(theirs, self.table_id, hs.VERSION)
+        self.send(hs.confirm(exchange.confirmation()))
+        kind, fields = self.next()
+        if kind == "confirm":
+            exchange.check(fields[0])
+            self.channel, self.binding = exchange.channel(), exchange.transcript
+        return kind, fields
+
+    def hello(self, role: str, key: bytes, name: str, code: str = CODE, seat: int = -1, have=0, head=bytes(32)) -> None:
+        """The key exchange, then the client's request (sealed)."""
+        answer = self.exchange(code)
+        assert answer[0] == "confirm", answer
+        self.send(hs.request(role, key, name, seat, have, head))
 
     def closed_by_host(self, timeout: float = WAIT) -> list[tuple[str, list]]:
         """Read until the host closes the connection; the frames it sent meanwhile."""
@@ -336,13 +375,13 @@ class Raw:
 
 
 def spectate(port: int, code: str = CODE) -> tuple[Raw, list[bytes]]:
-    """A spectator by hand: hello, welcome, the entries so far."""
+    """A spectator by hand: the key exchange, its request, welcome, the entries so far."""
     raw = Raw(port)
-    raw.send(hs.hello("spectator", b"", "", code))
+    raw.hello("spectator", b"", "", code)
     kind, fields = raw.next()
     assert kind == "welcome", (kind, fields)
     table_id, seat, count = fields
-    assert seat == -1
+    assert seat == -1 and table_id == raw.table_id
     entries = []
     for _ in range(count):
         kind, fields = raw.next()
@@ -352,13 +391,13 @@ def spectate(port: int, code: str = CODE) -> tuple[Raw, list[bytes]]:
 
 
 def sit(port: int, identity: Identity, code: str = CODE, seat: int = -1) -> tuple[Raw, int, list[bytes]]:
-    """A player by hand: hello with the key, the signed challenge, welcome (its seat), the entries."""
+    """A player by hand: the key exchange, its request with the key, the signed challenge,
+    welcome (its seat), the entries."""
     raw = Raw(port)
-    raw.send(hs.hello("player", identity.public_bytes, "by hand", code, seat))
+    raw.hello("player", identity.public_bytes, "by hand", code, seat)
     kind, fields = raw.next()
     assert kind == "challenge", (kind, fields)
-    nonce, table_id = fields
-    raw.send(hs.proof(identity, nonce, table_id))
+    raw.send(hs.proof(identity, fields[0], raw.table_id, raw.binding))
     kind, fields = raw.next()
     assert kind == "welcome", (kind, fields)
     table_id, seat, count = fields
@@ -393,16 +432,19 @@ class RawWatcher(threading.Thread):
         self.raw.close()
 
     def entry_ends(self) -> list[int]:
-        """Offset in the bytes received after each entry's frame (the first frame was the welcome)."""
-        return self.raw.ends[1 : 1 + len(self.entries)]
+        """Offset in the bytes received (opened) after each entry's frame."""
+        return [end for kind, end in zip(self.raw.kinds, self.raw.ends) if kind == "entry"][: len(self.entries)]
 
 
 class Proxy:
     """A TCP relay in front of the host. `cut()` drops the live connections; it keeps listening.
-    `cut(hold=True)` also closes every new connection at once, until `release()`."""
+    `cut(hold=True)` also closes every new connection at once, until `release()`.
+    `tap(way, number, chunk)`, if given, sees every chunk relayed ("up": client to host,
+    "down"; `number` counts the connections from 1) and returns what to relay instead."""
 
-    def __init__(self, target: int):
+    def __init__(self, target: int, tap=None):
         self.target = target
+        self.tap = tap
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.lock = threading.Lock()
@@ -429,13 +471,15 @@ class Proxy:
             with self.lock:
                 self.live += [client, upstream]
                 self.accepted += 1
-            threading.Thread(target=self._pipe, args=(client, upstream), daemon=True).start()
-            threading.Thread(target=self._pipe, args=(upstream, client), daemon=True).start()
+                number = self.accepted
+            threading.Thread(target=self._pipe, args=(client, upstream, "up", number), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, client, "down", number), daemon=True).start()
 
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+    def _pipe(self, source: socket.socket, sink: socket.socket, way: str, number: int) -> None:
         try:
             while chunk := source.recv(65536):
+                if self.tap is not None:
+                    chunk = self.tap(way, number, chunk)
                 sink.sendall(chunk)
         except OSError:
             pass
