@@ -115,6 +115,7 @@ def _check_revealed(game, table_id: bytes, hand, plan, verdict: Verdict) -> None
     _check_shares(table_id, hand, secrets, x_keys, verdict)
     if verdict.culprits or not complete:
         return
+    assert cards is not None  # every seat revealed: the deck opened
     _replay(game, hand, plan, cards, verdict)
 
 

@@ -158,7 +158,7 @@ def frame(payload: bytes) -> bytes:
     return len(payload).to_bytes(4, "big") + payload
 
 
-def frame_length(prefix: bytes) -> int:
+def frame_length(prefix: bytes | bytearray) -> int:
     """The payload size a 4-byte length prefix announces.
 
     RemoteProtocolError if it is zero or over MAX_FRAME.

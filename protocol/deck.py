@@ -46,6 +46,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -401,11 +402,14 @@ def _replay_step(phase: int, deck: Sequence[bytes], s: SeatSecrets) -> list[byte
         return None
 
 
+Seat = TypeVar("Seat", bound=Hashable)
+
+
 def replay_shuffle(
     start: Sequence[bytes],
-    steps: Sequence[tuple[Hashable, SeatSecrets]],
+    steps: Sequence[tuple[Seat, SeatSecrets | None]],
     published: Sequence[Sequence[bytes]],
-) -> list[tuple[Hashable, int]]:
+) -> list[tuple[Seat, int]]:
     """The (seat, phase) steps whose published deck is not what the seat's
     revealed secrets give from the previous published deck.
 
@@ -416,7 +420,7 @@ def replay_shuffle(
     """
     if len(published) > 2 * len(steps):
         raise ValueError("at most one phase-1 and one phase-2 deck per seat")
-    bad: list[tuple[Hashable, int]] = []
+    bad: list[tuple[Seat, int]] = []
     previous = list(start)
     turns = [(1, seat, s) for seat, s in steps] + [(2, seat, s) for seat, s in steps]
     for (phase, seat, s), out in zip(turns, published):

@@ -13,15 +13,38 @@ dividete, handover, stopped, refused, timeout, verdict, series, closed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from engine.cards import fmt
 from engine.labels import label
+from engine.state import ActionKind
 from engine.view import hand_fields, roles_of
+
+EventKind = (
+    Literal[
+        "table",
+        "seated",
+        "dealer",
+        "hand",
+        "dealt",
+        "role",
+        "secret",
+        "trick",
+        "stopped",
+        "refused",
+        "timeout",
+        "verdict",
+        "series",
+        "closed",
+    ]
+    | ActionKind
+)
+"""`Event.kind` (see the module doc): the table's own, or the action or chance event it reports."""
 
 
 @dataclass(frozen=True)
 class Event:
-    kind: str
+    kind: EventKind
     seat: int | None  # who did it (or won, or was named); None for the table itself
     text: str
     cards: tuple = ()  # the cards this node saw move, when there are any

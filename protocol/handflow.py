@@ -17,17 +17,19 @@ from . import deck as mp
 from .errors import CheatDetected, RemoteProtocolError
 from .identity import check_x25519_public
 from .messages import Act, Commit, Handover, Reveal, Shares, Shuffle
-from .records import Step
+from .records import Step, StepKind
 from .sealing import open_shares
+from .sessionbase import SessionBase
 from .wire import action_from_wire, scalar_int
 
 
-class HandFlow:
+class HandFlow(SessionBase):
     """Hand-level handlers of `TableSession`."""
 
     # --- commitments and the shuffle -------------------------------------------------
 
     def _on_commit(self, sender: int, msg: Commit, index: int) -> None:
+        assert self.hand is not None  # a hand's message: the hand is on
         check_x25519_public(msg.x25519)  # else no seat could seal it a share
         if len(msg.position_keys) != self.plan.size:
             raise RemoteProtocolError(
@@ -48,6 +50,7 @@ class HandFlow:
 
     def _on_shuffle(self, sender: int, msg: Shuffle, index: int) -> None:
         hand, n = self.hand, self.players
+        assert hand is not None  # a hand's message: the hand is on
         expected_phase = 1 if len(hand.shuffles) < n else 2
         size = self.plan.size
         if msg.phase != expected_phase or len(msg.deck) != size:
@@ -65,6 +68,7 @@ class HandFlow:
     def _check_step_proof(self, sender: int, msg: Shuffle) -> None:
         """DeckError unless the step's proof verifies (nodes sharing a process check it once)."""
         hand = self.hand
+        assert hand is not None and self.game is not None and self.transcript is not None  # a shuffle step
         deck_in = hand.shuffles[-1][1].deck if hand.shuffles else mp.start_deck([c.index for c in self.game.deck()])
         commit = hand.commits[sender][0]
         keys = (commit.phase1_key, commit.position_keys)
@@ -77,8 +81,9 @@ class HandFlow:
 
     # --- dealing steps ---------------------------------------------------------------
 
-    def _open_step(self, kind: str, positions, audiences) -> None:
+    def _open_step(self, kind: StepKind, positions: list[int], audiences: list[int]) -> None:
         """Start a dealing step: every seat sends its key shares for these positions."""
+        assert self.hand is not None  # the deal and the chance events of a hand
         todo = [(p, a) for p, a in zip(positions, audiences) if p not in self.cards.public_scalar]
         step = Step(len(self.hand.steps), kind, tuple(p for p, _ in todo), tuple(a for _, a in todo))
         self.hand.steps.append(step)
@@ -87,6 +92,7 @@ class HandFlow:
             self._finish_step(step)
 
     def _on_shares(self, sender: int, msg: Shares, index: int) -> None:
+        assert self.hand is not None  # a hand's message: the hand is on
         step = self.hand.steps[-1]
         if msg.step != step.number:
             raise RemoteProtocolError(
@@ -127,6 +133,8 @@ class HandFlow:
         self._apply_step(step)
 
     def _open_mine(self, step: Step) -> None:
+        assert self.hand is not None and self.transcript is not None
+        assert self.seat is not None and self.secrets is not None  # this seat's cards: it committed to the hand
         mine = [p for p, a in zip(step.positions, step.audiences) if a == self.seat]
         received: dict[int, list[int]] = {p: [mp.key_share(self.secrets, p)] for p in mine}
         for sender, msg in step.shares.items():
@@ -172,6 +180,7 @@ class HandFlow:
         self._advance()
 
     def _apply_chance(self) -> None:
+        assert self.view is not None  # a chance event comes after the deal
         need = self.view.need()
         positions = [self.cards.slot_position(s) for s in need.slots]
         cards = tuple(self.cards.card(p) for p in positions)
@@ -188,6 +197,7 @@ class HandFlow:
         self._emit_chance(before, need, positions)
 
     def _build_view(self) -> None:
+        assert self.game is not None and self.hand is not None  # the deal of a hand
         plan, cards = self.plan, self.cards
         if len(set(cards.known.values())) != len(cards.known):
             self._complaint = "the cards dealt to me contradict each other"
@@ -204,11 +214,13 @@ class HandFlow:
 
     def _show_peeked(self) -> None:
         """Tell the view the stock cards everyone sees (Briscola open hands: the top)."""
+        assert self.view is not None  # built by the deal
         self.view.see_peeked(self.plan, self.cards.public_card)
 
     def _advance(self) -> None:
         """Decide what the hand waits for next."""
         view = self.view
+        assert view is not None  # dealt
         turn = view.current_player()
         if turn == TERMINAL:
             self.phase = "reveal"
@@ -230,6 +242,7 @@ class HandFlow:
     def _on_act(self, sender: int, msg: Act, index: int) -> None:
         kind = msg.action[0]
         view, cards = self.view, self.cards
+        assert view is not None and self.hand is not None  # "play": the hand is dealt
         if kind == "discard" and not msg.positions:
             raise RemoteProtocolError("a discard names its positions", culprit=sender, entry=index)
         if kind != "discard" and msg.positions:
@@ -245,8 +258,10 @@ class HandFlow:
             self._complaint = self._complaint or complaint
         self.view = after
         cards.show(opened)
-        if kind == "play" and view.MUST_FOLLOW and view.trick and action.card.suit != view.trick[0].suit:
-            self.claims.lacks_suit(sender, view.trick[0].suit, self._held(sender), index)
+        if kind == "play" and view.MUST_FOLLOW and view.trick:
+            assert action.card is not None  # the rules took the play: it names its card
+            if action.card.suit != view.trick[0].suit:
+                self.claims.lacks_suit(sender, view.trick[0].suit, self._held(sender), index)
         cards.move_action(view, action, msg.positions, opened)
         self.hand.moves.append((index, sender, "act", msg))
         self._emit_action(view, action)
@@ -279,8 +294,10 @@ class HandFlow:
             return blind, f"seat {action.seat} broke a rule my cards show: {error}"
 
     def _on_handover(self, sender: int, msg: Handover, index: int) -> None:
+        assert self.view is not None and self.hand is not None  # "handover": the hand is dealt
         need = self.view.need()
         called = need.card
+        assert called is not None  # a handover's need names the called card
         if msg.proof is not None:
             position, card, _ = msg.proof
             if card != called.index:
@@ -313,6 +330,7 @@ class HandFlow:
 
     def _on_reveal(self, sender: int, msg: Reveal, index: int) -> None:
         hand = self.hand
+        assert hand is not None  # a hand's message: the hand is on
         if sender in hand.reveals:
             raise RemoteProtocolError("seed already revealed", culprit=sender, entry=index)
         hand.reveals[sender] = (msg.seed, index)

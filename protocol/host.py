@@ -73,7 +73,7 @@ class Host:
         self.identity = identity
         self.table_id = table_id
         self.session = TableSession(None)
-        self._table = Table(
+        self._table: Table | None = Table(
             game,
             players,
             tuple(sorted((options or {}).items())),
@@ -92,15 +92,17 @@ class Host:
             session.receive(data)
         if session.keys.get(HOST) != identity.public_bytes:
             raise LocalProtocolError("this transcript was hosted with another key")
+        assert session.transcript is not None  # it holds the host's key: it read the table message
         host = object.__new__(cls)
         host.identity, host.table_id, host.session = identity, session.transcript.table_id, session
-        host._table = None
+        host._table = None  # sent long ago: the first entry
         host.events = []
         host._seq = sum(1 for data in entries if _sender_of(Entry.decode(data).message) == HOST)
         return host
 
     @property
-    def transcript(self) -> Transcript:
+    def transcript(self) -> Transcript | None:
+        """None until the table message (`open`)."""
         return self.session.transcript
 
     def open(self) -> bytes:
@@ -128,6 +130,7 @@ class Host:
         key a join brings), bytes not seen before, the sender's next sequence
         number, a head from this table's history. `Dropped` if any fails."""
         session, log = self.session, self.transcript
+        assert log is not None  # `open` ordered the table message first
         index = len(log.entries)
         try:
             opened = open_signed(signed, session.keys_for_message(signed), self.table_id)

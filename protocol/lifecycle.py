@@ -14,16 +14,17 @@ from engine.games import make
 from engine.series import Series
 
 from . import deck as mp
-from .audit import ABSENT, Culprit, audit_hand
+from .audit import ABSENT, Culprit, Verdict, audit_hand
 from .claims import Claims
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
 from .messages import Close, CoinCommit, CoinReveal, Evidence, Join, Table, Timeout
 from .positions import HandDeck
 from .records import HAND_PHASES, HandRecord
+from .sessionbase import SessionBase
 from .transcript import open_signed
 
 
-class TableLifecycle:
+class TableLifecycle(SessionBase):
     """Table-level handlers of `TableSession`."""
 
     # --- joining and taking a seat again ------------------------------------------------
@@ -72,6 +73,7 @@ class TableLifecycle:
     # --- the first dealer -------------------------------------------------------------
 
     def _coin_context(self, seat: int) -> bytes:
+        assert self.transcript is not None  # the coin comes after the table message
         return self.transcript.table_id + bytes([seat])
 
     def _on_coin_commit(self, sender: int, msg: CoinCommit, index: int) -> None:
@@ -97,6 +99,7 @@ class TableLifecycle:
             self.phase = "coin_reveal"
         if self.phase == "coin_reveal" and present & set(self.coins) <= set(self.coin_values):
             values = [self.coin_values[s] for s in sorted(self.coin_values) if s in present]
+            assert self.game is not None  # named by the table message
             self.series = Series(self.game, mp.coin_result(values, self.players))
             self._emit("dealer", self.series.dealer, f"seat {self.series.dealer} deals first")
             self._start_hand(0)
@@ -108,6 +111,7 @@ class TableLifecycle:
             self._next_number = number
             self.phase = "seating"
             return
+        assert self.series is not None and self.game is not None  # the coin chose the first dealer
         self.hand = HandRecord(number, self.series.dealer)
         self.plan = self.game.plan(self.series.dealer)
         self.view = None
@@ -116,13 +120,13 @@ class TableLifecycle:
         self._emit("hand", self.series.dealer, f"hand {number + 1}: seat {self.series.dealer} deals")
 
     def _reset_hand(self) -> None:
-        self.secrets: mp.SeatSecrets | None = None
+        self.secrets = None
         self.x25519 = None
         self.cards = HandDeck(getattr(self, "plan", None))
         self.claims = Claims()
-        self._pair_keys: dict[int, bytes] = {}
-        self._handovers: dict = {}
-        self._complaint: str | None = None
+        self._pair_keys = {}
+        self._handovers = {}
+        self._complaint = None
 
     def _stop_hand(self, index: int) -> None:
         """Evidence or a time-out ends the hand here: the seats present reveal."""
@@ -132,6 +136,7 @@ class TableLifecycle:
 
     def _finish_if_revealed(self) -> None:
         hand = self.hand
+        assert hand is not None  # a hand's reveals
         if not set(hand.commits) - self.absent <= set(hand.reveals):
             return
         verdict = self._audit(hand)
@@ -144,6 +149,7 @@ class TableLifecycle:
         elif verdict.outcome is None:
             self._start_hand(hand.number + 1)  # void: not scored, same dealer
         else:
+            assert self.series is not None  # a hand was played
             self.series.record(verdict.outcome)
             if self.series.is_over():
                 self.phase = "over"
@@ -153,8 +159,9 @@ class TableLifecycle:
             else:
                 self._start_hand(hand.number + 1)
 
-    def _audit(self, hand):
+    def _audit(self, hand: HandRecord) -> Verdict:
         """The hand's verdict (nodes sharing a process audit each hand once: `shared`)."""
+        assert self.transcript is not None  # the table message came first
         key = (self.transcript.table_id, hand.number, self.transcript.head)
         if self.shared is not None and key in self.shared.verdicts:
             return self.shared.verdicts[key]
@@ -168,6 +175,7 @@ class TableLifecycle:
     def _on_evidence(self, sender: int, msg: Evidence, index: int) -> None:
         """A seat's message the host refused: check for ourselves that the rules
         refuse it and that it is the seat's own next message, then stop the hand."""
+        assert self.transcript is not None  # the table message came first
         try:
             opened = open_signed(msg.message, self.keys, self.transcript.table_id)
         except RemoteProtocolError as error:
@@ -201,6 +209,7 @@ class TableLifecycle:
         self._note_own(inner)
         self._emit("refused", inner.sender, f"seat {inner.sender}'s message refused: {proven.reason}")
         if self.phase in HAND_PHASES:
+            assert self.hand is not None  # a hand's phases
             self.hand.findings.append(proven)
             self._stop_hand(index)
         else:
@@ -217,6 +226,7 @@ class TableLifecycle:
         finding = Culprit(msg.seat, f"left or withheld its {msg.owed} past the time limit", index, ABSENT)
         self._emit("timeout", msg.seat, f"seat {msg.seat} timed out (owed its {msg.owed})")
         if self.phase in HAND_PHASES:
+            assert self.hand is not None  # a hand's phases
             self.hand.findings.append(finding)
             self._stop_hand(index)
             return

@@ -132,7 +132,9 @@ class LocalTable:
 
     def choose(self, seat: TableSession) -> Action:
         """The action `seat`'s player chooses from what the seat sees."""
-        return self.choosers[seat.seat](seat.seat_view(), self.rngs[seat.seat])
+        who = seat.seat
+        assert who is not None  # a player's session
+        return self.choosers[who](seat.seat_view(), self.rngs[who])
 
     def decide(self) -> bool:
         """Let each seat whose turn it is choose; False when nobody could."""

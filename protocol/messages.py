@@ -9,7 +9,9 @@ fault (RemoteProtocolError).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import astuple, dataclass, fields
+from typing import Literal, overload
 
 from .codec import expect_array, expect_bytes, expect_int, expect_list, expect_str
 from .errors import RemoteProtocolError
@@ -142,10 +144,44 @@ class Close:
     reason: str
 
 
-HOST_KINDS = ("table", "evidence", "timeout", "close")
+MessageKind = Literal[
+    "table",
+    "join",
+    "coin_commit",
+    "coin_reveal",
+    "commit",
+    "shuffle",
+    "shares",
+    "act",
+    "handover",
+    "reveal",
+    "evidence",
+    "timeout",
+    "close",
+]
+"""The kind a message's header names: each names one body class (`KINDS`)."""
+
+Message = (
+    Table
+    | Join
+    | CoinCommit
+    | CoinReveal
+    | Commit
+    | Shuffle
+    | Shares
+    | Act
+    | Handover
+    | Reveal
+    | Evidence
+    | Timeout
+    | Close
+)
+"""Any message body."""
+
+HOST_KINDS: tuple[MessageKind, ...] = ("table", "evidence", "timeout", "close")
 """Kinds only the host sends."""
 
-KINDS: dict[str, type] = {
+KINDS: dict[MessageKind, type[Message]] = {
     "table": Table,
     "join": Join,
     "coin_commit": CoinCommit,
@@ -160,10 +196,10 @@ KINDS: dict[str, type] = {
     "timeout": Timeout,
     "close": Close,
 }
-KIND_OF = {cls: kind for kind, cls in KINDS.items()}
+KIND_OF: dict[type[Message], MessageKind] = {cls: kind for kind, cls in KINDS.items()}
 
 
-def to_body(message) -> list:
+def to_body(message: Message) -> list:
     """The body fields of a message, ready for the codec."""
     body = [_plain(v) for v in astuple(message)]
     if isinstance(message, Table) and not message.rules:
@@ -177,11 +213,17 @@ def _plain(value):
     return value
 
 
-def from_body(kind: str, body: list):
+@overload
+def from_body(kind: Literal["table"], body: list) -> Table: ...
+@overload
+def from_body(kind: Literal["join"], body: list) -> Join: ...
+@overload
+def from_body(kind: str, body: list) -> Message: ...
+def from_body(kind: str, body: list) -> Message:
     """Parse and check a body for `kind`; RemoteProtocolError if malformed."""
-    cls = KINDS.get(kind)
-    if cls is None:
+    if kind not in KINDS:
         raise RemoteProtocolError(f"unknown message kind {kind!r}")
+    cls = KINDS[kind]
     if kind == "table" and isinstance(body, list) and len(body) == len(fields(cls)) - 1:
         body = [*body, []]  # a table from before table rules
     values = expect_array(body, len(fields(cls)), f"{kind} body")
@@ -234,7 +276,7 @@ def _action(v) -> tuple:
     )
 
 
-_PARSERS = {
+_PARSERS: dict[MessageKind, Callable[..., Message]] = {
     "table": lambda game, players, options, name, key, rules: Table(
         expect_str(game, 32, "game"),
         expect_int(players, 2, 6, "players"),

@@ -8,18 +8,24 @@ spectator never sends anything.
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING, Self
 
 from engine.state import PUBLIC, Action
 
 from . import deck as mp
 from . import stepproofs
 from .errors import LocalProtocolError
+from .events import Update
 from .identity import Identity, x25519_private_from_seed, x25519_public_bytes
 from .messages import KIND_OF, Act, CoinCommit, CoinReveal, Commit, Handover, Join, Reveal, Shares, Shuffle, to_body
 from .sealing import hand_pair_key, seal_shares
+from .sessionbase import SessionBase
 from .store import SeatStore
 from .transcript import VERSION, Entry, Header, Signed, Transcript, make_payload, parse_header
 from .wire import action_to_wire, commit_context
+
+if TYPE_CHECKING:
+    from .session import Shared
 
 BUILDERS = {
     "join": "_make_join",
@@ -35,28 +41,33 @@ BUILDERS = {
 """The message a seat owes in each phase (decisions, in "play", come from `act`)."""
 
 
-class Outbox:
+class Outbox(SessionBase):
     """A seat's outgoing side of `TableSession`."""
 
-    def start(self):
+    def start(self) -> Update:
         """What to send once connected (the join, when the table is known)."""
         return self._update()
 
-    def rejoin(self):
+    def rejoin(self) -> Update:
         """Take this seat back after a time-out (with this node's own key)."""
         self._rejoin = True
         return self._update()
 
-    def act(self, action: Action):
+    def act(self, action: Action) -> Update:
         """Send this seat's decision; IllegalAction if the rules forbid it (nothing sent)."""
         if not self.my_turn():
             raise LocalProtocolError("it is not this seat's turn to act")
         if action.seat != self.seat:
             raise LocalProtocolError("act for this seat only")
+        assert self.view is not None and self.hand is not None and self.seat is not None  # this seat's turn
         self.view.child(action)  # raises IllegalAction, changing nothing
         mine = self.cards.held_by(self.seat)
         proofs = [self.cards.proof(mine[card.index]) for card in self.view.shown_cards(action)]
-        positions = [mine[c.index] for c in action.cards] if action.kind == "discard" else []
+        positions: list[int] = []
+        if action.kind == "discard":
+            for card in action.cards:
+                assert card is not None  # this seat's own cards: it knows them
+                positions.append(mine[card.index])
         message = Act(self.hand.number, action_to_wire(action), tuple(proofs), tuple(positions))
         self._produced.add(self._step_key())
         return self._update([self._sign(message)])
@@ -70,8 +81,8 @@ class Outbox:
         entries: list[bytes],
         name: str = "",
         replacing: bool = False,
-        shared=None,
-    ):
+        shared: Shared | None = None,
+    ) -> tuple[Self, list[bytes]]:
         """Rebuild a seat after a crash from the transcript it holds and its store
         (`shared`: work shared with the other nodes of this process, see `Shared`).
 
@@ -105,6 +116,7 @@ class Outbox:
         if not self.holds_seat() and self.phase not in ("join", "seating"):
             return []
         if self._complaint is not None and self.phase != "reveal":
+            assert self.hand is not None  # a complaint is about a hand
             key = ("complaint", self.hand.number)
             if key in self._produced:
                 return []
@@ -132,6 +144,7 @@ class Outbox:
             return stored
         if seq < self._resume_floor:
             return b""  # rebuilding: the transcript holds what was sent at this number
+        assert self.transcript is not None and self.seat is not None and self.identity is not None  # a seat at a table
         header = Header(VERSION, self.transcript.table_id, KIND_OF[type(message)], self.seat, seq, self.transcript.head)
         signed = Signed.sign(self.identity, make_payload(header, to_body(message))).encode()
         self.store.put_sent(seq, signed)
@@ -142,9 +155,11 @@ class Outbox:
     def _make_join(self) -> Join | None:
         if self.replacing:
             return None  # a replacement waits for the seat to be free
+        assert self.identity is not None  # a seat's
         return Join(self.identity.public_bytes, self.name or f"seat {self.seat}")
 
     def _make_seating(self) -> Join | None:
+        assert self.identity is not None and self.seat is not None  # a seat's
         mine = self.identity.public_bytes
         if self.keys.get(self.seat) == mine and not self._rejoin:
             return None  # timed out: back only when asked (`rejoin`)
@@ -154,6 +169,7 @@ class Outbox:
         return Join(mine, self.name or f"seat {self.seat}")
 
     def _make_coin_commit(self) -> CoinCommit:
+        assert self.seat is not None  # a seat's
         value = self.store.coins.get(0)
         if value is None:
             value = secrets.token_bytes(32)
@@ -162,9 +178,11 @@ class Outbox:
         return CoinCommit(mp.coin_commit(value, self._coin_context(self.seat)))
 
     def _make_coin_reveal(self) -> CoinReveal:
+        assert self._coin_value is not None  # set by `_make_coin_commit`
         return CoinReveal(self._coin_value)
 
     def _make_commit(self) -> Commit:
+        assert self.hand is not None and self.transcript is not None and self.seat is not None  # a seat's, in a hand
         seed = self.store.seeds.get(self.hand.number)
         if seed is None:
             seed = secrets.token_bytes(32)
@@ -184,9 +202,11 @@ class Outbox:
     def _shuffle_input(self) -> list[bytes]:
         """The deck this seat's next shuffle step starts from."""
         hand = self.hand
+        assert hand is not None and self.game is not None  # a hand's shuffle
         return list(hand.shuffles[-1][1].deck if hand.shuffles else mp.start_deck([c.index for c in self.game.deck()]))
 
     def _make_shuffle(self) -> Shuffle:
+        assert self.hand is not None and self.secrets is not None  # committed to the hand
         phase = 1 if len(self.hand.shuffles) < self.players else 2
         deck_in = self._shuffle_input()
         step = mp.shuffle_phase1 if phase == 1 else mp.shuffle_phase2
@@ -194,12 +214,16 @@ class Outbox:
 
     def _proved_shuffle(self, phase: int, deck_in: list[bytes], deck_out: list[bytes]) -> Shuffle:
         """The Shuffle message for `deck_out`, with this seat's proof that it follows from `deck_in`."""
+        assert self.hand is not None and self.transcript is not None and self.seat is not None
+        assert self.secrets is not None  # committed to the hand
         keys = self.secrets.public_keys(self.plan.size)
         ctx = stepproofs.context(self.transcript.table_id, self.hand.number, self.seat, phase, keys, deck_in, deck_out)
         proof = stepproofs.prove(ctx, phase, self.secrets, keys, deck_in, deck_out)
         return Shuffle(self.hand.number, phase, tuple(deck_out), proof)
 
     def _make_deal(self) -> Shares:
+        assert self.hand is not None and self.transcript is not None and self.seat is not None
+        assert self.secrets is not None  # committed to the hand
         step = self.hand.steps[-1]
         by_seat: dict[int, list] = {}
         public = []
@@ -220,19 +244,24 @@ class Outbox:
         return Shares(hand, step.number, sealed, tuple((p, k.to_bytes(32, "big")) for p, k in public))
 
     def _make_handover(self) -> Handover:
+        assert self.view is not None and self.hand is not None and self.seat is not None  # dealt
         called = self.view.need().card
+        assert called is not None  # a handover's need names the called card
         position = self.cards.held_by(self.seat).get(called.index)
         return Handover(self.hand.number, None if position is None else self.cards.proof(position))
 
     def _make_reveal(self) -> Reveal | None:
+        assert self.hand is not None
         if self._revealed == self.hand.number:
             return None  # sent already (an early reveal)
+        assert self.secrets is not None  # committed to the hand
         self._revealed = self.hand.number
         return Reveal(self.hand.number, self.secrets.seed)
 
     def _pair_key(self, other: int) -> bytes:
         """The key this seat shares with `other` for this hand (derived once)."""
         if other not in self._pair_keys:
+            assert self.hand is not None and self.transcript is not None and self.seat is not None
             their = self.hand.commits[other][0].x25519
             self._pair_keys[other] = hand_pair_key(
                 self.transcript.table_id, self.hand.number, self.seat, self.x25519, other, their

@@ -54,6 +54,7 @@ class HandDeck:
         if slot[0] == flow.STOCK:
             return self.plan.stock[slot[1]]
         if slot[0] == flow.FACEUP:
+            assert self.faceup_pos is not None  # a game with a face-up card deals it
             return self.faceup_pos
         return self.monte_pos[slot[1]]
 
@@ -171,6 +172,7 @@ class HandDeck:
         if source[0] == "given":
             return given[source[1]]
         if source[0] == flow.FACEUP:
+            assert self.faceup_pos is not None  # a game with a face-up card deals it
             return self.faceup_pos
         return self.monte_pos[source[1]]
 

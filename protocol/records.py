@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
+
+from engine.state import NeedKind
 
 from .audit import Culprit
 from .messages import Commit, Shares, Shuffle
+from .sessionbase import TablePhase
 
-HAND_PHASES = ("commit", "shuffle", "deal", "play", "handover", "reveal")
+StepKind = Literal["deal"] | NeedKind
+"""A dealing step: the deal, or the chance event it opens the cards of."""
+
+HAND_PHASES: tuple[TablePhase, ...] = ("commit", "shuffle", "deal", "play", "handover", "reveal")
 """The table's phases while a hand is on."""
 
 
@@ -16,7 +23,7 @@ class Step:
     """A dealing step: positions to open and who sees each (a seat or PUBLIC)."""
 
     number: int
-    kind: str
+    kind: StepKind
     positions: tuple[int, ...]
     audiences: tuple[int, ...]
     shares: dict[int, Shares] = field(default_factory=dict)

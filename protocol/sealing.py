@@ -8,6 +8,8 @@ revealed, opens every sealed share again to check it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .codec import decode, encode
 from .errors import RemoteProtocolError
 from .identity import pair_key, seal, unseal
@@ -34,6 +36,8 @@ def open_shares(
     """{position: share} from a sealed blob; RemoteProtocolError if it does not open or parse."""
     aad = seal_aad(table_id, hand, step, sender, recipient)
     try:
-        return {int(p): scalar_int(k) for p, k in decode(unseal(key, blob, aad))}
+        # Any: what a peer sealed has any shape; one that is no [(position, share)] raises just below.
+        pairs: Any = decode(unseal(key, blob, aad))
+        return {int(p): scalar_int(k) for p, k in pairs}
     except (ValueError, TypeError):
         raise RemoteProtocolError("sealed shares do not parse") from None

@@ -26,24 +26,24 @@ shown), `records.py` (what the audit reads).
 from __future__ import annotations
 
 from engine.cards import Card
-from engine.series import Series
 from engine.state import Action, IllegalAction, State
 
 from . import deck as mp
-from .audit import Culprit, Verdict
+from .audit import Verdict
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
-from .events import Event, Update, action_events, chance_events, deal_events, handover_events, verdict_events
+from .events import Event, EventKind, Update, action_events, chance_events, deal_events, handover_events, verdict_events
 from .handflow import HandFlow
 from .identity import Identity
 from .lifecycle import TableLifecycle
-from .messages import HOST_KINDS, KIND_OF, Table, from_body
+from .messages import HOST_KINDS, KIND_OF, MessageKind, from_body
 from .outbox import Outbox
-from .records import HAND_PHASES, HandRecord
+from .records import HAND_PHASES
+from .sessionbase import TablePhase
 from .store import SeatStore
 from .transcript import HOST, Entry, Header, Opened, Signed, Transcript, parse_header, parse_signed
 from .view import SeatView, build_view
 
-PHASE_KINDS = {
+PHASE_KINDS: dict[TablePhase, MessageKind] = {
     "table": "table",
     "join": "join",
     "seating": "join",
@@ -68,7 +68,10 @@ class Shared:
 
 
 class TableSession(TableLifecycle, HandFlow, Outbox):
-    """One node's state of a table: a seat (with its secrets) or a spectator."""
+    """One node's state of a table: a seat (with its secrets) or a spectator.
+
+    Its fields are declared in `SessionBase` (sessionbase.py), shared by every part.
+    """
 
     def __init__(
         self,
@@ -90,32 +93,32 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         self.seat, self.identity, self.name = seat, identity, name
         self.store = store if store is not None else SeatStore()
         self.replacing, self.shared = replacing, shared
-        self.transcript: Transcript | None = None
-        self.table: Table | None = None
+        self.transcript = None
+        self.table = None
         self.game = None
-        self.rules: dict = {}
-        self.keys: dict[int, bytes] = {}
-        self.names: dict[int, str] = {}
+        self.rules = {}
+        self.keys = {}
+        self.names = {}
         self.phase = "table"
-        self.series: Series | None = None
-        self.coins: dict[int, bytes] = {}
-        self.coin_values: dict[int, bytes] = {}
-        self.hand: HandRecord | None = None
-        self.view: State | None = None
-        self.verdicts: list[Verdict] = []
-        self.culprits: list[Culprit] = []  # proved outside any hand (the coin, the seating)
-        self.absent: set[int] = set()
-        self.stale: list[int] = []  # entries accepted as no-ops (they crossed an interruption)
-        self.closed: str | None = None  # the host's reason, when it closed the table early
+        self.series = None
+        self.coins = {}
+        self.coin_values = {}
+        self.hand = None
+        self.view = None
+        self.verdicts = []
+        self.culprits = []  # proved outside any hand (the coin, the seating)
+        self.absent = set()
+        self.stale = []  # entries accepted as no-ops (they crossed an interruption)
+        self.closed = None  # the host's reason, when it closed the table early
         self.evicted = False  # this seat's place went to another key
         self.seq = 0
-        self._events: list[Event] = []
+        self._events = []
         self._interrupted_at = -1
         self._resume_floor = 0
         self._rejoin = False
         self._next_number = 0
-        self._produced: set = set()
-        self._coin_value: bytes | None = None
+        self._produced = set()
+        self._coin_value = None
         self._revealed = -1
         self._reset_hand()
 
@@ -140,16 +143,16 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         )
 
     def my_turn(self) -> bool:
-        return (
-            self.phase == "play"
-            and self.holds_seat()
-            and self._complaint is None
-            and self.view.current_player() == self.seat
-            and self._step_key() not in self._produced
-        )
+        if self.phase != "play" or not self.holds_seat() or self._complaint is not None:
+            return False
+        assert self.view is not None  # "play": the hand is dealt
+        return self.view.current_player() == self.seat and self._step_key() not in self._produced
 
     def legal_actions(self) -> list[Action]:
-        return self.view.legal_actions() if self.my_turn() else []
+        if not self.my_turn():
+            return []
+        assert self.view is not None  # this seat's turn: the hand is dealt
+        return self.view.legal_actions()
 
     def known_cards(self) -> set[Card]:
         """Every card whose position this node has opened (its hand and what is public)."""
@@ -159,7 +162,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         """What this node may see, as a read-only object (no secret in it)."""
         return build_view(self)
 
-    def expected(self) -> tuple[tuple[str, ...], set[int]]:
+    def expected(self) -> tuple[tuple[MessageKind, ...], set[int]]:
         """Message kinds accepted now and the senders that still owe one."""
         kind = PHASE_KINDS.get(self.phase)
         if kind is None:
@@ -178,6 +181,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
             return set(range(n)) - set(self.coins) - self.absent
         if phase == "coin_reveal":
             return set(self.coins) - set(self.coin_values) - self.absent
+        assert hand is not None  # the phases below are a hand's
         if phase == "commit":
             return set(range(n)) - set(hand.commits)
         if phase == "shuffle":
@@ -185,8 +189,10 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         if phase == "deal":
             return set(range(n)) - set(hand.steps[-1].shares)
         if phase == "play":
+            assert self.view is not None  # dealt
             return {self.view.current_player()}
         if phase == "handover":
+            assert self.view is not None  # dealt
             return set(self.view.handover_answerers()) - set(self._handovers)
         return set(hand.commits) - set(hand.reveals) - self.absent  # reveal
 
@@ -203,6 +209,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         entry = Entry.decode(data)
         if self.transcript is None:
             self._expect_table(entry)
+        assert self.transcript is not None  # `_expect_table` starts it (or raises)
         try:
             parsed = self._parse(entry)
             verified = self.shared.verified if self.shared is not None else None
@@ -306,9 +313,10 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
             header.kind == "reveal"
             and self.phase in ("shuffle", "deal", "play", "handover")
             and 0 <= header.sender < self.players
-            and header.sender not in self.hand.reveals
         ):
-            return True  # once the secrets are committed, a reveal may stop a hand at any point
+            assert self.hand is not None  # a hand's phases
+            if header.sender not in self.hand.reveals:
+                return True  # once the secrets are committed, a reveal may stop a hand at any point
         kinds, senders = self.expected()
         return header.kind in kinds and header.sender in senders
 
@@ -319,6 +327,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         is spent), so the sender is neither blamed nor stuck."""
         if header.sender == HOST or self._interrupted_at < 0:
             return False
+        assert self.transcript is not None  # the table message came first
         echoed = self.transcript.echoed_index(header.head)
         return echoed is not None and echoed < self._interrupted_at and not self._in_phase(header, message)
 
@@ -339,12 +348,15 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         if kind == "timeout":
             return self.phase not in ("table", "join", "seating", "over", "aborted")
         if kind == "close":
-            return self.phase in ("join", "seating") or (self.phase == "commit" and not self.hand.commits)
+            if self.phase == "commit":
+                assert self.hand is not None  # "commit" starts a hand
+                return not self.hand.commits
+            return self.phase in ("join", "seating")
         return False
 
     # --- events -------------------------------------------------------------------------
 
-    def _emit(self, kind: str, seat: int | None, text: str) -> None:
+    def _emit(self, kind: EventKind, seat: int | None, text: str) -> None:
         self._events.append(Event(kind, seat, text))
 
     def _emit_deal(self) -> None:

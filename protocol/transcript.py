@@ -172,12 +172,12 @@ def open_signed(data: bytes | Opened, keys: dict[int, bytes], table_id: bytes, v
     if public is None:
         raise RemoteProtocolError(f"no key known for sender {sender}", culprit=sender)
     digest = _digest(b"msg", public, signed.payload, signed.signature) if verified is not None else None
-    if digest is None or digest not in verified:
+    if verified is None or digest not in verified:
         try:
             verify_message(public, signed.payload, signed.signature)
         except RemoteProtocolError as exc:
             raise RemoteProtocolError(exc.reason, culprit=sender) from None
-        if digest is not None:
+        if verified is not None:
             verified.add(digest)
     return opened
 
@@ -250,13 +250,13 @@ def check_host_signature(entry: Entry, keys: dict[int, bytes], table_id: bytes, 
         return
     signing = _entry_signing_bytes(table_id, entry)
     digest = _digest(b"entry", public, signing, entry.signature) if verified is not None else None
-    if digest is not None and digest in verified:
+    if verified is not None and digest in verified:
         return
     try:
         verify(public, signing, entry.signature)
     except (RemoteProtocolError, ValueError):
         raise RemoteProtocolError("entry not signed by the host", culprit="host", entry=entry.index) from None
-    if digest is not None:
+    if verified is not None:
         verified.add(digest)
 
 
@@ -455,6 +455,7 @@ def load_transcript_prefix(data: bytes) -> tuple[bytes, list, list[Entry], int]:
         raise
     except ProtocolError as exc:
         raise NotATranscript(f"not a transcript: {exc.reason}") from None
+    assert head is not None  # else `_parse_file_header` refused it
     entries: list[Entry] = []
     consumed = 4 + len(head)
     try:

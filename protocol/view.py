@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.view import HandSummary, SeatView, hand_fields
 
+from .audit import Verdict
 from .events import hand_facts
 
+if TYPE_CHECKING:
+    from .session import TableSession
 
-def build_view(session) -> SeatView:
+
+def build_view(session: TableSession) -> SeatView:
     seat = session.seat if session.holds_seat() else None
     n = session.players
     series = session.series
@@ -33,7 +39,7 @@ def build_view(session) -> SeatView:
     )
 
 
-def summary(verdict) -> HandSummary:
+def summary(verdict: Verdict) -> HandSummary:
     outcome = verdict.outcome
     return HandSummary(
         number=verdict.hand,

@@ -47,8 +47,14 @@ def scalar_int(b: bytes) -> int:
 
 def action_to_wire(action: Action) -> tuple:
     card = None if action.card is None else action.card.index
-    cards = () if action.kind == "discard" else tuple(c.index for c in action.cards)
+    cards = () if action.kind == "discard" else tuple(_known(c).index for c in action.cards)
     return (action.kind, card, cards, action.rank, action.target, action.contract, action.choice)
+
+
+def _known(card: Card | None) -> Card:
+    """A card a seat's own action names: the seat sees it (a discard goes face down, as positions)."""
+    assert card is not None
+    return card
 
 
 def action_from_wire(seat: int, wire: tuple, cards: tuple = ()) -> Action:
