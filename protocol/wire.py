@@ -58,6 +58,8 @@ def _known(card: Card | None) -> Card:
 
 
 def action_from_wire(seat: int, wire: tuple, cards: tuple = ()) -> Action:
+    """The action as its sender wrote it: a kind that is no `ActionKind` is refused by
+    `State.apply` (no phase allows it), like any other illegal action."""
     kind, card, wire_cards, rank, target, contract, choice = wire
     return Action(
         seat,
