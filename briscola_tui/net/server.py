@@ -57,8 +57,9 @@ class Limits:
 @dataclass
 class GuessLimits:
     """How fast one address may try join codes: `free` wrong codes at once, then one more
-    each `seconds` (a token bucket; a right code gives its token back). Wrong codes are
-    summed up on the console once each `report_seconds`, not said one by one."""
+    each `seconds` (a token bucket; a right code gives its token back). Wrong codes are not
+    said one by one on the console: the first is, then `report_seconds` later one line sums
+    up every wrong code and refused try since it."""
 
     free: int = 5
     seconds: float = 10.0
@@ -80,7 +81,7 @@ class Guesses:
         self.buckets: dict[str, tuple[float, float]] = {}  # source -> (tries left, when counted)
         self.wrong: Counter = Counter()  # wrong codes since the last report, per source
         self.held = 0  # tries refused since the last report (no try left)
-        self.since = clock()
+        self.told = False  # the first wrong code since the last report was said at once
 
     @staticmethod
     def source(peer) -> str:
@@ -104,11 +105,20 @@ class Guesses:
         tries = self._tries(source)
         return 0.0 if tries >= 1 else (1 - tries) * self.limits.seconds
 
+    @property
+    def pending(self) -> bool:
+        """Something to sum up at the next report."""
+        return bool(self.wrong or self.held)
+
+    def hold(self, source: str) -> str:
+        """A try refused: `source` has none left. The refusal's reason."""
+        self.held += 1
+        return f"too many wrong codes from your address; wait {math.ceil(self.wait(source))} s"
+
     def take(self, source: str) -> bool:
         """Spend one try of `source` (before its code is checked); False if none is left."""
         tries = self._tries(source)
         if tries < 1:
-            self.held += 1
             return False
         if source not in self.buckets and len(self.buckets) >= self.limits.addresses:
             self._forget()
@@ -124,8 +134,19 @@ class Guesses:
             else:
                 self.buckets[source] = (tries, self.clock())
 
-    def wrong_code(self, source: str) -> None:
+    @property
+    def window(self) -> str:
+        seconds = self.limits.report_seconds
+        return "a minute" if seconds == 60 else f"{seconds:g} s"
+
+    def wrong_code(self, source: str) -> str | None:
+        """Count a wrong code; the line to say now if it is the first since the last report
+        (the others wait for the report)."""
         self.wrong[source] += 1
+        if self.told:
+            return None
+        self.told = True
+        return f"a wrong join code from {source} (any more are summed up in {self.window})"
 
     def _forget(self) -> None:
         """Room for one more source: forget those with every try back, else the one with the most."""
@@ -134,15 +155,15 @@ class Guesses:
             del self.buckets[max(self.buckets, key=self._tries)]
 
     def report(self) -> str | None:
-        """One line for the wrong codes since the last report (None if there were none)."""
+        """One line for the wrong codes and refused tries since the last report (None if there
+        were none, or only the wrong code said at once)."""
         wrong, held, self.wrong, self.held = self.wrong, self.held, Counter(), 0
-        self.since = self.clock()
+        told, self.told = self.told, False
         self._forget_full()
-        if not wrong and not held:
-            return None
-        seconds = self.limits.report_seconds
-        window = "minute" if seconds == 60 else f"{seconds:g} s"
         total = sum(wrong.values())
+        if not held and total <= (1 if told else 0):  # nothing, or only the one said at once
+            return None
+        window = "minute" if self.limits.report_seconds == 60 else self.window
         code = "wrong join code" if total == 1 else "wrong join codes"
         if len(wrong) == 1:
             [(source, n)] = wrong.items()
@@ -255,6 +276,7 @@ class TableServer:
         self.say = say
         self.limits = limits or Limits()
         self.guesses = Guesses(guesses or GuessLimits())
+        self.report: asyncio.TimerHandle | None = None  # when the wrong codes are summed up next
         self.conns: dict[int, Conn] = {}
         self.reserved: dict[int, Conn] = {}  # seat -> the connection that will join it
         self.numbers = 0
@@ -282,15 +304,13 @@ class TableServer:
         if on_listen is not None:
             on_listen(addresses)
         clock = asyncio.create_task(self._clock())
-        reports = asyncio.create_task(self._report_guesses())
         await self.start_bots()
         try:
             await self.finished.wait()
             await self._linger()
         finally:
             clock.cancel()
-            reports.cancel()
-            self._say_guesses()
+            self._say_guesses()  # what the next report would have said
             for conn in list(self.conns.values()):
                 self._send(conn, hs.bye(self._ending()))
             await self._flush(0.5)
@@ -452,9 +472,8 @@ class TableServer:
         if kind != "hello":
             raise RemoteProtocolError("a connection starts with hello")
         source = self.guesses.source(conn.writer.get_extra_info("peername"))
-        if (wait := self.guesses.wait(source)) > 0:  # before any work: a guesser out of tries costs nothing
-            self.guesses.held += 1
-            raise TooManyGuesses(f"too many wrong codes from your address; wait {math.ceil(wait)} s")
+        if self.guesses.wait(source) > 0:  # before any work: a guesser out of tries costs nothing
+            raise self._held(source)
         table_id = self.host.table_id
         exchange = await asyncio.to_thread(self._exchange, fields[1], table_id)
         conn.writer.write(frame(hs.exchange(table_id, exchange.message)))  # in the clear, as the confirmations
@@ -462,13 +481,13 @@ class TableServer:
         if kind != "confirm":
             raise RemoteProtocolError("expected the key confirmation")
         if not self.guesses.take(source):  # one try per code checked, taken before it is checked
-            raise TooManyGuesses(
-                f"too many wrong codes from your address; wait {math.ceil(self.guesses.wait(source))} s"
-            )
+            raise self._held(source)
         try:
             exchange.check(fields[0])
         except WrongCode:
-            self.guesses.wrong_code(source)
+            if (line := self.guesses.wrong_code(source)) is not None:
+                self.say(line)
+            self._report_later()
             hint = " (this table is open: join it without --code)" if self.code is None else ""
             raise WrongCode(WRONG_CODE + hint) from None
         self.guesses.give_back(source)
@@ -511,18 +530,27 @@ class TableServer:
     def _refused(self, conn: Conn, error: ProtocolError) -> None:
         """A handshake that failed: refused (the client gives up), but a frame that failed its
         integrity check is only closed (someone on the way changed it: the client may come back).
-        Wrong codes are not said one by one: `_report_guesses` sums them up."""
+        Wrong codes are not said one by one: `_report_later` sums them up."""
         if isinstance(error, Tampered):
             self._close(conn, error.reason)
         else:
             self._close(conn, error.reason, refuse=True, quiet=isinstance(error, WrongCode | TooManyGuesses))
 
-    async def _report_guesses(self) -> None:
-        while True:
-            await asyncio.sleep(self.guesses.limits.report_seconds)
-            self._say_guesses()
+    def _held(self, source: str) -> TooManyGuesses:
+        refusal = TooManyGuesses(self.guesses.hold(source))
+        self._report_later()
+        return refusal
+
+    def _report_later(self) -> None:
+        """The first wrong code or refused try since the last report: the next report is due
+        `report_seconds` from now."""
+        if self.report is None and self.guesses.pending:
+            self.report = asyncio.get_running_loop().call_later(self.guesses.limits.report_seconds, self._say_guesses)
 
     def _say_guesses(self) -> None:
+        if self.report is not None:
+            self.report.cancel()
+            self.report = None
         line = self.guesses.report()
         if line is not None:
             self.say(line)
