@@ -1,9 +1,32 @@
-"""Fixtures shared by the test modules."""
+"""Fixtures shared by the test modules.
+
+Every test runs with the user's folders in a fresh temporary folder (`own_folders`,
+helpers/home.py): HOME, the XDG folders and BRISCOLA_HOME, so that no test reads
+the real user's settings or writes to their data folder; the processes a test
+starts inherit them. Fixtures of a wider scope run before it: for them the whole
+session has such a folder too (`session_folders`), and the module-scoped fixtures
+that start processes give themselves one of their own.
+"""
 
 from __future__ import annotations
 
 import pytest
+from helpers.home import point_home_at
 from helpers.network import Children
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_folders(tmp_path_factory):
+    """The user's folders for what runs outside a test (session- and module-scoped fixtures)."""
+    with pytest.MonkeyPatch.context() as env:
+        point_home_at(env, tmp_path_factory.mktemp("session-home"))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def own_folders(session_folders, tmp_path_factory, monkeypatch):
+    """The user's folders, fresh for each test (beside its tmp_path, which stays its own)."""
+    return point_home_at(monkeypatch, tmp_path_factory.mktemp("home"))
 
 
 @pytest.fixture

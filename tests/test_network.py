@@ -45,6 +45,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers.home import point_home_at
 from helpers.network import (
     BRISCOLA,
     CODE,
@@ -153,8 +154,11 @@ TABLES = {
 
 @pytest.fixture(scope="module", params=sorted(TABLES))
 def played(request, tmp_path_factory):
-    """One hand of a table, played by processes; what they left behind."""
+    """One hand of a table, played by processes; what they left behind. (Set up before any
+    test's own folders: the processes get a temporary HOME and XDG folders of their own.)"""
     spec = TABLES[request.param]
+    env = pytest.MonkeyPatch()
+    point_home_at(env, tmp_path_factory.mktemp(f"{request.param}-home"))
     kids = Children(tmp_path_factory.mktemp(request.param))
     try:
         table = Table(kids, spec["game"], players=spec.get("players"), bots=spec["bots"])
@@ -168,6 +172,7 @@ def played(request, tmp_path_factory):
         yield request.param, spec, table, scores, spy
     finally:
         kids.close()
+        env.undo()
 
 
 def test_a_hand_over_the_network_verifies_everywhere(played):

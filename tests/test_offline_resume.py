@@ -12,12 +12,12 @@ import stat
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 from helpers.app import SIZE, play_hand, table_of, wait_for
-from helpers.tmux import tmux
+from helpers.home import terminal_env
+from helpers.tmux import session_name, tmux
 
 from briscola_tui.app import BriscolaApp
 from briscola_tui.cli import main
@@ -197,13 +197,16 @@ async def test_an_unfinished_game_can_be_deleted_from_the_resume_menu():
 def test_sighup_in_a_real_terminal_exits_cleanly_and_the_game_resumes(tmp_path):
     """`briscola play` under tmux, one card played, then SIGHUP (what the terminal going
     away sends): exit status 0; then `briscola play --resume` plays the same game to the summary."""
-    name = f"briscola-hup-{uuid.uuid4().hex[:8]}"
+    name = session_name("briscola-hup")
     rc = tmp_path / "rc"
     command = (
         f"{sys.executable} -m briscola_tui.cli play --game briscola --players 2 --hands 1 "
         f"--seed 1 --deal-seed 1 --pace 0; echo $? > {rc}"
     )
-    env = f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} BRISCOLA_HOME={tmp_path}"
+    env = (
+        f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} "
+        f"BRISCOLA_HOME={tmp_path}"
+    )  # the test's HOME and XDG folders (helpers/home.py); settings and the saved game in a fresh folder
     tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(), f"env {env} sh -c '{command}'")
     try:
         shell = int(tmux("list-panes", "-t", name, "-F", "#{pane_pid}").split()[0])

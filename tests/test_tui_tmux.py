@@ -7,22 +7,22 @@ import os
 import shutil
 import sys
 import time
-import uuid
 
 import pytest
-from helpers.tmux import tmux
+from helpers.home import terminal_env
+from helpers.tmux import session_name, tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
 def test_play_briscola_in_tmux_to_the_summary(tmp_path):
-    name = f"briscola-test-{uuid.uuid4().hex[:8]}"
+    name = session_name("briscola-test")
     command = (
         f"{sys.executable} -m briscola_tui.cli play --game briscola --players 2 --hands 1 "
         f"--seed 1 --deal-seed 1 --pace 0"
     )
     env = (
-        f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} "
+        f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} "
         f"BRISCOLA_HOME={tmp_path}"
     )  # settings and the transcript kept in a fresh folder
     tmux(
@@ -64,9 +64,12 @@ def test_play_briscola_in_tmux_to_the_summary(tmp_path):
 
 
 def test_quitting_play_in_tmux_says_how_to_take_the_game_up_again(tmp_path):
-    name = f"briscola-test-{uuid.uuid4().hex[:8]}"
+    name = session_name("briscola-test")
     command = f"{sys.executable} -m briscola_tui.cli play --game briscola --seed 1 --deal-seed 1 --pace 0"
-    env = f"TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} BRISCOLA_HOME={tmp_path}"
+    env = (
+        f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} "
+        f"BRISCOLA_HOME={tmp_path}"
+    )  # the test's HOME and XDG folders (helpers/home.py), settings and the transcript in a fresh folder
     tmux(
         "new-session",
         "-d",
