@@ -30,8 +30,10 @@ warmed up first, as an installed briscola has it):
    `protocol.host.Host`, built as `briscola host` builds it), the seats are
    `briscola join --bot random` processes again, and N spectators are raw
    asyncio connections in this process that do the spectator handshake of
-   `protocol/handshake.py` (hello, welcome) and then only note when each
-   entry arrives (they read its index; they do not check it). The host's
+   `protocol/handshake.py` (the key exchange over the empty code of an
+   `--open` table, the request, welcome) and then only note when each entry
+   arrives (they open its sealed frame and read its index; they do not check
+   it). The host's
    `_append` is hooked to note when each entry is appended (before it is
    written and fsynced; the delay after the fsync is printed too). Delay =
    arrival at a spectator - append at the host, over every (entry,
@@ -69,6 +71,7 @@ from briscola_tui.storage import TranscriptFile  # noqa: E402
 from engine import bots  # noqa: E402
 from engine.games import make  # noqa: E402
 from protocol import handshake as hs  # noqa: E402
+from protocol.channel import Exchange  # noqa: E402
 from protocol.codec import MAX_FRAME, FrameReader, frame  # noqa: E402
 from protocol.host import Host  # noqa: E402
 from protocol.identity import Identity  # noqa: E402
@@ -305,9 +308,30 @@ def entry_index(entry_frame: bytes) -> int:
 
 async def spectator(port: int, arrivals: dict[int, float], joined: asyncio.Event | None) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=MAX_FRAME + 4)
+    frames = FrameReader()
+
+    async def next_frame() -> bytes:
+        while (data := frames.next_frame()) is None:
+            chunk = await reader.read(65536)
+            if not chunk:
+                raise BenchError("the host closed a spectator's connection during its handshake")
+            frames.feed(chunk)
+        return data
+
     try:
-        writer.write(frame(hs.hello("spectator", b"", "", "")))
-        frames = FrameReader()
+        exchange = Exchange("client", "")  # the table is --open: the empty code
+        writer.write(frame(hs.hello(exchange.message)))
+        kind, fields = hs.parse(await next_frame())
+        if kind != "exchange":
+            raise BenchError(f"a spectator got {kind} {fields} instead of the key exchange")
+        exchange.finish(fields[1], fields[0], hs.VERSION)
+        writer.write(frame(hs.confirm(exchange.confirmation())))
+        kind, fields = hs.parse(await next_frame())
+        if kind != "confirm":
+            raise BenchError(f"a spectator got {kind} {fields} instead of the host's confirmation")
+        exchange.check(fields[0])
+        channel = exchange.channel()
+        writer.write(frame(channel.seal(hs.request("spectator", b"", ""))))
         welcomed = False
         while True:
             chunk = await reader.read(65536)
@@ -315,7 +339,8 @@ async def spectator(port: int, arrivals: dict[int, float], joined: asyncio.Event
             if not chunk:
                 return
             frames.feed(chunk)
-            for data in frames.frames():
+            for sealed in frames.frames():
+                data = channel.open(sealed)
                 if not welcomed:
                     kind, fields = hs.parse(data)
                     if kind != "welcome":
