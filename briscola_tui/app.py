@@ -13,6 +13,7 @@ from textual.app import App
 
 from . import settings as settings_module
 from .widgets.cards import Style, can_show_glyphs
+from .widgets.literal import literal
 
 HANGUP_GRACE = 20.0
 """Seconds the app has to close after its terminal went away before the process just ends (a
@@ -59,11 +60,15 @@ class BriscolaApp(App):
 
             self.mount(
                 Static(
-                    f" Resuming {self.resume.name}: replaying and checking its transcript{self.style_.ellipsis}",
+                    literal(
+                        f" Resuming {self.resume.name}: replaying and checking its transcript{self.style_.ellipsis}"
+                    ),
                     id="resuming",
                 )
             )
-            self.resume_table(self.resume, lambda why: self.exit(return_code=2, message=f"briscola play: {why}"))
+            self.resume_table(
+                self.resume, lambda why: self.exit(return_code=2, message=literal(f"briscola play: {why}"))
+            )
         elif self.play is not None:
             self.start_table(**self.play)
         else:

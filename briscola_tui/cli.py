@@ -95,15 +95,17 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _network(run):
     def command(args: argparse.Namespace) -> int:
+        from engine.text import visible
+
         from .net.commands import SetupError
 
         try:
             return run(args)
-        except SetupError as error:
-            print(f"briscola {args.command}: {error}", file=sys.stderr)
+        except SetupError as error:  # (it may quote a name, or a file's words)
+            print(visible(f"briscola {args.command}: {error}"), file=sys.stderr)
             return 2
         except OSError as error:
-            print(f"briscola {args.command}: {error.strerror or error}", file=sys.stderr)
+            print(visible(f"briscola {args.command}: {error.strerror or error}"), file=sys.stderr)
             return 2
 
     return command

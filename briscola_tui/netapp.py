@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import sys
 
+from engine.text import visible
+
 from .app import BriscolaApp
 from .netgame import NetTable
 
@@ -57,7 +59,7 @@ def run_app(kind: str, args) -> int:
     finally:
         table.stop()
     with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
-        print(farewell(kind, table), file=sys.stderr)
+        print(visible(farewell(kind, table)), file=sys.stderr)  # (why the host refused, maybe)
     if table.exit_status is None:  # left before the end (0), or never got going (2)
         return 2 if table.lobby().failed else 0
     return table.exit_status

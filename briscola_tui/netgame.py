@@ -22,7 +22,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.state import Action
 from engine.view import SeatView
@@ -30,7 +30,7 @@ from protocol.events import Event
 from protocol.identity import Identity, fingerprint
 
 from .net.client import Client, Options
-from .net.commands import Hosting, addresses, is_bot_name
+from .net.commands import Hosting, addresses, is_bot_name, person_name
 
 LOBBY_PHASES = ("table", "join", "coin_commit", "coin_reveal")
 """Table phases before the first hand: the lobby shows them, the table takes over after."""
@@ -191,9 +191,8 @@ class NetTable:
 
         lines: list[str] = []
         hosting = prepare_host(args, lines.append)
-        options = Options(
-            _loopback(args.bind), 0, "player", getattr(args, "name", "") or "", hosting.code or "", 0, None
-        )
+        name = person_name(getattr(args, "name", "") or "")  # (prepare_host checked it)
+        options = Options(_loopback(args.bind), 0, "player", name, hosting.code or "", 0, None)
         table = cls(options, identity, hosting)
         hosting.server.say = table.host_said
         for line in lines:
@@ -308,6 +307,8 @@ class NetTable:
 
     def host_said(self, line: str) -> None:
         self._log.append(line)
+        with self._changed:  # the lobby shows it at its next look (not at the table's next change)
+            self._lobby = replace(self._lobby, log=tuple(self._log))
 
     def link(self, trouble: str | None) -> None:
         """The connection is up (None), or lost and being made again."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.game import OptionError
 from engine.games import make
 from engine.series import Series
+from engine.text import name_problem
 
 from . import deck as mp
 from .audit import ABSENT, Culprit, Verdict, audit_hand
@@ -42,6 +43,9 @@ class TableLifecycle(SessionBase):
         self._emit("table", None, f"{table.game}, {table.players} players")
 
     def _on_join(self, sender: int, join: Join, index: int) -> None:
+        problem = name_problem(join.name)
+        if problem is not None:  # every node refuses it: no host can seat a name that breaks the rule
+            raise RemoteProtocolError(f"join name: {problem}", culprit=sender, entry=index)
         if any(key == join.key for seat, key in self.keys.items() if seat != sender):
             raise RemoteProtocolError("that key already holds a seat", culprit=sender, entry=index)
         mine = self.identity.public_bytes if self.identity is not None else None

@@ -16,6 +16,7 @@ from engine import bots as players
 from engine.cards import SUIT_NAMES
 from engine.game import OptionError
 from engine.games import make
+from engine.text import name_problem, normal_name, visible
 from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.host import Host
 from protocol.identity import Identity
@@ -33,15 +34,24 @@ class SetupError(ValueError):
 
 
 def person_name(name: str) -> str:
-    """`name` as a seat's name, SetupError if it is one kept for the host's computer players."""
+    """`name` as a seat's name (in Unicode normal form C; "" for none); SetupError, before
+    anything connects, for one the host would refuse (engine/text.py: printable, 1 to 20
+    characters, no space at either end) or one kept for the host's computer players."""
+    if not name:
+        return name
+    name = normal_name(name)
+    problem = name_problem(name)
+    if problem is not None:
+        raise SetupError(f"--name {name!r}: {problem}")
     if is_bot_name(name):
         raise SetupError(f"--name {name!r}: {BOT_NAMES}")
     return name
 
 
 def say(line: str) -> None:
-    """A line of the headless host or client on standard output, the trump suit named."""
-    print(readable(line), flush=True)
+    """A line of the headless host or client on standard output, the trump suit named, and
+    every control character in it made visible (names and reasons come from peers)."""
+    print(visible(readable(line)), flush=True)
 
 
 def readable(line: str) -> str:

@@ -8,6 +8,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..widgets.literal import literal
+
 HELP = """\
 1-9          choose a card or a numbered choice
 arrows, h l  move between cards and choices
@@ -86,7 +88,7 @@ class InfoScreen(ModalScreen):
         with Vertical(id="dialog"):
             yield Static(self.title_, id="title")
             with VerticalScroll(id="body"):
-                yield Static(self.text)
+                yield Static(literal(self.text, keep="\n"))  # seats' names in it: never markup
             yield Static("Escape or Enter: close", id="hint")
 
     def action_close(self) -> None:
@@ -126,10 +128,11 @@ class ConfirmDelete(ModalScreen[bool]):
         with Vertical(id="dialog"):
             yield Static("Delete an unfinished game", id="title")
             yield Static(
-                f"{self.label}\n\n"
-                "It can no longer be resumed: its keys and secrets are deleted. "
-                "Its transcript stays for the replay viewer.\n\n"
-                "y: delete   n or Escape: keep it"
+                literal(self.label).append(
+                    "\n\nIt can no longer be resumed: its keys and secrets are deleted. "
+                    "Its transcript stays for the replay viewer.\n\n"
+                    "y: delete   n or Escape: keep it"
+                )
             )
 
     def action_answer(self, yes: bool) -> None:

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..widgets.choices import DIGITS, Choice, Choices
+from ..widgets.literal import literal
 from ..wording import SHORT_NAMES, count
 
 MENU = [
@@ -76,7 +77,7 @@ class HomeScreen(Screen):
         self._show()
         problem = getattr(getattr(self.app, "settings", None), "problem", "")
         if problem:
-            self.query_one("#home-note", Static).update(f" Settings: {problem}")
+            self.query_one("#home-note", Static).update(literal(f" Settings: {problem}"))
 
     def on_screen_resume(self) -> None:
         """Back from a game: the unfinished ones may have changed."""
@@ -135,7 +136,7 @@ class HomeScreen(Screen):
 
         def failed(why: str) -> None:
             self.resuming = False
-            note.update(f" {why}")
+            note.update(literal(f" {why}"))
             self.action_back()
 
         if not self.resuming:
@@ -167,10 +168,10 @@ class HomeScreen(Screen):
         try:
             slot.hold()  # not a game another briscola process is playing
         except InUse as error:
-            note.update(f" {error}")
+            note.update(literal(f" {error}"))
             return
         slot.discard()
-        note.update(f" Deleted {slot.name} (its transcript stays for the replay viewer).")
+        note.update(literal(f" Deleted {slot.name} (its transcript stays for the replay viewer)."))
         self.saved = saved_games()[:9]
         if not self.saved:
             self.menu = "home"

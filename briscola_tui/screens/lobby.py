@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..widgets.cards import Style
+from ..widgets.literal import literal
 from .table import TITLES
 
 REFRESH = 0.2
@@ -44,7 +45,7 @@ def seats_text(lobby) -> Text:
         name = s.name or (f"seat {s.seat}" if s.fingerprint else "(free)")  # taken without a name
         computer = f"computer ({lobby.level})" if lobby.level else "computer"
         what = ", ".join(w for w, on in (("you", s.me), (computer, s.computer), ("away", s.away)) if on)
-        line = Text(f"   {s.seat}  {name:<20.20} {what:<18.18} ")
+        line = literal(f"   {s.seat}  {name:<20.20} {what:<18.18} ")
         if s.fingerprint:
             line.append(f"key {s.fingerprint}", "dim")
         out.append_text(line)
@@ -54,9 +55,9 @@ def seats_text(lobby) -> Text:
 
 def status_text(lobby) -> Text:
     if lobby.failed:
-        return Text(f" {lobby.failed}\n Escape: back", "bold red")
+        return literal(f" {lobby.failed}", "bold red").append("\n Escape: back", "bold red")
     out = Text(f" {lobby.waiting or 'waiting for the table'}\n", "bold")
-    out.append(f" {lobby.status}", "bold reverse" if lobby.trouble else "dim")
+    out.append(literal(f" {lobby.status}", "bold reverse" if lobby.trouble else "dim"))
     return out
 
 
@@ -105,7 +106,8 @@ class LobbyScreen(Screen):
         self.query_one("#lobby-friends", Static).update(friends_text(lobby))
         self.query_one("#lobby-seats", Static).update(seats_text(lobby))
         self.query_one("#lobby-waiting", Static).update(status_text(lobby))
-        self.query_one("#lobby-log", Static).update("\n".join(f" {line}" for line in lobby.log[-LOG_SHOWN:]))
+        log = Text("\n").join(literal(f" {line}") for line in lobby.log[-LOG_SHOWN:])  # one line each
+        self.query_one("#lobby-log", Static).update(log)
 
     def action_leave(self) -> None:
         """Back to the home screen (or out, when the command opened the lobby); the seat's

@@ -19,7 +19,9 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 from engine.bots import PLAYERS
 from engine.game import OptionError
 from engine.games import make
+from engine.text import name_problem, normal_name
 
+from ..widgets.literal import literal
 from .home import GAMES
 
 MAX_TEXT = 64
@@ -52,10 +54,14 @@ def short(text: str, what: str) -> str:
 
 
 def person(text: str) -> str:
-    """The name field: short, and not one kept for the host's computer players."""
+    """The name field: a name the host takes (engine/text.py), and not one kept for the host's
+    computer players; blank for none."""
     from ..net.server import BOT_NAMES, is_bot_name
 
-    text = short(text, "name")
+    text = normal_name(short(text, "name"))
+    problem = name_problem(text) if text else None
+    if problem is not None:
+        raise FormError(f"name: {problem}")
     if is_bot_name(text):
         raise FormError(f"name: {BOT_NAMES}")
     return text
@@ -168,10 +174,10 @@ class NetForm(Screen):
         try:
             table = self.table(self.values())
         except (FormError, SetupError) as error:
-            self.query_one("#form-error", Static).update(str(error))
+            self.query_one("#form-error", Static).update(literal(str(error)))
             return
         except OSError as error:
-            self.query_one("#form-error", Static).update(f"{error.strerror or error}")
+            self.query_one("#form-error", Static).update(literal(f"{error.strerror or error}"))
             return
         open_lobby(self.app, table, replace=True)
 

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ..widgets.choices import DIGITS, Choice, Choices
+from ..widgets.literal import literal
 
 TITLES = {"briscola": "Briscola", "chiamata": "Briscola Chiamata", "calabresella": "Calabresella"}
 
@@ -78,11 +79,11 @@ class OpenReplay(Screen):
         from ..transcript_steps import ReplayError, steps_of
 
         error = self.query_one("#replay-error", Static)
-        error.update(f" reading {path.name}" + self.app.style_.ellipsis)
+        error.update(literal(f" reading {path.name}" + self.app.style_.ellipsis))
         try:
             steps = steps_of(path)
         except ReplayError as problem:
-            error.update(Text(f" {problem}", "bold"))
+            error.update(literal(f" {problem}", "bold"))
             return
         error.update("")
         self.app.push_screen(ReplayScreen(path.name, steps))
@@ -119,9 +120,9 @@ def step_text(steps, k: int, style) -> Text:
         out.append("\n")
     out.append("\n")
     for line in step.lines[-8:]:
-        out.append(" " + style.text(line, v.names) + "\n", "dim" if "joins" in line else "")
+        out.append(literal(" " + style.text(line, v.names), "dim" if "joins" in line else "")).append("\n")
     if step.failure:
-        out.append(f"\n {step.failure}\n", "bold")
+        out.append("\n").append(literal(f" {step.failure}", "bold")).append("\n")
     if step.audited and v.last_hand is not None:
         out.append("\n")
         out.append(summary_text(v, style, final=False))
@@ -165,7 +166,7 @@ class ReplayScreen(Screen):
         if v.called is not None:
             extra += f"  called {style.card(v.called)}"
         self.query_one("#replay-header", Static).update(
-            Text(
+            literal(
                 f" Replay {style.dot} {self.name_} {style.dot} {title}{hand} {style.dot} step {self.k + 1} of "
                 f"{len(self.steps)}{extra}",
                 "bold",

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..widgets.cards import Style, sort_hand
+from ..widgets.literal import literal
 
 
 def sides_of(view) -> list[list[int]]:
@@ -137,7 +138,7 @@ def summary_text(view, style: Style, final: bool, tricks=(), history=()) -> Text
         return out
     out.append(f" Hand {last.number + 1}\n", "bold")
     if not last.ok:  # who was named and why
-        out.append(" " + style.text(last.text, names) + "\n", "bold")
+        out.append(literal(" " + style.text(last.text, names), "bold")).append("\n")
     for line in breakdown(view, style) if last.ok else []:
         out.append(f"  {line}\n")
     unit = "thirds" if view.game == "calabresella" else "points"

@@ -24,6 +24,7 @@ from ..widgets.cards import Style, rank_order, sort_hand
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.grid import CardGrid
 from ..widgets.hand import Hand
+from ..widgets.literal import literal
 
 TITLES = {"briscola": "Briscola", "chiamata": "Briscola Chiamata", "calabresella": "Calabresella"}
 CARD_KINDS = ("play", "return")
@@ -168,7 +169,7 @@ class TableScreen(Screen):
 
     def failed(self, text: str) -> None:
         self.over = True
-        self.query_one("#prompt", Static).update(Text(f"The table stopped: {text}", "bold"))
+        self.query_one("#prompt", Static).update(literal(f"The table stopped: {text}", "bold"))
 
     def finished(self, view, events, result: str) -> None:
         self.show(view, events, None)
@@ -232,7 +233,7 @@ class TableScreen(Screen):
         for event in events:
             self._note(event)
             text = self.style_.text(event.text, view.names)
-            log.write(Text(text, "bold") if event.kind in ("role", "secret", "verdict", "timeout") else text)
+            log.write(literal(text, "bold" if event.kind in ("role", "secret", "verdict", "timeout") else ""))
         self._render_table()
         self._render_controls()
 
@@ -381,7 +382,8 @@ class TableScreen(Screen):
             lines.append("\n")
         status = getattr(self.controller, "status", "")
         if status:
-            lines.append(f" {status}\n", "bold")
+            lines.append(literal(f" {status}", "bold"))
+            lines.append("\n")
         if not v.trick and v.tricks:
             t = v.tricks[-1]
             taker = s.text(f"seat {t.winner} takes", v.names)
@@ -389,7 +391,7 @@ class TableScreen(Screen):
         self.query_one("#seats", Static).update(lines)
         notice = self.query_one("#notice", Static)
         notice.display = bool(self.notice)
-        notice.update(Text(" " + self.notice, "bold"))
+        notice.update(literal(" " + self.notice, "bold"))
 
     def _tick(self) -> None:
         """Redraw what moves by itself: the thinking mark and a clock."""
@@ -492,20 +494,24 @@ class TableScreen(Screen):
             choices.show([])
             if self.thinking is not None and self.thinking in self.controller.away():
                 prompt.update(
-                    f"{self.who(self.thinking)} is away (no connection): the table waits for them "
-                    f"to come back{s.ellipsis}"
+                    literal(
+                        f"{self.who(self.thinking)} is away (no connection): the table waits for them "
+                        f"to come back{s.ellipsis}"
+                    )
                 )
             elif self.thinking is not None and time.monotonic() - self.thinking_since >= THINKING_DELAY:
-                prompt.update(f"{self.who(self.thinking)} is thinking{s.ellipsis}")
+                prompt.update(literal(f"{self.who(self.thinking)} is thinking{s.ellipsis}"))
             elif v.table_phase not in ("play", "over"):
                 waiting = ", ".join(self.who(seat) for seat in sorted(v.awaited) if seat != v.seat)
                 prompt.update(
-                    f"the mental-poker deal goes on ({v.table_phase})"
-                    + (f": waiting for {waiting}" if waiting else "")
-                    + s.ellipsis
+                    literal(
+                        f"the mental-poker deal goes on ({v.table_phase})"
+                        + (f": waiting for {waiting}" if waiting else "")
+                        + s.ellipsis
+                    )
                 )
             elif v.turn is not None and v.turn != v.seat:
-                prompt.update(f"waiting for {self.who(v.turn)}{s.ellipsis}")
+                prompt.update(literal(f"waiting for {self.who(v.turn)}{s.ellipsis}"))
             else:
                 prompt.update("")
             keys.update(" ? help   t last trick   s score   ctrl+q quit")

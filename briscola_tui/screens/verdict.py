@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..widgets.cards import Style
+from ..widgets.literal import literal
 
 MEANING = {
     "cheat": "The audit checked every card, shuffle and key of the hand and found this seat breaking the "
@@ -45,7 +46,7 @@ class VerdictScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         text = Text()
         for what, meaning in problem_lines(self.view, self.problems, self.style_):
-            text.append(what + "\n", "bold")
+            text.append(literal(what, "bold")).append("\n")  # a reason from the table: one line
             text.append(meaning + "\n\n")
         with Vertical(id="dialog", classes="alert"):
             yield Static("The table names a problem", id="title")

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.binding import Binding
 
+from engine.text import visible
+
 from .pickable import Pickable
 
 PAGE = 9
@@ -69,7 +71,8 @@ class Choices(Pickable):
         start = self.page * size
         stop = min(len(self.items), start + size)
         width = len(str(stop - 1 - start + self.first))
-        return [(i, f"{i - start + self.first:>{width}}  {self.items[i].text}") for i in range(start, stop)]
+        # (an item may name a file, or a seat by its player's name: shown as it is)
+        return [(i, f"{i - start + self.first:>{width}}  {visible(self.items[i].text)}") for i in range(start, stop)]
 
     def _layout(self, width: int) -> tuple[int, int, int]:
         """(columns, rows, column width) for the page shown in `width` cells."""
