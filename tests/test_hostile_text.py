@@ -492,3 +492,20 @@ def test_a_host_that_orders_a_hostile_name_is_refused_by_every_client_and_nothin
         clean(client)
     clean(table.host)
     assert table.host.proc.poll() is None  # (a lax host waits for seats; `children` ends it)
+
+
+def test_a_joining_players_lobby_says_how_many_seats_the_hosts_computer_plays():
+    from briscola_tui.netgame import Lobby, LobbySeat
+    from briscola_tui.screens.lobby import seats_text
+
+    seats = (
+        LobbySeat(0, "Ada", "47f8f6085b8ebdfc", False, False),
+        LobbySeat(1, "Bea", "bbb49004543b5175", False, True),
+        LobbySeat(2, "cpu2", "0c1d2e3f40516273", True, False),
+        LobbySeat(3, "cpu3", "8899aabbccddeeff", True, False),
+    )
+    lines = seats_text(Lobby(role="player", game="briscola", players=4, seats=seats)).plain.splitlines()
+    assert "   The host's computer plays 2 of 4: it sees those hands, and deduces more." in lines
+    assert max(len(line) for line in lines) <= 80
+    assert "computer plays" not in seats_text(Lobby(role="host", seats=seats)).plain  # the host knows
+    assert "computer plays" not in seats_text(Lobby(role="player", seats=seats[:2])).plain

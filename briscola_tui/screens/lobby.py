@@ -50,6 +50,10 @@ def seats_text(lobby) -> Text:
             line.append(f"key {s.fingerprint}", "dim")
         out.append_text(line)
         out.append("\n")
+    hosted = sum(s.computer for s in lobby.seats)
+    if lobby.role == "player" and hosted:  # what the host can know of our hand (docs/network.md)
+        out.append(f"   The host's computer plays {hosted} of {len(lobby.seats)}: ", "bold")
+        out.append("it sees those hands, and deduces more.\n")
     return out
 
 
