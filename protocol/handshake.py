@@ -20,6 +20,7 @@ confirmation. Every frame after them is sealed with the keys it gave
     host -> client   ["away", seats]                          (the seated players with no connection now)
     client -> host   ["submit", signed_message]               (a message for the table)
     either way       ["bye", reason]                          (closing, with why)
+    host -> client   ["busy", reason, seconds]                (refused for load: try again that much later)
 
 A client's `mac` proves it derived the host's key, so it used the join code
 ("" for a table without one): the host checks it before it answers anything
@@ -38,7 +39,11 @@ bind it).
 A handshake that fails (wrong code, seat taken, bad proof, a frame that is no
 hello) is answered with `refuse`, which a client does not retry; `bye` closes
 a connection that may come back (a drop, a stale connection, a frame that
-failed its integrity check, the table's end). After the welcome's entries,
+failed its integrity check, the table's end). `busy` is a refusal for load,
+not for who the client is (too many connections, or this key or address sent
+too many messages and is kept out for a while): in the clear before the
+exchange, sealed after it, at any point of the handshake; the client tries
+again after `seconds` at the earliest, backing off. After the welcome's entries,
 and whenever it changes, the host says which seats held by a player (not one
 of its own computer players) have no connection: the others show such a seat
 as away rather than thinking. A client says `bye` once it holds the table's
@@ -49,6 +54,7 @@ gets it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from engine.text import name_problem
@@ -134,6 +140,11 @@ def bye(reason: str) -> bytes:
     return encode(["bye", reason[:200]])
 
 
+def busy(reason: str, seconds: float) -> bytes:
+    """Refused for load: try again in `seconds` (whole seconds, rounded up; at most an hour)."""
+    return encode(["busy", reason[:200], min(3600, max(0, math.ceil(seconds)))])
+
+
 def _proof_bytes(nonce: bytes, table_id: bytes, key: bytes, binding: bytes) -> bytes:
     return PROOF_TAG + table_id + nonce + key + binding
 
@@ -206,4 +217,5 @@ SHAPES = {
     "submit": (_bytes((1, 1 << 16)),),
     "away": (_seats,),
     "bye": (_str(200),),
+    "busy": (_str(200), _int(0, 3600)),
 }

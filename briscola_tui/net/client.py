@@ -40,6 +40,15 @@ class Refused(Exception):
     """The host said no (wrong code, no seat free...): not worth retrying."""
 
 
+class Busy(ConnectionError):
+    """The host turned this connection away for load (too many connections, or this key sent
+    too many messages): try again, `seconds` later at the earliest."""
+
+    def __init__(self, reason: str, seconds: float):
+        super().__init__(reason)
+        self.seconds = seconds
+
+
 class Distrusted(Refused):
     """The host did what an honest host does not (another seat than the one asked for, no
     proof of the join code): this client stops, and does not retry either."""
@@ -99,10 +108,18 @@ class Client:
                 if waited >= self.options.retry_seconds:
                     self.say(f"cannot reach the host: {error}")
                     return 1
-                what = "connection lost" if self.session is not None else "cannot reach the host"
-                self.say(f"{what} ({error or 'closed'}); trying again in {delay:.1f} s")
-                await asyncio.sleep(delay)
-                waited += delay
+                pause = delay
+                if isinstance(error, Busy):
+                    # Turned away for load: not before the host says, backing off all the same (and a
+                    # little at random, so that those turned away together do not all come back together).
+                    left = self.options.retry_seconds - waited
+                    pause = min(max(delay, error.seconds) * random.uniform(1.0, 1.25), left)
+                    self.say(f"the host is busy ({error}); trying again in {pause:.1f} s")
+                else:
+                    what = "connection lost" if self.session is not None else "cannot reach the host"
+                    self.say(f"{what} ({error or 'closed'}); trying again in {delay:.1f} s")
+                await asyncio.sleep(pause)
+                waited += pause
                 delay = min(delay * 2, 5.0)
         return self._exit_status()
 
@@ -143,6 +160,8 @@ class Client:
                     raise ConnectionError(f"the host closed the connection: {fields[0]}")
                 if kind == "refuse":
                     raise Refused(fields[0])
+                if kind == "busy":
+                    raise Busy(fields[0], fields[1])
                 if kind == "away":
                     self._away(fields[0])
                     continue

@@ -115,7 +115,7 @@ def prepare_host(args, say) -> Hosting:
         replace_with_bot=replace,
         hands=args.hands,
         say=say,
-        limits=Limits(handshake_seconds=args.handshake_seconds, backlog=getattr(args, "backlog", Limits.backlog)),
+        limits=_limits(args),
         guesses=_guess_limits(args),
     )
     return Hosting(server, log, code, args.bind, args.port, resumed, args.level, getattr(args, "port_file", None))
@@ -143,6 +143,25 @@ def host_command(args) -> int:
     if session.series is not None:
         say(f"scores: {session.series.scores}")
     return status
+
+
+def _limits(args) -> Limits:
+    """The defaults, or what a test or a bench asks for: `--handshake-seconds`, `--backlog` and
+    `--limit NAME=VALUE` (any field of `Limits`), hidden options of `host`."""
+    limits = Limits(
+        handshake_seconds=getattr(args, "handshake_seconds", Limits.handshake_seconds),
+        backlog=getattr(args, "backlog", Limits.backlog),
+    )
+    for item in getattr(args, "limit", None) or []:
+        name, _, value = item.partition("=")
+        if name not in Limits.__dataclass_fields__:
+            raise SetupError(f"--limit {item!r}: no such limit")
+        kind = int if isinstance(getattr(Limits, name), int) else float
+        try:
+            setattr(limits, name, kind(value))
+        except ValueError:
+            raise SetupError(f"--limit {item!r}: not a number") from None
+    return limits
 
 
 def _guess_limits(args) -> GuessLimits:

@@ -6,8 +6,12 @@ relayed), relays every entry to every connection, and runs its own computer
 players in-process. Each connection first does the handshake
 (`protocol/handshake.py`): a player proves the key it plays with and is
 given a seat; a spectator only reads. Everything that can be slow or
-hostile is bounded: connections, frame size, the handshake, a per-connection
-message rate, and each connection's backlog of entries to read.
+hostile is bounded: connections (a small pool for those in their handshake,
+with a share per address; a seat's own key always gets back in), frame size,
+the handshake, the message rate of each key (a spectator's: its address's,
+kept across reconnections), each connection's queue of frames in bytes, and
+each connection's backlog of entries to read. Nothing of a closed connection
+stays (`stats` counts what is held; hidden `--stats-seconds` prints it).
 
 CPU-heavy protocol work (checking a shuffle, an audit, a computer player's
 turn) runs in a worker thread, so the event loop keeps answering.
@@ -16,13 +20,15 @@ turn) runs in a worker thread, so the event loop keeps answering.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import math
 import random
 import secrets
 import socket
+import struct
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass, field
 
 from protocol import handshake as hs
@@ -37,17 +43,32 @@ from protocol.transcript import HOST, Signed, entry_hash, parse_header
 from ..wording import count
 from .thinking import think
 
+try:
+    import fcntl
+    import termios
+except ImportError:  # not on Windows: the pool only counts what asyncio has read there
+    fcntl = termios = None  # type: ignore[assignment]
+
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
 @dataclass
 class Limits:
-    max_connections: int = 256
+    max_connections: int = 256  # connections past their handshake; a player (it holds a seat) is let in past it
+    handshaking: int = 128  # connections still in their handshake, from every address together
+    quiet_per_address: int = 32  # of those, from one address and not a byte sent yet (past it the oldest goes)
+    handshake_grace: float = 1.0  # a full pool makes room by closing a handshake at least this old
+    busy_seconds: float = 1.0  # how long a connection refused for load is told to wait before it tries again
     send_buffer: int = 32_768  # the kernel's send buffer for one connection (and as much again buffered
     # by asyncio): past that a stalled reader's cursor stops, and `backlog` counts how far behind it falls
     handshake_seconds: float = 10.0
-    messages_per_second: float = 50.0
+    messages_per_second: float = 50.0  # per key (a spectator's: per address), across its reconnections
     burst: int = 400
+    penalty_seconds: float = 30.0  # a key (or address) that ran out of messages is kept out this long
+    buckets: int = 4_096  # rate buckets remembered at once (refilled ones are forgotten first)
+    queue_bytes: int = 65_536  # frames other than entries queued for one connection: past it, it is closed
+    close_seconds: float = 2.0  # a connection the host closed is cut if its reader has not taken the rest by then
+    stats_seconds: float | None = None  # print `stats` this often (tests and bench/host_memory.py)
     backlog: int = 5_000  # new entries one reader may be behind before it is dropped as too slow
     linger_seconds: float = (
         10.0  # once the table is over, how long a seat that is away may take to come back for its end
@@ -184,6 +205,59 @@ class Guesses:
             del self.buckets[source]
 
 
+class Busy(Exception):
+    """Refused for load, not for what the peer is or did: it is told (a `busy` frame) to try
+    again `seconds` later, and the client does."""
+
+    def __init__(self, reason: str, seconds: float):
+        super().__init__(reason)
+        self.reason, self.seconds = reason, seconds
+
+
+@dataclass
+class Bucket:
+    """The messages a key (a spectator's address) may still send: `tokens`, refilled since
+    `stamp`; one that ran dry is kept out until `until`."""
+
+    tokens: float
+    stamp: float
+    until: float = 0.0
+
+
+def peer_address(peer) -> str:
+    """The address a connection comes from, as its share of the handshake pool counts it:
+    an IPv4 address (an IPv4-mapped IPv6 one too), an IPv6 address by its /64."""
+    try:
+        address = ipaddress.ip_address(peer[0].split("%")[0])
+    except (TypeError, ValueError, IndexError):
+        return "?"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+class Frames(FrameReader):
+    """A connection's frame reader, which counts what it was fed."""
+
+    fed = 0
+
+    def feed(self, data: bytes) -> None:
+        self.fed += len(data)
+        super().feed(data)
+
+
+def _waiting_bytes(sock) -> int:
+    """Bytes received on a socket that nobody has read yet (0 where that cannot be asked)."""
+    if fcntl is None:
+        return 0
+    try:
+        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, bytes(4)))[0]
+    except (OSError, ValueError):
+        return 0
+
+
 @dataclass
 class Conn:
     """One network connection, and what it has proved."""
@@ -194,9 +268,13 @@ class Conn:
     seat: int | None = None
     key: bytes = b""
     channel: Channel | None = None  # after the key exchange: every frame either way is sealed
-    queue: deque = field(default_factory=deque)  # (entries written first, frame): the handshake, the goodbye
-    tokens: float = 0.0
-    stamp: float = 0.0
+    queue: deque = field(default_factory=deque)  # (entries written first, frame, status): the handshake, away...
+    queued: int = 0  # bytes in `queue`
+    address: str = "?"  # where it comes from (`peer_address`)
+    opened: float = 0.0  # when it was accepted
+    reader: asyncio.StreamReader | None = None
+    frames: Frames | None = None
+    heard: bool = False  # a byte came from it (it is not a connection that only holds a slot)
     closed: bool = False
     welcomed: bool = False  # it has its welcome: it reads the stored entries from its cursor on
     returning: bool = False  # it came back holding part of the transcript (it resumes, not starts)
@@ -278,6 +356,11 @@ class TableServer:
         self.guesses = Guesses(guesses or GuessLimits())
         self.report: asyncio.TimerHandle | None = None  # when the wrong codes are summed up next
         self.conns: dict[int, Conn] = {}
+        self.handshaking: dict[int, Conn] = {}  # those of `conns` still in their handshake, oldest first
+        self.buckets: OrderedDict[object, Bucket] = OrderedDict()  # a player's key or a spectator's address ->
+        # what it may still send (kept when it disconnects: a reconnection does not refill it)
+        self.load_refusals = 0  # connections refused or closed for load (said only in `stats`)
+        self.closing = False  # the host is stopping: connections still being accepted are cut
         self.reserved: dict[int, Conn] = {}  # seat -> the connection that will join it
         self.numbers = 0
         self.lock = asyncio.Lock()
@@ -304,17 +387,21 @@ class TableServer:
         if on_listen is not None:
             on_listen(addresses)
         clock = asyncio.create_task(self._clock())
+        stats = asyncio.create_task(self._print_stats()) if self.limits.stats_seconds else None
         await self.start_bots()
         try:
             await self.finished.wait()
             await self._linger()
         finally:
             clock.cancel()
+            if stats is not None:
+                stats.cancel()
             self._say_guesses()  # what the next report would have said
             for conn in list(self.conns.values()):
                 self._send(conn, hs.bye(self._ending()))
             await self._flush(0.5)
             server.close()
+            self.closing = True  # a connection accepted from now on is cut at once
             for conn in list(self.conns.values()):
                 conn.closed = True  # the host ends it: its handler does not report it as lost
                 conn.writer.transport.abort()  # after `_flush`: what a stalled reader did not take is dropped
@@ -373,22 +460,35 @@ class TableServer:
         return "the table stopped"
 
     async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        handler = asyncio.current_task()
+        if handler is not None:
+            self.handlers.add(handler)
+            handler.add_done_callback(self.handlers.discard)  # however it ends (a refusal too), it is let go
+        if self.closing:  # accepted as the host stops (its handler would outlive the loop)
+            writer.transport.abort()
+            return
         self.numbers += 1
-        conn = Conn(self.numbers, writer, tokens=self.limits.burst, stamp=time.monotonic())
-        self.handlers.add(asyncio.current_task())
+        frames = Frames()
+        conn = Conn(self.numbers, writer, address=peer_address(writer.get_extra_info("peername")))
+        conn.opened, conn.reader, conn.frames = time.monotonic(), reader, frames
         sock = writer.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
         writer.transport.set_write_buffer_limits(high=self.limits.send_buffer)
-        if len(self.conns) >= self.limits.max_connections:
-            await self._refuse(conn, "the host has too many connections")
+        try:
+            self._make_room(conn)
+        except Busy as busy:
+            self._busy(conn, busy)
             return
         self.conns[conn.number] = conn
-        frames = FrameReader()
+        self.handshaking[conn.number] = conn
         writer_task = asyncio.create_task(self._writer(conn))
         try:
             try:
                 await asyncio.wait_for(self._handshake(conn, reader, frames), self.limits.handshake_seconds)
+            except Busy as busy:  # the pool of connections is full, or this key is kept out for now
+                self._busy(conn, busy, quiet=conn.seat is None)
+                return
             except ProtocolError as refusal:
                 # A wrong code, a seat taken, a bad proof, bytes that are no hello: say "refuse", which
                 # the client does not retry (a "bye" would have it reconnect again and again).
@@ -402,6 +502,7 @@ class TableServer:
             self._close(conn, getattr(error, "reason", None) or "connection lost")
         finally:
             self.conns.pop(conn.number, None)
+            self.handshaking.pop(conn.number, None)
             for seat, holder in list(self.reserved.items()):
                 if holder is conn:
                     del self.reserved[seat]
@@ -409,7 +510,7 @@ class TableServer:
             await asyncio.sleep(0)
             writer_task.cancel()
             writer.close()
-            self.handlers.discard(asyncio.current_task())
+            self._cut_later(conn)
 
     def away(self) -> tuple[int, ...]:
         """The seats a player holds (not one of the host's computer players) with no connection."""
@@ -429,7 +530,7 @@ class TableServer:
         self.told_away = away
         for conn in list(self.conns.values()):
             if conn.welcomed:
-                self._send(conn, hs.away(away))
+                self._send(conn, hs.away(away), status="away")
         return True
 
     def _count_watcher_away(self, conn: Conn, error: Exception) -> None:
@@ -457,13 +558,86 @@ class TableServer:
                 raise ConnectionError("closed")
             frames.feed(chunk)
 
-    async def _refuse(self, conn: Conn, reason: str) -> None:
-        try:
-            conn.writer.write(frame(hs.refuse(reason)))
-            await conn.writer.drain()
-        except ConnectionError:
-            pass
-        conn.writer.close()
+    # --- admission -------------------------------------------------------------------------
+
+    def _make_room(self, conn: Conn) -> None:
+        """Room in the pool of handshakes for a new connection (Busy if there is none). The pool
+        holds `handshaking` connections, and those of one address that have sent nothing yet are
+        at most `quiet_per_address`: past it, the oldest of them is closed (busy), so an outsider
+        holding idle connections cannot keep anyone from that address out, however many it opens.
+        A full pool closes the oldest quiet connection of any address, else the oldest older
+        than `handshake_grace` (one that sends too slowly: a real client's handshake takes a few
+        milliseconds); else the newcomer itself is told to try again."""
+        limits = self.limits
+        quiet = [c for c in self.handshaking.values() if c.address == conn.address and self._quiet(c)]
+        if len(quiet) >= limits.quiet_per_address:
+            self._busy(quiet[0], Busy("the host is busy: too many idle connections from your address", 1.0))
+        if len(self.handshaking) < limits.handshaking:
+            return
+        victim = next((c for c in self.handshaking.values() if self._quiet(c)), None)
+        if victim is None:
+            old = time.monotonic() - limits.handshake_grace
+            victim = next((c for c in self.handshaking.values() if c.opened <= old), None)
+        if victim is None:
+            raise Busy("the host is busy: too many connections in their handshake", limits.busy_seconds)
+        self._busy(victim, Busy("the host is busy: too many connections in their handshake", limits.busy_seconds))
+
+    @staticmethod
+    def _quiet(conn: Conn) -> bool:
+        """Nothing has come from this connection yet (not even bytes still unread)."""
+        if conn.heard:
+            return False
+        reader = conn.reader
+        buffered = len(getattr(reader, "_buffer", b"")) if reader is not None else 0  # read by asyncio, not yet by us
+        sock = conn.writer.get_extra_info("socket")
+        if (conn.frames is not None and conn.frames.fed) or buffered or (sock is not None and _waiting_bytes(sock)):
+            conn.heard = True
+        return not conn.heard
+
+    def _admit(self, conn: Conn) -> None:
+        """Its handshake done, a connection joins those that read the table (Busy if it may not
+        now). They are at most `max_connections`, but a player is let in past that: it holds a seat
+        (its key's, or one kept for it), so there are as many as seats. A key (a spectator's
+        address) that ran out of messages is kept out until its time is up; each spectator's
+        connection is one message of its address."""
+        now = time.monotonic()
+        bucket = self._bucket(conn, now)
+        if bucket.until > now:
+            raise Busy("too many messages: kept out for now", bucket.until - now)
+        if conn.role == "spectator" and not self._spend(bucket, now):
+            raise Busy("too many connections from your address: kept out for now", bucket.until - now)
+        if conn.seat is None and len(self.conns) - len(self.handshaking) >= self.limits.max_connections:
+            raise Busy("the host has too many connections", self.limits.busy_seconds)
+        self.handshaking.pop(conn.number, None)
+
+    def _busy(self, conn: Conn, busy: Busy, quiet: bool = True) -> None:
+        """Close a connection for load, telling it when to try again (one out of the pool of
+        handshakes is not said on the console: `stats` counts them)."""
+        self.load_refusals += 1
+        self.handshaking.pop(conn.number, None)
+        self._close(conn, busy.reason, busy=busy.seconds, quiet=quiet)
+
+    def _cut_later(self, conn: Conn) -> None:
+        """A connection the host closes is gone within `close_seconds`, even if its reader never
+        takes what was still buffered for it (closing waits for that)."""
+        transport = conn.writer.transport
+        with contextlib.suppress(RuntimeError):  # the loop is closing
+            asyncio.get_running_loop().call_later(self.limits.close_seconds, transport.abort)
+
+    def stats(self) -> str:
+        """What the host holds for its connections, in one line."""
+        conns = list(self.conns.values())
+        return (
+            f"stats: {len(conns) - len(self.handshaking)} connections past the handshake, "
+            f"{len(self.handshaking)} in it; {len(self.handlers)} handlers; "
+            f"{sum(c.queued for c in conns)} bytes queued (at most {max((c.queued for c in conns), default=0)} "
+            f"for one); {len(self.buckets)} rate buckets; {self.load_refusals} refused or closed for load"
+        )
+
+    async def _print_stats(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.stats_seconds or 1.0)
+            self.say(self.stats())
 
     # --- the handshake ---------------------------------------------------------------
 
@@ -509,6 +683,7 @@ class TableServer:
             hs.check_proof(hello.key, nonce, table_id, exchange.transcript, fields[0])
             conn.key = hello.key
             conn.seat = self._assign(conn, hello)
+        self._admit(conn)
         start = self._resume_point(hello)
         async with self.lock:
             stored = len(self.frames)
@@ -519,7 +694,7 @@ class TableServer:
             conn.wake.set()
         self.say(f"{conn} joined" + (f" as {hello.name!r}" if hello.name else ""))
         if not self._tell_away():  # to everyone when it changed; else to this one, which has not heard it
-            self._send(conn, hs.away(self.told_away))
+            self._send(conn, hs.away(self.told_away), status="away")
 
     def _exchange(self, theirs: bytes, table_id: bytes) -> Exchange:
         """The host's side of SPAKE2 over the join code (a worker thread: it is pure Python, a few ms)."""
@@ -622,12 +797,46 @@ class TableServer:
         self.said_bye.set()
 
     def _rate(self, conn: Conn) -> None:
+        """One message of this connection's key, from a bucket that outlives the connection:
+        `burst` at once, then `messages_per_second`. A key that runs dry is closed and kept out
+        for `penalty_seconds`, whatever it reconnects."""
         now = time.monotonic()
-        conn.tokens = min(self.limits.burst, conn.tokens + (now - conn.stamp) * self.limits.messages_per_second)
-        conn.stamp = now
-        if conn.tokens < 1:
-            raise RemoteProtocolError("too many messages")
-        conn.tokens -= 1
+        bucket = self._bucket(conn, now)
+        if not self._spend(bucket, now):
+            raise RemoteProtocolError(f"too many messages: kept out for {self.limits.penalty_seconds:g} s")
+
+    def _bucket(self, conn: Conn, now: float) -> Bucket:
+        """The bucket of this connection's key (a player's) or address (a spectator's)."""
+        who: object = conn.key if conn.role == "player" else ("address", conn.address)
+        bucket = self.buckets.get(who)
+        if bucket is None:
+            if len(self.buckets) >= self.limits.buckets:
+                self._forget_buckets(now)
+            bucket = self.buckets[who] = Bucket(float(self.limits.burst), now)
+        self.buckets.move_to_end(who)
+        return bucket
+
+    def _spend(self, bucket: Bucket, now: float) -> bool:
+        """Take one message from `bucket`; False (and it is kept out) if none is left."""
+        limits = self.limits
+        bucket.tokens = min(float(limits.burst), bucket.tokens + (now - bucket.stamp) * limits.messages_per_second)
+        bucket.stamp = now
+        if bucket.tokens < 1:
+            bucket.until = now + limits.penalty_seconds
+            return False
+        bucket.tokens -= 1
+        return True
+
+    def _forget_buckets(self, now: float) -> None:
+        """Room for one more bucket: forget those that have refilled (a new one is the same),
+        else the one used least recently."""
+        limits = self.limits
+        for who, bucket in list(self.buckets.items()):
+            full = bucket.tokens + (now - bucket.stamp) * limits.messages_per_second >= limits.burst
+            if full and bucket.until <= now:
+                del self.buckets[who]
+        while len(self.buckets) >= limits.buckets:
+            self.buckets.popitem(last=False)
 
     async def _order(self, conn: Conn | None, signed: bytes) -> None:
         """Order one message, then whatever the host's own players answer."""
@@ -787,12 +996,31 @@ class TableServer:
 
     # --- writing ---------------------------------------------------------------------------
 
-    def _send(self, conn: Conn, data: bytes) -> None:
-        """A frame that is not an entry (the handshake, the goodbye), after what it has been sent."""
+    def _send(self, conn: Conn, data: bytes, status: str | None = None) -> None:
+        """A frame that is not an entry (the handshake, the goodbye), after what it has been sent.
+        `status` names a frame of which only the latest matters (`away`): one of that kind still
+        queued is dropped for it. A reader with more than `queue_bytes` queued is closed."""
         if conn.closed:
             return
-        conn.queue.append((len(self.frames) if conn.welcomed else 0, frame(data)))
+        if status is not None:
+            for item in conn.queue:
+                if item[2] == status:
+                    conn.queue.remove(item)
+                    conn.queued -= len(item[1])
+                    break
+        framed = frame(data)
+        conn.queue.append((len(self.frames) if conn.welcomed else 0, framed, status))
+        conn.queued += len(framed)
+        if conn.queued > self.limits.queue_bytes:
+            self._close(conn, "too slow to read the table")
+            return
         conn.wake.set()
+
+    @staticmethod
+    def _unqueue(conn: Conn) -> bytes:
+        _, framed, _ = conn.queue.popleft()
+        conn.queued -= len(framed)
+        return framed
 
     async def _writer(self, conn: Conn) -> None:
         """Write to one reader at its own pace: its frames, then the stored entries from its
@@ -800,7 +1028,7 @@ class TableServer:
         try:
             while True:
                 if conn.queue and conn.cursor >= conn.queue[0][0]:
-                    data = conn.queue.popleft()[1]  # the goodbye comes after the entries stored before it
+                    data = self._unqueue(conn)  # the goodbye comes after the entries stored before it
                 elif self._left_for(conn):
                     data = self.frames[conn.cursor]
                     conn.cursor += 1
@@ -824,14 +1052,24 @@ class TableServer:
     def _left_for(self, conn: Conn) -> bool:
         return conn.welcomed and conn.cursor < len(self.frames)
 
-    def _close(self, conn: Conn, reason: str, refuse: bool = False, quiet: bool = False) -> None:
+    def _close(
+        self, conn: Conn, reason: str, refuse: bool = False, quiet: bool = False, busy: float | None = None
+    ) -> None:
+        """Say goodbye and close: `bye` (the client may come back), `refuse` (it may not), or with
+        `busy`, a refusal for load: the client tries again that many seconds later."""
         if conn.closed:
             return
         if not quiet:
-            self.say(f"{'refusing' if refuse else 'closing'} {conn}: {reason}")
+            what = "refusing" if refuse else "closing" if busy is None else "turning away"
+            self.say(f"{what} {conn}: {reason}")
+        if busy is not None:
+            last = hs.busy(reason, busy)
+        else:
+            last = hs.refuse(reason) if refuse else hs.bye(reason)
         try:
-            conn.writer.write(self._wire(conn, frame(hs.refuse(reason) if refuse else hs.bye(reason))))
+            conn.writer.write(self._wire(conn, frame(last)))
         except (ConnectionError, RuntimeError):
             pass
         conn.closed = True
         conn.writer.close()
+        self._cut_later(conn)
