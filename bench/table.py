@@ -50,6 +50,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import resource
 import secrets
 import shutil
@@ -306,33 +307,60 @@ def entry_index(entry_frame: bytes) -> int:
     return msgpack.unpackb(data)[0] if kind == "entry" else -1
 
 
+class TurnedAway(Exception):
+    """The host said busy (too many connections in their handshake at once): try again later."""
+
+    def __init__(self, seconds: float):
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
 async def spectator(port: int, arrivals: dict[int, float], joined: asyncio.Event | None) -> None:
+    """One spectator connection; turned away for load (100 of them come at once, from one
+    address), it tries again when the host says, as `briscola watch` does."""
+    for _ in range(30):
+        try:
+            return await watch_once(port, arrivals, joined)
+        except TurnedAway as busy:
+            await asyncio.sleep(max(busy.seconds, 0.1) * random.uniform(1.0, 1.25))
+    raise BenchError("a spectator was turned away 30 times")
+
+
+async def watch_once(port: int, arrivals: dict[int, float], joined: asyncio.Event | None) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=MAX_FRAME + 4)
     frames = FrameReader()
+    channel = None
 
-    async def next_frame() -> bytes:
+    async def next_frame() -> tuple[str, list]:
         while (data := frames.next_frame()) is None:
             chunk = await reader.read(65536)
             if not chunk:
                 raise BenchError("the host closed a spectator's connection during its handshake")
             frames.feed(chunk)
-        return data
+        kind, fields = hs.parse(channel.open(data) if channel is not None else data)
+        if kind == "busy":
+            raise TurnedAway(fields[1])
+        return kind, fields
 
     try:
         exchange = Exchange("client", "")  # the table is --open: the empty code
         writer.write(frame(hs.hello(exchange.message)))
-        kind, fields = hs.parse(await next_frame())
+        kind, fields = await next_frame()
         if kind != "exchange":
             raise BenchError(f"a spectator got {kind} {fields} instead of the key exchange")
         exchange.finish(fields[1], fields[0], hs.VERSION)
         writer.write(frame(hs.confirm(exchange.confirmation())))
-        kind, fields = hs.parse(await next_frame())
+        kind, fields = await next_frame()
         if kind != "confirm":
             raise BenchError(f"a spectator got {kind} {fields} instead of the host's confirmation")
         exchange.check(fields[0])
         channel = exchange.channel()
         writer.write(frame(channel.seal(hs.request("spectator", b"", ""))))
-        welcomed = False
+        kind, fields = await next_frame()
+        if kind != "welcome":
+            raise BenchError(f"a spectator got {kind} {fields} instead of welcome")
+        if joined is not None:
+            joined.set()
         while True:
             chunk = await reader.read(65536)
             now = time.perf_counter()
@@ -341,14 +369,6 @@ async def spectator(port: int, arrivals: dict[int, float], joined: asyncio.Event
             frames.feed(chunk)
             for sealed in frames.frames():
                 data = channel.open(sealed)
-                if not welcomed:
-                    kind, fields = hs.parse(data)
-                    if kind != "welcome":
-                        raise BenchError(f"a spectator got {kind} {fields} instead of welcome")
-                    welcomed = True
-                    if joined is not None:
-                        joined.set()
-                    continue
                 index = entry_index(data)
                 if index < 0:
                     if hs.parse(data)[0] == "bye":
