@@ -6,6 +6,10 @@ the real user's settings or writes to their data folder; the processes a test
 starts inherit them. Fixtures of a wider scope run before it: for them the whole
 session has such a folder too (`session_folders`), and the module-scoped fixtures
 that start processes give themselves one of their own.
+
+The suite runs on every core with pytest-xdist; the tests that share a module-scoped
+fixture run on one worker (`pytest_collection_modifyitems`). Processes find free ports
+themselves (port 0), the tmux tests have a tmux server per worker (helpers/tmux.py).
 """
 
 from __future__ import annotations
@@ -13,6 +17,21 @@ from __future__ import annotations
 import pytest
 from helpers.home import point_home_at
 from helpers.network import Children
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
+def pytest_collection_modifyitems(config, items):
+    """The suite runs on every core (pytest-xdist: `-n auto --dist loadgroup` in pyproject.toml).
+    The tests of a module that use a fixture of module (or class, package) scope are put in one
+    group, which one worker runs: the fixture is made once, as in a run without xdist."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        definitions = getattr(item, "_fixtureinfo", None)
+        if definitions is None:
+            continue
+        if any(defs[-1].scope in ("module", "class", "package") for defs in definitions.name2fixturedefs.values()):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -267,7 +267,14 @@ def test_a_cut_header_is_not_a_transcript(tmp_path):
         assert path.read_bytes() == data[:cut]
 
 
-@pytest.mark.parametrize("data", [b"hello world, this is not a transcript", os.urandom(64), frame(b"\xc1")])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"hello world, this is not a transcript",
+        pytest.param(os.urandom(64), id="random-bytes"),  # an id of its own: the same on every xdist worker
+        frame(b"\xc1"),
+    ],
+)
 def test_not_a_transcript(tmp_path, data):
     path = tmp_path / "t.bin"
     path.write_bytes(data)
