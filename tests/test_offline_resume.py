@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from helpers.app import SIZE, play_hand, table_of, wait_for
 from helpers.home import terminal_env
-from helpers.tmux import session_name, tmux
+from helpers.tmux import play_cards_until, session_name, tmux
 
 from briscola_tui.app import BriscolaApp
 from briscola_tui.cli import main
@@ -240,12 +240,7 @@ def test_sighup_in_a_real_terminal_exits_cleanly_and_the_game_resumes(tmp_path):
     try:  # `play --resume`: the same game, played on to the summary
         screen = wait_screen(name, "Play a card")
         assert "Briscola" in screen and "hand 1 of 1" in screen
-        end = time.monotonic() + 90
-        while "As dealt" not in screen and time.monotonic() < end:
-            if "Play a card" in screen:
-                tmux("send-keys", "-t", name, "1", "Enter")
-            time.sleep(0.5)
-            screen = tmux("capture-pane", "-p", "-t", name, check=False)
+        screen = play_cards_until(name, "As dealt", time.monotonic() + 90)
         assert "As dealt" in screen, screen
         tmux("send-keys", "-t", name, "Enter")
         assert "exit status 0" in wait_screen(name, "exit status")

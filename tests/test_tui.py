@@ -393,7 +393,9 @@ async def test_a_computer_player_thinking_shows_after_300_ms():
 
 async def test_a_seat_thinking_in_the_play_keeps_to_one_line_of_the_seats_panel():
     # In the play a seat line also shows the points taken: "-> thinking..." must still fit beside them.
-    app = BriscolaApp({"game": "chiamata", "hands": 1}, seed=1, deal_seed=1, pace=0.8, level="easy")
+    # The auction goes at pace 0; once the play has begun, each computer move takes 0.8 s (the
+    # controller's pace, read at each move), so that "thinking..." shows (after THINKING_DELAY).
+    app = BriscolaApp({"game": "chiamata", "hands": 1}, seed=1, deal_seed=1, pace=0, level="easy")
     async with app.run_test(size=SIZE) as pilot:
 
         def thinking_in_the_play() -> bool:
@@ -409,6 +411,8 @@ async def test_a_seat_thinking_in_the_play_keeps_to_one_line_of_the_seats_panel(
         while not thinking_in_the_play():  # I pass in the auction and play my first card when asked
             assert time.monotonic() < end, "timed out waiting for a seat thinking in the play"
             table = table_of(app)
+            if table is not None and table.view is not None and table.view.phase == "play":
+                table.controller.pace = 0.8
             if table is not None and table.view is not None and table.mode != "wait":
                 await pilot.press("1", "enter")
             await pilot.pause(0.05)

@@ -10,7 +10,7 @@ import time
 
 import pytest
 from helpers.home import terminal_env
-from helpers.tmux import session_name, tmux
+from helpers.tmux import play_cards_until, session_name, tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -39,16 +39,8 @@ def test_play_briscola_in_tmux_to_the_summary(tmp_path):
         f"env {env} {command}; echo exit status $?; sleep 30",
     )
     try:
-        end = time.monotonic() + 90
-        screen = ""
-        while time.monotonic() < end:
-            time.sleep(0.5)
-            screen = tmux("capture-pane", "-p", "-t", name, check=False)
-            if "As dealt" in screen:
-                break
-            if "Play a card" in screen:
-                tmux("send-keys", "-t", name, "1", "Enter")  # one card, then look again
-        else:
+        screen = play_cards_until(name, "As dealt", time.monotonic() + 90)  # one card at each turn
+        if "As dealt" not in screen:
             pytest.fail(f"no hand summary in time; the screen was:\n{screen}")
         assert "Hand 1" in screen and "series" in screen
         tmux("send-keys", "-t", name, "Enter")  # done: `play --hands 1` exits
