@@ -25,7 +25,7 @@ read after it listens, after the set-up, and after each phase:
 
 The connections made by hand are those of tests/helpers/network.py (`Raw`,
 `sit`), so they follow the handshake as it changes. With
-`--stats`, the host is started with its hidden `--stats-seconds` and its
+`--stats`, the host is started with its hidden `--limit stats_seconds=1` and its
 last "stats:" line (connections, handlers, queued bytes, rate buckets) is
 printed too. Every loop is bounded in count and time (`--timeout` per
 phase), all traffic goes to 127.0.0.1, and the host is killed at the end.
@@ -330,7 +330,7 @@ def measure(args) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="briscola-host-memory-"))
     extra = ["--handshake-seconds", str(args.handshake_seconds), *args.host_arg]
     if args.stats:
-        extra += ["--stats-seconds", "1"]
+        extra += ["--limit", "stats_seconds=1"]
     host = Host(folder, extra)
     spectators: list[Raw] = []
     figures: dict = {"host_args": extra}

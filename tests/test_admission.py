@@ -397,6 +397,12 @@ class _Writer:
     def abort(self) -> None:
         self.closed = True
 
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def get_write_buffer_size(self) -> int:
+        return 1  # what it was sent is still on its way
+
     def get_extra_info(self, name, default=None):
         return default
 

@@ -59,6 +59,7 @@ class Limits:
     quiet_per_address: int = 32  # of those, from one address and not a byte sent yet (past it the oldest goes)
     handshake_grace: float = 1.0  # a full pool makes room by closing a handshake at least this old
     busy_seconds: float = 1.0  # how long a connection refused for load is told to wait before it tries again
+    listen_backlog: int = 256  # connections the kernel holds until the host accepts them (a burst past it waits)
     send_buffer: int = 32_768  # the kernel's send buffer for one connection (and as much again buffered
     # by asyncio): past that a stalled reader's cursor stops, and `backlog` counts how far behind it falls
     handshake_seconds: float = 10.0
@@ -382,7 +383,9 @@ class TableServer:
     # --- serving ------------------------------------------------------------------
 
     async def run(self, bind: str, port: int, on_listen=None) -> int:
-        server = await asyncio.start_server(self._connected, bind, port, limit=MAX_FRAME + 4)
+        server = await asyncio.start_server(
+            self._connected, bind, port, limit=MAX_FRAME + 4, backlog=self.limits.listen_backlog
+        )
         addresses = [s.getsockname() for s in server.sockets]
         if on_listen is not None:
             on_listen(addresses)
@@ -619,8 +622,11 @@ class TableServer:
 
     def _cut_later(self, conn: Conn) -> None:
         """A connection the host closes is gone within `close_seconds`, even if its reader never
-        takes what was still buffered for it (closing waits for that)."""
+        takes what was still buffered for it (closing waits for that). Only such a one waits:
+        the others (nothing buffered) are closed already, and keep nothing alive meanwhile."""
         transport = conn.writer.transport
+        if transport.is_closing() and not transport.get_write_buffer_size():
+            return
         with contextlib.suppress(RuntimeError):  # the loop is closing
             asyncio.get_running_loop().call_later(self.limits.close_seconds, transport.abort)
 
