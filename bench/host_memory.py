@@ -8,7 +8,8 @@ One `briscola host` process (Briscola for two, no computer players, its own
 BRISCOLA_HOME in a temporary folder deleted at the end) serves a table that
 stays in its join phase: the bench's own player takes seat 0, seat 1 stays
 free. Its resident memory (VmRSS in /proc/PID/status, and the peak VmHWM) is
-read after it listens, after the set-up, and after each phase:
+read after it listens, after the set-up, after each quarter of the first two
+phases and after the third:
 
 1. **Refusals.** An outsider without the code opens connections that say
    nothing, holding up to `--hold` (300) of them open at once, until the host
@@ -326,6 +327,27 @@ def flood(port: int, identity: Identity, wanted: int, timeout: float) -> dict:
     }
 
 
+def in_quarters(run, wanted: int, name: str, host: Host, readings: dict[str, float]) -> dict:
+    """`run(n)` four times for a quarter of `wanted` each, the host's memory read after each
+    (`readings[f"{name}_{done}"]`); the figures each run returned, summed."""
+    total: dict = {}
+    done = 0
+    for quarter in range(4):
+        n = wanted // 4 + (1 if quarter < wanted % 4 else 0)
+        figures = run(n)
+        done += n
+        settle(2)
+        readings[f"after_{done}_{name}"] = host.memory()[0]
+        for key, value in figures.items():
+            if isinstance(value, dict):
+                merged = total.setdefault(key, {})
+                for k, v in value.items():
+                    merged[k] = merged.get(k, 0) + v
+            else:
+                total[key] = round(total.get(key, 0) + value, 1)
+    return total
+
+
 def measure(args) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="briscola-host-memory-"))
     extra = ["--handshake-seconds", str(args.handshake_seconds), *args.host_arg]
@@ -344,13 +366,19 @@ def measure(args) -> dict:
             spectators.append(stalled_spectator(host.port))
         settle()
         readings["set_up"] = host.memory()[0]
-        figures["refusals"] = refusals(host.port, args.refusals, args.hold, args.timeout)
-        settle(2)
-        readings["after_refusals"] = host.memory()[0]
+        # Each of the first two phases in quarters, the memory read after each: a leak grows with
+        # the count, a high-water mark does not.
+        figures["refusals"] = in_quarters(
+            lambda n: refusals(host.port, n, args.hold, args.timeout), args.refusals, "refusals", host, readings
+        )
         figures["refusals"]["stats"] = host.stats
-        figures["reconnections"] = reconnections(host.port, identity, args.reconnections, args.timeout)
-        settle(2)
-        readings["after_reconnections"] = host.memory()[0]
+        figures["reconnections"] = in_quarters(
+            lambda n: reconnections(host.port, identity, n, args.timeout),
+            args.reconnections,
+            "reconnections",
+            host,
+            readings,
+        )
         figures["reconnections"]["stats"] = host.stats
         figures["flood"] = flood(host.port, identity, args.flood, args.flood_seconds)
         settle(2)

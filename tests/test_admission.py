@@ -141,7 +141,8 @@ def proved(port: int, identity: Identity) -> tuple[Raw, str, list]:
 
 
 STATS = re.compile(
-    r"^stats: (?P<past>\d+) connections past the handshake, (?P<in>\d+) in it; (?P<handlers>\d+) handlers; "
+    r"^stats: (?P<past>\d+) connections past the handshake, (?P<in>\d+) in it, (?P<closing>\d+) closing; "
+    r"(?P<handlers>\d+) handlers; "
     r"(?P<queued>\d+) bytes queued \(at most (?P<most>\d+) for one\); (?P<buckets>\d+) rate buckets; "
     r"(?P<load>\d+) refused or closed for load$"
 )
@@ -368,7 +369,7 @@ def test_nothing_of_a_closed_connection_stays_and_stalled_readers_hold_one_away_
     host.wait_for(r"connection \d+ \(seat 0\) joined")
     time.sleep(1)
     now = stats(host, len(host.lines))
-    assert now["past"] == 20 and now["in"] == 0, now  # the stalled spectators, and nothing else
+    assert now["past"] == 20 and now["in"] == now["closing"] == 0, now  # the stalled spectators, and nothing else
     assert now["handlers"] == 20, now  # one per live connection: none left by a closed one
     assert 0 < now["most"] <= 64, now  # they stalled, and each holds one `away`, however many were said
     assert now["load"] >= 500
@@ -376,7 +377,7 @@ def test_nothing_of_a_closed_connection_stays_and_stalled_readers_hold_one_away_
         raw.close()
     wait_until(lambda: stats(host, len(host.lines))["handlers"] == 0, "every handler to end", kids=children)
     after = stats(host, len(host.lines))
-    assert after["past"] == after["in"] == after["queued"] == 0, after
+    assert after["past"] == after["in"] == after["closing"] == after["queued"] == 0, after
     assert rss_mib(host.proc.pid) - before < 20  # generous: it is flat (bench/host_memory.py measures it)
 
 

@@ -609,7 +609,7 @@ class TableServer:
             raise Busy("too many messages: kept out for now", bucket.until - now)
         if conn.role == "spectator" and not self._spend(bucket, now):
             raise Busy("too many connections from your address: kept out for now", bucket.until - now)
-        if conn.seat is None and len(self.conns) - len(self.handshaking) >= self.limits.max_connections:
+        if conn.seat is None and self._reading() >= self.limits.max_connections:
             raise Busy("the host has too many connections", self.limits.busy_seconds)
         self.handshaking.pop(conn.number, None)
 
@@ -630,12 +630,17 @@ class TableServer:
         with contextlib.suppress(RuntimeError):  # the loop is closing
             asyncio.get_running_loop().call_later(self.limits.close_seconds, transport.abort)
 
+    def _reading(self) -> int:
+        """Connections past their handshake and still open (not those closed and not yet gone)."""
+        return sum(1 for c in self.conns.values() if c.welcomed and not c.closed)
+
     def stats(self) -> str:
         """What the host holds for its connections, in one line."""
         conns = list(self.conns.values())
+        reading = self._reading()
         return (
-            f"stats: {len(conns) - len(self.handshaking)} connections past the handshake, "
-            f"{len(self.handshaking)} in it; {len(self.handlers)} handlers; "
+            f"stats: {reading} connections past the handshake, {len(self.handshaking)} in it, "
+            f"{len(conns) - reading - len(self.handshaking)} closing; {len(self.handlers)} handlers; "
             f"{sum(c.queued for c in conns)} bytes queued (at most {max((c.queued for c in conns), default=0)} "
             f"for one); {len(self.buckets)} rate buckets; {self.load_refusals} refused or closed for load"
         )
