@@ -145,7 +145,10 @@ def _report(table, seen, out) -> None:
             file=out,
         )
     for error in table.dropped[seen["dropped"] :]:
-        print(f"dropped a message from seat {error.culprit}'s connection: {error.reason}", file=out)
+        if error.culprit is None:  # it crossed the end of the table: nobody is named for it
+            print(f"a message came after the end, not ordered: {error.reason}", file=out)
+        else:
+            print(f"dropped a message from seat {error.culprit}'s connection: {error.reason}", file=out)
     for node, error in table.left[seen["left"] :]:
         print(f"seat {node.seat}, the cheater, left: {error} (its word counts for nothing)", file=out)
     for seat in table.timed_out[seen["timed_out"] :]:

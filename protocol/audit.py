@@ -24,6 +24,13 @@ from .wire import action_from_wire, commit_context, scalar_int
 CHEAT = "cheat"
 ABSENT = "absent"
 
+SHARES_ONLY = frozenset({"briscola"})
+"""Games in which only a key share can give an honest seat cause to stop a hand (no rule
+of theirs turns on a card only one seat sees), so the stopper's own revealed seed settles
+whether it had cause, even when another seat never revealed. Not Chiamata (the two rule
+is seen by the holder of the 2 alone) nor Calabresella: there a partial audit would have
+to replay the stopper's own view, which it does not, so it names no stopper."""
+
 
 @dataclass(frozen=True)
 class Culprit:
@@ -72,8 +79,10 @@ def audit_hand(game, table_id: bytes, hand, plan) -> Verdict:
     message, a seat timed out) comes first; then every revealed seed is
     checked as far as the revealed seeds allow. A seat that committed but
     never revealed (it was timed out) leaves the deck closed: its shuffle
-    steps and shares cannot be checked and the hand cannot be replayed, but
-    everything the others did still is.
+    steps and public shares cannot be checked against its seed and the hand
+    cannot be replayed, but everything the others did still is, and so is
+    every share it sealed to a seat that revealed (that seat's seed opens
+    the blob: `_wrong_to_revealed`).
     """
     verdict = Verdict(hand.number, list(hand.findings))
     _check_revealed(game, table_id, hand, plan, verdict)
@@ -113,7 +122,10 @@ def _check_revealed(game, table_id: bytes, hand, plan, verdict: Verdict) -> None
     if cards is None and complete:
         return
     _check_shares(table_id, hand, secrets, x_keys, verdict)
-    if verdict.culprits or not complete:
+    if not complete:
+        _blame_partial_stopper(game, hand, secrets, verdict)
+        return
+    if verdict.culprits:
         return
     assert cards is not None  # every seat revealed: the deck opened
     _replay(game, hand, plan, cards, verdict)
@@ -157,7 +169,9 @@ def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
             entry = hand.share_entries[(step.number, sender)]
             s = secrets.get(sender)
             if s is None:
-                continue  # never revealed: nothing to check its shares against
+                if _wrong_to_revealed(table_id, hand, step, sender, msg, secrets, x_keys):
+                    verdict.culprits.append(Culprit(sender, "sent a wrong key share", entry))
+                continue
             wrong = any(scalar_int(k) != mp.expected_share(s, p) for p, k in msg.public)
             for recipient, blob in msg.sealed:
                 want = {p for p, a in zip(step.positions, step.audiences) if a == recipient}
@@ -172,6 +186,44 @@ def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
                     wrong = True
             if wrong:
                 verdict.culprits.append(Culprit(sender, "sent a wrong key share", entry))
+
+
+def _wrong_to_revealed(table_id, hand, step, sender: int, msg, secrets, x_keys) -> bool:
+    """Did `sender`, which never revealed, seal a wrong share to a seat that did?
+
+    The recipient's revealed seed gives its X25519 key, which opens the blob (the pair
+    key is the same from either side); each share in it must be the inverse of the
+    sender's committed position key, as the recipient checked when it arrived. So a
+    wrong sealed share is proved even when its sender withholds its seed."""
+    position_keys = hand.commits[sender][0].position_keys
+    their = hand.commits[sender][0].x25519
+    for recipient, blob in msg.sealed:
+        if recipient not in secrets:
+            continue  # nobody can open it: neither end revealed a seed
+        want = {p for p, a in zip(step.positions, step.audiences) if a == recipient}
+        try:
+            key = hand_pair_key(table_id, hand.number, recipient, x_keys[recipient], sender, their)
+            pairs = open_shares(key, table_id, hand.number, step.number, sender, recipient, blob)
+        except ProtocolError:
+            return True
+        if set(pairs) != want or not all(mp.check_share(position_keys[p], pairs[p]) for p in want):
+            return True
+    return False
+
+
+def _blame_partial_stopper(game, hand, secrets, verdict: Verdict) -> None:
+    """A hand stopped by an early reveal and then left by a seat that never revealed.
+
+    The stopper is named for stopping without cause only where its own seed proves it
+    had none: nothing else proved against anyone (a wrong share sealed to it is found
+    above, naming the sender), and a game in which only a key share can give cause
+    (`SHARES_ONLY`). Elsewhere a rule only its cards show (the two rule) may have been
+    its cause, which a partial audit cannot replay: it is not named."""
+    if hand.stopped is None or game.name not in SHARES_ONLY or verdict.cheats:
+        return
+    seat, entry = hand.stopped
+    if seat in secrets:
+        verdict.culprits.append(Culprit(seat, "stopped the hand without cause", entry))
 
 
 def _replay(game, hand, plan, cards: list[int], verdict: Verdict) -> None:

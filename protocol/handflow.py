@@ -336,6 +336,7 @@ class HandFlow(SessionBase):
         hand.reveals[sender] = (msg.seed, index)
         if self.phase != "reveal":
             self._complaint = self._complaint or f"seat {sender} stopped the hand"
+            hand.stopped = (sender, index)  # the first interruption: no evidence or time-out came before it
             self._interrupted_at = index
             self.phase = "reveal"
             self._emit("stopped", sender, f"seat {sender} stops the hand (an early reveal)")

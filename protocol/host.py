@@ -112,8 +112,13 @@ class Host:
     def submit(self, signed: bytes, connection=None) -> Ordered:
         """Order one message from `connection` (whatever names it to the caller).
 
-        Raises `Dropped` for a message that proves nothing about its author.
+        Raises `Dropped` for a message that proves nothing about its author. One
+        that reaches the host once the table has ended is dropped naming nobody
+        (`culprit` None): its seat may well have signed it before it saw the end.
         """
+        if self.session.phase in ("over", "aborted"):
+            index = len(self.transcript.entries) if self.transcript is not None else 0
+            raise Dropped("the table has ended", culprit=None, entry=index)
         opened = self.screen(signed, connection)
         try:
             entry = self.judge(signed)

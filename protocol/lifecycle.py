@@ -124,12 +124,19 @@ class TableLifecycle(SessionBase):
         self._emit("hand", self.series.dealer, f"hand {number + 1}: seat {self.series.dealer} deals")
 
     def _reset_hand(self) -> None:
-        self.secrets = None
-        self.x25519 = None
         self.cards = HandDeck(getattr(self, "plan", None))
         self.claims = Claims()
-        self._pair_keys = {}
         self._handovers = {}
+        self._end_hand()
+
+    def _end_hand(self) -> None:
+        """The hand is audited and the table goes on (it was scored, or void): what this
+        seat held for it goes, its secrets and its complaint. Nothing of the hand is owed
+        any more, so between hands (seating) a seat sends its join, whatever stopped the
+        hand. The cards and the view stay, for the UI, until the next hand is dealt."""
+        self.secrets = None
+        self.x25519 = None
+        self._pair_keys = {}
         self._complaint = None
 
     def _stop_hand(self, index: int) -> None:
@@ -149,8 +156,10 @@ class TableLifecycle(SessionBase):
             self.store.forget_hand(hand.number)
         self._emit_verdict(verdict)
         if verdict.cheats:
-            self.phase = "aborted"
-        elif verdict.outcome is None:
+            self.phase = "aborted"  # the table ends here: nothing more is sent, what the hand held stays to be seen
+            return
+        self._end_hand()
+        if verdict.outcome is None:
             self._start_hand(hand.number + 1)  # void: not scored, same dealer
         else:
             assert self.series is not None  # a hand was played

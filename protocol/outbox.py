@@ -18,6 +18,7 @@ from .errors import LocalProtocolError
 from .events import Update
 from .identity import Identity, x25519_private_from_seed, x25519_public_bytes
 from .messages import KIND_OF, Act, CoinCommit, CoinReveal, Commit, Handover, Join, Reveal, Shares, Shuffle, to_body
+from .records import HAND_PHASES
 from .sealing import hand_pair_key, seal_shares
 from .sessionbase import SessionBase
 from .store import SeatStore
@@ -115,7 +116,7 @@ class Outbox(SessionBase):
             return []
         if not self.holds_seat() and self.phase not in ("join", "seating"):
             return []
-        if self._complaint is not None and self.phase != "reveal":
+        if self._complaint is not None and self.phase in HAND_PHASES and self.phase != "reveal":
             assert self.hand is not None  # a complaint is about a hand
             key = ("complaint", self.hand.number)
             if key in self._produced:
@@ -254,7 +255,8 @@ class Outbox(SessionBase):
         assert self.hand is not None
         if self._revealed == self.hand.number:
             return None  # sent already (an early reveal)
-        assert self.secrets is not None  # committed to the hand
+        if self.secrets is None:
+            return None  # no seed committed for this hand by this key (a seat taken after it): nothing owed
         self._revealed = self.hand.number
         return Reveal(self.hand.number, self.secrets.seed)
 

@@ -42,3 +42,4 @@ class HandRecord:
     moves: list[tuple] = field(default_factory=list)  # (entry, seat, kind, message)
     reveals: dict[int, tuple[bytes, int]] = field(default_factory=dict)
     findings: list[Culprit] = field(default_factory=list)  # evidence and time-outs, proved as they came
+    stopped: tuple[int, int] | None = None  # (seat, entry) of the early reveal that stopped the hand, if one did

@@ -272,6 +272,7 @@ class Client:
             summary = self._so_far()
             if summary:
                 self.say(summary)
+            self._come_back()  # timed out while it was gone, and nothing more may come before its join
             self._check_over()
             return
         for data in backlog:
