@@ -224,7 +224,7 @@ class Client:
         connection's channel. The table's id and the exchange's transcript hash."""
         exchange = Exchange("client", self.options.code)
         self._send(hs.hello(exchange.message))
-        kind, fields = await self._read(reader, frames)  # a refusal (too many connections...) is Refused
+        kind, fields = await self._read(reader, frames)  # a refusal is Refused; one for load (busy) is Busy
         if kind != "exchange":
             raise RemoteProtocolError(f"expected the key exchange, not {kind}")
         table_id, theirs = fields
