@@ -35,7 +35,7 @@ import pytest
 from helpers.network import CODE, WAIT, Human, Proxy, Raw, Table, wait_until
 
 from briscola_tui.net.client import Client, Distrusted, Options
-from briscola_tui.net.server import Guesses, GuessLimits
+from briscola_tui.net.server import Guesses, GuessLimits, peer_address
 from briscola_tui.storage import read_transcript
 from protocol import handshake as hs
 from protocol.channel import Exchange, Tampered, WrongCode
@@ -362,9 +362,9 @@ def test_a_sealed_frame_changed_replayed_moved_cut_or_reflected_does_not_open():
 def test_guesses_are_counted_per_address_and_ipv6_per_64():
     now = [0.0]
     guesses = Guesses(GuessLimits(free=2, seconds=10.0), clock=lambda: now[0])
-    assert Guesses.source(("::ffff:10.0.0.5", 1, 0, 0)) == "10.0.0.5"
-    assert Guesses.source(("2001:db8:1:2:aaaa::1", 1, 0, 0)) == Guesses.source(("2001:db8:1:2:bbbb::9", 1, 0, 0))
-    assert Guesses.source(("2001:db8:1:3::1", 1, 0, 0)) != Guesses.source(("2001:db8:1:2::1", 1, 0, 0))
+    assert peer_address(("::ffff:10.0.0.5", 1, 0, 0)) == "10.0.0.5"
+    assert peer_address(("2001:db8:1:2:aaaa::1", 1, 0, 0)) == peer_address(("2001:db8:1:2:bbbb::9", 1, 0, 0))
+    assert peer_address(("2001:db8:1:3::1", 1, 0, 0)) != peer_address(("2001:db8:1:2::1", 1, 0, 0))
     assert guesses.take("a") and guesses.take("a") and not guesses.take("a")
     assert guesses.take("b")  # another address has its own tries
     assert guesses.wait("a") == 10.0

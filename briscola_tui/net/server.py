@@ -105,18 +105,6 @@ class Guesses:
         self.held = 0  # tries refused since the last report (no try left)
         self.told = False  # the first wrong code since the last report was said at once
 
-    @staticmethod
-    def source(peer) -> str:
-        try:
-            address = ipaddress.ip_address(peer[0].split("%")[0])
-        except (TypeError, ValueError, IndexError):
-            return "?"
-        if isinstance(address, ipaddress.IPv6Address):
-            if address.ipv4_mapped is not None:
-                return str(address.ipv4_mapped)
-            return str(ipaddress.IPv6Network((address, 64), strict=False))
-        return str(address)
-
     def _tries(self, source: str) -> float:
         tries, stamp = self.buckets.get(source, (float(self.limits.free), 0.0))
         now = self.clock()
@@ -226,8 +214,9 @@ class Bucket:
 
 
 def peer_address(peer) -> str:
-    """The address a connection comes from, as its share of the handshake pool counts it:
-    an IPv4 address (an IPv4-mapped IPv6 one too), an IPv6 address by its /64."""
+    """The address a connection comes from, as the handshake pool's shares and the wrong
+    codes' limit count it: an IPv4 address (an IPv4-mapped IPv6 one too), an IPv6 address
+    by its /64 (one host's, as a network hands them out)."""
     try:
         address = ipaddress.ip_address(peer[0].split("%")[0])
     except (TypeError, ValueError, IndexError):
@@ -656,7 +645,7 @@ class TableServer:
         kind, fields = hs.parse(await self._read_frame(reader, frames))
         if kind != "hello":
             raise RemoteProtocolError("a connection starts with hello")
-        source = self.guesses.source(conn.writer.get_extra_info("peername"))
+        source = conn.address
         if self.guesses.wait(source) > 0:  # before any work: a guesser out of tries costs nothing
             raise self._held(source)
         table_id = self.host.table_id
