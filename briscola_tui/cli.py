@@ -76,6 +76,7 @@ def _selfplay(args: argparse.Namespace) -> int:
             quiet=args.quiet,
             seats=args.seats,
             deal_seed=args.deal_seed,
+            bots_replace=args.bots_replace,
         )
     except (OptionError, SelfplayError) as error:
         print(f"briscola selfplay: {error}", file=sys.stderr)
@@ -409,6 +410,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=_levels,
         metavar="LEVELS",
         help="the computer player of each seat, e.g. --seats normal,random (default: all random)",
+    )
+    selfplay.add_argument(
+        "--bots-replace",
+        action="store_true",
+        help="a seat an audit names a cheat is evicted and a computer player takes it for the next hand "
+        "(table rule replace_cheats; a seat timed out is always taken so)",
     )
     selfplay.add_argument(
         "--quiet", "-q", action="store_true", help="print only each hand's result, not every event of the hand"

@@ -36,13 +36,16 @@ def selfplay(
     quiet: bool = False,
     seats: list[str] | None = None,
     deal_seed: int | None = None,
+    bots_replace: bool = False,
 ) -> int:
     """Play a table of computer players (one may cheat); 0 when every hand passed, 3 when someone was named.
 
     Prints the events of every hand as a spectator sees them, one line each
     (`quiet`: only each hand's result). `deal_seed` fixes the secrets of
     every seat, hence every deal (not those of a computer player that takes
-    a seat over): with `seed` too, such a run repeats exactly."""
+    a seat over): with `seed` too, such a run repeats exactly. `bots_replace`:
+    the table rule `replace_cheats`, so a seat an audit names a cheat is
+    evicted, an honest computer player takes it, and the table plays on."""
     rules = make(game, players, options)
     n = rules.players
     kind = CHEATS[cheat] if cheat else None
@@ -70,9 +73,14 @@ def selfplay(
         name=f"selfplay {game}",
         sessions=sessions,
         seed=seed,
-        rules={"retake": True},
+        rules={"retake": True, "replace_cheats": True} if bots_replace else {"retake": True},
     )
-    table.replacement = replacement_seat
+
+    def replacement(seat: int, entries: list[bytes]):
+        choosers[seat] = honest_chooser(cheat, rng.randrange(1 << 30)) if kind else bots.get(levels[seat])
+        return replacement_seat(seat, entries)
+
+    table.replacement = replacement
     if cheating is not None:
         table.outsiders.append(cheating)  # its word counts for nothing: it leaves, the table goes on
     elif kind is not None:
@@ -202,7 +210,8 @@ def _check_cheat(cheat, kind, game, n, cheater) -> int:
 def _had_chance(table, kind, session) -> bool:
     if session is None:
         return table.cheated
-    return session.cheated or table.host.session.phase == "aborted"
+    host = table.host.session
+    return session.cheated or host.phase == "aborted" or any(v.cheats for v in host.verdicts)
 
 
 class SelfplayError(ValueError):

@@ -33,6 +33,7 @@ EventKind = (
         "stopped",
         "refused",
         "timeout",
+        "evicted",
         "verdict",
         "series",
         "closed",

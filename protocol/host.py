@@ -68,7 +68,8 @@ class Host:
         rules: dict | None = None,
     ):
         """`rules`: table rules, e.g. {"time_limit": 60, "retake": True} (a seat
-        timed out may be taken by a new key)."""
+        timed out may be taken by a new key), "replace_cheats": True (a seat an
+        audit names a cheat is evicted and the table goes on)."""
         make(game, players, options or {})  # a bad configuration fails here, before anyone joins
         self.identity = identity
         self.table_id = table_id

@@ -46,6 +46,8 @@ class TableLifecycle(SessionBase):
         problem = name_problem(join.name)
         if problem is not None:  # every node refuses it: no host can seat a name that breaks the rule
             raise RemoteProtocolError(f"join name: {problem}", culprit=sender, entry=index)
+        if join.key in self.banned:  # every node refuses it: no host can seat a key evicted for cheating
+            raise RemoteProtocolError("that key was evicted from this table for cheating", culprit=sender, entry=index)
         if any(key == join.key for seat, key in self.keys.items() if seat != sender):
             raise RemoteProtocolError("that key already holds a seat", culprit=sender, entry=index)
         mine = self.identity.public_bytes if self.identity is not None else None
@@ -55,7 +57,8 @@ class TableLifecycle(SessionBase):
                     f"the host seated another key in seat {sender}, this node's seat", culprit="host", entry=index
                 )
             self.evicted = True  # timed out, and the seat went to another key
-        if self.phase == "seating" and not self.rules.get("retake") and join.key != self.keys[sender]:
+        retake = self.rules.get("retake") or self.keys.get(sender) in self.banned  # an evicted seat: a new key
+        if self.phase == "seating" and not retake and join.key != self.keys[sender]:
             raise RemoteProtocolError(
                 f"this table lets only seat {sender}'s own key take it back", culprit=sender, entry=index
             )
@@ -155,12 +158,12 @@ class TableLifecycle(SessionBase):
         if self.seat is not None:
             self.store.forget_hand(hand.number)
         self._emit_verdict(verdict)
-        if verdict.cheats:
+        if verdict.cheats and not self._evict(verdict):
             self.phase = "aborted"  # the table ends here: nothing more is sent, what the hand held stays to be seen
             return
         self._end_hand()
-        if verdict.outcome is None:
-            self._start_hand(hand.number + 1)  # void: not scored, same dealer
+        if verdict.outcome is None or verdict.cheats:
+            self._start_hand(hand.number + 1)  # void: not scored, same dealer (seating first, if a seat is empty)
         else:
             assert self.series is not None  # a hand was played
             self.series.record(verdict.outcome)
@@ -171,6 +174,25 @@ class TableLifecycle(SessionBase):
                 )
             else:
                 self._start_hand(hand.number + 1)
+
+    def _evict(self, verdict: Verdict) -> bool:
+        """Table rule `replace_cheats`: each seat the verdict names a cheat is evicted. Its
+        seat is empty (taken before the next hand, by a new key only: the cheat's key is
+        banned from the table), the hand is void, and the table goes on. Every node does
+        this at the same entry, from the same verdict and the rule in the table message.
+        False (the table ends) without the rule, or if the verdict names anyone but a seat."""
+        named = {c.seat for c in verdict.cheats}
+        seats = sorted(s for s in named if isinstance(s, int) and 0 <= s < self.players)
+        if not self.rules.get("replace_cheats") or len(seats) != len(named):
+            return False
+        for seat in seats:
+            self.banned.add(self.keys[seat])
+            self.absent.add(seat)
+            self._emit("evicted", seat, f"seat {seat} is evicted for cheating: its key may not sit here again")
+        mine = self.identity.public_bytes if self.identity is not None else None
+        if mine in self.banned:
+            self.evicted = True  # this node's key is out: it sends nothing more (a replacement's key is not)
+        return True
 
     def _audit(self, hand: HandRecord) -> Verdict:
         """The hand's verdict (nodes sharing a process audit each hand once: `shared`)."""

@@ -162,6 +162,8 @@ class Outbox(SessionBase):
     def _make_seating(self) -> Join | None:
         assert self.identity is not None and self.seat is not None  # a seat's
         mine = self.identity.public_bytes
+        if mine in self.banned:
+            return None  # evicted for cheating: this key may not sit here again
         if self.keys.get(self.seat) == mine and not self._rejoin:
             return None  # timed out: back only when asked (`rejoin`)
         if self.keys.get(self.seat) != mine and not self.replacing:

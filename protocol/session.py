@@ -108,6 +108,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         self.verdicts = []
         self.culprits = []  # proved outside any hand (the coin, the seating)
         self.absent = set()
+        self.banned = set()  # keys evicted for cheating (table rule `replace_cheats`): never seated again
         self.stale = []  # entries accepted as no-ops (they crossed an interruption)
         self.closed = None  # the host's reason, when it closed the table early
         self.evicted = False  # this seat's place went to another key

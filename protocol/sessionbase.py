@@ -78,6 +78,7 @@ class SessionBase:
     verdicts: list[Verdict]
     culprits: list[Culprit]
     absent: set[int]
+    banned: set[bytes]
     stale: list[int]
     closed: str | None
     evicted: bool

@@ -15,6 +15,11 @@ the stopping and cheating seats are tests/helpers/seat_process.py, run as a proc
    the victim's revealed seed opens the blob and the share fails against the
    cheater's committed key; the victim, who stopped the hand, is not named, and
    `briscola verify` of the transcript names the cheater alone;
+   with the table rule `replace_cheats` (`briscola host --bots-replace`, `selfplay
+   --bots-replace`) the cheater is evicted instead of ending the table: the hand is
+   void, its key banned, a computer player takes its seat with a new key and the next
+   hand is played (in memory, selfplay, and over the network); a cheat refused at once
+   during a hand is evicted the same way; a cheat outside a hand (the coin) still ends it;
 3. a message that reaches the host after the table ended names nobody: `briscola
    selfplay --cheat bad-key --cheater 0` (seat 1's commit was queued behind the
    refused one) names seat 0 only, as `briscola verify` of its transcript does.
@@ -27,7 +32,17 @@ import subprocess
 import sys
 
 import pytest
-from helpers.cheaters import BadKey, LaxSession, random_choosers, seat_sessions
+from helpers.cheaters import (
+    BadCoin,
+    BadKey,
+    LaxSession,
+    PlayUnheld,
+    WrongPublicShare,
+    entry_for,
+    random_choosers,
+    seat_sessions,
+    sign_as,
+)
 from helpers.network import BRISCOLA, CODE, ROOT, WAIT, Child, Human, Table, wait_until
 from helpers.seat_process import FlagStopper, WrongShareWithheld
 
@@ -37,8 +52,10 @@ from briscola_tui.storage import TranscriptFile
 from engine.cards import Card
 from engine.state import Action
 from protocol.audit import ABSENT, CHEAT
+from protocol.errors import RemoteProtocolError
 from protocol.identity import Identity
 from protocol.local import LocalTable, replacement_seat
+from protocol.messages import Join
 from protocol.session import TableSession
 
 SEAT_PROCESS = [sys.executable, str(ROOT / "tests" / "helpers" / "seat_process.py")]
@@ -235,6 +252,122 @@ def test_a_wrong_sealed_share_then_a_withheld_reveal_is_named_as_the_cheat_it_is
     assert report.rstrip().splitlines()[-1] == "culprits: seat 0", report
 
 
+# --- 2b: a table whose rules evict a cheat (`replace_cheats`, set by `briscola host --bots-replace`) ---
+
+EVICT = {"retake": True, "replace_cheats": True}
+
+
+def evicted_and_replaced(table, cheat, played: int = 2):
+    """The first hand named `cheat`'s seat a cheat: it is evicted (its key banned, the hand void,
+    the seat empty), a computer player with a new key takes it, and the next hand is played."""
+    host = table.host.session
+    seat = cheat.seat
+    first, second = host.verdicts[:2]
+    assert seat in {c.seat for c in first.cheats} and first.outcome is None  # void: not scored
+    assert cheat.identity.public_bytes in host.banned and cheat.evicted and not cheat.holds_seat()
+    assert table.seats[seat] is not cheat and host.keys[seat] != cheat.identity.public_bytes
+    assert second.hand == 1 and second.ok and second.outcome is not None
+    assert host.outcomes == [second.outcome]  # the series counts the played hand only
+    dealers = [e.seat for e in table.host.events if e.kind == "hand"]
+    assert dealers[0] == dealers[1]  # a void hand does not move the dealer
+    assert len(host.verdicts) == played and host.phase != "aborted"
+    for node in every_node(table):  # every node banned the same key, and holds the same series
+        assert node.banned == host.banned and node.series.scores == host.series.scores, node
+    agree(table)
+
+
+@pytest.mark.parametrize("game, players", [("briscola", 2), ("briscola", 3), ("calabresella", 3)])
+def test_a_cheat_named_by_the_audit_is_evicted_and_the_table_plays_on(game, players, tmp_path, capsys):
+    """With `replace_cheats`: a wrong sealed share, then a withheld reveal. The verdict names seat 0
+    (the cheat and its absence); its seat is empty, its key banned; the cheat's own key cannot take
+    it back (every node refuses that join: the host drops it); a computer player takes it with a new
+    key, and the next hand is dealt, played and scored. `briscola verify` names seat 0 alone and
+    audits the later hand (it passes)."""
+    path = tmp_path / "t.bin"
+    sessions = seat_sessions(players, {0: WrongShareWithheld})
+    table = LocalTable(game, players, {}, choosers=random_choosers(players), sessions=sessions, rules=EVICT)
+    log = TranscriptFile.create(path, table.host.table_id)
+    table.on_entry = log.append
+    table.run(max_hands=1)
+    host, cheat = table.host.session, table.seats[0]
+    assert cheat.cheated and table.timed_out == [0] and host.hand.stopped[0] == 1
+    (verdict,) = host.verdicts
+    assert named(verdict) == {(0, CHEAT), (0, ABSENT)}
+    assert host.phase == "seating" and host.absent == {0}
+    for node in every_node(table):  # every node: the same verdict, the same empty seat, nothing left of the hand
+        assert node.phase == "seating" and node.absent == {0}, node
+        assert node.banned == {cheat.identity.public_bytes} and node.secrets is None, node
+    assert cheat.evicted and cheat.rejoin().messages == []  # it sends nothing more
+    back = sign_as(cheat, Join(cheat.identity.public_bytes, "seat 0"))
+    for node in every_node(table):  # a host that ordered it would be named
+        with pytest.raises(RemoteProtocolError, match="evicted") as refused:
+            node.receive(entry_for(node, back, table.host))
+        assert refused.value.culprit == "host"
+    table.order(0, back)
+    assert table.dropped[-1].culprit == 0 and "evicted" in table.dropped[-1].reason
+    table.replacement = replacement_seat
+    table.play(max_hands=2)
+    log.close()
+    evicted_and_replaced(table, cheat)
+    assert main(["verify", str(path)]) == 3
+    report = capsys.readouterr().out
+    assert report.rstrip().splitlines()[-1] == "culprits: seat 0", report
+    assert "FAIL hand 1: seat 0: left or withheld its reveal" in report and "sent a wrong key share" in report
+    assert re.search(r"^ok   hand 2: all checks pass", report, re.M), report
+    assert "takes the seat with a new key" in report
+
+
+@pytest.mark.parametrize(
+    "cheat, game, players", [(PlayUnheld, "briscola", 3), (WrongPublicShare, "briscola", 2), (BadKey, "chiamata", 5)]
+)
+def test_a_cheat_refused_at_once_in_a_hand_is_evicted_and_the_table_plays_on(cheat, game, players):
+    """Evidence the host keeps during a hand voids the hand, as a time-out does; with
+    `replace_cheats` the verdict that names the seat evicts it, and the table goes on."""
+    sessions = seat_sessions(players, {1: cheat})
+    table = LocalTable(game, players, {}, choosers=random_choosers(players), sessions=sessions, rules=EVICT)
+    table.outsiders.append(sessions[1])  # as in selfplay: its word counts for nothing
+    table.replacement = replacement_seat
+    table.run(max_hands=2)
+    assert table.refused and {o.refused.culprit for o in table.refused} == {1}
+    assert {(c.seat, c.kind) for c in table.host.session.verdicts[0].culprits} <= {(1, CHEAT), (1, ABSENT)}
+    evicted_and_replaced(table, sessions[1])
+
+
+def test_without_the_rule_a_cheat_still_ends_the_table():
+    sessions = seat_sessions(3, {1: PlayUnheld})
+    table = LocalTable("briscola", 3, {}, choosers=random_choosers(3), sessions=sessions, rules={"retake": True})
+    table.replacement = replacement_seat
+    table.run()
+    host = table.host.session
+    assert host.phase == "aborted" and len(host.verdicts) == 1 and not host.banned
+    assert all(node.phase == "aborted" for node in every_node(table))
+
+
+def test_with_the_rule_a_cheat_outside_a_hand_still_ends_the_table():
+    """A coin reveal that does not match its commitment: no hand to void, so the table stops."""
+    sessions = seat_sessions(3, {2: BadCoin})
+    table = LocalTable("briscola", 3, {}, choosers=random_choosers(3), sessions=sessions, rules=EVICT)
+    table.replacement = replacement_seat
+    table.run()
+    for node in every_node(table):
+        assert node.phase == "aborted" and [c.seat for c in node.culprits] == [2] and not node.banned, node
+
+
+@pytest.mark.parametrize("cheat", ["wrong-share", "play-unheld"])
+def test_selfplay_bots_replace_evicts_the_cheater_and_plays_on(cheat, tmp_path, capsys):
+    path = tmp_path / "t.bin"
+    args = ["selfplay", "--game", "briscola", "--cheat", cheat, "--bots-replace", "--hands", "2", "--seed", "1"]
+    assert main([*args, "--transcript", str(path)]) == 3
+    out = capsys.readouterr().out
+    assert out.rstrip().splitlines()[-1] == "culprits: seat 1", out
+    assert "seat 1 is evicted for cheating" in out and "table closed after 2 hands" in out
+    assert re.search(r"^hand 2: winner \d", out, re.M), out
+    assert main(["verify", str(path)]) == 3
+    report = capsys.readouterr().out
+    assert report.rstrip().splitlines()[-1] == "culprits: seat 1", report
+    assert re.search(r"^ok   hand 2: all checks pass", report, re.M), report
+
+
 # --- 3: what reaches the host after the end ------------------------------------------------------
 
 
@@ -365,17 +498,27 @@ def test_a_computer_player_takes_a_seat_left_in_a_stopped_hand_and_plays_on(chil
 
 def test_a_wrong_sealed_share_then_a_withheld_reveal_over_the_network(children):
     """Briscola with --bots-replace: seat 0 seals the host's computer player a wrong key share and
-    withholds its reveal. It is timed out, and the audit names it for the wrong share (the
-    victim's seed opens the blob): a cheat, so the table ends; no computer player is needed."""
+    withholds its reveal. It is timed out, and the audit names it for the wrong share (the victim's
+    seed opens the blob): a cheat, and on a --bots-replace table (rule `replace_cheats`) the cheat is
+    evicted: its key is banned, the host's computer player takes its seat with a new key, and the
+    next hand is played to its verdict. The host exits 3 (a cheat was named); `briscola verify`
+    names seat 0 alone, and the later hand passes."""
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "3", "--bots-replace"))
     cheat = seat_process(children, table, "wrong-share-withheld", "Mallory", 0)
     table.host.wait_for(r"seat 0 timed out")
+    table.host.wait_for(r"seat 0 is evicted for cheating")
+    table.host.wait_for(r"a computer player takes seat 0")
+    table.host.wait_for(r"^hand 2: .*score")
     assert table.host.finish() == 3, children.report()
-    assert cheat.finish() == 3, children.report()
-    assert "Traceback" not in table.host.text and "a computer player takes" not in table.host.text
+    assert cheat.finish() != 0, children.report()  # its seat was given away: the host refused it
+    assert "your seat was given to a computer player" in cheat.text, cheat.tail()
+    assert "Traceback" not in table.host.text + cheat.text
     assert "sent a wrong key share" in table.host.text
     report = verify_names(table, "culprits: seat 0")
     assert "seat 0: sent a wrong key share" in report and "stopped the hand without cause" not in report
+    assert re.search(r"^ok   hand 2: all checks pass", report, re.M), report
+    assert re.search(r"^seat 0 key .* takes the seat with a new key", report, re.M), report
+    assert "complete: the host closed the table" in report
 
 
 def test_a_player_timed_out_at_its_turn_and_started_again_takes_its_seat_back(children):

@@ -203,7 +203,8 @@ def _new_host(identity: Identity, args, path: Path | None) -> tuple[Host, Transc
         raise SetupError(str(error)) from None
     if args.bots >= game.players:
         raise SetupError(f"--bots {args.bots} leaves no seat for a player at a {game.players}-player table")
-    rules = {"retake": True} if args.bots_replace else {}
+    # --bots-replace: a seat timed out, or evicted for a cheat an audit names, goes to a computer player
+    rules = {"retake": True, "replace_cheats": True} if args.bots_replace else {}
     if args.time_limit is not None:
         rules["time_limit"] = int(args.time_limit)
     table_id = secrets.token_bytes(16)

@@ -398,7 +398,8 @@ class TableServer:
                 conn.closed = True  # the host ends it: its handler does not report it as lost
                 conn.writer.transport.abort()  # after `_flush`: what a stalled reader did not take is dropped
             await self._handlers_done(1.0)
-        return 0 if self.session.phase == "over" else 3
+        cheat = any(v.cheats for v in self.session.verdicts)  # one evicted (--bots-replace) and the table went on
+        return 0 if self.session.phase == "over" and not cheat else 3
 
     async def _handlers_done(self, seconds: float) -> None:
         """Let each connection's handler end by itself (its reader sees the close), rather than
@@ -733,6 +734,8 @@ class TableServer:
     def _assign(self, conn: Conn, hello) -> int:
         """The seat this key holds, or a free one (the one asked for if free)."""
         session = self.session
+        if hello.key in session.banned:
+            raise RemoteProtocolError("this key was evicted from this table for cheating (watch it instead)")
         for seat, key in session.keys.items():
             if key == hello.key and seat != HOST:
                 self._drop_other(seat, conn)
@@ -862,6 +865,7 @@ class TableServer:
                 if bot.session.my_turn():
                     action = await think(bot.player, bot.session.seat_view(), bot.rng)
                     self.pending.extend((None, m) for m in bot.session.act(action).messages)
+            await self._replace_absent()  # a seat the last entry left empty (a cheat evicted), with no clock
             if not self.pending:
                 break
         await self._check_end()
