@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from briscola_tui import folders
-from briscola_tui.folders import UnsafeFolder, data_dir, hold_lock, replace_file
+from briscola_tui.folders import UnsafeFolder, data_dir, hold_lock
 from briscola_tui.net.commands import _save_code, _saved_code
 from briscola_tui.settings import Settings
 
