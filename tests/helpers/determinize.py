@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import random
 
-from helpers.views import redact_action
-
 from engine.games import make
 from engine.state import CHANCE, Action
+from helpers.views import redact_action
 
 # --- playing hands with every seat's view --------------------------------------
 
