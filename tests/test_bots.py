@@ -29,7 +29,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers.views import redact_action
+from helpers.views import redact_action, views_of
 
 from engine.bots import StateView, easy, get, normal
 from engine.bots.heuristics import Table, beats
@@ -61,11 +61,6 @@ class Spy:
 
 def cards(text: str) -> list[Card]:
     return [Card.parse(t) for t in text.split()]
-
-
-def views_of(game, dealer, deal):
-    public = bool(game.options.get("open_hands"))
-    return [game.new_hand(dealer, deal.redact(s, public_hands=public), viewer=s) for s in range(game.players)]
 
 
 def same_view_elsewhere(game, dealer, view, seat, rng):

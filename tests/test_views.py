@@ -12,17 +12,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers.views import redact_action
+from helpers.views import redact_action, views_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.games import make
 from engine.state import CHANCE, Action, IllegalAction
-
-
-def views_of(game, dealer, deal):
-    public = bool(game.options.get("open_hands"))
-    return [game.new_hand(dealer, deal.redact(s, public_hands=public), viewer=s) for s in range(game.players)]
 
 
 def play_with_views(game, dealer: int, rng: random.Random):

@@ -8,7 +8,7 @@ import random
 
 from engine.games import make
 from engine.state import CHANCE, Action
-from helpers.views import redact_action
+from helpers.views import redact_action, views_of
 
 # --- playing hands with every seat's view --------------------------------------
 
@@ -35,11 +35,6 @@ class Steer(random.Random):
         if self.others_pass and seq and isinstance(seq[0], Action) and seq[0].kind == "pass":
             return seq[0]
         return super().choice(seq)
-
-
-def views_of(game, dealer, deal):
-    public = bool(game.options.get("open_hands"))
-    return [game.new_hand(dealer, deal.redact(s, public_hands=public), viewer=s) for s in range(game.players)]
 
 
 def walk(game, dealer: int, rng: random.Random):

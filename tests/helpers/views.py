@@ -6,6 +6,12 @@ from __future__ import annotations
 from engine.state import CHANCE, PUBLIC, Action
 
 
+def views_of(game, dealer, deal) -> list:
+    """Every seat's view of a new hand dealt `deal` (open hands shown to all when the option says so)."""
+    public = bool(game.options.get("open_hands"))
+    return [game.new_hand(dealer, deal.redact(s, public_hands=public), viewer=s) for s in range(game.players)]
+
+
 def redact_action(action: Action, need, seat: int) -> Action:
     """`action` as `seat` sees it (`need` is the full state's need() for chance actions)."""
     if action.seat == CHANCE:
