@@ -97,8 +97,8 @@ def _action_fields() -> dict[str, tuple[str, ...]]:
     as any other action the rules forbid.
     """
     fields: dict[str, tuple[str, ...]] = {}
-    for game in GAMES.values():
-        for kind, keys in game.ACTIONS.items():
+    for info in GAMES.values():
+        for kind, keys in info.load().ACTIONS.items():
             fields[kind] = tuple(dict.fromkeys(fields.get(kind, ()) + keys))
     return fields
 

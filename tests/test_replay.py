@@ -297,12 +297,12 @@ def test_deal_keys_are_the_games(capsys, tmp_path, name):
     """Every `DEAL_KEYS` key is required; another game's key is unexpected."""
     from engine.games import GAMES
 
-    game = GAMES[name]
+    game = GAMES[name].load()
     for key in game.DEAL_KEYS:
         doc = fixture(FIXTURE_OF[name])
         del doc["deal"][key]
         assert_input_error(capsys, tmp_path, doc, f"missing {key!r}")
-    others = {k for g in GAMES.values() for k in g.DEAL_KEYS} - set(game.DEAL_KEYS)
+    others = {k for g in GAMES.values() for k in g.load().DEAL_KEYS} - set(game.DEAL_KEYS)
     for key in sorted(others):
         doc = fixture(FIXTURE_OF[name])
         doc["deal"][key] = []

@@ -64,11 +64,12 @@ def rows_for(game: str, players: int | None, level: str, hands, options: dict) -
     """The setup rows of `game`: fixed rows, then the game's options (defaults from the engine)."""
     from engine.games import GAMES
 
-    cls = GAMES[game]
-    players = players if players in cls.PLAYERS else cls.PLAYERS[0]
+    info = GAMES[game]
+    cls = info.load()
+    players = players if players in info.players else info.default_players
     rows = [
         Row("game", tuple(GAMES), game),
-        Row("players", tuple(cls.PLAYERS), players),
+        Row("players", info.players, players),
         Row("level", LEVELS, level),
         Row("hands", STOP_AFTER, hands),
     ]

@@ -17,6 +17,7 @@ from ..cards import (
 from ..deal import DealPlan, packets
 from ..game import Game
 from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_action, play_actions
+from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -25,8 +26,8 @@ POINTS_7 = points_table(SEVEN_SECOND_POINTS)
 
 
 class Briscola(Game):
-    name = "briscola"
-    PLAYERS = (2, 3, 4, 6)
+    name = GAMES["briscola"].name
+    PLAYERS = GAMES["briscola"].players
     OPTIONS = {
         "trump_exchange": ("none", "2", "7"),
         "seven_second": (False, True),

@@ -9,6 +9,7 @@ from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, stre
 from ..deal import DealPlan, packets
 from ..game import Game
 from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, Phase, State, play_actions
+from . import GAMES
 
 STRENGTH = strength_table(TRESSETTE_ORDER)
 VALUE = points_table(THIRDS)
@@ -27,8 +28,8 @@ CARD_THIRDS = sum(VALUE)
 
 
 class Calabresella(Game):
-    name = "calabresella"
-    PLAYERS = (3,)
+    name = GAMES["calabresella"].name
+    PLAYERS = GAMES["calabresella"].players
     OPTIONS: dict[str, tuple] = {}
     INT_OPTIONS = {"series_hands": (9, 1, 100)}
     ACTIONS = {

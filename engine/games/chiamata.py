@@ -8,6 +8,7 @@ from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, poi
 from ..deal import DealPlan, packets
 from ..game import Game
 from ..state import TERMINAL, Action, Deal, IllegalAction, State, play_action, play_actions
+from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -27,8 +28,8 @@ def unit(target: int) -> int:
 
 
 class Chiamata(Game):
-    name = "chiamata"
-    PLAYERS = (5,)
+    name = GAMES["chiamata"].name
+    PLAYERS = GAMES["chiamata"].players
     OPTIONS = {
         "auction": ("rank", "points"),
         "call": ("exact", "at_least"),
