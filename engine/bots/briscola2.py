@@ -24,6 +24,7 @@ playout.
 from __future__ import annotations
 
 from ..cards import SUITS
+from ..games.briscola import BriscolaState
 from ..state import CHANCE
 from . import normal
 from .endgame import INFINITY, SUIT_OF, Endgame, answers, points_of
@@ -32,7 +33,7 @@ from .endgame import INFINITY, SUIT_OF, Endgame, answers, points_of
 def supports(state) -> bool:
     """True for Briscola for two in play, without the trump exchange or the black hand."""
     return (
-        state.game.name == "briscola"
+        isinstance(state, BriscolaState)
         and state.n == 2
         and state.exchange_card is None
         and not state.black_hand

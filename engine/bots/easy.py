@@ -16,6 +16,8 @@
 from __future__ import annotations
 
 from ..cards import SUITS, Card
+from ..games.calabresella import CalabresellaState
+from ..games.chiamata import ChiamataState
 from ..state import Action, play_action
 from .heuristics import Table, beats
 
@@ -72,7 +74,7 @@ def _bid(state, seat: int, legal) -> Action:
     hand = list(state.hands[seat])
     passing = next(a for a in legal if a.kind == "pass")
     bids = [a for a in legal if a.kind == "bid"]
-    if state.game.name == "chiamata":
+    if isinstance(state, ChiamataState):
         strong = any(
             sum(c.suit == s for c in hand) >= 4 and (Card("A", s) in hand or Card("3", s) in hand) for s in SUITS
         )
@@ -89,7 +91,7 @@ def _bid(state, seat: int, legal) -> Action:
 def _call(state, seat: int, legal) -> Action:
     hand = list(state.hands[seat])
     suit = _longest_suit(hand)
-    if state.game.name == "calabresella":
+    if isinstance(state, CalabresellaState):
         for rank in "32":
             for s in [suit] + [x for x in SUITS if x != suit]:
                 if Card(rank, s) not in hand:

@@ -1,0 +1,56 @@
+"""The hard player's rewards per game: `reward_function(game)` gives each
+seat's reward of a finished playout, about -1..1 (Briscola: the award
+difference plus a tenth of the card points; Chiamata and Calabresella: the
+hand's score over `SCORE_SCALE`).
+"""
+
+from __future__ import annotations
+
+from ..games.briscola import Briscola
+from ..games.briscola import _two_side_awards as two_side_awards
+from ..games.calabresella import Calabresella
+from ..games.chiamata import Chiamata
+
+POINT_WEIGHT = 0.1
+"""Weight of the card-point difference in the Briscola reward."""
+SCORE_SCALE = {Chiamata: 4.0, Calabresella: 8.0}
+"""The score of a hand that makes a reward of 1, by game (the class of the game)."""
+
+
+def reward_function(game):
+    """`rewards(final state, side points or None) -> [reward of each seat]`
+    for this game (the side points: `playout`'s exact finish, the state then
+    not being final)."""
+    n = game.players
+    if isinstance(game, Briscola):
+        sides = game.sides()
+        side_of = [next(i for i, side in enumerate(sides) if s in side) for s in range(n)]
+        if n == 3:
+
+            def three_player_rewards(state, totals=None):
+                out = state.outcome()
+                return [out.score[s] / 3 + POINT_WEIGHT * (out.points[s] - 40) / 120 for s in range(n)]
+
+            return three_player_rewards
+        scoring = game.options["scoring"]
+        top = 3 if scoring == "game_points" else 1
+
+        def two_side_rewards(state, totals=None):
+            if totals is None:
+                out = state.outcome()
+                totals = out.result["side_points"]
+                awards = [out.score[side[0]] for side in sides]
+            else:
+                awards = two_side_awards(list(totals), scoring)[0]
+            per_side = [
+                (awards[i] - awards[1 - i]) / top + POINT_WEIGHT * (totals[i] - totals[1 - i]) / 120 for i in (0, 1)
+            ]
+            return [per_side[side_of[s]] for s in range(n)]
+
+        return two_side_rewards
+    scale = SCORE_SCALE[type(game)]
+
+    def score_rewards(state, totals=None):
+        return [score / scale for score in state.outcome().score]
+
+    return score_rewards
