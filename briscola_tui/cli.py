@@ -7,7 +7,10 @@ import contextlib
 import os
 import sys
 
+from engine.games import GAMES
+
 from .names import CHEAT_KINDS, LEVELS
+from .wording import TITLES, listing
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -160,7 +163,7 @@ def _add_network_commands(sub) -> None:
         "the transcript (each entry on disk before it is relayed). Prints the join code and the "
         "addresses to give friends. Exit 0 with the final scores when the series ends.",
     )
-    host.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
+    host.add_argument("--game", default="briscola", choices=list(GAMES))
     host.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
     host.add_argument(
         "--hands", type=_positive, help="close the table after this many hands (default: the whole series)"
@@ -311,7 +314,7 @@ def _add_play_command(sub) -> None:
         description="Open the table with you at seat 0 and computer players in the other seats, dealt "
         "by the same mental-poker protocol as a network table, all in this process.",
     )
-    play.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
+    play.add_argument("--game", default="briscola", choices=list(GAMES))
     play.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
     play.add_argument(
         "--level",
@@ -355,7 +358,7 @@ def version() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="briscola",
-        description="Briscola, Briscola Chiamata and Calabresella in the terminal. "
+        description=f"{listing(TITLES.values())} in the terminal. "
         "Without a command: the home screen (play against the computer, the rules).",
     )
     parser.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the home screen)")
@@ -378,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a table of computer players (random legal moves, or the levels --seats "
         "names) through the full mental-poker protocol in one process, print each hand and the final scores.",
     )
-    selfplay.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
+    selfplay.add_argument("--game", default="briscola", choices=list(GAMES))
     selfplay.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
     selfplay.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
     selfplay.add_argument("--seed", type=int, help="seed for the computer players' choices")

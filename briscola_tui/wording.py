@@ -1,14 +1,27 @@
-"""Words for people: a game's short name, a count with its noun, an option as -o takes it."""
+"""Words for people: a game's title and short name, a count with its noun, a list in
+words, an option as -o takes it."""
 
 from __future__ import annotations
 
-SHORT_NAMES = {"briscola": "Briscola", "chiamata": "Chiamata", "calabresella": "Calabresella"}
+from collections.abc import Iterable
+
+from engine.games import GAMES
+
+TITLES = {name: info.title for name, info in GAMES.items()}
+"""Each game's full name, as headings show it (the table, the lobby, the replay viewer)."""
+SHORT_NAMES = {name: info.short for name, info in GAMES.items()}
 """Each game's name in a list (the resume menu, the stored transcripts)."""
 
 
 def count(n: int, one: str, several: str = "") -> str:
     """`n` and its noun: "1 hand", "3 hands", "2 entries" (`several` when the plural is not `one` + s)."""
     return f"{n} {one if n == 1 else several or one + 's'}"
+
+
+def listing(items: Iterable[str], last: str = "and") -> str:
+    """Items in words: "a, b and c" (`last` "or": "2, 3, 4 or 6")."""
+    items = list(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}" if len(items) > 1 else "".join(items)
 
 
 def option(name: str, value) -> str:

@@ -15,6 +15,7 @@ import textwrap
 from briscola_tui.cheaters import CHEATS
 from briscola_tui.names import CHEAT_KINDS, LEVELS
 from engine.bots import PLAYERS
+from engine.games import GAMES, make
 
 HEAVY = ("protocol", "cryptography", "coincurve", "msgpack", "engine.bots")
 
@@ -67,3 +68,26 @@ def test_the_home_screen_loads_no_protocol():
 def test_the_names_the_command_line_lists_are_the_real_ones():
     assert sorted(CHEAT_KINDS) == sorted(CHEATS) and len(set(CHEAT_KINDS)) == len(CHEAT_KINDS)
     assert sorted(LEVELS) == sorted(PLAYERS)
+
+
+def test_the_games_the_command_line_lists_are_the_real_ones():
+    """`engine.games.GAMES` is plain data that loads no rules; each game's class agrees with it."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, engine.games; print(sorted(m for m in sys.modules if m.startswith('engine')))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout.split() == ["['engine',", "'engine.games']"], done.stderr
+    for name, info in GAMES.items():
+        game = make(name)
+        assert (type(game).name, type(game).PLAYERS, game.players) == (name, info.players, info.default_players)
+        for players in info.players:
+            teams = make(name, players).teams()
+            assert (teams is not None) == (players in info.teams)
+            if teams:
+                assert teams == [list(range(0, players, 2)), list(range(1, players, 2))]

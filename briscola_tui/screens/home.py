@@ -11,6 +11,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from engine.games import GAMES
+
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.literal import literal
 from ..wording import SHORT_NAMES, count
@@ -26,14 +28,12 @@ MENU = [
     ("Quit", "quit"),
 ]
 RESUME = ("Resume an unfinished game", "resume")
-GAMES = [
-    ("Briscola, 2 players", ("briscola", 2)),
-    ("Briscola, 3 players", ("briscola", 3)),
-    ("Briscola, 4 players (partners)", ("briscola", 4)),
-    ("Briscola, 6 players (partners)", ("briscola", 6)),
-    ("Briscola Chiamata, 5 players", ("chiamata", 5)),
-    ("Calabresella, 3 players", ("calabresella", 3)),
+TABLES = [
+    (f"{info.title}, {n} players{' (partners)' if n in info.teams else ''}", (info.name, n))
+    for info in GAMES.values()
+    for n in info.players
 ]
+"""Every game at every table size it allows (the host form's choice): label, (game, players)."""
 
 
 def saved_label(saved, dot: str) -> str:

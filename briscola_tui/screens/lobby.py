@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from ..widgets.cards import Style
 from ..widgets.literal import literal
-from .table import TITLES
+from ..wording import TITLES
 
 REFRESH = 0.2
 """Seconds between two looks at the controller."""

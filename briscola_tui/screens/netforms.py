@@ -22,7 +22,7 @@ from engine.games import make
 from engine.text import name_problem, normal_name
 
 from ..widgets.literal import literal
-from .home import GAMES
+from .home import TABLES
 
 MAX_TEXT = 64
 """Longest name or join code the host takes (docs/network.md, limits)."""
@@ -198,7 +198,7 @@ class HostForm(NetForm):
             (
                 "table",
                 "Game",
-                Select([(text, value) for text, value in GAMES], value=GAMES[0][1], allow_blank=False, compact=True),
+                Select([(text, value) for text, value in TABLES], value=TABLES[0][1], allow_blank=False, compact=True),
             ),
             ("bots", "Computer players", compact_input("0", "0 to players - 1", "integer")),
             (

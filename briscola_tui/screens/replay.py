@@ -16,8 +16,7 @@ from textual.widgets import Input, Static
 
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.literal import literal
-
-TITLES = {"briscola": "Briscola", "chiamata": "Briscola Chiamata", "calabresella": "Calabresella"}
+from ..wording import TITLES
 
 
 class OpenReplay(Screen):

@@ -14,10 +14,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from engine.games import GAMES
+
 from ..settings import LEVELS
 from ..widgets.choices import DIGITS, Choice, Choices
+from ..wording import listing
 
-GAME_NAMES = {"briscola": "Briscola", "chiamata": "Briscola Chiamata", "calabresella": "Calabresella"}
 STOP_AFTER = (None, 1, 2, 3, 5, 10)
 OPTION_HELP = {
     "trump_exchange": "the player holding the 2 (or 7) of trump may swap it for the face-up card",
@@ -34,7 +36,8 @@ OPTION_HELP = {
     "series_target": "above 0: the series lasts until someone reaches this score",
 }
 ROW_HELP = {
-    "game": "which game: Briscola (2, 3, 4 or 6), Chiamata (5), Calabresella (3)",
+    "game": "which game: "
+    + ", ".join(f"{info.short} ({listing(map(str, info.players), 'or')})" for info in GAMES.values()),
     "players": "how many sit at the table; you and computer players",
     "level": "how well the computer plays: random, easy, normal, hard (slower)",
     "hands": "stop after this many hands, or play the whole series",
@@ -62,8 +65,6 @@ def show_value(value) -> str:
 
 def rows_for(game: str, players: int | None, level: str, hands, options: dict) -> list[Row]:
     """The setup rows of `game`: fixed rows, then the game's options (defaults from the engine)."""
-    from engine.games import GAMES
-
     info = GAMES[game]
     cls = info.load()
     players = players if players in info.players else info.default_players

@@ -20,13 +20,15 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, RichLog, Static
 
+from engine.games import GAMES
+
 from ..widgets.cards import Style, rank_order, sort_hand
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.grid import CardGrid
 from ..widgets.hand import Hand
 from ..widgets.literal import literal
+from ..wording import TITLES
 
-TITLES = {"briscola": "Briscola", "chiamata": "Briscola Chiamata", "calabresella": "Calabresella"}
 CARD_KINDS = ("play", "return")
 THINKING_DELAY = 0.3
 """Seconds before "X is thinking..." shows (a quick computer player shows nothing)."""
@@ -355,9 +357,10 @@ class TableScreen(Screen):
         return max(0, min(max(roles, 13), room))
 
     def _team(self) -> set:
-        """The other seats of my fixed team (Briscola for 4 or 6), known from the start."""
+        """The other seats of my fixed team (Briscola for 4 or 6: `GameInfo.teams`), known from the start."""
         v = self.view
-        if v.seat is None or v.game != "briscola" or v.players not in (4, 6):
+        info = GAMES.get(v.game or "")
+        if v.seat is None or info is None or v.players not in info.teams:
             return set()
         return {seat for seat in range(v.seat % 2, v.players, 2)} - {v.seat}
 

@@ -62,7 +62,7 @@ class Briscola(Game):
         return BriscolaState(self, dealer, deal, viewer)
 
     def teams(self) -> list[list[int]] | None:
-        if self.players in (4, 6):
+        if self.players in GAMES["briscola"].teams:
             return [list(range(0, self.players, 2)), list(range(1, self.players, 2))]
         return None
 
