@@ -69,7 +69,7 @@ class StateView:
 PLAYERS: dict[str, Player] = {
     "random": random.play,  # a uniformly random legal move
     "easy": easy.play,  # a few simple rules (engine/bots/easy.py)
-    "normal": normal.play,  # a rule-based player per game (engine/bots/normal.py)
+    "normal": normal.play,  # a rule-based player per game (engine/bots/normal/, a module per game)
     "hard": hard.play,  # SO-ISMCTS over determinized views, its default budget (engine/bots/hard.py)
 }
 

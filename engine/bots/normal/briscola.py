@@ -1,0 +1,72 @@
+"""The normal player of Briscola: the black hand and the exchange, the card
+of `trumps.best_card` and, with two players once at most the last draw is
+left, an exact search of the rest of the hand (`endgame_card`, over the few
+ways the last face-down card can lie).
+"""
+
+from __future__ import annotations
+
+from ...cards import Card
+from ...state import Action, play_action
+from ..endgame import Endgame
+from ..heuristics import Table
+from .trumps import best_card
+
+
+def briscola(state, seat: int, legal) -> Action:
+    kinds = {a.kind for a in legal}
+    if "declare" in kinds:  # a black hand wins at once
+        return Action(seat, "declare")
+    if "exchange" in kinds and exchange_pays(state):
+        return Action(seat, "exchange")
+    table = Table(state, seat)
+    if table.n == 2 and state.pile_left() in (0, 2):
+        card = endgame_card(table)
+        if card is not None:
+            return play_action(seat, card)
+    return play_action(seat, best_card(table))
+
+
+def exchange_pays(state) -> bool:
+    """Swap the trump 2 (or 7) for the face-up card when that card is higher."""
+    return state.strength[state.faceup.index] > state.strength[state.exchange_card.index]
+
+
+def endgame_card(table: Table) -> Card | None:
+    """Two players near the end: search the rest of the hand exactly.
+
+    With nothing left to draw every card is known (the other hand is what
+    this seat has not seen). With the last face-down card and the face-up
+    one left, the winner of this trick draws the face-down card and the
+    other the face-up one: each unseen card in turn is taken for the
+    face-down card, and the card with the best average is played.
+    """
+    state = table.state
+    me, other = table.me, 1 - table.me
+    pile = state.pile_left()
+    unseen = set(table.unseen)
+    scenarios: list[tuple[tuple[Card, ...], set[Card]]]
+    if pile == 0:
+        scenarios = [((), unseen)]
+    elif pile == 2:
+        top = state.stock[state.drawn]  # known with open hands
+        scenarios = [((card, state.faceup), unseen - {card}) for card in ([top] if top is not None else unseen)]
+    else:
+        return None
+    assert table.trump is not None  # Briscola always has a trump suit
+    search = Endgame(table.trump, table.strength, table.value)
+    mine = tuple(sorted(table.hand))
+    own = tuple(c.index for c in mine)
+    led = table.trick[0].index if table.trick else -1
+    everything = sum(table.value)
+    totals = dict.fromkeys(mine, 0.0)
+    for draw, unseen_there in scenarios:
+        theirs = tuple(sorted(unseen_there | table.known[other]))
+        if len(theirs) != state.hand_size(other):
+            return None
+        hands = (own, tuple(c.index for c in theirs)) if me == 0 else (tuple(c.index for c in theirs), own)
+        drawn = tuple(c.index for c in draw)
+        for card in mine:
+            value = search.after(hands[0], hands[1], table.leader, led, state.captured[0], drawn, me, card.index)
+            totals[card] += value if me == 0 else everything - value  # seat 1: the rest of the points
+    return max(mine, key=lambda c: totals[c])
