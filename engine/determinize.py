@@ -8,7 +8,7 @@ full deal through the engine, so it is a legal continuation by construction.
 
 How (see docs/rules.md, "Determinization"):
 
-1. **Read the history.** The view's history is replayed on a *probe*: a
+1. **Read the history** (`engine/reading.py`). The view's history is replayed on a *probe*: a
    state of the same hand in which every hand is hidden, the viewer's too.
    Before each action the probe says who holds what it knows, so the pass
    records, per seat, the hidden cards that entered its hand (deal
@@ -41,18 +41,24 @@ and `shuffle` (a `random.Random`).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from math import factorial
 
-from .cards import BRISCOLA_ORDER, Card
-from .games.calabresella import CalabresellaState
-from .games.chiamata import ChiamataState
+from .cards import Card
+from .reading import DISCARD, ENTER, OUT, REHIDE, Inconsistent, Reading, read, restrictions
 from .state import CHANCE, PUBLIC, Action, Deal, IllegalAction, State
 
-
-class Inconsistent(ValueError):
-    """No full deal agrees with this view (a seat broke a rule the view could
-    not check yet, or the view was not built by the engine)."""
+__all__ = [
+    "Assignment",
+    "Determinizer",
+    "Inconsistent",
+    "Sample",
+    "agrees",
+    "determinize",
+    "determinizer",
+    "located_cards",
+    "state_of",
+]
 
 
 # --- the public API ---------------------------------------------------------
@@ -190,7 +196,7 @@ class Determinizer:
     # --- reading the view ---------------------------------------------------
 
     def _build(self, state: State, faceup: Card | None) -> None:
-        reading = _read(state, self.plan, faceup)
+        reading = read(state, self.plan, faceup)
         _check_same_point(reading.probe, state)
         self.hidden_discards = reading.hidden_discards
         known = dict(reading.known)
@@ -205,11 +211,11 @@ class Determinizer:
         unseen = [c for c in self.game.deck() if c not in located]
         if len(unseen) != sum(caps):
             raise Inconsistent(f"{len(unseen)} cards unseen for {sum(caps)} hidden places")
-        allowed = _restrictions(reading, places, unseen, self.index)
+        allowed = restrictions(reading, places, unseen, self.index)
         self.assignment = Assignment(caps, [(c, allowed.get(c)) for c in unseen])
         self._plan_seats(state, reading, known, unseen)
 
-    def _places(self, state: State, reading: _Reading) -> tuple[list, list[int]]:
+    def _places(self, state: State, reading: Reading) -> tuple[list, list[int]]:
         """The hidden places of the present and how many cards each holds."""
         places: list[tuple] = []
         caps: list[int] = []
@@ -225,7 +231,7 @@ class Determinizer:
             caps.append(len(self.undealt))
         return places, caps
 
-    def _plan_seats(self, state: State, reading: _Reading, known: dict, unseen: list) -> None:
+    def _plan_seats(self, state: State, reading: Reading, known: dict, unseen: list) -> None:
         """Fix what needs no sampling; keep per seat what must be redrawn each time."""
         template: list[Card | None] = [None] * self.plan.size
         for position, card in known.items():
@@ -256,214 +262,6 @@ class Determinizer:
         full_knowledge = state.viewer is None and not any(state.unknown)
         if not agrees(full, state) or not (full_knowledge or _knows_the_same(seen, state)):
             raise Inconsistent("the rebuilt hand does not end where the view is")
-
-
-# --- reading the history ----------------------------------------------------
-
-ENTER, REHIDE, OUT, DISCARD = "enter", "rehide", "out", "discard"
-"""Per-seat events: a hidden deal position enters the hand; a known card is
-hidden again by a face-down discard; a card leaves hidden cards (shown);
-the face-down discard itself."""
-
-
-@dataclass
-class _Reading:
-    """What one pass over a view's history says about where the cards were."""
-
-    probe: State
-    known: dict[int, Card] = field(default_factory=dict)
-    """Deck position -> the card the view saw there."""
-    resolved: set[int] = field(default_factory=set)
-    """Stock and monte positions already dealt out by a chance event."""
-    events: list[list[tuple]] = field(default_factory=list)
-    voids: list[set[str]] = field(default_factory=list)
-    rehidden: list[set[Card]] = field(default_factory=list)
-    facts: list[tuple[str, int, Card]] = field(default_factory=list)
-    """("holds" | "lacks", seat, card) at some moment, from a game's rule."""
-    hidden_discards: dict[int, int] = field(default_factory=dict)
-    """History index of a face-down discard the view did not see -> its seat."""
-
-
-def _hidden_deal(plan, faceup: Card | None) -> Deal:
-    return Deal(
-        hands=[[None] * len(h) for h in plan.hands],
-        stock=[None] * len(plan.stock),
-        faceup=faceup,
-        monte=[None] * len(plan.monte),
-    )
-
-
-def _read(state: State, plan, faceup: Card | None) -> _Reading:
-    """Replay the view's history on a probe where every hand is hidden."""
-    game = state.game
-    probe = game.new_hand(state.dealer, _hidden_deal(plan, faceup), viewer=state.viewer)
-    n = state.n
-    reading = _Reading(
-        probe,
-        events=[[(ENTER, p) for p in plan.hands[s]] for s in range(n)],
-        voids=[set() for _ in range(n)],
-        rehidden=[set() for _ in range(n)],
-    )
-    if faceup is not None:
-        reading.known[plan.faceup] = faceup
-    hooks = RULE_FACTS.get(game.name, {})
-    for t, action in enumerate(state.history):
-        if action.seat == CHANCE:
-            _read_chance(reading, plan, action)
-        else:
-            _read_move(reading, t, action)
-        hook = hooks.get(action.kind)
-        if hook is not None:
-            reading.facts.extend(hook(probe, action))
-        try:
-            probe.apply(action)
-        except IllegalAction as error:
-            raise Inconsistent(f"action {t} ({action}): {error}") from None
-    return reading
-
-
-def _read_chance(reading: _Reading, plan, action: Action) -> None:
-    probe = reading.probe
-    if action.kind == "handover":
-        if action.holder is not None:
-            _shows(reading, action.holder, (action.card,))
-        return
-    need = probe.need()
-    if len(action.cards) != len(need.slots):
-        raise Inconsistent(f"{action} does not give the {len(need.slots)} cards needed")
-    for card, slot, audience in zip(action.cards, need.slots, need.audiences):
-        if slot[0] == "faceup":
-            continue  # the face-up card is known to everyone
-        position = _position(plan, slot)
-        reading.resolved.add(position)
-        if card is not None:
-            reading.known[position] = card
-        elif 0 <= audience < probe.n:
-            reading.events[audience].append((ENTER, position))
-        else:
-            raise Inconsistent(f"{action}: a card everyone sees arrived face down")
-
-
-def _position(plan, slot: tuple) -> int:
-    """The deck position of a chance slot as `Need.slots` names it."""
-    if slot[0] == "stock":
-        return plan.stock[slot[1]]
-    if slot[0] == "monte":
-        return plan.monte[slot[1]]
-    raise Inconsistent(f"a chance event deals from {slot!r}, which this reader does not know")
-
-
-def _read_move(reading: _Reading, t: int, action: Action) -> None:
-    probe, seat = reading.probe, action.seat
-    if action.kind == "discard":
-        if action.cards and all(c is None for c in action.cards):
-            hand = probe.hands[seat]
-            reading.events[seat].extend((REHIDE, c) for c in hand)
-            reading.rehidden[seat].update(hand)
-            reading.events[seat].append((DISCARD, t))
-            reading.hidden_discards[t] = seat
-        elif any(c is None for c in action.cards):
-            raise Inconsistent(f"action {t}: a discard partly face down")
-        else:
-            _shows(reading, seat, action.cards)
-        return
-    card = action.card
-    if probe.MUST_FOLLOW and action.kind == "play" and probe.trick and card is not None:
-        led = probe.trick[0].suit
-        if card.suit != led:
-            reading.voids[seat].add(led)
-    _shows(reading, seat, probe.shown_cards(action))
-
-
-def _shows(reading: _Reading, seat: int, cards) -> None:
-    """`seat` shows `cards` from its hand: those the probe did not know leave hidden cards."""
-    hand = reading.probe.hands[seat]
-    for card in cards:
-        if card is not None and card not in hand:
-            reading.events[seat].append((OUT, card))
-
-
-# --- facts the games' rules add ----------------------------------------------
-
-LOW_TO_HIGH = BRISCOLA_ORDER[::-1]
-"""Chiamata trump order for the two rule, low to high."""
-
-
-def _two_rule_facts(probe: State, action: Action) -> list[tuple[str, int, Card]]:
-    """A Chiamata call that relies on the two rule (engine/games/chiamata.py
-    `_two_rule`): the caller holds the 2 of the called suit and every lower
-    trump, and does not hold the called card."""
-    assert isinstance(probe, ChiamataState)  # RULE_FACTS: a Chiamata hand
-    options, card, bid = probe.game.options, action.card, probe.rank
-    if options["auction"] == "points" or card is None or bid is None or card.rank == bid:
-        return []
-    if options["call"] == "at_least" and BRISCOLA_ORDER.index(card.rank) < BRISCOLA_ORDER.index(bid):
-        return []
-    if bid != "2":
-        return []  # refused by the rules: the replay says so
-    caller = action.seat
-    lower = LOW_TO_HIGH[: LOW_TO_HIGH.index(card.rank)]
-    return [("lacks", caller, card)] + [("holds", caller, Card(rank, card.suit)) for rank in lower]
-
-
-def _denial_facts(probe: State, action: Action) -> list[tuple[str, int, Card]]:
-    """A Calabresella handover with no holder: neither defender holds the called card."""
-    assert isinstance(probe, CalabresellaState)  # RULE_FACTS: a Calabresella hand
-    card = action.card
-    if action.holder is not None or card is None:  # a fact about no card limits nothing
-        return []
-    return [("lacks", seat, card) for seat in probe.defenders()]
-
-
-RULE_FACTS = {
-    "chiamata": {"call": _two_rule_facts},
-    "calabresella": {"handover": _denial_facts},
-}
-"""Per game and action kind: what the action proves about hidden hands."""
-
-
-def _restrictions(reading: _Reading, places: list, unseen: list[Card], index: dict) -> dict:
-    """Per unseen card with a constraint, the places it may be in (indices).
-
-    Exact for these games: a void (follow suit is compulsory) and a "lacks"
-    fact concern a seat that receives no hidden card afterwards, so they
-    hold for its hidden cards now; a "holds" fact or a known card hidden
-    again by a face-down discard puts the card in that seat's hand or
-    discard (or it was shown since, and is not unseen).
-    """
-    everywhere = frozenset(range(len(places)))
-    unseen_set = set(unseen)
-    allowed: dict[Card, frozenset] = {}
-
-    def seat_places(seat: int) -> set[int]:
-        keys = [("hand", seat)] + [("discard", t) for t, s in reading.hidden_discards.items() if s == seat]
-        return {index[k] for k in keys if k in index}
-
-    def limit(card: Card, keep=None, drop=None) -> None:
-        if card not in unseen_set:
-            return
-        now = allowed.get(card, everywhere)
-        if keep is not None:
-            now = now & keep
-        if drop is not None:
-            now = now - drop
-        allowed[card] = frozenset(now)
-
-    for seat, suits in enumerate(reading.voids):
-        hand = index.get(("hand", seat))
-        if hand is not None and suits:
-            for card in unseen:
-                if card.suit in suits:
-                    limit(card, drop={hand})
-    for seat, cards in enumerate(reading.rehidden):
-        for card in cards:
-            limit(card, keep=seat_places(seat))
-    for kind, seat, card in reading.facts:
-        if kind == "holds":
-            limit(card, keep=seat_places(seat))
-        else:
-            limit(card, drop=seat_places(seat))
-    return {card: tuple(sorted(places_)) for card, places_ in allowed.items()}
 
 
 # --- checks -----------------------------------------------------------------
