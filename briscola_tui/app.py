@@ -12,6 +12,7 @@ import threading
 from textual.app import App
 
 from . import settings as settings_module
+from .options import PlayOptions
 from .widgets.cards import Style, can_show_glyphs
 from .widgets.literal import literal
 
@@ -31,7 +32,7 @@ class BriscolaApp(App):
         level: str | None = None,
         seed: int | None = None,
         deal_seed: int | None = None,
-        pace: float = 0.4,
+        pace: float = PlayOptions.pace,
         settings: settings_module.Settings | None = None,
         resume=None,
     ) -> None:

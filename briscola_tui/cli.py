@@ -10,6 +10,7 @@ import sys
 from engine.games import GAMES
 
 from .names import CHEAT_KINDS, LEVELS
+from .options import HostOptions, JoinOptions, PlayOptions, WatchOptions
 from .wording import TITLES, listing
 
 
@@ -163,18 +164,22 @@ def _add_network_commands(sub) -> None:
         "the transcript (each entry on disk before it is relayed). Prints the join code and the "
         "addresses to give friends. Exit 0 with the final scores when the series ends.",
     )
-    host.add_argument("--game", default="briscola", choices=list(GAMES))
+    host.add_argument("--game", default=HostOptions.game, choices=list(GAMES))
     host.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
     host.add_argument(
         "--hands", type=_positive, help="close the table after this many hands (default: the whole series)"
     )
-    host.add_argument("--port", type=int, default=7777, help="TCP port (default 7777; 0: any free port)")
-    host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
+    host.add_argument(
+        "--port", type=int, default=HostOptions.port, help=f"TCP port (default {HostOptions.port}; 0: any free port)"
+    )
+    host.add_argument("--bind", default=HostOptions.bind, help="address to listen on (default: every interface)")
     code = host.add_mutually_exclusive_group()
     code.add_argument("--code", help="the join code players and spectators must give (default: a random one)")
     code.add_argument("--open", action="store_true", help="no join code: anyone who reaches the port may sit")
-    host.add_argument("--bots", type=int, default=0, metavar="K", help="computer players in the last K seats")
-    host.add_argument("--level", default="random", choices=levels, help="the computer players' level")
+    host.add_argument(
+        "--bots", type=int, default=HostOptions.bots, metavar="K", help="computer players in the last K seats"
+    )
+    host.add_argument("--level", default=HostOptions.level, choices=levels, help="the computer players' level")
     host.add_argument(
         "--bots-replace", action="store_true", help="a seat timed out is taken by a computer player for the next hand"
     )
@@ -217,14 +222,16 @@ def _add_network_commands(sub) -> None:
     join.add_argument("address", metavar="HOST:PORT")
     join.add_argument("--name", help="the name others see")
     join.add_argument("--code", help="the table's join code")
-    join.add_argument("--seat", type=int, default=-1, help="ask for this seat (partners choose each other)")
+    join.add_argument(
+        "--seat", type=int, default=JoinOptions.seat, help="ask for this seat (partners choose each other)"
+    )
     join.add_argument("--bot", choices=levels, help="let a computer player of this level play the seat")
     join.add_argument(
         "--retry",
         type=float,
-        default=60.0,
+        default=JoinOptions.retry,
         metavar="S",
-        help="keep trying to reach the host this long after a drop (default 60)",
+        help=f"keep trying to reach the host this long after a drop (default {JoinOptions.retry:g})",
     )
     join.add_argument(
         "--headless",
@@ -241,7 +248,9 @@ def _add_network_commands(sub) -> None:
     )
     watch.add_argument("address", metavar="HOST:PORT")
     watch.add_argument("--code", help="the table's join code")
-    watch.add_argument("--retry", type=float, default=60.0, metavar="S", help="keep trying this long after a drop")
+    watch.add_argument(
+        "--retry", type=float, default=WatchOptions.retry, metavar="S", help="keep trying this long after a drop"
+    )
     watch.add_argument("--headless", action="store_true", help="print the public events as lines (default: the app)")
     watch.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the app)")
     watch.set_defaults(run=_network(_watch))
@@ -314,7 +323,7 @@ def _add_play_command(sub) -> None:
         description="Open the table with you at seat 0 and computer players in the other seats, dealt "
         "by the same mental-poker protocol as a network table, all in this process.",
     )
-    play.add_argument("--game", default="briscola", choices=list(GAMES))
+    play.add_argument("--game", default=PlayOptions.game, choices=list(GAMES))
     play.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
     play.add_argument(
         "--level",
@@ -340,7 +349,7 @@ def _add_play_command(sub) -> None:
     )
     play.add_argument("--seed", type=int, help=argparse.SUPPRESS)  # tests: the computer players' choices
     play.add_argument("--deal-seed", type=int, help=argparse.SUPPRESS)  # tests: every deal
-    play.add_argument("--pace", type=float, default=0.4, help=argparse.SUPPRESS)  # seconds per computer move
+    play.add_argument("--pace", type=float, default=PlayOptions.pace, help=argparse.SUPPRESS)
     play.set_defaults(run=_play)
 
 
@@ -381,7 +390,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a table of computer players (random legal moves, or the levels --seats "
         "names) through the full mental-poker protocol in one process, print each hand and the final scores.",
     )
-    selfplay.add_argument("--game", default="briscola", choices=list(GAMES))
+    selfplay.add_argument("--game", default=PlayOptions.game, choices=list(GAMES))
     selfplay.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
     selfplay.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
     selfplay.add_argument("--seed", type=int, help="seed for the computer players' choices")

@@ -84,3 +84,19 @@ def test_selfplay_hands_must_be_positive(hands, capsys):
         main(["selfplay", "--hands", hands])
     assert exit_info.value.code == 2
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_the_command_line_takes_its_defaults_from_the_options_objects():
+    """`briscola play/host/join/watch` and the home screen's forms share one set of defaults."""
+    from briscola_tui.cli import build_parser
+    from briscola_tui.options import HostOptions, JoinOptions, PlayOptions, WatchOptions
+
+    parser = build_parser()
+    for argv, options in (
+        (["play"], PlayOptions()),
+        (["host"], HostOptions()),
+        (["join", "127.0.0.1:7777"], JoinOptions(address="127.0.0.1:7777")),
+        (["watch", "127.0.0.1:7777"], WatchOptions(address="127.0.0.1:7777")),
+    ):
+        parsed = vars(parser.parse_args(argv))
+        assert {name: parsed[name] for name in vars(options)} == vars(options), argv[0]

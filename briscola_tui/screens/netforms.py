@@ -7,8 +7,6 @@ the lobby that follows."""
 
 from __future__ import annotations
 
-import argparse
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,11 +19,14 @@ from engine.game import OptionError
 from engine.games import make
 from engine.text import name_problem, normal_name
 
+from ..options import HostOptions, JoinOptions, WatchOptions
+from ..settings import Settings
 from ..widgets.literal import literal
 from .home import TABLES
 
 MAX_TEXT = 64
 """Longest name or join code the host takes (docs/network.md, limits)."""
+EXAMPLE_ADDRESS = f"HOST:PORT, e.g. 192.168.1.20:{HostOptions.port}"
 
 
 class FormError(ValueError):
@@ -77,10 +78,11 @@ def address(text: str) -> str:
     return text.strip()
 
 
-def host_args(values: dict) -> argparse.Namespace:
-    """`briscola host` options from the host form's values (FormError for a bad one)."""
+def host_args(values: dict) -> HostOptions:
+    """`briscola host` options from the host form's values (FormError for a bad one); the
+    rest are `HostOptions`' defaults, as on the command line."""
     game, players = values["table"]
-    bots = whole(values["bots"], "computer players", 0, players - 1, blank=0)
+    bots = whole(values["bots"], "computer players", 0, players - 1, blank=HostOptions.bots)
     level = values["level"]
     if level not in PLAYERS:
         raise FormError(f"level: one of {', '.join(sorted(PLAYERS))}")
@@ -88,39 +90,31 @@ def host_args(values: dict) -> argparse.Namespace:
         make(game, players, {})
     except OptionError as error:
         raise FormError(str(error)) from None
-    return argparse.Namespace(
+    return HostOptions(
         game=game,
         players=players,
         bots=bots,
         level=level,
         hands=whole(values["hands"], "hands", 1, 999),
-        code=short(values["code"], "join code") or None,
+        code=short(values["code"], "join code") or HostOptions.code,
         open=bool(values["open"]),
-        port=whole(values["port"], "port", 0, 65535, blank=7777),
-        bind=values["bind"].strip() or "0.0.0.0",
+        port=whole(values["port"], "port", 0, 65535, blank=HostOptions.port),
+        bind=values["bind"].strip() or HostOptions.bind,
         name=person(values["name"]),
-        bots_replace=False,
-        transcript=None,
-        time_limit=None,
-        option=[],
-        handshake_seconds=10.0,
-        ascii=False,
     )
 
 
-def join_args(values: dict) -> argparse.Namespace:
-    return argparse.Namespace(
+def join_args(values: dict) -> JoinOptions:
+    return JoinOptions(
         address=address(values["address"]),
         code=short(values["code"], "join code"),
         name=person(values["name"]),
-        seat=whole(values["seat"], "seat", 0, 5, blank=-1),
-        bot=None,
-        retry=60.0,
+        seat=whole(values["seat"], "seat", 0, 5, blank=JoinOptions.seat),
     )
 
 
-def watch_args(values: dict) -> argparse.Namespace:
-    return argparse.Namespace(address=address(values["address"]), code=short(values["code"], "join code"), retry=60.0)
+def watch_args(values: dict) -> WatchOptions:
+    return WatchOptions(address=address(values["address"]), code=short(values["code"], "join code"))
 
 
 # --- the screens ---------------------------------------------------------------------------
@@ -200,16 +194,18 @@ class HostForm(NetForm):
                 "Game",
                 Select([(text, value) for text, value in TABLES], value=TABLES[0][1], allow_blank=False, compact=True),
             ),
-            ("bots", "Computer players", compact_input("0", "0 to players - 1", "integer")),
+            ("bots", "Computer players", compact_input(str(HostOptions.bots), "0 to players - 1", "integer")),
             (
                 "level",
                 "Their level",
-                Select([(name, name) for name in sorted(PLAYERS)], value="normal", allow_blank=False, compact=True),
+                Select(
+                    [(name, name) for name in sorted(PLAYERS)], value=Settings.level, allow_blank=False, compact=True
+                ),
             ),
             ("hands", "Hands", compact_input("", "blank: the whole series", "integer")),
             ("code", "Join code", compact_input("", "blank: a random one")),
             ("open", "Open table", Checkbox("no join code at all", compact=True)),
-            ("port", "Port", compact_input("7777", "0: any free port", "integer")),
+            ("port", "Port", compact_input(str(HostOptions.port), "0: any free port", "integer")),
             ("bind", "Listen on", compact_input("", "blank: every interface")),
             ("name", "Your name", compact_input("", "what the others see")),
         ]
@@ -227,7 +223,7 @@ class JoinForm(NetForm):
 
     def fields(self):
         return [
-            ("address", "Address", compact_input("", "HOST:PORT, e.g. 192.168.1.20:7777")),
+            ("address", "Address", compact_input("", EXAMPLE_ADDRESS)),
             ("code", "Join code", compact_input("", "blank for an open table")),
             ("name", "Your name", compact_input("", "what the others see")),
             ("seat", "Seat", compact_input("", "blank: any free seat", "integer")),
@@ -246,7 +242,7 @@ class WatchForm(NetForm):
 
     def fields(self):
         return [
-            ("address", "Address", compact_input("", "HOST:PORT, e.g. 192.168.1.20:7777")),
+            ("address", "Address", compact_input("", EXAMPLE_ADDRESS)),
             ("code", "Join code", compact_input("", "blank for an open table")),
         ]
 

@@ -16,7 +16,8 @@ from textual.widgets import Static
 
 from engine.games import GAMES
 
-from ..settings import LEVELS
+from ..options import PlayOptions
+from ..settings import LEVELS, Settings
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..wording import listing
 
@@ -127,7 +128,7 @@ class SetupScreen(RowsScreen):
         Binding("question_mark", "help", show=False),
     ]
 
-    def __init__(self, game: str = "briscola", players: int | None = None, level: str = "normal", **kwargs):
+    def __init__(self, game: str = PlayOptions.game, players: int | None = None, level: str = Settings.level, **kwargs):
         super().__init__(**kwargs)
         self.rows = rows_for(game, players, level, None, {})
 
