@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from ..cards import BRISCOLA_ORDER, BRISCOLA_POINTS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..determinize import located_cards
+from ..games.calabresella import CalabresellaState
+from ..games.chiamata import ChiamataState
 from ..tricks import trick_winner
 
 BRISCOLA_STRENGTH = strength_table(BRISCOLA_ORDER)
@@ -47,7 +49,7 @@ class Table:
         self.trick: list[Card] = list(state.trick)
         self.leader: int = state.leader
         self.trump: str | None
-        if self.game == "calabresella":
+        if isinstance(state, CalabresellaState):
             self.trump = None
             self.strength, self.value = TRESSETTE_STRENGTH, THIRDS_VALUE
         else:
@@ -122,12 +124,12 @@ class Table:
         the caller's or soloist's side (Chiamata, Calabresella); None when the
         sides are fixed teams or every seat plays alone (Briscola)."""
         state = self.state
-        if self.game == "calabresella":
+        if isinstance(state, CalabresellaState):
             solo = getattr(state, "soloist", None)
             if solo is None:
                 return None
             return [1.0 if s == solo else 0.0 for s in range(self.n)]
-        if self.game == "chiamata":
+        if isinstance(state, ChiamataState):
             caller = getattr(state, "caller", None)
             called = getattr(state, "called", None)
             if caller is None or called is None:
