@@ -31,6 +31,7 @@ from protocol.identity import Identity, fingerprint
 
 from .net.client import Client, Options
 from .net.commands import Hosting, addresses, is_bot_name, person_name
+from .render import Note, render
 
 LOBBY_PHASES = ("table", "join", "coin_commit", "coin_reveal")
 """Table phases before the first hand: the lobby shows them, the table takes over after."""
@@ -80,6 +81,7 @@ class NetClient(Client):
 
     def __init__(self, net: NetTable, options: Options, identity: Identity | None):
         super().__init__(options, net.client_said, identity)
+        self.tell = net.client_told
         self.net = net
         self.decision: asyncio.Future | None = None
 
@@ -195,6 +197,7 @@ class NetTable:
         options = Options(_loopback(args.bind), 0, "player", name, hosting.code or "", 0, None)
         table = cls(options, identity, hosting)
         hosting.server.say = table.host_said
+        hosting.server.tell = lambda event: table.host_said(render(event))
         for line in lines:
             table.host_said(line)
         return table
@@ -303,7 +306,15 @@ class NetTable:
         if "; trying again in " not in line:  # the client's own retry chatter
             self._client_line = line
         with self._changed:
-            self._events.append(Event("note", None, line))
+            self._events.append(Note("note", line))
+
+    def client_told(self, event: Event) -> None:
+        """An event of the table: the log keeps its words, the screen the event."""
+        line = render(event)
+        self._log.append(line)
+        self._client_line = line
+        with self._changed:
+            self._events.append(event)
 
     def host_said(self, line: str) -> None:
         self._log.append(line)

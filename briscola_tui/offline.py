@@ -33,6 +33,7 @@ from protocol.local import LocalTable
 from protocol.session import Shared, TableSession
 from protocol.store import SeatStore
 
+from .render import Note
 from .saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
 from .storage import StoreError, TranscriptFile
 from .wording import count
@@ -151,7 +152,7 @@ class OfflineTable:
             if view.hand_number is not None
             else f"after {count(view.hands_played, 'hand')}"
         )
-        self._events.append(Event("resumed", None, f"Resumed {where}: the game goes on where it stopped."))
+        self._events.append(Note("resumed", f"Resumed {where}: the game goes on where it stopped."))
         return self
 
     @staticmethod

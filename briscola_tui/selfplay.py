@@ -15,6 +15,7 @@ from protocol.local import LocalTable, replacement_seat
 from protocol.session import TableSession
 
 from .offline import fixed_store
+from .render import render
 from .storage import TranscriptFile
 from .wording import count, option
 
@@ -90,7 +91,7 @@ def selfplay(
         table.on_entry = log.append
     if not quiet:
         watcher = table.spectators[0]
-        table.on_event = lambda node, event: print(f"  {event.text}", file=out) if node is watcher else None
+        table.on_event = lambda node, event: print(f"  {render(event)}", file=out) if node is watcher else None
     print(
         f"{game}, {n} players, options {as_flags(rules.options)}" + ("" if kind else f", players {', '.join(levels)}"),
         file=out,

@@ -25,6 +25,7 @@ class Step:
     trick: tuple = ()  # (leader, cards, winner, points) of the trick this step took, if one
     failure: str = ""  # the entry refused here, if the transcript breaks
     audited: bool = False  # a hand's audit ended here: every card of it is known
+    events: list = field(default_factory=list)  # the events of this step (`lines` is them in letters)
 
 
 def steps_of(path: str | os.PathLike) -> list[Step]:
@@ -33,6 +34,7 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
     from protocol.session import TableSession
     from protocol.transcript import NotATranscript
 
+    from .render import render
     from .storage import read_transcript_file
     from .verify import clean
 
@@ -47,13 +49,17 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
     session = TableSession(None)
     steps: list[Step] = []
     lines: list[str] = []
+    events: list = []
     for entry in entries:
         try:
             update = session.receive(entry.encode())
         except ProtocolError as error:
-            steps.append(Step(session.seat_view(), lines, failure=clean(f"entry {entry.index} refused: {error}")))
+            steps.append(
+                Step(session.seat_view(), lines, events=events, failure=clean(f"entry {entry.index} refused: {error}"))
+            )
             return steps
-        lines += [clean(event.text) for event in update.events]
+        lines += [clean(render(event)) for event in update.events]
+        events += update.events
         kinds = {event.kind for event in update.events}
         if kinds & STEP_KINDS:
             view = session.seat_view()
@@ -61,10 +67,10 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
             if "trick" in kinds and view.tricks:
                 t = view.tricks[-1]
                 trick = (t.leader, t.cards, t.winner, t.points)
-            steps.append(Step(view, lines, trick, audited="verdict" in kinds))
-            lines = []
+            steps.append(Step(view, lines, trick, audited="verdict" in kinds, events=events))
+            lines, events = [], []
     if lines or not steps:
-        steps.append(Step(session.seat_view(), lines))
+        steps.append(Step(session.seat_view(), lines, events=events))
     return steps
 
 

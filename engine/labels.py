@@ -32,6 +32,8 @@ legal discard), or says why the action is not legal now.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .cards import BRISCOLA_ORDER, SUIT_GLYPHS, Card
 from .games.calabresella import CONTRACTS, RAISES
 from .state import CHANCE, TERMINAL, Action, ActionKind, IllegalAction
@@ -93,11 +95,12 @@ def _sorted(cards) -> list:
     return sorted(cards, key=lambda c: 40 if c is None else c.index)
 
 
-def label(action: Action) -> str:
-    """The short text of `action` (the seat is not part of it)."""
+def label(action: Action, card: Callable[[Card | None], str] = _card_text) -> str:
+    """The short text of `action` (the seat is not part of it); `card` writes its cards (a
+    screen's glyphs: then `parse` reads it too)."""
     kind = action.kind
     if kind in CARD_KINDS:
-        return f"{kind} {_card_text(action.card)}"
+        return f"{kind} {card(action.card)}"
     if kind in BARE_KINDS:
         return kind
     if kind == "bid":
@@ -112,13 +115,13 @@ def label(action: Action) -> str:
     if kind == "raise":
         return f"raise {action.choice}"
     if kind in CARDS_KINDS:
-        cards = [_card_text(c) for c in _sorted(action.cards)]
+        cards = [card(c) for c in _sorted(action.cards)]
         return " ".join([kind, *(cards or ["none"])])
     if kind == "handover":
         giver = "none" if action.holder is None else f"from {action.holder}"
-        return f"handover {_card_text(action.card)} {giver}"
+        return f"handover {card(action.card)} {giver}"
     if kind in CHANCE_KINDS:  # dealing order matters: keep it
-        return " ".join([kind, *(_card_text(c) for c in action.cards)])
+        return " ".join([kind, *(card(c) for c in action.cards)])
     raise LabelError(f"no label for an action of kind {kind!r}")
 
 

@@ -339,5 +339,5 @@ class HandFlow(SessionBase):
             hand.stopped = (sender, index)  # the first interruption: no evidence or time-out came before it
             self._interrupted_at = index
             self.phase = "reveal"
-            self._emit("stopped", sender, f"seat {sender} stops the hand (an early reveal)")
+            self._emit("stopped", sender)
         self._finish_if_revealed()

@@ -40,7 +40,7 @@ class TableLifecycle(SessionBase):
         self.table, self.game = table, game
         self.rules = dict(table.rules)
         self.phase = "join"
-        self._emit("table", None, f"{table.game}, {table.players} players")
+        self._emit("table", None, game=table.game, players=table.players)
 
     def _on_join(self, sender: int, join: Join, index: int) -> None:
         problem = name_problem(join.name)
@@ -65,8 +65,8 @@ class TableLifecycle(SessionBase):
         returning = self.phase == "seating" and join.key == self.keys.get(sender)
         self.keys[sender] = join.key
         self.names[sender] = join.name
-        verb = "is back" if returning else ("takes the seat" if self.phase == "seating" else "joins")
-        self._emit("seated", sender, f"seat {sender}: {join.name} {verb}")
+        arrival = "back" if returning else ("takes" if self.phase == "seating" else "joins")
+        self._emit("seated", sender, name=join.name, arrival=arrival)
         if self.phase == "join":
             if len(self.keys) == self.players + 1:
                 self.phase = "coin_commit"
@@ -108,7 +108,7 @@ class TableLifecycle(SessionBase):
             values = [self.coin_values[s] for s in sorted(self.coin_values) if s in present]
             assert self.game is not None  # named by the table message
             self.series = Series(self.game, mp.coin_result(values, self.players))
-            self._emit("dealer", self.series.dealer, f"seat {self.series.dealer} deals first")
+            self._emit("dealer", self.series.dealer)
             self._start_hand(0)
 
     # --- hands begin and end ---------------------------------------------------------
@@ -124,7 +124,7 @@ class TableLifecycle(SessionBase):
         self.view = None
         self._reset_hand()
         self.phase = "commit"
-        self._emit("hand", self.series.dealer, f"hand {number + 1}: seat {self.series.dealer} deals")
+        self._emit("hand", self.series.dealer, hand=number)
 
     def _reset_hand(self) -> None:
         self.cards = HandDeck(getattr(self, "plan", None))
@@ -169,9 +169,7 @@ class TableLifecycle(SessionBase):
             self.series.record(verdict.outcome)
             if self.series.is_over():
                 self.phase = "over"
-                self._emit(
-                    "series", None, f"series over; scores {self.series.scores}; winners seats {self.series.winners()}"
-                )
+                self._emit("series", None, scores=tuple(self.series.scores), winners=tuple(self.series.winners()))
             else:
                 self._start_hand(hand.number + 1)
 
@@ -188,7 +186,7 @@ class TableLifecycle(SessionBase):
         for seat in seats:
             self.banned.add(self.keys[seat])
             self.absent.add(seat)
-            self._emit("evicted", seat, f"seat {seat} is evicted for cheating: its key may not sit here again")
+            self._emit("evicted", seat)
         mine = self.identity.public_bytes if self.identity is not None else None
         if mine in self.banned:
             self.evicted = True  # this node's key is out: it sends nothing more (a replacement's key is not)
@@ -242,7 +240,7 @@ class TableLifecycle(SessionBase):
             )
         log.spend(opened)
         self._note_own(inner)
-        self._emit("refused", inner.sender, f"seat {inner.sender}'s message refused: {proven.reason}")
+        self._emit("refused", inner.sender, reason=proven.reason)
         if self.phase in HAND_PHASES:
             assert self.hand is not None  # a hand's phases
             self.hand.findings.append(proven)
@@ -259,7 +257,7 @@ class TableLifecycle(SessionBase):
             )
         self.absent.add(msg.seat)
         finding = Culprit(msg.seat, f"left or withheld its {msg.owed} past the time limit", index, ABSENT)
-        self._emit("timeout", msg.seat, f"seat {msg.seat} timed out (owed its {msg.owed})")
+        self._emit("timeout", msg.seat, reason=msg.owed)
         if self.phase in HAND_PHASES:
             assert self.hand is not None  # a hand's phases
             self.hand.findings.append(finding)
@@ -272,4 +270,4 @@ class TableLifecycle(SessionBase):
     def _on_close(self, sender: int, msg: Close, index: int) -> None:
         self.closed = msg.reason
         self.phase = "over"
-        self._emit("closed", None, f"table closed: {msg.reason}")
+        self._emit("closed", None, reason=msg.reason)

@@ -25,6 +25,8 @@ shown), `records.py` (what the audit reads).
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.cards import Card
 from engine.state import Action, IllegalAction, State
 
@@ -357,8 +359,8 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
 
     # --- events -------------------------------------------------------------------------
 
-    def _emit(self, kind: EventKind, seat: int | None, text: str) -> None:
-        self._events.append(Event(kind, seat, text))
+    def _emit(self, kind: EventKind, seat: int | None, **fields: Any) -> None:
+        self._events.append(Event(kind, seat, **fields))
 
     def _emit_deal(self) -> None:
         self._events += deal_events(self.view, self.seat if self.holds_seat() else None)

@@ -15,6 +15,7 @@ import pytest
 from helpers.cheaters import random_choosers
 
 from briscola_tui.cli import main
+from briscola_tui.render import render
 from engine.cards import Card
 from engine.labels import parse
 from engine.state import State
@@ -32,7 +33,7 @@ def story(table) -> dict:
     told: dict = {id(node): [] for node in table.nodes}
 
     def listen(node, event):
-        told[id(node)].append((event.kind, event.seat, event.text))
+        told[id(node)].append((event.kind, event.seat, render(event)))
 
     table.on_event = listen
     return told
@@ -44,7 +45,7 @@ def test_every_node_tells_the_same_story(game, players):
     told = story(table)
     table.run(max_hands=2)
     public = [[e for e in told[id(node)] if e[0] not in PRIVATE] for node in table.nodes]
-    host = [(e.kind, e.seat, e.text) for e in table.host.events if e.kind not in PRIVATE]
+    host = [(e.kind, e.seat, render(e)) for e in table.host.events if e.kind not in PRIVATE]
     for events in public:
         assert events == host
     kinds = {kind for kind, _, _ in host}
@@ -195,6 +196,6 @@ def test_only_a_chiamata_call_makes_the_holder_a_secret_partner(game, players):
     holder = next(seat for seat, hand in enumerate(deal.hands) if call.card in hand)
     before = views[holder].clone()
     views[holder].apply(call)
-    texts = [e.text for e in action_events(before, views[holder], call)]
+    texts = [render(e) for e in action_events(before, views[holder], call)]
     partner = "you hold the called card: you are the caller's partner, and nobody else knows"
     assert (partner in texts) == (game == "chiamata"), texts

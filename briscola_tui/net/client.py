@@ -31,6 +31,7 @@ from protocol.session import TableSession
 from protocol.transcript import entry_hash
 
 from ..folders import subfolder
+from ..render import HEADLESS, render
 from ..storage import FileSeatStore, TranscriptFile
 from ..wording import count
 from .thinking import think
@@ -72,6 +73,7 @@ class Client:
     def __init__(self, options: Options, say, identity: Identity | None = None, lines=None):
         self.options = options
         self.say = say
+        self.tell = lambda event: say(render(event, HEADLESS))  # an event, in words
         self.identity = identity
         self.lines = lines  # an async iterator of input lines (a person at the keyboard)
         self._waiting: asyncio.Future | None = None  # the person's answer being waited for
@@ -417,7 +419,7 @@ class Client:
         if self.log is not None:
             self.log.append(data)
         for event in update.events:
-            self.say(event.text)
+            self.tell(event)
         for message in update.messages:
             self._send(hs.submit(message))
         self._come_back()

@@ -6,14 +6,12 @@ import asyncio
 import errno
 import os
 import random
-import re
 import secrets
 import socket
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine import bots as players
-from engine.cards import SUIT_NAMES
 from engine.game import OptionError
 from engine.games import make
 from engine.text import name_problem, normal_name, visible
@@ -49,17 +47,10 @@ def person_name(name: str) -> str:
 
 
 def say(line: str) -> None:
-    """A line of the headless host or client on standard output, the trump suit named, and
-    every control character in it made visible (names and reasons come from peers)."""
-    print(visible(readable(line)), flush=True)
-
-
-def readable(line: str) -> str:
-    """`trump H` as `trump H (hearts)`: events name a suit by its letter."""
-    return TRUMP.sub(lambda m: f"trump {m.group(1)} ({SUIT_NAMES[m.group(1)][1]})", line)
-
-
-TRUMP = re.compile(r"\btrump ([DHSC])\b")
+    """A line of the headless host or client on standard output (events as `render.HEADLESS`
+    writes them: the trump suit named), every control character in it made visible (names
+    and reasons come from peers)."""
+    print(visible(line), flush=True)
 
 
 @dataclass

@@ -40,6 +40,7 @@ from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript import HOST, Signed, entry_hash, parse_header
 
+from ..render import HEADLESS, render
 from ..wording import count
 from .thinking import think
 
@@ -342,6 +343,7 @@ class TableServer:
         self.replace_with_bot = replace_with_bot  # a player function, or None
         self.hands = hands
         self.say = say
+        self.tell = lambda event: self.say(render(event, HEADLESS))  # an event, in words
         self.limits = limits or Limits()
         self.guesses = Guesses(guesses or GuessLimits())
         self.report: asyncio.TimerHandle | None = None  # when the wrong codes are summed up next
@@ -908,7 +910,7 @@ class TableServer:
         """Store, then relay, an entry; the host's own players take it in."""
         await asyncio.to_thread(self.log.append, data)
         for event in self.host.events:
-            self.say(event.text)
+            self.tell(event)
         self.host.events.clear()
         self._tell_away()  # a join, or a seat given to a computer player, changes who can be away
         self.waiting_since = time.monotonic()

@@ -14,6 +14,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from ..render import render
+from ..verify import clean
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.literal import literal
 from ..wording import TITLES
@@ -118,8 +120,11 @@ def step_text(steps, k: int, style) -> Text:
                 out.append(f" {style.arrow} takes {step.trick[3]}", "bold")
         out.append("\n")
     out.append("\n")
-    for line in step.lines[-8:]:
-        out.append(literal(" " + style.text(line, v.names), "dim" if "joins" in line else "")).append("\n")
+    for event in step.events[-8:]:
+        line = clean(render(event, style, v.names))
+        out.append(literal(" " + line, "dim" if event.kind == "seated" and event.arrival == "joins" else "")).append(
+            "\n"
+        )
     if step.failure:
         out.append("\n").append(literal(f" {step.failure}", "bold")).append("\n")
     if step.audited and v.last_hand is not None:

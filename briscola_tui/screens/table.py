@@ -22,6 +22,7 @@ from textual.widgets import Input, RichLog, Static
 
 from engine.games import GAMES
 
+from ..render import Note, render
 from ..widgets.cards import Style, rank_order, sort_hand
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.grid import CardGrid
@@ -234,29 +235,39 @@ class TableScreen(Screen):
         log = self.query_one("#log", RichLog)
         for event in events:
             self._note(event)
-            text = self.style_.text(event.text, view.names)
+            text = self.words(event)
             log.write(literal(text, "bold" if event.kind in ("role", "secret", "verdict", "timeout") else ""))
         self._render_table()
         self._render_controls()
 
+    def words(self, event) -> str:
+        """An event (or a note of the app's) as this screen writes it: its cards and suits, seats by name."""
+        names = self.view.names if self.view else ()
+        if isinstance(event, Note):
+            return self.style_.text(event.text, names)
+        return render(event, self.style_, names)
+
     def _note(self, event) -> None:
         """Remember what the table shows beyond the view: tricks, the monte, a reveal, a problem."""
-        s, names = self.style_, self.view.names
+        s = self.style_
+        if isinstance(event, Note):
+            return
         if event.kind == "trick":
-            self.tricks.append(s.text(event.text, names))
+            self.tricks.append(self.words(event))
             if self.notice_until is not None and len(self.tricks) >= self.notice_until:
                 self.notice, self.notice_until = "", None
         elif event.kind == "monte" and event.cards:
             self.monte = tuple(event.cards)
             self.notice = "The monte is shown: " + s.cards(self.monte)
-        elif event.kind == "role" and ("partner" in event.text or "alone" in event.text):
-            self.notice = s.text(event.text, names) + ("!" if "partner" in event.text else "")
+        elif event.kind == "role" and event.role in ("partner", "alone", "soloist"):
+            self.notice = self.words(event) + ("!" if event.role == "partner" else "")
             self.notice_until = len(self.tricks) + 2  # seen for the rest of this trick and the next
         elif event.kind == "secret":
-            self.notice = event.text[0].upper() + event.text[1:]
+            text = self.words(event)
+            self.notice = text[0].upper() + text[1:]
         elif event.kind in ("discard", "play") and self.monte:
             self.monte, self.notice = (), ""
-        elif event.kind in ("timeout", "stopped", "refused") or (event.kind == "verdict" and "void" in event.text):
+        elif event.kind in ("timeout", "stopped", "refused") or (event.kind == "verdict" and bool(event.culprits)):
             self.problems.append(event)
 
     def _header(self) -> Text:
@@ -389,7 +400,7 @@ class TableScreen(Screen):
             lines.append("\n")
         if not v.trick and v.tricks:
             t = v.tricks[-1]
-            taker = s.text(f"seat {t.winner} takes", v.names)
+            taker = "you take" if self.who(t.winner) == "you" else f"{self.who(t.winner)} takes"
             lines.append(f" last: {self.who(t.leader)} led {s.cards(t.cards)}, {taker} {t.points}", "dim")
         self.query_one("#seats", Static).update(lines)
         notice = self.query_one("#notice", Static)

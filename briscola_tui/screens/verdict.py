@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..render import render
 from ..widgets.cards import Style
 from ..widgets.literal import literal
 
@@ -27,7 +28,7 @@ def problem_lines(view, problems, style: Style) -> list[tuple[str, str]]:
     out = []
     for event in problems:
         kind = "timeout" if event.kind == "timeout" else "cheat" if event.kind == "verdict" else "stopped"
-        out.append((style.text(event.text, names), MEANING[kind]))
+        out.append((render(event, style, names), MEANING[kind]))
     last = view.last_hand
     if last is not None and not last.ok and not any(e.kind == "verdict" for e in problems):
         kind = "timeout" if any("time" in c for c in last.culprits) else "cheat"

@@ -130,7 +130,9 @@ class Style:
         return " ".join(self.card(c) for c in cards)
 
     def text(self, text: str, names=()) -> str:
-        """An event or label text: cards as this style writes them, seats by name."""
+        """A line already in words that is not an event (a network client's note, the audit's
+        culprits in a `LastHand`): cards as this style writes them, seats by name. Events are
+        written by `briscola_tui.render`, never read back through here."""
         if names:
             text = re.sub(r"\bseat (\d+)\b", lambda m: _name(names, int(m.group(1))), text)
             if "you" in names:  # the person's seat is named "you": "you play", not "you plays"
@@ -141,7 +143,7 @@ class Style:
         return text
 
     def action(self, action, names=()) -> str:
-        return self.text(label(action), names)
+        return label(action, self.card)
 
 
 def _name(names, seat: int) -> str:

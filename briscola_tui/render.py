@@ -1,0 +1,176 @@
+"""Events in words: the one place that writes what happened at the table.
+
+`protocol.events.Event` is data (a kind and its fields); `render(event, style,
+names)` is the line a headless client prints, `briscola selfplay` and the
+replay steps write, and the app shows in its log and notices. `style` writes
+cards and suits (`LETTERS`: `3S`, `trump H`; `HEADLESS`: `trump H (hearts)`;
+the app's `widgets.cards.Style`: glyphs, french or italian suit names);
+`names` names the seats (none: `seat 2`), and a seat named "you" gets the
+verb in the second person ("you take the trick"). All the English wording of
+events is here, ready for a second language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine.cards import SUIT_NAMES, Card
+from engine.labels import label
+from protocol.events import Event
+
+__all__ = ["HEADLESS", "LETTERS", "CardStyle", "Note", "render"]
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line of the app's own among the table's events (a network client's word, a
+    resumed game): not an event of the table, already in words."""
+
+    kind: str
+    text: str
+    seat: None = None
+    cards: tuple = ()
+
+
+class CardStyle(Protocol):
+    def card(self, card: Card | None) -> str: ...
+
+    def suit(self, suit: str) -> str: ...
+
+
+class Letters:
+    """Cards and suits by their letters: `3S`, `trump H`."""
+
+    def card(self, card: Card | None) -> str:
+        return "??" if card is None else str(card)
+
+    def suit(self, suit: str) -> str:
+        return suit
+
+
+class Headless(Letters):
+    """The headless host and clients: letters, the trump suit named after its letter."""
+
+    def suit(self, suit: str) -> str:
+        return f"{suit} ({SUIT_NAMES[suit][1]})"
+
+
+LETTERS = Letters()
+HEADLESS = Headless()
+
+ROLES = {
+    "partner": ("{} is the caller's partner", "you are the caller's partner"),
+    "alone": ("{} called its own card: it plays alone", "you called your own card: you play alone"),
+    "caller": ("{} wins the auction", "you win the auction"),
+    "soloist": ("{} plays alone against the others", "you play alone against the others"),
+}
+SECRETS = {
+    "alone": "you called your own card: you play alone",
+    "partner": "you hold the called card: you are the caller's partner, and nobody else knows",
+}
+ARRIVALS = {"joins": ("joins", "join"), "back": ("is back", "are back"), "takes": ("takes the seat", "take the seat")}
+
+
+def render(event: Event, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
+    """`event` as one line: cards and suits as `style` writes them, seats by `names`."""
+    return _Words(style, names).line(event)
+
+
+class _Words:
+    def __init__(self, style: CardStyle, names: Sequence[str]) -> None:
+        self.style, self.names = style, names
+
+    def who(self, seat) -> str:
+        if seat == "host":
+            return "the host"
+        return self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def you(self, seat) -> bool:
+        return self.who(seat) == "you"
+
+    def said(self, seat, third: str, second: str) -> str:
+        """`seat` and its verb: "seat 2 takes", "you take"."""
+        return f"you {second}" if self.you(seat) else f"{self.who(seat)} {third}"
+
+    def cards(self, cards: Iterable[Card | None]) -> str:
+        return " ".join(self.style.card(c) for c in cards)
+
+    def line(self, e: Event) -> str:
+        kind, seat = e.kind, e.seat
+        if e.action is not None:
+            return f"{self.who(seat)}: {label(e.action, self.style.card)}"
+        if kind == "table":
+            return f"{e.game}, {e.players} players"
+        if kind == "seated":
+            third, second = ARRIVALS[e.arrival or "joins"]
+            person = e.name == "you" and self.you(seat)  # the app's own seat: "you: you join"
+            return f"{self.who(seat)}: {e.name} {second if person else third}"
+        if kind == "dealer":
+            return self.said(seat, "deals first", "deal first")
+        if kind == "hand":
+            return f"hand {(e.hand or 0) + 1}: {self.said(seat, 'deals', 'deal')}"
+        if kind == "dealt":
+            if e.trump is not None:
+                return f"the face-up card is {self.cards(e.cards)}: trump {self.style.suit(e.trump)}"
+            if seat is not None:
+                return f"you are dealt {self.cards(e.cards)}"
+            return f"cards dealt ({', '.join(map(str, e.sizes))} each)"
+        if kind == "trick":
+            worth = f"{e.points} {e.unit}" + ("" if e.points == 1 else "s")
+            return f"{self.said(seat, 'takes', 'take')} the trick ({self.cards(e.cards)}) for {worth}"
+        if kind == "role":
+            third, second = ROLES[e.role or ""]
+            return second if self.you(seat) else third.format(self.who(seat))
+        if kind == "secret":
+            return SECRETS[e.role or ""]
+        if kind == "draw":
+            return "; ".join(
+                self.said(s, "draws", "draw") + (f" {self.style.card(c)}" if c is not None else " a card")
+                for s, c in e.drawn
+            )
+        if kind in ("monte", "dividete"):
+            verb = "the monte is shown" if kind == "monte" else "the monte is divided"
+            return f"{verb}: {self.cards(e.cards) or 'face down'}"
+        if kind == "handover":
+            card = self.style.card(e.card)
+            if seat is None:
+                return f"nobody hands over {card}: the caller holds it"
+            return f"{self.said(seat, 'hands', 'hand')} over {card}"
+        if kind == "stopped":
+            return f"{self.said(seat, 'stops', 'stop')} the hand (an early reveal)"
+        if kind == "evicted":
+            if self.you(seat):
+                return "you are evicted for cheating: your key may not sit here again"
+            return f"{self.who(seat)} is evicted for cheating: its key may not sit here again"
+        if kind == "refused":
+            whose = "your" if self.you(seat) else f"{self.who(seat)}'s"
+            return f"{whose} message refused: {e.reason}"
+        if kind == "timeout":
+            return f"{self.who(seat)} timed out (owed {'your' if self.you(seat) else 'its'} {e.reason})"
+        if kind == "verdict":
+            if e.culprits:
+                return f"hand {(e.hand or 0) + 1} void: {self.culprits(e)}"
+            return f"hand {(e.hand or 0) + 1}: {self.facts(e)}"
+        if kind == "series":
+            return f"series over; scores {list(e.scores)}; winners seats {list(e.winners)}"
+        if kind == "closed":
+            return f"table closed: {e.reason}"
+        return kind
+
+    def culprits(self, e: Event) -> str:
+        return "; ".join(
+            f"{self.who(c.seat)}: {c.reason}" + ("" if c.entry is None else f" (transcript entry {c.entry})")
+            for c in e.culprits
+        )
+
+    def facts(self, e: Event) -> str:
+        """What an audited hand gave: the result, card points, score change."""
+        if not e.hand_points:
+            return "void"
+        if e.redeal:
+            return "everybody passed, redeal"
+        facts = ", ".join(f"{k} {v}" for k, v in e.result)
+        score = None if e.score is None else list(e.score)
+        return f"{facts}; points {list(e.hand_points)}; score {score}"
