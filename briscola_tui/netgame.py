@@ -82,6 +82,7 @@ class NetClient(Client):
     def __init__(self, net: NetTable, options: Options, identity: Identity | None):
         super().__init__(options, net.client_said, identity)
         self.tell = net.client_told
+        self.note = net.client_noted
         self.net = net
         self.decision: asyncio.Future | None = None
 
@@ -306,7 +307,16 @@ class NetTable:
         if "; trying again in " not in line:  # the client's own retry chatter
             self._client_line = line
         with self._changed:
-            self._events.append(Note("note", line))
+            self._events.append(Note("said", text=line))
+
+    def client_noted(self, note: Note) -> None:
+        """A note of the client's (who sits where, who went, why it stopped): the log keeps its
+        words, the screen the note (written with the seats' names)."""
+        line = render(note)
+        self._log.append(line)
+        self._client_line = line
+        with self._changed:
+            self._events.append(note)
 
     def client_told(self, event: Event) -> None:
         """An event of the table: the log keeps its words, the screen the event."""

@@ -147,12 +147,7 @@ class OfflineTable:
             table.send(seat, owed)
         self._stop_if_done()
         view = self.me.seat_view()
-        where = (
-            f"in hand {view.hand_number + 1}"
-            if view.hand_number is not None
-            else f"after {count(view.hands_played, 'hand')}"
-        )
-        self._events.append(Note("resumed", f"Resumed {where}: the game goes on where it stopped."))
+        self._events.append(Note("resumed", hand=view.hand_number, scored=view.hands_played))
         return self
 
     @staticmethod

@@ -6,7 +6,9 @@ replay steps write, and the app shows in its log and notices. `style` writes
 cards and suits (`LETTERS`: `3S`, `trump H`; `HEADLESS`: `trump H (hearts)`;
 the app's `widgets.cards.Style`: glyphs, french or italian suit names);
 `names` names the seats (none: `seat 2`), and a seat named "you" gets the
-verb in the second person ("you take the trick"). All the English wording of
+verb in the second person ("you take the trick"). A `Note` (what a client
+says beside the events) is data too, and `render` writes it; `render_hand`
+writes an audited hand (`engine.view.HandSummary`). All the English wording of
 events is here, ready for a second language.
 """
 
@@ -14,24 +16,45 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 from engine.cards import SUIT_NAMES, Card
 from engine.labels import label
+from engine.view import HandSummary
+from protocol.audit import Culprit
 from protocol.events import Event
 
-__all__ = ["HEADLESS", "LETTERS", "CardStyle", "Note", "render"]
+from .wording import count
+
+__all__ = ["HEADLESS", "LETTERS", "CardStyle", "Note", "render", "render_hand"]
 
 
 @dataclass(frozen=True)
 class Note:
-    """A line of the app's own among the table's events (a network client's word, a
-    resumed game): not an event of the table, already in words."""
+    """What a node says beside the table's events (a network client's word, a resumed game),
+    as data like an `Event`: `render` writes it.
 
-    kind: str
-    text: str
-    seat: None = None
-    cards: tuple = ()
+    Kinds: seated (`seat`, or None watching, at `table` of `game`), so_far (who sits where:
+    `names` on `seats`, `scored` hands), away and back (`seat`, its `name` if known), stopping
+    (`reason`, the `culprit` seat or "host" if named), stopped (the `culprits`), over
+    (`scores`, the `reason` the host closed), resumed (in `hand`, or after `scored` hands), and
+    said (`text`: words of the app's own or an error's, written as they are)."""
+
+    kind: Literal["seated", "so_far", "away", "back", "stopping", "stopped", "over", "resumed", "said"]
+    seat: int | None = None
+    text: str = ""
+    table: str = ""  # seated: the table id, in hex
+    game: str = ""  # seated
+    name: str | None = None  # away, back: the seat's name
+    names: tuple[str, ...] = ()  # so_far: the names, in seat order
+    seats: tuple[int, ...] = ()  # so_far
+    scored: int = 0  # so_far, resumed: hands scored
+    hand: int | None = None  # resumed: the hand going on (from 0)
+    reason: str | None = None  # stopping: why; over: why the host closed
+    culprit: int | str | None = None  # stopping: the seat (or "host") named
+    culprits: tuple[Culprit, ...] = ()  # stopped
+    scores: tuple[int, ...] = ()  # over
+    cards: tuple = ()  # (none: a note moves no card)
 
 
 class CardStyle(Protocol):
@@ -73,9 +96,20 @@ SECRETS = {
 ARRIVALS = {"joins": ("joins", "join"), "back": ("is back", "are back"), "takes": ("takes the seat", "take the seat")}
 
 
-def render(event: Event, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
-    """`event` as one line: cards and suits as `style` writes them, seats by `names`."""
-    return _Words(style, names).line(event)
+def render(event: Event | Note, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
+    """`event` (or a note) as one line: cards and suits as `style` writes them, seats by `names`."""
+    words = _Words(style, names)
+    return words.note(event) if isinstance(event, Note) else words.line(event)
+
+
+def render_hand(last: HandSummary, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
+    """What an audited hand gave, in one line: the result, card points and score change,
+    or who was named and why (`briscola selfplay`'s and `verify`'s verdict lines, the
+    summary and verdict screens)."""
+    words = _Words(style, names)
+    if not last.ok or last.points is None:
+        return words.culprits(last.culprits) or "void"
+    return words.facts(tuple(last.result.items()), last.redeal, last.points, last.score)
 
 
 class _Words:
@@ -151,26 +185,47 @@ class _Words:
             return f"{self.who(seat)} timed out (owed {'your' if self.you(seat) else 'its'} {e.reason})"
         if kind == "verdict":
             if e.culprits:
-                return f"hand {(e.hand or 0) + 1} void: {self.culprits(e)}"
-            return f"hand {(e.hand or 0) + 1}: {self.facts(e)}"
+                return f"hand {(e.hand or 0) + 1} void: {self.culprits(e.culprits)}"
+            if not e.hand_points:
+                return f"hand {(e.hand or 0) + 1}: void"
+            return f"hand {(e.hand or 0) + 1}: {self.facts(e.result, e.redeal, e.hand_points, e.score)}"
         if kind == "series":
             return f"series over; scores {list(e.scores)}; winners seats {list(e.winners)}"
         if kind == "closed":
             return f"table closed: {e.reason}"
         return kind
 
-    def culprits(self, e: Event) -> str:
+    def note(self, n: Note) -> str:
+        kind, seat = n.kind, n.seat
+        if kind == "seated":
+            return f"{'watching' if seat is None else self.who(seat)} at table {n.table} ({n.game or '?'})"
+        if kind == "so_far":
+            seats = f"{'seat' if len(n.seats) == 1 else 'seats'} {', '.join(map(str, n.seats))}"
+            scored = f"; {count(n.scored, 'hand')} scored so far" if n.scored else ""
+            return f"at the table: {', '.join(n.names)} ({seats}){scored}"
+        if kind in ("away", "back"):
+            return f"{n.name or self.who(seat)} {'is away (no connection)' if kind == 'away' else 'is back'}"
+        if kind == "stopping":
+            return f"stopping: {n.reason}" + ("" if n.culprit is None else f" [{self.who(n.culprit)}]")
+        if kind == "stopped":
+            return "the table stopped: " + self.culprits(n.culprits)
+        if kind == "over":
+            return f"the table is over: scores {list(n.scores)}" + (f" ({n.reason})" if n.reason else "")
+        if kind == "resumed":
+            where = f"in hand {n.hand + 1}" if n.hand is not None else f"after {count(n.scored, 'hand')}"
+            return f"Resumed {where}: the game goes on where it stopped."
+        return n.text
+
+    def culprits(self, culprits: Iterable[Culprit]) -> str:
+        """Who the audit named, why, and the transcript entry that shows it."""
         return "; ".join(
             f"{self.who(c.seat)}: {c.reason}" + ("" if c.entry is None else f" (transcript entry {c.entry})")
-            for c in e.culprits
+            for c in culprits
         )
 
-    def facts(self, e: Event) -> str:
+    def facts(self, result: Iterable[tuple[str, object]], redeal: bool, points: Sequence[int], score) -> str:
         """What an audited hand gave: the result, card points, score change."""
-        if not e.hand_points:
-            return "void"
-        if e.redeal:
+        if redeal:
             return "everybody passed, redeal"
-        facts = ", ".join(f"{k} {v}" for k, v in e.result)
-        score = None if e.score is None else list(e.score)
-        return f"{facts}; points {list(e.hand_points)}; score {score}"
+        facts = ", ".join(f"{k} {v}" for k, v in result if k != "side_points")
+        return f"{facts}; points {list(points)}; score {None if score is None else list(score)}"

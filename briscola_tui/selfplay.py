@@ -9,19 +9,19 @@ from briscola_tui.cheaters import CHEATS, cheat_chooser, honest_chooser
 from engine import bots
 from engine.games import make
 from protocol.audit import ABSENT
-from protocol.events import hand_facts
 from protocol.identity import Identity
 from protocol.local import LocalTable, replacement_seat
 from protocol.session import TableSession
+from protocol.view import summary
 
 from .offline import fixed_store
-from .render import render
+from .render import render, render_hand
 from .storage import TranscriptFile
 from .wording import count, option
 
 
 def describe_hand(verdict) -> str:
-    return f"hand {verdict.hand + 1}: {hand_facts(verdict)}"
+    return f"hand {verdict.hand + 1}: {render_hand(summary(verdict))}"
 
 
 def selfplay(

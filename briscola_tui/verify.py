@@ -41,8 +41,9 @@ from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import fingerprint
 from protocol.session import HAND_PHASES, TableSession
 from protocol.transcript import HOST, Entry, NotATranscript, OldTranscript, load_transcript_prefix
+from protocol.view import summary
 
-from .selfplay import hand_facts
+from .render import render_hand
 from .storage import read_transcript_file
 from .wording import count, option
 
@@ -180,7 +181,7 @@ class _Story:
         for verdict in session.verdicts[self.verdicts :]:
             self.found += verdict.culprits
             if verdict.ok:
-                self.say(f"ok   {verdict} — {hand_facts(verdict)}")
+                self.say(f"ok   {verdict} — {render_hand(summary(verdict))}")
             else:
                 self.say(f"FAIL {verdict}")
         self.verdicts = len(session.verdicts)

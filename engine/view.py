@@ -11,23 +11,28 @@ The table session builds one with `TableSession.seat_view()`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .cards import Card
 from .state import Action, Deal, State, Trick
 
+if TYPE_CHECKING:
+    from protocol.audit import Culprit
+
 
 @dataclass(frozen=True)
 class HandSummary:
-    """A hand once audited: the verdict, and every card as dealt (when the audit saw them all)."""
+    """A hand once audited: the verdict, and every card as dealt (when the audit saw them all).
+    Data, never a sentence: `briscola_tui.render.render_hand` writes it in words."""
 
-    number: int
+    number: int  # from 0
     ok: bool
-    text: str  # one line: the result, or who was named and why
-    culprits: tuple[str, ...]
+    culprits: tuple[Culprit, ...]  # who was named (seat, reason, transcript entry, cheat or absent)
     deal: Deal | None
-    points: tuple[int, ...] | None
-    score: tuple[int, ...] | None
-    result: dict
+    points: tuple[int, ...] | None  # card points; None: no outcome (a void hand)
+    score: tuple[int, ...] | None  # the score change
+    result: dict  # the outcome's result (caller, trump, target, ..., redeal), in order
+    redeal: bool = False  # everybody passed
 
 
 @dataclass(frozen=True)

@@ -153,18 +153,6 @@ def handover_events(holder: int | None, called) -> list[Event]:
     return [Event("handover", holder, (called,), card=called)]
 
 
-def hand_facts(verdict) -> str:
-    """One line of what an audited hand gave: the result, card points, score change."""
-    outcome = verdict.outcome
-    if outcome is None or not verdict.ok:
-        return "; ".join(map(str, verdict.culprits)) or "void"
-    result = outcome.result
-    if result.get("redeal"):
-        return "everybody passed, redeal"
-    facts = ", ".join(f"{k} {v}" for k, v in result.items() if k != "side_points")
-    return f"{facts}; points {outcome.points}; score {outcome.score}"
-
-
 def verdict_events(verdict) -> list[Event]:
     """The audit's verdict: the hand's result, or who is named (the first: a void hand)."""
     if verdict.ok:

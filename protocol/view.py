@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from engine.view import HandSummary, SeatView, hand_fields
 
 from .audit import Verdict
-from .events import hand_facts
 
 if TYPE_CHECKING:
     from .session import TableSession
@@ -44,10 +43,10 @@ def summary(verdict: Verdict) -> HandSummary:
     return HandSummary(
         number=verdict.hand,
         ok=verdict.ok,
-        text=hand_facts(verdict),
-        culprits=tuple(str(c) for c in verdict.culprits),
+        culprits=tuple(verdict.culprits),
         deal=verdict.deal,
         points=tuple(outcome.points) if outcome else None,
         score=tuple(outcome.score) if outcome and outcome.score else None,
         result=dict(outcome.result) if outcome else {},
+        redeal=bool(outcome and outcome.result.get("redeal")),
     )

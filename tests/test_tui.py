@@ -189,11 +189,14 @@ def test_no_color_and_ascii_never_leave_the_suit_to_colour(monkeypatch):
 
 
 def test_the_log_names_the_trump_suit_as_the_table_writes_it():
+    from briscola_tui.render import render
     from briscola_tui.widgets.cards import Style
+    from engine.cards import Card
+    from protocol.events import Event
 
-    text = "the face-up card is 6H: trump H"
-    assert Style(False).text(text) == "the face-up card is 6♥: trump ♥ hearts"
-    assert Style(True, names="italian").text(text) == "the face-up card is 6H: trump H Coppe"
+    event = Event("dealt", cards=(Card.parse("6H"),), trump="H")  # "the face-up card is 6H: trump H"
+    assert render(event, Style(False)) == "the face-up card is 6♥: trump ♥ hearts"
+    assert render(event, Style(True, names="italian")) == "the face-up card is 6H: trump H Coppe"
 
 
 @pytest.fixture(scope="module")

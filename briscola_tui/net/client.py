@@ -31,9 +31,8 @@ from protocol.session import TableSession
 from protocol.transcript import entry_hash
 
 from ..folders import subfolder
-from ..render import HEADLESS, render
+from ..render import HEADLESS, Note, render
 from ..storage import FileSeatStore, TranscriptFile
-from ..wording import count
 from .thinking import think
 
 
@@ -74,6 +73,7 @@ class Client:
         self.options = options
         self.say = say
         self.tell = lambda event: say(render(event, HEADLESS))  # an event, in words
+        self.note = lambda note: say(render(note, HEADLESS))  # a note of its own, in words
         self.identity = identity
         self.lines = lines  # an async iterator of input lines (a person at the keyboard)
         self._waiting: asyncio.Future | None = None  # the person's answer being waited for
@@ -97,7 +97,7 @@ class Client:
                 await self._connection()
                 delay, waited = 0.2, 0.0
             except Distrusted as distrust:
-                self.say(f"stopping: {distrust}")
+                self.note(Note("stopping", reason=str(distrust)))
                 return 2
             except Refused as refusal:
                 self.say(f"the host refused: {refusal}")
@@ -190,10 +190,10 @@ class Client:
         names = self.session.names if self.session is not None else {}
         for seat in seats:
             if seat not in self.away:
-                self.say(f"{names.get(seat) or f'seat {seat}'} is away (no connection)")
+                self.note(Note("away", seat, name=names.get(seat)))
         for seat in self.away:
             if seat not in seats:
-                self.say(f"{names.get(seat) or f'seat {seat}'} is back")
+                self.note(Note("back", seat, name=names.get(seat)))
         self.away = seats
 
     # --- the handshake ---------------------------------------------------------------------
@@ -270,10 +270,10 @@ class Client:
             self.session, owed = await asyncio.to_thread(self._rebuild, backlog)
             for message in owed:  # written here, on the event loop's thread (a transport is not thread-safe)
                 self._send(hs.submit(message))
-            self.say(self._seated())
+            self.note(self._seated())
             summary = self._so_far()
-            if summary:
-                self.say(summary)
+            if summary is not None:
+                self.note(summary)
             self._come_back()  # timed out while it was gone, and nothing more may come before its join
             self._check_over()
             return
@@ -316,21 +316,18 @@ class Client:
             log.append(data)
         return log
 
-    def _so_far(self) -> str:
-        """What a client arriving late missed, in one line: who sits where, and the hands scored."""
+    def _so_far(self) -> Note | None:
+        """What a client arriving late missed: who sits where, and the hands scored."""
         session = self.session
         if not session.names:
-            return ""
-        seats = sorted(session.names)  # (not "seat N": the app writes that as the seat's name)
-        who = ", ".join(session.names[s] for s in seats)
-        scored = len(session.outcomes)
-        return f"at the table: {who} ({'seat' if len(seats) == 1 else 'seats'} {', '.join(map(str, seats))})" + (
-            f"; {count(scored, 'hand')} scored so far" if scored else ""
-        )
+            return None
+        seats = tuple(sorted(session.names))
+        names = tuple(session.names[s] for s in seats)
+        return Note("so_far", names=names, seats=seats, scored=len(session.outcomes))
 
-    def _seated(self) -> str:
-        where = "watching" if self.seat is None else f"seat {self.seat}"
-        return f"{where} at table {self.table_id.hex()} ({self.session.table.game if self.session.table else '?'})"
+    def _seated(self) -> Note:
+        game = self.session.table.game if self.session.table else ""
+        return Note("seated", self.seat, table=self.table_id.hex(), game=game)
 
     # --- the table -------------------------------------------------------------------------
 
@@ -410,10 +407,7 @@ class Client:
             update = await asyncio.to_thread(self.session.receive, data)
         except ProtocolError as error:
             culprit = getattr(error, "culprit", None)
-            self.say(
-                f"stopping: {error.reason}"
-                + (f" [{'the host' if culprit == 'host' else f'seat {culprit}'}]" if culprit is not None else "")
-            )
+            self.note(Note("stopping", reason=error.reason, culprit=culprit))
             self.ended = "refused an entry"
             return
         if self.log is not None:
@@ -446,15 +440,15 @@ class Client:
             self.ended = self.session.phase
             if self.log is not None:
                 self.log.sync()
-            self.say(self._final())
+            self.note(self._final())
 
-    def _final(self) -> str:
+    def _final(self) -> Note:
         session = self.session
         if session.phase == "aborted":
-            named = sorted({str(c) for v in session.verdicts for c in v.cheats} | {str(c) for c in session.culprits})
-            return "the table stopped: " + "; ".join(named)
-        scores = session.series.scores if session.series else []
-        return f"the table is over: scores {scores}" + (f" ({session.closed})" if session.closed else "")
+            named = {str(c): c for v in session.verdicts for c in v.cheats} | {str(c): c for c in session.culprits}
+            return Note("stopped", culprits=tuple(named[k] for k in sorted(named)))
+        scores = tuple(session.series.scores) if session.series else ()
+        return Note("over", scores=scores, reason=session.closed or None)
 
 
 async def stdin_lines():

@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..render import render_hand
 from ..widgets.cards import Style, sort_hand
 from ..widgets.literal import literal
 
@@ -138,7 +139,7 @@ def summary_text(view, style: Style, final: bool, tricks=(), history=()) -> Text
         return out
     out.append(f" Hand {last.number + 1}\n", "bold")
     if not last.ok:  # who was named and why
-        out.append(literal(" " + style.text(last.text, names), "bold")).append("\n")
+        out.append(literal(" " + render_hand(last, style, names), "bold")).append("\n")
     for line in breakdown(view, style) if last.ok else []:
         out.append(f"  {line}\n")
     unit = "thirds" if view.game == "calabresella" else "points"

@@ -242,10 +242,7 @@ class TableScreen(Screen):
 
     def words(self, event) -> str:
         """An event (or a note of the app's) as this screen writes it: its cards and suits, seats by name."""
-        names = self.view.names if self.view else ()
-        if isinstance(event, Note):
-            return self.style_.text(event.text, names)
-        return render(event, self.style_, names)
+        return render(event, self.style_, self.view.names if self.view else ())
 
     def _note(self, event) -> None:
         """Remember what the table shows beyond the view: tricks, the monte, a reveal, a problem."""

@@ -10,7 +10,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..render import render
+from protocol.audit import ABSENT
+
+from ..render import render, render_hand
 from ..widgets.cards import Style
 from ..widgets.literal import literal
 
@@ -31,8 +33,8 @@ def problem_lines(view, problems, style: Style) -> list[tuple[str, str]]:
         out.append((render(event, style, names), MEANING[kind]))
     last = view.last_hand
     if last is not None and not last.ok and not any(e.kind == "verdict" for e in problems):
-        kind = "timeout" if any("time" in c for c in last.culprits) else "cheat"
-        out.append((f"Hand {last.number + 1} void: " + style.text("; ".join(last.culprits), names), MEANING[kind]))
+        kind = "timeout" if any(c.kind == ABSENT for c in last.culprits) else "cheat"
+        out.append((f"Hand {last.number + 1} void: " + render_hand(last, style, names), MEANING[kind]))
     return out
 
 

@@ -4,8 +4,6 @@ only on top of the letter or glyph, and none under NO_COLOR."""
 
 from __future__ import annotations
 
-import re
-
 from engine.cards import BRISCOLA_ORDER, SEVEN_SECOND_ORDER, SUIT_GLYPHS, SUIT_NAMES, TRESSETTE_ORDER, Card
 from engine.labels import label
 
@@ -38,21 +36,6 @@ RANK_NAMES = {
 }
 TWO_COLOURS = {"H": "red", "D": "red", "S": "", "C": ""}
 FOUR_COLOURS = {"S": "", "H": "red", "D": "dodger_blue1", "C": "green3"}
-SECOND_PERSON = {
-    "is": "are",
-    "plays": "play",
-    "takes": "take",
-    "draws": "draw",
-    "wins": "win",
-    "joins": "join",
-    "deals": "deal",
-    "hands": "hand",
-    "holds": "hold",
-    "discards": "discard",
-    "called": "called",
-    "has": "have",
-    "was": "were",
-}
 SUIT_ORDER = "SHCD"
 """Suits in the hand, left to right: alternating colours."""
 
@@ -129,22 +112,5 @@ class Style:
     def cards(self, cards) -> str:
         return " ".join(self.card(c) for c in cards)
 
-    def text(self, text: str, names=()) -> str:
-        """A line already in words that is not an event (a network client's note, the audit's
-        culprits in a `LastHand`): cards as this style writes them, seats by name. Events are
-        written by `briscola_tui.render`, never read back through here."""
-        if names:
-            text = re.sub(r"\bseat (\d+)\b", lambda m: _name(names, int(m.group(1))), text)
-            if "you" in names:  # the person's seat is named "you": "you play", not "you plays"
-                text = re.sub(r"\byou (\w+)\b", lambda m: "you " + SECOND_PERSON.get(m.group(1), m.group(1)), text)
-        text = re.sub(r"\btrump ([DHSC])\b", lambda m: "trump " + self.suit(m.group(1)), text)
-        if not self.ascii:
-            text = re.sub(r"\b([A2-7JQK])([DHSC])\b", lambda m: m.group(1) + SUIT_GLYPHS[m.group(2)], text)
-        return text
-
     def action(self, action, names=()) -> str:
         return label(action, self.card)
-
-
-def _name(names, seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
