@@ -11,13 +11,24 @@ The table session builds one with `TableSession.seat_view()`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .cards import Card
 from .state import Action, Deal, State, Trick
 
-if TYPE_CHECKING:
-    from protocol.audit import Culprit
+
+class Named(Protocol):
+    """Who an audit named, as the engine reads it (the audit's `protocol.audit.Culprit`
+    is one; the engine never imports the protocol)."""
+
+    @property
+    def seat(self) -> int | str: ...  # a seat number, or "host"
+    @property
+    def reason(self) -> str: ...
+    @property
+    def entry(self) -> int | None: ...  # the transcript entry that shows it
+    @property
+    def kind(self) -> str: ...  # a cheat, or absent
 
 
 @dataclass(frozen=True)
@@ -27,7 +38,7 @@ class HandSummary:
 
     number: int  # from 0
     ok: bool
-    culprits: tuple[Culprit, ...]  # who was named (seat, reason, transcript entry, cheat or absent)
+    culprits: tuple[Named, ...]  # who was named (seat, reason, transcript entry, cheat or absent)
     deal: Deal | None
     points: tuple[int, ...] | None  # card points; None: no outcome (a void hand)
     score: tuple[int, ...] | None  # the score change

@@ -450,8 +450,12 @@ async def test_the_lobby_shows_a_seat_taken_by_a_player_now_gone_as_away(childre
             def seats() -> str:
                 return str(app.screen.query_one("#lobby-seats").render()) if isinstance(app.screen, LobbyScreen) else ""
 
-            await wait_for(pilot, lambda: re.search(r"Bo +away", seats()), "Bo's seat shown away", WAIT)
-            assert re.search(r"Ada +you ", seats())
+            await wait_for(  # Ada's seat is hers before her join is ordered: wait for both
+                pilot,
+                lambda: re.search(r"Bo +away", seats()) and re.search(r"Ada +you ", seats()),
+                "Bo's seat shown away and Ada's as hers",
+                WAIT,
+            )
             await pilot.press("escape")
             await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
     finally:
