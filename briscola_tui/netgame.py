@@ -29,6 +29,7 @@ from engine.view import SeatView
 from protocol.events import Event
 from protocol.identity import Identity, fingerprint
 
+from .controller import Result
 from .net.client import Client, Options
 from .net.commands import Hosting, addresses, is_bot_name, person_name
 from .render import Note, render
@@ -164,6 +165,8 @@ class NetTable:
         self.options, self.identity, self.hosting = options, identity, hosting
         self.role = "host" if hosting is not None else options.role
         self.hands = hosting.server.hands if hosting is not None else None
+        self.save_problem = ""  # the seat's store and transcript problems are the client's to say
+        self.ticking = True  # a clock runs, the connection comes and goes: the screen redraws at every tick
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
         self.client: NetClient | None = None
@@ -171,7 +174,7 @@ class NetTable:
         self._main_task: asyncio.Task | None = None
         self._changed = threading.Condition()
         self._view: SeatView | None = None
-        self._events: list[Event] = []
+        self._events: list[Event | Note] = []
         self._log: deque[str] = deque(maxlen=LOG_LINES)
         self._lobby = Lobby(self.role, status="connecting")
         self._awaiting = False
@@ -399,7 +402,7 @@ class NetTable:
         with self._changed:
             return self._lobby
 
-    def snapshot(self) -> tuple[SeatView, list[Event]]:
+    def snapshot(self) -> tuple[SeatView, list[Event | Note]]:
         """The seat's view now, and what was said since the last snapshot."""
         with self._changed:
             events, self._events = self._events, []
@@ -441,10 +444,10 @@ class NetTable:
             return None
         return owing[0], limit - (time.monotonic() - self.entry_at)
 
-    def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> str:
-        """Send the person's action (if any), then wait until it is the person's turn ("turn"), a hand
-        has been audited ("hand"), the table is over ("over") or the wait was interrupted
-        ("stopped"); `moved(seat)` at every change in between (seat: whose turn it is, None when it
+    def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> Result:
+        """Send the person's action (if any), then wait until it is the person's turn (TURN), a hand
+        has been audited (HAND), the table is over (OVER) or the wait was interrupted
+        (STOPPED); `moved(seat)` at every change in between (seat: whose turn it is, None when it
         is nobody's or ours)."""
         if action is not None:
             self._answer(action)
@@ -454,25 +457,25 @@ class NetTable:
                 while self._version == seen and not self._interrupted:
                     self._changed.wait(0.5)
                 if self._interrupted:
-                    return "stopped"
+                    return Result.STOPPED
                 seen = self._version
                 if self._shown is not None and self._verdicts > self._shown:
                     self._shown += 1
                     if not self._over:  # the entry after a hand's audit may close the table: the summary says so
                         self._changed.wait_for(lambda seen=seen: self._version > seen, CLOSING_WAIT)
-                    return "hand"
+                    return Result.HAND
                 if self._over:
-                    return "over"
+                    return Result.OVER
                 if self._failed is not None:
                     raise NetError(self._failed)
                 if self._awaiting:
-                    return "turn"
+                    return Result.TURN
                 view = self._view
             if moved is not None and view is not None:
                 moved(view.turn if view.turn != view.seat and view.table_phase == "play" else None)
 
     def interrupt(self) -> None:
-        """Make a waiting `advance` return "stopped" now (and any later one at once): the screen that
+        """Make a waiting `advance` return Result.STOPPED now (and any later one at once): the screen that
         waits is going away, and the app cannot close while a thread of it waits."""
         with self._changed:
             self._interrupted = True

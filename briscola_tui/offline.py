@@ -33,6 +33,7 @@ from protocol.local import LocalTable
 from protocol.session import Shared, TableSession
 from protocol.store import SeatStore
 
+from .controller import Result
 from .render import Note
 from .saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
 from .storage import StoreError, TranscriptFile
@@ -178,7 +179,7 @@ class OfflineTable:
         self.level, self.hands, self.pace = level, hands, pace
         self.me = table.seats[0]
         table.on_event = self._on_event
-        self._events: list[Event] = []
+        self._events: list[Event | Note] = []
         self._seen = 0
         self._started = False
         self._lock = threading.Lock()
@@ -186,6 +187,8 @@ class OfflineTable:
         self.slot: Slot | None = None
         self._log: TranscriptFile | None = None
         self.saved, self.save_problem = None, ""
+        self.status: str | None = None  # no connection to lose: every seat is in this process
+        self.ticking = False  # nothing changes between the screen's looks but by `advance`
 
     # --- keeping the game on disk -------------------------------------------------
 
@@ -262,7 +265,7 @@ class OfflineTable:
         if node is self.me:
             self._events.append(event)
 
-    def snapshot(self) -> tuple[SeatView, list[Event]]:
+    def snapshot(self) -> tuple[SeatView, list[Event | Note]]:
         """Seat 0's view now, and the events since the last snapshot."""
         events, self._events = self._events, []
         return self.me.seat_view(), events
@@ -282,10 +285,10 @@ class OfflineTable:
 
     # --- running ----------------------------------------------------------------
 
-    def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> str:
+    def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> Result:
         """Act for the person (if `action`), then run the table until the person
-        must decide ("turn"), a hand has been audited ("hand"), the table is
-        over ("over") or `interrupt` was called ("stopped", checked before each
+        must decide (TURN), a hand has been audited (HAND), the table is
+        over (OVER) or `interrupt` was called (STOPPED, checked before each
         computer player's move). With `hands`, the table closes once that many
         hands were scored (redeals do not count). `moved(seat)` is called before
         each computer player thinks (seat) and after it acted (None)."""
@@ -297,27 +300,27 @@ class OfflineTable:
                 for seat in table.seats:
                     table.send(seat.seat, seat.start().messages)
             if action is not None:
-                table.send(0, table._decided(self.me, self.me.act(action)))
+                table.send(0, table.decided(self.me, self.me.act(action)))
             while True:
                 if self._pump():
                     self._remember()
-                    return "hand"
+                    return Result.HAND
                 if self.over:
                     self._remember()
-                    return "over"
+                    return Result.OVER
                 if self.me.my_turn():
                     self._remember()
-                    return "turn"
+                    return Result.TURN
                 bot = next((s for s in table.seats[1:] if s.my_turn()), None)
                 if bot is not None:
                     if self._interrupted:
                         self._remember()
-                        return "stopped"
+                        return Result.STOPPED
                     if moved:
                         moved(bot.seat)
                     if self.pace:
                         time.sleep(self.pace)
-                    table.send(bot.seat, table._decided(bot, bot.act(table.choose(bot))))
+                    table.send(bot.seat, table.decided(bot, bot.act(table.choose(bot))))
                     if moved:
                         moved(None)
                     continue
@@ -328,8 +331,12 @@ class OfflineTable:
         """Seats with no connection: none, every seat is in this process."""
         return ()
 
+    def deadline(self) -> tuple[int, float] | None:
+        """No time limit runs: the computer players never keep the person waiting."""
+        return None
+
     def interrupt(self) -> None:
-        """Make `advance` return "stopped" before the next computer player's move: the screen that
+        """Make `advance` return STOPPED before the next computer player's move: the screen that
         waits is going away, and the app cannot close while a thread of it runs the table."""
         self._interrupted = True
 

@@ -141,7 +141,7 @@ class LocalTable:
         moved = False
         for seat in self.seats:
             if seat.my_turn() and not self._stopped(seat):
-                self.send(seat.seat, self._decided(seat, seat.act(self.choose(seat))))
+                self.send(seat.seat, self.decided(seat, seat.act(self.choose(seat))))
                 moved = True
         return moved
 
@@ -149,7 +149,9 @@ class LocalTable:
         """Has `node` refused an entry (and so stopped, or left)?"""
         return any(node is gone for gone, _ in (*self.failures, *self.left))
 
-    def _decided(self, seat: TableSession, update) -> list[bytes]:
+    def decided(self, seat: TableSession, update) -> list[bytes]:
+        """What `seat` sends for a decision it took (`update`, from its `act`): its messages;
+        its events go to `on_event` first."""
         if self.on_event is not None:
             for event in update.events:
                 self.on_event(seat, event)

@@ -21,6 +21,7 @@ from helpers.tmux import play_cards_until, session_name, tmux
 
 from briscola_tui.app import BriscolaApp
 from briscola_tui.cli import main
+from briscola_tui.controller import Result
 from briscola_tui.offline import OfflineTable
 from briscola_tui.saved import NotResumable, Slot, saved_games
 from briscola_tui.screens.dialogs import ConfirmDelete
@@ -36,12 +37,12 @@ def own_home(tmp_path, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 
-def play_on(table: OfflineTable, rng: random.Random, stop_at_turn: int | None = None) -> str:
+def play_on(table: OfflineTable, rng: random.Random, stop_at_turn: int | None = None) -> Result:
     """The person's moves chosen by a random player: to the end, or until its `stop_at_turn`th turn."""
     person, turns = bots.get("random"), 0
     result = table.advance()
-    while result != "over":
-        if result == "turn":
+    while result is not Result.OVER:
+        if result is Result.TURN:
             turns += 1
             if turns == stop_at_turn:
                 return result
@@ -60,11 +61,11 @@ def test_a_resumed_table_ends_as_one_never_interrupted(tmp_path, game, players, 
     """Two hands with fixed seeds: stopped mid-way (the second hand, for chiamata), rebuilt
     from disk alone, it reaches the very state of a table that was never stopped."""
     whole = OfflineTable(game, players, "random", 2, seed=3, deal_seed=4)
-    assert play_on(whole, random.Random(1)) == "over"
+    assert play_on(whole, random.Random(1)) is Result.OVER
 
     person = random.Random(1)
     first = OfflineTable(game, players, "random", 2, seed=3, deal_seed=4, slot=Slot.new(game))
-    assert play_on(first, person, stop_at_turn) == "turn"
+    assert play_on(first, person, stop_at_turn) is Result.TURN
     held = first.me.seat_view().hand
     [saved] = saved_games()
     assert (saved.game, saved.players, saved.names[0]) == (game, players, "you")
@@ -74,32 +75,32 @@ def test_a_resumed_table_ends_as_one_never_interrupted(tmp_path, game, players, 
     del first  # gone without a word, as a process the terminal took with it
 
     resumed = OfflineTable.resume(saved.slot)
-    assert resumed.advance() == "turn" and resumed.me.seat_view().hand == held
-    assert play_on_from_turn(resumed, person) == "over"
+    assert resumed.advance() is Result.TURN and resumed.me.seat_view().hand == held
+    assert play_on_from_turn(resumed, person) is Result.OVER
     assert outcomes(resumed) == outcomes(whole)
     assert resumed.me.seat_view().scores == whole.me.seat_view().scores
     assert saved_games() == [] and not folder.exists()  # a finished series is not offered
     assert saved.slot.transcript.exists()  # its transcript stays, for the replay viewer
 
 
-def play_on_from_turn(table: OfflineTable, rng: random.Random) -> str:
-    """Go on from the person's turn (the table has just said "turn")."""
+def play_on_from_turn(table: OfflineTable, rng: random.Random) -> Result:
+    """Go on from the person's turn (the table has just said TURN)."""
     person = bots.get("random")
     result = table.advance(person(table.me.seat_view(), rng))
-    while result != "over":
-        result = table.advance(person(table.me.seat_view(), rng) if result == "turn" else None)
+    while result is not Result.OVER:
+        result = table.advance(person(table.me.seat_view(), rng) if result is Result.TURN else None)
     return result
 
 
 def test_resuming_a_finished_or_broken_game_says_why(tmp_path):
     done = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))
-    assert play_on(done, random.Random(0)) == "over"
+    assert play_on(done, random.Random(0)) is Result.OVER
     assert not done.slot.folder.exists()
     with pytest.raises(NotResumable):
         OfflineTable.resume(done.slot)
 
     broken = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))
-    assert play_on(broken, random.Random(0), 2) == "turn"
+    assert play_on(broken, random.Random(0), 2) is Result.TURN
     os.unlink(broken.slot.key("seat1"))
     with pytest.raises(NotResumable, match="key of seat1"):
         OfflineTable.resume(broken.slot)
@@ -268,13 +269,13 @@ def child_of(pid: int) -> int:
 
 def test_a_disk_that_fails_mid_game_is_said_and_the_game_plays_on(monkeypatch):
     table = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))
-    assert table.advance() == "turn" and saved_games() != []
+    assert table.advance() is Result.TURN and saved_games() != []
 
     def full(path, data):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr("briscola_tui.folders.replace_file", full)  # every file the game keeps
-    assert play_on_from_turn(table, random.Random(0)) == "over"  # the hand is played to the end all the same
+    assert play_on_from_turn(table, random.Random(0)) is Result.OVER  # the hand is played to the end all the same
     assert table.save_problem == "the game could not be kept on disk: No space left on device"
     assert saved_games() == []  # not offered: it could not be resumed
 

@@ -44,12 +44,13 @@ def test_settings_under_umask_000_are_private_and_so_are_the_folders_made_for_th
 
 def test_files_of_a_game_under_umask_000_are_private(tmp_path, monkeypatch, open_umask):
     """An offline game keeps keys, seat secrets, game.json and the transcript as it goes."""
+    from briscola_tui.controller import Result
     from briscola_tui.offline import OfflineTable
     from briscola_tui.saved import Slot
 
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
     table = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))
-    assert table.advance() == "turn"
+    assert table.advance() is Result.TURN
     written = list((tmp_path / "home").rglob("*"))
     assert {p.suffix for p in written} >= {".key", ".store", ".json", ".bin", ".lock"}
     for path in written:

@@ -2,11 +2,11 @@
 roles, stock, score and the log. Reads only the seat view and its events;
 the protocol and the computer players run in a worker thread.
 
-The controller (`OfflineTable`, or a network controller) gives `advance(action,
-moved)` -> "turn" / "hand" / "over", `snapshot()` -> (view, new events) and
-`over`; optionally `hands` (hands asked for), `deadline()` -> (seat,
-seconds left) or None when a time limit runs, and `status` (a line such as
-"reconnecting")."""
+The controller is a `controller.TableController` (`OfflineTable`, or the
+network's `NetTable`): `advance(action, moved)` -> a `controller.Result`,
+`snapshot()` -> (view, new events), `over`, `hands` (hands asked for),
+`deadline()` -> (seat, seconds left) or None, `status` (a line such as
+"reconnecting"), `save_problem` and `ticking`."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from textual.widgets import Input, RichLog, Static
 
 from engine.games import GAMES
 
+from ..controller import Result, TableController
 from ..render import Note, render
 from ..widgets.cards import Style, rank_order, sort_hand
 from ..widgets.choices import DIGITS, Choice, Choices
@@ -89,7 +90,7 @@ class TableScreen(Screen):
         Binding("escape", "cancel", show=False),
     ]
 
-    def __init__(self, controller, style: Style, **kwargs) -> None:
+    def __init__(self, controller: TableController, style: Style, **kwargs) -> None:
         super().__init__(**kwargs)
         self.controller = controller
         self.style_ = style
@@ -165,7 +166,7 @@ class TableScreen(Screen):
         except Exception as error:  # shown, not raised: the UI stays up
             app.call_from_thread(self.failed, f"{type(error).__name__}: {error}")
             return
-        if result == "stopped":  # this screen is gone: nothing to show
+        if result is Result.STOPPED:  # this screen is gone: nothing to show
             return
         view, events = ctrl.snapshot()
         app.call_from_thread(self.finished, view, events, result)
@@ -174,13 +175,13 @@ class TableScreen(Screen):
         self.over = True
         self.query_one("#prompt", Static).update(literal(f"The table stopped: {text}", "bold"))
 
-    def finished(self, view, events, result: str) -> None:
+    def finished(self, view, events, result: Result) -> None:
         self.show(view, events, None)
-        if result == "turn":
+        if result is Result.TURN:
             self._start_turn()
             return
-        self.over = result == "over" or self.controller.over
-        if getattr(self.controller, "save_problem", ""):
+        self.over = result is Result.OVER or self.controller.over
+        if self.controller.save_problem:
             self.notice, self.notice_until = self.controller.save_problem, None
         last = view.last_hand
         if last is not None and (not self.history or self.history[-1][0] != last.number):
@@ -272,7 +273,7 @@ class TableScreen(Screen):
         header = Text(f" {TITLES.get(v.game, v.game)}", "bold")
         if v.hand_number is not None or v.hands_played:
             number = (v.hand_number + 1) if v.hand_number is not None else v.hands_played
-            hands = getattr(self.controller, "hands", None)
+            hands = self.controller.hands
             header.append(f" {s.dot} hand {number}" + (f" of {hands}" if hands else ""))
         if v.scores and v.seat is not None:
             if v.players == 2:
@@ -373,8 +374,7 @@ class TableScreen(Screen):
         return {seat for seat in range(v.seat % 2, v.players, 2)} - {v.seat}
 
     def _clock(self, seat: int) -> str:
-        deadline = getattr(self.controller, "deadline", None)
-        left = deadline() if callable(deadline) else None
+        left = self.controller.deadline()
         if not left or left[0] != seat:
             return ""
         return f"{max(0, int(left[1]))}s"
@@ -391,7 +391,7 @@ class TableScreen(Screen):
         for seat in order:
             lines.append(self._seat_line(seat, trick, last_bid, roles_width, statuses[seat]))
             lines.append("\n")
-        status = getattr(self.controller, "status", "")
+        status = self.controller.status
         if status:
             lines.append(literal(f" {status}", "bold"))
             lines.append("\n")
@@ -406,11 +406,7 @@ class TableScreen(Screen):
 
     def _tick(self) -> None:
         """Redraw what moves by itself: the thinking mark and a clock."""
-        if (
-            self.view is not None
-            and self.app.screen is self
-            and (self.thinking is not None or getattr(self.controller, "deadline", None))
-        ):
+        if self.view is not None and self.app.screen is self and (self.thinking is not None or self.controller.ticking):
             self._render_table()
             if self.mode == "wait":
                 self._render_controls()
@@ -696,5 +692,5 @@ class TableScreen(Screen):
     def action_help(self) -> None:
         from .dialogs import InfoScreen, help_text
 
-        game = self.view.game if self.view else getattr(self.controller, "game", None)
+        game = self.view.game if self.view else self.controller.game
         self.app.push_screen(InfoScreen("Help", help_text(game)))

@@ -1,0 +1,78 @@
+"""The table controller: what the table screen (`screens.table.TableScreen`) calls
+and reads, whether the table runs in this process (`offline.OfflineTable`) or
+over the network (`netgame.NetTable`). No textual import here: the controllers
+run in worker threads and know nothing of the screen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import Protocol
+
+from engine.state import Action
+from engine.view import SeatView
+from protocol.events import Event
+
+from .render import Note
+
+
+class Result(Enum):
+    """Why `TableController.advance` returned."""
+
+    TURN = "turn"  # the person must decide
+    HAND = "hand"  # a hand has been audited
+    OVER = "over"  # the table is over
+    STOPPED = "stopped"  # `interrupt` was called: the screen waiting is gone
+
+
+class TableController(Protocol):
+    """A table as the table screen drives it. `advance` runs in a worker thread; the
+    rest may be read from any thread."""
+
+    hands: int | None
+    """Hands asked for (None: the series plays to its end)."""
+
+    save_problem: str
+    """Why the game could not be kept on disk ("" when it is, or nothing keeps it)."""
+
+    @property
+    def game(self) -> str:
+        """The game's name (the help screen's, before the first view)."""
+        ...
+
+    @property
+    def over(self) -> bool:
+        """The table is over."""
+        ...
+
+    @property
+    def status(self) -> str | None:
+        """A line for the table screen (the connection lost and being made again), or None."""
+        ...
+
+    @property
+    def ticking(self) -> bool:
+        """The table changes between the screen's looks (a clock, the connection): the screen
+        redraws it at every tick."""
+        ...
+
+    def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> Result:
+        """Act for the person (if `action`), then run or wait until a `Result`; `moved(seat)`
+        whenever somebody else is about to move (seat) or has moved (None)."""
+        ...
+
+    def snapshot(self) -> tuple[SeatView, list[Event | Note]]:
+        """The person's view now, and the events (and notes) since the last snapshot."""
+        ...
+
+    def interrupt(self) -> None:
+        """Make a waiting `advance` return `Result.STOPPED`: the screen is going away."""
+        ...
+
+    def away(self) -> tuple[int, ...]:
+        """Seats with no connection now."""
+        ...
+
+    def deadline(self) -> tuple[int, float] | None:
+        """The seat a time limit runs for and the seconds it has left, or None."""
+        ...
