@@ -103,3 +103,9 @@ def test_the_user_guide_installs_as_the_readme_does():
     readme = first_command(ROOT / "README.md")
     assert readme == "python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/briscola"
     assert first_command(ROOT / "docs" / "user-guide.md") == readme
+
+
+def test_ci_runs_the_readmes_test_command_as_written():
+    test_command = re.findall(r"```sh\n(.*?)\n```", (ROOT / "README.md").read_text(), re.S)[1].strip()
+    assert test_command.endswith(".venv/bin/python -m pytest")
+    assert test_command in (ROOT / ".ci" / "run").read_text().splitlines()
