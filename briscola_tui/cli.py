@@ -10,7 +10,7 @@ import sys
 from engine.games import GAMES
 
 from .names import CHEAT_KINDS, LEVELS
-from .options import HostOptions, JoinOptions, PlayOptions, WatchOptions
+from .options import DEFAULT_GAME, HostOptions, JoinOptions, PlayOptions, WatchOptions
 from .wording import TITLES, listing
 
 
@@ -154,6 +154,25 @@ def _network_app(kind: str, args) -> int:
     return run_app(kind, args)
 
 
+def _add_table_arguments(parser: argparse.ArgumentParser) -> None:
+    """--game and --players, as every command that opens a table takes them."""
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=list(GAMES))
+    parser.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
+
+
+def _add_option_argument(parser: argparse.ArgumentParser) -> None:
+    """-o NAME=VALUE, a game option (repeatable)."""
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        type=_option,
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)",
+    )
+
+
 def _add_network_commands(sub) -> None:
     levels = sorted(LEVELS)
     host = sub.add_parser(
@@ -164,8 +183,7 @@ def _add_network_commands(sub) -> None:
         "the transcript (each entry on disk before it is relayed). Prints the join code and the "
         "addresses to give friends. Exit 0 with the final scores when the series ends.",
     )
-    host.add_argument("--game", default=HostOptions.game, choices=list(GAMES))
-    host.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
+    _add_table_arguments(host)
     host.add_argument(
         "--hands", type=_positive, help="close the table after this many hands (default: the whole series)"
     )
@@ -187,15 +205,7 @@ def _add_network_commands(sub) -> None:
         "--transcript", metavar="FILE", help="the transcript file; an existing one is resumed (a restarted host)"
     )
     host.add_argument("--time-limit", type=_positive, metavar="S", help="whole seconds a seat has to send what it owes")
-    host.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        type=_option,
-        default=[],
-        metavar="NAME=VALUE",
-        help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)",
-    )
+    _add_option_argument(host)
     host.add_argument("--name", help="your name at the table (you hold seat 0 unless --headless)")
     host.add_argument(
         "--headless",
@@ -323,23 +333,14 @@ def _add_play_command(sub) -> None:
         description="Open the table with you at seat 0 and computer players in the other seats, dealt "
         "by the same mental-poker protocol as a network table, all in this process.",
     )
-    play.add_argument("--game", default=PlayOptions.game, choices=list(GAMES))
-    play.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
+    _add_table_arguments(play)
     play.add_argument(
         "--level",
         choices=sorted(LEVELS),
         help="the computer players' level (default: the one in your settings, normal at first)",
     )
     play.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
-    play.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        type=_option,
-        default=[],
-        metavar="NAME=VALUE",
-        help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)",
-    )
+    _add_option_argument(play)
     play.add_argument("--ascii", action="store_true", help="suits as letters (AS 3H KD 7C), no box lines")
     play.add_argument(
         "--resume",
@@ -390,8 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a table of computer players (random legal moves, or the levels --seats "
         "names) through the full mental-poker protocol in one process, print each hand and the final scores.",
     )
-    selfplay.add_argument("--game", default=PlayOptions.game, choices=list(GAMES))
-    selfplay.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
+    _add_table_arguments(selfplay)
     selfplay.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
     selfplay.add_argument("--seed", type=int, help="seed for the computer players' choices")
     selfplay.add_argument(
@@ -401,15 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="fix the seats' secrets, hence the deals, so a run can be repeated (default: fresh)",
     )
     selfplay.add_argument("--transcript", metavar="FILE", help="store the signed transcript here")
-    selfplay.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        type=_option,
-        default=[],
-        metavar="NAME=VALUE",
-        help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)",
-    )
+    _add_option_argument(selfplay)
     selfplay.add_argument(
         "--cheat",
         choices=CHEAT_KINDS,
