@@ -23,8 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def measure(game: str, players: int | None, hands: int, seed: int) -> dict:
-    from briscola_tui.offline import OfflineTable
-    from briscola_tui.saved import Slot
+    from briscola_tui.files.saved import Slot
+    from briscola_tui.tables.offline import OfflineTable
     from engine import bots
 
     person, rng = bots.get("random"), random.Random(seed)

@@ -67,8 +67,8 @@ import msgpack
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from briscola_tui.files.storage import TranscriptFile  # noqa: E402
 from briscola_tui.net.server import TableServer  # noqa: E402
-from briscola_tui.storage import TranscriptFile  # noqa: E402
 from engine import bots  # noqa: E402
 from engine.games import make  # noqa: E402
 from protocol import handshake as hs  # noqa: E402

@@ -15,7 +15,7 @@
    all in it. `table_startup_ms` does the same for `briscola play --game
    briscola --players 2` up to the first frame where a card can be played
    (the mental-poker deal of the first hand included), and `import_ms`
-   is the import of `briscola_tui.app` alone (`python -X importtime`-free:
+   is the import of `briscola_tui.tui.app` alone (`python -X importtime`-free:
    a child timing its own import). `help_cpu_ms` is the CPU of a whole
    `briscola --help` process (it must not load the protocol stack).
 2. **Key to frame** (`key_p50_ms`, `key_p95_ms`): in one headless app at
@@ -51,7 +51,7 @@ CHILD = """
 import asyncio, sys, time
 mode = sys.argv[1]
 import briscola_tui.cli  # what `briscola` imports first
-from briscola_tui.app import BriscolaApp
+from briscola_tui.tui.app import BriscolaApp
 play = {"game": "briscola", "players": 2, "hands": 1} if mode == "table" else None
 app = BriscolaApp(play, seed=1, deal_seed=1, pace=0)
 
@@ -69,7 +69,7 @@ async def main():
 
 asyncio.run(main())
 """
-IMPORT = "import time; t = time.perf_counter(); import briscola_tui.app; print(time.perf_counter() - t)"
+IMPORT = "import time; t = time.perf_counter(); import briscola_tui.tui.app; print(time.perf_counter() - t)"
 
 
 def child_env(home: str) -> dict:
@@ -123,7 +123,7 @@ async def key_delays(presses: int) -> tuple[list[float], float]:
     """Wall milliseconds from each key press to the frame it causes, and mean CPU ms per press."""
     from textual import events
 
-    from briscola_tui.app import BriscolaApp
+    from briscola_tui.tui.app import BriscolaApp
 
     app = BriscolaApp({"game": "briscola", "players": 2, "hands": 1}, seed=1, deal_seed=1, pace=0)
     painted = asyncio.Event()
@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"briscola --help: CPU {figures['help_cpu_ms']} ms (the whole process)")
         print(f"start-up to the first card to play: {figures['table_startup_ms']} ms (the first deal included)")
-        print(f"import briscola_tui.app: {figures['import_ms']} ms")
+        print(f"import briscola_tui.tui.app: {figures['import_ms']} ms")
         print(
             f"key press to frame over {args.presses} presses: p50 {figures['key_p50_ms']} ms, "
             f"p95 {figures['key_p95_ms']} ms (target < 50), max {figures['key_max_ms']} ms; "

@@ -52,7 +52,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     from engine.game import OptionError
 
-    from .selfplay import SelfplayError, selfplay
+    from .tools.selfplay import SelfplayError, selfplay
 
     if args.transcript:
         target = Path(args.transcript)
@@ -93,7 +93,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from .verify import verify
+    from .tools.verify import verify
 
     return verify(args.file, sys.stdout, sys.stderr)
 
@@ -149,7 +149,7 @@ def _terminal() -> bool:
 
 def _network_app(kind: str, args) -> int:
     """The Textual app on the lobby, then the table (the host's own seat in this process)."""
-    from .netapp import run_app
+    from .tui.netapp import run_app
 
     return run_app(kind, args)
 
@@ -277,7 +277,7 @@ def _play(args: argparse.Namespace) -> int:
     except OptionError as error:
         print(f"briscola play: {error}", file=sys.stderr)
         return 2
-    from .app import BriscolaApp
+    from .tui.app import BriscolaApp
 
     play = {"game": args.game, "players": args.players, "hands": args.hands, "options": dict(args.option)}
     app = BriscolaApp(
@@ -295,7 +295,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _say_farewell(app) -> None:
     """After the app: the last game against the computer's scores, or how to take it up again."""
-    from .offline import farewell
+    from .tables.offline import farewell
 
     if app.offline is not None:
         with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
@@ -304,8 +304,8 @@ def _say_farewell(app) -> None:
 
 def _resume(args: argparse.Namespace) -> int:
     """`play --resume`: the newest unfinished game against the computer."""
-    from .app import BriscolaApp
-    from .saved import saved_games
+    from .files.saved import saved_games
+    from .tui.app import BriscolaApp
 
     games = saved_games()
     if not games:
@@ -318,7 +318,7 @@ def _resume(args: argparse.Namespace) -> int:
 
 
 def _home(ascii: bool = False) -> int:
-    from .app import BriscolaApp
+    from .tui.app import BriscolaApp
 
     app = BriscolaApp(ascii=True if ascii else None)
     app.run()

@@ -1,7 +1,7 @@
 """Names the command line lists without loading what they name.
 
 `briscola --help` and the home screen must start fast: the cheats are defined in
-`briscola_tui.cheaters`, which loads the whole protocol and `cryptography`, and
+`briscola_tui.tools.cheaters`, which loads the whole protocol and `cryptography`, and
 the levels in `engine.bots`, which loads every computer player. The command line
 only needs their names; tests/test_startup.py checks these lists agree with the
 definitions.
@@ -10,7 +10,7 @@ definitions.
 # The computer players' levels (engine.bots.PLAYERS), from weakest.
 LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 
-# The cheats `briscola selfplay --cheat KIND` can stage (briscola_tui.cheaters.CHEATS).
+# The cheats `briscola selfplay --cheat KIND` can stage (briscola_tui.tools.cheaters.CHEATS).
 
 CHEAT_KINDS: tuple[str, ...] = (
     "bad-key",

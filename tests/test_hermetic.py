@@ -19,8 +19,8 @@ import platformdirs
 import pytest
 from helpers.home import REAL_HOMES, VARIABLES
 
-from briscola_tui import settings
-from briscola_tui.folders import data_dir
+from briscola_tui.files import settings
+from briscola_tui.files.folders import data_dir
 
 
 def outside_the_real_home(path: str | Path) -> bool:

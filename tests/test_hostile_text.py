@@ -35,13 +35,13 @@ from helpers.app import table_of, wait_for
 from helpers.network import CODE, WAIT, Child, Table, sit, wait_until
 
 from briscola_tui.net.commands import SetupError, join_options, person_name, player_identity
-from briscola_tui.netapp import NetworkApp
-from briscola_tui.netgame import Lobby, LobbySeat, NetTable
-from briscola_tui.screens.dialogs import InfoScreen
-from briscola_tui.screens.lobby import LobbyScreen
-from briscola_tui.screens.netforms import FormError, JoinForm, host_args, person
-from briscola_tui.screens.summary import SummaryScreen
-from briscola_tui.widgets.literal import literal
+from briscola_tui.tables.network import Lobby, LobbySeat, NetTable
+from briscola_tui.tui.netapp import NetworkApp
+from briscola_tui.tui.screens.dialogs import InfoScreen
+from briscola_tui.tui.screens.lobby import LobbyScreen
+from briscola_tui.tui.screens.netforms import FormError, JoinForm, host_args, person
+from briscola_tui.tui.screens.summary import SummaryScreen
+from briscola_tui.tui.widgets.literal import literal
 from engine.text import MAX_NAME, name_problem, normal_name, visible
 from protocol import handshake as hs
 from protocol.errors import RemoteProtocolError
@@ -212,8 +212,8 @@ def rendered(screen, *ids: str) -> str:
 
 
 async def test_the_lobby_a_dialog_and_a_form_show_hostile_text_as_it_is(tmp_path, monkeypatch):
-    from briscola_tui.app import BriscolaApp
-    from briscola_tui.widgets.cards import Style
+    from briscola_tui.tui.app import BriscolaApp
+    from briscola_tui.tui.widgets.cards import Style
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
@@ -495,8 +495,8 @@ def test_a_host_that_orders_a_hostile_name_is_refused_by_every_client_and_nothin
 
 
 def test_a_joining_players_lobby_says_how_many_seats_the_hosts_computer_plays():
-    from briscola_tui.netgame import Lobby, LobbySeat
-    from briscola_tui.screens.lobby import seats_text
+    from briscola_tui.tables.network import Lobby, LobbySeat
+    from briscola_tui.tui.screens.lobby import seats_text
 
     seats = (
         LobbySeat(0, "Ada", "47f8f6085b8ebdfc", False, False),

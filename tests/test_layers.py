@@ -105,3 +105,186 @@ def test_the_scan_sees_imports():
     found = {m for path in sources("engine") for m, _ in imports(path)}
     assert "__future__" in found and ".cards" in found
     assert any(top(m) == "cryptography" for path in sources("protocol") for m, _ in imports(path))
+
+
+# --- the product: textual only in the UI package, and no import circle -----------------
+
+PACKAGES = ("engine", "protocol", "briscola_tui")
+UI_PACKAGE = "briscola_tui.tui"
+UI_LIBRARIES = ("textual", "rich")
+
+
+def module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def typing_only(tree: ast.Module) -> set[int]:
+    """The lines of the imports under `if TYPE_CHECKING:`, which never run."""
+    lines = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            lines |= {inner.lineno for inner in ast.walk(node) if isinstance(inner, ast.Import | ast.ImportFrom)}
+    return lines
+
+
+def absolute_imports(root: Path, path: Path, typing: bool = True) -> list[tuple[str, int, tuple[str, ...]]]:
+    """(module, line, names) for every import in a file, function-local ones included (and,
+    unless `typing` is false, those under `if TYPE_CHECKING:`), relative ones made absolute;
+    names: what `from module import ...` takes (empty for `import module`)."""
+    name = module_name(root, path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    skip = set() if typing else typing_only(tree)
+    found = []
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno, ()) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.append((module, node.lineno, tuple(alias.name for alias in node.names)))
+    return found
+
+
+def import_graph(root: Path, packages=PACKAGES, typing: bool = True) -> dict[str, dict[str, int]]:
+    """module -> {imported module of the project: line}, over every source file of `packages`.
+    `from package import module` is an edge to the module, not to the package's __init__."""
+    paths = [p for package in packages for p in sorted((root / package).rglob("*.py"))]
+    modules = {module_name(root, p): p for p in paths}
+    graph: dict[str, dict[str, int]] = {}
+    for module, path in modules.items():
+        edges = graph.setdefault(module, {})
+        for imported, line, names in absolute_imports(root, path, typing):
+            submodules = [f"{imported}.{n}" for n in names if f"{imported}.{n}" in modules]
+            targets = submodules if names and len(submodules) == len(names) else [imported, *submodules]
+            for target in targets:
+                if target in modules and target != module:
+                    edges.setdefault(target, line)
+    return graph
+
+
+def circles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The import circles: each strongly connected set of two or more modules (Tarjan), sorted.
+    A package's own __init__ importing its modules is no circle unless they import it back."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, {}):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def describe(graph: dict[str, dict[str, int]], group: list[str]) -> str:
+    members = set(group)
+    return "; ".join(f"{a} -> {b} (line {line})" for a in group for b, line in graph[a].items() if b in members)
+
+
+def ui_imports_outside_ui(root: Path, packages=PACKAGES) -> list[str]:
+    """Every import of textual or rich outside the UI package."""
+    bad = []
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            name = module_name(root, path)
+            if name == UI_PACKAGE or name.startswith(UI_PACKAGE + "."):
+                continue
+            for module, line, _ in absolute_imports(root, path):
+                if top(module) in UI_LIBRARIES:
+                    bad.append(f"{path.relative_to(root)}:{line}: {module}")
+    return sorted(set(bad))
+
+
+def test_no_import_circle():
+    """Nothing that runs imports in a circle (typing-only imports aside, for now)."""
+    graph = import_graph(ROOT, typing=False)
+    assert [describe(graph, group) for group in circles(graph)] == []
+
+
+def test_only_the_ui_package_imports_textual():
+    assert ui_imports_outside_ui(ROOT) == []
+
+
+def test_the_ui_package_is_where_textual_is():
+    """Not vacuous: the UI package does import textual, and the graph sees the product's edges."""
+    graph = import_graph(ROOT)
+    assert "briscola_tui.tui.screens.table" in graph["briscola_tui.tui.app"]  # a function-local import
+    assert "briscola_tui.tables.network" in graph["briscola_tui.tui.netapp"]
+    ui = [p for p in sources("briscola_tui/tui") for m, _ in imports(p) if top(m) == "textual"]
+    assert ui
+
+
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_the_checks_catch_a_circle_through_a_function_local_import(tmp_path):
+    """The circle the app had: app -> home -> forms -> netapp -> app, the last two inside functions."""
+    write_tree(
+        tmp_path,
+        {
+            "briscola_tui/__init__.py": "",
+            "briscola_tui/tui/__init__.py": "",
+            "briscola_tui/tui/app.py": "def go():\n    from .home import Home\n",
+            "briscola_tui/tui/home.py": "from . import forms\n",
+            "briscola_tui/tui/forms.py": "def submit():\n    from ..tui.netapp import open_lobby\n",
+            "briscola_tui/tui/netapp.py": "from .app import BriscolaApp\n",
+            "briscola_tui/tui/lone.py": "from .app import go\n",
+        },
+    )
+    graph = import_graph(tmp_path, ("briscola_tui",))
+    found = circles(graph)
+    assert found == [
+        ["briscola_tui.tui.app", "briscola_tui.tui.forms", "briscola_tui.tui.home", "briscola_tui.tui.netapp"]
+    ]
+    assert "briscola_tui.tui.forms -> briscola_tui.tui.netapp (line 2)" in describe(graph, found[0])
+
+
+def test_the_checks_catch_textual_outside_the_ui_package(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "briscola_tui/__init__.py": "",
+            "briscola_tui/tables/__init__.py": "",
+            "briscola_tui/tables/network.py": "def ask():\n    from textual.message import Message\n",
+            "briscola_tui/render.py": "from rich.text import Text\n",
+            "briscola_tui/tui/__init__.py": "",
+            "briscola_tui/tui/app.py": "from textual.app import App\n",
+        },
+    )
+    assert ui_imports_outside_ui(tmp_path, ("briscola_tui",)) == [
+        "briscola_tui/render.py:1: rich.text",
+        "briscola_tui/tables/network.py:2: textual.message",
+    ]

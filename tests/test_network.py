@@ -65,9 +65,9 @@ from helpers.network import (
     wait_until,
 )
 
+from briscola_tui.files.storage import read_transcript
 from briscola_tui.render import Note, render
-from briscola_tui.storage import read_transcript
-from briscola_tui.widgets.cards import Style
+from briscola_tui.tui.widgets.cards import Style
 from protocol import deck as mp
 from protocol import handshake as hs
 from protocol.channel import Exchange

@@ -19,14 +19,14 @@ from helpers.app import SIZE, play_hand, table_of, wait_for
 from helpers.home import terminal_env
 from helpers.tmux import play_cards_until, session_name, tmux
 
-from briscola_tui.app import BriscolaApp
 from briscola_tui.cli import main
-from briscola_tui.controller import Result
-from briscola_tui.offline import OfflineTable
-from briscola_tui.saved import NotResumable, Slot, saved_games
-from briscola_tui.screens.dialogs import ConfirmDelete
-from briscola_tui.screens.home import HomeScreen
-from briscola_tui.screens.summary import SummaryScreen
+from briscola_tui.files.saved import NotResumable, Slot, saved_games
+from briscola_tui.tables.controller import Result
+from briscola_tui.tables.offline import OfflineTable
+from briscola_tui.tui.app import BriscolaApp
+from briscola_tui.tui.screens.dialogs import ConfirmDelete
+from briscola_tui.tui.screens.home import HomeScreen
+from briscola_tui.tui.screens.summary import SummaryScreen
 from engine import bots
 
 
@@ -274,7 +274,7 @@ def test_a_disk_that_fails_mid_game_is_said_and_the_game_plays_on(monkeypatch):
     def full(path, data):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("briscola_tui.folders.replace_file", full)  # every file the game keeps
+    monkeypatch.setattr("briscola_tui.files.folders.replace_file", full)  # every file the game keeps
     assert play_on_from_turn(table, random.Random(0)) is Result.OVER  # the hand is played to the end all the same
     assert table.save_problem == "the game could not be kept on disk: No space left on device"
     assert saved_games() == []  # not offered: it could not be resumed
@@ -285,7 +285,7 @@ def test_after_a_hangup_a_shutdown_that_hangs_still_ends_the_process(tmp_path):
     on a write to the dead terminal), the process ends all the same, HANGUP_GRACE seconds on."""
     script = (
         "import time\n"
-        "from briscola_tui import app\n"
+        "from briscola_tui.tui import app\n"
         "app.HANGUP_GRACE = 0.5\n"
         "table = app.BriscolaApp.__new__(app.BriscolaApp)\n"
         "table.exit = lambda *args, **kwargs: None  # an exit that never completes\n"

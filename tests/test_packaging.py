@@ -70,7 +70,7 @@ def test_every_stylesheet_a_screen_names_exists():
 
     checked = 0
     for path in sorted((ROOT / "briscola_tui" / "screens").glob("*.py")):
-        module = importlib.import_module(f"briscola_tui.screens.{path.stem}")
+        module = importlib.import_module(f"briscola_tui.tui.screens.{path.stem}")
         for _, screen in inspect.getmembers(module, inspect.isclass):
             css = getattr(screen, "CSS_PATH", None)
             if issubclass(screen, Screen) and screen.__module__ == module.__name__ and isinstance(css, str):

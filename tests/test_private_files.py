@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from briscola_tui import folders
-from briscola_tui.folders import UnsafeFolder, data_dir, hold_lock
+from briscola_tui.files import folders
+from briscola_tui.files.folders import UnsafeFolder, data_dir, hold_lock
+from briscola_tui.files.settings import Settings
 from briscola_tui.net.commands import _save_code, _saved_code
-from briscola_tui.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,9 +44,9 @@ def test_settings_under_umask_000_are_private_and_so_are_the_folders_made_for_th
 
 def test_files_of_a_game_under_umask_000_are_private(tmp_path, monkeypatch, open_umask):
     """An offline game keeps keys, seat secrets, game.json and the transcript as it goes."""
-    from briscola_tui.controller import Result
-    from briscola_tui.offline import OfflineTable
-    from briscola_tui.saved import Slot
+    from briscola_tui.files.saved import Slot
+    from briscola_tui.tables.controller import Result
+    from briscola_tui.tables.offline import OfflineTable
 
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
     table = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))

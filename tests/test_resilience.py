@@ -14,7 +14,7 @@ import random
 import pytest
 from helpers.cheaters import random_choosers, snapshot
 
-from briscola_tui.storage import TranscriptFile
+from briscola_tui.files.storage import TranscriptFile
 from protocol.audit import ABSENT
 from protocol.codec import frame
 from protocol.host import Host

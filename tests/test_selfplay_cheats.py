@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
-from briscola_tui.cheaters import CHEATS
 from briscola_tui.cli import main
+from briscola_tui.tools.cheaters import CHEATS
 
 # (game, players, seed): a table where the cheater has its chance early. Each
 # run also passes the seed as --deal-seed, so its deals are the same every time.

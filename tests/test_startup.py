@@ -12,8 +12,8 @@ import subprocess
 import sys
 import textwrap
 
-from briscola_tui.cheaters import CHEATS
 from briscola_tui.names import CHEAT_KINDS, LEVELS
+from briscola_tui.tools.cheaters import CHEATS
 from engine.bots import PLAYERS
 from engine.games import GAMES, make
 
@@ -47,8 +47,8 @@ def test_help_loads_no_protocol():
 def test_the_home_screen_loads_no_protocol():
     code = textwrap.dedent("""
         import asyncio
-        from briscola_tui.app import BriscolaApp
-        from briscola_tui.screens.home import HomeScreen
+        from briscola_tui.tui.app import BriscolaApp
+        from briscola_tui.tui.screens.home import HomeScreen
 
         async def run():
             app = BriscolaApp(ascii=True)

@@ -6,7 +6,7 @@ import stat
 
 import pytest
 
-from briscola_tui.storage import (
+from briscola_tui.files.storage import (
     LoadedTranscript,
     TranscriptFile,
     read_transcript,
@@ -329,8 +329,8 @@ def test_save_and_read_transcript(tmp_path):
 
 
 def test_seat_store_file_is_private_and_survives_a_restart(tmp_path, monkeypatch):
-    from briscola_tui.folders import data_dir
-    from briscola_tui.storage import FileSeatStore
+    from briscola_tui.files.folders import data_dir
+    from briscola_tui.files.storage import FileSeatStore
 
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
     assert data_dir() == tmp_path / "home"
@@ -348,7 +348,7 @@ def test_seat_store_file_is_private_and_survives_a_restart(tmp_path, monkeypatch
 
 
 def test_a_file_that_is_not_a_seat_store_is_refused_and_kept(tmp_path):
-    from briscola_tui.storage import FileSeatStore, StoreError
+    from briscola_tui.files.storage import FileSeatStore, StoreError
 
     path = tmp_path / "x.store"
     path.write_bytes(b"not a store")

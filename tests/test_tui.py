@@ -8,12 +8,12 @@ import time
 import pytest
 from helpers.app import DEADLINE, SIZE, play_hand, table_of, wait_for
 
-from briscola_tui.app import BriscolaApp
 from briscola_tui.cli import main
-from briscola_tui.screens.dialogs import ConfirmQuit, InfoScreen
-from briscola_tui.screens.home import HomeScreen
-from briscola_tui.screens.setup import SetupScreen
-from briscola_tui.screens.table import TableScreen
+from briscola_tui.tui.app import BriscolaApp
+from briscola_tui.tui.screens.dialogs import ConfirmQuit, InfoScreen
+from briscola_tui.tui.screens.home import HomeScreen
+from briscola_tui.tui.screens.setup import SetupScreen
+from briscola_tui.tui.screens.table import TableScreen
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +29,7 @@ def make_app(game="briscola", players=2, **kwargs) -> BriscolaApp:
 
 
 async def test_briscola_two_players_to_the_summary_and_out(tmp_path):
-    from briscola_tui.transcript_steps import steps_of, stored_transcripts
+    from briscola_tui.tools.replay_steps import steps_of, stored_transcripts
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -152,8 +152,8 @@ async def test_setup_options_reach_the_table_and_explain_themselves():
 
 
 async def test_settings_are_saved_and_read_back(tmp_path):
-    from briscola_tui import settings
-    from briscola_tui.screens.settings import SettingsScreen
+    from briscola_tui.files import settings
+    from briscola_tui.tui.screens.settings import SettingsScreen
 
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
@@ -190,7 +190,7 @@ def test_no_color_and_ascii_never_leave_the_suit_to_colour(monkeypatch):
 
 def test_the_log_names_the_trump_suit_as_the_table_writes_it():
     from briscola_tui.render import render
-    from briscola_tui.widgets.cards import Style
+    from briscola_tui.tui.widgets.cards import Style
     from engine.cards import Card
     from protocol.events import Event
 
@@ -204,7 +204,7 @@ def transcripts(tmp_path_factory):
     """A Chiamata table of two hands and a Briscola hand where seat 1 plays a card it does not hold."""
     import io
 
-    from briscola_tui.selfplay import selfplay
+    from briscola_tui.tools.selfplay import selfplay
 
     folder = tmp_path_factory.mktemp("transcripts")
     honest, cheat = folder / "chiamata.bin", folder / "cheat.bin"
@@ -214,7 +214,7 @@ def transcripts(tmp_path_factory):
 
 
 def test_replay_steps_show_only_public_cards_until_the_audit(transcripts):
-    from briscola_tui.transcript_steps import steps_of
+    from briscola_tui.tools.replay_steps import steps_of
 
     steps = steps_of(transcripts[0])
     audits = [k for k, step in enumerate(steps) if step.audited]
@@ -230,7 +230,7 @@ def test_replay_steps_show_only_public_cards_until_the_audit(transcripts):
 
 
 async def test_replay_viewer_from_home_steps_to_the_audit(transcripts):
-    from briscola_tui.screens.replay import ReplayScreen
+    from briscola_tui.tui.screens.replay import ReplayScreen
 
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
@@ -253,8 +253,8 @@ async def test_replay_viewer_from_home_steps_to_the_audit(transcripts):
 async def test_the_stored_transcripts_are_listed_by_game_players_and_whose_copy(transcripts, tmp_path, monkeypatch):
     import shutil
 
-    from briscola_tui.screens.replay import OpenReplay
-    from briscola_tui.transcript_steps import describe
+    from briscola_tui.tools.replay_steps import describe
+    from briscola_tui.tui.screens.replay import OpenReplay
 
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
     folder = tmp_path / "home" / "transcripts"
@@ -273,7 +273,7 @@ async def test_the_stored_transcripts_are_listed_by_game_players_and_whose_copy(
 
 
 async def test_replay_refuses_a_file_that_is_not_a_transcript(tmp_path):
-    from briscola_tui.screens.replay import OpenReplay
+    from briscola_tui.tui.screens.replay import OpenReplay
 
     junk = tmp_path / "junk.bin"
     junk.write_bytes(b"not a transcript at all")
@@ -288,8 +288,8 @@ async def test_replay_refuses_a_file_that_is_not_a_transcript(tmp_path):
 
 
 async def test_a_cheat_named_by_the_audit_gets_its_own_screen(transcripts):
-    from briscola_tui.screens.verdict import VerdictScreen
-    from briscola_tui.transcript_steps import steps_of
+    from briscola_tui.tools.replay_steps import steps_of
+    from briscola_tui.tui.screens.verdict import VerdictScreen
 
     view = steps_of(transcripts[1])[-1].view
     assert view.last_hand is not None and not view.last_hand.ok
@@ -305,7 +305,7 @@ async def test_a_cheat_named_by_the_audit_gets_its_own_screen(transcripts):
 
 async def test_scegliete_the_first_defender_takes_from_the_monte_then_discards():
     """The computer players bid solissimo and raise scegliete: I take one card of the monte, then discard one."""
-    from briscola_tui.offline import OfflineTable
+    from briscola_tui.tables.offline import OfflineTable
     from engine import bots
 
     easy = bots.get("easy")

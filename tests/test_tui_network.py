@@ -43,13 +43,13 @@ from helpers.app import table_of, wait_for
 from helpers.network import BRISCOLA, CODE, ROOT, WAIT, Human, Proxy, Table
 
 from briscola_tui.net.commands import join_options, player_identity, watch_options
-from briscola_tui.netapp import NetworkApp
-from briscola_tui.netgame import Lobby, LobbySeat, NetTable
-from briscola_tui.screens.dialogs import ConfirmQuit
-from briscola_tui.screens.home import MENU, HomeScreen
-from briscola_tui.screens.lobby import LobbyScreen
-from briscola_tui.screens.netforms import HostForm, JoinForm, WatchForm, host_args
-from briscola_tui.screens.summary import SummaryScreen
+from briscola_tui.tables.network import Lobby, LobbySeat, NetTable
+from briscola_tui.tui.netapp import NetworkApp
+from briscola_tui.tui.screens.dialogs import ConfirmQuit
+from briscola_tui.tui.screens.home import MENU, HomeScreen
+from briscola_tui.tui.screens.lobby import LobbyScreen
+from briscola_tui.tui.screens.netforms import HostForm, JoinForm, WatchForm, host_args
+from briscola_tui.tui.screens.summary import SummaryScreen
 
 SIZE = (80, 24)
 HAND_WAIT = 240.0
@@ -273,7 +273,7 @@ async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
 
 
 async def test_forms_name_a_bad_field_and_the_lobby_shows_a_refusal_or_no_answer(children, home):
-    from briscola_tui.app import BriscolaApp
+    from briscola_tui.tui.app import BriscolaApp
 
     table = Table(children, "briscola", players=2, bots=1)
     with socket.socket() as probe:  # a port nothing listens on
@@ -626,8 +626,8 @@ LOBBY = Lobby(
 
 def test_the_lobby_snapshot(snap_compare):
     pytest.importorskip("pytest_textual_snapshot")
-    from briscola_tui.app import BriscolaApp
-    from briscola_tui.widgets.cards import Style
+    from briscola_tui.tui.app import BriscolaApp
+    from briscola_tui.tui.widgets.cards import Style
 
     class LobbyApp(BriscolaApp):
         def on_mount(self) -> None:

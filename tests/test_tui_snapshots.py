@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pytest_textual_snapshot")
 
-from briscola_tui.app import BriscolaApp  # noqa: E402
+from briscola_tui.tui.app import BriscolaApp  # noqa: E402
 
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 SIZE = (80, 24)
@@ -65,13 +65,13 @@ async def settle(pilot, timeout: float = 10.0):
 
 
 def table(app):
-    from briscola_tui.screens.table import TableScreen
+    from briscola_tui.tui.screens.table import TableScreen
 
     return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
 def my_turn(app):
-    from briscola_tui.screens.table import TableScreen
+    from briscola_tui.tui.screens.table import TableScreen
 
     return any(isinstance(s, TableScreen) and s.mode != "wait" for s in app.screen_stack)
 
@@ -132,7 +132,7 @@ def test_calabresella_discard(snap_compare):
 
 def test_hand_summary(snap_compare):
     async def run_before(pilot):
-        from briscola_tui.screens.summary import SummaryScreen
+        from briscola_tui.tui.screens.summary import SummaryScreen
 
         app = pilot.app
         while not isinstance(app.screen, SummaryScreen):

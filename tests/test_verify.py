@@ -20,7 +20,7 @@ import pytest
 from helpers.cheaters import LaxSession, off_suit, pick, random_choosers, scripted, seat_sessions
 
 from briscola_tui.cli import main
-from briscola_tui.storage import save_transcript
+from briscola_tui.files.storage import save_transcript
 from protocol.identity import Identity, fingerprint
 from protocol.local import LocalTable, replacement_seat
 from protocol.session import TableSession

@@ -47,8 +47,8 @@ from helpers.network import BRISCOLA, CODE, ROOT, WAIT, Child, Human, Table, wai
 from helpers.seat_process import FlagStopper, WrongShareWithheld
 
 from briscola_tui.cli import main
-from briscola_tui.selfplay import culprits_of
-from briscola_tui.storage import TranscriptFile
+from briscola_tui.files.storage import TranscriptFile
+from briscola_tui.tools.selfplay import culprits_of
 from engine.cards import Card
 from engine.state import Action
 from protocol.audit import ABSENT, CHEAT

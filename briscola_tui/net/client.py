@@ -30,9 +30,9 @@ from protocol.identity import Identity
 from protocol.session import TableSession
 from protocol.transcript import entry_hash
 
-from ..folders import subfolder
+from ..files.folders import subfolder
+from ..files.storage import FileSeatStore, TranscriptFile
 from ..render import HEADLESS, Note, render
-from ..storage import FileSeatStore, TranscriptFile
 from .thinking import think
 
 

@@ -21,8 +21,8 @@ from protocol.identity import Identity
 from protocol.session import TableSession
 from protocol.transcript import NotATranscript
 
-from ..folders import InUse, data_dir, hold_lock, open_private, replace_file, subfolder
-from ..storage import FileSeatStore, TranscriptFile
+from ..files.folders import InUse, data_dir, hold_lock, open_private, replace_file, subfolder
+from ..files.storage import FileSeatStore, TranscriptFile
 from .client import Client, Options, stdin_lines
 from .server import BOT_NAMES, Bot, GuessLimits, Limits, TableServer, bot_name, is_bot_name, new_code
 

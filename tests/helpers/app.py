@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from briscola_tui.screens.summary import SummaryScreen
-from briscola_tui.screens.table import TableScreen
+from briscola_tui.tui.screens.summary import SummaryScreen
+from briscola_tui.tui.screens.table import TableScreen
 
 SIZE = (80, 24)
 DEADLINE = 60.0

@@ -1,6 +1,6 @@
 """Test doubles for the protocol tests: choosers and message crafting.
 
-The cheating seats and hosts themselves live in `briscola_tui.cheaters` (the
+The cheating seats and hosts themselves live in `briscola_tui.tools.cheaters` (the
 `briscola selfplay --cheat` command uses them too); they are re-exported here.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from briscola_tui.cheaters import (  # noqa: F401 - re-exported for the tests
+from briscola_tui.tools.cheaters import (  # noqa: F401 - re-exported for the tests
     BadCoin,
     BadKey,
     BadReveal,
@@ -33,7 +33,7 @@ from briscola_tui.cheaters import (  # noqa: F401 - re-exported for the tests
     off_suit,
     proof_for,
 )
-from briscola_tui.cheaters import held as mine  # noqa: F401
+from briscola_tui.tools.cheaters import held as mine  # noqa: F401
 from engine.state import Action
 from protocol import deck as mp
 from protocol.identity import Identity

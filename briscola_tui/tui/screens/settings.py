@@ -9,7 +9,7 @@ from textual import on
 from textual.binding import Binding
 from textual.widgets import Static
 
-from ..settings import CHOICES, EXPLAIN, config_dir
+from ...files.settings import CHOICES, EXPLAIN, config_dir
 from ..widgets.choices import Choice, Choices
 from .setup import RowsScreen
 

@@ -16,10 +16,10 @@ from textual.widgets import Static
 
 from engine.games import GAMES
 
-from ..options import PlayOptions
-from ..settings import LEVELS, Settings
+from ...files.settings import LEVELS, Settings
+from ...options import PlayOptions
+from ...wording import listing
 from ..widgets.choices import DIGITS, Choice, Choices
-from ..wording import listing
 
 STOP_AFTER = (None, 1, 2, 3, 5, 10)
 OPTION_HELP = {

@@ -13,7 +13,7 @@ from engine.state import Action
 from engine.view import SeatView
 from protocol.events import Event
 
-from .render import Note
+from ..render import Note
 
 
 class Result(Enum):

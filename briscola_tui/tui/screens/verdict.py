@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from protocol.audit import ABSENT
 
-from ..render import render, render_hand
+from ...render import render, render_hand
 from ..widgets.cards import Style
 from ..widgets.literal import literal
 

@@ -43,9 +43,9 @@ from protocol.session import HAND_PHASES, TableSession
 from protocol.transcript import HOST, Entry, NotATranscript, OldTranscript, load_transcript_prefix
 from protocol.view import summary
 
-from .render import render_hand
-from .storage import read_transcript_file
-from .wording import count, option
+from ..files.storage import read_transcript_file
+from ..render import render_hand
+from ..wording import count, option
 
 OK, UNREADABLE, CHEAT, INCOMPLETE = 0, 1, 3, 4
 PROG = "briscola verify"

@@ -33,11 +33,11 @@ from protocol.local import LocalTable
 from protocol.session import Shared, TableSession
 from protocol.store import SeatStore
 
+from ..files.saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
+from ..files.storage import StoreError, TranscriptFile
+from ..render import Note
+from ..wording import count
 from .controller import Result
-from .render import Note
-from .saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
-from .storage import StoreError, TranscriptFile
-from .wording import count
 
 NAMES = ("you", "Bea", "Carlo", "Dora", "Elio", "Fede")
 """Seat names: the person, then the computer players."""

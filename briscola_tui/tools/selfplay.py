@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from briscola_tui.cheaters import CHEATS, cheat_chooser, honest_chooser
+from briscola_tui.tools.cheaters import CHEATS, cheat_chooser, honest_chooser
 from engine import bots
 from engine.games import make
 from protocol.audit import ABSENT
@@ -14,10 +14,10 @@ from protocol.local import LocalTable, replacement_seat
 from protocol.session import TableSession
 from protocol.view import summary
 
-from .offline import fixed_store
-from .render import render, render_hand
-from .storage import TranscriptFile
-from .wording import count, option
+from ..files.storage import TranscriptFile
+from ..render import render, render_hand
+from ..tables.offline import fixed_store
+from ..wording import count, option
 
 
 def describe_hand(verdict) -> str:

@@ -1,5 +1,5 @@
 """BriscolaApp: the Textual client. Playing against the computer, offline,
-through the same protocol code as a network table (`briscola_tui.offline`)."""
+through the same protocol code as a network table (`briscola_tui.tables.offline`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import threading
 
 from textual.app import App
 
-from . import settings as settings_module
-from .options import PlayOptions
+from ..files import settings as settings_module
+from ..options import PlayOptions
 from .widgets.cards import Style, can_show_glyphs
 from .widgets.literal import literal
 
@@ -104,8 +104,8 @@ class BriscolaApp(App):
         options: dict | None = None,
         level: str | None = None,
     ) -> None:
-        from .offline import OfflineTable
-        from .saved import Slot
+        from ..files.saved import Slot
+        from ..tables.offline import OfflineTable
         from .screens.table import TableScreen
 
         controller = OfflineTable(
@@ -128,9 +128,9 @@ class BriscolaApp(App):
         self.run_worker(lambda: self._resume(slot, failed), thread=True, group="resume")
 
     def _resume(self, slot, failed) -> None:
-        from .folders import InUse
-        from .offline import OfflineTable
-        from .saved import NotResumable
+        from ..files.folders import InUse
+        from ..files.saved import NotResumable
+        from ..tables.offline import OfflineTable
         from .screens.table import TableScreen
 
         try:

@@ -16,17 +16,23 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from engine.bots import PLAYERS
 from engine.game import OptionError
-from engine.games import make
+from engine.games import GAMES, make
 from engine.text import name_problem, normal_name
 
-from ..options import HostOptions, JoinOptions, WatchOptions
-from ..settings import Settings
+from ...files.settings import Settings
+from ...options import HostOptions, JoinOptions, WatchOptions
 from ..widgets.literal import literal
-from .home import TABLES
 
 MAX_TEXT = 64
 """Longest name or join code the host takes (docs/network.md, limits)."""
 EXAMPLE_ADDRESS = f"HOST:PORT, e.g. 192.168.1.20:{HostOptions.port}"
+
+TABLES = [
+    (f"{info.title}, {n} players{' (partners)' if n in info.teams else ''}", (info.name, n))
+    for info in GAMES.values()
+    for n in info.players
+]
+"""Every game at every table size it allows (the host form's choice): label, (game, players)."""
 
 
 class FormError(ValueError):
@@ -57,7 +63,7 @@ def short(text: str, what: str) -> str:
 def person(text: str) -> str:
     """The name field: a name the host takes (engine/text.py), and not one kept for the host's
     computer players; blank for none."""
-    from ..net.server import BOT_NAMES, is_bot_name
+    from ...net.server import BOT_NAMES, is_bot_name
 
     text = normal_name(short(text, "name"))
     problem = name_problem(text) if text else None
@@ -69,7 +75,7 @@ def person(text: str) -> str:
 
 
 def address(text: str) -> str:
-    from ..net.commands import SetupError, host_port
+    from ...net.commands import SetupError, host_port
 
     try:
         host_port(text.strip())
@@ -162,8 +168,8 @@ class NetForm(Screen):
         self.app.pop_screen()
 
     def action_submit(self) -> None:
-        from ..net.commands import SetupError
-        from ..netapp import open_lobby
+        from ...net.commands import SetupError
+        from .lobby import open_lobby
 
         try:
             table = self.table(self.values())
@@ -211,8 +217,8 @@ class HostForm(NetForm):
         ]
 
     def table(self, values: dict):
-        from ..net.commands import player_identity
-        from ..netgame import NetTable
+        from ...net.commands import player_identity
+        from ...tables.network import NetTable
 
         return NetTable.hosting_table(host_args(values), player_identity())
 
@@ -230,8 +236,8 @@ class JoinForm(NetForm):
         ]
 
     def table(self, values: dict):
-        from ..net.commands import join_options, player_identity
-        from ..netgame import NetTable
+        from ...net.commands import join_options, player_identity
+        from ...tables.network import NetTable
 
         return NetTable(join_options(join_args(values)), player_identity())
 
@@ -247,8 +253,8 @@ class WatchForm(NetForm):
         ]
 
     def table(self, values: dict):
-        from ..net.commands import watch_options
-        from ..netgame import NetTable
+        from ...net.commands import watch_options
+        from ...tables.network import NetTable
 
         return NetTable(watch_options(watch_args(values)))
 

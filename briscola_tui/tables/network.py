@@ -29,10 +29,10 @@ from engine.view import SeatView
 from protocol.events import Event
 from protocol.identity import Identity, fingerprint
 
+from ..net.client import Client, Options
+from ..net.commands import Hosting, addresses, is_bot_name, person_name
+from ..render import Note, render
 from .controller import Result
-from .net.client import Client, Options
-from .net.commands import Hosting, addresses, is_bot_name, person_name
-from .render import Note, render
 
 LOBBY_PHASES = ("table", "join", "coin_commit", "coin_reveal")
 """Table phases before the first hand: the lobby shows them, the table takes over after."""
@@ -193,7 +193,7 @@ class NetTable:
     @classmethod
     def hosting_table(cls, args, identity: Identity) -> NetTable:
         """Host the table `args` describe (the `briscola host` options) and take a seat at it."""
-        from .net.commands import prepare_host
+        from ..net.commands import prepare_host
 
         lines: list[str] = []
         hosting = prepare_host(args, lines.append)

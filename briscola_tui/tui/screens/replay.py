@@ -14,11 +14,11 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from ..render import render
-from ..verify import clean
+from ...render import render
+from ...tools.verify import clean
+from ...wording import TITLES
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.literal import literal
-from ..wording import TITLES
 
 
 class OpenReplay(Screen):
@@ -41,7 +41,7 @@ class OpenReplay(Screen):
         yield Static(" digits or arrows + Enter open   Escape back", id="replay-keys")
 
     def on_mount(self) -> None:
-        from ..transcript_steps import describe, stored_transcripts
+        from ...tools.replay_steps import describe, stored_transcripts
 
         self.files = stored_transcripts()
         menu = self.query_one(Choices)
@@ -77,7 +77,7 @@ class OpenReplay(Screen):
             self.open(self.files[self.query_one(Choices).cursor])
 
     def open(self, path: Path) -> None:
-        from ..transcript_steps import ReplayError, steps_of
+        from ...tools.replay_steps import ReplayError, steps_of
 
         error = self.query_one("#replay-error", Static)
         error.update(literal(f" reading {path.name}" + self.app.style_.ellipsis))

@@ -22,14 +22,14 @@ from textual.widgets import Input, RichLog, Static
 
 from engine.games import GAMES
 
-from ..controller import Result, TableController
-from ..render import Note, render
+from ...render import Note, render
+from ...tables.controller import Result, TableController
+from ...wording import TITLES
 from ..widgets.cards import Style, rank_order, sort_hand
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.grid import CardGrid
 from ..widgets.hand import Hand
 from ..widgets.literal import literal
-from ..wording import TITLES
 
 CARD_KINDS = ("play", "return")
 THINKING_DELAY = 0.3

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..render import render_hand
+from ...render import render_hand
 from ..widgets.cards import Style, sort_hand
 from ..widgets.literal import literal
 

@@ -34,8 +34,8 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
     from protocol.session import TableSession
     from protocol.transcript import NotATranscript
 
-    from .render import render
-    from .storage import read_transcript_file
+    from ..files.storage import read_transcript_file
+    from ..render import render
     from .verify import clean
 
     try:
@@ -89,7 +89,7 @@ def describe(path: Path) -> str:
     from protocol.messages import from_body
     from protocol.transcript import load_transcript_prefix, parse_signed
 
-    from .wording import SHORT_NAMES
+    from ..wording import SHORT_NAMES
 
     try:
         with path.open("rb") as handle:
@@ -117,7 +117,7 @@ def whose_copy(stem: str) -> str:
 
 def stored_transcripts(limit: int = 8) -> list[Path]:
     """The newest transcripts in the data folder (host, join and watch keep theirs there)."""
-    from .folders import data_dir
+    from ..files.folders import data_dir
 
     folder = data_dir() / "transcripts"
     try:

@@ -11,9 +11,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ...wording import TITLES
 from ..widgets.cards import Style
 from ..widgets.literal import literal
-from ..wording import TITLES
 
 REFRESH = 0.2
 """Seconds between two looks at the controller."""
@@ -121,3 +121,10 @@ class LobbyScreen(Screen):
             self.app.exit()
         else:
             self.app.pop_screen()
+
+
+def open_lobby(app, table, *, replace: bool = False) -> None:
+    """Start `table` (a NetTable) and show its lobby (in place of the current screen if `replace`)."""
+    table.start()
+    screen = LobbyScreen(table, app.style_)
+    app.switch_screen(screen) if replace else app.push_screen(screen)

@@ -13,9 +13,9 @@ from textual.widgets import Static
 
 from engine.games import GAMES
 
+from ...wording import SHORT_NAMES, count
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.literal import literal
-from ..wording import SHORT_NAMES, count
 
 MENU = [
     ("Play against the computer", "play"),
@@ -28,12 +28,6 @@ MENU = [
     ("Quit", "quit"),
 ]
 RESUME = ("Resume an unfinished game", "resume")
-TABLES = [
-    (f"{info.title}, {n} players{' (partners)' if n in info.teams else ''}", (info.name, n))
-    for info in GAMES.values()
-    for n in info.players
-]
-"""Every game at every table size it allows (the host form's choice): label, (game, players)."""
 
 
 def saved_label(saved, dot: str) -> str:
@@ -99,7 +93,7 @@ class HomeScreen(Screen):
         return [MENU[0], RESUME, *MENU[1:]] if self.saved else MENU
 
     def _show(self, cursor: int = 0) -> None:
-        from ..saved import saved_games
+        from ...files.saved import saved_games
 
         if self.menu == "home":
             self.saved = saved_games()[:9]
@@ -161,8 +155,8 @@ class HomeScreen(Screen):
         self.app.push_screen(ConfirmDelete(item.text), answered)
 
     def _delete(self, slot, cursor: int) -> None:
-        from ..folders import InUse
-        from ..saved import saved_games
+        from ...files.folders import InUse
+        from ...files.saved import saved_games
 
         note = self.query_one("#home-note", Static)
         try:

@@ -11,17 +11,9 @@ import sys
 
 from engine.text import visible
 
+from ..tables.network import NetTable
 from .app import BriscolaApp
-from .netgame import NetTable
-
-
-def open_lobby(app, table: NetTable, *, replace: bool = False) -> None:
-    """Start `table` (a NetTable) and show its lobby (in place of the current screen if `replace`)."""
-    from .screens.lobby import LobbyScreen
-
-    table.start()
-    screen = LobbyScreen(table, app.style_)
-    app.switch_screen(screen) if replace else app.push_screen(screen)
+from .screens.lobby import open_lobby
 
 
 class NetworkApp(BriscolaApp):
@@ -46,7 +38,7 @@ class NetworkApp(BriscolaApp):
 def run_app(kind: str, args) -> int:
     """`briscola host|join|watch` without --headless. Exit status as the headless command's;
     0 when the person left before the end (the same command takes the seat back)."""
-    from .net.commands import join_options, player_identity, watch_options
+    from ..net.commands import join_options, player_identity, watch_options
 
     if kind == "host":
         table = NetTable.hosting_table(args, player_identity())
