@@ -31,11 +31,12 @@ import unicodedata
 
 import pytest
 from helpers import network
-from helpers.app import table_of, wait_for
+from helpers.app import FixedLobby, table_of, wait_for
 from helpers.network import CODE, WAIT, Child, Table, sit, wait_until
 
 from briscola_tui.net.commands import SetupError, join_options, person_name, player_identity
-from briscola_tui.tables.network import Lobby, LobbySeat, NetTable
+from briscola_tui.tables.controller import Lobby, LobbySeat
+from briscola_tui.tables.network import NetTable
 from briscola_tui.tui.netapp import NetworkApp
 from briscola_tui.tui.screens.dialogs import InfoScreen
 from briscola_tui.tui.screens.lobby import LobbyScreen
@@ -196,17 +197,6 @@ def test_a_join_under_a_bad_name_is_not_ordered_and_no_node_takes_one():
 # --- 3. the app shows names and reasons literally ---------------------------------------------------
 
 
-class FixedLobby:
-    def __init__(self, lobby: Lobby):
-        self._lobby = lobby
-
-    def lobby(self) -> Lobby:
-        return self._lobby
-
-    def stop(self) -> None:
-        pass
-
-
 def rendered(screen, *ids: str) -> str:
     return "\n".join(str(screen.query_one(f"#{i}").render()) for i in ids)
 
@@ -301,7 +291,7 @@ HOSTILE_CLIENT = textwrap.dedent("""
     # The stock client, with `briscola join`'s own name check skipped: ROLE ADDRESS CODE NAME.
     import asyncio, sys
     from engine import bots
-    from briscola_tui.net.client import Client, Options
+    from briscola_tui.net.client import Client, Listener, Options
     from briscola_tui.net.commands import host_port, player_identity, say
     role, address, code, name = sys.argv[1:5]
     host, port = host_port(address)
@@ -310,7 +300,7 @@ HOSTILE_CLIENT = textwrap.dedent("""
         address=host, port=port, role=role, name=name, code=code, seat=-1, player=player, retry_seconds=5.0
     )
     identity = player_identity() if role == "player" else None
-    sys.exit(asyncio.run(Client(options, say, identity).run()))
+    sys.exit(asyncio.run(Client(options, Listener(say), identity).run()))
     """)
 
 
@@ -495,7 +485,7 @@ def test_a_host_that_orders_a_hostile_name_is_refused_by_every_client_and_nothin
 
 
 def test_a_joining_players_lobby_says_how_many_seats_the_hosts_computer_plays():
-    from briscola_tui.tables.network import Lobby, LobbySeat
+    from briscola_tui.tables.controller import Lobby, LobbySeat
     from briscola_tui.tui.screens.lobby import seats_text
 
     seats = (

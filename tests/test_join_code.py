@@ -35,7 +35,7 @@ import pytest
 from helpers.network import CODE, WAIT, Human, Proxy, Raw, Table, wait_until
 
 from briscola_tui.files.storage import read_transcript
-from briscola_tui.net.client import Client, Distrusted, Options
+from briscola_tui.net.client import Client, Distrusted, Listener, Options
 from briscola_tui.net.server import Guesses, GuessLimits, peer_address
 from protocol import handshake as hs
 from protocol.channel import Exchange, Tampered, WrongCode
@@ -252,7 +252,7 @@ def test_the_client_refuses_a_host_that_cannot_prove_the_code(children):
 def test_a_client_coming_back_refuses_another_seat_than_its_own():
     liar = FakeHost(give=0)
     try:
-        client = Client(Options("127.0.0.1", liar.port, "player", code=CODE), say=lambda line: None)
+        client = Client(Options("127.0.0.1", liar.port, "player", code=CODE), Listener(lambda line: None))
         client.identity = Identity.generate()
         client.session, client.seat, client.table_id = TableSession(None), 1, TABLE  # it held seat 1 here
         with pytest.raises(Distrusted, match=r"^the host gave seat 0, but this client holds seat 1$"):

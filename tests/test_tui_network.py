@@ -39,11 +39,12 @@ import termios
 import time
 
 import pytest
-from helpers.app import table_of, wait_for
+from helpers.app import FixedLobby, table_of, wait_for
 from helpers.network import BRISCOLA, CODE, ROOT, WAIT, Human, Proxy, Table
 
 from briscola_tui.net.commands import join_options, player_identity, watch_options
-from briscola_tui.tables.network import Lobby, LobbySeat, NetTable
+from briscola_tui.tables.controller import Lobby, LobbySeat
+from briscola_tui.tables.network import NetTable
 from briscola_tui.tui.netapp import NetworkApp
 from briscola_tui.tui.screens.dialogs import ConfirmQuit
 from briscola_tui.tui.screens.home import MENU, HomeScreen
@@ -589,19 +590,6 @@ def test_the_host_app_leaves_at_once_while_it_waits_for_another_seats_move(child
 
 
 # --- the lobby, drawn ----------------------------------------------------------------------
-
-
-class FixedLobby:
-    """A controller that only has a lobby to show (fixed, for the snapshot)."""
-
-    def __init__(self, lobby: Lobby):
-        self._lobby = lobby
-
-    def lobby(self) -> Lobby:
-        return self._lobby
-
-    def stop(self) -> None:
-        pass
 
 
 LOBBY = Lobby(

@@ -9,8 +9,12 @@ user's data folder, written before they are needed; so a client whose
 connection drops reconnects by itself, and one killed and started again with
 the same command takes its seat back where it was.
 
-The client is headless here: it prints each event as a line, and a human
-seat reads one action label per line from standard input.
+Whoever runs a client hears from it through a `Listener` (lines, events,
+notes, the connection coming and going, the table changing) and answers for
+a person's seat through a `Person`. Headless (`briscola join --headless`),
+the listener prints lines and the person is the `Keyboard`: one action label
+per line on standard input. The app's network table
+(`briscola_tui.tables.network`) gives its own listener and person, the screen.
 """
 
 from __future__ import annotations
@@ -19,13 +23,17 @@ import asyncio
 import random
 import sys
 import threading
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from engine.labels import LabelError, labels, parse
+from engine.state import Action
 from protocol import handshake as hs
 from protocol.channel import Channel, Exchange, WrongCode
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.events import Event
 from protocol.identity import Identity
 from protocol.session import TableSession
 from protocol.transcript import entry_hash
@@ -66,16 +74,87 @@ class Options:
     retry_seconds: float = 60.0  # how long to keep trying to reconnect
 
 
-class Client:
-    """One seat (or a spectator) at a networked table."""
+class Listener:
+    """What a client tells whoever runs it. This one writes lines (`say`), as the headless
+    commands print them; the app's network table hears the same through its own. Every
+    method is called on the client's event loop, and must not block it."""
 
-    def __init__(self, options: Options, say, identity: Identity | None = None, lines=None):
-        self.options = options
+    def __init__(self, say: Callable[[str], None]) -> None:
         self.say = say
-        self.tell = lambda event: say(render(event, HEADLESS))  # an event, in words
-        self.note = lambda note: say(render(note, HEADLESS))  # a note of its own, in words
+
+    def line(self, text: str) -> None:
+        """Something the client says in its own words (retrying, refused, not a move)."""
+        self.say(text)
+
+    def event(self, event: Event) -> None:
+        """An event of the table, from an entry the client took in."""
+        self.say(render(event, HEADLESS))
+
+    def note(self, note: Note) -> None:
+        """A note of the client's own: who sits where, who went or came back, why it stops."""
+        self.say(render(note, HEADLESS))
+
+    def connected(self) -> None:
+        """The handshake is done: the connection is up."""
+
+    def lost(self, what: str, error: BaseException) -> None:
+        """The connection dropped, or was never made (`what` says which): it is tried again."""
+
+    def changed(self) -> None:
+        """What the seat sees may have changed (caught up, acted, someone went away)."""
+
+    def took_entry(self) -> None:
+        """An entry arrived from the host (and was taken in, or refused)."""
+        self.changed()
+
+
+class Person(Protocol):
+    """Who answers for a person's seat: the keyboard, or the app's screen."""
+
+    def prompt(self, offered: list[str]) -> None:
+        """It is the person's turn, and this is what they may do (the action labels)."""
+
+    async def answer(self) -> str | Action | None:
+        """The person's next answer: a label (or an `Action`), or None when there will be
+        none (the input is closed)."""
+        ...
+
+
+class Keyboard:
+    """A person typing one action label per line (`lines`, an async iterator; None: nobody)."""
+
+    def __init__(self, lines: AsyncIterator[str] | None, say: Callable[[str], None]) -> None:
+        self.lines, self.say = lines, say
+
+    def prompt(self, offered: list[str]) -> None:
+        self.say("your turn: " + " | ".join(offered))
+
+    async def answer(self) -> str | None:
+        if self.lines is None:
+            return None
+        try:
+            return await self.lines.__anext__()
+        except StopAsyncIteration:
+            return None
+
+
+class Client:
+    """One seat (or a spectator) at a networked table. `session_class` builds the seat's
+    session (the cheating seats of the tests give theirs)."""
+
+    def __init__(
+        self,
+        options: Options,
+        listener: Listener,
+        identity: Identity | None = None,
+        person: Person | None = None,
+        session_class: type[TableSession] = TableSession,
+    ):
+        self.options = options
+        self.listener = listener
         self.identity = identity
-        self.lines = lines  # an async iterator of input lines (a person at the keyboard)
+        self.person: Person = person if person is not None else Keyboard(None, listener.line)
+        self.session_class = session_class
         self._waiting: asyncio.Future | None = None  # the person's answer being waited for
         self._asked: list[str] | None = None  # the choices last put to the person
         self.session: TableSession | None = None
@@ -97,18 +176,19 @@ class Client:
                 await self._connection()
                 delay, waited = 0.2, 0.0
             except Distrusted as distrust:
-                self.note(Note("stopping", reason=str(distrust)))
+                self.listener.note(Note("stopping", reason=str(distrust)))
                 return 2
             except Refused as refusal:
-                self.say(f"the host refused: {refusal}")
+                self.listener.line(f"the host refused: {refusal}")
                 return 2
             except (ConnectionError, OSError, asyncio.IncompleteReadError, ProtocolError) as error:
                 # A host that sends what cannot be read (not a refused entry: `_take` stops on
                 # that) is treated as a lost connection: try again, as long as --retry allows.
                 if self.ended is not None:
                     break
+                self.listener.lost("connection lost" if self.session is not None else "cannot reach the host", error)
                 if waited >= self.options.retry_seconds:
-                    self.say(f"cannot reach the host: {error}")
+                    self.listener.line(f"cannot reach the host: {error}")
                     return 1
                 pause = delay
                 if isinstance(error, Busy):
@@ -116,10 +196,10 @@ class Client:
                     # little at random, so that those turned away together do not all come back together).
                     left = self.options.retry_seconds - waited
                     pause = min(max(delay, error.seconds) * random.uniform(1.0, 1.25), left)
-                    self.say(f"the host is busy ({error}); trying again in {pause:.1f} s")
+                    self.listener.line(f"the host is busy ({error}); trying again in {pause:.1f} s")
                 else:
                     what = "connection lost" if self.session is not None else "cannot reach the host"
-                    self.say(f"{what} ({error or 'closed'}); trying again in {delay:.1f} s")
+                    self.listener.line(f"{what} ({error or 'closed'}); trying again in {delay:.1f} s")
                 await asyncio.sleep(pause)
                 waited += pause
                 delay = min(delay * 2, 5.0)
@@ -139,7 +219,9 @@ class Client:
         frames = FrameReader()
         try:
             backlog = await self._handshake(reader, frames)
+            self.listener.connected()
             await self._catch_up(backlog)
+            self.listener.changed()
             await self._play(reader, frames)
             if self.ended is not None:  # the host waits for this before it stops serving the table
                 self._send(hs.bye(f"done: {self.ended}"))
@@ -190,11 +272,12 @@ class Client:
         names = self.session.names if self.session is not None else {}
         for seat in seats:
             if seat not in self.away:
-                self.note(Note("away", seat, name=names.get(seat)))
+                self.listener.note(Note("away", seat, name=names.get(seat)))
         for seat in self.away:
             if seat not in seats:
-                self.note(Note("back", seat, name=names.get(seat)))
+                self.listener.note(Note("back", seat, name=names.get(seat)))
         self.away = seats
+        self.listener.changed()
 
     # --- the handshake ---------------------------------------------------------------------
 
@@ -270,10 +353,10 @@ class Client:
             self.session, owed = await asyncio.to_thread(self._rebuild, backlog)
             for message in owed:  # written here, on the event loop's thread (a transport is not thread-safe)
                 self._send(hs.submit(message))
-            self.note(self._seated())
+            self.listener.note(self._seated())
             summary = self._so_far()
             if summary is not None:
-                self.note(summary)
+                self.listener.note(summary)
             self._come_back()  # timed out while it was gone, and nothing more may come before its join
             self._check_over()
             return
@@ -300,7 +383,7 @@ class Client:
                 session.receive(data)
             return session, []
         store = FileSeatStore.for_seat(self.table_id, self.seat)
-        return TableSession.resume(self.seat, self.identity, store, entries, name=self.options.name)
+        return self.session_class.resume(self.seat, self.identity, store, entries, name=self.options.name)
 
     def _open_log(self, entries: list[bytes]) -> TranscriptFile:
         """This client's own copy of the transcript (what it checked, for `briscola verify`)."""
@@ -343,7 +426,7 @@ class Client:
             if session.my_turn():
                 offered = labels(session.seat_view().state)
                 if offered != self._asked:  # not again after a reconnection: one answer per question
-                    self._prompt(offered)
+                    self.person.prompt(offered)
                     self._asked = offered
                 answer, data = await self._answer_or_entry(reader, frames)
                 if data is None:
@@ -358,7 +441,7 @@ class Client:
         """The person's next answer, or the host's next entry, whichever comes first.
         The answer being waited for is kept for the next call (standard input cannot be un-read)."""
         if self._waiting is None:
-            self._waiting = asyncio.ensure_future(self._next_answer())
+            self._waiting = asyncio.ensure_future(self.person.answer())
         if not self._waiting.done():
             reading = asyncio.ensure_future(self._entry(reader, frames))
             await asyncio.wait({self._waiting, reading}, return_when=asyncio.FIRST_COMPLETED)
@@ -369,37 +452,35 @@ class Client:
         answer, self._waiting = self._waiting.result(), None
         return answer, None
 
-    # --- a person's seat (the app overrides these three) ------------------------------------
-
-    def _prompt(self, offered: list[str]) -> None:
-        """It is the person's turn, and this is what they may do (the labels)."""
-        self.say("your turn: " + " | ".join(offered))
-
-    async def _next_answer(self):
-        """The person's next answer: a line naming a move (an `Action` will do too), or None
-        when there will be none (the input is closed)."""
-        if self.lines is None:
-            return None
-        try:
-            return await self.lines.__anext__()
-        except StopAsyncIteration:
-            return None
+    def answer_given(self) -> bool:
+        """The person has answered, and the answer waits to be taken (after a reconnection)."""
+        return self._waiting is not None and self._waiting.done()
 
     def _answer(self, answer) -> None:
-        """A person's answer on its turn: the move it names, or why it is not one."""
+        """A person's answer on its turn: the move it names, or why it is not one. An action
+        chosen on a view that has gone by (the connection came back meanwhile, the move was
+        already taken) is dropped, and the person asked again."""
         if answer is None:
-            self.say("no more input: leaving the table")
+            self.listener.line("no more input: leaving the table")
             self.ended = "input closed"
+            return
+        if not isinstance(answer, str) and answer not in self.session.legal_actions():
             return
         view = self.session.seat_view()
         try:
             action = parse(answer, view.seat, view.state) if isinstance(answer, str) else answer
             self._act(action)
         except (LabelError, LocalProtocolError) as error:
-            self.say(f"not a move: {error}")
+            self.listener.line(f"not a move: {error}")
 
     def _act(self, action) -> None:
         for message in self.session.act(action).messages:
+            self._send(hs.submit(message))
+        self.listener.changed()
+
+    def submit(self, messages: list[bytes]) -> None:
+        """Send messages of this seat's (signed by its session) to the host, to be ordered."""
+        for message in messages:
             self._send(hs.submit(message))
 
     async def _take(self, data: bytes) -> None:
@@ -407,17 +488,18 @@ class Client:
             update = await asyncio.to_thread(self.session.receive, data)
         except ProtocolError as error:
             culprit = getattr(error, "culprit", None)
-            self.note(Note("stopping", reason=error.reason, culprit=culprit))
+            self.listener.note(Note("stopping", reason=error.reason, culprit=culprit))
             self.ended = "refused an entry"
+            self.listener.took_entry()
             return
         if self.log is not None:
             self.log.append(data)
         for event in update.events:
-            self.tell(event)
-        for message in update.messages:
-            self._send(hs.submit(message))
+            self.listener.event(event)
+        self.submit(update.messages)
         self._come_back()
         self._check_over()
+        self.listener.took_entry()
 
     def _come_back(self) -> None:
         """Timed out but still here: take the seat back with this key (when the table waits for it)."""
@@ -430,7 +512,7 @@ class Client:
         ):
             messages = session.rejoin().messages
             if messages:
-                self.say("you were timed out: taking your seat back")
+                self.listener.line("you were timed out: taking your seat back")
             for message in messages:
                 self._send(hs.submit(message))
 
@@ -440,7 +522,7 @@ class Client:
             self.ended = self.session.phase
             if self.log is not None:
                 self.log.sync()
-            self.note(self._final())
+            self.listener.note(self._final())
 
     def _final(self) -> Note:
         session = self.session

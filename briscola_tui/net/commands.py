@@ -23,7 +23,7 @@ from protocol.transcript import NotATranscript
 
 from ..files.folders import InUse, data_dir, hold_lock, open_private, replace_file, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
-from .client import Client, Options, stdin_lines
+from .client import Client, Keyboard, Listener, Options, stdin_lines
 from .server import BOT_NAMES, Bot, GuessLimits, Limits, TableServer, bot_name, is_bot_name, new_code
 
 
@@ -323,7 +323,7 @@ def watch_command(args) -> int:
 
 async def _run_client(options: Options, identity: Identity | None) -> int:
     lines = stdin_lines() if options.role == "player" and options.player is None else None
-    return await Client(options, say, identity, lines).run()
+    return await Client(options, Listener(say), identity, Keyboard(lines, say)).run()
 
 
 def host_port(text: str) -> tuple[str, int]:

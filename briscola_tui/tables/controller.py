@@ -1,11 +1,13 @@
-"""The table controller: what the table screen (`screens.table.TableScreen`) calls
-and reads, whether the table runs in this process (`offline.OfflineTable`) or
-over the network (`netgame.NetTable`). No textual import here: the controllers
-run in worker threads and know nothing of the screen."""
+"""The table controllers: what the table screen (`tui.screens.table.TableScreen`)
+calls and reads, whether the table runs in this process (`offline.OfflineTable`)
+or over the network (`network.NetTable`), and what the lobby screen reads before
+a network table's first hand (`LobbyController`). No textual import here: the
+controllers run in worker threads and know nothing of the screen."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
@@ -76,3 +78,49 @@ class TableController(Protocol):
     def deadline(self) -> tuple[int, float] | None:
         """The seat a time limit runs for and the seconds it has left, or None."""
         ...
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    seat: int
+    name: str  # "" while the seat is free
+    fingerprint: str  # of the key that holds it ("" while free)
+    computer: bool
+    me: bool
+    away: bool = False  # taken by a player who has no connection now
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """What the lobby shows: plain data, published by the network thread."""
+
+    role: str  # host, player or spectator
+    game: str = ""
+    players: int = 0
+    seats: tuple[LobbySeat, ...] = ()
+    waiting: str = ""  # who the table waits for, in words
+    code: str | None = None  # the join code (only the host shows it)
+    level: str = ""  # the level of the host's computer players (only the host knows it)
+    addresses: tuple[str, ...] = ()  # where friends join (host), or where we connected
+    status: str = ""  # connected, connecting, the connection lost and being made again
+    trouble: bool = False  # the connection is not up
+    started: bool = False  # a hand is on (or the table is over): the table screen takes over
+    failed: str | None = None  # why this table cannot go on
+    log: tuple[str, ...] = ()
+
+
+class LobbyController(Protocol):
+    """A network table before its first hand, as the lobby screen reads it."""
+
+    def lobby(self) -> Lobby:
+        """What the lobby shows now (plain data; any thread)."""
+        ...
+
+    def watch(self, changed: Callable[[], None]) -> None:
+        """Call `changed()` whenever the lobby changes (from another thread: it must not block)."""
+
+    def unwatch(self, changed: Callable[[], None]) -> None:
+        """No more calls to `changed`."""
+
+    def stop(self) -> None:
+        """Leave the table (blocks until the network is done: run it in a worker)."""

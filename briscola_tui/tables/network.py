@@ -10,7 +10,9 @@ to its own server on the loopback address): one code path, the same
 reconnecting, the same seat store on disk.
 
 The loop thread publishes, after each entry it takes in, a `SeatView`, the
-lines the client said and a `Lobby` (plain data) under a lock; the table
+lines the client said and a `Lobby` (plain data) under a lock, and calls the
+watchers the UI gave (`watch`): the lobby screen posts itself a message from
+there, so it redraws when the table changes, and only then. The table
 screen's worker thread waits in `advance` for the person's turn, a hand's
 audit or the end, exactly as with `offline.OfflineTable`.
 """
@@ -22,17 +24,17 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from engine.state import Action
 from engine.view import SeatView
 from protocol.events import Event
 from protocol.identity import Identity, fingerprint
 
-from ..net.client import Client, Options
+from ..net.client import Client, Listener, Options
 from ..net.commands import Hosting, addresses, is_bot_name, person_name
 from ..render import Note, render
-from .controller import Result
+from .controller import Lobby, LobbySeat, Result
 
 LOBBY_PHASES = ("table", "join", "coin_commit", "coin_reveal")
 """Table phases before the first hand: the lobby shows them, the table takes over after."""
@@ -47,87 +49,48 @@ class NetError(RuntimeError):
     """The table cannot go on for this client (refused, unreachable, stopped on a bad entry)."""
 
 
-@dataclass(frozen=True)
-class LobbySeat:
-    seat: int
-    name: str  # "" while the seat is free
-    fingerprint: str  # of the key that holds it ("" while free)
-    computer: bool
-    me: bool
-    away: bool = False  # taken by a player who has no connection now
+class TableListener(Listener):
+    """What the client tells the app's network table: the log keeps the words, the screen the
+    events and notes; every change is published for the UI (`NetTable.publish`)."""
 
-
-@dataclass(frozen=True)
-class Lobby:
-    """What the lobby shows: plain data, published by the network thread."""
-
-    role: str  # host, player or spectator
-    game: str = ""
-    players: int = 0
-    seats: tuple[LobbySeat, ...] = ()
-    waiting: str = ""  # who the table waits for, in words
-    code: str | None = None  # the join code (only the host shows it)
-    level: str = ""  # the level of the host's computer players (only the host knows it)
-    addresses: tuple[str, ...] = ()  # where friends join (host), or where we connected
-    status: str = ""  # connected, connecting, the connection lost and being made again
-    trouble: bool = False  # the connection is not up
-    started: bool = False  # a hand is on (or the table is over): the table screen takes over
-    failed: str | None = None  # why this table cannot go on
-    log: tuple[str, ...] = ()
-
-
-class NetClient(Client):
-    """The network client with a person at the screen: it publishes what changes
-    and waits for the person's decision instead of reading standard input."""
-
-    def __init__(self, net: NetTable, options: Options, identity: Identity | None):
-        super().__init__(options, net.client_said, identity)
-        self.tell = net.client_told
-        self.note = net.client_noted
+    def __init__(self, net: NetTable) -> None:
+        super().__init__(net.client_said)
         self.net = net
-        self.decision: asyncio.Future | None = None
 
-    async def _handshake(self, reader, frames):
-        backlog = await super()._handshake(reader, frames)
+    def event(self, event: Event) -> None:
+        self.net.client_told(event)
+
+    def note(self, note: Note) -> None:
+        self.net.client_noted(note)
+
+    def connected(self) -> None:
         self.net.link(None)
-        return backlog
 
-    async def _connection(self) -> None:
-        try:
-            await super()._connection()
-        except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
-            if self.ended is None:
-                what = "connection lost" if self.session is not None else "cannot reach the host"
-                self.net.link(f"{what} ({error or 'closed'}): trying again{ELLIPSIS}")
-            raise
+    def lost(self, what: str, error: BaseException) -> None:
+        self.net.link(f"{what} ({error or 'closed'}): trying again{ELLIPSIS}")
 
-    async def _catch_up(self, backlog: list[bytes]) -> None:
-        await super()._catch_up(backlog)
+    def changed(self) -> None:
         self.net.publish()
 
-    async def _take(self, data: bytes) -> None:
-        await super()._take(data)
+    def took_entry(self) -> None:
         self.net.entry_at = time.monotonic()  # the host's clock restarts with every entry it appends
         self.net.publish()
 
-    def _prompt(self, offered: list[str]) -> None:
+
+class ScreenPerson:
+    """The person at the screen answers for the seat: `decision` is the future the table
+    screen's choice resolves (`NetTable.advance`, from the UI's thread)."""
+
+    def __init__(self, net: NetTable) -> None:
+        self.net = net
+        self.decision: asyncio.Future | None = None
+
+    def prompt(self, offered: list[str]) -> None:
         self._decision()
         self.net.publish()
 
-    def awaiting(self) -> bool:
-        """The person's answer is wanted now (entries may still arrive meanwhile); not while
-        an answer already given waits to be taken (after a reconnection)."""
-        given = self._waiting is not None and self._waiting.done()
-        return (
-            self.decision is not None
-            and not self.decision.done()
-            and not given
-            and self.session is not None
-            and self.session.my_turn()
-        )
-
-    async def _next_answer(self):
-        """The action the person chose on the screen (`NetTable` sets `decision`)."""
+    async def answer(self) -> Action | None:
+        """The action the person chose on the screen."""
         decision = self._decision()
         self.net.publish()  # the screen may ask now
         try:
@@ -135,26 +98,21 @@ class NetClient(Client):
         finally:
             self.decision = None
 
-    def _answer(self, answer) -> None:
-        """An answer chosen on a view that has gone by (the connection came back meanwhile, the
-        move was already taken) is dropped, and the person asked again."""
-        if answer is not None and answer not in self.session.legal_actions():
-            self.net.publish()
-            return
-        super()._answer(answer)
+    def awaiting(self, client: Client) -> bool:
+        """The person's answer is wanted now (entries may still arrive meanwhile); not while
+        an answer already given waits to be taken (after a reconnection)."""
+        return (
+            self.decision is not None
+            and not self.decision.done()
+            and not client.answer_given()
+            and client.session is not None
+            and client.session.my_turn()
+        )
 
     def _decision(self) -> asyncio.Future:
         if self.decision is None or self.decision.done():
             self.decision = asyncio.get_running_loop().create_future()
         return self.decision
-
-    def _act(self, action) -> None:
-        super()._act(action)
-        self.net.publish()
-
-    def _away(self, seats: tuple[int, ...]) -> None:
-        super()._away(seats)
-        self.net.publish()
 
 
 class NetTable:
@@ -169,7 +127,8 @@ class NetTable:
         self.ticking = True  # a clock runs, the connection comes and goes: the screen redraws at every tick
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
-        self.client: NetClient | None = None
+        self.client: Client | None = None
+        self.person = ScreenPerson(self)
         self.exit_status: int | None = None
         self._main_task: asyncio.Task | None = None
         self._changed = threading.Condition()
@@ -189,6 +148,7 @@ class NetTable:
         self._client_line = ""  # the last thing the client said (why it stopped, when it does)
         self.entry_at = time.monotonic()  # when the last entry arrived
         self._time_limit: int | None = None  # seconds a seat has to send what it owes (the table's rules)
+        self._watchers: list[Callable[[], None]] = []
 
     @classmethod
     def hosting_table(cls, args, identity: Identity) -> NetTable:
@@ -244,7 +204,7 @@ class NetTable:
                 server_task = await self._serve()
                 if server_task is None:
                     return
-            self.client = NetClient(self, self.options, self.identity)
+            self.client = Client(self.options, TableListener(self), self.identity, self.person)
             self.exit_status = await self.client.run()
             self._ended()
             if server_task is not None:
@@ -331,8 +291,9 @@ class NetTable:
 
     def host_said(self, line: str) -> None:
         self._log.append(line)
-        with self._changed:  # the lobby shows it at its next look (not at the table's next change)
+        with self._changed:
             self._lobby = replace(self._lobby, log=tuple(self._log))
+        self._tell_watchers()
 
     def link(self, trouble: str | None) -> None:
         """The connection is up (None), or lost and being made again."""
@@ -342,7 +303,7 @@ class NetTable:
     def publish(self) -> None:
         """Called on the network thread whenever the table changed: what the UI may read now."""
         session = self.client.session if self.client is not None else None
-        awaiting = self.client is not None and self.client.awaiting()
+        awaiting = self.client is not None and self.person.awaiting(self.client)
         view = session.seat_view() if session is not None and session.table is not None else None
         lobby = self._lobby_of(session)
         with self._changed:
@@ -357,6 +318,24 @@ class NetTable:
                     self._shown = self._verdicts
             self._version += 1
             self._changed.notify_all()
+        self._tell_watchers()
+
+    def watch(self, changed: Callable[[], None]) -> None:
+        """Call `changed()` (on the network thread: it must not block) whenever the lobby or the
+        table changes; `unwatch` to stop."""
+        with self._changed:
+            self._watchers.append(changed)
+
+    def unwatch(self, changed: Callable[[], None]) -> None:
+        with self._changed:
+            if changed in self._watchers:
+                self._watchers.remove(changed)
+
+    def _tell_watchers(self) -> None:
+        with self._changed:
+            watchers = list(self._watchers)
+        for changed in watchers:
+            changed()
 
     def _lobby_of(self, session) -> Lobby:
         status = self._link or (
@@ -486,7 +465,7 @@ class NetTable:
             self._awaiting = False
 
         def deliver() -> None:
-            decision = self.client.decision if self.client is not None else None
+            decision = self.person.decision
             if decision is not None and not decision.done():
                 decision.set_result(action)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from briscola_tui.tables.controller import Lobby
 from briscola_tui.tui.screens.summary import SummaryScreen
 from briscola_tui.tui.screens.table import TableScreen
 
@@ -54,3 +55,23 @@ async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = No
             if table.mode == "target":
                 await pilot.press(*str(min(table.group.targets)), "enter")
         await pilot.pause(0.01)
+
+
+class FixedLobby:
+    """A lobby controller (`tables.controller.LobbyController`) that only has one lobby to
+    show, which never changes (for snapshots and text checks)."""
+
+    def __init__(self, lobby: Lobby):
+        self._lobby = lobby
+
+    def lobby(self) -> Lobby:
+        return self._lobby
+
+    def watch(self, changed) -> None:
+        pass
+
+    def unwatch(self, changed) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass

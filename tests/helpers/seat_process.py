@@ -20,12 +20,9 @@ import sys
 from pathlib import Path
 
 from briscola_tui.files.folders import data_dir
-from briscola_tui.files.storage import FileSeatStore
-from briscola_tui.net.client import Client, Options
-from briscola_tui.net.thinking import think
+from briscola_tui.net.client import Client, Listener, Options
 from briscola_tui.tools.cheaters import WrongShare
 from engine import bots
-from protocol import handshake as hs
 from protocol.identity import Identity
 from protocol.messages import Reveal
 from protocol.session import TableSession
@@ -71,42 +68,28 @@ class WrongShareWithheld(WrongShare):
 SESSIONS = {"stop": FlagStopper, "wrong-share-withheld": WrongShareWithheld}
 
 
-class SeatClient(Client):
+async def watch_flag(client: Client, flag: Path) -> None:
+    """Once the flag file exists, the seat stops the hand (an early reveal), between entries."""
+    while client.ended is None:
+        session = client.session
+        if flag.exists() and session is not None and client.channel is not None:
+            messages = session.stop_now()
+            if messages:
+                print("stopping the hand (an early reveal)", flush=True)
+                client.submit(messages)
+                return
+        await asyncio.sleep(0.1)
+
+
+async def run_seat(options: Options, identity: Identity, session_class, flag: Path | None) -> int:
     """The network client with another session class; `stop` also watches for its flag file."""
-
-    def __init__(self, options: Options, identity: Identity, session_class, flag: Path | None):
-        super().__init__(options, lambda line: print(line, flush=True), identity)
-        self.session_class = session_class
-        self.flag = flag
-        self.stopped = False
-
-    def _rebuild(self, entries: list[bytes]):
-        self.log = self._open_log(entries)
-        store = FileSeatStore.for_seat(self.table_id, self.seat)
-        return self.session_class.resume(self.seat, self.identity, store, entries, name=self.options.name)
-
-    async def _play(self, reader, frames) -> None:
-        """As `Client._play` for a computer player, looking for the flag between entries
-        (the reading is cancelled and taken up again: nothing read is lost)."""
-        while self.ended is None:
-            session = self.session
-            if self.flag is not None and not self.stopped and self.flag.exists():
-                messages = session.stop_now()
-                if messages:
-                    self.stopped = True
-                    print("stopping the hand (an early reveal)", flush=True)
-                    for message in messages:
-                        self._send(hs.submit(message))
-            if session.my_turn():
-                self._act(await think(self.options.player, session.seat_view(), self.rng))
-                continue
-            reading = asyncio.ensure_future(self._entry(reader, frames))
-            done, _ = await asyncio.wait({reading}, timeout=0.1)
-            if not done:
-                reading.cancel()
-                await asyncio.gather(reading, return_exceptions=True)
-                continue
-            await self._take(reading.result())
+    client = Client(options, Listener(lambda line: print(line, flush=True)), identity, session_class=session_class)
+    watching = asyncio.ensure_future(watch_flag(client, flag)) if flag is not None else None
+    try:
+        return await client.run()
+    finally:
+        if watching is not None:
+            watching.cancel()
 
 
 def main(argv: list[str]) -> int:
@@ -115,7 +98,7 @@ def main(argv: list[str]) -> int:
     options = Options(host, int(port), "player", name, code, int(seat), bots.get("random"), retry_seconds=20)
     identity = Identity.load_or_create(data_dir() / "identity.key")
     flag = Path(rest[0]) if rest else None
-    return asyncio.run(SeatClient(options, identity, SESSIONS[kind], flag).run())
+    return asyncio.run(run_seat(options, identity, SESSIONS[kind], flag))
 
 
 if __name__ == "__main__":

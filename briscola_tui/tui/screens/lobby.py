@@ -1,22 +1,27 @@
 """The lobby of a network table: the seats (names, key fingerprints, computer
 players), the join code and the addresses to give friends (when hosting), who
 the table waits for, and the connection. It turns into the table when the
-first hand starts. Reads only the controller's `Lobby` (plain data)."""
+first hand starts. Reads only the controller's `Lobby` (plain data), when the
+controller says it changed: its network thread calls `changed_elsewhere`,
+which posts the screen a `Changed` message (at most one waiting at a time, so
+a busy table cannot fill the screen's queue)."""
 
 from __future__ import annotations
+
+import threading
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ...tables.controller import LobbyController
 from ...wording import TITLES
 from ..widgets.cards import Style
 from ..widgets.literal import literal
 
-REFRESH = 0.2
-"""Seconds between two looks at the controller."""
 LOG_SHOWN = 6
 
 
@@ -69,12 +74,16 @@ class LobbyScreen(Screen):
     CSS_PATH = "lobby.tcss"
     BINDINGS = [Binding("escape", "leave", show=False)]
 
-    def __init__(self, controller, style: Style, **kwargs) -> None:
+    class Changed(Message):
+        """The table's lobby changed (posted from the network thread)."""
+
+    def __init__(self, controller: LobbyController, style: Style, **kwargs) -> None:
         super().__init__(**kwargs)
         self.controller = controller
         self.style_ = style
         self.lobby = None
-        self.timer = None
+        self.watching = False
+        self.posted = threading.Event()  # a Changed message waits to be handled
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-title")
@@ -85,19 +94,37 @@ class LobbyScreen(Screen):
         yield Static(" Escape leave the table   ctrl+q quit", id="lobby-keys")
 
     def on_mount(self) -> None:
-        self.timer = self.set_interval(REFRESH, self.look)
+        self.watching = True
+        self.controller.watch(self.changed_elsewhere)
         self.look()
+
+    def on_unmount(self) -> None:
+        self.stop_watching()
+
+    def changed_elsewhere(self) -> None:
+        """On the network thread: ask the screen to look again, unless it has yet to."""
+        if not self.posted.is_set():
+            self.posted.set()
+            self.post_message(self.Changed())
+
+    def on_lobby_screen_changed(self, _: Changed) -> None:
+        self.posted.clear()  # before the look: a change from now on posts again
+        self.look()
+
+    def stop_watching(self) -> None:
+        if self.watching:
+            self.watching = False
+            self.controller.unwatch(self.changed_elsewhere)
 
     def look(self) -> None:
         lobby = self.controller.lobby()
-        if lobby is self.lobby or self.timer is None:
+        if lobby is self.lobby or not self.watching:
             return
         self.lobby = lobby
         if lobby.started and not lobby.failed:
             from .table import TableScreen
 
-            self.timer.stop()  # once: the switch happens after this call, and the timer may fire before it
-            self.timer = None
+            self.stop_watching()  # once: the switch happens after this call, and a message may come before it
             self.app.switch_screen(TableScreen(self.controller, self.style_))
             return
         self.show(lobby)
