@@ -291,7 +291,8 @@ HOSTILE_CLIENT = textwrap.dedent("""
     # The stock client, with `briscola join`'s own name check skipped: ROLE ADDRESS CODE NAME.
     import asyncio, sys
     from engine import bots
-    from briscola_tui.net.client import Client, Listener, Options
+    from briscola_tui.net.client import Client, Options
+    from briscola_tui.net.listener import Listener
     from briscola_tui.net.commands import host_port, player_identity, say
     role, address, code, name = sys.argv[1:5]
     host, port = host_port(address)

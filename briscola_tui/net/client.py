@@ -21,26 +21,21 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sys
-import threading
-from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from engine.labels import LabelError, labels, parse
-from engine.state import Action
 from protocol import handshake as hs
 from protocol.channel import Channel, Exchange, WrongCode
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
-from protocol.events import Event
 from protocol.identity import Identity
 from protocol.session import TableSession
 from protocol.transcript import entry_hash
 
 from ..files.folders import subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
-from ..render import HEADLESS, Note, render
+from ..render import Note
+from .listener import Keyboard, Listener, Person
 from .thinking import think
 
 
@@ -72,70 +67,6 @@ class Options:
     seat: int = -1
     player: object = None  # a computer player `play(view, rng)`, or None: a person on stdin
     retry_seconds: float = 60.0  # how long to keep trying to reconnect
-
-
-class Listener:
-    """What a client tells whoever runs it. This one writes lines (`say`), as the headless
-    commands print them; the app's network table hears the same through its own. Every
-    method is called on the client's event loop, and must not block it."""
-
-    def __init__(self, say: Callable[[str], None]) -> None:
-        self.say = say
-
-    def line(self, text: str) -> None:
-        """Something the client says in its own words (retrying, refused, not a move)."""
-        self.say(text)
-
-    def event(self, event: Event) -> None:
-        """An event of the table, from an entry the client took in."""
-        self.say(render(event, HEADLESS))
-
-    def note(self, note: Note) -> None:
-        """A note of the client's own: who sits where, who went or came back, why it stops."""
-        self.say(render(note, HEADLESS))
-
-    def connected(self) -> None:
-        """The handshake is done: the connection is up."""
-
-    def lost(self, what: str, error: BaseException) -> None:
-        """The connection dropped, or was never made (`what` says which): it is tried again."""
-
-    def changed(self) -> None:
-        """What the seat sees may have changed (caught up, acted, someone went away)."""
-
-    def took_entry(self) -> None:
-        """An entry arrived from the host (and was taken in, or refused)."""
-        self.changed()
-
-
-class Person(Protocol):
-    """Who answers for a person's seat: the keyboard, or the app's screen."""
-
-    def prompt(self, offered: list[str]) -> None:
-        """It is the person's turn, and this is what they may do (the action labels)."""
-
-    async def answer(self) -> str | Action | None:
-        """The person's next answer: a label (or an `Action`), or None when there will be
-        none (the input is closed)."""
-        ...
-
-
-class Keyboard:
-    """A person typing one action label per line (`lines`, an async iterator; None: nobody)."""
-
-    def __init__(self, lines: AsyncIterator[str] | None, say: Callable[[str], None]) -> None:
-        self.lines, self.say = lines, say
-
-    def prompt(self, offered: list[str]) -> None:
-        self.say("your turn: " + " | ".join(offered))
-
-    async def answer(self) -> str | None:
-        if self.lines is None:
-            return None
-        try:
-            return await self.lines.__anext__()
-        except StopAsyncIteration:
-            return None
 
 
 class Client:
@@ -531,23 +462,3 @@ class Client:
             return Note("stopped", culprits=tuple(named[k] for k in sorted(named)))
         scores = tuple(session.series.scores) if session.series else ()
         return Note("over", scores=scores, reason=session.closed or None)
-
-
-async def stdin_lines():
-    """Lines typed on standard input, without blocking the event loop. A daemon thread
-    reads them, so a client that ends while a line is awaited exits at once."""
-    loop = asyncio.get_running_loop()
-    lines: asyncio.Queue = asyncio.Queue()
-
-    def read() -> None:
-        try:
-            for line in sys.stdin:
-                loop.call_soon_threadsafe(lines.put_nowait, line)
-            loop.call_soon_threadsafe(lines.put_nowait, None)
-        except RuntimeError:  # the client has ended (its loop is closed)
-            return
-
-    threading.Thread(target=read, name="stdin", daemon=True).start()
-    while (line := await lines.get()) is not None:
-        if line.strip():
-            yield line.strip()

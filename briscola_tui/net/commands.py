@@ -23,7 +23,8 @@ from protocol.transcript import NotATranscript
 
 from ..files.folders import InUse, data_dir, hold_lock, open_private, replace_file, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
-from .client import Client, Keyboard, Listener, Options, stdin_lines
+from .client import Client, Options
+from .listener import Keyboard, Listener, stdin_lines
 from .server import BOT_NAMES, Bot, GuessLimits, Limits, TableServer, bot_name, is_bot_name, new_code
 
 

@@ -31,8 +31,9 @@ from engine.view import SeatView
 from protocol.events import Event
 from protocol.identity import Identity, fingerprint
 
-from ..net.client import Client, Listener, Options
+from ..net.client import Client, Options
 from ..net.commands import Hosting, addresses, is_bot_name, person_name
+from ..net.listener import Listener
 from ..render import Note, render
 from .controller import Lobby, LobbySeat, Result
 

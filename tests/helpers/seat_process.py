@@ -20,7 +20,8 @@ import sys
 from pathlib import Path
 
 from briscola_tui.files.folders import data_dir
-from briscola_tui.net.client import Client, Listener, Options
+from briscola_tui.net.client import Client, Options
+from briscola_tui.net.listener import Listener
 from briscola_tui.tools.cheaters import WrongShare
 from engine import bots
 from protocol.identity import Identity
