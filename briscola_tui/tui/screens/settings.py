@@ -35,7 +35,7 @@ class SettingsScreen(RowsScreen):
         Binding("escape,q", "back", show=False),
     ]
 
-    def _show(self, cursor: int) -> None:
+    def show_rows(self, cursor: int) -> None:
         settings = self.app.settings
         items = [Choice(f"{LABELS[name]:<18} {shown(getattr(settings, name))}") for name in CHOICES]
         self.query_one(Choices).show(items, cursor, 1)
@@ -45,7 +45,7 @@ class SettingsScreen(RowsScreen):
         self.query_one("#setup-help", Static).update(Text(f" {EXPLAIN[name]}\n {note}", "italic"))
 
     def action_move(self, step: int) -> None:
-        self._show((self.query_one(Choices).cursor + step) % len(CHOICES))
+        self.show_rows((self.query_one(Choices).cursor + step) % len(CHOICES))
 
     def action_change(self, step: int) -> None:
         cursor = self.query_one(Choices).cursor
@@ -59,9 +59,9 @@ class SettingsScreen(RowsScreen):
         except OSError as error:
             settings.problem = f"could not save: {error}"
         self.app.apply_settings()
-        self._show(cursor)
+        self.show_rows(cursor)
 
     @on(Choices.Clicked)
     def _clicked(self, event: Choices.Clicked) -> None:
-        self._show(event.index)
+        self.show_rows(event.index)
         self.action_change(1)

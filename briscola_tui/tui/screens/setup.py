@@ -102,15 +102,16 @@ class RowsScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one(Choices).columns_max = 1
-        self._show(0)
+        self.show_rows(0)
 
-    def _show(self, cursor: int) -> None:  # pragma: no cover - each screen has its own
+    def show_rows(self, cursor: int) -> None:  # pragma: no cover - each screen has its own
+        """Show the rows, the one at `cursor` chosen (each screen of rows has its own)."""
         raise NotImplementedError
 
     def action_digit(self, d: int) -> None:
         i = self.query_one(Choices).on_page(d)
         if i is not None:
-            self._show(i)
+            self.show_rows(i)
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -132,7 +133,7 @@ class SetupScreen(RowsScreen):
         super().__init__(**kwargs)
         self.rows = rows_for(game, players, level, None, {})
 
-    def _show(self, cursor: int) -> None:
+    def show_rows(self, cursor: int) -> None:
         items = [Choice(f"{row.name.replace('_', ' '):<15} {show_value(row.value)}") for row in self.rows]
         menu = self.query_one(Choices)
         menu.page_size_max = len(items)
@@ -165,7 +166,7 @@ class SetupScreen(RowsScreen):
         }
 
     def action_move(self, step: int) -> None:
-        self._show((self.cursor + step) % len(self.rows))
+        self.show_rows((self.cursor + step) % len(self.rows))
 
     def action_change(self, step: int) -> None:
         cursor, row = self.cursor, self.rows[self.cursor]
@@ -173,7 +174,7 @@ class SetupScreen(RowsScreen):
         if row.name == "game":  # another game: its players and options
             chosen = self.choice()
             self.rows = rows_for(row.value, None, chosen["level"], chosen["hands"], {})
-        self._show(cursor)
+        self.show_rows(cursor)
 
     def action_start(self) -> None:
         chosen = self.choice()
@@ -191,4 +192,4 @@ class SetupScreen(RowsScreen):
         if event.index == self.cursor:
             self.action_change(1)
         else:
-            self._show(event.index)
+            self.show_rows(event.index)
