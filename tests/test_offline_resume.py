@@ -274,7 +274,7 @@ def test_a_disk_that_fails_mid_game_is_said_and_the_game_plays_on(monkeypatch):
     def full(path, data):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("briscola_tui.files.folders.replace_file", full)  # every file the game keeps
+    monkeypatch.setattr("briscola_tui.files.atomic.replace_file", full)  # every file the game keeps
     assert play_on_from_turn(table, random.Random(0)) is Result.OVER  # the hand is played to the end all the same
     assert table.save_problem == "the game could not be kept on disk: No space left on device"
     assert saved_games() == []  # not offered: it could not be resumed

@@ -1,7 +1,8 @@
-"""The user's data folder: where it is, its locks, and writing whole buffers.
+"""The user's data folder: where it is, its private folders and files, its locks.
 
 Light on purpose (no protocol, no `cryptography`): the home screen lists the
-saved games from here without loading the protocol stack.
+saved games from here without loading the protocol stack. Files are replaced
+whole by `atomic.replace_file`.
 """
 
 from __future__ import annotations
@@ -11,35 +12,9 @@ import errno
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 import platformdirs
-
-
-def write_all(fd: int, data: bytes) -> None:
-    """Write all of `data` to the descriptor `fd` (os.write may take only part)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def replace_file(path: Path, data: bytes) -> None:
-    """Put `data` in `path` (mode 0o600) in one rename: a reader sees the old or the new
-    whole file. The temporary file has a fresh random name, made with O_EXCL (never a file
-    or symlink someone planted), and the rename replaces a symlink at `path` rather than
-    writing through it. One process writes a game's files (it holds the game's lock)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0o600, O_EXCL
-    try:
-        try:
-            write_all(fd, data)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 class UnsafeFolder(OSError):

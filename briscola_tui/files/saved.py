@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import folders
+from . import atomic, folders
 from .folders import data_dir, hold_lock
 
 if TYPE_CHECKING:  # the home screen lists saved games without loading the protocol
@@ -109,7 +109,7 @@ class Slot:
 
     def write_meta(self, meta: dict) -> None:
         """Replace game.json at once (mode 0o600)."""
-        folders.replace_file(self.folder / "game.json", json.dumps(meta).encode())
+        atomic.replace_file(self.folder / "game.json", json.dumps(meta).encode())
 
     def read_meta(self) -> dict:
         try:

@@ -54,12 +54,13 @@ class Settings:
         setattr(self, name, values[(values.index(now) + 1) % len(values)] if now in values else values[0])
 
     def save(self, path: Path | None = None) -> Path:
-        from .folders import private_folder, replace_file
+        from . import atomic
+        from .folders import private_folder
 
         path = path or config_dir() / FILE
         private_folder(path.parent)
         data = {k: v for k, v in asdict(self).items() if k != "problem"}
-        replace_file(path, (json.dumps(data, indent=1) + "\n").encode())  # mode 0o600, whatever the umask
+        atomic.replace_file(path, (json.dumps(data, indent=1) + "\n").encode())  # mode 0o600, whatever the umask
         return path
 
 

@@ -4,7 +4,9 @@ A live table writes its transcript append-only through `TranscriptFile`:
 each entry is on disk (fsynced) before `append` returns, so before the host
 relays it. A crash mid-write leaves at most a torn last frame, which
 `TranscriptFile.open` and `read_transcript_file` drop with a warning.
-`save_transcript` writes a whole file at once, atomically.
+`save_transcript` writes a whole file at once, atomically. Every write here
+follows the fsync rule of `atomic` (whole files go through
+`atomic.replace_file`).
 
 A seat's secrets go to a `FileSeatStore` in the user's data folder
 (`folders.data_dir`), readable by the user only.
@@ -13,7 +15,6 @@ A seat's secrets go to a `FileSeatStore` in the user's data folder
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,8 +30,8 @@ from protocol.transcript import (
     verify_chain,
 )
 
-from . import folders
-from .folders import write_all
+from . import atomic, folders
+from .atomic import fsync_folder, write_all
 
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 
@@ -75,17 +76,7 @@ def read_transcript(path: str | os.PathLike) -> tuple[bytes, list[Entry]]:
 def save_transcript(path: str | os.PathLike, table_id: bytes, entries: list[bytes]) -> None:
     """Write a transcript file; an existing file is replaced only once the new one is complete."""
     data = dump_transcript(table_id, [], [Entry.decode(e) for e in entries])
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=".transcript-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    atomic.replace_file(Path(path), data)
 
 
 class TranscriptFile:
@@ -99,7 +90,10 @@ class TranscriptFile:
     every entry before `append` returns. A peer's copy turns it off: each
     entry is still written to the kernel before the peer acts on it (a
     killed process loses nothing), and `sync` puts the file on disk at the
-    end; what a machine crash loses of the tail the host sends again.
+    end; what a machine crash loses of the tail the host sends again. An
+    offline table turns it off too: no entry has left the process before it
+    is written. The rule is `atomic`'s: data fsynced before it counts, and
+    a new file's name made durable by fsyncing its folder (`create`).
     """
 
     sync_each = True
@@ -133,7 +127,7 @@ class TranscriptFile:
             os.close(fd)
             os.unlink(path)
             raise
-        _fsync_folder(path)
+        fsync_folder(path)  # the rule of `atomic`: the frame, then its name
         table_id, meta, _, _ = load_transcript_prefix(header)  # as `open` will read it
         return cls(path, fd, len(header), LoadedTranscript(table_id, meta, [], []))
 
@@ -225,17 +219,6 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _fsync_folder(path: Path) -> None:
-    """Make a new file's name durable too (POSIX; elsewhere a no-op)."""
-    if os.name != "posix":
-        return
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 # --- a seat's secrets ----------------------------------------------------------
 
 
@@ -263,28 +246,15 @@ class FileSeatStore(SeatStore):
         return cls(folders.subfolder("seats") / f"{table_id.hex()}-seat{seat}.store")
 
     def save(self) -> None:
-        data = self.to_bytes()
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".store-")  # mode 0o600
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-        _fsync_folder(self.path)
+        atomic.replace_file(self.path, self.to_bytes())
 
     def __repr__(self) -> str:
         return f"<FileSeatStore {self.path.name} hands={sorted(self.seeds)} unconfirmed={sorted(self.sent)}>"
 
 
 class QuickSeatStore(FileSeatStore):
-    """A seat store for an offline table: each change replaces the file at once
-    (a killed process leaves the old or the new store), without waiting for
-    the disk — every node is in this process, so nothing left it before.
+    """A seat store for an offline table: each change replaces the file at once,
+    as `FileSeatStore` does (a crash leaves the old or the new store).
 
     Once a write fails, or the game is no longer kept (`kept` False), it keeps
     the secrets in memory only and the game plays on; `lost(error)` is told."""
@@ -296,7 +266,7 @@ class QuickSeatStore(FileSeatStore):
         if not self.kept:
             return
         try:
-            folders.replace_file(self.path, self.to_bytes())
+            super().save()
         except OSError as error:
             self.kept = False
             if self.lost is not None:

@@ -21,7 +21,8 @@ from protocol.identity import Identity
 from protocol.session import TableSession
 from protocol.transcript import NotATranscript
 
-from ..files.folders import InUse, data_dir, hold_lock, open_private, replace_file, subfolder
+from ..files import atomic
+from ..files.folders import InUse, data_dir, hold_lock, open_private, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
 from .client import Client, Options
 from .listener import Keyboard, Listener, stdin_lines
@@ -184,7 +185,7 @@ def _saved_code(table_id: bytes) -> str | None:
 
 def _save_code(table_id: bytes, code: str) -> None:
     """Kept in a file only its user can read: never in the transcript or a log."""
-    replace_file(_code_path(table_id), code.encode())
+    atomic.replace_file(_code_path(table_id), code.encode())
 
 
 def _new_host(identity: Identity, args, path: Path | None) -> tuple[Host, TranscriptFile]:
