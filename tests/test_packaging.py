@@ -69,7 +69,7 @@ def test_every_stylesheet_a_screen_names_exists():
     from textual.screen import Screen
 
     checked = 0
-    for path in sorted((ROOT / "briscola_tui" / "screens").glob("*.py")):
+    for path in sorted((ROOT / "briscola_tui" / "tui" / "screens").glob("*.py")):
         module = importlib.import_module(f"briscola_tui.tui.screens.{path.stem}")
         for _, screen in inspect.getmembers(module, inspect.isclass):
             css = getattr(screen, "CSS_PATH", None)
