@@ -45,8 +45,9 @@ from dataclasses import dataclass
 from math import factorial
 
 from .cards import Card
+from .deal import Deal
 from .reading import DISCARD, ENTER, OUT, REHIDE, Inconsistent, Reading, read, restrictions
-from .state import CHANCE, PUBLIC, Action, Deal, IllegalAction, State
+from .state import CHANCE, PUBLIC, Action, IllegalAction, State
 
 __all__ = [
     "Assignment",

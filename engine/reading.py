@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import BRISCOLA_ORDER, Card
+from .deal import Deal
 from .games.calabresella import CalabresellaState
 from .games.chiamata import ChiamataState
-from .state import CHANCE, Action, Deal, IllegalAction, State
+from .state import CHANCE, Action, IllegalAction, State
 
 
 class Inconsistent(ValueError):

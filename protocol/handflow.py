@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 
-from engine.state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, State
+from engine.deal import Deal
+from engine.state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, State
 
 from . import curve, stepproofs
 from . import deck as mp

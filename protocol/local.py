@@ -23,7 +23,8 @@ from engine.view import SeatView
 from .errors import ProtocolError
 from .host import Dropped, Host, Ordered
 from .identity import Identity
-from .session import Shared, TableSession
+from .session import TableSession
+from .sessionbase import Shared
 from .store import SeatStore
 
 Player = Callable[[SeatView, random.Random], Action]

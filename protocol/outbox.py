@@ -8,7 +8,7 @@ spectator never sends anything.
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Self
+from typing import Self
 
 from engine.state import PUBLIC, Action
 
@@ -18,15 +18,12 @@ from .errors import LocalProtocolError
 from .events import Update
 from .identity import Identity, x25519_private_from_seed, x25519_public_bytes
 from .messages import KIND_OF, Act, CoinCommit, CoinReveal, Commit, Handover, Join, Reveal, Shares, Shuffle, to_body
-from .records import HAND_PHASES
+from .phases import HAND_PHASES
 from .sealing import hand_pair_key, seal_shares
-from .sessionbase import SessionBase
+from .sessionbase import SessionBase, Shared
 from .store import SeatStore
 from .transcript import VERSION, Entry, Header, Signed, Transcript, make_payload, parse_header
 from .wire import action_to_wire, commit_context
-
-if TYPE_CHECKING:
-    from .session import Shared
 
 BUILDERS = {
     "join": "_make_join",

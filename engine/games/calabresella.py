@@ -6,9 +6,9 @@ from itertools import combinations
 from typing import Literal
 
 from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
-from ..deal import DealPlan, packets
+from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, Phase, State, play_actions
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, Need, Phase, State, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(TRESSETTE_ORDER)

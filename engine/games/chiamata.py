@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import NoReturn
 
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, points_table, strength_table
-from ..deal import DealPlan, packets
+from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import TERMINAL, Action, Deal, IllegalAction, State, play_action, play_actions
+from ..state import TERMINAL, Action, IllegalAction, State, play_action, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
