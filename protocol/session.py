@@ -138,6 +138,12 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
             and self.keys.get(self.seat) == self.identity.public_bytes
         )
 
+    @property
+    def complaint(self) -> str | None:
+        """Why this seat stops the hand it is in with an early reveal (a card
+        dealt to it that does not open or contradicts its view), or None."""
+        return self._complaint
+
     def my_turn(self) -> bool:
         if self.phase != "play" or not self.holds_seat() or self._complaint is not None:
             return False
@@ -223,7 +229,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
 
     def _update(self, messages: list[bytes] | None = None) -> Update:
         events, self._events = self._events, []
-        return Update(self._outgoing() if messages is None else messages, events)
+        return Update(self.outgoing() if messages is None else messages, events)
 
     def _judge(self, header: Header, body: list, index: int) -> None:
         """Check one message in full and, only if it passes, apply it.

@@ -462,10 +462,10 @@ def test_a_public_share_is_checked_against_the_committed_position_key():
 class BadDeckKey(TableSession):
     """Commits a position key that is no curve point."""
 
-    def _make_commit(self):
+    def make_commit(self):
         from dataclasses import replace
 
-        message = super()._make_commit()
+        message = super().make_commit()
         keys = list(message.position_keys)
         keys[3] = b"\x02" + b"\xff" * 32
         return replace(message, position_keys=tuple(keys))
@@ -495,18 +495,18 @@ class KeysOfAnotherSeed(TableSession):
     """Commits to one seed but plays the whole hand with the keys of another
     (every step proved against the keys it committed), and reveals the first."""
 
-    def _make_commit(self):
+    def make_commit(self):
         from dataclasses import replace
 
-        message = super()._make_commit()
+        message = super().make_commit()
         self.committed_seed, self.secrets = self.secrets.seed, mp.SeatSecrets(secrets.token_bytes(32))
         phase1_key, position_keys = self.secrets.public_keys(self.plan.size)
         return replace(message, phase1_key=phase1_key, position_keys=position_keys)
 
-    def _make_reveal(self):
+    def make_reveal(self):
         from protocol.messages import Reveal
 
-        message = super()._make_reveal()
+        message = super().make_reveal()
         return None if message is None else Reveal(message.hand, self.committed_seed)
 
 

@@ -20,9 +20,10 @@ import secrets as _secrets
 from dataclasses import dataclass, replace
 
 from engine.cards import Card
+from engine.deal import Deal
 from engine.games.calabresella import CalabresellaState
 from engine.games.chiamata import ChiamataState
-from engine.state import PUBLIC, Action
+from engine.state import PUBLIC, Action, State
 from protocol import deck as mp
 from protocol.codec import encode
 from protocol.events import Update
@@ -39,39 +40,40 @@ from protocol.wire import action_to_wire, scalar_bytes, seal_aad
 class LaxCalabresella(CalabresellaState):
     """The cheater's view: its own off-suit plays and a denied called card pass."""
 
-    def _play(self, action: Action) -> None:
-        seat = action.seat
-        if seat != self.viewer or not self.trick or action.card not in self.hands[seat]:
-            return super()._play(action)
-        others = [c for c in self.hands[seat] if c != action.card]
-        self.hands[seat] = [action.card]
-        self.unknown[seat] += len(others)
-        try:
-            super()._play(action)
-        finally:
-            self.unknown[seat] -= len(others)
-            self.hands[seat] = others + self.hands[seat]
+    def follow_suit_rule(self, seat: int, card: Card) -> str | None:
+        if seat == self.viewer and card in self.hands[seat]:
+            return None
+        return super().follow_suit_rule(seat, card)
 
-    def _handover(self, action: Action) -> None:
-        me = self.viewer
-        if action.holder is not None or me is None or me < 0 or self.called not in self.hands[me]:
-            return super()._handover(action)
-        self.hands[me].remove(self.called)
-        self.unknown[me] += 1
-        try:
-            super()._handover(action)
-        finally:
-            self.unknown[me] -= 1
+    def handover_rule(self, holder: int | None) -> str | None:
+        if holder is None and self._denies_holding():
+            return None
+        return super().handover_rule(holder)
+
+    def apply(self, action: Action) -> None:
+        denial = action.kind == "handover" and action.holder is None and self._denies_holding()
+        super().apply(action)
+        if denial:
+            # The denied card goes last in the cheater's hand, where its
+            # earlier view put it: its chooser sees its moves in the same order.
+            me = self.viewer
+            assert me is not None and self.called is not None
+            self.hands[me].remove(self.called)
             self.hands[me].append(self.called)
+
+    def _denies_holding(self) -> bool:
+        """True when the cheater itself holds the called card (so its denial is false)."""
+        me = self.viewer
+        return me is not None and me >= 0 and self.called in self.hands[me]
 
 
 class LaxChiamata(ChiamataState):
     """The cheater's view: its own call ignores the two rule."""
 
-    def _two_rule(self, card: Card) -> str | None:
+    def two_rule(self, card: Card) -> str | None:
         if self.caller == self.viewer:
             return None
-        return super()._two_rule(card)
+        return super().two_rule(card)
 
 
 LAX_VIEWS = {"calabresella": LaxCalabresella, "chiamata": LaxChiamata}
@@ -86,11 +88,12 @@ class Cheater(TableSession):
 class LaxSession(Cheater):
     """A seat whose own view lets it break the rules its chooser picks."""
 
-    def _build_view(self) -> None:
-        super()._build_view()
+    def make_view(self, deal: Deal, viewer: int) -> State:
+        view = super().make_view(deal, viewer)
         lax = LAX_VIEWS.get(self.game.name)
         if lax is not None:
-            self.view.__class__ = lax
+            view.__class__ = lax
+        return view
 
 
 # --- helpers a cheater uses --------------------------------------------------------------
@@ -109,8 +112,7 @@ def proof_for(session: TableSession, position: int) -> tuple:
 def forced_act(session: TableSession, action: Action, proofs=(), positions=()) -> bytes:
     """Sign an Act the seat's own view would refuse (no local check), as the seat's next message."""
     message = Act(session.hand.number, action_to_wire(action), tuple(proofs), tuple(positions))
-    session._produced.add(session._step_key())
-    return session._sign(message)
+    return session.sign_step(message)
 
 
 def off_suit(cheater: Cheater):
@@ -174,8 +176,8 @@ class ShuffleSpoiler(Cheater):
     def spoil(self, deck: list[bytes]) -> None:  # pragma: no cover - each cheat has its own
         raise NotImplementedError
 
-    def _make_shuffle(self) -> Shuffle:
-        message = super()._make_shuffle()
+    def make_shuffle(self) -> Shuffle:
+        message = super().make_shuffle()
         if message.phase != self.spoiled_phase or self.cheated:
             return message
         self.cheated = True
@@ -204,8 +206,8 @@ class GarbageShuffle(ShuffleSpoiler):
 class BadKey(Cheater):
     """Commits with an X25519 key nobody can agree a sealing key with (all zero)."""
 
-    def _make_commit(self) -> Commit:
-        message = super()._make_commit()
+    def make_commit(self) -> Commit:
+        message = super().make_commit()
         if self.cheated:
             return message
         self.cheated = True
@@ -220,29 +222,29 @@ class Substituter(Cheater):
     victim = Card("A", "D").index
     extra: int | None = None
 
-    def _make_shuffle(self) -> Shuffle:
+    def make_shuffle(self) -> Shuffle:
         hand = self.hand
         if hand.shuffles or self.cheated:
-            return super()._make_shuffle()
+            return super().make_shuffle()
         self.cheated = True
         start = [c.index for c in self.game.deck()]
         extra = self.extra if self.extra is not None else next(c for c in range(40) if c not in start)
         start[start.index(self.victim)] = extra
-        return self._proved_shuffle(1, self._shuffle_input(), mp.shuffle_phase1(mp.start_deck(start), self.secrets))
+        return self.prove_shuffle(1, self.shuffle_input(), mp.shuffle_phase1(mp.start_deck(start), self.secrets))
 
 
 class TagCard(Cheater):
     """First to shuffle: hides a point of its own making in place of a card, to
     follow it (proved as best it can: the proof fails)."""
 
-    def _make_shuffle(self) -> Shuffle:
+    def make_shuffle(self) -> Shuffle:
         hand = self.hand
         if hand.shuffles or self.cheated:
-            return super()._make_shuffle()
+            return super().make_shuffle()
         self.cheated = True
         start = mp.start_deck([c.index for c in self.game.deck()])
         start[0] = mp.mul(start[0], 7)  # a valid point, but no card: only its maker can tell it
-        return self._proved_shuffle(1, self._shuffle_input(), mp.shuffle_phase1(start, self.secrets))
+        return self.prove_shuffle(1, self.shuffle_input(), mp.shuffle_phase1(start, self.secrets))
 
 
 class PositionSwapper(ShuffleSpoiler):
@@ -255,14 +257,14 @@ class PositionSwapper(ShuffleSpoiler):
         deck[0], deck[1] = deck[1], deck[0]
 
     def _spoiled(self, message: Shuffle, deck: list[bytes]) -> Shuffle:
-        return self._proved_shuffle(2, self._shuffle_input(), deck)
+        return self.prove_shuffle(2, self.shuffle_input(), deck)
 
 
 class WrongPublicShare(Cheater):
     """Publishes a wrong key share for the face-up Briscola card."""
 
-    def _make_deal(self) -> Shares:
-        message = super()._make_deal()
+    def make_deal(self) -> Shares:
+        message = super().make_deal()
         if message.step != 0 or self.cheated or not message.public:
             return message
         self.cheated = True
@@ -278,11 +280,11 @@ class WrongShare(Cheater):
 
     victim: int | None = None
 
-    def _make_deal(self) -> Shares:
+    def make_deal(self) -> Shares:
         step = self.hand.steps[-1]
         victim = self.victim if self.victim is not None else (self.seat + 1) % self.players
         if self.cheated or step.number != 0 or victim not in step.audiences:
-            return super()._make_deal()
+            return super().make_deal()
         self.cheated = True
         by_seat: dict[int, list] = {}
         public = []
@@ -300,15 +302,15 @@ class WrongShare(Cheater):
         sealed = []
         for recipient, pairs in sorted(by_seat.items()):
             aad = seal_aad(self.transcript.table_id, self.hand.number, step.number, self.seat, recipient)
-            sealed.append((recipient, seal(self._pair_key(recipient), encode([list(x) for x in pairs]), aad)))
+            sealed.append((recipient, seal(self.pair_key(recipient), encode([list(x) for x in pairs]), aad)))
         return Shares(self.hand.number, step.number, tuple(sealed), tuple(public))
 
 
 class BadReveal(Cheater):
     """Reveals a seed other than the one it committed to."""
 
-    def _make_reveal(self) -> Reveal | None:
-        message = super()._make_reveal()
+    def make_reveal(self) -> Reveal | None:
+        message = super().make_reveal()
         if message is None or self.cheated:
             return message
         self.cheated = True
@@ -318,16 +320,16 @@ class BadReveal(Cheater):
 class BadCoin(Cheater):
     """Reveals a coin value other than the one it committed to."""
 
-    def _make_coin_reveal(self):
+    def make_coin_reveal(self):
         self.cheated = True
-        return type(super()._make_coin_reveal())(bytes(32))
+        return type(super().make_coin_reveal())(bytes(32))
 
 
 class Denier(LaxSession):
     """In a Calabresella Chiamo, says it does not hold the called card even when it does."""
 
-    def _make_handover(self) -> Handover:
-        message = super()._make_handover()
+    def make_handover(self) -> Handover:
+        message = super().make_handover()
         if message.proof is not None:
             self.cheated = True
         return Handover(self.hand.number, None)
@@ -354,8 +356,7 @@ class Stopper(Cheater):
 
     def act(self, action: Action) -> Update:
         self.cheated = True
-        self._produced.add(self._step_key())
-        return Update([self._sign(Reveal(self.hand.number, self.secrets.seed))])
+        return Update([self.sign_step(Reveal(self.hand.number, self.secrets.seed))])
 
 
 # --- withholding, replaying, forging -----------------------------------------------------
@@ -364,11 +365,11 @@ class Stopper(Cheater):
 class Withholder(Cheater):
     """Never sends its reveal at the end of a hand (the host times it out)."""
 
-    def _make_reveal(self) -> Reveal | None:
-        if self.phase == "reveal" and not self.hand.findings and self._complaint is None:
+    def make_reveal(self) -> Reveal | None:
+        if self.phase == "reveal" and not self.hand.findings and self.complaint is None:
             self.cheated = True
             return None
-        return super()._make_reveal()
+        return super().make_reveal()
 
 
 class Replayer(Cheater):
@@ -423,7 +424,7 @@ class ForkingTable(LocalTable):
         for node, order in ((self.seats[0], commits), *((n, commits[::-1]) for n in self.nodes[1:])):
             for message in order:
                 entry = Entry(len(node.transcript.entries), node.transcript.head, message)
-                self._deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
+                self.deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
         for message in commits[::-1]:  # the host's own log follows the majority
             entry = self.host.judge(message)
             self.entries.append(entry)
@@ -431,9 +432,9 @@ class ForkingTable(LocalTable):
                 self.on_entry(entry)
         self.forked = self.seats[0]
 
-    def _deliver(self, node: TableSession, entry: bytes) -> None:
+    def deliver(self, node: TableSession, entry: bytes) -> None:
         if not self.cheated or node is not getattr(self, "forked", None):
-            return super()._deliver(node, entry)
+            return super().deliver(node, entry)
         # Seat 0 lives in its own history: the host would have to keep it there.
         for failed, _ in self.failures:
             if failed is node:
@@ -449,7 +450,7 @@ class ForkingTable(LocalTable):
             # it echoes a head they never saw, and they name the host.
             for node in self.nodes[1:]:
                 entry = Entry(len(node.transcript.entries), node.transcript.head, signed)
-                super()._deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
+                super().deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
             return
         return self._order_or_fork(connection, signed)
 
@@ -465,7 +466,7 @@ class HijackTable(LocalTable):
         puppet = TableSession(self.victim, Identity.generate(), "puppet")
         puppet.transcript, puppet.keys = self.host.transcript, dict(self.host.session.keys)
         self.cheated = True
-        self.broadcast(self.host.submit(puppet._sign(Join(puppet.identity.public_bytes, "puppet"))).entry)
+        self.broadcast(self.host.submit(puppet.sign(Join(puppet.identity.public_bytes, "puppet"))).entry)
         for seat in self.seats:
             self.send(seat.seat, seat.start().messages)
         self.pump()
@@ -529,8 +530,10 @@ def cheat_chooser(kind: str, cheater: Cheater, fallback):
 
         def choose(view, rng):
             if view.phase == "auction" and not cheater.cheated:
-                if any(a.kind == "bid" and a.rank == "2" for a in view.legal):
-                    return Action(view.seat, "bid", rank="2")
+                # The 2, or after another seat's 2 the lowest "2 with a target".
+                twos = [a for a in view.legal if a.kind == "bid" and a.rank == "2"]
+                if twos:
+                    return min(twos, key=lambda a: a.target or 0)
             if view.phase == "call" and not cheater.cheated:
                 card = two_rule_call(view.hand)
                 if card is not None:

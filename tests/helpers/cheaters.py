@@ -154,7 +154,7 @@ def snapshot(node: TableSession) -> tuple:
             sum(len(s.shares) for s in hand.steps),
         ),
         len(node._produced),
-        node._complaint,
+        node.complaint,
     )
 
 
@@ -178,11 +178,11 @@ class SeededSeat(TableSession):
 
     seeds: list[bytes] = []
 
-    def _make_commit(self):
+    def make_commit(self):
         number = self.hand.number
         if number < len(self.seeds) and number not in self.store.seeds:
             self.store.put_seed(number, self.seeds[number])
-        return super()._make_commit()
+        return super().make_commit()
 
 
 def deal_order(game, seeds: list[bytes]) -> list[int]:

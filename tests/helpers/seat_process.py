@@ -42,11 +42,8 @@ class FlagStopper(TableSession):
         hand = self.hand
         if self.phase not in STOPPING or hand is None or self.secrets is None or not self.holds_seat():
             return []
-        if self._revealed == hand.number:
-            return []
-        self._revealed = hand.number
-        self._produced.add(self._step_key())  # no move for the step it stops at
-        return [self._sign(Reveal(hand.number, self.secrets.seed))]
+        reveal = self.make_reveal()  # None once revealed
+        return [] if reveal is None else [self.sign_step(reveal)]  # no move for the step it stops at
 
 
 class WrongShareWithheld(WrongShare):
@@ -55,17 +52,17 @@ class WrongShareWithheld(WrongShare):
 
     spoiled_hand: int | None = None
 
-    def _make_deal(self):
+    def make_deal(self):
         cheated = self.cheated
-        message = super()._make_deal()
+        message = super().make_deal()
         if self.cheated and not cheated:
             self.spoiled_hand = message.hand
         return message
 
-    def _make_reveal(self) -> Reveal | None:
+    def make_reveal(self) -> Reveal | None:
         if self.hand is not None and self.hand.number == self.spoiled_hand:
             return None
-        return super()._make_reveal()
+        return super().make_reveal()
 
 
 SESSIONS = {"stop": FlagStopper, "wrong-share-withheld": WrongShareWithheld}
