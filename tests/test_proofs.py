@@ -542,7 +542,7 @@ def _uncompressed(point: bytes) -> bytes:
     ids=["uncompressed", "hybrid", "prefix-04", "negated", "x-equals-p"],
 )
 def test_a_deck_with_another_encoding_or_an_invalid_point_is_refused_at_once(spoil, reason):
-    from briscola_tui.tools.cheaters import ShuffleSpoiler
+    from briscola_tui.tools.deck_cheats import ShuffleSpoiler
 
     cls = type("Encoder", (ShuffleSpoiler,), {"spoil": lambda self, deck: deck.__setitem__(0, spoil(deck[0]))})
     table = LocalTable("briscola", 2, {}, choosers=random_choosers(2), sessions=seat_sessions(2, {1: cls}))

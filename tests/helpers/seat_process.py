@@ -8,7 +8,7 @@ $BRISCOLA_HOME, as `join` keeps them) with a seat session of KIND:
 - `stop`: an honest computer player that stops the hand it is in with an early
   reveal, without cause, as soon as the file FLAG exists (once);
 - `wrong-share-withheld`: seals the next seat a wrong key share in the first
-  deal (`briscola_tui.tools.cheaters.WrongShare`), then never reveals that hand's seed.
+  deal (`briscola_tui.tools.deck_cheats.WrongShare`), then never reveals that hand's seed.
 
 The tests import the session classes from here too (tests/test_void_hands.py).
 """
@@ -23,7 +23,7 @@ from briscola_tui.files.folders import data_dir
 from briscola_tui.files.storage import FileSeatStore
 from briscola_tui.net.client import Client, Options
 from briscola_tui.net.thinking import think
-from briscola_tui.tools.cheaters import WrongShare
+from briscola_tui.tools.deck_cheats import WrongShare
 from engine import bots
 from protocol import handshake as hs
 from protocol.identity import Identity
