@@ -1,6 +1,7 @@
-"""Deal plans: which position of the shuffled deck goes where.
+"""Deals and deal plans: the cards of a hand, and which deck position goes where.
 
-The shuffled deck is a row of positions, 0 on top. A plan follows the rule
+`Deal` holds the cards of one hand as one holder knows them (hidden ones
+are `None`). The shuffled deck is a row of positions, 0 on top. A plan follows the rule
 book's dealing order for a game, player count and dealer: dealing starts with
 the dealer's right-hand neighbour (seat dealer+1) and goes round in seat
 order (`packets`). Each game builds its own plan (`Game.plan`). The protocol uses the plan to hand out encrypted positions; tests and
@@ -10,10 +11,38 @@ bots use `DealPlan.deal` on a plainly shuffled list of cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import Card
-from .state import Deal
+
+
+@dataclass
+class Deal:
+    """The cards of one hand as one holder knows them: `None` is a hidden card.
+
+    `hands[s]` are the cards seat s is dealt; `stock` the Briscola face-down
+    stock in drawing order, `faceup` the Briscola face-up card (drawn last),
+    `monte` the Calabresella monte.
+    """
+
+    hands: list[list[Card | None]]
+    stock: list[Card | None] = field(default_factory=list)
+    faceup: Card | None = None
+    monte: list[Card | None] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        # Never print the cards: a deal is full of hidden ones.
+        sizes = "/".join(str(len(h)) for h in self.hands)
+        return f"<Deal hands={sizes} stock={len(self.stock)} monte={len(self.monte)}>"
+
+    def redact(self, viewer: int | None, public_hands: bool = False) -> Deal:
+        """What `viewer` knows of this deal at the start of the hand (see `engine.state.VIEWERS`)."""
+        if viewer is None:
+            return Deal([list(h) for h in self.hands], list(self.stock), self.faceup, list(self.monte))
+        hands: list[list[Card | None]] = [
+            list(h) if (s == viewer or public_hands) else [None] * len(h) for s, h in enumerate(self.hands)
+        ]
+        return Deal(hands, [None] * len(self.stock), self.faceup, [None] * len(self.monte))
 
 
 @dataclass(frozen=True)

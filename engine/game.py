@@ -8,8 +8,8 @@ one by name.
 from __future__ import annotations
 
 from .cards import Card
-from .deal import DealPlan
-from .state import PUBLIC, Deal, State
+from .deal import Deal, DealPlan
+from .state import PUBLIC, State
 
 
 class OptionError(ValueError):

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import BRISCOLA_ORDER, Card
+from .deal import Deal
 from .games.calabresella import CalabresellaState
 from .games.chiamata import ChiamataState
-from .state import CHANCE, Action, Deal, IllegalAction, State
+from .state import CHANCE, Action, IllegalAction, State
 
 
 class Inconsistent(ValueError):
@@ -158,7 +159,7 @@ LOW_TO_HIGH = BRISCOLA_ORDER[::-1]
 
 def two_rule_facts(probe: State, action: Action) -> list[tuple[str, int, Card]]:
     """A Chiamata call that relies on the two rule (engine/games/chiamata.py
-    `_two_rule`): the caller holds the 2 of the called suit and every lower
+    `two_rule`): the caller holds the 2 of the called suit and every lower
     trump, and does not hold the called card."""
     assert isinstance(probe, ChiamataState)  # RULE_FACTS: a Chiamata hand
     options, card, bid = probe.game.options, action.card, probe.rank

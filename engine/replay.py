@@ -13,9 +13,10 @@ import json
 import sys
 
 from .cards import Card
+from .deal import Deal
 from .game import OptionError
 from .games import GAMES, make
-from .state import CHANCE, Action, Deal, IllegalAction, Outcome, State
+from .state import CHANCE, Action, IllegalAction, Outcome, State
 
 
 class ReplayInputError(ValueError):

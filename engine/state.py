@@ -25,13 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Self
+from typing import Literal, Protocol, Self
 
 from .cards import ALL_CARDS, Card
+from .deal import Deal, DealPlan
 from .tricks import trick_value, trick_winner
-
-if TYPE_CHECKING:
-    from .game import Game
 
 CHANCE = -1
 """`current_player()` while the state waits for cards to be dealt or shown."""
@@ -130,33 +128,20 @@ class Outcome:
     score: list[int] | None = None
 
 
-@dataclass
-class Deal:
-    """The cards of one hand as one holder knows them: `None` is a hidden card.
+class Rules(Protocol):
+    """What a state, and whoever reads one, needs of the game it is a hand of
+    (`State.game`): every `engine.game.Game` is one. Declared here so that the
+    state module does not depend on the game module, which builds states."""
 
-    `hands[s]` are the cards seat s is dealt; `stock` the Briscola face-down
-    stock in drawing order, `faceup` the Briscola face-up card (drawn last),
-    `monte` the Calabresella monte.
-    """
+    name: str
+    players: int
+    options: dict
 
-    hands: list[list[Card | None]]
-    stock: list[Card | None] = field(default_factory=list)
-    faceup: Card | None = None
-    monte: list[Card | None] = field(default_factory=list)
-
-    def __repr__(self) -> str:
-        # Never print the cards: a deal is full of hidden ones.
-        sizes = "/".join(str(len(h)) for h in self.hands)
-        return f"<Deal hands={sizes} stock={len(self.stock)} monte={len(self.monte)}>"
-
-    def redact(self, viewer: int | None, public_hands: bool = False) -> Deal:
-        """What `viewer` knows of this deal at the start of the hand (see VIEWERS)."""
-        if viewer is None:
-            return Deal([list(h) for h in self.hands], list(self.stock), self.faceup, list(self.monte))
-        hands: list[list[Card | None]] = [
-            list(h) if (s == viewer or public_hands) else [None] * len(h) for s, h in enumerate(self.hands)
-        ]
-        return Deal(hands, [None] * len(self.stock), self.faceup, [None] * len(self.monte))
+    def deck(self) -> list[Card]: ...
+    def plan(self, dealer: int) -> DealPlan: ...
+    def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> State: ...
+    def teams(self) -> list[list[int]] | None: ...
+    def sides(self) -> list[list[int]]: ...
 
 
 class State:
@@ -168,7 +153,7 @@ class State:
     `_finish`.
     """
 
-    game: Game
+    game: Rules
     HANDLERS: dict[ActionKind, str] = {}
     """Action kind -> name of the method that applies it."""
     PHASE_KINDS: dict[Phase, tuple[ActionKind, ...]] = {}
@@ -191,7 +176,7 @@ class State:
             for kind in kinds
         }
 
-    def __init__(self, game: Game, dealer: int, deal: Deal, viewer: int | None):
+    def __init__(self, game: Rules, dealer: int, deal: Deal, viewer: int | None):
         n = game.players
         if not 0 <= dealer < n:
             raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")

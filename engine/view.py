@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .cards import Card
-from .state import Action, Deal, State, Trick
+from .deal import Deal
+from .state import Action, State, Trick
 
 
 class Named(Protocol):

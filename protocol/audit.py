@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.cards import Card
-from engine.state import CHANCE, Deal, IllegalAction, Outcome
+from engine.deal import Deal
+from engine.state import CHANCE, IllegalAction, Outcome
 
 from . import deck as mp
 from .errors import ProtocolError

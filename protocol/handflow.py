@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 
-from engine.state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, State
+from engine.deal import Deal
+from engine.state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, State
 
 from . import curve, stepproofs
 from . import deck as mp
@@ -142,7 +143,7 @@ class HandFlow(SessionBase):
                 continue
             try:
                 pairs = open_shares(
-                    self._pair_key(sender),
+                    self.pair_key(sender),
                     self.transcript.table_id,
                     self.hand.number,
                     step.number,
@@ -208,9 +209,16 @@ class HandFlow(SessionBase):
             faceup=None if plan.faceup is None else cards.card(plan.faceup),
             monte=[cards.card(p) for p in plan.monte],
         )
-        viewer = PUBLIC if self.seat is None else self.seat
-        self.view = self.game.new_hand(self.hand.dealer, deal, viewer=viewer)
+        self.view = self.make_view(deal, PUBLIC if self.seat is None else self.seat)
         self._emit_deal()
+
+    def make_view(self, deal: Deal, viewer: int) -> State:
+        """This node's view of the hand once its cards are dealt: `deal` as
+        `viewer` (this seat, or PUBLIC) knows it. A hook: a subclass may
+        play the hand on another state class (the lax views of the cheating
+        seats of `briscola selfplay --cheat`)."""
+        assert self.game is not None and self.hand is not None  # the deal of a hand
+        return self.game.new_hand(self.hand.dealer, deal, viewer=viewer)
 
     def _show_peeked(self) -> None:
         """Tell the view the stock cards everyone sees (Briscola open hands: the top)."""

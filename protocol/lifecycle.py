@@ -19,8 +19,9 @@ from .audit import ABSENT, Culprit, Verdict, audit_hand
 from .claims import Claims
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
 from .messages import Close, CoinCommit, CoinReveal, Evidence, Join, Table, Timeout
+from .phases import HAND_PHASES
 from .positions import HandDeck
-from .records import HAND_PHASES, HandRecord
+from .records import HandRecord
 from .sessionbase import SessionBase
 from .transcript import open_signed
 

@@ -23,7 +23,8 @@ from engine.view import SeatView
 from .errors import ProtocolError
 from .host import Dropped, Host, Ordered
 from .identity import Identity
-from .session import Shared, TableSession
+from .session import TableSession
+from .sessionbase import Shared
 from .store import SeatStore
 
 Player = Callable[[SeatView, random.Random], Action]
@@ -91,12 +92,13 @@ class LocalTable:
         if self.on_entry is not None:
             self.on_entry(entry)
         for node in self.nodes:
-            self._deliver(node, entry)
+            self.deliver(node, entry)
 
-    def _deliver(self, node: TableSession, entry: bytes) -> None:
+    def deliver(self, node: TableSession, entry: bytes) -> None:
         """Give one entry to one node. A node that refuses it (it names the
         host, or a seat) stops there, as a real client would; it is recorded
-        in `failures`, or in `left` for an outsider."""
+        in `failures`, or in `left` for an outsider. A hook: a cheating host
+        may deliver something else."""
         if self._stopped(node):
             return
         try:

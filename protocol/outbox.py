@@ -3,12 +3,20 @@ signing — every secret and every signed message stored before it leaves.
 
 A part of `TableSession` (see session.py for the state it shares). A
 spectator never sends anything.
+
+The builders, one per phase (`BUILDERS`: `make_join` ... `make_reveal`),
+are the session's public hooks for what this seat sends: each returns the
+message the seat owes now (or None: nothing), and `outgoing` signs it. A
+subclass may override one to send something else (the cheating seats of
+`briscola selfplay --cheat` and of the tests do); `sign`, `sign_step`,
+`shuffle_input`, `prove_shuffle` and `pair_key` are the pieces a builder
+uses.
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Self
+from typing import Self
 
 from engine.state import PUBLIC, Action
 
@@ -18,28 +26,25 @@ from .errors import LocalProtocolError
 from .events import Update
 from .identity import Identity, x25519_private_from_seed, x25519_public_bytes
 from .messages import KIND_OF, Act, CoinCommit, CoinReveal, Commit, Handover, Join, Reveal, Shares, Shuffle, to_body
-from .records import HAND_PHASES
+from .phases import HAND_PHASES
 from .sealing import hand_pair_key, seal_shares
-from .sessionbase import SessionBase
+from .sessionbase import SessionBase, Shared
 from .store import SeatStore
 from .transcript import VERSION, Entry, Header, Signed, Transcript, make_payload, parse_header
 from .wire import action_to_wire, commit_context
 
-if TYPE_CHECKING:
-    from .session import Shared
-
 BUILDERS = {
-    "join": "_make_join",
-    "seating": "_make_seating",
-    "coin_commit": "_make_coin_commit",
-    "coin_reveal": "_make_coin_reveal",
-    "commit": "_make_commit",
-    "shuffle": "_make_shuffle",
-    "deal": "_make_deal",
-    "handover": "_make_handover",
-    "reveal": "_make_reveal",
+    "join": "make_join",
+    "seating": "make_seating",
+    "coin_commit": "make_coin_commit",
+    "coin_reveal": "make_coin_reveal",
+    "commit": "make_commit",
+    "shuffle": "make_shuffle",
+    "deal": "make_deal",
+    "handover": "make_handover",
+    "reveal": "make_reveal",
 }
-"""The message a seat owes in each phase (decisions, in "play", come from `act`)."""
+"""The message a seat owes in each phase: the name of its builder (decisions, in "play", come from `act`)."""
 
 
 class Outbox(SessionBase):
@@ -70,8 +75,7 @@ class Outbox(SessionBase):
                 assert card is not None  # this seat's own cards: it knows them
                 positions.append(mine[card.index])
         message = Act(self.hand.number, action_to_wire(action), tuple(proofs), tuple(positions))
-        self._produced.add(self._step_key())
-        return self._update([self._sign(message)])
+        return self._update([self.sign_step(message)])
 
     @classmethod
     def resume(
@@ -110,8 +114,11 @@ class Outbox(SessionBase):
             return (self.phase, -1, 0, 0, 0)
         return (self.phase, hand.number, len(hand.steps), len(hand.moves), len(hand.shuffles))
 
-    def _outgoing(self) -> list[bytes]:
-        """The messages this seat owes now (none for a spectator)."""
+    def outgoing(self) -> list[bytes]:
+        """The messages this seat owes now, signed (none for a spectator): the
+        builder's of the phase (`BUILDERS`) once for each step, or the early
+        reveal of a complaint. A hook: a subclass may hold them back (a seat
+        that stops answering)."""
         if self.seat is None or self.phase in ("over", "aborted") or self.evicted:
             return []
         if not self.holds_seat() and self.phase not in ("join", "seating"):
@@ -122,8 +129,8 @@ class Outbox(SessionBase):
             if key in self._produced:
                 return []
             self._produced.add(key)
-            message = self._make_reveal()
-            return [] if message is None else [self._sign(message)]
+            message = self.make_reveal()
+            return [] if message is None else [self.sign(message)]
         _, senders = self.expected()
         key = self._step_key()
         if self.seat not in senders or key in self._produced or self.phase not in BUILDERS:
@@ -132,12 +139,13 @@ class Outbox(SessionBase):
         if message is None:
             return []
         self._produced.add(key)
-        return [self._sign(message)]
+        return [self.sign(message)]
 
-    def _sign(self, message) -> bytes:
-        """Sign the next message, stored before it is returned (and so before it
-        can leave). A sequence number signed before a crash gives back the very
-        bytes stored then; one already in the transcript is never signed again."""
+    def sign(self, message) -> bytes:
+        """Sign `message` as this seat's next message, stored before it is
+        returned (and so before it can leave). A sequence number signed before
+        a crash gives back the very bytes stored then; one already in the
+        transcript is never signed again."""
         seq = self.seq
         self.seq += 1
         stored = self.store.sent.get(seq)
@@ -151,15 +159,24 @@ class Outbox(SessionBase):
         self.store.put_sent(seq, signed)
         return signed
 
+    def sign_step(self, message) -> bytes:
+        """Sign `message` (`sign`) as this seat's answer to the step the table
+        is at: the seat owes nothing more for that step (a decision, or a
+        reveal that stops the hand)."""
+        self._produced.add(self._step_key())
+        return self.sign(message)
+
     # --- one builder per phase ------------------------------------------------------------
 
-    def _make_join(self) -> Join | None:
+    def make_join(self) -> Join | None:
+        """The join this seat sends to take its seat (None: a replacement, which waits for the seat to be free)."""
         if self.replacing:
             return None  # a replacement waits for the seat to be free
         assert self.identity is not None  # a seat's
         return Join(self.identity.public_bytes, self.name or f"seat {self.seat}")
 
-    def _make_seating(self) -> Join | None:
+    def make_seating(self) -> Join | None:
+        """The join that takes the seat back between hands, when this key may and means to (else None)."""
         assert self.identity is not None and self.seat is not None  # a seat's
         mine = self.identity.public_bytes
         if mine in self.banned:
@@ -171,7 +188,8 @@ class Outbox(SessionBase):
         self.evicted = False
         return Join(mine, self.name or f"seat {self.seat}")
 
-    def _make_coin_commit(self) -> CoinCommit:
+    def make_coin_commit(self) -> CoinCommit:
+        """The commitment to this seat's coin value (stored first), for the first dealer."""
         assert self.seat is not None  # a seat's
         value = self.store.coins.get(0)
         if value is None:
@@ -180,11 +198,14 @@ class Outbox(SessionBase):
         self._coin_value = value
         return CoinCommit(mp.coin_commit(value, self._coin_context(self.seat)))
 
-    def _make_coin_reveal(self) -> CoinReveal:
-        assert self._coin_value is not None  # set by `_make_coin_commit`
+    def make_coin_reveal(self) -> CoinReveal:
+        """The coin value this seat committed to."""
+        assert self._coin_value is not None  # set by `make_coin_commit`
         return CoinReveal(self._coin_value)
 
-    def _make_commit(self) -> Commit:
+    def make_commit(self) -> Commit:
+        """The hand's commitment: this seat's secrets drawn from its seed (stored
+        first), its X25519 key and its public deck keys."""
         assert self.hand is not None and self.transcript is not None and self.seat is not None  # a seat's, in a hand
         seed = self.store.seeds.get(self.hand.number)
         if seed is None:
@@ -202,20 +223,21 @@ class Outbox(SessionBase):
             position_keys,
         )
 
-    def _shuffle_input(self) -> list[bytes]:
+    def shuffle_input(self) -> list[bytes]:
         """The deck this seat's next shuffle step starts from."""
         hand = self.hand
         assert hand is not None and self.game is not None  # a hand's shuffle
         return list(hand.shuffles[-1][1].deck if hand.shuffles else mp.start_deck([c.index for c in self.game.deck()]))
 
-    def _make_shuffle(self) -> Shuffle:
+    def make_shuffle(self) -> Shuffle:
+        """This seat's shuffle step (phase 1 while every seat has not shuffled once, then 2), proved."""
         assert self.hand is not None and self.secrets is not None  # committed to the hand
         phase = 1 if len(self.hand.shuffles) < self.players else 2
-        deck_in = self._shuffle_input()
+        deck_in = self.shuffle_input()
         step = mp.shuffle_phase1 if phase == 1 else mp.shuffle_phase2
-        return self._proved_shuffle(phase, deck_in, step(deck_in, self.secrets))
+        return self.prove_shuffle(phase, deck_in, step(deck_in, self.secrets))
 
-    def _proved_shuffle(self, phase: int, deck_in: list[bytes], deck_out: list[bytes]) -> Shuffle:
+    def prove_shuffle(self, phase: int, deck_in: list[bytes], deck_out: list[bytes]) -> Shuffle:
         """The Shuffle message for `deck_out`, with this seat's proof that it follows from `deck_in`."""
         assert self.hand is not None and self.transcript is not None and self.seat is not None
         assert self.secrets is not None  # committed to the hand
@@ -224,7 +246,9 @@ class Outbox(SessionBase):
         proof = stepproofs.prove(ctx, phase, self.secrets, keys, deck_in, deck_out)
         return Shuffle(self.hand.number, phase, tuple(deck_out), proof)
 
-    def _make_deal(self) -> Shares:
+    def make_deal(self) -> Shares:
+        """This seat's key shares for the dealing step the hand is at: sealed to
+        the seat that sees each card, in the open for a card shown to all."""
         assert self.hand is not None and self.transcript is not None and self.seat is not None
         assert self.secrets is not None  # committed to the hand
         step = self.hand.steps[-1]
@@ -240,20 +264,23 @@ class Outbox(SessionBase):
         sealed = tuple(
             (
                 recipient,
-                seal_shares(self._pair_key(recipient), table_id, hand, step.number, self.seat, recipient, pairs),
+                seal_shares(self.pair_key(recipient), table_id, hand, step.number, self.seat, recipient, pairs),
             )
             for recipient, pairs in sorted(by_seat.items())
         )
         return Shares(hand, step.number, sealed, tuple((p, k.to_bytes(32, "big")) for p, k in public))
 
-    def _make_handover(self) -> Handover:
+    def make_handover(self) -> Handover:
+        """A Calabresella Chiamo: the proof of the called card if this seat holds it, else a denial (None)."""
         assert self.view is not None and self.hand is not None and self.seat is not None  # dealt
         called = self.view.need().card
         assert called is not None  # a handover's need names the called card
         position = self.cards.held_by(self.seat).get(called.index)
         return Handover(self.hand.number, None if position is None else self.cards.proof(position))
 
-    def _make_reveal(self) -> Reveal | None:
+    def make_reveal(self) -> Reveal | None:
+        """This seat's seed for the hand (at its end, or early to stop it); None
+        when sent already or when this key committed none for the hand."""
         assert self.hand is not None
         if self._revealed == self.hand.number:
             return None  # sent already (an early reveal)
@@ -262,7 +289,7 @@ class Outbox(SessionBase):
         self._revealed = self.hand.number
         return Reveal(self.hand.number, self.secrets.seed)
 
-    def _pair_key(self, other: int) -> bytes:
+    def pair_key(self, other: int) -> bytes:
         """The key this seat shares with `other` for this hand (derived once)."""
         if other not in self._pair_keys:
             assert self.hand is not None and self.transcript is not None and self.seat is not None

@@ -9,13 +9,9 @@ from engine.state import NeedKind
 
 from .audit import Culprit
 from .messages import Commit, Shares, Shuffle
-from .sessionbase import TablePhase
 
 StepKind = Literal["deal"] | NeedKind
 """A dealing step: the deal, or the chance event it opens the cards of."""
-
-HAND_PHASES: tuple[TablePhase, ...] = ("commit", "shuffle", "deal", "play", "handover", "reveal")
-"""The table's phases while a hand is on."""
 
 
 @dataclass

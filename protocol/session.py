@@ -20,7 +20,8 @@ The session is split by what each part owns: `lifecycle.py` (joining, the
 coin, seating, the host's entries, the end of a hand), `handflow.py` (the
 hand's messages), `outbox.py` (what a seat sends), `positions.py` (the
 deck's positions and proofs), `claims.py` (claims checked when cards are
-shown), `records.py` (what the audit reads).
+shown), `records.py` (what the audit reads), `phases.py` (the table's
+phases) and `sessionbase.py` (the fields the parts share).
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ from .identity import Identity
 from .lifecycle import TableLifecycle
 from .messages import HOST_KINDS, KIND_OF, MessageKind, from_body
 from .outbox import Outbox
-from .records import HAND_PHASES
-from .sessionbase import TablePhase
+from .phases import HAND_PHASES, TablePhase
+from .sessionbase import Shared
 from .store import SeatStore
 from .transcript import HOST, Entry, Header, Opened, Signed, Transcript, parse_header, parse_signed
 from .view import SeatView, build_view
@@ -59,14 +60,6 @@ PHASE_KINDS: dict[TablePhase, MessageKind] = {
     "reveal": "reveal",
 }
 """The one message kind each phase waits for."""
-
-
-class Shared:
-    """Work that nodes sharing one process do once: each hand's audit, each signature check."""
-
-    def __init__(self) -> None:
-        self.verdicts: dict[tuple, Verdict] = {}
-        self.verified: set[bytes] = set()  # signatures and step proofs already checked (their digests)
 
 
 class TableSession(TableLifecycle, HandFlow, Outbox):
@@ -144,6 +137,12 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
             and not self.evicted
             and self.keys.get(self.seat) == self.identity.public_bytes
         )
+
+    @property
+    def complaint(self) -> str | None:
+        """Why this seat stops the hand it is in with an early reveal (a card
+        dealt to it that does not open or contradicts its view), or None."""
+        return self._complaint
 
     def my_turn(self) -> bool:
         if self.phase != "play" or not self.holds_seat() or self._complaint is not None:
@@ -230,7 +229,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
 
     def _update(self, messages: list[bytes] | None = None) -> Update:
         events, self._events = self._events, []
-        return Update(self._outgoing() if messages is None else messages, events)
+        return Update(self.outgoing() if messages is None else messages, events)
 
     def _judge(self, header: Header, body: list, index: int) -> None:
         """Check one message in full and, only if it passes, apply it.

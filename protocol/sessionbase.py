@@ -7,12 +7,13 @@ of every part, declares those fields and methods with annotations only: it
 adds nothing at run time. `TableSession.__init__` sets the fields (those of
 the hand in `_reset_hand`, `plan` in `_start_hand`).
 
-This module also names the table's phases (`TablePhase`).
+This module also holds `Shared`, the work nodes of one process share (a
+session's `shared`). The table's phases are named in phases.py.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
@@ -29,28 +30,19 @@ if TYPE_CHECKING:
     from .events import Event, EventKind, Update
     from .identity import Identity
     from .messages import Handover, MessageKind, Table
+    from .phases import TablePhase
     from .positions import HandDeck
     from .records import HandRecord
-    from .session import Shared
     from .store import SeatStore
     from .transcript import Header, Transcript
 
-TablePhase = Literal[
-    "table",  # waiting for the host's table message
-    "join",
-    "seating",  # a seat timed out between hands: waiting for a key to take it
-    "coin_commit",
-    "coin_reveal",
-    "commit",
-    "shuffle",
-    "deal",  # key shares for a dealing step
-    "play",  # a seat's decision
-    "handover",  # a Calabresella Chiamo: the called card
-    "reveal",
-    "over",
-    "aborted",
-]
-"""`TableSession.phase`: what the table waits for now."""
+
+class Shared:
+    """Work that nodes sharing one process do once: each hand's audit, each signature check."""
+
+    def __init__(self) -> None:
+        self.verdicts: dict[tuple, Verdict] = {}
+        self.verified: set[bytes] = set()  # signatures and step proofs already checked (their digests)
 
 
 class SessionBase:
@@ -123,6 +115,7 @@ class SessionBase:
         def holds_seat(self) -> bool: ...
         def my_turn(self) -> bool: ...
         def expected(self) -> tuple[tuple[MessageKind, ...], set[int]]: ...
+        def legal_actions(self) -> list[Action]: ...
         def receive(self, data: bytes) -> Update: ...
         def _update(self, messages: list[bytes] | None = None) -> Update: ...
         def _judge(self, header: Header, body: list, index: int) -> None: ...
@@ -135,4 +128,4 @@ class SessionBase:
         def _emit_verdict(self, verdict: Verdict) -> None: ...
         def _coin_context(self, seat: int) -> bytes: ...
         def _finish_if_revealed(self) -> None: ...
-        def _pair_key(self, other: int) -> bytes: ...
+        def pair_key(self, other: int) -> bytes: ...

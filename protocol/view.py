@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.view import HandSummary, SeatView, hand_fields
 
 from .audit import Verdict
-
-if TYPE_CHECKING:
-    from .session import TableSession
+from .sessionbase import SessionBase
 
 
-def build_view(session: TableSession) -> SeatView:
+def build_view(session: SessionBase) -> SeatView:
     seat = session.seat if session.holds_seat() else None
     n = session.players
     series = session.series

@@ -34,10 +34,11 @@ from helpers.views import redact_action, views_of
 from engine.bots import StateView, easy, get, normal
 from engine.bots.heuristics import Table, beats
 from engine.cards import Card
+from engine.deal import Deal
 from engine.determinize import Determinizer
 from engine.games import make
 from engine.games.calabresella import CalabresellaState
-from engine.state import CHANCE, Action, Deal
+from engine.state import CHANCE, Action
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))

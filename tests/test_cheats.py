@@ -279,7 +279,7 @@ def test_wrong_private_key_share_stops_the_hand_and_the_audit_names_the_sender()
     table.run(max_hands=1)
     victim, cheat = table.seats[0], table.seats[2]
     assert cheat.spoiled_position not in victim.cards.known  # the recipient cannot open that card
-    assert "does not open" in victim._complaint
+    assert "does not open" in victim.complaint
     host = table.host.session
     assert not host.hand.moves  # no card was played: the hand stopped
     culprit = assert_named(table, 2, "wrong key share")
@@ -311,7 +311,7 @@ def test_key_share_out_of_range_is_caught_at_once():
     cheat = table.seats[0]
     table.queue = type(table.queue)((c, m) for c, m in table.queue if c != cheat.seat)  # lost in flight
     step = host.hand.steps[0]
-    honest = cheat._make_deal()
+    honest = cheat.make_deal()
     zero = Shares(honest.hand, step.number, honest.sealed, tuple((p, bytes(32)) for p, _ in honest.public))
     assert zero.public  # the face-up card's share
     error = refused_at_once(table, sign_as(cheat, zero, seq=cheat.seq - 1), cheat.seat)
@@ -470,7 +470,7 @@ def test_two_rule_without_the_two_is_seen_by_the_holder_of_the_two_who_stops_the
     caller, called = state["cheat"], state["called"]
     holder = next(s for s in table.seats if Card("2", called.suit) in s.view.hands[s.seat])
     assert holder.seat != caller
-    assert "two rule" in holder._complaint
+    assert "two rule" in holder.complaint
     host = table.host.session
     first = min(host.hand.reveals, key=lambda s: host.hand.reveals[s][1])
     assert first == holder.seat  # the holder's early reveal stopped the hand

@@ -26,9 +26,10 @@ from helpers.determinize import (
 )
 from helpers.views import redact_action
 
+from engine.assignment import Assignment
 from engine.bots import StateView
 from engine.cards import BRISCOLA_ORDER, Card
-from engine.determinize import Assignment, Determinizer, Inconsistent, agrees, determinize, determinizer
+from engine.determinize import Determinizer, Inconsistent, agrees, determinize, determinizer
 from engine.games import make
 from engine.state import CHANCE, PUBLIC, Action
 

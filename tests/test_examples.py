@@ -17,9 +17,10 @@ import pytest
 
 from briscola_tui.cli import main as cli_main
 from engine.cards import BRISCOLA_ORDER, Card, points_table, strength_table
+from engine.deal import Deal
 from engine.games import make
 from engine.replay import read_replay, resolve_chance
-from engine.state import CHANCE, Action, Deal
+from engine.state import CHANCE, Action
 from engine.tricks import trick_value, trick_winner
 
 ROOT = Path(__file__).resolve().parents[1]

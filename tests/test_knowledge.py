@@ -147,12 +147,12 @@ def test_sealed_share_opens_only_for_its_recipient():
     table_id, number = host.transcript.table_id, host.hand.number
     aad = seal_aad(table_id, number, step.number, a.seat, b.seat)
     # The recipient opens it, and finds the shares for its own positions.
-    pairs = {p: k for p, k in decode(unseal(b._pair_key(a.seat), blob, aad))}
+    pairs = {p: k for p, k in decode(unseal(b.pair_key(a.seat), blob, aad))}
     mine = {p for p, o in host.cards.owner.items() if o == b.seat}
     assert set(pairs) == mine
     assert all(k == scalar_bytes(mp.key_share(a.secrets, p)) for p, k in pairs.items())
     # A third seat cannot, whatever key or context it tries.
-    for key in (c._pair_key(a.seat), c._pair_key(b.seat)):
+    for key in (c.pair_key(a.seat), c.pair_key(b.seat)):
         for context in (aad, seal_aad(table_id, number, step.number, a.seat, c.seat)):
             with pytest.raises(RemoteProtocolError):
                 unseal(key, blob, context)

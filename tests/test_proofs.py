@@ -462,10 +462,10 @@ def test_a_public_share_is_checked_against_the_committed_position_key():
 class BadDeckKey(TableSession):
     """Commits a position key that is no curve point."""
 
-    def _make_commit(self):
+    def make_commit(self):
         from dataclasses import replace
 
-        message = super()._make_commit()
+        message = super().make_commit()
         keys = list(message.position_keys)
         keys[3] = b"\x02" + b"\xff" * 32
         return replace(message, position_keys=tuple(keys))
@@ -495,18 +495,18 @@ class KeysOfAnotherSeed(TableSession):
     """Commits to one seed but plays the whole hand with the keys of another
     (every step proved against the keys it committed), and reveals the first."""
 
-    def _make_commit(self):
+    def make_commit(self):
         from dataclasses import replace
 
-        message = super()._make_commit()
+        message = super().make_commit()
         self.committed_seed, self.secrets = self.secrets.seed, mp.SeatSecrets(secrets.token_bytes(32))
         phase1_key, position_keys = self.secrets.public_keys(self.plan.size)
         return replace(message, phase1_key=phase1_key, position_keys=position_keys)
 
-    def _make_reveal(self):
+    def make_reveal(self):
         from protocol.messages import Reveal
 
-        message = super()._make_reveal()
+        message = super().make_reveal()
         return None if message is None else Reveal(message.hand, self.committed_seed)
 
 
@@ -542,7 +542,7 @@ def _uncompressed(point: bytes) -> bytes:
     ids=["uncompressed", "hybrid", "prefix-04", "negated", "x-equals-p"],
 )
 def test_a_deck_with_another_encoding_or_an_invalid_point_is_refused_at_once(spoil, reason):
-    from briscola_tui.tools.cheaters import ShuffleSpoiler
+    from briscola_tui.tools.deck_cheats import ShuffleSpoiler
 
     cls = type("Encoder", (ShuffleSpoiler,), {"spoil": lambda self, deck: deck.__setitem__(0, spoil(deck[0]))})
     table = LocalTable("briscola", 2, {}, choosers=random_choosers(2), sessions=seat_sessions(2, {1: cls}))

@@ -57,10 +57,10 @@ def quitter(phase: str):
     class Quitter(TableSession):
         gone = False
 
-        def _outgoing(self):
+        def outgoing(self):
             if self.phase == phase and self.seat in self.expected()[1]:
                 self.gone = True
-            return [] if self.gone else super()._outgoing()
+            return [] if self.gone else super().outgoing()
 
         def my_turn(self):
             if phase == "play" and super().my_turn():
@@ -156,7 +156,7 @@ def test_an_action_crossing_an_early_reveal_is_a_no_op_and_nobody_else_is_blamed
     a = next(s for s in table.seats if s.my_turn())
     b = next(s for s in table.seats if s is not a)
     move = a.act(table.choose(a)).messages  # signed, in flight
-    stop = [b._sign(Reveal(b.hand.number, b.secrets.seed))]  # in flight at the same time
+    stop = [b.sign(Reveal(b.hand.number, b.secrets.seed))]  # in flight at the same time
     table.send(b.seat, stop)
     table.send(a.seat, move)
     table.pump()

@@ -152,6 +152,16 @@ def test_the_cheater_can_be_chosen(tmp_path, capsys):
     assert last_line(capsys.readouterr().out) == "culprits: seat 2"
 
 
+def test_the_two_rule_cheater_outbids_a_2_with_a_target(capsys):
+    # Deal 4: seat 1 answers the cheater's 2 with "2 with a target"; the
+    # cheater bids the next target (a plain 2 again was an IllegalAction).
+    args = ["selfplay", "--game", "chiamata", "--cheat", "two-rule", "--cheater", "0"]
+    assert main([*args, "--seed", "4", "--deal-seed", "4"]) == 3
+    out = capsys.readouterr().out
+    assert "seat 0: bid 2 target" in out
+    assert last_line(out) == "culprits: seat 0"
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

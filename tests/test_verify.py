@@ -376,10 +376,10 @@ class NoReveal(TableSession):
 
     withhold = True
 
-    def _make_reveal(self):
+    def make_reveal(self):
         if self.phase == "reveal" and self.withhold:
             return None
-        return super()._make_reveal()
+        return super().make_reveal()
 
 
 @pytest.fixture(scope="module")

@@ -66,8 +66,8 @@ class Leaver(TableSession):
 
     gone = False
 
-    def _outgoing(self):
-        return [] if self.gone else super()._outgoing()
+    def outgoing(self):
+        return [] if self.gone else super().outgoing()
 
     def my_turn(self):
         return False if self.gone else super().my_turn()
@@ -119,7 +119,7 @@ def test_a_seat_that_left_a_stopped_hand_takes_its_seat_back_and_the_next_hand_i
     (void,) = host.verdicts
     assert void.outcome is None and named(void) == {(1, ABSENT)}  # the stopper's cause cannot be settled here
     for node in every_node(table):  # nothing of the stopped hand is left behind
-        assert node._complaint is None and node.secrets is None, node
+        assert node.complaint is None and node.secrets is None, node
     leaver.gone = False
     table.send(1, leaver.rejoin().messages)
     table.pump()
@@ -181,10 +181,10 @@ class TwoRuleWithheld(LaxSession):
 
     state: dict = {}
 
-    def _make_reveal(self):
+    def make_reveal(self):
         if self.seat == self.state.get("cheat") and self.hand.number == self.state.get("hand"):
             return None
-        return super()._make_reveal()
+        return super().make_reveal()
 
 
 def test_the_holder_of_the_two_is_not_named_when_the_caller_withholds_its_seed():

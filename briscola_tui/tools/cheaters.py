@@ -11,401 +11,52 @@ the spectators are honest, unmodified sessions.
 
 A cheater cheats once, at its first chance (`cheated` is then set), and
 plays honestly otherwise.
+
+The cheating seats live in deck_cheats.py (the commit, shuffle, shares and
+reveals) and play_cheats.py (the lax views, decisions and forged or
+replayed messages); this module holds the cheating hosts and the
+catalogue (`CHEATS`) with the choosers `briscola selfplay --cheat` plays
+with.
 """
 
 from __future__ import annotations
 
 import random
-import secrets as _secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from engine.cards import Card
-from engine.games.calabresella import CalabresellaState
-from engine.games.chiamata import ChiamataState
-from engine.state import PUBLIC, Action
-from protocol import deck as mp
-from protocol.codec import encode
-from protocol.events import Update
-from protocol.identity import Identity, seal
+from engine.state import Action
+from protocol.identity import Identity
 from protocol.local import LocalTable
-from protocol.messages import Act, Commit, Handover, Join, Reveal, Shares, Shuffle
+from protocol.messages import Join
 from protocol.session import TableSession
-from protocol.transcript import VERSION, Entry, Header, Signed, make_payload
-from protocol.wire import action_to_wire, scalar_bytes, seal_aad
-
-# --- lax views: the cheater's own state without one rule ------------------------------
-
-
-class LaxCalabresella(CalabresellaState):
-    """The cheater's view: its own off-suit plays and a denied called card pass."""
-
-    def _play(self, action: Action) -> None:
-        seat = action.seat
-        if seat != self.viewer or not self.trick or action.card not in self.hands[seat]:
-            return super()._play(action)
-        others = [c for c in self.hands[seat] if c != action.card]
-        self.hands[seat] = [action.card]
-        self.unknown[seat] += len(others)
-        try:
-            super()._play(action)
-        finally:
-            self.unknown[seat] -= len(others)
-            self.hands[seat] = others + self.hands[seat]
-
-    def _handover(self, action: Action) -> None:
-        me = self.viewer
-        if action.holder is not None or me is None or me < 0 or self.called not in self.hands[me]:
-            return super()._handover(action)
-        self.hands[me].remove(self.called)
-        self.unknown[me] += 1
-        try:
-            super()._handover(action)
-        finally:
-            self.unknown[me] -= 1
-            self.hands[me].append(self.called)
-
-
-class LaxChiamata(ChiamataState):
-    """The cheater's view: its own call ignores the two rule."""
-
-    def _two_rule(self, card: Card) -> str | None:
-        if self.caller == self.viewer:
-            return None
-        return super()._two_rule(card)
-
-
-LAX_VIEWS = {"calabresella": LaxCalabresella, "chiamata": LaxChiamata}
-
-
-class Cheater(TableSession):
-    """A seat that cheats once; `cheated` says whether it has had its chance."""
-
-    cheated = False
-
-
-class LaxSession(Cheater):
-    """A seat whose own view lets it break the rules its chooser picks."""
-
-    def _build_view(self) -> None:
-        super()._build_view()
-        lax = LAX_VIEWS.get(self.game.name)
-        if lax is not None:
-            self.view.__class__ = lax
-
-
-# --- helpers a cheater uses --------------------------------------------------------------
-
-
-def held(session: TableSession) -> dict[int, int]:
-    """card index -> deck position, for the cards this seat holds and knows."""
-    return session.cards.held_by(session.seat)
-
-
-def proof_for(session: TableSession, position: int) -> tuple:
-    """(position, card, scalar) opening `position`, from what `session` knows."""
-    return session.cards.proof(position)
-
-
-def forced_act(session: TableSession, action: Action, proofs=(), positions=()) -> bytes:
-    """Sign an Act the seat's own view would refuse (no local check), as the seat's next message."""
-    message = Act(session.hand.number, action_to_wire(action), tuple(proofs), tuple(positions))
-    session._produced.add(session._step_key())
-    return session._sign(message)
-
-
-def off_suit(cheater: Cheater):
-    """A rule for `cheater`'s player: play off suit once while holding the suit led."""
-
-    def rule(view) -> Action | None:
-        if not view.trick or cheater.cheated or view.phase != "play":
-            return None
-        led = view.trick[0].suit
-        if any(c.suit == led for c in view.hand):
-            other = next((c for c in view.hand if c.suit != led), None)
-            if other is not None:
-                cheater.cheated = True
-                return Action(view.seat, "play", other)
-        return None
-
-    return rule
-
-
-# --- cheats at once: refused with the message kept as evidence -------------------------
-
-
-class PlayUnheld(Cheater):
-    """Plays a card from a deck position it does not hold (with a made-up proof)."""
-
-    def act(self, action: Action) -> Update:
-        if self.cheated or action.kind != "play":
-            return super().act(action)
-        self.cheated = True
-        position = next(p for p, o in sorted(self.cards.owner.items()) if o != self.seat)
-        claimed = next(c for c in range(40) if c not in held(self))
-        return Update(
-            [
-                forced_act(
-                    self,
-                    Action(self.seat, "play", Card.from_index(claimed)),
-                    [(position, claimed, scalar_bytes(12345))],
-                )
-            ]
-        )
-
-
-class WrongProof(Cheater):
-    """Plays one card and proves another one it holds (a true proof of the wrong card)."""
-
-    def act(self, action: Action) -> Update:
-        mine = held(self)
-        if self.cheated or action.kind != "play" or len(mine) < 2:
-            return super().act(action)
-        self.cheated = True
-        other = next(p for c, p in mine.items() if c != action.card.index)
-        return Update([forced_act(self, action, [proof_for(self, other)])])
-
-
-class ShuffleSpoiler(Cheater):
-    """Publishes its deck of `spoiled_phase` after `spoil` has changed it (once), with the
-    proof it made for the deck before (see `_spoiled`)."""
-
-    spoiled_phase = 1
-
-    def spoil(self, deck: list[bytes]) -> None:  # pragma: no cover - each cheat has its own
-        raise NotImplementedError
-
-    def _make_shuffle(self) -> Shuffle:
-        message = super()._make_shuffle()
-        if message.phase != self.spoiled_phase or self.cheated:
-            return message
-        self.cheated = True
-        deck = list(message.deck)
-        self.spoil(deck)
-        return self._spoiled(message, deck)
-
-    def _spoiled(self, message: Shuffle, deck: list[bytes]) -> Shuffle:
-        return Shuffle(message.hand, message.phase, tuple(deck), message.proof)
-
-
-class Duplicator(ShuffleSpoiler):
-    """In its phase-1 shuffle, writes one encrypted card over another."""
-
-    def spoil(self, deck: list[bytes]) -> None:
-        deck[1] = deck[0]
-
-
-class GarbageShuffle(ShuffleSpoiler):
-    """Publishes a phase-1 deck with a value that is no curve point."""
-
-    def spoil(self, deck: list[bytes]) -> None:
-        deck[0] = b"\x02" + b"\xff" * 32  # x above the field prime: no point has it
-
-
-class BadKey(Cheater):
-    """Commits with an X25519 key nobody can agree a sealing key with (all zero)."""
-
-    def _make_commit(self) -> Commit:
-        message = super()._make_commit()
-        if self.cheated:
-            return message
-        self.cheated = True
-        return replace(message, x25519=bytes(32))
-
-
-class Substituter(Cheater):
-    """First to shuffle: swaps card `victim` for card `extra` (one the game leaves
-    out), and proves its step as best it can (the honest prover on a false
-    statement: the proof fails)."""
-
-    victim = Card("A", "D").index
-    extra: int | None = None
-
-    def _make_shuffle(self) -> Shuffle:
-        hand = self.hand
-        if hand.shuffles or self.cheated:
-            return super()._make_shuffle()
-        self.cheated = True
-        start = [c.index for c in self.game.deck()]
-        extra = self.extra if self.extra is not None else next(c for c in range(40) if c not in start)
-        start[start.index(self.victim)] = extra
-        return self._proved_shuffle(1, self._shuffle_input(), mp.shuffle_phase1(mp.start_deck(start), self.secrets))
-
-
-class TagCard(Cheater):
-    """First to shuffle: hides a point of its own making in place of a card, to
-    follow it (proved as best it can: the proof fails)."""
-
-    def _make_shuffle(self) -> Shuffle:
-        hand = self.hand
-        if hand.shuffles or self.cheated:
-            return super()._make_shuffle()
-        self.cheated = True
-        start = mp.start_deck([c.index for c in self.game.deck()])
-        start[0] = mp.mul(start[0], 7)  # a valid point, but no card: only its maker can tell it
-        return self._proved_shuffle(1, self._shuffle_input(), mp.shuffle_phase1(start, self.secrets))
-
-
-class PositionSwapper(ShuffleSpoiler):
-    """Swaps two positions in its phase-2 deck (phase 2 must not move a card),
-    proving each position as best it can."""
-
-    spoiled_phase = 2
-
-    def spoil(self, deck: list[bytes]) -> None:
-        deck[0], deck[1] = deck[1], deck[0]
-
-    def _spoiled(self, message: Shuffle, deck: list[bytes]) -> Shuffle:
-        return self._proved_shuffle(2, self._shuffle_input(), deck)
-
-
-class WrongPublicShare(Cheater):
-    """Publishes a wrong key share for the face-up Briscola card."""
-
-    def _make_deal(self) -> Shares:
-        message = super()._make_deal()
-        if message.step != 0 or self.cheated or not message.public:
-            return message
-        self.cheated = True
-        public = tuple((p, scalar_bytes(mp.key_share(self.secrets, p) * 3 % mp.ORDER)) for p, _ in message.public)
-        return Shares(message.hand, message.step, message.sealed, public)
-
-
-# --- cheats named at the audit -------------------------------------------------------------
-
-
-class WrongShare(Cheater):
-    """Sends `victim` (the next seat by default) a wrong key share in the deal."""
-
-    victim: int | None = None
-
-    def _make_deal(self) -> Shares:
-        step = self.hand.steps[-1]
-        victim = self.victim if self.victim is not None else (self.seat + 1) % self.players
-        if self.cheated or step.number != 0 or victim not in step.audiences:
-            return super()._make_deal()
-        self.cheated = True
-        by_seat: dict[int, list] = {}
-        public = []
-        spoiled = False
-        for p, audience in zip(step.positions, step.audiences):
-            k = mp.key_share(self.secrets, p)
-            if audience == victim and not spoiled:
-                k = k * 2 % mp.ORDER
-                spoiled = True
-                self.spoiled_position = p
-            if audience == PUBLIC:
-                public.append((p, scalar_bytes(k)))
-            elif audience != self.seat:
-                by_seat.setdefault(audience, []).append((p, scalar_bytes(k)))
-        sealed = []
-        for recipient, pairs in sorted(by_seat.items()):
-            aad = seal_aad(self.transcript.table_id, self.hand.number, step.number, self.seat, recipient)
-            sealed.append((recipient, seal(self._pair_key(recipient), encode([list(x) for x in pairs]), aad)))
-        return Shares(self.hand.number, step.number, tuple(sealed), tuple(public))
-
-
-class BadReveal(Cheater):
-    """Reveals a seed other than the one it committed to."""
-
-    def _make_reveal(self) -> Reveal | None:
-        message = super()._make_reveal()
-        if message is None or self.cheated:
-            return message
-        self.cheated = True
-        return Reveal(message.hand, _secrets.token_bytes(32))
-
-
-class BadCoin(Cheater):
-    """Reveals a coin value other than the one it committed to."""
-
-    def _make_coin_reveal(self):
-        self.cheated = True
-        return type(super()._make_coin_reveal())(bytes(32))
-
-
-class Denier(LaxSession):
-    """In a Calabresella Chiamo, says it does not hold the called card even when it does."""
-
-    def _make_handover(self) -> Handover:
-        message = super()._make_handover()
-        if message.proof is not None:
-            self.cheated = True
-        return Handover(self.hand.number, None)
-
-
-class Reneger(LaxSession):
-    """Fails to follow suit once while holding the suit led (its chooser is wrapped)."""
-
-
-class TwoRuleCaller(LaxSession):
-    """Chiamata: bids 2 and calls a low trump without holding the 2 of that suit."""
-
-
-def two_rule_call(hand) -> Card | None:
-    """The lowest card of a suit whose 2 `hand` lacks, and which it does not hold."""
-    for suit in "DHSC":
-        if Card("2", suit) not in hand:
-            return next(Card(r, suit) for r in "4567" if Card(r, suit) not in hand)
-    return None  # pragma: no cover - a 8-card hand holds at most four 2s
-
-
-class Stopper(Cheater):
-    """Stops the hand at its first turn by revealing its seed, without cause."""
-
-    def act(self, action: Action) -> Update:
-        self.cheated = True
-        self._produced.add(self._step_key())
-        return Update([self._sign(Reveal(self.hand.number, self.secrets.seed))])
-
-
-# --- withholding, replaying, forging -----------------------------------------------------
-
-
-class Withholder(Cheater):
-    """Never sends its reveal at the end of a hand (the host times it out)."""
-
-    def _make_reveal(self) -> Reveal | None:
-        if self.phase == "reveal" and not self.hand.findings and self._complaint is None:
-            self.cheated = True
-            return None
-        return super()._make_reveal()
-
-
-class Replayer(Cheater):
-    """Sends one of its own messages again, already in the transcript, before its move."""
-
-    def act(self, action: Action) -> Update:
-        out = super().act(action)
-        if self.cheated:
-            return out
-        self.cheated = True
-        earlier = next(e.message for e in self.transcript.entries[1:] if _sender(e.message) == self.seat)
-        return Update([earlier, *out.messages], out.events)
-
-
-class Forger(Cheater):
-    """Sends a message in another seat's name (signed with its own key)."""
-
-    def act(self, action: Action) -> Update:
-        out = super().act(action)
-        if self.cheated:
-            return out
-        self.cheated = True
-        victim = (self.seat + 1) % self.players
-        header = Header(
-            VERSION, self.transcript.table_id, "reveal", victim, self.transcript.next_seq(victim), self.transcript.head
-        )
-        body = [self.hand.number, _secrets.token_bytes(32)]
-        return Update([Signed.sign(self.identity, make_payload(header, body)).encode(), *out.messages], out.events)
-
-
-def _sender(signed: bytes) -> int:
-    from protocol.transcript import parse_header
-
-    return parse_header(Signed.decode(signed).payload)[0].sender
-
-
-# --- cheating hosts ------------------------------------------------------------------------
+from protocol.transcript import Entry
+
+from .deck_cheats import (
+    BadKey,
+    BadReveal,
+    Cheater,
+    Duplicator,
+    GarbageShuffle,
+    PositionSwapper,
+    Substituter,
+    TagCard,
+    Withholder,
+    WrongPublicShare,
+    WrongShare,
+)
+from .play_cheats import (
+    Denier,
+    Forger,
+    PlayUnheld,
+    Reneger,
+    Replayer,
+    TwoRuleCaller,
+    WrongProof,
+    off_suit,
+    two_rule_call,
+)
+
+# --- cheating hosts -------------------------------------------------------------------
 
 
 class ForkingTable(LocalTable):
@@ -423,7 +74,7 @@ class ForkingTable(LocalTable):
         for node, order in ((self.seats[0], commits), *((n, commits[::-1]) for n in self.nodes[1:])):
             for message in order:
                 entry = Entry(len(node.transcript.entries), node.transcript.head, message)
-                self._deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
+                self.deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
         for message in commits[::-1]:  # the host's own log follows the majority
             entry = self.host.judge(message)
             self.entries.append(entry)
@@ -431,9 +82,9 @@ class ForkingTable(LocalTable):
                 self.on_entry(entry)
         self.forked = self.seats[0]
 
-    def _deliver(self, node: TableSession, entry: bytes) -> None:
+    def deliver(self, node: TableSession, entry: bytes) -> None:
         if not self.cheated or node is not getattr(self, "forked", None):
-            return super()._deliver(node, entry)
+            return super().deliver(node, entry)
         # Seat 0 lives in its own history: the host would have to keep it there.
         for failed, _ in self.failures:
             if failed is node:
@@ -449,7 +100,7 @@ class ForkingTable(LocalTable):
             # it echoes a head they never saw, and they name the host.
             for node in self.nodes[1:]:
                 entry = Entry(len(node.transcript.entries), node.transcript.head, signed)
-                super()._deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
+                super().deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
             return
         return self._order_or_fork(connection, signed)
 
@@ -465,13 +116,13 @@ class HijackTable(LocalTable):
         puppet = TableSession(self.victim, Identity.generate(), "puppet")
         puppet.transcript, puppet.keys = self.host.transcript, dict(self.host.session.keys)
         self.cheated = True
-        self.broadcast(self.host.submit(puppet._sign(Join(puppet.identity.public_bytes, "puppet"))).entry)
+        self.broadcast(self.host.submit(puppet.sign(Join(puppet.identity.public_bytes, "puppet"))).entry)
         for seat in self.seats:
             self.send(seat.seat, seat.start().messages)
         self.pump()
 
 
-# --- the catalogue -------------------------------------------------------------------------
+# --- the catalogue --------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -529,8 +180,10 @@ def cheat_chooser(kind: str, cheater: Cheater, fallback):
 
         def choose(view, rng):
             if view.phase == "auction" and not cheater.cheated:
-                if any(a.kind == "bid" and a.rank == "2" for a in view.legal):
-                    return Action(view.seat, "bid", rank="2")
+                # The 2, or after another seat's 2 the lowest "2 with a target".
+                twos = [a for a in view.legal if a.kind == "bid" and a.rank == "2"]
+                if twos:
+                    return min(twos, key=lambda a: a.target or 0)
             if view.phase == "call" and not cheater.cheated:
                 card = two_rule_call(view.hand)
                 if card is not None:

@@ -39,7 +39,8 @@ from pathlib import Path
 from protocol.audit import Culprit
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import fingerprint
-from protocol.session import HAND_PHASES, TableSession
+from protocol.phases import HAND_PHASES
+from protocol.session import TableSession
 from protocol.transcript import HOST, Entry, NotATranscript, OldTranscript, load_transcript_prefix
 from protocol.view import summary
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from math import comb
 from random import Random
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..cards import Card
 from ..games.calabresella import STRENGTH as TRESSETTE
@@ -19,9 +19,6 @@ from ..games.chiamata import STRENGTH as CHIAMATA_STRENGTH
 from ..state import Action, State
 from .playout import called_card, heuristic_discard
 
-if TYPE_CHECKING:
-    from .search import Node
-
 ROOT_CANDIDATES = 5
 """A wide choice (a bid, a call, a discard) compares at most this many
 actions at the root; the play compares every card."""
@@ -30,7 +27,16 @@ WIDE = 16
 DISCARD_CANDIDATES = 10
 
 
-def available(state: State, node: Node, rng: Random, policy) -> list[Action]:
+class SearchNode(Protocol):
+    """What narrowing reads and writes of a search node (`engine.bots.search.Node`)."""
+
+    prior: Action | None
+    """At the root, the anchor's action: always among the actions compared."""
+    candidates: list[Action] | None
+    """The searching seat's narrowed discards at this node, once computed."""
+
+
+def available(state: State, node: SearchNode, rng: Random, policy) -> list[Action]:
     """The actions searched at `node` in this determinization: the legal
     ones, or a few candidates (with the playout policy's choice) when there
     are many."""
@@ -45,7 +51,7 @@ def available(state: State, node: Node, rng: Random, policy) -> list[Action]:
     return actions
 
 
-def root_candidates(state: State, root: Node, rng: Random, policy) -> list[Action]:
+def root_candidates(state: State, root: SearchNode, rng: Random, policy) -> list[Action]:
     """The seat's actions compared at the root: every card it may play; of a
     wider choice at most `ROOT_CANDIDATES`, the anchor's first, then the
     pass and the bids next to the anchor's, the best call of each suit, or
@@ -85,7 +91,7 @@ def narrow(state: State, actions: list[Action], rng: Random, policy) -> list[Act
     return narrowed
 
 
-def own_discards(state: State, node: Node, rng: Random, policy) -> list[Action]:
+def own_discards(state: State, node: SearchNode, rng: Random, policy) -> list[Action]:
     """The searching seat's candidate discards at this node (its hand is the
     same in every determinization reaching it), computed once."""
     hand = state.hands[state.current_player()]

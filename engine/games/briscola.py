@@ -14,9 +14,9 @@ from ..cards import (
     points_table,
     strength_table,
 )
-from ..deal import DealPlan, packets
+from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, State, play_action, play_actions
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, Need, State, play_action, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)

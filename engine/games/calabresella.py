@@ -6,9 +6,9 @@ from itertools import combinations
 from typing import Literal
 
 from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
-from ..deal import DealPlan, packets
+from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, Deal, IllegalAction, Need, Phase, State, play_actions
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, Need, Phase, State, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(TRESSETTE_ORDER)
@@ -167,18 +167,28 @@ class CalabresellaState(State):
                 return seat
         return None
 
+    def handover_rule(self, holder: int | None) -> str | None:
+        """The handover rule: None when `holder` may hand over the called card
+        (`holder` None: nobody does, a denial), else the rule it breaks. A
+        defender this state knows to hold the called card must hand it over;
+        only a defender can. A rule check a subclass may relax."""
+        known = self._holder_of_called()
+        if holder is None:
+            if known is not None:
+                return f"seat {known} holds {self.called} and must hand it over"
+        elif holder not in self.defenders():
+            return f"only a defender hands over the called card, not seat {holder}"
+        return None
+
     def _handover(self, action: Action) -> None:
         assert self.called is not None and self.soloist is not None  # after the call
         holder = action.holder
         if action.card is not None and action.card is not self.called:
             raise IllegalAction(f"the called card is {self.called}, not {action.card}")
-        known = self._holder_of_called()
-        if holder is None:
-            if known is not None:
-                raise IllegalAction(f"seat {known} holds {self.called} and must hand it over")
-        else:
-            if holder not in self.defenders():
-                raise IllegalAction(f"only a defender hands over the called card, not seat {holder}")
+        reason = self.handover_rule(holder)
+        if reason is not None:
+            raise IllegalAction(reason)
+        if holder is not None:
             self._take_card(holder, self.called, "hand over")
             self.hands[self.soloist].append(self.called)
         self.handed_from = holder
@@ -301,14 +311,23 @@ class CalabresellaState(State):
 
     # --- play ---------------------------------------------------------------
 
+    def follow_suit_rule(self, seat: int, card: Card) -> str | None:
+        """The follow-suit rule: None when `seat` may play `card` into the trick
+        as this state knows its hand, else the rule it breaks (a card of the
+        suit led is known to be in the hand). A rule check a subclass may relax."""
+        if self.trick:
+            led = self.trick[0].suit
+            if card.suit != led and any(c.suit == led for c in self.hands[seat]):
+                return f"must follow suit: seat {seat} holds a card of the suit led ({led})"
+        return None
+
     def _play(self, action: Action) -> None:
         seat, card = action.seat, action.card
         if card is None:
             raise IllegalAction("play needs a card")
-        if self.trick:
-            led = self.trick[0].suit
-            if card.suit != led and any(c.suit == led for c in self.hands[seat]):
-                raise IllegalAction(f"must follow suit: seat {seat} holds a card of the suit led ({led})")
+        reason = self.follow_suit_rule(seat, card)
+        if reason is not None:
+            raise IllegalAction(reason)
         self._take_card(seat, card)
         if self._add_to_trick(seat, card):
             winner = self._close_trick(STRENGTH, None, VALUE)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import NoReturn
 
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, points_table, strength_table
-from ..deal import DealPlan, packets
+from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import TERMINAL, Action, Deal, IllegalAction, State, play_action, play_actions
+from ..state import TERMINAL, Action, IllegalAction, State, play_action, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
@@ -172,7 +172,7 @@ class ChiamataState(State):
         if options["call"] == "at_least" and BRISCOLA_ORDER.index(card.rank) < BRISCOLA_ORDER.index(bid):
             return None
         if bid == "2":
-            return self._two_rule(card)
+            return self.two_rule(card)
         rule = "the bid rank or higher" if options["call"] == "at_least" else "the last rank bid"
         return f"the called card must be of {rule} ({bid}), not {card}"
 
@@ -203,8 +203,10 @@ class ChiamataState(State):
             cards = sorted(set(cards))
         return cards
 
-    def _two_rule(self, card: Card) -> str | None:
-        """The two rule: holding the 2 of trump, call the lowest trump not held."""
+    def two_rule(self, card: Card) -> str | None:
+        """The two rule: holding the 2 of trump, call the lowest trump not held.
+        None when the caller may call `card` after a bid of 2 as this state
+        knows its hand, else the rule it breaks. A rule check a subclass may relax."""
         seat = self.caller
         assert seat is not None  # only the caller calls
         two = Card("2", card.suit)

@@ -1,39 +1,41 @@
 """Test doubles for the protocol tests: choosers and message crafting.
 
-The cheating seats and hosts themselves live in `briscola_tui.tools.cheaters` (the
-`briscola selfplay --cheat` command uses them too); they are re-exported here.
+The cheating seats and hosts themselves live in `briscola_tui.tools` (cheaters.py,
+deck_cheats.py, play_cheats.py: the `briscola selfplay --cheat` command uses them
+too); they are re-exported here.
 """
 
 from __future__ import annotations
 
 import random
 
-from briscola_tui.tools.cheaters import (  # noqa: F401 - re-exported for the tests
+from briscola_tui.tools.cheaters import ForkingTable, HijackTable  # noqa: F401 - re-exported for the tests
+from briscola_tui.tools.deck_cheats import (  # noqa: F401 - re-exported for the tests
     BadCoin,
     BadKey,
     BadReveal,
-    Denier,
     Duplicator,
-    Forger,
-    ForkingTable,
     GarbageShuffle,
-    HijackTable,
-    LaxSession,
-    PlayUnheld,
     PositionSwapper,
-    Replayer,
-    Stopper,
     Substituter,
     TagCard,
     Withholder,
-    WrongProof,
     WrongPublicShare,
     WrongShare,
+)
+from briscola_tui.tools.play_cheats import (  # noqa: F401 - re-exported for the tests
+    Denier,
+    Forger,
+    LaxSession,
+    PlayUnheld,
+    Replayer,
+    Stopper,
+    WrongProof,
     forced_act,
     off_suit,
     proof_for,
 )
-from briscola_tui.tools.cheaters import held as mine  # noqa: F401
+from briscola_tui.tools.play_cheats import held as mine  # noqa: F401
 from engine.state import Action
 from protocol import deck as mp
 from protocol.identity import Identity
@@ -154,7 +156,7 @@ def snapshot(node: TableSession) -> tuple:
             sum(len(s.shares) for s in hand.steps),
         ),
         len(node._produced),
-        node._complaint,
+        node.complaint,
     )
 
 
@@ -178,11 +180,11 @@ class SeededSeat(TableSession):
 
     seeds: list[bytes] = []
 
-    def _make_commit(self):
+    def make_commit(self):
         number = self.hand.number
         if number < len(self.seeds) and number not in self.store.seeds:
             self.store.put_seed(number, self.seeds[number])
-        return super()._make_commit()
+        return super().make_commit()
 
 
 def deal_order(game, seeds: list[bytes]) -> list[int]:

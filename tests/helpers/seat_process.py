@@ -8,7 +8,7 @@ $BRISCOLA_HOME, as `join` keeps them) with a seat session of KIND:
 - `stop`: an honest computer player that stops the hand it is in with an early
   reveal, without cause, as soon as the file FLAG exists (once);
 - `wrong-share-withheld`: seals the next seat a wrong key share in the first
-  deal (`briscola_tui.tools.cheaters.WrongShare`), then never reveals that hand's seed.
+  deal (`briscola_tui.tools.deck_cheats.WrongShare`), then never reveals that hand's seed.
 
 The tests import the session classes from here too (tests/test_void_hands.py).
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 from briscola_tui.files.folders import data_dir
 from briscola_tui.net.client import Client, Options
 from briscola_tui.net.listener import Listener
-from briscola_tui.tools.cheaters import WrongShare
+from briscola_tui.tools.deck_cheats import WrongShare
 from engine import bots
 from protocol.identity import Identity
 from protocol.messages import Reveal
@@ -40,11 +40,8 @@ class FlagStopper(TableSession):
         hand = self.hand
         if self.phase not in STOPPING or hand is None or self.secrets is None or not self.holds_seat():
             return []
-        if self._revealed == hand.number:
-            return []
-        self._revealed = hand.number
-        self._produced.add(self._step_key())  # no move for the step it stops at
-        return [self._sign(Reveal(hand.number, self.secrets.seed))]
+        reveal = self.make_reveal()  # None once revealed
+        return [] if reveal is None else [self.sign_step(reveal)]  # no move for the step it stops at
 
 
 class WrongShareWithheld(WrongShare):
@@ -53,17 +50,17 @@ class WrongShareWithheld(WrongShare):
 
     spoiled_hand: int | None = None
 
-    def _make_deal(self):
+    def make_deal(self):
         cheated = self.cheated
-        message = super()._make_deal()
+        message = super().make_deal()
         if self.cheated and not cheated:
             self.spoiled_hand = message.hand
         return message
 
-    def _make_reveal(self) -> Reveal | None:
+    def make_reveal(self) -> Reveal | None:
         if self.hand is not None and self.hand.number == self.spoiled_hand:
             return None
-        return super()._make_reveal()
+        return super().make_reveal()
 
 
 SESSIONS = {"stop": FlagStopper, "wrong-share-withheld": WrongShareWithheld}
