@@ -87,6 +87,7 @@ class Client:
         self.person: Person = person if person is not None else Keyboard(None, listener.line)
         self.session_class = session_class
         self._waiting: asyncio.Future | None = None  # the person's answer being waited for
+        self.receiving = asyncio.Lock()  # held while the session takes an entry in (in a worker thread)
         self._asked: list[str] | None = None  # the choices last put to the person
         self.session: TableSession | None = None
         self.seat: int | None = None
@@ -416,7 +417,8 @@ class Client:
 
     async def _take(self, data: bytes) -> None:
         try:
-            update = await asyncio.to_thread(self.session.receive, data)
+            async with self.receiving:  # another task touching the session waits for this
+                update = await asyncio.to_thread(self.session.receive, data)
         except ProtocolError as error:
             culprit = getattr(error, "culprit", None)
             self.listener.note(Note("stopping", reason=error.reason, culprit=culprit))

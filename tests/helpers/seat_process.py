@@ -71,11 +71,12 @@ async def watch_flag(client: Client, flag: Path) -> None:
     while client.ended is None:
         session = client.session
         if flag.exists() and session is not None and client.channel is not None:
-            messages = session.stop_now()
-            if messages:
-                print("stopping the hand (an early reveal)", flush=True)
-                client.submit(messages)
-                return
+            async with client.receiving:  # never while the session takes an entry in
+                messages = session.stop_now()
+                if messages:
+                    print("stopping the hand (an early reveal)", flush=True)
+                    client.submit(messages)
+                    return
         await asyncio.sleep(0.1)
 
 
