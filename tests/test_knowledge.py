@@ -16,7 +16,8 @@ from protocol.codec import decode
 from protocol.errors import RemoteProtocolError
 from protocol.identity import unseal
 from protocol.local import LocalTable
-from protocol.transcript import Entry, dump_transcript
+from protocol.transcript import Entry
+from protocol.transcript_file import dump_transcript
 from protocol.wire import scalar_bytes, seal_aad
 
 

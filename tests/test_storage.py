@@ -17,19 +17,8 @@ from protocol.codec import frame
 from protocol.errors import LocalProtocolError, RemoteProtocolError
 from protocol.identity import Identity
 from protocol.local import LocalTable
-from protocol.transcript import (
-    GENESIS,
-    HOST,
-    VERSION,
-    Entry,
-    Header,
-    NotATranscript,
-    Signed,
-    Transcript,
-    dump_transcript,
-    entry_hash,
-    make_payload,
-)
+from protocol.transcript import GENESIS, HOST, VERSION, Entry, Header, Signed, Transcript, entry_hash, make_payload
+from protocol.transcript_file import NotATranscript, dump_transcript
 
 TABLE = bytes(range(16))
 META = ["briscola", 2, [b"x"]]

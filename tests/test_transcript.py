@@ -8,7 +8,6 @@ from protocol.codec import MAX_FRAME, encode, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
 from protocol.transcript import (
-    FILE_VERSION,
     GENESIS,
     HOST,
     MAX_INDEX,
@@ -16,17 +15,20 @@ from protocol.transcript import (
     VERSION,
     Entry,
     Header,
-    NotATranscript,
-    OldTranscript,
     Signed,
     Transcript,
-    dump_transcript,
     entry_hash,
-    load_transcript_prefix,
     make_payload,
     parse_header,
     verify_chain,
     verify_entry,
+)
+from protocol.transcript_file import (
+    FILE_VERSION,
+    NotATranscript,
+    OldTranscript,
+    dump_transcript,
+    load_transcript_prefix,
 )
 
 TABLE = bytes(range(16))

@@ -21,14 +21,8 @@ from pathlib import Path
 from protocol.codec import frame
 from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.store import SeatStore
-from protocol.transcript import (
-    GENESIS,
-    Entry,
-    dump_transcript,
-    entry_hash,
-    load_transcript_prefix,
-    verify_chain,
-)
+from protocol.transcript import GENESIS, Entry, entry_hash, verify_chain
+from protocol.transcript_file import dump_transcript, load_transcript_prefix
 
 from . import atomic, folders
 from .atomic import fsync_folder, write_all

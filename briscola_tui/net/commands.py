@@ -19,7 +19,7 @@ from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.host import Host
 from protocol.identity import Identity
 from protocol.session import TableSession
-from protocol.transcript import NotATranscript
+from protocol.transcript_file import NotATranscript
 
 from ..files import atomic
 from ..files.folders import InUse, data_dir, hold_lock, open_private, subfolder

@@ -32,7 +32,7 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
     """Every step of the transcript at `path`. ReplayError for a file that is not one."""
     from protocol.errors import ProtocolError
     from protocol.session import TableSession
-    from protocol.transcript import NotATranscript
+    from protocol.transcript_file import NotATranscript
 
     from ..files.storage import read_transcript_file
     from ..render import render
@@ -87,7 +87,8 @@ def describe(path: Path) -> str:
 
     from protocol.errors import ProtocolError
     from protocol.messages import from_body
-    from protocol.transcript import load_transcript_prefix, parse_signed
+    from protocol.transcript import parse_signed
+    from protocol.transcript_file import load_transcript_prefix
 
     from ..wording import SHORT_NAMES
 

@@ -41,7 +41,8 @@ from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import fingerprint
 from protocol.phases import HAND_PHASES
 from protocol.session import TableSession
-from protocol.transcript import HOST, Entry, NotATranscript, OldTranscript, load_transcript_prefix
+from protocol.transcript import HOST, Entry
+from protocol.transcript_file import NotATranscript, OldTranscript, load_transcript_prefix
 from protocol.view import summary
 
 from ..files.storage import read_transcript_file
