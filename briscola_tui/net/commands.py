@@ -23,8 +23,11 @@ from protocol.transcript import NotATranscript
 
 from ..files.folders import InUse, data_dir, hold_lock, open_private, replace_file, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
+from .admission import GuessLimits, new_code
 from .client import Client, Options, stdin_lines
-from .server import BOT_NAMES, Bot, GuessLimits, Limits, TableServer, bot_name, is_bot_name, new_code
+from .connection import Limits
+from .ordering import BOT_NAMES, Bot, bot_name, is_bot_name
+from .server import TableServer
 
 
 class SetupError(ValueError):
