@@ -38,7 +38,8 @@ from pathlib import Path
 
 from helpers.network import CODE, WAIT, Human, Raw, Table, sit, spectate, wait_until
 
-from briscola_tui.net.server import Conn, Limits, TableServer
+from briscola_tui.net.connection import Conn, Limits
+from briscola_tui.net.server import TableServer
 from protocol import handshake as hs
 from protocol.codec import FrameReader
 from protocol.identity import Identity

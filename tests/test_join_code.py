@@ -35,9 +35,10 @@ import pytest
 from helpers.network import CODE, WAIT, Human, Proxy, Raw, Table, wait_until
 
 from briscola_tui.files.storage import read_transcript
+from briscola_tui.net.admission import Guesses, GuessLimits
 from briscola_tui.net.client import Client, Distrusted, Options
+from briscola_tui.net.connection import peer_address
 from briscola_tui.net.listener import Listener
-from briscola_tui.net.server import Guesses, GuessLimits, peer_address
 from protocol import handshake as hs
 from protocol.channel import Exchange, Tampered, WrongCode
 from protocol.codec import FrameReader, frame

@@ -24,9 +24,12 @@ from protocol.transcript_file import NotATranscript
 from ..files import atomic
 from ..files.folders import InUse, data_dir, hold_lock, open_private, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
+from .admission import GuessLimits, new_code
 from .client import Client, Options
+from .connection import Limits
 from .listener import Keyboard, Listener, stdin_lines
-from .server import BOT_NAMES, Bot, GuessLimits, Limits, TableServer, bot_name, is_bot_name, new_code
+from .ordering import BOT_NAMES, Bot, bot_name, is_bot_name
+from .server import TableServer
 
 
 class SetupError(ValueError):

@@ -63,7 +63,7 @@ def short(text: str, what: str) -> str:
 def person(text: str) -> str:
     """The name field: a name the host takes (engine/text.py), and not one kept for the host's
     computer players; blank for none."""
-    from ...net.server import BOT_NAMES, is_bot_name
+    from ...net.ordering import BOT_NAMES, is_bot_name
 
     text = normal_name(short(text, "name"))
     problem = name_problem(text) if text else None

@@ -1,0 +1,391 @@
+"""Who may connect to the host, and how: the handshake and every limit on getting in.
+
+`Admission` keeps the pool of connections still in their handshake (`handshaking`: a
+bound for all, a share for each address's idle ones, the oldest made room for), runs the
+handshake (`protocol/handshake.py`: the join code's key exchange, the request, a player's
+proof of its key), gives a player its seat (`reserved` until its join is ordered), and
+admits the connection past the handshake (the cap on connections, a key kept out). The
+join code is `new_code`'s; `Guesses` limits an address's wrong codes and sums them up on
+the console; `rate` counts the messages of each key (a spectator's: its address's).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import secrets
+import struct
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from protocol import handshake as hs
+from protocol.channel import WRONG_CODE, Exchange, Tampered, WrongCode
+from protocol.codec import FrameReader, frame
+from protocol.errors import ProtocolError, RemoteProtocolError
+from protocol.host import Host
+from protocol.transcript import HOST, entry_hash
+
+from ..wording import count
+from .buckets import Buckets
+from .connection import Busy, Conn, Limits, read_frame
+from .ordering import BOT_NAMES, Bot, is_bot_name
+from .relay import Relay
+
+try:
+    import fcntl
+    import termios
+except ImportError:  # not on Windows: the pool only counts what asyncio has read there
+    fcntl = termios = None  # type: ignore[assignment]
+
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+@dataclass
+class GuessLimits:
+    """How fast one address may try join codes: `free` wrong codes at once, then one more
+    each `seconds` (a token bucket; a right code gives its token back). Wrong codes are not
+    said one by one on the console: the first is, then `report_seconds` later one line sums
+    up every wrong code and refused try since it."""
+
+    free: int = 5
+    seconds: float = 10.0
+    report_seconds: float = 60.0
+    addresses: int = 4096  # the most addresses remembered at once (those with tries left are forgotten first)
+
+
+class TooManyGuesses(RemoteProtocolError):
+    """This address has no try left for now."""
+
+
+class Guesses:
+    """Wrong join codes per source address: IPv4 addresses one by one, IPv6 by /64 (one
+    host's share of a network), so an attacker with many addresses of one network is one source."""
+
+    def __init__(self, limits: GuessLimits, clock=time.monotonic):
+        self.limits = limits
+        self.tries = Buckets(limits.free, limits.seconds, limits.addresses, forget="fullest", clock=clock)
+        self.wrong: Counter = Counter()  # wrong codes since the last report, per source
+        self.held = 0  # tries refused since the last report (no try left)
+        self.told = False  # the first wrong code since the last report was said at once
+
+    def wait(self, source: str) -> float:
+        """Seconds until `source` may try a code (0: now)."""
+        return self.tries.wait(source)
+
+    @property
+    def pending(self) -> bool:
+        """Something to sum up at the next report."""
+        return bool(self.wrong or self.held)
+
+    def hold(self, source: str) -> str:
+        """A try refused: `source` has none left. The refusal's reason."""
+        self.held += 1
+        return f"too many wrong codes from your address; wait {math.ceil(self.wait(source))} s"
+
+    def take(self, source: str) -> bool:
+        """Spend one try of `source` (before its code is checked); False if none is left."""
+        return self.tries.spend(source)
+
+    def give_back(self, source: str) -> None:
+        """The code was right: that try is not counted."""
+        self.tries.give_back(source)
+
+    @property
+    def window(self) -> str:
+        seconds = self.limits.report_seconds
+        return "a minute" if seconds == 60 else f"{seconds:g} s"
+
+    def wrong_code(self, source: str) -> str | None:
+        """Count a wrong code; the line to say now if it is the first since the last report
+        (the others wait for the report)."""
+        self.wrong[source] += 1
+        if self.told:
+            return None
+        self.told = True
+        return f"a wrong join code from {source} (any more are summed up in {self.window})"
+
+    def report(self) -> str | None:
+        """One line for the wrong codes and refused tries since the last report (None if there
+        were none, or only the wrong code said at once)."""
+        wrong, held, self.wrong, self.held = self.wrong, self.held, Counter(), 0
+        told, self.told = self.told, False
+        self.tries.forget_full()
+        total = sum(wrong.values())
+        if not held and total <= (1 if told else 0):  # nothing, or only the one said at once
+            return None
+        window = "minute" if self.limits.report_seconds == 60 else self.window
+        code = "wrong join code" if total == 1 else "wrong join codes"
+        if len(wrong) == 1:
+            [(source, n)] = wrong.items()
+            line = f"{n} {code} from {source} in the last {window}"
+        elif wrong:
+            top = wrong.most_common(3)
+            line = f"{total} {code} in the last {window}: " + ", ".join(f"{n} from {s}" for s, n in top)
+            if len(wrong) > 3:
+                line += f" and {total - sum(n for _, n in top)} from {len(wrong) - 3} other addresses"
+        else:
+            return f"{count(held, 'try', 'tries')} refused in the last {window}: too many wrong codes"
+        if held:
+            line += f"; {count(held, 'more try', 'more tries')} refused (too many wrong codes)"
+        return line
+
+
+def _waiting_bytes(sock) -> int:
+    """Bytes received on a socket that nobody has read yet (0 where that cannot be asked)."""
+    if fcntl is None:
+        return 0
+    try:
+        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, bytes(4)))[0]
+    except (OSError, ValueError):
+        return 0
+
+
+def _quiet(conn: Conn) -> bool:
+    """Nothing has come from this connection yet (not even bytes still unread)."""
+    if conn.heard:
+        return False
+    reader = conn.reader
+    buffered = len(getattr(reader, "_buffer", b"")) if reader is not None else 0  # read by asyncio, not yet by us
+    sock = conn.writer.get_extra_info("socket")
+    if (conn.frames is not None and conn.frames.fed) or buffered or (sock is not None and _waiting_bytes(sock)):
+        conn.heard = True
+    return not conn.heard
+
+
+class Admission:
+    """Lets connections in to `host`'s table. `bots` are the host's computer players (their
+    seats are not free); `reserved` (seat -> the connection that will join it) is shared with
+    the ordering; the welcome is given under `lock` (the ordering's); `say` is the console and
+    `tell_away` says which seats are away, if that changed."""
+
+    def __init__(
+        self,
+        host: Host,
+        relay: Relay,
+        *,
+        code: str | None,
+        limits: Limits,
+        guesses: GuessLimits,
+        bots: dict[int, Bot],
+        reserved: dict[int, Conn],
+        lock: asyncio.Lock,
+        say,
+        tell_away,
+    ):
+        self.host, self.relay, self.code, self.limits = host, relay, code, limits
+        self.bots, self.reserved, self.lock = bots, reserved, lock
+        self.say, self.tell_away = say, tell_away
+        self.guesses = Guesses(guesses)
+        self.report: asyncio.TimerHandle | None = None  # when the wrong codes are summed up next
+        self.handshaking: dict[int, Conn] = {}  # connections still in their handshake, oldest first
+        seconds = 1 / limits.messages_per_second if limits.messages_per_second else math.inf
+        self.rates = Buckets(  # a player's key or a spectator's address -> what it may still send
+            limits.burst, seconds, limits.buckets, forget="oldest", penalty=limits.penalty_seconds
+        )  # (kept when it disconnects: a reconnection does not refill it)
+        self.load_refusals = 0  # connections refused or closed for load (said only in `stats`)
+
+    # --- the pool of handshakes ----------------------------------------------------------
+
+    def enter(self, conn: Conn) -> None:
+        """A new connection joins the pool of handshakes, room made for it (Busy if there is none).
+        The pool holds `handshaking` connections, and those of one address that have sent nothing
+        yet are at most `quiet_per_address`: past it, the oldest of them is closed (busy), so an
+        outsider holding idle connections cannot keep anyone from that address out, however many
+        it opens. A full pool closes the oldest quiet connection of any address, else the oldest
+        older than `handshake_grace` (one that sends too slowly: a real client's handshake takes a
+        few milliseconds); else the newcomer itself is told to try again."""
+        limits = self.limits
+        quiet = [c for c in self.handshaking.values() if c.address == conn.address and _quiet(c)]
+        if len(quiet) >= limits.quiet_per_address:
+            self.busy(quiet[0], Busy("the host is busy: too many idle connections from your address", 1.0))
+        if len(self.handshaking) >= limits.handshaking:
+            victim = next((c for c in self.handshaking.values() if _quiet(c)), None)
+            if victim is None:
+                old = time.monotonic() - limits.handshake_grace
+                victim = next((c for c in self.handshaking.values() if c.opened <= old), None)
+            busy = Busy("the host is busy: too many connections in their handshake", limits.busy_seconds)
+            if victim is None:
+                raise busy
+            self.busy(victim, busy)
+        self.handshaking[conn.number] = conn
+
+    def leave(self, conn: Conn) -> None:
+        """A connection is gone: nothing of it stays (its place in the pool, a seat kept for it)."""
+        self.handshaking.pop(conn.number, None)
+        for seat, holder in list(self.reserved.items()):
+            if holder is conn:
+                del self.reserved[seat]
+
+    def busy(self, conn: Conn, busy: Busy, quiet: bool = True) -> None:
+        """Close a connection for load, telling it when to try again (one out of the pool of
+        handshakes is not said on the console: `stats` counts them)."""
+        self.load_refusals += 1
+        self.handshaking.pop(conn.number, None)
+        self.relay.close(conn, busy.reason, busy=busy.seconds, quiet=quiet)
+
+    def _admit(self, conn: Conn) -> None:
+        """Its handshake done, a connection joins those that read the table (Busy if it may not
+        now). They are at most `max_connections`, but a player is let in past that: it holds a seat
+        (its key's, or one kept for it), so there are as many as seats. A key (a spectator's
+        address) that ran out of messages is kept out until its time is up; each spectator's
+        connection is one message of its address."""
+        who = self._spender(conn)
+        kept_out = self.rates.kept_out(who)
+        if kept_out > 0:
+            raise Busy("too many messages: kept out for now", kept_out)
+        if conn.role == "spectator" and not self.rates.spend(who):
+            raise Busy("too many connections from your address: kept out for now", self.rates.penalty)
+        if conn.seat is None and self.relay.reading() >= self.limits.max_connections:
+            raise Busy("the host has too many connections", self.limits.busy_seconds)
+        self.handshaking.pop(conn.number, None)
+
+    # --- messages --------------------------------------------------------------------------
+
+    @staticmethod
+    def _spender(conn: Conn) -> object:
+        """Whose messages a connection's are: its key's (a player's) or its address's (a spectator's)."""
+        return conn.key if conn.role == "player" else ("address", conn.address)
+
+    def rate(self, conn: Conn) -> None:
+        """One message of this connection's key, from a bucket that outlives the connection:
+        `burst` at once, then `messages_per_second`. A key that runs dry is closed and kept out
+        for `penalty_seconds`, whatever it reconnects."""
+        if not self.rates.spend(self._spender(conn)):
+            raise RemoteProtocolError(f"too many messages: kept out for {self.limits.penalty_seconds:g} s")
+
+    # --- the handshake ---------------------------------------------------------------------
+
+    async def handshake(self, conn: Conn, reader, frames: FrameReader) -> None:
+        kind, fields = hs.parse(await read_frame(reader, frames))
+        if kind != "hello":
+            raise RemoteProtocolError("a connection starts with hello")
+        source = conn.address
+        if self.guesses.wait(source) > 0:  # before any work: a guesser out of tries costs nothing
+            raise self._held(source)
+        table_id = self.host.table_id
+        exchange = await asyncio.to_thread(self._exchange, fields[1], table_id)
+        conn.writer.write(frame(hs.exchange(table_id, exchange.message)))  # in the clear, as the confirmations
+        kind, fields = hs.parse(await read_frame(reader, frames))
+        if kind != "confirm":
+            raise RemoteProtocolError("expected the key confirmation")
+        if not self.guesses.take(source):  # one try per code checked, taken before it is checked
+            raise self._held(source)
+        try:
+            exchange.check(fields[0])
+        except WrongCode:
+            if (line := self.guesses.wrong_code(source)) is not None:
+                self.say(line)
+            self._report_later()
+            hint = " (this table is open: join it without --code)" if self.code is None else ""
+            raise WrongCode(WRONG_CODE + hint) from None
+        self.guesses.give_back(source)
+        conn.writer.write(frame(hs.confirm(exchange.confirmation())))
+        conn.channel = exchange.channel()  # every frame from now on, either way, is sealed
+        kind, fields = hs.parse(await read_frame(reader, frames, conn))
+        if kind != "request":
+            raise RemoteProtocolError("expected the client's request")
+        hello = hs.parse_hello(fields)
+        conn.role = hello.role
+        if hello.role == "player" and is_bot_name(hello.name):
+            raise RemoteProtocolError(f"{hello.name!r}: {BOT_NAMES}")
+        if hello.role == "player":
+            nonce = secrets.token_bytes(hs.NONCE_LEN)
+            self.relay.send(conn, hs.challenge(nonce))
+            kind, fields = hs.parse(await read_frame(reader, frames, conn))
+            if kind != "proof":
+                raise RemoteProtocolError("expected the handshake proof")
+            hs.check_proof(hello.key, nonce, table_id, exchange.transcript, fields[0])
+            conn.key = hello.key
+            conn.seat = self._assign(conn, hello)
+        self._admit(conn)
+        start = self._resume_point(hello)
+        async with self.lock:
+            self.relay.welcome(conn, table_id, start)
+        self.say(f"{conn} joined" + (f" as {hello.name!r}" if hello.name else ""))
+        if not self.tell_away():  # to everyone when it changed; else to this one, which has not heard it
+            self.relay.send(conn, hs.away(self.relay.told_away), status="away")
+
+    def _exchange(self, theirs: bytes, table_id: bytes) -> Exchange:
+        """The host's side of SPAKE2 over the join code (a worker thread: it is pure Python, a few ms)."""
+        exchange = Exchange("host", self.code or "")
+        exchange.finish(theirs, table_id, hs.VERSION)
+        return exchange
+
+    def refused(self, conn: Conn, error: ProtocolError) -> None:
+        """A handshake that failed: refused (the client gives up), but a frame that failed its
+        integrity check is only closed (someone on the way changed it: the client may come back).
+        Wrong codes are not said one by one: `_report_later` sums them up."""
+        if isinstance(error, Tampered):
+            self.relay.close(conn, error.reason)
+        else:
+            self.relay.close(conn, error.reason, refuse=True, quiet=isinstance(error, WrongCode | TooManyGuesses))
+
+    def _held(self, source: str) -> TooManyGuesses:
+        refusal = TooManyGuesses(self.guesses.hold(source))
+        self._report_later()
+        return refusal
+
+    def _report_later(self) -> None:
+        """The first wrong code or refused try since the last report: the next report is due
+        `report_seconds` from now."""
+        if self.report is None and self.guesses.pending:
+            self.report = asyncio.get_running_loop().call_later(self.guesses.limits.report_seconds, self.say_guesses)
+
+    def say_guesses(self) -> None:
+        """Sum up the wrong codes and refused tries since the last report, now."""
+        if self.report is not None:
+            self.report.cancel()
+            self.report = None
+        line = self.guesses.report()
+        if line is not None:
+            self.say(line)
+
+    # --- seats -----------------------------------------------------------------------------
+
+    def _assign(self, conn: Conn, hello) -> int:
+        """The seat this key holds, or a free one (the one asked for if free)."""
+        session = self.host.session
+        if hello.key in session.banned:
+            raise RemoteProtocolError("this key was evicted from this table for cheating (watch it instead)")
+        for seat, key in session.keys.items():
+            if key == hello.key and seat != HOST:
+                self._drop_other(seat, conn)
+                return seat
+        for seat, holder in list(self.reserved.items()):
+            if holder is not conn and holder.key == hello.key:
+                # Its join was not ordered yet, and its older connection is stale (a drop the host
+                # has not noticed): the seat stays this key's.
+                self.relay.close(holder, "the same key connected again")
+                self.reserved[seat] = conn
+                return seat
+        taken = set(session.keys) | set(self.bots) | set(self.reserved)
+        if session.phase == "join":
+            free = [s for s in range(session.players) if s not in taken]
+        elif session.phase == "seating" and session.rules.get("retake"):
+            free = [s for s in sorted(session.absent) if s not in self.reserved and s not in self.bots]
+        else:
+            free = []
+        if not free:
+            raise RemoteProtocolError("no seat is free at this table (watch it instead)")
+        if hello.seat >= 0 and hello.seat not in free:
+            raise RemoteProtocolError(f"seat {hello.seat} is taken")
+        seat = hello.seat if hello.seat >= 0 else free[0]
+        self.reserved[seat] = conn
+        return seat
+
+    def _drop_other(self, seat: int, conn: Conn) -> None:
+        """A seat's key connects again: its older connection is stale."""
+        for other in list(self.relay.conns.values()):
+            if other is not conn and other.seat == seat:
+                self.relay.close(other, "the same key connected again")
+
+    def _resume_point(self, hello) -> int:
+        entries = self.host.transcript.entries
+        if 0 < hello.have <= len(entries) and entry_hash(entries[hello.have - 1]) == hello.head:
+            return hello.have
+        return 0

@@ -1,0 +1,123 @@
+"""One network connection as the host holds it, and the bounds every connection is held to.
+
+`Limits` (every bound of the host's connections, given by `--limit NAME=VALUE`), `Conn`
+(a connection and what it has proved), `Frames` and `read_frame` (its frames in),
+`peer_address` (where it comes from, as the limits count it) and `Busy` (a refusal for
+load). The modules of the host (`admission`, `relay`, `ordering`, `clock`, `server`) all
+speak of connections in these terms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+from collections import deque
+from dataclasses import dataclass, field
+
+from protocol.channel import Channel
+from protocol.codec import FrameReader
+
+
+@dataclass
+class Limits:
+    max_connections: int = 256  # connections past their handshake; a player (it holds a seat) is let in past it
+    handshaking: int = 128  # connections still in their handshake, from every address together
+    quiet_per_address: int = 32  # of those, from one address and not a byte sent yet (past it the oldest goes)
+    handshake_grace: float = 1.0  # a full pool makes room by closing a handshake at least this old
+    busy_seconds: float = 1.0  # how long a connection refused for load is told to wait before it tries again
+    listen_backlog: int = 256  # connections the kernel holds until the host accepts them (a burst past it waits)
+    send_buffer: int = 32_768  # the kernel's send buffer for one connection (and as much again buffered
+    # by asyncio): past that a stalled reader's cursor stops, and `backlog` counts how far behind it falls
+    handshake_seconds: float = 10.0
+    messages_per_second: float = 50.0  # per key (a spectator's: per address), across its reconnections
+    burst: int = 400
+    penalty_seconds: float = 30.0  # a key (or address) that ran out of messages is kept out this long
+    buckets: int = 4_096  # rate buckets remembered at once (refilled ones are forgotten first)
+    queue_bytes: int = 65_536  # frames other than entries queued for one connection: past it, it is closed
+    close_seconds: float = 2.0  # a connection the host closed is cut if its reader has not taken the rest by then
+    stats_seconds: float | None = None  # print `stats` this often (tests and bench/host_memory.py)
+    backlog: int = 5_000  # new entries one reader may be behind before it is dropped as too slow
+    linger_seconds: float = (
+        10.0  # once the table is over, how long a seat that is away may take to come back for its end
+    )
+
+
+class Busy(Exception):
+    """Refused for load, not for what the peer is or did: it is told (a `busy` frame) to try
+    again `seconds` later, and the client does."""
+
+    def __init__(self, reason: str, seconds: float):
+        super().__init__(reason)
+        self.reason, self.seconds = reason, seconds
+
+
+def peer_address(peer) -> str:
+    """The address a connection comes from, as the handshake pool's shares and the wrong
+    codes' limit count it: an IPv4 address (an IPv4-mapped IPv6 one too), an IPv6 address
+    by its /64 (one host's, as a network hands them out)."""
+    try:
+        address = ipaddress.ip_address(peer[0].split("%")[0])
+    except (TypeError, ValueError, IndexError):
+        return "?"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+class Frames(FrameReader):
+    """A connection's frame reader, which counts what it was fed."""
+
+    fed = 0
+
+    def feed(self, data: bytes) -> None:
+        self.fed += len(data)
+        super().feed(data)
+
+
+@dataclass
+class Conn:
+    """One network connection, and what it has proved."""
+
+    number: int
+    writer: asyncio.StreamWriter
+    role: str = "?"
+    seat: int | None = None
+    key: bytes = b""
+    channel: Channel | None = None  # after the key exchange: every frame either way is sealed
+    queue: deque = field(default_factory=deque)  # (entries written first, frame, status): the handshake, away...
+    queued: int = 0  # bytes in `queue`
+    address: str = "?"  # where it comes from (`peer_address`)
+    opened: float = 0.0  # when it was accepted
+    reader: asyncio.StreamReader | None = None
+    frames: Frames | None = None
+    heard: bool = False  # a byte came from it (it is not a connection that only holds a slot)
+    closed: bool = False
+    welcomed: bool = False  # it has its welcome: it reads the stored entries from its cursor on
+    returning: bool = False  # it came back holding part of the transcript (it resumes, not starts)
+    cursor: int = 0  # the next stored entry to write to it
+    base: int = 0  # the entries stored when it was welcomed (its catch-up is not held against it)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def behind(self, stored: int) -> int:
+        """New entries this reader has not taken yet."""
+        return stored - max(self.cursor, self.base)
+
+    def __str__(self) -> str:
+        who = f"seat {self.seat}" if self.seat is not None else self.role
+        return f"connection {self.number} ({who})"
+
+
+async def read_frame(reader, frames: FrameReader, conn: Conn | None = None) -> bytes:
+    """The next frame's payload; opened (its integrity checked) once `conn` has a channel."""
+    while True:
+        data = frames.next_frame()
+        if data is not None:
+            if conn is not None and conn.channel is not None:
+                return conn.channel.open(data)
+            return data
+        chunk = await reader.read(65536)
+        if not chunk:
+            raise ConnectionError("closed")
+        frames.feed(chunk)

@@ -1,0 +1,214 @@
+"""The host's ordering: submissions in, entries out, one at a time, into the transcript.
+
+`Ordering` takes each message submitted (by a connection's player, or by one of the host's
+own computer players, `Bot`), has `protocol.host.Host` order and sign it, stores the entry
+(the transcript file fsyncs it) before it is relayed, lets the host's players answer, gives
+a seat a time-out left empty to a computer player (`--bots-replace`), and sees when the
+table is over (or has played the hands it was started for). Its `lock` is held while
+anything is ordered: the clock's time-outs and each connection's welcome take it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from protocol.errors import ProtocolError
+from protocol.host import Dropped, Host
+from protocol.local import replacement_seat
+from protocol.session import TableSession
+from protocol.transcript import Signed, parse_header
+
+from ..wording import count
+from .connection import Conn
+from .relay import Relay
+from .thinking import think
+
+
+@dataclass
+class Bot:
+    """A computer player the host runs itself."""
+
+    session: TableSession
+    player: object
+    rng: random.Random
+    owed: list = field(default_factory=list)  # what it must send once the table runs (after a restart)
+
+
+BOT_NAMES = "a name such as cpu1 (cpu and a digit) is kept for the host's computer players: choose another"
+
+
+def bot_name(seat: int) -> str:
+    """The name of a computer player the host runs: short enough for the table's seat column."""
+    return f"cpu{seat}"
+
+
+def is_bot_name(name: str) -> bool:
+    """A name kept for the host's computer players (a person may not take one: the
+    lobby shows such a seat as a computer player)."""
+    name = name.strip()
+    return len(name) == 4 and name[:3].lower() == "cpu" and name[3].isdigit()
+
+
+def _joins_as_a_bot(message: bytes) -> bool:
+    """A join message (from a connection, not the host's own players) under a bot's name."""
+    try:
+        header, body = parse_header(Signed.decode(message).payload)
+    except ProtocolError:
+        return False  # the host drops it, naming the connection
+    return header.kind == "join" and len(body) > 1 and isinstance(body[1], str) and is_bot_name(body[1])
+
+
+class Ordering:
+    """Orders the messages of one table. `reserved` (seat -> the connection that will join it)
+    is the admission's; `say` and `tell` (an event, in words) are the console; `tell_away`
+    says which seats are away, if that changed."""
+
+    def __init__(
+        self,
+        host: Host,
+        log,
+        relay: Relay,
+        *,
+        bots: dict[int, Bot],
+        hands: int | None,
+        replace_with_bot: object | None,
+        reserved: dict[int, Conn],
+        say,
+        tell,
+        tell_away,
+    ):
+        self.host, self.log, self.relay = host, log, relay
+        self.bots, self.hands, self.reserved = bots, hands, reserved
+        self.replace_with_bot = replace_with_bot  # a player function, or None
+        self.say, self.tell, self.tell_away = say, tell, tell_away
+        self.lock = asyncio.Lock()
+        self.finished = asyncio.Event()
+        self.since = time.monotonic()  # when the last entry was stored (the clock's turns start there)
+        self.pending: deque = deque()
+
+    @property
+    def session(self) -> TableSession:
+        return self.host.session
+
+    async def order(self, conn: Conn | None, signed: bytes) -> None:
+        """Order one message, then whatever the host's own players answer (under `lock`)."""
+        self.pending.append((conn, signed))
+        await self.drain()
+
+    async def drain(self) -> None:
+        """Order every pending message and let the host's players move, until
+        nothing is left to do; then see whether the table is over.
+
+        Whether it is over is seen first, too: a host restarted (or a time-out entered)
+        right after a hand's last reveal closes a table started for that many hands before
+        it orders anything of the next hand."""
+        await self._check_end()
+        while not self.finished.is_set():
+            while self.pending and not self.finished.is_set():
+                await self.replace_absent()  # before a player's own key could take its seat back
+                source, message = self.pending.popleft()
+                await self._submit(source, message)
+            if self.finished.is_set():
+                break
+            for bot in self.bots.values():
+                if bot.session.my_turn():
+                    action = await think(bot.player, bot.session.seat_view(), bot.rng)
+                    self.pending.extend((None, m) for m in bot.session.act(action).messages)
+            await self.replace_absent()  # a seat the last entry left empty (a cheat evicted), with no clock
+            if not self.pending:
+                break
+        await self._check_end()
+        if self.finished.is_set():
+            self.pending.clear()  # the table is over: nothing more is ordered
+
+    async def _submit(self, source: Conn | None, message: bytes) -> None:
+        if source is not None and not self._signed_by(source, message):
+            self.relay.close(source, "a message signed by another key than the one this connection proved")
+            return
+        if source is not None and _joins_as_a_bot(message):
+            self.relay.close(source, f"a join under {BOT_NAMES}")
+            return
+        try:
+            ordered = await asyncio.to_thread(self.host.submit, message, source)
+        except Dropped as error:
+            if source is not None:
+                self.say(f"dropped a message from {source}: {error.reason}")
+            return
+        if ordered.refused is not None:
+            self.say(
+                f"refused a message of seat {ordered.refused.culprit}: {ordered.refused.reason} (kept as evidence)"
+            )
+        await self.append(ordered.entry)
+        await self._check_end()
+
+    def _signed_by(self, conn: Conn, message: bytes) -> bool:
+        """May this connection submit this message? Only in the name of the key it proved."""
+        try:
+            header, body = parse_header(Signed.decode(message).payload)
+        except ProtocolError:
+            return True  # the host drops it, naming the connection
+        if header.kind == "join" and header.sender == conn.seat:
+            # Self-certified (the session checks it is signed by the key it brings), and that key
+            # must be the one this connection proved.
+            return bool(body) and body[0] == conn.key
+        return conn.seat == header.sender and self.session.keys.get(header.sender) == conn.key
+
+    async def append(self, data: bytes) -> None:
+        """Store, then relay, an entry; the host's own players take it in."""
+        await asyncio.to_thread(self.log.append, data)
+        for event in self.host.events:
+            self.tell(event)
+        self.host.events.clear()
+        self.tell_away()  # a join, or a seat given to a computer player, changes who can be away
+        self.since = time.monotonic()
+        self.relay.publish(data)
+        for bot in self.bots.values():
+            update = await asyncio.to_thread(bot.session.receive, data)
+            self.pending.extend((None, m) for m in update.messages)
+
+    async def _check_end(self) -> None:
+        """The series is over, or the table has played the hands it was started for (scored
+        ones: a void hand is played again): close it (before anything of the next hand is ordered)."""
+        session = self.session
+        if session.phase in ("over", "aborted"):
+            self.finished.set()
+        elif (
+            self.hands is not None
+            and len(session.outcomes) >= self.hands
+            and session.phase == "commit"
+            and not session.hand.commits
+        ):
+            self.pending.clear()
+            await self.append(self.host.close(f"the table was started for {count(self.hands, 'hand')}"))
+            self.pending.clear()
+            self.finished.set()
+
+    async def start_bots(self) -> None:
+        async with self.lock:
+            for bot in self.bots.values():
+                self.pending.extend((None, m) for m in [*bot.owed, *bot.session.start().messages])
+                bot.owed = []
+            await self.drain()
+
+    async def replace_absent(self) -> None:
+        """With --bots-replace, a computer player takes every seat left empty by a time-out;
+        its join is ordered first (so the seat's old key, still connected, does not take it back)."""
+        if self.replace_with_bot is None or self.session.phase != "seating":
+            return
+        entries = None
+        for seat in sorted(self.session.absent):
+            holder = self.reserved.get(seat)
+            if seat in self.bots or (holder is not None and holder.key != self.session.keys.get(seat)):
+                continue  # a new key came to take it (table rule `retake`)
+            entries = entries or [e.encode() for e in self.host.transcript.entries]
+            session, owed = await asyncio.to_thread(replacement_seat, seat, entries)
+            self.bots[seat] = Bot(session, self.replace_with_bot, random.Random())
+            self.say(f"a computer player takes seat {seat}")
+            for conn in list(self.relay.conns.values()):
+                if conn.seat == seat:
+                    self.relay.close(conn, "your seat was given to a computer player", refuse=True)  # final
+            self.pending.extendleft((None, m) for m in reversed(owed))

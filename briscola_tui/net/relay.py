@@ -1,0 +1,164 @@
+"""The host's fan-out: every stored entry, and every other frame, to every connection.
+
+`Relay` holds the stored entries as the frames relayed (`frames`: each reader reads them
+from its own cursor, so a slow one costs the table nothing but its place in the list) and
+each connection's queue of other frames (the handshake, `away`, the goodbye), bounded in
+bytes; a reader too far behind, or with too much queued, is closed. It writes to each
+connection at its pace (`writer`, one task each), seals what goes to one with a channel,
+and says goodbye and closes (`close`), cutting within `close_seconds` one that does not
+take the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+from protocol import handshake as hs
+from protocol.codec import frame
+
+from .connection import Conn, Limits
+
+
+class Relay:
+    """Entries and frames to the connections in `conns` (the host's, by number); `say` is the console."""
+
+    def __init__(self, limits: Limits, frames: list[bytes], conns: dict[int, Conn], say):
+        self.limits, self.conns, self.say = limits, conns, say
+        self.frames = frames
+        """Every stored entry as the frame relayed to readers (each reads from its own cursor)."""
+        self.told_away: tuple[int, ...] = ()  # the seats last said to have no connection
+
+    def publish(self, data: bytes) -> None:
+        """A new stored entry, for every reader past its welcome (one still in its handshake
+        starts from the stored entries); one too far behind is closed."""
+        self.frames.append(frame(hs.entry(data)))
+        for conn in list(self.conns.values()):
+            if conn.welcomed and not conn.closed:
+                if conn.behind(len(self.frames)) > self.limits.backlog:
+                    self.close(conn, "too slow to read the table")
+                else:
+                    conn.wake.set()
+
+    def welcome(self, conn: Conn, table_id: bytes, start: int) -> None:
+        """The connection's welcome; from then on it reads the stored entries from `start`. Called
+        under the ordering's lock: no entry is relayed before the welcome, none twice."""
+        stored = len(self.frames)
+        self.send(conn, hs.welcome(table_id, -1 if conn.seat is None else conn.seat, stored - start))
+        conn.cursor, conn.base = start, stored
+        conn.returning = start > 0
+        conn.welcomed = True
+        conn.wake.set()
+
+    def tell_away(self, away: tuple[int, ...]) -> bool:
+        """Say to every connection past its welcome which seats are `away`, if that changed;
+        True if it did."""
+        if away == self.told_away:
+            return False
+        self.told_away = away
+        for conn in list(self.conns.values()):
+            if conn.welcomed:
+                self.send(conn, hs.away(away), status="away")
+        return True
+
+    def send(self, conn: Conn, data: bytes, status: str | None = None) -> None:
+        """A frame that is not an entry (the handshake, the goodbye), after what it has been sent.
+        `status` names a frame of which only the latest matters (`away`): one of that kind still
+        queued is dropped for it. A reader with more than `queue_bytes` queued is closed."""
+        if conn.closed:
+            return
+        if status is not None:
+            for item in conn.queue:
+                if item[2] == status:
+                    conn.queue.remove(item)
+                    conn.queued -= len(item[1])
+                    break
+        framed = frame(data)
+        conn.queue.append((len(self.frames) if conn.welcomed else 0, framed, status))
+        conn.queued += len(framed)
+        if conn.queued > self.limits.queue_bytes:
+            self.close(conn, "too slow to read the table")
+            return
+        conn.wake.set()
+
+    @staticmethod
+    def _unqueue(conn: Conn) -> bytes:
+        _, framed, _ = conn.queue.popleft()
+        conn.queued -= len(framed)
+        return framed
+
+    async def writer(self, conn: Conn) -> None:
+        """Write to one reader at its own pace: its frames, then the stored entries from its
+        cursor on (a slow reader costs the table nothing but its place in the list)."""
+        try:
+            while True:
+                if conn.queue and conn.cursor >= conn.queue[0][0]:
+                    data = self._unqueue(conn)  # the goodbye comes after the entries stored before it
+                elif self._left_for(conn):
+                    data = self.frames[conn.cursor]
+                    conn.cursor += 1
+                else:
+                    conn.wake.clear()
+                    await conn.wake.wait()
+                    continue
+                conn.writer.write(self._wire(conn, data))
+                await conn.writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            return
+
+    @staticmethod
+    def _wire(conn: Conn, framed: bytes) -> bytes:
+        """A frame as it goes to this connection: sealed once it has a channel. Sealed just
+        before it is written, so each direction's frame counter follows the order on the wire."""
+        if conn.channel is None:
+            return framed
+        return frame(conn.channel.seal(framed[4:]))
+
+    def _left_for(self, conn: Conn) -> bool:
+        return conn.welcomed and conn.cursor < len(self.frames)
+
+    def reading(self) -> int:
+        """Connections past their handshake and still open (not those closed and not yet gone)."""
+        return sum(1 for c in self.conns.values() if c.welcomed and not c.closed)
+
+    async def flush(self, seconds: float) -> None:
+        """Give the connections still open up to `seconds` to take what is queued for them."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and any(
+            not c.closed and (c.queue or self._left_for(c) or c.writer.transport.get_write_buffer_size())
+            for c in self.conns.values()
+        ):
+            await asyncio.sleep(0.005)
+
+    def close(
+        self, conn: Conn, reason: str, refuse: bool = False, quiet: bool = False, busy: float | None = None
+    ) -> None:
+        """Say goodbye and close: `bye` (the client may come back), `refuse` (it may not), or with
+        `busy`, a refusal for load: the client tries again that many seconds later."""
+        if conn.closed:
+            return
+        if not quiet:
+            what = "refusing" if refuse else "closing" if busy is None else "turning away"
+            self.say(f"{what} {conn}: {reason}")
+        if busy is not None:
+            last = hs.busy(reason, busy)
+        else:
+            last = hs.refuse(reason) if refuse else hs.bye(reason)
+        try:
+            conn.writer.write(self._wire(conn, frame(last)))
+        except (ConnectionError, RuntimeError):
+            pass
+        conn.closed = True
+        conn.writer.close()
+        self.cut_later(conn)
+
+    def cut_later(self, conn: Conn) -> None:
+        """A connection the host closes is gone within `close_seconds`, even if its reader never
+        takes what was still buffered for it (closing waits for that). Only such a one waits:
+        the others (nothing buffered) are closed already, and keep nothing alive meanwhile."""
+        transport = conn.writer.transport
+        if transport.is_closing() and not transport.get_write_buffer_size():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is closing
+            asyncio.get_running_loop().call_later(self.limits.close_seconds, transport.abort)
