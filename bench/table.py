@@ -34,7 +34,7 @@ warmed up first, as an installed briscola has it):
    `--open` table, the request, welcome) and then only note when each entry
    arrives (they open its sealed frame and read its index; they do not check
    it). The host's
-   `_append` is hooked to note when each entry is appended (before it is
+   `ordering.append` is hooked to note when each entry is appended (before it is
    written and fsynced; the delay after the fsync is printed too). Delay =
    arrival at a spectator - append at the host, over every (entry,
    spectator) pair appended after all spectators joined.
@@ -399,7 +399,7 @@ async def spectated_hand(
     )
     appended: dict[int, float] = {}
     stored: dict[int, float] = {}
-    append, log_append = server._append, log.append
+    append, log_append = server.ordering.append, log.append
 
     async def timed_append(data: bytes) -> None:
         now = time.perf_counter()
@@ -410,7 +410,7 @@ async def spectated_hand(
         log_append(data)
         stored[len(log.entries) - 1] = time.perf_counter()
 
-    server._append = timed_append
+    server.ordering.append = timed_append  # type: ignore[method-assign]
     log.append = timed_log_append
     listening = asyncio.get_running_loop().create_future()
     children = Children(timeout, env)

@@ -39,7 +39,7 @@ from pathlib import Path
 from helpers.network import CODE, WAIT, Human, Raw, Table, sit, spectate, wait_until
 
 from briscola_tui.net.connection import Conn, Limits
-from briscola_tui.net.server import TableServer
+from briscola_tui.net.relay import Relay
 from protocol import handshake as hs
 from protocol.codec import FrameReader
 from protocol.identity import Identity
@@ -410,20 +410,18 @@ class _Writer:
 
 
 def test_a_queue_holds_the_latest_away_only_and_a_reader_over_its_bound_is_closed():
-    server = TableServer.__new__(TableServer)
-    server.limits, server.frames, server.handshaking, server.load_refusals = Limits(queue_bytes=2_000), [], {}, 0
     said: list[str] = []
-    server.say = said.append
+    relay = Relay(Limits(queue_bytes=2_000), [], {}, said.append)
     conn = Conn(1, _Writer())
     conn.welcomed = True
     for seats in [(0,), (), (0,), (0, 1)] * 50:
-        server._send(conn, hs.away(seats), status="away")
+        relay.send(conn, hs.away(seats), status="away")
     assert len(conn.queue) == 1 and conn.queued == len(conn.queue[0][1]) and not conn.closed
     assert hs.parse(conn.queue[0][1][4:]) == ("away", [(0, 1)])
     while not conn.closed:
-        server._send(conn, hs.bye("x" * 100))  # frames that are not a status pile up: bounded
+        relay.send(conn, hs.bye("x" * 100))  # frames that are not a status pile up: bounded
     assert conn.queued > 2_000 and conn.writer.closed
     assert said == [f"closing {conn}: too slow to read the table"]
     queued = conn.queued
-    server._send(conn, hs.away(()), status="away")
+    relay.send(conn, hs.away(()), status="away")
     assert conn.queued == queued  # a closed connection queues nothing more

@@ -119,22 +119,6 @@ class TableServer:
     def _tell(self, event) -> None:
         self.tell(event)
 
-    # bench/table.py times each entry by replacing `_append` on the server (the ordering's
-    # `append`, which every entry goes through) and by calling what it replaced.
-    @property
-    def _append(self):
-        return self.ordering.append
-
-    @_append.setter
-    def _append(self, hook) -> None:
-        self.ordering.append = hook  # type: ignore[method-assign]
-
-    def _send(self, conn: Conn, data: bytes, status: str | None = None) -> None:
-        """A frame for one connection (`Relay.send`). tests/test_admission.py calls it on a server
-        built bare (`TableServer.__new__`, then only its `limits`, `frames` and `say`): a relay over
-        those is all sending takes."""
-        Relay(self.limits, self.frames, {}, self.say).send(conn, data, status)
-
     # --- serving ------------------------------------------------------------------
 
     async def run(self, bind: str, port: int, on_listen=None) -> int:
