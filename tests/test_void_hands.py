@@ -455,7 +455,7 @@ def test_a_player_killed_in_a_stopped_hand_and_started_again_takes_its_seat_back
     """Calabresella, three processes and the host's computer player: Cleo (a person, seat 1)
     is killed at her turn; then Stan (seat 0) stops the hand with an early reveal. Cleo owes
     her reveal, is timed out, and the hand is void. The same command again: she takes her
-    seat back, the next hand is dealt, played and scored, and the table ends."""
+    seat back, the next hand is dealt and played (or passed by all), and the table ends."""
     table = Table(children, "calabresella", bots=1, extra=("--time-limit", "6"))
     flag = tmp_path / "stop-now"
     stan = seat_process(children, table, "stop", "Stan", 0, str(flag))
@@ -474,7 +474,8 @@ def test_a_player_killed_in_a_stopped_hand_and_started_again_takes_its_seat_back
     assert stan.finish() == 0, children.report()
     assert cleo.finish() == 0, children.report()
     assert table.host.finish() == 0, children.report()
-    assert re.search(r"^hand 2: .*score", table.host.text, re.M), table.host.tail()
+    # the computer players play at random: now and then all three pass, and the redeal ends the table
+    assert re.search(r"^hand 2: (.*score|everybody passed, redeal)", table.host.text, re.M), table.host.tail()
     verify_names(table, "culprits: seat 1")  # she left (timed out); the stopper's cause is not settled here
 
 
