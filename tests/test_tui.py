@@ -14,6 +14,7 @@ from briscola_tui.tui.screens.dialogs import ConfirmQuit, InfoScreen
 from briscola_tui.tui.screens.home import HomeScreen
 from briscola_tui.tui.screens.setup import SetupScreen
 from briscola_tui.tui.screens.table import TableScreen
+from briscola_tui.tui.widgets.hand import Hand
 
 
 @pytest.fixture(autouse=True)
@@ -115,8 +116,9 @@ async def test_clicking_a_card_twice_plays_it():
         await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode == "card", "my turn")
         table = table_of(app)
         len(table.view.hand) + len(table.view.trick)
-        await pilot.click("#hand", offset=(4, 1))
-        await pilot.click("#hand", offset=(4, 1))
+        for _ in range(2):  # the hand shown: the play's, or the plain hand once the card has gone
+            hand = table.picker.query_one(Hand) if table.picker is not None else table.query_one("#hand")
+            await pilot.click(hand, offset=(4, 1))
         await wait_for(
             pilot, lambda: table.view.history and any(a.seat == 0 for a in table.view.history), "my card played", 10
         )
@@ -322,10 +324,10 @@ async def test_scegliete_the_first_defender_takes_from_the_monte_then_discards()
         )
         app.push_screen(TableScreen(controller, app.style_))
         table = await _take_turn(app, pilot)
-        assert table.view.phase == "take" and len(table.items) == 16  # every subset of the 4 cards
-        assert "take none" in [item.text for item in table.items]
+        assert table.view.phase == "take" and len(table.picker.items) == 16  # every subset of the 4 cards
+        assert "take none" in [item.text for item in table.picker.items]
         await pilot.press("2")  # a single card
-        taken = table.items[table.cursor].action.cards
+        taken = table.picker.items[table.picker.cursor].action.cards
         assert len(taken) == 1
         await pilot.press("enter")
         await play_hand(app, pilot, seen)
@@ -344,7 +346,7 @@ async def test_long_roles_are_shown_whole_when_the_seat_line_has_room():
     async with app.run_test(size=SIZE) as pilot:
         table = await _take_turn(app, pilot)
         assert table.view.roles.get(0) == ("dealer",)
-        await pilot.press(str(1 + [item.text for item in table.items].index("bid solissimo")), "enter")
+        await pilot.press(str(1 + [item.text for item in table.picker.items].index("bid solissimo")), "enter")
         seats = table.query_one("#seats")
         await wait_for(pilot, lambda: "dealer,soloist " in str(seats.render()), "my roles, whole")
         assert max(line.cell_length for line in seats.render().split("\n")) <= seats.size.width
@@ -358,10 +360,10 @@ async def test_a_target_is_typed_and_checked():
     async with app.run_test(size=SIZE) as pilot:
         table = await _take_turn(app, pilot)
         assert table.view.phase == "auction"
-        group = next(i for i, item in enumerate(table.items) if item.action is None)
+        group = next(i for i, item in enumerate(table.picker.items) if item.action is None)
         await pilot.press(str(group + 1), "enter")
         assert table.mode == "target" and table.query_one("#target").display
-        low = min(table.group.targets)
+        low = min(table.picker.group.targets)
         await pilot.press(*str(low - 1), "enter")
         assert table.mode == "target" and "from" in str(table.query_one("#prompt").render())
         table.query_one("#target").value = ""

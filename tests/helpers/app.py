@@ -53,7 +53,7 @@ async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = No
         elif table.mode == "choose":
             await pilot.press((pick or {}).get(view.phase, "1"), "enter")
             if table.mode == "target":
-                await pilot.press(*str(min(table.group.targets)), "enter")
+                await pilot.press(*str(min(table.picker.group.targets)), "enter")
         await pilot.pause(0.01)
 
 

@@ -1,0 +1,62 @@
+"""A card to call out of the whole deck (the Calabresella call): the deck as a
+grid under its title, one row per suit, the cards that may not be called
+dimmed. The arrows move (up and down: a suit), Enter or a second click calls
+the card under the cursor."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+
+from .cards import rank_order
+from .grid import CardGrid
+from .picker import Mode, Picker, phase_title
+
+
+class GridPicker(Picker):
+    MODE = Mode.GRID
+
+    def __init__(self, style, **kwargs) -> None:
+        super().__init__(style, **kwargs)
+        self.calls: dict = {}  # the card: the action that calls it
+
+    def compose(self) -> ComposeResult:
+        yield CardGrid(self.style_)
+
+    def start(self, view, hand: tuple) -> None:
+        super().start(view, hand)
+        self.calls = {a.card: a for a in view.legal}
+        self.cursor = 0
+
+    def draw(self) -> None:
+        v = self.view
+        self.query_one(CardGrid).show(rank_order(v.game, v.options), self.calls, self.cursor, title=phase_title(v))
+
+    @property
+    def card(self):
+        """The card under the cursor."""
+        return self.query_one(CardGrid).cells[self.cursor]
+
+    def prompt(self) -> Text:
+        s = self.style_
+        return Text(f"{phase_title(self.view)}: arrows move, Enter calls   {s.cursor} {s.card_name(self.card)}", "bold")
+
+    def keys(self) -> tuple[tuple[str, str], ...]:
+        return (("arrows", "move"), ("Enter", "call"), ("click", "a card"))
+
+    def move(self, step: int):
+        self.cursor = (self.cursor + step) % len(self.query_one(CardGrid).cells)
+
+    def move_row(self, step: int):
+        grid = self.query_one(CardGrid)
+        self.cursor = (self.cursor + step * grid.columns) % len(grid.cells)
+
+    def confirm(self):
+        action = self.calls.get(self.card)
+        if action is None:
+            self.refuse(f"{self.style_.card(self.card)} may not be called")
+        return action
+
+    def on_card_grid_clicked(self, event: CardGrid.Clicked) -> None:
+        event.stop()
+        self.post_message(self.Done(self, self.pick(event.index)))

@@ -1,0 +1,75 @@
+"""A discard: my hand with a tick under each card chosen and the cursor. A digit
+or a click toggles a card (and moves to it), Space toggles the card under the
+cursor, the arrows move; Enter discards once exactly as many are chosen as
+asked."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.reactive import reactive
+
+from .hand import Hand
+from .picker import Mode, Picker
+
+
+class DiscardPicker(Picker):
+    MODE = Mode.DISCARD
+    SHOWS_HAND = True
+
+    chosen: reactive[frozenset[int]] = reactive(frozenset(), always_update=True, init=False)
+    """The cards chosen, by their index in the hand."""
+
+    def compose(self) -> ComposeResult:
+        yield Hand(self.style_)
+
+    def start(self, view, hand: tuple) -> None:
+        super().start(view, hand)
+        self.chosen, self.cursor = frozenset(), 0
+
+    def watch_chosen(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        self.query_one(Hand).show(self.hand, (), self.cursor, self.chosen)
+
+    @property
+    def count(self) -> int:
+        """How many cards to discard."""
+        return len(self.view.legal[0].cards)
+
+    def prompt(self) -> Text:
+        return Text(
+            f"Discard {self.count} ({len(self.chosen)} chosen): digits or Space, Enter{self.card_note(self.cursor)}",
+            "bold",
+        )
+
+    def keys(self) -> tuple[tuple[str, str], ...]:
+        return (("1-9", "toggle"), ("arrows", "move"), ("Space", "toggle"), ("Enter", "discard"))
+
+    def _toggle(self, i: int) -> None:
+        self.chosen ^= {i}
+        self.cursor = i
+
+    def digit(self, d: int):
+        if d <= len(self.hand):
+            self._toggle(d - 1)
+
+    def move(self, step: int):
+        if self.hand:
+            self.cursor = (self.cursor + step) % len(self.hand)
+
+    def space(self):
+        self.chosen ^= {self.cursor}
+
+    def confirm(self):
+        cards = {self.hand[i] for i in self.chosen}
+        action = next((a for a in self.view.legal if set(a.cards) == cards), None)
+        if action is None:
+            self.refuse(f"Choose exactly {self.count} cards to discard ({len(cards)} chosen)")
+        return action
+
+    def on_hand_clicked(self, event: Hand.Clicked) -> None:
+        event.stop()
+        self._toggle(event.index)
+        self.post_message(self.Done(self, None))

@@ -1,0 +1,89 @@
+"""Options to choose among (a bid, a call, a raise, what to take from the monte):
+a numbered list under its title, in columns, a page of up to nine at a time.
+A digit or the arrows move, Enter (or a second click) takes the option under
+the cursor; the bids with a target are one option, which asks for the number
+(a `NumberPicker` under the list)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+
+from .cards import Style
+from .choices import Choice, Choices
+from .number import NumberPicker
+from .picker import Mode, Picker, phase_title
+
+OPTION_KEYS = (("digits", "choose"), ("arrows", "move"), ("Enter", "confirm"))
+
+
+def choices_of(view, style: Style) -> list[Choice]:
+    """The legal actions as numbered choices; bids with a target grouped into one (a number to enter)."""
+    items: list[Choice] = []
+    groups: dict = {}
+    for action in view.legal:
+        if action.kind == "bid" and action.target is not None:
+            group = groups.get(action.rank)
+            if group is None:
+                group = groups[action.rank] = Choice("", None, [], [])
+                items.append(group)
+            group.targets.append(action.target)
+            group.actions.append(action)
+        else:
+            items.append(Choice(style.action(action, view.names), action))
+    for rank, group in groups.items():
+        low, high = min(group.targets), max(group.targets)
+        what = "bid the 2 with a target" if rank == "2" else "bid a target"
+        group.text = f"{what} ({low}{style.dash}{high}){style.ellipsis}"
+    return items
+
+
+class OptionsPicker(Picker):
+    MODE = Mode.CHOOSE
+
+    def __init__(self, style: Style, **kwargs) -> None:
+        super().__init__(style, **kwargs)
+        self.items: list[Choice] = []
+
+    def compose(self) -> ComposeResult:
+        yield Choices(id="choices")
+        yield NumberPicker(self.style_)
+
+    def start(self, view, hand: tuple) -> None:
+        super().start(view, hand)
+        self.items = choices_of(view, self.style_)
+        self.cursor = 0
+
+    def draw(self) -> None:
+        self.query_one(Choices).show(self.items, self.cursor, 1, title=phase_title(self.view))
+
+    def prompt(self) -> Text:
+        shown = min(len(self.items), self.query_one(Choices).page_size)
+        return Text(f"{phase_title(self.view)}: 1{self.style_.dash}{shown}, Enter", "bold")
+
+    def keys(self) -> tuple[tuple[str, str], ...]:
+        return OPTION_KEYS
+
+    def digit(self, d: int):
+        i = self.query_one(Choices).on_page(d)
+        if i is not None:
+            self.cursor = i
+
+    def move(self, step: int):
+        if self.items:
+            self.cursor = (self.cursor + step) % len(self.items)
+
+    def confirm(self):
+        if not self.items:
+            return None
+        item = self.items[self.cursor]
+        if item.action is not None:
+            return item.action
+        number = self.query_one(NumberPicker)
+        number.ask(self, item)
+        return number
+
+    def on_choices_clicked(self, event: Choices.Clicked) -> None:
+        event.stop()
+        if not self.query_one(NumberPicker).display:  # (while a number is asked for, the list stays as it is)
+            self.post_message(self.Done(self, self.pick(event.index)))

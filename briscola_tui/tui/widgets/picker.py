@@ -1,0 +1,148 @@
+"""What the pickers have in common. A picker shows one kind of decision (a card
+to play, cards to discard, one of some options, a card out of the deck, a
+number) and takes the keys the table screen passes on: each key method returns
+what came of it, an action to send, another picker to show, or None (still
+deciding). A click in it, or a number entered, comes back as a `Done` message
+with the same. Its `prompt()` says what to do (or `error`, what was refused) and
+`keys()` the keys it takes, which `key_line` writes into the key bar."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
+
+from rich.text import Text
+from textual.containers import Vertical
+from textual.message import Message
+from textual.reactive import reactive
+
+from .cards import Style
+
+CARD_KINDS = ("play", "return")
+"""The actions that put a card of the hand on the table."""
+PHASE_TITLES = {
+    "auction": "Your bid",
+    "call": "Call a card",
+    "raise": "Raise the monte?",
+    "take": "Take from the monte (scegliete)",
+    "exchange": "Exchange",
+}
+HELP, QUIT = ("?", "help"), ("ctrl+q", "quit")
+TABLE_KEYS = (("t", "last trick"), ("s", "score"))
+"""Keys the table takes whatever the decision; written after the picker's own as far as the line has room."""
+KEY_LINE_WIDTH = 80
+"""The key bar fits 80 columns: the table's keys go first, last trick, then the score."""
+
+
+class Mode(StrEnum):
+    """What the table screen asks of me now: the picker showing (WAIT: none)."""
+
+    WAIT = "wait"
+    CARD = "card"
+    DISCARD = "discard"
+    CHOOSE = "choose"
+    TARGET = "target"
+    GRID = "grid"
+
+
+def key_line(keys: tuple[tuple[str, str], ...]) -> str:
+    """The key bar: help, `keys` (key, what it does), the table's keys as far as 80 columns allow, quit."""
+    for drop in range(len(TABLE_KEYS) + 1):
+        line = " " + "   ".join(f"{key} {what}" for key, what in (HELP, *keys, *TABLE_KEYS[drop:], QUIT))
+        if len(line) <= KEY_LINE_WIDTH:
+            break
+    return line
+
+
+def phase_title(view) -> str:
+    """What the options (or the grid) are for: "Your bid", "Call a card"...; "Choose" otherwise."""
+    kinds = {a.kind for a in view.legal}
+    if view.phase == "call" and "call" not in kinds:
+        return "Choose"
+    return PHASE_TITLES.get(view.phase or "", "Choose")
+
+
+class Picker(Vertical):
+    """One decision. Subclasses set MODE, compose their widgets, and override `start`,
+    `prompt`, `keys` and the key methods they take."""
+
+    DEFAULT_CSS = "Picker { height: auto; }"
+    MODE: ClassVar[Mode]
+    SHOWS_HAND: ClassVar[bool] = False
+    """True when the picker draws the hand itself (the screen's plain hand is hidden)."""
+
+    cursor = reactive(0, always_update=True, init=False)
+    """The item under the cursor (a card of the hand, an option, a cell of the grid)."""
+
+    class Done(Message):
+        """Input the picker took by itself (a click, a number entered), and its `outcome`:
+        an action, a picker to show, or None."""
+
+        def __init__(self, picker: Picker, outcome) -> None:
+            super().__init__()
+            self.picker, self.outcome = picker, outcome
+
+    def __init__(self, style: Style, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.style_ = style
+        self.view = None
+        self.hand: tuple = ()
+        self.error: Text | None = None  # what was refused, shown instead of the prompt until the next key
+
+    def start(self, view, hand: tuple) -> None:
+        """A new decision: `view` the seat view, `hand` my cards as shown (numbered from 1)."""
+        self.view, self.hand, self.error = view, hand, None
+
+    def set_shown(self, shown: bool) -> None:
+        """Shown, or hidden, by the screen."""
+        self.display = shown
+
+    def watch_cursor(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        """Show the decision as it stands in the picker's widgets."""
+
+    def prompt(self) -> Text:
+        raise NotImplementedError  # pragma: no cover - each picker has its own
+
+    def keys(self) -> tuple[tuple[str, str], ...]:
+        return ()
+
+    def refuse(self, text: str) -> None:
+        """Say why the key did nothing (until the next one)."""
+        self.error = Text(text, "bold")
+
+    def card_note(self, cursor: int) -> str:
+        """The card under the cursor in words (Asso di Spade), when there is one."""
+        if 0 <= cursor < len(self.hand):
+            return f"   {self.style_.cursor} {self.style_.card_name(self.hand[cursor])}"
+        return ""
+
+    # --- keys: each returns an action, a picker to show, or None ---------------------
+
+    def digit(self, d: int):
+        return None
+
+    def move(self, step: int):
+        return None
+
+    def move_row(self, step: int):
+        """Up and down: one step as left and right, unless the picker has rows."""
+        return self.move(step)
+
+    def space(self):
+        return self.confirm()
+
+    def confirm(self):
+        return None
+
+    def cancel(self):
+        return None
+
+    def pick(self, index: int):
+        """A click on an item: the first selects it, a second on the same one confirms."""
+        if self.cursor == index:
+            return self.confirm()
+        self.cursor = index
+        return None

@@ -1,0 +1,77 @@
+"""The play: my hand with the cards I may play (or return) bold, the others dim,
+and the cursor; under it, numbered after the cards, anything else I may do
+instead ("or:"). A digit moves to a card (or takes an "or" item), Enter plays
+the card under the cursor; a click selects a card, a second click plays it."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+
+from .choices import Choice, Choices
+from .hand import Hand
+from .literal import literal
+from .picker import CARD_KINDS, Mode, Picker
+from .seats import seat_name
+
+
+class PlayPicker(Picker):
+    MODE = Mode.CARD
+    SHOWS_HAND = True
+
+    def __init__(self, style, **kwargs) -> None:
+        super().__init__(style, **kwargs)
+        self.playable: list = []
+        self.items: list[Choice] = []  # the other actions ("or:")
+
+    def compose(self) -> ComposeResult:
+        yield Hand(self.style_)
+        yield Choices()
+
+    def start(self, view, hand: tuple) -> None:
+        super().start(view, hand)
+        self.items = [Choice(self.style_.action(a, view.names), a) for a in view.legal if a.kind not in CARD_KINDS]
+        self.playable = [a.card for a in view.legal if a.kind in CARD_KINDS]
+        self.cursor = min((hand.index(c) for c in self.playable if c in hand), default=0)
+
+    def draw(self) -> None:
+        self.query_one(Hand).show(self.hand, self.playable, self.cursor)
+        self.query_one(Choices).show(self.items, cursor=-1, first=len(self.hand) + 1, title="or:" if self.items else "")
+
+    def prompt(self) -> Text:
+        v, s = self.view, self.style_
+        verb = "Return a card" if "return" in {a.kind for a in v.legal} else "Play a card"
+        led = ""
+        if v.trick and v.trick_leader is not None:
+            led = f"{seat_name(v, v.trick_leader)} led {s.card(v.trick[0])}. "
+        return literal(f"{led}{verb}: 1{s.dash}{min(len(self.hand), 9)}, Enter{self.card_note(self.cursor)}", "bold")
+
+    def keys(self) -> tuple[tuple[str, str], ...]:
+        return ((f"1-{min(len(self.hand), 9)}", "choose"), ("Enter", "play"))
+
+    def digit(self, d: int):
+        if d <= len(self.hand):
+            self.cursor = d - 1
+            return None
+        i = self.query_one(Choices).on_page(d)
+        return self.items[i].action if i is not None else None
+
+    def move(self, step: int):
+        if self.hand:
+            self.cursor = (self.cursor + step) % len(self.hand)
+
+    def confirm(self):
+        card = self.hand[self.cursor] if self.cursor < len(self.hand) else None
+        action = next((a for a in self.view.legal if a.kind in CARD_KINDS and a.card == card), None)
+        if action is None:
+            self.refuse(f"{self.style_.card(card)} may not be played now (you must follow suit)")
+        return action
+
+    def on_hand_clicked(self, event: Hand.Clicked) -> None:
+        """The first click selects a card, a second on the same one plays it."""
+        event.stop()
+        self.post_message(self.Done(self, self.pick(event.index)))
+
+    def on_choices_clicked(self, event: Choices.Clicked) -> None:
+        event.stop()
+        self.post_message(self.Done(self, self.items[event.index].action))

@@ -1,0 +1,144 @@
+"""The seats panel: one line a seat, mine last, with its name, the cards it
+holds, its roles (and "team" for my fixed team mates), its card on the table
+(or its last bid, in the auction), its points in the play, and what it is doing
+(its turn, thinking, away, what the deal awaits of it) with its clock; under
+them the table's status line and the last trick. Drawn from reactive data at
+its own width: the roles column narrows so that a line never wraps. Names and
+the status (from the wire) are literal."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from engine.games import GAMES
+
+from .cards import Style
+from .literal import literal
+
+SEATS_WIDTH = 52
+"""The panel at 80 columns (before the first layout gives its size)."""
+ROLES_WIDTH = 13
+"""The roles column, unless a seat's roles are longer and the line has room."""
+
+
+def seat_name(view, seat) -> str:
+    """The seat's player by name ("you" for mine), or "seat N"."""
+    names = view.names if view is not None else ()
+    return names[seat] if seat is not None and 0 <= seat < len(names) else f"seat {seat}"
+
+
+def trick_by_seat(view) -> dict:
+    """The cards on the table, by the seat that played each."""
+    if not view.trick or view.trick_leader is None:
+        return {}
+    return {(view.trick_leader + i) % view.players: card for i, card in enumerate(view.trick)}
+
+
+class SeatsPanel(Widget):
+    DEFAULT_CSS = "SeatsPanel { height: auto; }"
+
+    view = reactive(None, always_update=True, layout=True)
+    """The seat view shown (None: nothing yet)."""
+    thinking = reactive(None)
+    """The seat shown thinking (None: none, or not for long enough to say)."""
+    away: reactive[frozenset] = reactive(frozenset())
+    """Seats with no connection."""
+    clock: reactive[tuple | None] = reactive(None)
+    """(seat, whole seconds left) of the seat on the clock, or None."""
+    status = reactive("", layout=True)
+    """The table's status line ("reconnecting"), or ""."""
+
+    def __init__(self, style: Style, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.style_ = style
+
+    def render(self) -> Content:
+        return Content.from_rich_text(self._lines(), console=self.app.console)
+
+    def _lines(self) -> Text:
+        v, s = self.view, self.style_
+        if v is None:
+            return Text()
+        trick = trick_by_seat(v)
+        last_bid = {a.seat: s.action(a) for a in v.auction} if v.phase == "auction" else {}
+        order = [*range(v.seat + 1, v.players), *range(0, v.seat + 1)] if v.seat is not None else range(v.players)
+        lines = Text()
+        statuses = {seat: self._seat_status(seat) for seat in order}
+        roles_width = self._roles_width(statuses)
+        for seat in order:
+            lines.append(self._seat_line(seat, trick, last_bid, roles_width, statuses[seat]))
+            lines.append("\n")
+        if self.status:
+            lines.append(literal(f" {self.status}", "bold"))
+            lines.append("\n")
+        if not v.trick and v.tricks:
+            t = v.tricks[-1]
+            winner = seat_name(v, t.winner)
+            taker = "you take" if winner == "you" else f"{winner} takes"
+            lines.append(literal(f" last: {seat_name(v, t.leader)} led {s.cards(t.cards)}, {taker} {t.points}", "dim"))
+        return lines
+
+    def _seat_line(self, seat: int, trick: dict, last_bid: dict, roles_width: int, status: Text) -> Text:
+        """One seat: name, cards held, roles, its card on the table (or last bid), points, and its
+        status (turn, thinking, away, clock)."""
+        v, s = self.view, self.style_
+        size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
+        line = literal(f" {seat_name(v, seat):<6.6} {size:>2} card{'s' if size != 1 else ' '} ")
+        roles = self._roles(seat)
+        line.append(f"{roles:<{roles_width}.{roles_width}} ", "bold" if "partner" in roles or "alone" in roles else "")
+        if seat in trick:
+            card = trick[seat]
+            line.append("[")
+            line.append(f"{s.card(card):^4}", f"bold {s.colour_of(card)}".strip())
+            line.append("]")
+        elif seat in last_bid:
+            line.append(f"{last_bid[seat]:<6.6}")
+        else:
+            line.append("      ")
+        if self._shows_points(seat):
+            line.append(f" {v.captured[seat]:>3}pt", "dim")
+        return line + status
+
+    def _seat_status(self, seat: int) -> Text:
+        """What the seat is doing now, at the end of its line: thinking, its turn, what the table awaits
+        of it; and its clock."""
+        v, s = self.view, self.style_
+        status = Text()
+        if seat in self.away:
+            status.append(f" {s.arrow} away", "bold")
+        elif seat == self.thinking:
+            status.append(f" {s.arrow} thinking{s.ellipsis}", "italic")
+        elif v.turn == seat and v.table_phase == "play":
+            status.append(f" {s.arrow} turn", "bold")
+        elif v.table_phase not in ("play", "over") and seat in v.awaited:
+            status.append(f" {s.arrow} {v.awaited[seat]}", "dim")
+        if self.clock is not None and self.clock[0] == seat:
+            status.append(f" {self.clock[1]}s", "bold")
+        return status
+
+    def _roles(self, seat: int) -> str:
+        return ",".join((*self.view.roles.get(seat, ()), *(("team",) if seat in self._team() else ())))
+
+    def _shows_points(self, seat: int) -> bool:
+        v = self.view
+        return v.game in ("briscola", "chiamata") and seat < len(v.captured) and v.phase == "play"
+
+    def _roles_width(self, statuses: dict) -> int:
+        """The roles column: 13 wide, or as wide as the longest roles ('dealer,soloist'), as far as
+        the line has room beside each seat's status ('thinking...' and a clock): a line never wraps."""
+        width = self.size.width or SEATS_WIDTH
+        fixed = 17 + 1 + 6 + (6 if any(self._shows_points(seat) for seat in statuses) else 0)
+        room = width - fixed - max(text.cell_len for text in statuses.values())
+        roles = max(len(self._roles(seat)) for seat in statuses)
+        return max(0, min(max(roles, ROLES_WIDTH), room))
+
+    def _team(self) -> set:
+        """The other seats of my fixed team (Briscola for 4 or 6: `GameInfo.teams`), known from the start."""
+        v = self.view
+        info = GAMES.get(v.game or "")
+        if v.seat is None or info is None or v.players not in info.teams:
+            return set()
+        return {seat for seat in range(v.seat % 2, v.players, 2)} - {v.seat}
