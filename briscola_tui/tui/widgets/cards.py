@@ -34,8 +34,12 @@ RANK_NAMES = {
         "K": "King",
     },
 }
-TWO_COLOURS = {"H": "red", "D": "red", "S": "", "C": ""}
-FOUR_COLOURS = {"S": "", "H": "red", "D": "dodger_blue1", "C": "green3"}
+RED = "#ee2222"
+"""Hearts and diamonds: a red given as RGB, so that it stays red at every colour depth. (The
+ANSI "red" goes through the theme's palette first, whose red is a pinkish #f4005f, and a
+16-colour terminal (TERM=xterm) then shows that as magenta.)"""
+TWO_COLOURS = {"H": RED, "D": RED, "S": "", "C": ""}
+FOUR_COLOURS = {"S": "", "H": RED, "D": "dodger_blue1", "C": "green3"}
 SUIT_ORDER = "SHCD"
 """Suits in the hand, left to right: alternating colours."""
 
