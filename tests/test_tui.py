@@ -157,7 +157,7 @@ async def test_settings_are_saved_and_read_back(tmp_path):
 
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("3", "enter")  # Settings
+        await pilot.press("4", "enter")  # Settings
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings screen")
         await pilot.press("1", "enter")  # ascii: auto -> on
         await pilot.press("2", "enter")  # four colours on
@@ -234,7 +234,7 @@ async def test_replay_viewer_from_home_steps_to_the_audit(transcripts):
 
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("2", "enter")  # Replay a transcript
+        await pilot.press("3", "enter")  # Replay a transcript
         await pilot.pause(0.2)
         await pilot.press(*str(transcripts[0]), "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay viewer", 30)
@@ -266,7 +266,7 @@ async def test_the_stored_transcripts_are_listed_by_game_players_and_whose_copy(
     assert describe(folder / "0123abcd-host.bin") == "0123abcd-host.bin (not a transcript this version reads)"
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("2", "enter")
+        await pilot.press("3", "enter")  # Replay a transcript
         await wait_for(pilot, lambda: isinstance(app.screen, OpenReplay), "the list", 10)
         shown = str(app.screen.query_one("#replay-files").render())
         assert "Chiamata: seat 0" in shown and "not a transcript" in shown
@@ -279,7 +279,7 @@ async def test_replay_refuses_a_file_that_is_not_a_transcript(tmp_path):
     junk.write_bytes(b"not a transcript at all")
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("2", "enter")
+        await pilot.press("3", "enter")  # Replay a transcript
         await pilot.pause(0.2)
         await pilot.press(*str(junk), "enter")
         await pilot.pause(0.2)

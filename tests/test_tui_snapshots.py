@@ -154,3 +154,36 @@ def test_help_screen(snap_compare):
         await settle(pilot)
 
     assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)
+
+
+def home_app() -> BriscolaApp:
+    app = BriscolaApp(ascii=False)
+    app.CSS = "Input { &>.input--cursor { text-style: none; } }"
+    return app
+
+
+def test_home_screen(snap_compare):
+    """Every item at its number, Resume (nothing to resume: dim) at 2."""
+
+    async def run_before(pilot):
+        from briscola_tui.tui.screens.home import HomeScreen
+
+        await until(pilot, lambda: isinstance(pilot.app.screen, HomeScreen))
+
+    assert snap_compare(home_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_host_form(snap_compare):
+    """The host form, its Open table box unticked (empty), the cursor on it."""
+
+    async def run_before(pilot):
+        from briscola_tui.tui.screens.home import HomeScreen
+        from briscola_tui.tui.screens.netforms import HostForm
+
+        await until(pilot, lambda: isinstance(pilot.app.screen, HomeScreen))
+        await pilot.press("6", "enter")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HostForm) and pilot.app.screen.query("#open"))
+        pilot.app.screen.query_one("#port").focus()
+        await settle(pilot)
+
+    assert snap_compare(home_app(), terminal_size=SIZE, run_before=run_before)
