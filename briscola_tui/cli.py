@@ -9,7 +9,7 @@ import sys
 
 from engine.games import GAMES
 
-from .names import CHEAT_KINDS, LEVELS
+from .names import CHEAT_KINDS, CHEATER, FIRST_SHUFFLER_CHEATS, HOST_CHEATS, LEVELS
 from .options import DEFAULT_GAME, HostOptions, JoinOptions, PlayOptions, WatchOptions
 from .wording import TITLES, listing
 
@@ -54,6 +54,9 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     from .tools.selfplay import SelfplayError, selfplay
 
+    if args.cheater is not None and not args.cheat:
+        print("briscola selfplay: --cheater names the seat of a --cheat KIND; give the cheat too", file=sys.stderr)
+        return 2
     if args.transcript:
         target = Path(args.transcript)
         folder = target.resolve().parent
@@ -216,7 +219,9 @@ def _add_network_commands(sub) -> None:
     host.add_argument("--port-file", help=argparse.SUPPRESS)
     host.add_argument("--handshake-seconds", type=float, default=10.0, help=argparse.SUPPRESS)  # tests
     host.add_argument("--backlog", type=int, default=5_000, help=argparse.SUPPRESS)  # tests
-    host.add_argument("--limit", action="append", metavar="NAME=VALUE", help=argparse.SUPPRESS)  # tests: connection.Limits
+    host.add_argument(
+        "--limit", action="append", metavar="NAME=VALUE", help=argparse.SUPPRESS
+    )  # tests: connection.Limits
     host.add_argument("--guess-free", type=int, help=argparse.SUPPRESS)  # tests: wrong codes an address may try
     host.add_argument("--guess-seconds", type=float, help=argparse.SUPPRESS)  # tests: then one try each
     host.add_argument("--guess-report-seconds", type=float, help=argparse.SUPPRESS)  # tests: the summary's minute
@@ -408,7 +413,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KIND",
         help="let one seat (or the host) cheat once, to watch the protocol name it: " + ", ".join(CHEAT_KINDS),
     )
-    selfplay.add_argument("--cheater", type=int, metavar="N", help="the cheating seat (default 1)")
+    selfplay.add_argument(
+        "--cheater",
+        type=int,
+        metavar="N",
+        help=f"with --cheat: the cheating seat (default {CHEATER}; {' and '.join(FIRST_SHUFFLER_CHEATS)}: seat 0, "
+        f"the first to shuffle; {' and '.join(HOST_CHEATS)}: the seat the host cheats, default {CHEATER})",
+    )
     selfplay.add_argument(
         "--seats",
         type=_levels,

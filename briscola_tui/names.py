@@ -11,6 +11,13 @@ definitions.
 LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 
 # The cheats `briscola selfplay --cheat KIND` can stage (briscola_tui.tools.cheaters.CHEATS).
+# `--cheater N` names the seat; CHEATER when it is not given, except for the cheats only the
+# first seat to shuffle can commit (FIRST_SHUFFLER_CHEATS: seat 0) and the host's cheats
+# (HOST_CHEATS: the seat the host cheats against).
+
+CHEATER = 1
+FIRST_SHUFFLER_CHEATS: tuple[str, ...] = ("substitute", "tag-card")
+HOST_CHEATS: tuple[str, ...] = ("host-fork", "seat-hijack")
 
 CHEAT_KINDS: tuple[str, ...] = (
     "bad-key",

@@ -152,7 +152,7 @@ class _Words:
                 return f"you are dealt {self.cards(e.cards)}"
             return f"cards dealt ({', '.join(map(str, e.sizes))} each)"
         if kind == "trick":
-            worth = f"{e.points} {e.unit}" + ("" if e.points == 1 else "s")
+            worth = count(e.points or 0, e.unit)
             return f"{self.said(seat, 'takes', 'take')} the trick ({self.cards(e.cards)}) for {worth}"
         if kind == "role":
             third, second = ROLES[e.role or ""]

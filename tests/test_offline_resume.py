@@ -145,7 +145,8 @@ async def test_the_app_goes_away_mid_hand_and_resumes_from_home_with_the_same_ca
         assert set(summary.view.last_hand.deal.hands[0]) == set(dealt)  # the same deal went on
         await pilot.press("enter")  # the hand asked for is over: back home, nothing left to resume
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
-        assert "Resume an unfinished game" not in [item.text for item in app.screen.query_one("#home-menu").items]
+        resume = app.screen.query_one("#home-menu").items[1]  # still there, so no other item moves: dim
+        assert resume.text == "Resume an unfinished game (none)" and resume.dim
     assert saved_games() == []
 
 

@@ -65,6 +65,7 @@ def test_every_cheat_is_named_and_only_the_cheater(kind, tmp_path, capsys):
     )
     assert last_line(out) == expected, out
     assert "Traceback" not in out
+    assert "in phase" not in out and " 1 hands" not in out and " 1 entries" not in out, out  # words, not state names
     verified = main(["verify", str(path)])
     report = capsys.readouterr().out
     if kind in NOT_IN_TRANSCRIPT:
@@ -170,6 +171,7 @@ def test_the_two_rule_cheater_outbids_a_2_with_a_target(capsys):
         (["--cheat", "substitute"], "leaves cards out"),
         (["--players", "3", "--cheat", "tag-card", "--cheater", "2"], "first seat to shuffle, seat 0"),
         (["--cheat", "wrong-proof", "--cheater", "5"], "a seat from 0 to 1"),
+        (["--cheater", "1"], "give the cheat too"),
     ],
 )
 def test_a_cheat_that_cannot_happen_is_a_clear_error(args, message, capsys):

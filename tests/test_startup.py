@@ -12,7 +12,7 @@ import subprocess
 import sys
 import textwrap
 
-from briscola_tui.names import CHEAT_KINDS, LEVELS
+from briscola_tui.names import CHEAT_KINDS, FIRST_SHUFFLER_CHEATS, HOST_CHEATS, LEVELS
 from briscola_tui.tools.cheaters import CHEATS
 from engine.bots import PLAYERS
 from engine.games import GAMES, make
@@ -67,6 +67,8 @@ def test_the_home_screen_loads_no_protocol():
 
 def test_the_names_the_command_line_lists_are_the_real_ones():
     assert sorted(CHEAT_KINDS) == sorted(CHEATS) and len(set(CHEAT_KINDS)) == len(CHEAT_KINDS)
+    assert sorted(FIRST_SHUFFLER_CHEATS) == sorted(k for k, cheat in CHEATS.items() if cheat.seat == 0)
+    assert sorted(HOST_CHEATS) == sorted(k for k, cheat in CHEATS.items() if cheat.session is None)
     assert sorted(LEVELS) == sorted(PLAYERS)
 
 

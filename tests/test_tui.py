@@ -159,7 +159,7 @@ async def test_settings_are_saved_and_read_back(tmp_path):
 
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("3", "enter")  # Settings
+        await pilot.press("4", "enter")  # Settings
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings screen")
         await pilot.press("1", "enter")  # ascii: auto -> on
         await pilot.press("2", "enter")  # four colours on
@@ -236,7 +236,7 @@ async def test_replay_viewer_from_home_steps_to_the_audit(transcripts):
 
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("2", "enter")  # Replay a transcript
+        await pilot.press("3", "enter")  # Replay a transcript
         await pilot.pause(0.2)
         await pilot.press(*str(transcripts[0]), "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay viewer", 30)
@@ -264,14 +264,102 @@ async def test_the_stored_transcripts_are_listed_by_game_players_and_whose_copy(
     shutil.copy(transcripts[0], folder / "0123abcd-seat2.bin")
     (folder / "0123abcd-host.bin").write_bytes(b"not a transcript at all")
     label = describe(folder / "0123abcd-seat2.bin")
-    assert label.startswith("Chiamata: seat 0, seat 1, seat 2, seat 3, seat 4  ") and label.endswith("played at seat 2")
+    assert label.startswith("Chiamata  ") and label.endswith(
+        "  played at seat 2  seat 0, seat 1, seat 2, seat 3, seat 4"
+    )
     assert describe(folder / "0123abcd-host.bin") == "0123abcd-host.bin (not a transcript this version reads)"
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("2", "enter")
+        await pilot.press("3", "enter")  # Replay a transcript
         await wait_for(pilot, lambda: isinstance(app.screen, OpenReplay), "the list", 10)
         shown = str(app.screen.query_one("#replay-files").render())
-        assert "Chiamata: seat 0" in shown and "not a transcript" in shown
+        assert "Chiamata  " in shown and "seat 0, seat 1" in shown and "not a transcript" in shown
+
+
+async def test_the_replay_list_shows_every_stored_transcript_newest_first_and_names_its_folder(
+    transcripts, tmp_path, monkeypatch
+):
+    import os
+    import shutil
+
+    from briscola_tui.tui.screens.replay import OpenReplay, ReplayScreen, shown_folder
+
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    folder = tmp_path / "home" / "transcripts"
+    folder.mkdir(parents=True)
+    for k in range(12):  # more than a page of nine
+        copy = folder / f"{k:08x}-seat1.bin"
+        shutil.copy(transcripts[1 if k == 11 else 0], copy)
+        os.utime(copy, (1_700_000_000 + 60 * k, 1_700_000_000 + 60 * k))  # the last is the newest
+    app = make_app(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenReplay), "the list", 10)
+        await pilot.pause(0.1)
+        screen = app.screen
+        assert [p.name for p in screen.files] == [f"{k:08x}-seat1.bin" for k in reversed(range(12))]
+        assert f"12 transcripts in {shown_folder(folder)}, newest first" in str(
+            screen.query_one("#replay-folder").render()
+        )
+        menu = screen.query_one("#replay-files")
+        lines = str(menu.render()).splitlines()
+        assert lines[0].split()[:2] == [">1", "Briscola"] and lines[1].split()[1] == "Chiamata"
+        assert all(len(line) <= 76 for line in lines) and "page 1 of 2" in lines[-1]
+        await pilot.press(*["down"] * 9)
+        assert menu.page == 1 and "page 2 of 2" in str(menu.render())
+        await pilot.press("1")  # the digits choose on the page shown: the tenth newest, the third copied
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "the viewer", 30)
+        assert app.screen.name_ == "00000002-seat1.bin"
+
+
+def test_the_replay_viewer_shows_each_hand_as_a_spectator_saw_it(tmp_path):
+    import io
+
+    from briscola_tui.tools.replay_steps import steps_of
+    from briscola_tui.tools.selfplay import selfplay
+    from briscola_tui.tui.screens.replay import step_text
+    from briscola_tui.tui.widgets.cards import Style
+
+    style = Style(ascii=True)
+    path = tmp_path / "open.bin"
+    options = {"open_hands": "true"}
+    assert selfplay("briscola", 4, 1, 1, str(path), options, io.StringIO(), quiet=True, deal_seed=1) == 0
+    closed = tmp_path / "closed.bin"
+    assert selfplay("briscola", 2, 1, 1, str(closed), {}, io.StringIO(), quiet=True, deal_seed=1) == 0
+    for file, shown in ((path, True), (closed, False)):
+        for k, step in enumerate(steps_of(file)):
+            if step.audited or step.view.game is None:
+                continue
+            view = step.view
+            lines = str(step_text(steps_of(file), k, style)).splitlines()
+            for seat in range(view.players):
+                line = lines[seat]
+                size = view.hand_sizes[seat]
+                known = view.known_hands[seat]
+                assert line.split()[2] == str(size)
+                assert line.count("##") == size - len(known)  # a back for each card not shown
+                assert all(str(card) in line for card in known)
+                assert (len(known) == size) == shown  # open hands: every card; else none
+                assert ", " in line or "," not in line  # roles listed with commas and spaces
+            break
+
+
+async def test_the_replay_viewer_header_fits_80_columns(transcripts):
+    from briscola_tui.tools.replay_steps import steps_of
+    from briscola_tui.tui.screens.replay import ReplayScreen
+
+    steps = steps_of(transcripts[0])
+    name = "offline-chiamata-20250101-120000-123456-" + "x" * 40 + ".bin"
+    app = make_app(None)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(ReplayScreen(name, steps))
+        await pilot.pause(0.2)
+        viewer = app.screen
+        await pilot.press(*["right"] * 6)
+        header = str(viewer.query_one("#replay-header").render())
+        file = str(viewer.query_one("#replay-file").render())
+        assert header.startswith(" Briscola Chiamata") and "step 7 of" in header and "trump" in header
+        assert len(header) <= 80 and len(file) <= 80 and file.startswith(" offline-chiamata-")
 
 
 async def test_replay_refuses_a_file_that_is_not_a_transcript(tmp_path):
@@ -281,7 +369,7 @@ async def test_replay_refuses_a_file_that_is_not_a_transcript(tmp_path):
     junk.write_bytes(b"not a transcript at all")
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("2", "enter")
+        await pilot.press("3", "enter")  # Replay a transcript
         await pilot.pause(0.2)
         await pilot.press(*str(junk), "enter")
         await pilot.pause(0.2)

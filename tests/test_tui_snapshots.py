@@ -154,3 +154,86 @@ def test_help_screen(snap_compare):
         await settle(pilot)
 
     assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)
+
+
+def home_app() -> BriscolaApp:
+    app = BriscolaApp(ascii=False)
+    app.CSS = "Input { &>.input--cursor { text-style: none; } }"
+    return app
+
+
+def test_home_screen(snap_compare):
+    """Every item at its number, Resume (nothing to resume: dim) at 2."""
+
+    async def run_before(pilot):
+        from briscola_tui.tui.screens.home import HomeScreen
+
+        await until(pilot, lambda: isinstance(pilot.app.screen, HomeScreen))
+
+    assert snap_compare(home_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_host_form(snap_compare):
+    """The host form, its Open table box unticked (empty), the cursor on it."""
+
+    async def run_before(pilot):
+        from briscola_tui.tui.screens.home import HomeScreen
+        from briscola_tui.tui.screens.netforms import HostForm
+
+        await until(pilot, lambda: isinstance(pilot.app.screen, HomeScreen))
+        await pilot.press("6", "enter")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HostForm) and pilot.app.screen.query("#open"))
+        pilot.app.screen.query_one("#port").focus()
+        await settle(pilot)
+
+    assert snap_compare(home_app(), terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.fixture
+def stored(tmp_path, monkeypatch):
+    """A Briscola transcript for two, its deal fixed, in a data folder under the home folder
+    (so the list names it as ~/...), written at a fixed time (UTC)."""
+    import io
+    import time
+    from pathlib import Path
+
+    from briscola_tui.tools.selfplay import selfplay
+
+    home = Path.home() / "snapshot-data"
+    monkeypatch.setenv("BRISCOLA_HOME", str(home))
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    folder = home / "transcripts"
+    folder.mkdir(parents=True)
+    path = folder / "0123abcd-host.bin"
+    assert selfplay("briscola", 2, 1, 1, str(path), {}, io.StringIO(), quiet=True, deal_seed=1) == 0
+    os.utime(path, (1_700_000_000, 1_700_000_000))
+    yield path
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_replay_list(snap_compare, stored):
+    async def run_before(pilot):
+        from briscola_tui.tui.screens.replay import OpenReplay
+
+        await pilot.press("3", "enter")
+        await until(pilot, lambda: isinstance(pilot.app.screen, OpenReplay))
+
+    assert snap_compare(home_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_replay_viewer(snap_compare, stored):
+    """A trick taken: every hand as backs (hidden), the trick's cards, the header within 80 columns."""
+
+    async def run_before(pilot):
+        from briscola_tui.tui.screens.replay import ReplayScreen
+
+        await pilot.press("3", "enter")
+        await pilot.pause(0.2)
+        await pilot.press("1")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ReplayScreen), timeout=60)
+        await pilot.press("right", "right")
+        await settle(pilot)
+
+    assert snap_compare(home_app(), terminal_size=SIZE, run_before=run_before)

@@ -80,9 +80,9 @@ and a long series is megabytes that the list need not read."""
 
 
 def describe(path: Path) -> str:
-    """One line for the list of stored transcripts: the game, the players' names, when it was
-    last written and whose copy it is (read from the file's first entries, not checked: opening
-    it checks everything). The file name alone when it is not a transcript."""
+    """One line for the list of stored transcripts: the game, when it was last written, whose
+    copy it is and the players' names, seat by seat (read from the file's first entries, not
+    checked: opening it checks everything). The file name alone when it is not a transcript."""
     from datetime import datetime
 
     from protocol.errors import ProtocolError
@@ -102,7 +102,10 @@ def describe(path: Path) -> str:
     except (ProtocolError, OSError, IndexError, ValueError):
         return f"{path.name} (not a transcript this version reads)"
     players = ", ".join(names.get(seat) or f"seat {seat}" for seat in range(table.players))
-    return f"{SHORT_NAMES.get(table.game, table.game)}: {players}  {when:%d %b %H:%M}  {whose_copy(path.stem)}".rstrip()
+    whose = whose_copy(path.stem)
+    return "  ".join(
+        part for part in (SHORT_NAMES.get(table.game, table.game), f"{when:%d %b %Y %H:%M}", whose, players) if part
+    )
 
 
 def whose_copy(stem: str) -> str:
@@ -116,13 +119,24 @@ def whose_copy(stem: str) -> str:
     return {"host": "hosted", "watch": "watched"}.get(suffix, "")
 
 
-def stored_transcripts(limit: int = 8) -> list[Path]:
-    """The newest transcripts in the data folder (host, join and watch keep theirs there)."""
+def transcripts_folder() -> Path:
+    """Where the stored transcripts are: the data folder's `transcripts` (games against the
+    computer, and the copies host, join and watch keep)."""
     from ..files.folders import data_dir
 
-    folder = data_dir() / "transcripts"
+    return data_dir() / "transcripts"
+
+
+def stored_transcripts() -> list[Path]:
+    """Every transcript in the data folder, newest first."""
+    found = []
     try:
-        files = [p for p in folder.iterdir() if p.is_file() and p.suffix == ".bin"]
+        for p in transcripts_folder().iterdir():
+            try:
+                if p.is_file() and p.suffix == ".bin":
+                    found.append((p.stat().st_mtime, p.name, p))
+            except OSError:  # gone meanwhile
+                continue
     except OSError:
         return []
-    return sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)[:limit]
+    return [p for _, _, p in sorted(found, reverse=True)]

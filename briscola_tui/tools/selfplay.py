@@ -15,6 +15,7 @@ from protocol.session import TableSession
 from protocol.view import summary
 
 from ..files.storage import TranscriptFile
+from ..names import CHEATER
 from ..render import render, render_hand
 from ..tables.offline import fixed_store
 from ..wording import count, option
@@ -112,9 +113,9 @@ def selfplay(
     elif host.phase == "over" and host.closed:
         print(f"table closed after {count(len(host.verdicts), 'hand')}", file=out)
     else:
-        print(f"the table stopped in phase {host.phase} after {count(len(host.verdicts), 'hand')}", file=out)
+        print(f"the table was stopped after {count(len(host.verdicts), 'hand')}", file=out)
     if transcript:
-        print(f"transcript: {transcript} ({len(table.entries)} entries)", file=out)
+        print(f"transcript: {transcript} ({count(len(table.entries), 'entry', 'entries')})", file=out)
     named = culprits_of(table)
     if kind is not None and not _had_chance(table, kind, cheating):
         print("the cheater never had its chance in this series; try another --seed", file=out)
@@ -202,7 +203,7 @@ def _check_cheat(cheat, kind, game, n, cheater) -> int:
         if cheater not in (None, kind.seat):
             raise SelfplayError(f"--cheat {cheat} is done by the first seat to shuffle, seat {kind.seat}")
         return kind.seat
-    cheater = 1 if cheater is None else cheater
+    cheater = CHEATER if cheater is None else cheater
     if not 0 <= cheater < n:
         raise SelfplayError(f"--cheater must be a seat from 0 to {n - 1}")
     return cheater

@@ -19,6 +19,7 @@ from ..widgets.literal import literal
 
 MENU = [
     ("Play against the computer", "play"),
+    ("Resume an unfinished game", "resume"),
     ("Replay a transcript", "replay"),
     ("Settings", "settings"),
     ("Rules", "rules"),
@@ -27,7 +28,8 @@ MENU = [
     ("Watch a table", "watch"),
     ("Quit", "quit"),
 ]
-RESUME = ("Resume an unfinished game", "resume")
+"""The home menu: always these items, so each keeps its number (Resume is there, dim, when
+there is no game to resume, and says so when chosen)."""
 
 
 def saved_label(saved, dot: str) -> str:
@@ -90,7 +92,7 @@ class HomeScreen(Screen):
         if self.menu == "resume":
             dot = getattr(getattr(self.app, "style_", None), "dot", "-")
             return [(saved_label(saved, dot), saved.slot) for saved in self.saved]
-        return [MENU[0], RESUME, *MENU[1:]] if self.saved else MENU
+        return MENU
 
     def _show(self, cursor: int = 0) -> None:
         from ...files.saved import saved_games
@@ -100,7 +102,10 @@ class HomeScreen(Screen):
         title = {"games": "Play against the computer:", "resume": "Resume (newest first; d deletes one):"}.get(
             self.menu, ""
         )
-        self.query_one(Choices).show([Choice(text, value) for text, value in self._items()], cursor, 1, title)
+        items = [Choice(text, value) for text, value in self._items()]
+        if self.menu == "home" and not self.saved:
+            items[1] = Choice(f"{MENU[1][0]} (none)", "resume", dim=True)
+        self.query_one(Choices).show(items, cursor, 1, title)
 
     def action_digit(self, d: int) -> None:
         menu = self.query_one(Choices)
@@ -184,6 +189,10 @@ class HomeScreen(Screen):
             self.app.start_table(game, players)
         elif self.menu == "resume":
             self._resume(value)
+        elif value == "resume" and not self.saved:
+            self.query_one("#home-note", Static).update(
+                " No unfinished game to resume: a game you leave mid-series waits here."
+            )
         elif value == "resume":
             self.menu = "resume"
             self._show()

@@ -182,6 +182,22 @@ class NetForm(Screen):
         open_lobby(self.app, table, replace=True)
 
 
+class Tick(Checkbox):
+    """A checkbox whose box is empty when it is off: Textual's shows its X either way, only
+    in another colour, which reads as ticked on many terminals (and always without colour)."""
+
+    TICKED = "X"
+
+    def __init__(self, label: str, value: bool = False, **kwargs) -> None:
+        super().__init__(label, value, **kwargs)
+        self.BUTTON_INNER = self.TICKED if value else " "
+
+    def watch_value(self) -> None:
+        super().watch_value()
+        self.BUTTON_INNER = self.TICKED if self.value else " "
+        self.refresh()
+
+
 def compact_input(value: str = "", placeholder: str = "", kind: str = "text") -> Input:
     return Input(value, placeholder, type=kind, compact=True, max_length=MAX_TEXT)
 
@@ -210,7 +226,7 @@ class HostForm(NetForm):
             ),
             ("hands", "Hands", compact_input("", "blank: the whole series", "integer")),
             ("code", "Join code", compact_input("", "blank: a random one")),
-            ("open", "Open table", Checkbox("no join code at all", compact=True)),
+            ("open", "Open table", Tick("no join code at all", compact=True)),
             ("port", "Port", compact_input(str(HostOptions.port), "0: any free port", "integer")),
             ("bind", "Listen on", compact_input("", "blank: every interface")),
             ("name", "Your name", compact_input("", "what the others see")),

@@ -16,42 +16,70 @@ from textual.widgets import Input, Static
 
 from ...render import render
 from ...tools.verify import clean
-from ...wording import TITLES
+from ...wording import TITLES, count
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.literal import literal
 
 
+def fit(text: str, width: int, ellipsis: str) -> str:
+    """`text` cut to `width` cells, the cut shown by `ellipsis`."""
+    return text if len(text) <= width else text[: max(0, width - len(ellipsis))] + ellipsis
+
+
+def shown_folder(folder: Path) -> str:
+    """A folder as the list names it: under the home folder as `~/...`."""
+    try:
+        return str(Path("~") / folder.relative_to(Path.home()))
+    except (ValueError, RuntimeError):
+        return str(folder)
+
+
 class OpenReplay(Screen):
-    """Choose a transcript: the newest stored ones by number, or a path typed in."""
+    """Choose a transcript: every stored one, newest first, by number (nine a page, the
+    arrows for the rest), or a path typed in."""
 
     CSS_PATH = "replay.tcss"
+    AUTO_FOCUS = ""  # none (None is the app's: the first field): digits choose, Tab reaches the field
     BINDINGS = [
         *DIGITS,
         Binding("up", "move(-1)", show=False),
         Binding("down", "move(1)", show=False),
+        Binding("enter", "open_chosen", show=False),
         Binding("escape", "back", show=False),
     ]
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" Replay a transcript", "bold"), id="replay-title")
+        yield Static(id="replay-folder")
         yield Choices(id="replay-files")
         yield Static(" or type a file name, then Enter:", id="replay-or")
         yield Input(id="replay-path", placeholder="path/to/table.bin")
         yield Static(id="replay-error")
-        yield Static(" digits or arrows + Enter open   Escape back", id="replay-keys")
+        yield Static(" digits or arrows + Enter open   Tab type a file name   Escape back", id="replay-keys")
 
     def on_mount(self) -> None:
-        from ...tools.replay_steps import describe, stored_transcripts
+        from ...tools.replay_steps import describe, stored_transcripts, transcripts_folder
 
         self.files = stored_transcripts()
+        folder = self.query_one("#replay-folder", Static)
+        # (the folder is the user's own, and a file name is shown as it is)
+        if self.files:
+            where = shown_folder(transcripts_folder())
+            folder.update(literal(f" {count(len(self.files), 'transcript')} in {where}, newest first:"))
+        else:
+            folder.update(literal(f" No stored transcript yet in {shown_folder(transcripts_folder())}."))
         menu = self.query_one(Choices)
         menu.columns_max = 1
-        menu.show(
-            [Choice(describe(p)) for p in self.files], 0, 1, "Stored transcripts (newest first):" if self.files else ""
-        )
+        room = max(20, (self.app.size.width or 80) - 10)  # the screen's padding, the number and the cursor
+        ellipsis = self.app.style_.ellipsis
+        menu.show([Choice(fit(describe(p), room, ellipsis)) for p in self.files], 0, 1)
         if not self.files:
-            self.query_one("#replay-or", Static).update(" No stored transcript yet; type a file name, then Enter:")
-        self.query_one(Input).focus()
+            self.query_one("#replay-or", Static).update(" Type a file name, then Enter:")
+            self.query_one(Input).focus()
+
+    def action_open_chosen(self) -> None:
+        if self.files:
+            self.open(self.files[self.query_one(Choices).cursor])
 
     def action_digit(self, d: int) -> None:
         i = self.query_one(Choices).on_page(d)
@@ -93,8 +121,23 @@ class OpenReplay(Screen):
         self.app.pop_screen()
 
 
+def hand_text(v, seat: int, style) -> Text:
+    """A seat's hand as a spectator sees it: the cards it has shown (open hands, the monte it
+    took), face up, then a back for each card nobody but the seat has seen."""
+    known = v.known_hands[seat] if seat < len(v.known_hands) else ()
+    size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
+    back = "##" if style.ascii else "\u2592\u2592"
+    out = Text()
+    for card in known:
+        out.append(style.card(card), style.colour_of(card)).append(" ")
+    out.append(" ".join([back] * max(0, size - len(known))), "dim")
+    out.rstrip()
+    return out
+
+
 def step_text(steps, k: int, style) -> Text:
-    """What step `k` shows: the seats with the trick in front of each, what happened, the audit."""
+    """What step `k` shows: each seat with its hand as a spectator saw it (the cards shown face
+    up, a back for each hidden one) and the card it put on the trick, what happened, the audit."""
     from .summary import summary_text
 
     step = steps[k]
@@ -109,13 +152,19 @@ def step_text(steps, k: int, style) -> Text:
         trick = {(leader + i) % v.players: card for i, card in enumerate(cards)}
     elif v.trick and v.trick_leader is not None:
         trick = {(v.trick_leader + i) % v.players: card for i, card in enumerate(v.trick)}
-    for seat in range(v.players or 0):
+    seats = range(v.players or 0)
+    hands = [hand_text(v, seat, style) for seat in seats]
+    roles = [", ".join(v.roles.get(seat, ())) for seat in seats]
+    hand_width = max((len(h) for h in hands), default=0)
+    role_width = max((len(r) for r in roles), default=0)
+    for seat in seats:
         size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
-        roles = ",".join(v.roles.get(seat, ()))
-        line = f" {v.names[seat]:<8.8} {size:>2} cards  {roles:<14.14}"
-        out.append(line)
+        out.append(literal(f" {v.names[seat]:<8.8}"))
+        out.append(f" {size:>2} ")
+        out.append(hands[seat]).append(" " * (hand_width - len(hands[seat])))
+        out.append(f"  {roles[seat]:<{role_width}}" if role_width else "")
         if seat in trick:
-            out.append(f"[{style.card(trick[seat]):^4}]", f"bold {style.colour_of(trick[seat])}".strip())
+            out.append(f"  [{style.card(trick[seat])}]", f"bold {style.colour_of(trick[seat])}".strip())
             if seat == winner:
                 out.append(f" {style.arrow} takes {step.trick[3]}", "bold")
         out.append("\n")
@@ -133,7 +182,23 @@ def step_text(steps, k: int, style) -> Text:
     return out
 
 
+def header(v, style, k: int, steps: int) -> str:
+    """The viewer's first line: the game, the hand, the step, trump and the called card."""
+    parts = [TITLES.get(v.game, v.game or "table")]
+    if v.hand_number is not None:
+        parts.append(f"hand {v.hand_number + 1}")
+    parts.append(f"step {k + 1} of {steps}")
+    if v.trump:
+        parts.append(f"trump {style.suit(v.trump)}")
+    if v.called is not None:
+        parts.append(f"called {style.card(v.called)}")
+    return f" {style.dot} ".join(parts)
+
+
 class ReplayScreen(Screen):
+    """One transcript step by step: the header (game, hand, step, trump, the called card),
+    the file's name under it, the seats and what happened."""
+
     CSS_PATH = "replay.tcss"
     BINDINGS = [
         Binding("right,l,n,space,enter", "step(1)", show=False),
@@ -151,6 +216,7 @@ class ReplayScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="replay-header")
+        yield Static(id="replay-file")
         with VerticalScroll(id="replay-body"):
             yield Static(id="replay-step")
         yield Static(
@@ -164,18 +230,11 @@ class ReplayScreen(Screen):
         style = self.app.style_
         step = self.steps[self.k]
         v = step.view
-        title = TITLES.get(v.game, v.game or "table")
-        hand = f" {style.dot} hand {v.hand_number + 1}" if v.hand_number is not None else ""
-        extra = f"  trump {style.suit(v.trump)}" if v.trump else ""
-        if v.called is not None:
-            extra += f"  called {style.card(v.called)}"
+        width = (self.size.width or self.app.size.width or 80) - 1
         self.query_one("#replay-header", Static).update(
-            literal(
-                f" Replay {style.dot} {self.name_} {style.dot} {title}{hand} {style.dot} step {self.k + 1} of "
-                f"{len(self.steps)}{extra}",
-                "bold",
-            )
+            literal(fit(" " + header(v, style, self.k, len(self.steps)), width, style.ellipsis), "bold")
         )
+        self.query_one("#replay-file", Static).update(literal(fit(f" {self.name_}", width, style.ellipsis)))
         self.query_one("#replay-step", Static).update(step_text(self.steps, self.k, style))
         self.query_one("#replay-body", VerticalScroll).scroll_home(animate=False)
 

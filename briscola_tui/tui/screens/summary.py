@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...render import render_hand
+from ...wording import count
 from ..widgets.cards import Style, sort_hand
 from ..widgets.literal import literal
 
@@ -43,7 +44,7 @@ def _briscola(view, result, names) -> list[str]:
     for i, side in enumerate(sides):
         who = " + ".join(names[s] for s in side)
         if i < len(points):
-            lines.append(f"{who}: {points[i]} card points of 120")
+            lines.append(f"{who}: {count(points[i], 'card point')} of 120")
     winner = result.get("winner")
     if result.get("black_hand") is not None:
         lines.append(f"{names[result['black_hand']]} declared a black hand (A, 3 and K of trump)")
@@ -73,7 +74,7 @@ def _chiamata(result, names, options, style) -> list[str]:
             else ""
         ),
         f"Target {target}: unit {u}" + (" (flat scoring)" if options.get("scoring") == "flat" else ""),
-        f"{side}: {result.get('side_points')} card points of 120 {('>=' if style.ascii else '≥') if result.get('success') else '<'} "
+        f"{side}: {count(result.get('side_points') or 0, 'card point')} of 120 {('>=' if style.ascii else '≥') if result.get('success') else '<'} "
         f"{target}: " + ("success" if result.get("success") else "failure"),
     ]
     if result.get("multiplier", 1) > 1:
@@ -100,8 +101,8 @@ def _calabresella(result, names) -> list[str]:
     what = contract + (f", {raised}" if raised and raised != "none" else "")
     lines = [
         f"{names[soloist]} played {what}: price {price} per defender",
-        f"{names[soloist]} took {thirds} thirds = {thirds // 3} points of 35 (needs 18 thirds, 6 points): "
-        + ("success" if result.get("success") else "failure"),
+        f"{names[soloist]} took {count(thirds, 'third')} = {count(thirds // 3, 'point')} of 35"
+        " (needs 18 thirds, 6 points): " + ("success" if result.get("success") else "failure"),
     ]
     multiplier = result.get("multiplier", 1)
     if multiplier == 2:

@@ -1,6 +1,8 @@
 """A numbered list of choices, a page of up to nine at a time: digits pick,
 arrows move. A page is laid out in columns when the width allows, so a whole
-auction fits under the hand at 80x24."""
+auction fits under the hand at 80x24; the numbers then follow reading order,
+left to right and then down (as the cards of the hand above are numbered, and
+as the arrows step), never down one column and then the next."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ class Choice:
     action: object = None  # the Action, or None for a group that needs a number
     targets: tuple = ()  # a group: the legal targets, and their actions
     actions: tuple = ()
+    dim: bool = False  # shown but not available now (the home menu's Resume with no game to resume)
 
 
 class Choices(Pickable):
@@ -98,13 +101,18 @@ class Choices(Pickable):
         shown = self._page_items()
         for row in range(rows):
             for column in range(columns):
-                k = column * rows + row
+                k = row * columns + column  # reading order: along the row, then the next row
                 if k >= len(shown):
                     break
                 i, text = shown[k]
                 mark = ">" if i == self.cursor else " "
                 entry = f"{mark}{text}"
-                out.append(entry, "reverse" if i == self.cursor else "")
+                out.append(
+                    entry,
+                    " ".join(
+                        s for s in ("dim" if self.items[i].dim else "", "reverse" if i == self.cursor else "") if s
+                    ),
+                )
                 if column < columns - 1:
                     out.append(" " * max(1, cell - len(entry)))
             out.append("\n")
@@ -117,6 +125,6 @@ class Choices(Pickable):
         row = y - (1 if self.title else 0)
         columns, rows, cell = self._layout(self.size.width or 80)
         column = min(x // cell, columns - 1)
-        k = column * rows + row
+        k = row * columns + column
         shown = self._page_items()
         return shown[k][0] if 0 <= row < rows and 0 <= k < len(shown) else None

@@ -1,0 +1,50 @@
+"""Words a player reads: a count and its noun agree ("1 point", "2 points"), roles are listed
+with commas, a stopped table says so in words, and `--cheater`'s default is the one its
+`--help` names."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from briscola_tui.render import render
+from engine.cards import Card
+from protocol.events import Event
+
+CARDS = tuple(Card.parse(c) for c in ("4S", "5S"))
+
+
+@pytest.mark.parametrize(
+    "points, unit, worth",
+    [
+        (1, "point", "for 1 point"),
+        (2, "point", "for 2 points"),
+        (1, "third", "for 1 third"),
+        (0, "point", "for 0 points"),
+    ],
+)
+def test_a_trick_is_worth_one_point_not_one_points(points, unit, worth):
+    line = render(Event("trick", 1, CARDS, points=points, unit=unit))
+    assert line == f"seat 1 takes the trick (4S 5S) {worth}"
+
+
+def test_the_summary_counts_card_points_and_thirds_in_words():
+    from briscola_tui.tui.screens.summary import _briscola, _calabresella
+
+    view = SimpleNamespace(players=2, game="briscola", options={})
+    lines = _briscola(view, {"side_points": [1, 119], "winner": 1}, ["Ada", "Bo"])
+    assert lines[:2] == ["Ada: 1 card point of 120", "Bo: 119 card points of 120"]
+    lines = _calabresella(
+        {"soloist": 0, "contract": "solo", "raise": "none", "soloist_thirds": 4, "success": False}, ["Ada", "Bo", "Cy"]
+    )
+    assert lines[1].startswith("Ada took 4 thirds = 1 point of 35 ")
+
+
+def test_cheater_help_names_every_default(capsys):
+    from briscola_tui.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["selfplay", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--cheater N with --cheat: the cheating seat (default 1; substitute and tag-card: seat 0" in text
