@@ -124,7 +124,7 @@ def test_calabresella_discard(snap_compare):
         await until(pilot, lambda: my_turn(pilot.app))
         await pilot.press("3", "enter")  # bid solo
         await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).mode == "discard")
-        await pilot.press("1", "2")
+        await pilot.press("1", "right", "space")  # cards 1 and 2 ("1" "2" is card 12)
         await settle(pilot)
 
     assert snap_compare(app_for("calabresella"), terminal_size=SIZE, run_before=run_before)

@@ -49,6 +49,7 @@ class TableScreen(Screen):
     AUTO_FOCUS = None  # keys go to the screen; the target Input takes focus only when asked
     BINDINGS = [
         *DIGITS,
+        Binding("0", "digit(0)", show=False),  # (the second digit of 10, 20...)
         Binding("left,h", "move(-1)", show=False),
         Binding("right,l", "move(1)", show=False),
         Binding("up,k", "move_row(-1)", show=False),
@@ -369,13 +370,15 @@ class TableScreen(Screen):
         else:
             self._show_controls()
 
-    def _key(self, press) -> None:
+    def _key(self, press, digit: bool = False) -> None:
+        """A key for the picker; any key but a digit first takes a digit waiting for a second alone."""
         if self.picker is not None:
             self.picker.error = None
-            self._answer(press(self.picker))
+            outcome = None if digit else self.picker.flush()
+            self._answer(outcome if outcome is not None else press(self.picker))
 
     def action_digit(self, d: int) -> None:
-        self._key(lambda picker: picker.digit(d))
+        self._key(lambda picker: picker.digit(d), digit=True)
 
     def action_move(self, step: int) -> None:
         self._key(lambda picker: picker.move(step))
@@ -391,6 +394,10 @@ class TableScreen(Screen):
         self._key(lambda picker: picker.confirm())
 
     def action_cancel(self) -> None:
+        if self.picker is not None and self.picker.typed is not None:  # Escape forgets a digit typed
+            self.picker.drop()
+            self._show_controls()
+            return
         if self.picker is not None:
             outcome = self.picker.cancel()
             if outcome is not None:

@@ -1,6 +1,6 @@
 """Options to choose among (a bid, a call, a raise, what to take from the monte):
-a numbered list under its title, in columns, a page of up to nine at a time.
-A digit or the arrows move, Enter (or a second click) takes the option under
+a numbered list under its title, in columns, all on one page (from 10 on, a
+number is two digits: see `picker.NUMBER_WAIT`). A number or the arrows move, Enter (or a second click) takes the option under
 the cursor; the bids with a target are one option, which asks for the number
 (a `NumberPicker` under the list)."""
 
@@ -14,7 +14,8 @@ from .choices import Choice, Choices
 from .number import NumberPicker
 from .picker import Mode, Picker, phase_title
 
-OPTION_KEYS = (("digits", "choose"), ("arrows", "move"), ("Enter", "confirm"))
+ONE_PAGE = 99
+"""The options are never paged: each has its number (up to 99; the most there are is 16, the takes)."""
 
 
 def choices_of(view, style: Style) -> list[Choice]:
@@ -46,7 +47,9 @@ class OptionsPicker(Picker):
         self.items: list[Choice] = []
 
     def compose(self) -> ComposeResult:
-        yield Choices(id="choices")
+        choices = Choices(id="choices")
+        choices.page_size_max = ONE_PAGE  # every option numbered: 10 and on in two digits
+        yield choices
         yield NumberPicker(self.style_)
 
     def start(self, view, hand: tuple) -> None:
@@ -58,16 +61,20 @@ class OptionsPicker(Picker):
         self.query_one(Choices).show(self.items, self.cursor, 1, title=phase_title(self.view))
 
     def prompt(self) -> Text:
-        shown = min(len(self.items), self.query_one(Choices).page_size)
-        return Text(f"{phase_title(self.view)}: 1{self.style_.dash}{shown}, Enter", "bold")
+        return Text(f"{phase_title(self.view)}: {self.numbers(self.style_.dash)}, Enter{self.typing()}", "bold")
 
     def keys(self) -> tuple[tuple[str, str], ...]:
-        return OPTION_KEYS
+        return ((self.numbers(), "choose"), ("arrows", "move"), ("Enter", "confirm"))
 
-    def digit(self, d: int):
-        i = self.query_one(Choices).on_page(d)
-        if i is not None:
-            self.cursor = i
+    @property
+    def numbered(self) -> int:
+        return len(self.items)
+
+    def preview(self, n: int) -> None:
+        self.cursor = n - 1
+
+    def number(self, n: int):
+        self.cursor = n - 1
 
     def move(self, step: int):
         if self.items:
