@@ -57,6 +57,24 @@ async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = No
         await pilot.pause(0.01)
 
 
+async def turn_of(app, pilot, mode: str, phase: str | None = None) -> TableScreen:
+    """The table once it asks me for a `mode` of decision (in the game's `phase`, if given)."""
+
+    def asked() -> bool:
+        table = table_of(app)
+        return table is not None and table.mode == mode and (phase is None or table.view.phase == phase)
+
+    await wait_for(pilot, asked, f"my turn ({mode}, {phase})")
+    table = table_of(app)
+    assert table is not None
+    return table
+
+
+def prompt_of(table: TableScreen) -> str:
+    """The prompt line: what to do, or what was refused and why."""
+    return str(table.query_one("#prompt").render())
+
+
 class FixedLobby:
     """A lobby controller (`tables.controller.LobbyController`) that only has one lobby to
     show, which never changes (for snapshots and text checks)."""

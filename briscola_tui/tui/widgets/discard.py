@@ -77,7 +77,9 @@ class DiscardPicker(Picker):
         cards = {self.hand[i] for i in self.chosen}
         action = next((a for a in self.view.legal if set(a.cards) == cards), None)
         if action is None:
-            self.refuse(f"Choose exactly {self.count} cards to discard ({len(cards)} chosen)")
+            short = self.count - len(cards)
+            more = f"choose {short} more" if short > 0 else f"untick {-short} (Space, or its number)"
+            self.refuse(f"The discard is exactly {self.count} cards; {len(cards)} chosen: {more}")
         return action
 
     def on_hand_clicked(self, event: Hand.Clicked) -> None:

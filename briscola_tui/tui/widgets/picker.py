@@ -24,6 +24,9 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
 
+from engine.refusal import why_illegal
+
+from ...render import refusal
 from .cards import Style
 
 CARD_KINDS = ("play", "return")
@@ -140,6 +143,12 @@ class Picker(Vertical):
     def refuse(self, text: str) -> None:
         """Say why the key did nothing (until the next one)."""
         self.error = Text(text, "bold")
+
+    def refuse_action(self, action, what: str) -> None:
+        """Refuse `action` (not legal now), saying why in the rules' words: "7♠ may not be played: ..."."""
+        reason = why_illegal(self.view.state, action) if self.view is not None else None
+        names = self.view.names if self.view is not None else ()
+        self.refuse(what + (f": {refusal(reason, self.style_, names)}" if reason else " now"))
 
     def card_note(self, cursor: int) -> str:
         """The card under the cursor in words (Asso di Spade), when there is one."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 
+from engine.state import Action
+
 from .choices import Choice, Choices
 from .hand import Hand
 from .literal import literal
@@ -80,7 +82,8 @@ class PlayPicker(Picker):
         card = self.hand[self.cursor] if self.cursor < len(self.hand) else None
         action = next((a for a in self.view.legal if a.kind in CARD_KINDS and a.card == card), None)
         if action is None:
-            self.refuse(f"{self.style_.card(card)} may not be played now (you must follow suit)")
+            kind = "return" if "return" in {a.kind for a in self.view.legal} else "play"
+            self.refuse_action(Action(self.view.seat, kind, card=card), f"{self.style_.card(card)} may not be {kind}ed")
         return action
 
     def on_hand_clicked(self, event: Hand.Clicked) -> None:
