@@ -42,6 +42,10 @@ from ..widgets.seats import SeatsPanel, seat_name
 
 THINKING_DELAY = 0.3
 """Seconds before "X is thinking..." shows (a quick computer player shows nothing)."""
+BELL_WAIT = 1.0
+"""My turn comes after a wait longer than this (seconds since my last move, or since the table
+started waiting: the deal, the others' moves): the terminal bell rings, with the setting "bell"
+on, for a player in another window. A turn that follows my own move at once stays silent."""
 
 
 class TableScreen(Screen):
@@ -92,6 +96,7 @@ class TableScreen(Screen):
         self.picker: Picker | None = None  # the decision asked of me (None: the table goes on)
         self.thinking: int | None = None
         self.thinking_since = 0.0
+        self.waiting_since = time.monotonic()  # since when the table goes on without me (BELL_WAIT)
         self.over = False
         self.notice = ""  # one line worth seeing now: the partner revealed, the monte shown
         self.notice_until: int | None = None  # the trick count that clears it (None: something else does)
@@ -141,6 +146,7 @@ class TableScreen(Screen):
     # --- the worker ---------------------------------------------------------------
 
     def advance(self, action=None) -> None:
+        self.waiting_since = time.monotonic()
         self._show_picker(None)
         self.run_worker(lambda: self._work(action), thread=True, exclusive=True, group="table")
 
@@ -300,7 +306,10 @@ class TableScreen(Screen):
                 self._show_controls()
 
     def _start_turn(self) -> None:
-        """My turn: the picker for what is asked of me."""
+        """My turn: the picker for what is asked of me (and the bell, after a wait)."""
+        settings = getattr(self.app, "settings", None)
+        if time.monotonic() - self.waiting_since > BELL_WAIT and getattr(settings, "bell", False):
+            self.app.bell()
         v = self.view
         kinds = {a.kind for a in v.legal}
         if kinds & set(CARD_KINDS):
