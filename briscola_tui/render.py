@@ -14,6 +14,7 @@ events is here, ready for a second language.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -26,7 +27,7 @@ from protocol.events import Event
 
 from .wording import count
 
-__all__ = ["HEADLESS", "LETTERS", "CardStyle", "Note", "render", "render_hand"]
+__all__ = ["HEADLESS", "LETTERS", "CardStyle", "Note", "refusal", "render", "render_hand"]
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,28 @@ def render_hand(last: HandSummary, style: CardStyle = LETTERS, names: Sequence[s
     if not last.ok or last.points is None:
         return words.culprits(last.culprits) or "void"
     return words.facts(tuple(last.result.items()), last.redeal, last.points, last.score)
+
+
+_CARD = re.compile(r"\b([A2-7JQK])([DHSC])\b")
+_SUIT = re.compile(r"\(([DHSC])\)")
+_SEAT = re.compile(r"\bseat (\d+)\b")
+_YOU = {"you holds": "you hold", "you does not": "you do not"}
+FOLLOW = re.compile(r"must follow suit: you hold a card of the suit led \((.+)\)")
+
+
+def refusal(reason: str, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
+    """The engine's reason for refusing an action (`engine.refusal.why_illegal`) in a player's
+    words: cards and suits as `style` writes them, seats by `names` ("you" with its verb)."""
+    words = _Words(style, names)
+    text = _SEAT.sub(lambda m: words.who(int(m.group(1))), reason)
+    text = _CARD.sub(lambda m: style.card(Card(m.group(1), m.group(2))), text)
+    text = _SUIT.sub(lambda m: f"({style.suit(m.group(1))})", text)
+    for third, second in _YOU.items():
+        text = text.replace(third, second)
+    follow = FOLLOW.search(text)
+    if follow:  # the rule a player meets most: said the way a player says it
+        text = f"{follow.group(1)} were led and you hold one: follow suit"
+    return text
 
 
 class _Words:

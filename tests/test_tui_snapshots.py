@@ -124,7 +124,7 @@ def test_calabresella_discard(snap_compare):
         await until(pilot, lambda: my_turn(pilot.app))
         await pilot.press("3", "enter")  # bid solo
         await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).mode == "discard")
-        await pilot.press("1", "2")
+        await pilot.press("1", "right", "space")  # cards 1 and 2 ("1" "2" is card 12)
         await settle(pilot)
 
     assert snap_compare(app_for("calabresella"), terminal_size=SIZE, run_before=run_before)
@@ -237,3 +237,28 @@ def test_replay_viewer(snap_compare, stored):
         await settle(pilot)
 
     assert snap_compare(home_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_chiamata_two_rule(snap_compare):
+    """Every computer player passes, I bid 2 holding 2♥ (deal seed 1): the call list marks
+    "call 4♥ (two rule)" and the line under it says what the rule is."""
+    from briscola_tui.tables.offline import OfflineTable
+    from briscola_tui.tui.screens.table import TableScreen
+
+    def passer(view, rng):
+        return next(a for a in view.legal if a.kind == "pass")
+
+    app = app_for("chiamata")
+    app.play = None  # the home screen first; the table pushed below
+
+    async def run_before(pilot):
+        controller = OfflineTable(
+            "chiamata", 5, "easy", 1, seed=1, deal_seed=1, choosers=dict.fromkeys(range(1, 5), passer)
+        )
+        pilot.app.push_screen(TableScreen(controller, pilot.app.style_))
+        await until(pilot, lambda: my_turn(pilot.app))
+        items = [item.text for item in table(pilot.app).picker.items]
+        await pilot.press(*str(items.index("bid 2") + 1), "enter")
+        await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).view.phase == "call")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

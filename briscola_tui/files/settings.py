@@ -19,6 +19,7 @@ CHOICES = {
     "four_colour": (False, True),
     "suit_names": ("french", "italian"),
     "level": LEVELS,
+    "bell": (True, False),
 }
 """Each setting's values, the default first."""
 EXPLAIN = {
@@ -26,6 +27,7 @@ EXPLAIN = {
     "four_colour": "four colours (spades plain, hearts red, diamonds blue, clubs green) instead of two",
     "suit_names": "suit names in words: french (spades, hearts...) or italian (Spade, Coppe, Denari, Bastoni)",
     "level": "the computer players' level when you play against the computer",
+    "bell": "the terminal bell when your turn comes after a wait of over a second",
 }
 
 
@@ -45,6 +47,7 @@ class Settings:
     four_colour: bool = False
     suit_names: str = "french"
     level: str = "normal"
+    bell: bool = True
     problem: str = ""  # what was wrong with the file read (not saved)
 
     def cycle(self, name: str) -> None:

@@ -44,17 +44,35 @@ async def play_hand(app, pilot, seen: dict | None = None, pick: dict | None = No
         view = table.view
         if table.mode == "card":
             playable = [a.card for a in view.legal if a.kind in ("play", "return")]
-            await pilot.press(str(table.hand.index(playable[0]) + 1), "enter")
+            await pilot.press(*str(table.hand.index(playable[0]) + 1), "enter")  # card 12: "1" "2"
         elif table.mode == "discard":
             count = len(view.legal[0].cards)
-            await pilot.press(*[str(i) for i in range(1, count + 1)], "enter")
+            await pilot.press(*[str(i) for i in range(2, count + 2)], "enter")  # ("1" "2" would be card 12)
         elif table.mode == "grid":  # a call out of the whole deck: move, then call
             await pilot.press("down", "right", "enter")
         elif table.mode == "choose":
-            await pilot.press((pick or {}).get(view.phase, "1"), "enter")
+            await pilot.press(*(pick or {}).get(view.phase, "1"), "enter")
             if table.mode == "target":
                 await pilot.press(*str(min(table.picker.group.targets)), "enter")
         await pilot.pause(0.01)
+
+
+async def turn_of(app, pilot, mode: str, phase: str | None = None) -> TableScreen:
+    """The table once it asks me for a `mode` of decision (in the game's `phase`, if given)."""
+
+    def asked() -> bool:
+        table = table_of(app)
+        return table is not None and table.mode == mode and (phase is None or table.view.phase == phase)
+
+    await wait_for(pilot, asked, f"my turn ({mode}, {phase})")
+    table = table_of(app)
+    assert table is not None
+    return table
+
+
+def prompt_of(table: TableScreen) -> str:
+    """The prompt line: what to do, or what was refused and why."""
+    return str(table.query_one("#prompt").render())
 
 
 class FixedLobby:

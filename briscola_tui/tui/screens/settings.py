@@ -1,4 +1,4 @@
-"""Settings: ASCII, the four-colour deck, suit names, the computer's level.
+"""Settings: ASCII, the four-colour deck, suit names, the computer's level, the bell.
 Each change is saved at once in the user's config directory and redraws
 what follows with the new style."""
 
@@ -18,6 +18,7 @@ LABELS = {
     "four_colour": "four-colour deck",
     "suit_names": "suit names",
     "level": "computer level",
+    "bell": "bell on my turn",
 }
 
 

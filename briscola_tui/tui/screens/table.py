@@ -42,6 +42,10 @@ from ..widgets.seats import SeatsPanel, seat_name
 
 THINKING_DELAY = 0.3
 """Seconds before "X is thinking..." shows (a quick computer player shows nothing)."""
+BELL_WAIT = 1.0
+"""My turn comes after a wait longer than this (seconds since my last move, or since the table
+started waiting: the deal, the others' moves): the terminal bell rings, with the setting "bell"
+on, for a player in another window. A turn that follows my own move at once stays silent."""
 
 
 class TableScreen(Screen):
@@ -49,6 +53,7 @@ class TableScreen(Screen):
     AUTO_FOCUS = None  # keys go to the screen; the target Input takes focus only when asked
     BINDINGS = [
         *DIGITS,
+        Binding("0", "digit(0)", show=False),  # (the second digit of 10, 20...)
         Binding("left,h", "move(-1)", show=False),
         Binding("right,l", "move(1)", show=False),
         Binding("up,k", "move_row(-1)", show=False),
@@ -91,6 +96,7 @@ class TableScreen(Screen):
         self.picker: Picker | None = None  # the decision asked of me (None: the table goes on)
         self.thinking: int | None = None
         self.thinking_since = 0.0
+        self.waiting_since = time.monotonic()  # since when the table goes on without me (BELL_WAIT)
         self.over = False
         self.notice = ""  # one line worth seeing now: the partner revealed, the monte shown
         self.notice_until: int | None = None  # the trick count that clears it (None: something else does)
@@ -140,6 +146,7 @@ class TableScreen(Screen):
     # --- the worker ---------------------------------------------------------------
 
     def advance(self, action=None) -> None:
+        self.waiting_since = time.monotonic()
         self._show_picker(None)
         self.run_worker(lambda: self._work(action), thread=True, exclusive=True, group="table")
 
@@ -299,7 +306,10 @@ class TableScreen(Screen):
                 self._show_controls()
 
     def _start_turn(self) -> None:
-        """My turn: the picker for what is asked of me."""
+        """My turn: the picker for what is asked of me (and the bell, after a wait)."""
+        settings = getattr(self.app, "settings", None)
+        if time.monotonic() - self.waiting_since > BELL_WAIT and getattr(settings, "bell", False):
+            self.app.bell()
         v = self.view
         kinds = {a.kind for a in v.legal}
         if kinds & set(CARD_KINDS):
@@ -369,13 +379,15 @@ class TableScreen(Screen):
         else:
             self._show_controls()
 
-    def _key(self, press) -> None:
+    def _key(self, press, digit: bool = False) -> None:
+        """A key for the picker; any key but a digit first takes a digit waiting for a second alone."""
         if self.picker is not None:
             self.picker.error = None
-            self._answer(press(self.picker))
+            outcome = None if digit else self.picker.flush()
+            self._answer(outcome if outcome is not None else press(self.picker))
 
     def action_digit(self, d: int) -> None:
-        self._key(lambda picker: picker.digit(d))
+        self._key(lambda picker: picker.digit(d), digit=True)
 
     def action_move(self, step: int) -> None:
         self._key(lambda picker: picker.move(step))
@@ -391,6 +403,10 @@ class TableScreen(Screen):
         self._key(lambda picker: picker.confirm())
 
     def action_cancel(self) -> None:
+        if self.picker is not None and self.picker.typed is not None:  # Escape forgets a digit typed
+            self.picker.drop()
+            self._show_controls()
+            return
         if self.picker is not None:
             outcome = self.picker.cancel()
             if outcome is not None:

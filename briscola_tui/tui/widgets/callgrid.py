@@ -8,6 +8,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 
+from engine.state import Action
+
 from .cards import rank_order
 from .grid import CardGrid
 from .picker import Mode, Picker, phase_title
@@ -54,7 +56,9 @@ class GridPicker(Picker):
     def confirm(self):
         action = self.calls.get(self.card)
         if action is None:
-            self.refuse(f"{self.style_.card(self.card)} may not be called")
+            self.refuse_action(
+                Action(self.view.seat, "call", card=self.card), f"{self.style_.card(self.card)} may not be called"
+            )
         return action
 
     def on_card_grid_clicked(self, event: CardGrid.Clicked) -> None:

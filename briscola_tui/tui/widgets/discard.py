@@ -1,5 +1,6 @@
-"""A discard: my hand with a tick under each card chosen and the cursor. A digit
-or a click toggles a card (and moves to it), Space toggles the card under the
+"""A discard: my hand with a tick under each card chosen and the cursor. A
+card's number (1 to 17: two digits from 10, see `picker.NUMBER_WAIT`) or a
+click toggles it (and moves to it), Space toggles the card under the
 cursor, the arrows move; Enter discards once exactly as many are chosen as
 asked."""
 
@@ -40,20 +41,30 @@ class DiscardPicker(Picker):
 
     def prompt(self) -> Text:
         return Text(
-            f"Discard {self.count} ({len(self.chosen)} chosen): digits or Space, Enter{self.card_note(self.cursor)}",
+            f"Discard {self.count} ({len(self.chosen)} chosen): {self.numbers(self.style_.dash)} or Space, Enter"
+            f"{self.card_note(self.cursor)}{self.typing()}",
             "bold",
         )
 
     def keys(self) -> tuple[tuple[str, str], ...]:
-        return (("1-9", "toggle"), ("arrows", "move"), ("Space", "toggle"), ("Enter", "discard"))
+        return ((self.numbers(), "toggle"), ("arrows", "move"), ("Space", "toggle"), ("Enter", "discard"))
 
     def _toggle(self, i: int) -> None:
         self.chosen ^= {i}
         self.cursor = i
 
-    def digit(self, d: int):
-        if d <= len(self.hand):
-            self._toggle(d - 1)
+    @property
+    def numbered(self) -> int:
+        return len(self.hand)
+
+    def what(self) -> str:
+        return "card"
+
+    def preview(self, n: int) -> None:
+        self.cursor = n - 1  # (toggled once no second digit comes)
+
+    def number(self, n: int):
+        self._toggle(n - 1)
 
     def move(self, step: int):
         if self.hand:
@@ -66,10 +77,13 @@ class DiscardPicker(Picker):
         cards = {self.hand[i] for i in self.chosen}
         action = next((a for a in self.view.legal if set(a.cards) == cards), None)
         if action is None:
-            self.refuse(f"Choose exactly {self.count} cards to discard ({len(cards)} chosen)")
+            short = self.count - len(cards)
+            more = f"choose {short} more" if short > 0 else f"untick {-short} (Space, or its number)"
+            self.refuse(f"The discard is exactly {self.count} cards; {len(cards)} chosen: {more}")
         return action
 
     def on_hand_clicked(self, event: Hand.Clicked) -> None:
         event.stop()
+        self.drop()
         self._toggle(event.index)
         self.post_message(self.Done(self, None))

@@ -61,7 +61,12 @@ class NumberPicker(Picker):
             value = None
         if value not in self.group.targets:
             low, high = self.bounds
-            self.refuse(f"A target is a number from {low} to {high}")
+            beaten = [a.target for a in self.view.auction if a.target is not None] if self.view is not None else []
+            why = ""
+            if beaten and value is not None and value <= max(beaten):
+                why = f" (a bid must beat the {max(beaten)} bid so far)"
+            typed = "Nothing typed" if value is None else f"{value} may not be bid"
+            self.refuse(f"{typed}: a target is a number from {low} to {high}{why}")
             self.post_message(self.Done(self, None))
             return
         self.post_message(self.Done(self, self.group.actions[self.group.targets.index(value)]))

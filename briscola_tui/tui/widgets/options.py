@@ -1,20 +1,58 @@
 """Options to choose among (a bid, a call, a raise, what to take from the monte):
-a numbered list under its title, in columns, a page of up to nine at a time.
-A digit or the arrows move, Enter (or a second click) takes the option under
+a numbered list under its title, in columns, all on one page (from 10 on, a
+number is two digits: see `picker.NUMBER_WAIT`). A number or the arrows move, Enter (or a second click) takes the option under
 the cursor; the bids with a target are one option, which asks for the number
-(a `NumberPicker` under the list)."""
+(a `NumberPicker` under the list). A call the Chiamata two rule offers is
+marked "(two rule)", and one line under the list says what the rule is."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.widgets import Static
+
+from engine.cards import SUIT_GLYPHS, Card
 
 from .cards import Style
 from .choices import Choice, Choices
 from .number import NumberPicker
 from .picker import Mode, Picker, phase_title
 
-OPTION_KEYS = (("digits", "choose"), ("arrows", "move"), ("Enter", "confirm"))
+ONE_PAGE = 99
+"""The options are never paged: each has its number (up to 99; the most there are is 16, the takes)."""
+
+
+RULE_WIDTH = 80
+"""The two rule's line fits the 80 columns of the table."""
+
+
+def two_rule_calls(view) -> tuple:
+    """The calls the Chiamata two rule offers: after a bid of 2, holding the 2 of a suit, the
+    lowest card of that suit not held (docs/rules.md), the cards of another rank than the 2."""
+    if view.game != "chiamata" or view.phase != "call" or (view.options or {}).get("auction") == "points":
+        return ()
+    ranks = [a.rank for a in view.auction if a.kind == "bid" and a.rank is not None]
+    if not ranks or ranks[-1] != "2":
+        return ()
+    return tuple(a.card for a in view.legal if a.kind == "call" and a.card is not None and a.card.rank != "2")
+
+
+def two_rule_line(view, style: Style) -> str:
+    """The two rule in one line, when it offers a call: what it is, and what comes of it."""
+    calls = two_rule_calls(view)
+    if not calls:
+        return ""
+    twos = " ".join(style.card(Card("2", c.suit)) for c in calls)
+    cards = " or ".join(style.card(c) for c in calls)
+    suit = calls[0].suit if style.ascii else SUIT_GLYPHS[calls[0].suit]
+    which = f"lowest {suit} you lack" if len(calls) == 1 else "lowest you lack"
+    lines = (
+        f" Two rule: you hold {twos}, so you may call {cards}, the {which}: its holder is your partner",
+        f" Two rule: you hold {twos}, so call {cards} ({which}): its holder partners you",
+        f" Two rule: you hold {twos}: call {cards} ({which}), to partner its holder",
+        f" Two rule: call {cards} ({which} of a 2 you hold): its holder partners you",
+    )
+    return next((line for line in lines if len(line) <= RULE_WIDTH), min(lines, key=len))
 
 
 def choices_of(view, style: Style) -> list[Choice]:
@@ -30,7 +68,8 @@ def choices_of(view, style: Style) -> list[Choice]:
             group.targets.append(action.target)
             group.actions.append(action)
         else:
-            items.append(Choice(style.action(action, view.names), action))
+            rule = " (two rule)" if action.kind == "call" and action.card in two_rule_calls(view) else ""
+            items.append(Choice(style.action(action, view.names) + rule, action))
     for rank, group in groups.items():
         low, high = min(group.targets), max(group.targets)
         what = "bid the 2 with a target" if rank == "2" else "bid a target"
@@ -46,7 +85,10 @@ class OptionsPicker(Picker):
         self.items: list[Choice] = []
 
     def compose(self) -> ComposeResult:
-        yield Choices(id="choices")
+        choices = Choices(id="choices")
+        choices.page_size_max = ONE_PAGE  # every option numbered: 10 and on in two digits
+        yield choices
+        yield Static(id="rule")  # the two rule, when it offers a call
         yield NumberPicker(self.style_)
 
     def start(self, view, hand: tuple) -> None:
@@ -56,18 +98,26 @@ class OptionsPicker(Picker):
 
     def draw(self) -> None:
         self.query_one(Choices).show(self.items, self.cursor, 1, title=phase_title(self.view))
+        rule = two_rule_line(self.view, self.style_)
+        line = self.query_one("#rule", Static)
+        line.display = bool(rule)
+        line.update(Text(rule, "italic"))
 
     def prompt(self) -> Text:
-        shown = min(len(self.items), self.query_one(Choices).page_size)
-        return Text(f"{phase_title(self.view)}: 1{self.style_.dash}{shown}, Enter", "bold")
+        return Text(f"{phase_title(self.view)}: {self.numbers(self.style_.dash)}, Enter{self.typing()}", "bold")
 
     def keys(self) -> tuple[tuple[str, str], ...]:
-        return OPTION_KEYS
+        return ((self.numbers(), "choose"), ("arrows", "move"), ("Enter", "confirm"))
 
-    def digit(self, d: int):
-        i = self.query_one(Choices).on_page(d)
-        if i is not None:
-            self.cursor = i
+    @property
+    def numbered(self) -> int:
+        return len(self.items)
+
+    def preview(self, n: int) -> None:
+        self.cursor = n - 1
+
+    def number(self, n: int):
+        self.cursor = n - 1
 
     def move(self, step: int):
         if self.items:

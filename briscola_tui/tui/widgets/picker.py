@@ -4,7 +4,15 @@ number) and takes the keys the table screen passes on: each key method returns
 what came of it, an action to send, another picker to show, or None (still
 deciding). A click in it, or a number entered, comes back as a `Done` message
 with the same. Its `prompt()` says what to do (or `error`, what was refused) and
-`keys()` the keys it takes, which `key_line` writes into the key bar."""
+`keys()` the keys it takes, which `key_line` writes into the key bar.
+
+Numbers: whatever a picker numbers (the cards of a hand, then any other
+choice; the options of a list) is chosen by its number, 1 to 99, typed in
+digits. When a first digit may begin a longer number (1 with 10 or more
+numbered, as a Calabresella hand of 12 to 17 cards), it waits `NUMBER_WAIT`
+seconds for a second digit: "1" "2" is 12, "1" alone is 1 once the wait is
+over or as soon as another key comes (Enter after "1" takes 1). Meanwhile
+the cursor is on number 1 already and the prompt shows the digit typed."""
 
 from __future__ import annotations
 
@@ -16,6 +24,9 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
 
+from engine.refusal import why_illegal
+
+from ...render import refusal
 from .cards import Style
 
 CARD_KINDS = ("play", "return")
@@ -30,6 +41,8 @@ PHASE_TITLES = {
 HELP, QUIT = ("?", "help"), ("ctrl+q", "quit")
 TABLE_KEYS = (("t", "last trick"), ("s", "score"))
 """Keys the table takes whatever the decision; written after the picker's own as far as the line has room."""
+NUMBER_WAIT = 1.0
+"""Seconds a first digit waits for a second one, when it may begin a longer number."""
 KEY_LINE_WIDTH = 80
 """The key bar fits 80 columns: the table's keys go first, last trick, then the score."""
 
@@ -88,13 +101,19 @@ class Picker(Vertical):
         self.view = None
         self.hand: tuple = ()
         self.error: Text | None = None  # what was refused, shown instead of the prompt until the next key
+        self.typed: int | None = None  # a first digit waiting for a second (see NUMBER_WAIT)
+        self._wait = None  # its timer
+        self._before = 0  # the cursor before it
 
     def start(self, view, hand: tuple) -> None:
         """A new decision: `view` the seat view, `hand` my cards as shown (numbered from 1)."""
+        self.drop()
         self.view, self.hand, self.error = view, hand, None
 
     def set_shown(self, shown: bool) -> None:
         """Shown, or hidden, by the screen."""
+        if not shown:
+            self.drop()
         self.display = shown
 
     def watch_cursor(self) -> None:
@@ -109,9 +128,27 @@ class Picker(Vertical):
     def keys(self) -> tuple[tuple[str, str], ...]:
         return ()
 
+    def numbers(self, dash: str = "-") -> str:
+        """The numbers the digits name, as the prompt and the key bar write them: "1-17"."""
+        return f"1{dash}{self.numbered}" if self.numbered > 1 else "1"
+
+    def typing(self) -> str:
+        """The prompt's note of a first digit waiting for a second: "   1… (or 10–17)"."""
+        if self.typed is None:
+            return ""
+        s = self.style_
+        high = min(self.numbered, self.typed * 10 + 9)
+        return f"   {self.typed}{s.ellipsis} (or {self.typed * 10}{s.dash}{high})"
+
     def refuse(self, text: str) -> None:
         """Say why the key did nothing (until the next one)."""
         self.error = Text(text, "bold")
+
+    def refuse_action(self, action, what: str) -> None:
+        """Refuse `action` (not legal now), saying why in the rules' words: "7♠ may not be played: ..."."""
+        reason = why_illegal(self.view.state, action) if self.view is not None else None
+        names = self.view.names if self.view is not None else ()
+        self.refuse(what + (f": {refusal(reason, self.style_, names)}" if reason else " now"))
 
     def card_note(self, cursor: int) -> str:
         """The card under the cursor in words (Asso di Spade), when there is one."""
@@ -121,8 +158,61 @@ class Picker(Vertical):
 
     # --- keys: each returns an action, a picker to show, or None ---------------------
 
-    def digit(self, d: int):
+    @property
+    def numbered(self) -> int:
+        """How many things the digits number (0: the digits choose nothing)."""
+        return 0
+
+    def number(self, n: int):
+        """Number `n` (1..numbered) chosen: what comes of it."""
         return None
+
+    def preview(self, n: int) -> None:
+        """A first digit `n` waits for a second: show number `n` meanwhile (the cursor on it)."""
+
+    def what(self) -> str:
+        """What the numbers name, for a refusal ("card", "choice")."""
+        return "choice"
+
+    def digit(self, d: int):
+        """A digit typed: a number chosen, or the first of two (see NUMBER_WAIT)."""
+        if self.typed is not None:
+            n = self.typed * 10 + d
+            self.drop()
+            if n <= self.numbered:
+                return self.number(n)
+            self.cursor = self._before  # (as it was before the first digit)
+            self.refuse(f"There is no {self.what()} {n}: type {self.numbers(self.style_.dash)}")
+            return None
+        if not 1 <= d <= self.numbered:
+            self.refuse(f"There is no {self.what()} {d}: type {self.numbers(self.style_.dash)}")
+            return None
+        if d * 10 <= self.numbered:
+            self.typed, self._before = d, self.cursor
+            self._wait = self.set_timer(NUMBER_WAIT, self._waited)
+            self.preview(d)
+            return None
+        return self.number(d)
+
+    def flush(self):
+        """A first digit still waiting is taken alone (another key came): what comes of it."""
+        if self.typed is None:
+            return None
+        n = self.typed
+        self.drop()
+        return self.number(n)
+
+    def drop(self) -> None:
+        """Forget a first digit waiting."""
+        if self._wait is not None:
+            self._wait.stop()
+        self.typed, self._wait = None, None
+
+    def _waited(self) -> None:
+        """No second digit came: the first is the number."""
+        self._wait = None
+        if self.typed is not None:
+            self.post_message(self.Done(self, self.flush()))
 
     def move(self, step: int):
         return None
@@ -142,6 +232,7 @@ class Picker(Vertical):
 
     def pick(self, index: int):
         """A click on an item: the first selects it, a second on the same one confirms."""
+        self.drop()
         if self.cursor == index:
             return self.confirm()
         self.cursor = index

@@ -1,16 +1,19 @@
 """The play: my hand with the cards I may play (or return) bold, the others dim,
 and the cursor; under it, numbered after the cards, anything else I may do
-instead ("or:"). A digit moves to a card (or takes an "or" item), Enter plays
-the card under the cursor; a click selects a card, a second click plays it."""
+instead ("or:"). A number moves to a card (or takes an "or" item: the numbers
+go on from the cards'), Enter plays the card under the cursor; a click selects a card, a second click plays it."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
 
+from engine.state import Action
+
 from .choices import Choice, Choices
 from .hand import Hand
 from .literal import literal
+from .options import ONE_PAGE
 from .picker import CARD_KINDS, Mode, Picker
 from .seats import seat_name
 
@@ -26,7 +29,9 @@ class PlayPicker(Picker):
 
     def compose(self) -> ComposeResult:
         yield Hand(self.style_)
-        yield Choices()
+        others = Choices()
+        others.page_size_max = ONE_PAGE
+        yield others
 
     def start(self, view, hand: tuple) -> None:
         super().start(view, hand)
@@ -44,16 +49,29 @@ class PlayPicker(Picker):
         led = ""
         if v.trick and v.trick_leader is not None:
             led = f"{seat_name(v, v.trick_leader)} led {s.card(v.trick[0])}. "
-        return literal(f"{led}{verb}: 1{s.dash}{min(len(self.hand), 9)}, Enter{self.card_note(self.cursor)}", "bold")
+        return literal(
+            f"{led}{verb}: {self.numbers(s.dash)}, Enter{self.card_note(self.cursor)}{self.typing()}", "bold"
+        )
 
     def keys(self) -> tuple[tuple[str, str], ...]:
-        return ((f"1-{min(len(self.hand), 9)}", "choose"), ("Enter", "play"))
+        return ((self.numbers(), "choose"), ("Enter", "play"))
 
-    def digit(self, d: int):
-        if d <= len(self.hand):
-            self.cursor = d - 1
+    @property
+    def numbered(self) -> int:
+        return len(self.hand) + len(self.items)
+
+    def what(self) -> str:
+        return "choice" if self.items else "card"
+
+    def preview(self, n: int) -> None:
+        if n <= len(self.hand):
+            self.cursor = n - 1
+
+    def number(self, n: int):
+        if n <= len(self.hand):
+            self.cursor = n - 1
             return None
-        i = self.query_one(Choices).on_page(d)
+        i = self.query_one(Choices).on_page(n)
         return self.items[i].action if i is not None else None
 
     def move(self, step: int):
@@ -64,7 +82,8 @@ class PlayPicker(Picker):
         card = self.hand[self.cursor] if self.cursor < len(self.hand) else None
         action = next((a for a in self.view.legal if a.kind in CARD_KINDS and a.card == card), None)
         if action is None:
-            self.refuse(f"{self.style_.card(card)} may not be played now (you must follow suit)")
+            kind = "return" if "return" in {a.kind for a in self.view.legal} else "play"
+            self.refuse_action(Action(self.view.seat, kind, card=card), f"{self.style_.card(card)} may not be {kind}ed")
         return action
 
     def on_hand_clicked(self, event: Hand.Clicked) -> None:
