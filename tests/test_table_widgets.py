@@ -191,3 +191,21 @@ async def test_t_shows_the_last_trick_in_every_game(monkeypatch, tmp_path, game,
         assert f"led by {table.who(last.leader)}" in text
         assert text.endswith(f"{last.points} {unit}" + ("" if last.points == 1 else "s"))
         assert all(table.style_.card(card) in text for card in last.cards)
+
+
+async def test_the_calabresella_summary_adds_up_the_soloists_thirds(monkeypatch, tmp_path):
+    from helpers.app import play_hand
+
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
+    app = BriscolaApp({"game": "calabresella", "hands": 1}, seed=3, deal_seed=5, pace=0, level="easy")
+    async with app.run_test(size=SIZE) as pilot:
+        await play_hand(app, pilot, None, {"auction": "3"})  # 3: bid solo
+        await pilot.pause(0.2)
+        text = str(app.screen.query_one("#summary-text").render())
+        thirds = app.screen.view.last_hand.result["soloist_thirds"]
+    assert "The monte at the end (your discards): " in text
+    assert "The last trick: " in text and "who takes the monte and 3 thirds more" in text
+    sum_line = next(line.strip() for line in text.splitlines() if line.strip().startswith("you: "))
+    parts, total = sum_line.removeprefix("you: ").split(" = ")
+    assert total == f"{thirds} thirds"
+    assert sum(int(part.split()[0]) for part in parts.split(" + ")) == thirds
