@@ -21,13 +21,24 @@ from typing import Literal, Protocol
 
 from engine.cards import SUIT_NAMES, Card
 from engine.labels import label
-from engine.view import HandSummary
+from engine.view import HandSummary, Side
 from protocol.audit import Culprit
 from protocol.events import Event
 
 from .wording import count
 
-__all__ = ["HEADLESS", "LETTERS", "CardStyle", "Note", "refusal", "render", "render_hand"]
+__all__ = [
+    "HEADLESS",
+    "LETTERS",
+    "CardStyle",
+    "Note",
+    "bid_words",
+    "refusal",
+    "render",
+    "render_hand",
+    "side_words",
+    "worth",
+]
 
 
 @dataclass(frozen=True)
@@ -135,6 +146,38 @@ def refusal(reason: str, style: CardStyle = LETTERS, names: Sequence[str] = ()) 
     return text
 
 
+def bid_words(action, style: CardStyle = LETTERS) -> str:
+    """A bid or a pass in full, as a seat's column and the header show it: "pass", "K",
+    "2 target 70", "target 75" (the points auction), "solo"."""
+    text = label(action, style.card)
+    return text.removeprefix("bid ")
+
+
+def worth(points: int, unit: str = "point") -> str:
+    """What a trick or a side is worth: "28 points", "1 third"."""
+    return f"{points} {unit}" + ("" if points == 1 else "s")
+
+
+def side_words(side: Side, names: Sequence[str], width: int = 0) -> str:
+    """A side and its points so far: "you + Carlo: 34", "Dora + ?: ?" (the partner still
+    secret), "Dora alone: 40", "the others: ?"; names cut to `width` characters (0: whole)."""
+    words = _Words(LETTERS, names)
+
+    def who(seat: int) -> str:
+        name = words.who(seat)
+        return name[:width] if width else name
+
+    points = "?" if side.points is None else str(side.points)
+    if not side.seats:
+        return f"the others: {points}"
+    who_ = " + ".join(map(who, side.seats))
+    if not side.partner_known:
+        who_ += " + ?"
+    elif side.alone:
+        who_ += " alone"
+    return f"{who_}: {points}"
+
+
 class _Words:
     def __init__(self, style: CardStyle, names: Sequence[str]) -> None:
         self.style, self.names = style, names
@@ -177,6 +220,8 @@ class _Words:
         if kind == "trick":
             worth = count(e.points or 0, e.unit)
             return f"{self.said(seat, 'takes', 'take')} the trick ({self.cards(e.cards)}) for {worth}"
+
+            return f"{self.said(seat, 'takes', 'take')} the trick ({self.cards(e.cards)}) for {worth(e.points or 0, e.unit)}"
         if kind == "role":
             third, second = ROLES[e.role or ""]
             return second if self.you(seat) else third.format(self.who(seat))

@@ -77,7 +77,8 @@ class SeatView:
     auction: tuple[Action, ...] = ()  # bids and passes, in order
     called: Card | None = None
     contract: str | None = None
-    captured: tuple[int, ...] = ()  # card points taken so far (every trick is public)
+    captured: tuple[int, ...] = ()  # card points taken so far (every trick is public), in `unit`s
+    unit: str = "point"  # what a trick's worth is counted in: "point", or "third" (Calabresella)
     legal: tuple[Action, ...] = ()  # this seat's choices, when it is to act
     history: tuple[Action, ...] = ()  # every action of the hand as this seat saw it
     last_hand: HandSummary | None = None
@@ -118,8 +119,58 @@ def hand_fields(state: State, seat: int | None) -> dict:
         "called": getattr(state, "called", None),
         "contract": getattr(state, "contract", None),
         "captured": tuple(state.captured),
+        "unit": getattr(state, "POINT_UNIT", "point"),
         "history": tuple(state.history),
     }
+
+
+@dataclass(frozen=True)
+class Side:
+    """Seats that score together in the hand, and the card points (thirds in Calabresella) they
+    have taken so far, as one seat can tell them."""
+
+    role: str  # "team" (Briscola for 4 or 6), "caller" or "defenders" (Chiamata), "soloist" or "defenders"
+    seats: tuple[int, ...]  # the seats known to be on the side
+    points: int | None  # None: not known yet (a Chiamata side while the partner is secret)
+    partner: int | None = None  # the caller's side: its partner, once this seat knows it
+    alone: bool = False  # the caller's side: the caller called its own card
+    partner_known: bool = True  # the caller's side: False while this seat cannot tell the partner
+
+
+def sides_of(view: SeatView, teams: tuple[int, ...] = ()) -> tuple[Side, ...]:
+    """The sides of the hand in the play, and their points so far: the two fixed teams of
+    alternate seats at a table size in `teams` (Briscola for 4 or 6); the Chiamata caller and
+    partner against the others, the points "?" (None) until this seat knows the partner (the
+    called card played, or held by this seat); the Calabresella soloist against the defenders.
+    None outside the play, or when every seat plays for itself."""
+    if view.phase != "play" or len(view.captured) != view.players:
+        return ()
+    n, points = view.players, view.captured
+    if n in teams:
+        return tuple(Side("team", tuple(range(first, n, 2)), sum(points[first::2])) for first in (0, 1))
+    role = view.roles
+    leader = next((seat for seat, r in role.items() if "caller" in r or "soloist" in r), None)
+    if leader is None:
+        return ()
+    if "soloist" in role[leader]:
+        others = tuple(s for s in range(n) if s != leader)
+        return Side("soloist", (leader,), points[leader]), Side("defenders", others, sum(points[s] for s in others))
+    partner = next((seat for seat, r in role.items() if "partner" in r), None)
+    alone = "alone" in role[leader]
+    if partner is None and not alone and view.called is not None and view.called in view.hand:
+        # The called card is in my hand: I know the side before the others do.
+        if view.seat == leader:
+            alone = True
+        else:
+            partner = view.seat
+    if partner is None and not alone:
+        return Side("caller", (leader,), None, partner_known=False), Side("defenders", (), None)
+    side = (leader,) if partner is None else (leader, partner)
+    others = tuple(s for s in range(n) if s not in side)
+    return (
+        Side("caller", side, sum(points[s] for s in side), partner=partner, alone=alone),
+        Side("defenders", others, sum(points[s] for s in others)),
+    )
 
 
 def roles_of(state: State) -> dict[int, tuple[str, ...]]:

@@ -29,7 +29,7 @@ def app_for(game: str, players: int | None = None, **kwargs) -> BriscolaApp:
         seed=kwargs.get("seed", 3),
         deal_seed=kwargs.get("deal_seed", 5),
         pace=0,
-        level="easy",
+        level=kwargs.get("level", "easy"),
     )
     app.CSS = "Input { &>.input--cursor { text-style: none; } }"
     return app
@@ -112,11 +112,14 @@ def test_calabresella(snap_compare, bid, mode, keys):
     assert snap_compare(app_for("calabresella", deal_seed=1), terminal_size=SIZE, run_before=run_before)
 
 
-def test_chiamata_auction(snap_compare):
+@pytest.mark.parametrize("game, deal_seed", [("chiamata", 2), ("calabresella", 5)])
+def test_auction(snap_compare, game, deal_seed):
+    """My first bid: the others' bids so far in the seats, "no bid yet" or the bid to beat in the header."""
+
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).view.phase == "auction")
 
-    assert snap_compare(app_for("chiamata", deal_seed=2), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app_for(game, deal_seed=deal_seed), terminal_size=SIZE, run_before=run_before)
 
 
 def test_calabresella_discard(snap_compare):
@@ -262,3 +265,94 @@ def test_chiamata_two_rule(snap_compare):
         await until(pilot, lambda: my_turn(pilot.app) and table(pilot.app).view.phase == "call")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+# --- issue 23: the auction, the header and the sides at every kind of decision ---------------
+
+
+async def play_first(pilot) -> None:
+    """Play my first legal card (or card-like choice)."""
+    view = table(pilot.app).view
+    card = next(a.card for a in view.legal if a.card is not None)
+    await pilot.press(*str(table(pilot.app).hand.index(card) + 1), "enter")  # a digit per key: 12 is "1", "2"
+
+
+async def play_until_tricks(pilot, tricks: int) -> None:
+    """Play my first card each turn until `tricks` tricks are taken, and stop at my next turn."""
+    app = pilot.app
+    while True:
+        await until(pilot, lambda: my_turn(app))
+        if len(table(app).view.tricks) >= tricks:
+            return
+        await play_first(pilot)
+        await pilot.pause(0.1)
+
+
+def test_chiamata_bid_with_a_target(snap_compare):
+    """I bid the 2; a computer player bids the 2 with a target of 62: at my next bid the seats
+    show each last bid in full and the header the bid to beat and who holds it."""
+
+    async def run_before(pilot):
+        app = pilot.app
+        await until(pilot, lambda: my_turn(app) and table(app).view.phase == "auction")
+        await pilot.press(*["right"] * (len(table(app).view.legal) - 1), "enter")  # bid 2, the last choice
+        await pilot.pause(0.1)
+        await until(pilot, lambda: my_turn(app))
+
+    assert snap_compare(app_for("chiamata", deal_seed=5, level="normal"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_chiamata_call(snap_compare):
+    """I bid the 2 and the others pass: my call, the header naming me the caller, target 61."""
+
+    async def run_before(pilot):
+        app = pilot.app
+        await until(pilot, lambda: my_turn(app) and table(app).view.phase == "auction")
+        await pilot.press(*["right"] * (len(table(app).view.legal) - 1), "enter")  # bid 2, the last choice
+        await pilot.pause(0.1)
+        await until(pilot, lambda: my_turn(app) and table(app).view.phase == "call")
+
+    assert snap_compare(app_for("chiamata", deal_seed=2), terminal_size=SIZE, run_before=run_before)
+
+
+def test_chiamata_partner_known(snap_compare):
+    """Pass, then play until the called card has been played: the partner in the header, the
+    caller's side and the others' points under the seats, the last trick kept."""
+
+    async def run_before(pilot):
+        app = pilot.app
+        while True:
+            await until(pilot, lambda: my_turn(app))
+            view = table(app).view
+            if view.phase == "play" and any("partner" in r or "alone" in r for r in view.roles.values()):
+                break
+            if table(app).mode == "card":
+                await play_first(pilot)
+            else:
+                await pilot.press("1", "enter")  # pass
+            await pilot.pause(0.1)
+
+    assert snap_compare(app_for("chiamata", deal_seed=2), terminal_size=SIZE, run_before=run_before)
+
+
+def test_calabresella_playing_solo(snap_compare):
+    """I bid solo and discard; a few tricks later: the soloist's thirds against the defenders'."""
+
+    async def run_before(pilot):
+        app = pilot.app
+        await until(pilot, lambda: my_turn(app))
+        await pilot.press("3", "enter")  # bid solo
+        await until(pilot, lambda: my_turn(app) and table(app).mode == "discard")
+        await pilot.press("2", "3", "4", "5", "enter")  # ("1" then "2" would be card 12)
+        await play_until_tricks(pilot, 3)
+
+    assert snap_compare(app_for("calabresella"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_briscola_four_a_trick_later(snap_compare):
+    """Briscola for 4 after two tricks: the two teams' points, the last trick kept."""
+
+    async def run_before(pilot):
+        await play_until_tricks(pilot, 2)
+
+    assert snap_compare(app_for("briscola", 4), terminal_size=SIZE, run_before=run_before)

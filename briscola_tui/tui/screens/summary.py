@@ -24,8 +24,9 @@ def sides_of(view) -> list[list[int]]:
     return make(view.game, view.players, dict(view.options)).sides()
 
 
-def breakdown(view, style: Style) -> list[str]:
-    """How the hand was scored, in words, from the audited result."""
+def breakdown(view, style: Style, played=()) -> list[str]:
+    """How the hand was scored, in words, from the audited result (and `played`, the hand's
+    trick events: the winner `seat`, the `cards`, the `points`)."""
     last, names = view.last_hand, view.names
     result = last.result or {}
     if result.get("redeal"):
@@ -33,7 +34,7 @@ def breakdown(view, style: Style) -> list[str]:
     if view.game == "chiamata":
         return _chiamata(result, names, view.options, style)
     if view.game == "calabresella":
-        return _calabresella(result, names)
+        return _calabresella(result, names, style, played, last.deal)
     return _briscola(view, result, names)
 
 
@@ -92,24 +93,65 @@ def _chiamata(result, names, options, style) -> list[str]:
     return lines
 
 
-def _calabresella(result, names) -> list[str]:
+def _calabresella(result, names, style, played=(), deal=None) -> list[str]:
     from engine.games.calabresella import PRICE
 
     soloist, contract, raised = result.get("soloist"), result.get("contract"), result.get("raise")
     thirds = result.get("soloist_thirds", 0)
     price = PRICE[raised if raised and raised != "none" else contract]
     what = contract + (f", {raised}" if raised and raised != "none" else "")
-    lines = [
-        f"{names[soloist]} played {what}: price {price} per defender",
+    lines = [f"{names[soloist]} played {what}: price {price} per defender"]
+    sum_ = _thirds_sum(result, names, style, played, deal)
+    if sum_ is not None:
+        lines.extend(sum_)
+    lines.append(
         f"{names[soloist]} took {count(thirds, 'third')} = {count(thirds // 3, 'point')} of 35"
-        " (needs 18 thirds, 6 points): " + ("success" if result.get("success") else "failure"),
-    ]
+        " (needs 18 thirds, 6 points): " + ("success" if result.get("success") else "failure")
+    )
     multiplier = result.get("multiplier", 1)
     if multiplier == 2:
         lines.append("Cappotto (all or no tricks): x2")
     elif multiplier == 3:
         lines.append("Stramazzo (the losers took under 3 thirds in tricks): x3")
     return lines
+
+
+def _thirds_sum(result, names, style, played, deal) -> list[str] | None:
+    """Where the soloist's thirds come from: the tricks, and with the last trick the monte at the
+    end (the soloist's discards, the defenders', or the monte unused) and 3 more; None when the
+    tricks or the deal are not all known, or do not add up to the result."""
+    from engine.cards import THIRDS
+    from engine.games.calabresella import LAST_TRICK
+
+    soloist, contract, raised = result.get("soloist"), result.get("contract"), result.get("raise")
+    if not played or deal is None or soloist is None:
+        return None
+    dealt = [c for hand in deal.hands for c in hand if c is not None] + [c for c in deal.monte if c is not None]
+    in_tricks = {c for t in played for c in t.cards}
+    monte = sort_hand([c for c in dealt if c not in in_tricks], "calabresella")
+    if len(dealt) != 40 or len(monte) != 4:
+        return None
+    monte_thirds = sum(THIRDS.get(c.rank, 0) for c in monte)
+    last = played[-1].seat
+    whose = (
+        ("your" if names[soloist] == "you" else f"{names[soloist]}'s") + " discards"
+        if contract != "solissimo"
+        else "the monte, unused"
+        if raised in (None, "none")
+        else "the defenders' discards"
+    )
+    tricks = sum(t.points or 0 for t in played if t.seat == soloist)
+    parts = [f"{tricks} in tricks"]
+    if last == soloist:
+        parts += [f"{monte_thirds} the monte", f"{LAST_TRICK} the last trick"]
+    total = tricks + (monte_thirds + LAST_TRICK if last == soloist else 0)
+    if total != result.get("soloist_thirds"):
+        return None
+    return [
+        f"The monte at the end ({whose}): {style.cards(monte)}, {monte_thirds} thirds",
+        f"The last trick: {names[last]}, who takes the monte and {LAST_TRICK} thirds more",
+        f"{names[soloist]}: " + " + ".join(parts) + f" = {total} thirds",
+    ]
 
 
 def scoreboard(view, history) -> str:
@@ -131,7 +173,7 @@ def scoreboard(view, history) -> str:
     return note + "\n\n" + "\n".join(rows)
 
 
-def summary_text(view, style: Style, final: bool, tricks=(), history=()) -> Text:
+def summary_text(view, style: Style, final: bool, tricks=(), history=(), played=()) -> Text:
     last = view.last_hand
     names = view.names
     out = Text()
@@ -141,7 +183,7 @@ def summary_text(view, style: Style, final: bool, tricks=(), history=()) -> Text
     out.append(f" Hand {last.number + 1}\n", "bold")
     if not last.ok:  # who was named and why
         out.append(literal(" " + render_hand(last, style, names), "bold")).append("\n")
-    for line in breakdown(view, style) if last.ok else []:
+    for line in breakdown(view, style, played) if last.ok else []:
         out.append(f"  {line}\n")
     unit = "thirds" if view.game == "calabresella" else "points"
     out.append(f"\n {'':<8}{unit:>8}{'change':>8}{'series':>8}\n", "bold")
@@ -204,14 +246,17 @@ class SummaryScreen(Screen):
         Binding("pagedown", "scroll(10)", show=False),
     ]
 
-    def __init__(self, view, style: Style, final: bool = False, tricks=(), history=(), **kwargs) -> None:
+    def __init__(self, view, style: Style, final: bool = False, tricks=(), history=(), played=(), **kwargs) -> None:
         super().__init__(**kwargs)
         self.view, self.style_, self.final = view, style, final
-        self.tricks, self.history = tricks, history
+        self.tricks, self.history, self.played = tricks, history, played
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary"):
-            yield Static(summary_text(self.view, self.style_, self.final, self.tricks, self.history), id="summary-text")
+            yield Static(
+                summary_text(self.view, self.style_, self.final, self.tricks, self.history, self.played),
+                id="summary-text",
+            )
         yield Static(
             " Enter: " + ("done" if self.final else "next hand") + "   arrows: scroll   ctrl+q quit", id="summary-keys"
         )

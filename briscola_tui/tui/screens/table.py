@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from ...render import Note, render
+from ...render import Note, render, worth
 from ...tables.controller import Result, TableController
 from ..widgets.callgrid import GridPicker
 from ..widgets.cards import Style, sort_hand
@@ -101,6 +101,7 @@ class TableScreen(Screen):
         self.notice = ""  # one line worth seeing now: the partner revealed, the monte shown
         self.notice_until: int | None = None  # the trick count that clears it (None: something else does)
         self.tricks: list = []  # this hand's tricks as their events told them
+        self.played: list = []  # this hand's trick events (winner, cards, points), for the summary
         self.monte: tuple = ()  # the monte while it is face up
         self.history: list[tuple] = []  # each audited hand's score change, for the scoreboard
         self.problems: list = []  # events naming a cheat or a time-out this hand
@@ -194,7 +195,7 @@ class TableScreen(Screen):
             return
         if last is not None and last.ok and last.result.get("redeal") and not self.over and not self.problems:
             self.query_one("#log", RichLog).clear()
-            self.tricks, self.monte = [], ()
+            self.tricks, self.played, self.monte = [], [], ()
             self.notice, self.notice_until = "Everybody passed: the cards are dealt again.", 1
             self.advance()
             return
@@ -212,25 +213,22 @@ class TableScreen(Screen):
     def _open_summary(self, view) -> None:
         from .summary import SummaryScreen
 
-        self.app.push_screen(
-            SummaryScreen(view, self.style_, final=self.over, tricks=tuple(self.tricks), history=tuple(self.history)),
-            self._summary_closed,
+        summary = SummaryScreen(
+            view,
+            self.style_,
+            final=self.over,
+            tricks=tuple(self.tricks),
+            history=tuple(self.history),
+            played=tuple(self.played),
         )
-
-    def _open_summary(self, view) -> None:
-        from .summary import SummaryScreen
-
-        self.app.push_screen(
-            SummaryScreen(view, self.style_, final=self.over, tricks=tuple(self.tricks), history=tuple(self.history)),
-            self._summary_closed,
-        )
+        self.app.push_screen(summary, self._summary_closed)
 
     def _summary_closed(self, _=None) -> None:
         if self.over:
             self.app.table_over()
         else:
             self.query_one("#log", RichLog).clear()
-            self.tricks, self.monte, self.notice = [], (), ""
+            self.tricks, self.played, self.monte, self.notice = [], [], (), ""
             self.advance()
 
     # --- showing ------------------------------------------------------------------
@@ -262,6 +260,7 @@ class TableScreen(Screen):
             return
         if event.kind == "trick":
             self.tricks.append(self.words(event))
+            self.played.append(event)
             if self.notice_until is not None and len(self.tricks) >= self.notice_until:
                 self.notice, self.notice_until = "", None
         elif event.kind == "monte" and event.cards:
@@ -426,7 +425,8 @@ class TableScreen(Screen):
         else:
             t = v.tricks[-1]
             cards = "\n".join(f"  {self.who((t.leader + i) % v.players):<6} {s.card(c)}" for i, c in enumerate(t.cards))
-            text = f"Last trick (led by {self.who(t.leader)}):\n\n{cards}\n\n{self.who(t.winner)} takes it: {t.points} points"
+            taker = "you take" if self.who(t.winner) == "you" else f"{self.who(t.winner)} takes"
+            text = f"Last trick (led by {self.who(t.leader)}):\n\n{cards}\n\n{taker} it: {worth(t.points, v.unit)}"
         self.app.push_screen(InfoScreen("Last trick", text))
 
     def action_score(self) -> None:

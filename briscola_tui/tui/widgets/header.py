@@ -1,8 +1,12 @@
-"""The table's header line: the game, the hand (of how many), the score (both
-sides in a game of two, mine otherwise); on the right the contract, the card
-called (and my partner, once known), trump, the face-up card, the stock and the
-target bid. Drawn from its `view` and `hands` at its own width: when the line
-is too narrow, trump loses its suit's name. Names (from the wire) are literal."""
+"""The table's header, two lines. The first: the game, the hand (of how many), the
+score (both sides in a game of two, mine otherwise). The second: the hand as it stands:
+in the auction the bid to beat and who holds it; then the contract and who plays it
+(the Chiamata caller, the Calabresella soloist), the card called and my partner (once
+known), trump, the face-up card, the stock and the target.
+
+Drawn from its `view` and `hands` at its own width, and never cut: when a line is too
+wide, its items shorten in steps (trump loses its suit's name, then names are cut to
+10 and to 6 characters) until it fits. Names (from the wire) are literal."""
 
 from __future__ import annotations
 
@@ -11,17 +15,25 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from engine.view import sides_of
+
+from ...render import bid_words
 from ...wording import TITLES
 from .cards import Style
+from .fit import fit
 from .literal import literal
 from .seats import seat_name
 
 MIN_WIDTH = 40
-"""The width the line is laid out for before the first layout gives its size."""
+"""The width the lines are laid out for before the first layout gives its size."""
+NAME_CUTS = (10, 6)
+"""The lengths a name is cut to, in turn, when a line is too wide."""
+DEFAULT_TARGET = 61
+"""The Chiamata target when no "2 with a target" won the auction."""
 
 
 class TableHeader(Widget):
-    DEFAULT_CSS = "TableHeader { height: 1; }"
+    DEFAULT_CSS = "TableHeader { height: 2; }"
 
     view = reactive(None, always_update=True)
     """The seat view shown (None: nothing yet)."""
@@ -33,50 +45,83 @@ class TableHeader(Widget):
         self.style_ = style
 
     def render(self) -> Content:
-        return Content.from_rich_text(self._line(), console=self.app.console)
+        return Content.from_rich_text(self.header_text(), console=self.app.console)
 
-    def _line(self) -> Text:
-        v, s = self.view, self.style_
-        if v is None:
+    def header_text(self) -> Text:
+        """Both lines, as they show at the widget's width."""
+        if self.view is None:
             return Text()
-        header = Text(f" {TITLES.get(v.game, v.game)}", "bold")
+        width = max(self.size.width, MIN_WIDTH) - 1  # one space before each line
+        title, first = TITLES.get(self.view.game, self.view.game), fit(self._first(), width, " ")
+        text = Text(" ")
+        text.append(title, "bold")
+        text.append(literal(first[len(title) :]))
+        text.append("\n ")
+        text.append(literal(fit(self._second(), width)))
+        return text
+
+    def _named(self, seat, prefix: str = "", suffix: str = "") -> tuple[str, ...]:
+        """A seat's name in its forms, between `prefix` and `suffix`: whole, then cut."""
+        return tuple(f"{prefix}{form}{suffix}" for form in self._forms(seat))
+
+    def _forms(self, seat) -> list[str]:
+        name = seat_name(self.view, seat)
+        return [name, *(name[:cut] for cut in NAME_CUTS if len(name) > cut)]
+
+    def _first(self) -> list[tuple[str, ...]]:
+        """The game, the hand, the score."""
+        v, s = self.view, self.style_
+        items: list[tuple[str, ...]] = [(TITLES.get(v.game, v.game),)]
         if v.hand_number is not None or v.hands_played:
             number = (v.hand_number + 1) if v.hand_number is not None else v.hands_played
-            header.append(f" {s.dot} hand {number}" + (f" of {self.hands}" if self.hands else ""))
+            items.append((f"{s.dot} hand {number}" + (f" of {self.hands}" if self.hands else ""),))
         if v.scores and v.seat is not None:
             if v.players == 2:
-                left, right = seat_name(v, 0), seat_name(v, 1)
-                header.append(literal(f" {s.dot} {left} {v.scores[0]} {s.dash} {v.scores[1]} {right}"))
+                left, right = self._forms(0), self._forms(1)
+                steps = max(len(left), len(right))
+                items.append(
+                    tuple(
+                        f"{s.dot} {left[min(i, len(left) - 1)]} {v.scores[0]} {s.dash} "
+                        f"{v.scores[1]} {right[min(i, len(right) - 1)]}"
+                        for i in range(steps)
+                    )
+                )
             else:
-                header.append(f" {s.dot} your score {v.scores[v.seat]}")
-        right = self._right()
-        tail = "  ".join(right) + " "
-        width = max(self.size.width, MIN_WIDTH)
-        if len(header.plain) + len(tail) + 1 > width:
-            tail = "  ".join(r for r in right if not r.startswith("trump")) + " "
-            if v.trump is not None:
-                tail = f"trump {s.suit(v.trump).split()[0]}  " + tail
-        header.append(literal(" " * max(1, width - len(header.plain) - len(tail)) + tail))
-        return header
+                items.append((f"{s.dot} your score {v.scores[v.seat]}",))
+        return items
 
-    def _right(self) -> list[str]:
-        """The right-hand items: contract, card called and partner, trump, face-up card, stock, target."""
+    def _second(self) -> list[tuple[str, ...]]:
+        """The hand as it stands: the bid to beat, or the contract, called card, partner, trump,
+        face-up card, stock, target."""
         v, s = self.view, self.style_
-        right = []
+        items: list[tuple[str, ...]] = []
+        bids = [a for a in v.auction if a.kind == "bid"]
+        if v.phase == "auction":
+            if bids:
+                items.append(self._named(bids[-1].seat, f"to beat: {bid_words(bids[-1], s)} (", ")"))
+            elif v.auction or v.turn is not None:
+                items.append(("no bid yet",))
+        leader = next((seat for seat, roles in v.roles.items() if "caller" in roles or "soloist" in roles), None)
         if v.contract:
-            right.append(v.contract)
+            items.append((v.contract,))
+        if leader is not None and v.phase != "auction":
+            items.append(self._named(leader, "caller " if "caller" in v.roles[leader] else "soloist "))
         if v.called is not None:
-            right.append(f"called {s.card(v.called)}")
-            if v.game == "chiamata" and v.phase == "play":
-                partner = [seat for seat, roles in v.roles.items() if "partner" in roles or "alone" in roles]
-                right.append(f"partner {seat_name(v, partner[0]) if partner else '?'}")
+            items.append((f"called {s.card(v.called)}",))
+        sides = sides_of(v)
+        if v.game == "chiamata" and sides:
+            caller = sides[0]
+            if caller.alone:
+                items.append(("alone",))
+            else:
+                items.append(self._named(caller.partner, "partner ") if caller.partner is not None else ("partner ?",))
         if v.trump is not None:
-            right.append(f"trump {s.suit(v.trump)}")
+            items.append((f"trump {s.suit(v.trump)}", f"trump {s.suit(v.trump).split()[0]}"))
         if v.faceup is not None:
-            right.append(f"face up {s.card(v.faceup)}")
+            items.append((f"face up {s.card(v.faceup)}",))
         if v.stock is not None:
-            right.append(f"stock {v.stock}")
-        targets = [a.target for a in v.auction if a.kind == "bid" and a.target is not None]
-        if targets and v.phase != "auction":
-            right.append(f"target {targets[-1]}")
-        return right
+            items.append((f"stock {v.stock}",))
+        if v.game == "chiamata" and leader is not None and v.phase != "auction":
+            targets = [a.target for a in bids if a.target is not None]
+            items.append((f"target {targets[-1] if targets else DEFAULT_TARGET}",))
+        return items

@@ -14,14 +14,21 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from engine.games import GAMES
+from engine.view import sides_of
 
+from ...render import bid_words, side_words, worth
 from .cards import Style
+from .fit import fit
 from .literal import literal
 
 SEATS_WIDTH = 52
 """The panel at 80 columns (before the first layout gives its size)."""
 ROLES_WIDTH = 13
 """The roles column, unless a seat's roles are longer and the line has room."""
+CARD_WIDTH = 6
+"""The column of a seat's card on the table ("[ K♠ ]"), or its last bid, if longer ("2 target 120")."""
+NAME_CUTS = (20, 10, 6)
+"""The lengths names are cut to, in turn, in the lines under the seats."""
 
 
 def seat_name(view, seat) -> str:
@@ -35,6 +42,11 @@ def trick_by_seat(view) -> dict:
     if not view.trick or view.trick_leader is None:
         return {}
     return {(view.trick_leader + i) % view.players: card for i, card in enumerate(view.trick)}
+
+
+def trick_by_seat_of(view, trick) -> dict:
+    """A trick taken (an `engine.state.Trick`): its cards by the seat that played each."""
+    return {(trick.leader + i) % view.players: card for i, card in enumerate(trick.cards)}
 
 
 class SeatsPanel(Widget):
@@ -62,28 +74,54 @@ class SeatsPanel(Widget):
         v, s = self.view, self.style_
         if v is None:
             return Text()
-        trick = trick_by_seat(v)
-        last_bid = {a.seat: s.action(a) for a in v.auction} if v.phase == "auction" else {}
+        trick, done = trick_by_seat(v), False
+        if not trick and v.tricks and v.phase == "play":  # the trick just taken stays until the next card
+            trick, done = trick_by_seat_of(v, v.tricks[-1]), True
+        last_bid = {a.seat: bid_words(a, s) for a in v.auction} if v.phase != "play" else {}
+        column = max((CARD_WIDTH, *(len(bid) for bid in last_bid.values())))
         order = [*range(v.seat + 1, v.players), *range(0, v.seat + 1)] if v.seat is not None else range(v.players)
         lines = Text()
         statuses = {seat: self._seat_status(seat) for seat in order}
-        roles_width = self._roles_width(statuses)
+        roles_width = self._roles_width(statuses, column)
         for seat in order:
-            lines.append(self._seat_line(seat, trick, last_bid, roles_width, statuses[seat]))
+            lines.append(self._seat_line(seat, trick, done, last_bid, roles_width, column, statuses[seat]))
             lines.append("\n")
         if self.status:
             lines.append(literal(f" {self.status}", "bold"))
             lines.append("\n")
-        if not v.trick and v.tricks:
-            t = v.tricks[-1]
-            winner = seat_name(v, t.winner)
-            taker = "you take" if winner == "you" else f"{winner} takes"
-            lines.append(literal(f" last: {seat_name(v, t.leader)} led {s.cards(t.cards)}, {taker} {t.points}", "dim"))
+        width = (self.size.width or SEATS_WIDTH) - 1
+        if v.tricks and v.phase == "play":
+            lines.append(literal(" " + fit([self._last_trick(v.tricks[-1])], width), "dim"))
+            lines.append("\n")
+        sides = sides_of(v, GAMES[v.game].teams if v.game in GAMES else ())
+        if sides:
+            label = f"{v.unit}s:"
+            forms = tuple(
+                f"{label} " + f" {s.dot} ".join(side_words(side, v.names, cut) for side in sides) for cut in NAME_CUTS
+            )
+            lines.append(literal(" " + fit([forms], width), "bold"))
         return lines
 
-    def _seat_line(self, seat: int, trick: dict, last_bid: dict, roles_width: int, status: Text) -> Text:
-        """One seat: name, cards held, roles, its card on the table (or last bid), points, and its
-        status (turn, thinking, away, clock)."""
+    def _last_trick(self, t) -> tuple[str, ...]:
+        """The last trick taken, in its forms: its cards from the lead, who led, who took it for what."""
+        v, s = self.view, self.style_
+        winner = seat_name(v, t.winner)
+        taker = "you take" if winner == "you" else "{} takes"
+        points = worth(t.points, v.unit)
+        forms = []
+        for cut in NAME_CUTS:
+            leader = seat_name(v, t.leader)[:cut]
+            forms.append(f"last: {leader} led {s.cards(t.cards)}, {taker.format(winner[:cut])} {points}")
+        for cut in NAME_CUTS:
+            forms.append(f"last: {s.cards(t.cards)}, {taker.format(winner[:cut])} {points}")
+        return tuple(forms)
+
+    def _seat_line(
+        self, seat: int, trick: dict, done: bool, last_bid: dict, roles_width: int, column: int, status: Text
+    ) -> Text:
+        """One seat: name, cards held, roles, its card on the table (`done`: of the trick just
+        taken, dimmed but the winner's) or its last bid, points, and its status (turn, thinking,
+        away, clock)."""
         v, s = self.view, self.style_
         size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
         line = literal(f" {seat_name(v, seat):<6.6} {size:>2} card{'s' if size != 1 else ' '} ")
@@ -91,13 +129,15 @@ class SeatsPanel(Widget):
         line.append(f"{roles:<{roles_width}.{roles_width}} ", "bold" if "partner" in roles or "alone" in roles else "")
         if seat in trick:
             card = trick[seat]
-            line.append("[")
-            line.append(f"{s.card(card):^4}", f"bold {s.colour_of(card)}".strip())
-            line.append("]")
+            dim = "dim " if done and seat != v.tricks[-1].winner else ""
+            line.append("[", dim.strip())
+            line.append(f"{s.card(card):^4}", f"{dim}bold {s.colour_of(card)}".strip())
+            line.append("]", dim.strip())
+            line.append(" " * (column - CARD_WIDTH))
         elif seat in last_bid:
-            line.append(f"{last_bid[seat]:<6.6}")
+            line.append(f"{last_bid[seat]:<{column}}")
         else:
-            line.append("      ")
+            line.append(" " * column)
         if self._shows_points(seat):
             line.append(f" {v.captured[seat]:>3}pt", "dim")
         return line + status
@@ -126,11 +166,11 @@ class SeatsPanel(Widget):
         v = self.view
         return v.game in ("briscola", "chiamata") and seat < len(v.captured) and v.phase == "play"
 
-    def _roles_width(self, statuses: dict) -> int:
+    def _roles_width(self, statuses: dict, column: int = CARD_WIDTH) -> int:
         """The roles column: 13 wide, or as wide as the longest roles ('dealer,soloist'), as far as
         the line has room beside each seat's status ('thinking...' and a clock): a line never wraps."""
         width = self.size.width or SEATS_WIDTH
-        fixed = 17 + 1 + 6 + (6 if any(self._shows_points(seat) for seat in statuses) else 0)
+        fixed = 17 + 1 + column + (6 if any(self._shows_points(seat) for seat in statuses) else 0)
         room = width - fixed - max(text.cell_len for text in statuses.values())
         roles = max(len(self._roles(seat)) for seat in statuses)
         return max(0, min(max(roles, ROLES_WIDTH), room))
