@@ -14,13 +14,13 @@ events is here, ready for a second language.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from engine.cards import SUIT_NAMES, Card
 from engine.labels import label
+from engine.state import Refusal
 from engine.view import HandSummary, Side
 from protocol.audit import Culprit
 from protocol.events import Event
@@ -124,26 +124,32 @@ def render_hand(last: HandSummary, style: CardStyle = LETTERS, names: Sequence[s
     return words.facts(tuple(last.result.items()), last.redeal, last.points, last.score)
 
 
-_CARD = re.compile(r"\b([A2-7JQK])([DHSC])\b")
-_SUIT = re.compile(r"\(([DHSC])\)")
-_SEAT = re.compile(r"\bseat (\d+)\b")
-_YOU = {"you holds": "you hold", "you does not": "you do not"}
-FOLLOW = re.compile(r"must follow suit: you hold a card of the suit led \((.+)\)")
-
-
-def refusal(reason: str, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
-    """The engine's reason for refusing an action (`engine.refusal.why_illegal`) in a player's
-    words: cards and suits as `style` writes them, seats by `names` ("you" with its verb)."""
+def refusal(reason: Refusal, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
+    """Why the rules refuse an action (`engine.refusal.why_illegal`) in a player's words:
+    cards and suits as `style` writes them, seats by `names`; a rule this does not know, in
+    the engine's own words."""
     words = _Words(style, names)
-    text = _SEAT.sub(lambda m: words.who(int(m.group(1))), reason)
-    text = _CARD.sub(lambda m: style.card(Card(m.group(1), m.group(2))), text)
-    text = _SUIT.sub(lambda m: f"({style.suit(m.group(1))})", text)
-    for third, second in _YOU.items():
-        text = text.replace(third, second)
-    follow = FOLLOW.search(text)
-    if follow:  # the rule a player meets most: said the way a player says it
-        text = f"{follow.group(1)} were led and you hold one: follow suit"
-    return text
+    card = style.card(reason.card) if reason.card is not None else ""
+    suit = style.suit(reason.suit) if reason.suit is not None else ""
+    rule = reason.rule
+    if rule == "follow_suit":
+        if words.you(reason.seat):  # the rule a player meets most: said the way a player says it
+            return f"{suit} were led and you hold one: follow suit"
+        return f"{words.who(reason.seat)} holds a card of the suit led ({suit}): must follow suit"
+    if rule == "hand_over":
+        return f"{words.said(reason.seat, 'holds', 'hold')} {card} and must hand it over"
+    if rule == "defenders_hand_over":
+        return f"only a defender hands over the called card, not {words.who(reason.seat)}"
+    if rule == "call_rank":
+        which = "the bid rank or higher" if reason.at_least else "the last rank bid"
+        return f"the called card must be of {which} ({reason.rank}), not {card}"
+    if rule == "two_rule_two":
+        return f"{card} may be called only by a caller holding {style.card(reason.cards[0])} (the two rule)"
+    if rule == "two_rule_held":
+        return f"the two rule calls a trump the caller does not hold; {words.said(reason.seat, 'holds', 'hold')} {card}"
+    if rule == "two_rule_lowest":
+        return f"the two rule calls the lowest trump not held, which is below {card}"
+    return reason.text
 
 
 def bid_words(action, style: CardStyle = LETTERS) -> str:

@@ -57,8 +57,39 @@ spectator (only what is shown to all); a seat number, that seat (its own
 cards too)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the rules refuse an action, as data: the rule broken (`rule`, a short name) and
+    the seat, cards, suit and rank it names, for a reader to put in its own words; `text`
+    is the engine's (the message of the `IllegalAction`, as logs and the audit quote it).
+
+    Rules: `follow_suit` (seat holds a card of `suit`, led), `hand_over` (seat holds the
+    called `card` and must hand it over), `defenders_hand_over` (seat is no defender),
+    `call_rank` (`card` is not of the bid `rank`; `at_least`: or higher), `two_rule_two`
+    (`card` needs the caller to hold `cards[0]`, the 2), `two_rule_held` (the caller holds
+    `card`), `two_rule_lowest` (a lower trump than `card` is not held); `rule`: any other."""
+
+    rule: str
+    text: str
+    seat: int | None = None
+    card: Card | None = None
+    cards: tuple[Card, ...] = ()
+    suit: str | None = None
+    rank: str | None = None
+    at_least: bool = False
+
+
 class IllegalAction(ValueError):
-    """An action the rules forbid. The message names the rule it breaks."""
+    """An action the rules forbid. The message names the rule it breaks; `refusal`, when
+    the rule gives one, says it as data."""
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+
+    @classmethod
+    def of(cls, refusal: Refusal) -> IllegalAction:
+        return cls(refusal.text, refusal)
 
 
 @dataclass(frozen=True, slots=True)

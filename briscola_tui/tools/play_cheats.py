@@ -19,7 +19,7 @@ from engine.cards import Card
 from engine.deal import Deal
 from engine.games.calabresella import CalabresellaState
 from engine.games.chiamata import ChiamataState
-from engine.state import Action, State
+from engine.state import Action, Refusal, State
 from protocol.events import Update
 from protocol.messages import Act, Handover, Reveal
 from protocol.session import TableSession
@@ -34,12 +34,12 @@ from .deck_cheats import Cheater
 class LaxCalabresella(CalabresellaState):
     """The cheater's view: its own off-suit plays and a denied called card pass."""
 
-    def follow_suit_rule(self, seat: int, card: Card) -> str | None:
+    def follow_suit_rule(self, seat: int, card: Card) -> Refusal | None:
         if seat == self.viewer and card in self.hands[seat]:
             return None
         return super().follow_suit_rule(seat, card)
 
-    def handover_rule(self, holder: int | None) -> str | None:
+    def handover_rule(self, holder: int | None) -> Refusal | None:
         if holder is None and self._denies_holding():
             return None
         return super().handover_rule(holder)
@@ -64,7 +64,7 @@ class LaxCalabresella(CalabresellaState):
 class LaxChiamata(ChiamataState):
     """The cheater's view: its own call ignores the two rule."""
 
-    def two_rule(self, card: Card) -> str | None:
+    def two_rule(self, card: Card) -> Refusal | None:
         if self.caller == self.viewer:
             return None
         return super().two_rule(card)

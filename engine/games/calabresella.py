@@ -8,7 +8,7 @@ from typing import Literal
 from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, Need, Phase, State, play_actions
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, Need, Phase, Refusal, State, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(TRESSETTE_ORDER)
@@ -167,7 +167,7 @@ class CalabresellaState(State):
                 return seat
         return None
 
-    def handover_rule(self, holder: int | None) -> str | None:
+    def handover_rule(self, holder: int | None) -> Refusal | None:
         """The handover rule: None when `holder` may hand over the called card
         (`holder` None: nobody does, a denial), else the rule it breaks. A
         defender this state knows to hold the called card must hand it over;
@@ -175,9 +175,11 @@ class CalabresellaState(State):
         known = self._holder_of_called()
         if holder is None:
             if known is not None:
-                return f"seat {known} holds {self.called} and must hand it over"
+                text = f"seat {known} holds {self.called} and must hand it over"
+                return Refusal("hand_over", text, seat=known, card=self.called)
         elif holder not in self.defenders():
-            return f"only a defender hands over the called card, not seat {holder}"
+            text = f"only a defender hands over the called card, not seat {holder}"
+            return Refusal("defenders_hand_over", text, seat=holder)
         return None
 
     def _handover(self, action: Action) -> None:
@@ -187,7 +189,7 @@ class CalabresellaState(State):
             raise IllegalAction(f"the called card is {self.called}, not {action.card}")
         reason = self.handover_rule(holder)
         if reason is not None:
-            raise IllegalAction(reason)
+            raise IllegalAction.of(reason)
         if holder is not None:
             self._take_card(holder, self.called, "hand over")
             self.hands[self.soloist].append(self.called)
@@ -311,14 +313,15 @@ class CalabresellaState(State):
 
     # --- play ---------------------------------------------------------------
 
-    def follow_suit_rule(self, seat: int, card: Card) -> str | None:
+    def follow_suit_rule(self, seat: int, card: Card) -> Refusal | None:
         """The follow-suit rule: None when `seat` may play `card` into the trick
         as this state knows its hand, else the rule it breaks (a card of the
         suit led is known to be in the hand). A rule check a subclass may relax."""
         if self.trick:
             led = self.trick[0].suit
             if card.suit != led and any(c.suit == led for c in self.hands[seat]):
-                return f"must follow suit: seat {seat} holds a card of the suit led ({led})"
+                text = f"must follow suit: seat {seat} holds a card of the suit led ({led})"
+                return Refusal("follow_suit", text, seat=seat, card=card, suit=led)
         return None
 
     def _play(self, action: Action) -> None:
@@ -327,7 +330,7 @@ class CalabresellaState(State):
             raise IllegalAction("play needs a card")
         reason = self.follow_suit_rule(seat, card)
         if reason is not None:
-            raise IllegalAction(reason)
+            raise IllegalAction.of(reason)
         self._take_card(seat, card)
         if self._add_to_trick(seat, card):
             winner = self._close_trick(STRENGTH, None, VALUE)

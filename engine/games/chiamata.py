@@ -7,7 +7,7 @@ from typing import NoReturn
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import TERMINAL, Action, IllegalAction, State, play_action, play_actions
+from ..state import TERMINAL, Action, IllegalAction, Refusal, State, play_action, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
@@ -160,7 +160,7 @@ class ChiamataState(State):
 
     # --- call ---------------------------------------------------------------
 
-    def _call_ok(self, card: Card) -> str | None:
+    def _call_ok(self, card: Card) -> Refusal | None:
         """None when the caller may call `card`, else the reason it may not."""
         options = self.game.options
         if options["auction"] == "points":
@@ -173,8 +173,10 @@ class ChiamataState(State):
             return None
         if bid == "2":
             return self.two_rule(card)
-        rule = "the bid rank or higher" if options["call"] == "at_least" else "the last rank bid"
-        return f"the called card must be of {rule} ({bid}), not {card}"
+        at_least = options["call"] == "at_least"
+        rule = "the bid rank or higher" if at_least else "the last rank bid"
+        text = f"the called card must be of {rule} ({bid}), not {card}"
+        return Refusal("call_rank", text, card=card, rank=bid, at_least=at_least)
 
     def _callable(self) -> list[Card]:
         """The cards `_call_ok` may accept, in card order: of the bid rank (or
@@ -203,7 +205,7 @@ class ChiamataState(State):
             cards = sorted(set(cards))
         return cards
 
-    def two_rule(self, card: Card) -> str | None:
+    def two_rule(self, card: Card) -> Refusal | None:
         """The two rule: holding the 2 of trump, call the lowest trump not held.
         None when the caller may call `card` after a bid of 2 as this state
         knows its hand, else the rule it breaks. A rule check a subclass may relax."""
@@ -211,12 +213,15 @@ class ChiamataState(State):
         assert seat is not None  # only the caller calls
         two = Card("2", card.suit)
         if self._holds(seat, two) is False:
-            return f"{card} may be called only by a caller holding {two} (the two rule)"
+            text = f"{card} may be called only by a caller holding {two} (the two rule)"
+            return Refusal("two_rule_two", text, seat=seat, card=card, cards=(two,))
         if self._holds(seat, card) is True:
-            return f"the two rule calls a trump the caller does not hold; the caller holds {card}"
+            text = f"the two rule calls a trump the caller does not hold; the caller holds {card}"
+            return Refusal("two_rule_held", text, seat=seat, card=card)
         for rank in LOW_TO_HIGH[: LOW_TO_HIGH.index(card.rank)]:
             if self._holds(seat, Card(rank, card.suit)) is False:
-                return f"the two rule calls the lowest trump not held, which is below {card}"
+                text = f"the two rule calls the lowest trump not held, which is below {card}"
+                return Refusal("two_rule_lowest", text, seat=seat, card=card)
         return None
 
     def _call(self, action: Action) -> None:
@@ -225,7 +230,7 @@ class ChiamataState(State):
             raise IllegalAction("call needs a card")
         reason = self._call_ok(card)
         if reason:
-            raise IllegalAction(reason)
+            raise IllegalAction.of(reason)
         self.called = card
         self.trump = card.suit
         for seat in range(5):
