@@ -160,14 +160,14 @@ class SeatsPanel(Widget):
         return status
 
     def _roles(self, seat: int) -> str:
-        return ",".join((*self.view.roles.get(seat, ()), *(("team",) if seat in self._team() else ())))
+        return ", ".join((*self.view.roles.get(seat, ()), *(("team",) if seat in self._team() else ())))
 
     def _shows_points(self, seat: int) -> bool:
         v = self.view
         return v.game in ("briscola", "chiamata") and seat < len(v.captured) and v.phase == "play"
 
     def _roles_width(self, statuses: dict, column: int = CARD_WIDTH) -> int:
-        """The roles column: 13 wide, or as wide as the longest roles ('dealer,soloist'), as far as
+        """The roles column: 13 wide, or as wide as the longest roles ('dealer, soloist'), as far as
         the line has room beside each seat's status ('thinking...' and a clock): a line never wraps."""
         width = self.size.width or SEATS_WIDTH
         fixed = 17 + 1 + column + (6 if any(self._shows_points(seat) for seat in statuses) else 0)
