@@ -16,6 +16,14 @@ from ..options import PlayOptions
 from .widgets.cards import Style, can_show_glyphs
 from .widgets.literal import literal
 
+
+def terminal_shows_glyphs() -> bool:
+    """Whether the terminal standard output goes to can show the suit glyphs and box lines. Read
+    it before the app runs: while it runs, `sys.stdout` is Textual's capture of prints, which has
+    no encoding (a style made then would always be ASCII)."""
+    return can_show_glyphs(getattr(sys.stdout, "encoding", None))
+
+
 HANGUP_GRACE = 20.0
 """Seconds the app has to close after its terminal went away before the process just ends (a
 network table's own shutdown, telling the host, takes up to 10 s)."""
@@ -45,6 +53,7 @@ class BriscolaApp(App):
         super().__init__()
         self.settings = settings if settings is not None else settings_module.load()
         self.ascii_forced = ascii
+        self.glyphs = terminal_shows_glyphs()  # the terminal's, read once: Textual takes stdout over
         self.style_ = self.make_style()
         self.play, self.seed, self.deal_seed, self.pace = play, seed, deal_seed, pace
         self.level = level or self.settings.level
@@ -83,7 +92,7 @@ class BriscolaApp(App):
         if ascii is None:
             ascii = {"on": True, "off": False}.get(chosen)
         if ascii is None:
-            ascii = not can_show_glyphs(getattr(sys.stdout, "encoding", None))
+            ascii = not self.glyphs
         return Style(
             ascii,
             four_colour=self.settings.four_colour,
