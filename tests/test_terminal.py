@@ -14,6 +14,7 @@ import pytest
 from helpers.app import SIZE, table_of, wait_for
 from helpers.home import terminal_env
 from helpers.tmux import capture, session_name, tmux
+from textual.widgets import Static
 
 from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.widgets.cards import ascii_text
@@ -166,3 +167,45 @@ async def test_ascii_borders_are_the_screens_own():
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "InfoScreen", "the help")
         assert app.screen.query_one("#dialog").styles.border_top[0] == "ascii"
+
+
+async def test_a_terminal_too_small_says_so_until_it_grows_back():
+    """Below 80x24 the table makes way for one line saying what it needs, and takes no keys
+    meanwhile (a card is never played unseen); at 80x24 again the table is back as it was."""
+    from briscola_tui.tui.screens.toosmall import TooSmall
+
+    app = BriscolaApp({"game": "briscola", "players": 2, "hands": 1}, ascii=True, seed=1, deal_seed=1, pace=0)
+    async with app.run_test(size=(70, 20)) as pilot:
+        await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode != "wait", "my turn")
+        assert isinstance(app.screen, TooSmall)
+        words = str(app.screen.query_one("#too-small", Static).render())
+        assert "needs at least 80x24: the terminal is 70x20" in words
+        await pilot.press("1", "enter")  # nothing happens: the table is not shown
+        await pilot.pause(0.2)
+        assert table_of(app).mode != "wait" and len(table_of(app).hand) == 3
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: app.screen is table_of(app), "the table again")
+        await pilot.resize_terminal(79, 30)
+        await wait_for(pilot, lambda: isinstance(app.screen, TooSmall), "the message again")
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, lambda: app.screen is table_of(app), "the table again")
+        assert app.screen.query_one("#log").styles.width.value == 33  # a third of the width
+
+
+async def test_a_large_terminal_gets_a_larger_table_centred_beyond_200x60():
+    """At 230x70 the table takes 200 columns, centred, the log a third of them, and about 60
+    rows, centred too (at 80x24 the log keeps its 28 columns)."""
+    app = BriscolaApp({"game": "briscola", "players": 2, "hands": 1}, ascii=True, seed=1, deal_seed=1, pace=0)
+    async with app.run_test(size=(230, 70)) as pilot:
+        await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode != "wait", "my turn")
+        await pilot.pause(0.2)
+        screen = app.screen
+        header, top, log = (screen.query_one(f"#{name}") for name in ("header", "top", "log"))
+        assert header.region.x == 15 and header.region.width == 200
+        assert log.region.width == 66 and top.region.width == 200
+        keys = screen.query_one("#keys").region
+        assert header.region.y > 0 and keys.bottom - header.region.y <= 60
+        assert abs(header.region.y - (70 - keys.bottom)) <= 1  # as much room above as below
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.2)
+        assert log.region.width == 28 and header.region.x == 0

@@ -15,6 +15,7 @@ from textual.filter import LineFilter
 
 from ..files import settings as settings_module
 from ..options import PlayOptions
+from .screens.toosmall import TooSmall, too_small
 from .widgets.cards import Style, ascii_text, can_show_glyphs
 from .widgets.literal import literal
 
@@ -105,6 +106,50 @@ class BriscolaApp(App):
 
     def get_line_filters(self):
         return [*super().get_line_filters(), self.ascii_only] if self.ascii_only.enabled else super().get_line_filters()
+
+    # --- a terminal too small: the TooSmall screen on top until it is large enough -------------
+
+    def on_resize(self, event) -> None:
+        self.fit(event.size.width, event.size.height)
+
+    def fit(self, width: int | None = None, height: int | None = None) -> None:
+        """TooSmall on top while the terminal is below 80x24 (but over a screen that fits in
+        any terminal, the quit question), and gone once it is not."""
+        if width is None or height is None:
+            width, height = self.size
+        if not self.screen_stack:
+            return
+        top = self.screen
+        if too_small(width, height):
+            if not isinstance(top, TooSmall) and not getattr(top, "FITS_ANY_TERMINAL", False):
+                super().push_screen(TooSmall(self.style_.times))
+        elif isinstance(top, TooSmall):
+            super().pop_screen()
+
+    def _uncover(self) -> None:
+        if len(self.screen_stack) > 1 and isinstance(self.screen, TooSmall):
+            super().pop_screen()
+
+    def push_screen(self, screen, *args, **kwargs):
+        """As App's, under TooSmall while the terminal is too small."""
+        self._uncover()
+        pushed = super().push_screen(screen, *args, **kwargs)
+        self.fit()
+        return pushed
+
+    def switch_screen(self, screen):
+        """As App's: the screen under TooSmall is the one replaced."""
+        self._uncover()
+        switched = super().switch_screen(screen)
+        self.fit()
+        return switched
+
+    def pop_screen(self):
+        """As App's: the screen under TooSmall is the one popped."""
+        self._uncover()
+        popped = super().pop_screen()
+        self.fit()
+        return popped
 
     def make_style(self) -> Style:
         """The card style from the settings: ASCII (forced, on, off or automatic: as the terminal's
