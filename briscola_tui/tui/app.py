@@ -9,12 +9,37 @@ import signal
 import sys
 import threading
 
+from rich.segment import Segment
 from textual.app import App
+from textual.filter import LineFilter
 
 from ..files import settings as settings_module
 from ..options import PlayOptions
-from .widgets.cards import Style, can_show_glyphs
+from .screens.toosmall import TooSmall, too_small
+from .widgets.cards import Style, ascii_text, can_show_glyphs
 from .widgets.literal import literal
+
+
+def terminal_shows_glyphs() -> bool:
+    """Whether the terminal standard output goes to can show the suit glyphs and box lines. Read
+    it before the app runs: while it runs, `sys.stdout` is Textual's capture of prints, which has
+    no encoding (a style made then would always be ASCII)."""
+    return can_show_glyphs(getattr(sys.stdout, "encoding", None))
+
+
+class AsciiOnly(LineFilter):
+    """With ASCII on, every character that reaches the terminal is 7-bit (`cards.ascii_text`).
+    The screens draw in ASCII themselves (the card style's marks; the `.-ascii` rules of their
+    .tcss files: ASCII borders, the log's separator); this turns what is left into ASCII too:
+    what Textual's widgets draw (a scroll bar's ends, a select's arrow, a check box), text from
+    elsewhere (a seat's name: José is Jose, 陈 is ??)."""
+
+    def apply(self, segments: list[Segment], background) -> list[Segment]:
+        return [
+            segment if segment.text.isascii() else Segment(ascii_text(segment.text), segment.style, segment.control)
+            for segment in segments
+        ]
+
 
 HANGUP_GRACE = 20.0
 """Seconds the app has to close after its terminal went away before the process just ends (a
@@ -45,6 +70,8 @@ class BriscolaApp(App):
         super().__init__()
         self.settings = settings if settings is not None else settings_module.load()
         self.ascii_forced = ascii
+        self.glyphs = terminal_shows_glyphs()  # the terminal's, read once: Textual takes stdout over
+        self.ascii_only = AsciiOnly()
         self.style_ = self.make_style()
         self.play, self.seed, self.deal_seed, self.pace = play, seed, deal_seed, pace
         self.level = level or self.settings.level
@@ -77,13 +104,64 @@ class BriscolaApp(App):
 
             self.push_screen(HomeScreen())
 
+    def get_line_filters(self):
+        return [*super().get_line_filters(), self.ascii_only] if self.ascii_only.enabled else super().get_line_filters()
+
+    # --- a terminal too small: the TooSmall screen on top until it is large enough -------------
+
+    def on_resize(self, event) -> None:
+        self.fit(event.size.width, event.size.height)
+
+    def fit(self, width: int | None = None, height: int | None = None) -> None:
+        """TooSmall on top while the terminal is below 80x24 (but over a screen that fits in
+        any terminal, the quit question), and gone once it is not."""
+        if width is None or height is None:
+            width, height = self.size
+        if not self.screen_stack:
+            return
+        top = self.screen
+        if too_small(width, height):
+            if not isinstance(top, TooSmall) and not getattr(top, "FITS_ANY_TERMINAL", False):
+                super().push_screen(TooSmall(self.style_.times))
+        elif isinstance(top, TooSmall):
+            super().pop_screen()
+
+    def _uncover(self) -> None:
+        if len(self.screen_stack) > 1 and isinstance(self.screen, TooSmall):
+            super().pop_screen()
+
+    def push_screen(self, screen, *args, **kwargs):
+        """As App's, under TooSmall while the terminal is too small."""
+        self._uncover()
+        pushed = super().push_screen(screen, *args, **kwargs)
+        self.fit()
+        return pushed
+
+    def switch_screen(self, screen):
+        """As App's: the screen under TooSmall is the one replaced."""
+        self._uncover()
+        switched = super().switch_screen(screen)
+        self.fit()
+        return switched
+
+    def pop_screen(self):
+        """As App's: the screen under TooSmall is the one popped."""
+        self._uncover()
+        popped = super().pop_screen()
+        self.fit()
+        return popped
+
     def make_style(self) -> Style:
-        """The card style from the settings: ASCII (forced, on, off or automatic), colours, suit names."""
+        """The card style from the settings: ASCII (forced, on, off or automatic: as the terminal's
+        encoding read at start-up allows), colours, suit names; the screens' ASCII rules (the
+        `-ascii` class) and the last word on every character drawn (`AsciiOnly`) follow it."""
         ascii, chosen = self.ascii_forced, self.settings.ascii
         if ascii is None:
             ascii = {"on": True, "off": False}.get(chosen)
         if ascii is None:
-            ascii = not can_show_glyphs(getattr(sys.stdout, "encoding", None))
+            ascii = not self.glyphs
+        self.ascii_only.enabled = ascii
+        self.set_class(ascii, "-ascii")
         return Style(
             ascii,
             four_colour=self.settings.four_colour,
@@ -92,9 +170,15 @@ class BriscolaApp(App):
         )
 
     def apply_settings(self) -> None:
-        """The settings changed: the style and level of what is opened next."""
+        """The settings changed: the style and level of what is opened next; what shows now is
+        drawn again (in ASCII, or no longer)."""
+        ascii = self.style_.ascii
         self.style_ = self.make_style()
         self.level = self.settings.level
+        if self.style_.ascii != ascii:
+            for screen in self.screen_stack:
+                for widget in screen.walk_children(with_self=True):
+                    widget.refresh()
 
     def start_table(
         self,

@@ -99,6 +99,7 @@ class ConfirmQuit(ModalScreen[bool]):
     """Leave a game in progress? `kept` says how to take it up again."""
 
     CSS_PATH = "dialogs.tcss"
+    FITS_ANY_TERMINAL = True  # shown over the app's TooSmall: ctrl+q there asks this
     BINDINGS = [Binding("y,ctrl+q", "answer(True)", show=False), Binding("n,escape,enter", "answer(False)", show=False)]
 
     def __init__(self, kept: str, **kwargs) -> None:

@@ -141,8 +141,9 @@ class TableScreen(Screen):
         self.controller.interrupt()
 
     def on_resize(self, event) -> None:
-        """More room than 80 columns: the log takes a third of it."""
-        self.query_one("#log", RichLog).styles.width = max(28, event.size.width // 3)
+        """More room than 80 columns: the log takes a third of it, up to the 200 columns the
+        table takes at most (table.tcss: wider, it is centred)."""
+        self.query_one("#log", RichLog).styles.width = max(28, min(event.size.width, 200) // 3)
 
     # --- the worker ---------------------------------------------------------------
 

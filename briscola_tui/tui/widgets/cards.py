@@ -4,6 +4,11 @@ only on top of the letter or glyph, and none under NO_COLOR."""
 
 from __future__ import annotations
 
+import unicodedata
+from functools import lru_cache
+
+from rich.cells import get_character_cell_size
+
 from engine.cards import BRISCOLA_ORDER, SEVEN_SECOND_ORDER, SUIT_GLYPHS, SUIT_NAMES, TRESSETTE_ORDER, Card
 from engine.labels import label
 
@@ -44,6 +49,71 @@ SUIT_ORDER = "SHCD"
 """Suits in the hand, left to right: alternating colours."""
 
 
+ASCII_MARKS = {
+    **{glyph: suit for suit, glyph in SUIT_GLYPHS.items()},
+    "·": "-",
+    "•": "*",
+    "…": ".",
+    "–": "-",
+    "—": "-",
+    "←": "<",
+    "→": ">",
+    "↑": "^",
+    "↓": "v",
+    "▲": "^",
+    "▼": "v",
+    "▶": ">",
+    "◀": "<",
+    "✓": "*",
+    "✔": "*",
+    "×": "x",
+    "≥": ">",
+    "≤": "<",
+    "“": '"',
+    "”": '"',
+    "‘": "'",
+    "’": "'",
+    "█": "#",
+    "▐": "[",  # a check box: ▐X▌
+    "▌": "]",
+}
+"""The 7-bit stand-in of a mark that Textual or the app draws (the rest: `ascii_text`)."""
+
+
+@lru_cache(maxsize=4096)
+def ascii_text(text: str) -> str:
+    """`text` in 7-bit characters, cell for cell (each character is replaced by as many as the
+    cells it takes): box lines as `+ - |`, blocks (the ends of a scroll bar) as blanks, the marks
+    of ASCII_MARKS, a letter with an accent as the letter (é: e), anything else as `?`."""
+    if text.isascii():
+        return text
+    out = []
+    for char in text:
+        if char.isascii():
+            out.append(char)
+            continue
+        width = get_character_cell_size(char)
+        out.append((_ascii_char(char) * width)[:width])
+    return "".join(out)
+
+
+def _ascii_char(char: str) -> str:
+    if char in ASCII_MARKS:
+        return ASCII_MARKS[char]
+    name = unicodedata.name(char, "")
+    if name.startswith("BOX DRAWINGS"):  # ─ │ ┌ ╭ ┼ ╴ ...
+        lines = name.removeprefix("BOX DRAWINGS ").split()
+        if " AND " in name or {"ARC", "DIAGONAL"} & set(lines):
+            return "+"
+        return "|" if {"VERTICAL", "UP", "DOWN"} & set(lines) else "-"
+    if 0x2580 <= ord(char) <= 0x259F:  # block elements: ▁ ▂ ... ▇ ▊ ▎ ▔ of scroll bars and borders
+        return " "
+    if unicodedata.category(char) == "Zs":  # a no-break space and its kin
+        return " "
+    base = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
+    return base[:1] or "?"
+
+
 def can_show_glyphs(encoding: str | None) -> bool:
     """True when `encoding` can write the suit glyphs and box lines."""
     try:
@@ -79,6 +149,7 @@ class Style:
         self.ellipsis = "..." if ascii else "…"
         self.cursor = "^" if ascii else "▲"
         self.tick = "*" if ascii else "✓"
+        self.times = "x" if ascii else "×"
         self.box = ("+--+", "|", "+--+") if ascii else ("┌──┐", "│", "└──┘")
 
     def card(self, card: Card | None) -> str:
