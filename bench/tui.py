@@ -35,8 +35,8 @@
    turn, takes a random legal action at once. Its hooks note, on one clock: each computer
    player's search (`LocalTable.choose`: wall and `time.process_time`), each pace sleep
    (offline.py's `time.sleep`), each message the host orders and every node checks
-   (`LocalTable.order`: wall and CPU, and which part of the hand: the deal, the play, or
-   the reveals and audit at its end), when each computer decision is shown (the first
+   (`LocalTable.order`: wall and CPU, and which part of the hand: the deal, with the first
+   dealer's coin before the first hand, the play, or the reveals and audit at its end), when each computer decision is shown (the first
    `OfflineTable.snapshot` that holds it, as the screen takes them), when the person is
    asked (`TableScreen._start_turn`) and the table screen's first frame. A computer
    decision's wait (`wait_ms`, p50/p95/max) is the wall time from the last thing the person
@@ -126,7 +126,9 @@ def timed_order(self, connection, signed):
     phase, verdicts = self.host.session.phase, len(self.host.session.verdicts)
     wall, cpu = time.perf_counter(), time.process_time()
     order(self, connection, signed)
-    kind = "deal" if phase in ("commit", "shuffle", "deal") else "audit" if phase == "reveal" else "play"
+    kind = "deal" if phase in ("join", "coin_commit", "coin_reveal", "commit", "shuffle", "deal") else (
+        "audit" if phase == "reveal" else "play"
+    )
     note("protocol", wall, time.perf_counter() - wall, time.process_time() - cpu, kind)
 LocalTable.order = timed_order
 
