@@ -294,7 +294,8 @@ class OfflineTable:
         over (OVER) or `interrupt` was called (STOPPED, checked before each
         computer player's move). With `hands`, the table closes once that many
         hands were scored (redeals do not count). `moved(seat)` is called before
-        each computer player thinks (seat) and after it acted (None)."""
+        each computer player thinks (seat) and after it acted (None; not when the
+        call returns next: its result then shows the move)."""
         with self._lock:
             table = self.table
             if not self._started:
@@ -325,8 +326,8 @@ class OfflineTable:
                     table.send(bot.seat, table.decided(bot, bot.act(table.choose(bot))))
                     audited = self._pump()  # every node checks the move: the protocol's work runs in the pace
                     self._rest()
-                    if moved:
-                        moved(None)
+                    if moved and not (audited or self.over or self.me.my_turn()):
+                        moved(None)  # else the result shows the move, with what the person must do
                     if audited:
                         self._remember()
                         return Result.HAND
