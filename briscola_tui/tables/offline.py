@@ -78,8 +78,10 @@ class OfflineTable:
         choosers: dict | None = None,
     ):
         """`seed`: the computer players' choices; `deal_seed`: fixes every
-        seat's secrets, hence every deal (tests). `pace`: seconds a computer
-        player takes to think (so a person sees each card go down).
+        seat's secrets, hence every deal (tests). `pace`: seconds from the last
+        thing the person saw happen to a computer player's move (so a person sees
+        each card go down); its search and the protocol's work run within them
+        (`_rest`).
         `slot`: where the game is kept as it goes, for `resume`; `saved` then
         says where the transcript is (the replay viewer lists it), or
         `save_problem` why it could not be kept. `choosers`: a computer player
@@ -182,6 +184,7 @@ class OfflineTable:
         self._events: list[Event | Note] = []
         self._seen = 0
         self._started = False
+        self._shown = 0.0  # time.monotonic() when the person last saw the table move (see `_rest`)
         self._lock = threading.Lock()
         self._interrupted = False  # the screen waiting in `advance` is gone (the app is closing)
         self.slot: Slot | None = None
@@ -291,7 +294,8 @@ class OfflineTable:
         over (OVER) or `interrupt` was called (STOPPED, checked before each
         computer player's move). With `hands`, the table closes once that many
         hands were scored (redeals do not count). `moved(seat)` is called before
-        each computer player thinks (seat) and after it acted (None)."""
+        each computer player thinks (seat) and after it acted (None; not when the
+        call returns next: its result then shows the move)."""
         with self._lock:
             table = self.table
             if not self._started:
@@ -301,6 +305,7 @@ class OfflineTable:
                     table.send(seat.seat, seat.start().messages)
             if action is not None:
                 table.send(0, table.decided(self.me, self.me.act(action)))
+            self._shown = time.monotonic()  # the person's move, or the hand's deal, starts the pace
             while True:
                 if self._pump():
                     self._remember()
@@ -318,14 +323,28 @@ class OfflineTable:
                         return Result.STOPPED
                     if moved:
                         moved(bot.seat)
-                    if self.pace:
-                        time.sleep(self.pace)
                     table.send(bot.seat, table.decided(bot, bot.act(table.choose(bot))))
-                    if moved:
-                        moved(None)
+                    audited = self._pump()  # every node checks the move: the protocol's work runs in the pace
+                    self._rest()
+                    if moved and not (audited or self.over or self.me.my_turn()):
+                        moved(None)  # else the result shows the move, with what the person must do
+                    if audited:
+                        self._remember()
+                        return Result.HAND
                     continue
                 if not table.queue and not table.time_out():
                     raise RuntimeError(f"the table is stuck in phase {table.host.session.phase}")
+
+    def _rest(self) -> None:
+        """Sleep out the pace: a computer player's move shows `pace` seconds after the last thing
+        the person saw happen (the move before, the person's own, or the start of the deal), its
+        search and the protocol's work (the deal, checking every move) done within those seconds
+        rather than after them; one that took longer shows at once."""
+        if self.pace:
+            left = self._shown + self.pace - time.monotonic()
+            if left > 0:
+                time.sleep(left)
+        self._shown = time.monotonic()
 
     def away(self) -> tuple[int, ...]:
         """Seats with no connection: none, every seat is in this process."""
