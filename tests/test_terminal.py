@@ -38,7 +38,7 @@ async def test_a_setting_changed_keeps_the_glyphs_of_a_utf8_terminal():
     assert app.settings.ascii == "auto" and not app.style_.ascii
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HomeScreen", "the home screen")
-        await pilot.press("3", "enter")  # Settings
+        await pilot.press("4", "enter")  # Settings
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SettingsScreen", "the settings")
         await pilot.press("down", "enter")  # four-colour deck: on
         assert app.settings.four_colour
@@ -152,7 +152,7 @@ async def test_ascii_borders_are_the_screens_own():
     assert not app.has_class("-ascii") and app.ascii_only not in app.get_line_filters()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HomeScreen", "the home screen")
-        await pilot.press("3", "enter")
+        await pilot.press("4", "enter")  # Settings
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SettingsScreen", "the settings")
         await pilot.press("enter")  # ASCII cards: auto -> on
         assert app.settings.ascii == "on" and app.style_.ascii

@@ -429,14 +429,14 @@ async def _take_turn(app, pilot) -> TableScreen:
 
 
 async def test_long_roles_are_shown_whole_when_the_seat_line_has_room():
-    """The dealer who bids solissimo is 'dealer,soloist': wider than the 13-column roles, shown whole."""
+    """The dealer who bids solissimo is 'dealer, soloist': wider than the 13-column roles, shown whole."""
     app = make_app("calabresella", 3, deal_seed=4, level="easy")  # I deal, and speak first
     async with app.run_test(size=SIZE) as pilot:
         table = await _take_turn(app, pilot)
         assert table.view.roles.get(0) == ("dealer",)
         await pilot.press(str(1 + [item.text for item in table.picker.items].index("bid solissimo")), "enter")
         seats = table.query_one("#seats")
-        await wait_for(pilot, lambda: "dealer,soloist " in str(seats.render()), "my roles, whole")
+        await wait_for(pilot, lambda: "dealer, soloist " in str(seats.render()), "my roles, whole")
         assert max(line.cell_length for line in seats.render().split("\n")) <= seats.size.width
 
 
