@@ -4,11 +4,13 @@ ports, a deadline on every wait, every child killed at the end).
 
 1. The app joins a `briscola host` process whose other seats are `briscola
    join --bot` processes: the lobby, then its seat played with key presses
-   to the hand summary; everybody ends with the same scores, and the app's
-   stored transcript verifies.
+   to the hand summary, which lists every trick; everybody ends with the same
+   scores, and the app's stored transcript verifies.
 2. The app watches: the table offers no game action at any time (no cards
    to choose, no choices, keys pressed change nothing) and shows only public
-   cards, up to the hand summary.
+   cards, the series score and no hand row, up to the hand summary. A
+   spectator that comes mid-hand, and a player that leaves and comes back
+   mid-hand, see every trick of the hand in its summary too.
 3. The app hosts (its TableServer in this process, its person at seat 0)
    with a computer player of its own and a `join --bot` process.
 4. The forms name a bad field; a wrong join code, a host that does not
