@@ -45,6 +45,7 @@ class HandSummary:
     score: tuple[int, ...] | None  # the score change
     result: dict  # the outcome's result (caller, trump, target, ..., redeal), in order
     redeal: bool = False  # everybody passed
+    tricks: tuple[Trick, ...] = ()  # every trick of the hand, in order, as the audit replayed it (none: no outcome)
 
 
 @dataclass(frozen=True)

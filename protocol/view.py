@@ -45,4 +45,5 @@ def summary(verdict: Verdict) -> HandSummary:
         score=tuple(outcome.score) if outcome and outcome.score else None,
         result=dict(outcome.result) if outcome else {},
         redeal=bool(outcome and outcome.result.get("redeal")),
+        tricks=tuple(outcome.tricks) if outcome else (),
     )

@@ -1,6 +1,6 @@
 """The table's header and seats panel (issue 23) under Pilot, from views built by hand: the
 auction in full, the header never cut at 80 columns, the trick just taken kept in view, the
-sides' points; and `t` (the last trick) in every game."""
+sides' points, a spectator's scores; and `t` (the last trick) in every game."""
 
 from __future__ import annotations
 
@@ -127,6 +127,16 @@ async def test_a_two_player_header_with_long_names_fits():
     header, _ = await shown(v)
     assert all(len(line) <= 80 for line in header)
     assert "12" in header[0] and "7" in header[0] and "stock 33" in header[1]
+
+
+@pytest.mark.parametrize("names", [("Ada", "Bea", "Carlo", "Dora", "Elio"), LONG[1:] + ("Fiammetta Orsini",)])
+async def test_a_spectators_header_shows_every_seats_score_and_fits(names):
+    v = view(seat=None, names=names, scores=(4, -2, -2, 0, 0), phase="play", trump="S", called=C("4S"))
+    header, _ = await shown(v)
+    assert all(len(line) <= 80 for line in header)
+    short = names[0] == "Ada"
+    assert ("scores Ada 4, Bea -2, Carlo -2, Dora 0, Elio 0" if short else "scores 4 -2 -2 0 0") in header[0]
+    assert "your score" not in header[0]
 
 
 TRICK = Trick(3, (C("5D"), C("KS"), C("5S"), C("AD"), C("JC")), 2, 17)

@@ -4,11 +4,13 @@ ports, a deadline on every wait, every child killed at the end).
 
 1. The app joins a `briscola host` process whose other seats are `briscola
    join --bot` processes: the lobby, then its seat played with key presses
-   to the hand summary; everybody ends with the same scores, and the app's
-   stored transcript verifies.
+   to the hand summary, which lists every trick; everybody ends with the same
+   scores, and the app's stored transcript verifies.
 2. The app watches: the table offers no game action at any time (no cards
    to choose, no choices, keys pressed change nothing) and shows only public
-   cards, up to the hand summary.
+   cards, the series score and no hand row, up to the hand summary. A
+   spectator that comes mid-hand, and a player that leaves and comes back
+   mid-hand, see every trick of the hand in its summary too.
 3. The app hosts (its TableServer in this process, its person at seat 0)
    with a computer player of its own and a `join --bot` process.
 4. The forms name a bad field; a wrong join code, a host that does not
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import html
 import os
 import pty
 import re
@@ -136,6 +139,7 @@ async def test_the_app_joins_a_host_process_and_plays_its_seat_to_the_summary(ch
             assert seen.get("card", 0) >= 10  # 3 players, 40 cards: 13 or 14 cards each, all played by keys
             text = str(app.screen.query_one("#summary-text").render())
             assert "As dealt" in text
+            assert tricks_listed(app) == 13  # 3 players: the 2 of clubs out, 13 tricks
             await pilot.press("enter")
             await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
     finally:
@@ -166,6 +170,19 @@ def screen_text(screen) -> str:
     return "\n".join(parts)
 
 
+def tricks_listed(app) -> int:
+    """The tricks the summary showing lists (its "Tricks" part: one numbered line each)."""
+    text = str(app.screen.query_one("#summary-text").render())
+    _, _, tricks = text.partition("\n Tricks\n")
+    return len(re.findall(r"(?m)^ +\d+\. ", tricks.split("\n\n")[0]))
+
+
+def on_screen(app) -> str:
+    """What the terminal shows now, as text (the screen's SVG, its markup taken off)."""
+    svg = app.export_screenshot()
+    return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+
+
 async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards(children, home):
     table = Table(children, "briscola", players=2, bots=1)
     person = Human(seed=1, delay=0.2, hold_at=1)  # a person's pace: the spectator sees each card go down
@@ -185,6 +202,9 @@ async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards
                     looks += 1
                     person.go.set()
                     assert view.seat is None and view.hand == () and view.legal == ()
+                    names, header = view.names, str(screen.query_one("#header").render())  # (no wait between)
+                    assert f"{names[0]} {view.scores[0]} - {view.scores[1]} {names[1]}" in header
+                    assert "(no cards)" not in on_screen(app) and not screen.query_one("#hand").display
                     assert screen.mode == "wait" and not screen.query_one("#choices").items
                     shown = set(CARD.findall(screen_text(screen)))
                     assert shown <= public_cards(view), shown - public_cards(view)
@@ -194,6 +214,7 @@ async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards
                         screen.action_space()
                     assert screen.mode == "wait" and not screen.query_one("#choices").items
                 await pilot.pause(0.05)
+            assert tricks_listed(app) == 20
             await pilot.press("enter")
             await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
     finally:
@@ -202,6 +223,69 @@ async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards
     scores = table.finish()
     assert str(list(net.client.session.series.scores)) == scores
     assert "spectator" not in "".join(line for line in table.host.lines if line.startswith("closing")), table.host.text
+
+
+async def test_a_spectator_app_that_comes_mid_hand_shows_the_scores_and_lists_every_trick(children, home):
+    table = Table(children, "briscola", players=3, bots=1)
+    person = Human(seed=2, hold_at=4)  # Bo plays 4 cards, then waits for the spectator to be there
+    table.join("Bo", human=person)
+    table.join("Cy")
+    end = time.monotonic() + HAND_WAIT
+    while person.moves < 4:
+        assert time.monotonic() < end, "timed out waiting for Bo's cards"
+        time.sleep(0.05)
+    net = NetTable(watch_options(argparse.Namespace(address=table.address, code=CODE, retry=20.0)))
+    app = NetworkApp(net, ascii=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await lobby_then_table(app, pilot)
+            screen = table_of(app)
+            await wait_for(pilot, lambda: screen.view is not None and screen.view.tricks, "the tricks so far", WAIT)
+            view = screen.view
+            everyone = ", ".join(f"{name} {score}" for name, score in zip(view.names, view.scores, strict=True))
+            assert f"scores {everyone}" in str(screen.query_one("#header").render())
+            assert "(no cards)" not in on_screen(app) and not screen.query_one("#hand").display
+            person.go.set()
+            await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary", HAND_WAIT)
+            await wait_for(pilot, lambda: app.screen.query("#summary-text"), "the summary's text", WAIT)
+            assert tricks_listed(app) == 13  # the tricks before it came too
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
+    finally:
+        person.go.set()
+        net.stop()
+    table.finish()
+
+
+async def test_the_summary_lists_every_trick_after_the_app_left_and_came_back_mid_hand(children, home):
+    table = Table(children, "briscola", players=2, bots=1)
+    net = joining(table.address)
+    app = NetworkApp(net, ascii=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await my_first_turn(app, pilot, net)
+            for _ in range(3):  # three cards of mine, then ctrl+q (the seat is kept)
+                await until_my_turn(app, pilot, net, HAND_WAIT)
+                card = next(a.card for a in screen.view.legal if a.kind == "play")
+                await pilot.press(str(screen.hand.index(card) + 1), "enter")
+                await wait_for(pilot, lambda card=card: card not in screen.view.hand, "my card to go", WAIT)
+            await wait_for(pilot, lambda: len(screen.view.tricks) >= 2, "two tricks taken", WAIT)
+            await pilot.press("ctrl+q", "y")
+            await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
+    finally:
+        net.stop()
+    net = joining(table.address)  # the same command again: the same key takes the seat back
+    app = NetworkApp(net, ascii=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await lobby_then_table(app, pilot)
+            await play_my_hand(app, pilot, net)
+            assert tricks_listed(app) == 20  # those taken before it left too
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
+    finally:
+        net.stop()
+    table.finish()
 
 
 async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):

@@ -26,6 +26,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
+from protocol.events import Event
+
 from ...render import Note, render, worth
 from ...tables.controller import Result, TableController
 from ..widgets.callgrid import GridPicker
@@ -102,6 +104,7 @@ class TableScreen(Screen):
         self.notice_until: int | None = None  # the trick count that clears it (None: something else does)
         self.tricks: list = []  # this hand's tricks as their events told them
         self.played: list = []  # this hand's trick events (winner, cards, points), for the summary
+        self.seen: tuple = (None, (), "point")  # the last view's hand: its number, its tricks, their unit
         self.monte: tuple = ()  # the monte while it is face up
         self.history: list[tuple] = []  # each audited hand's score change, for the scoreboard
         self.problems: list = []  # events naming a cheat or a time-out this hand
@@ -214,13 +217,14 @@ class TableScreen(Screen):
     def _open_summary(self, view) -> None:
         from .summary import SummaryScreen
 
+        played = self._hand_tricks(view.last_hand)
         summary = SummaryScreen(
             view,
             self.style_,
             final=self.over,
-            tricks=tuple(self.tricks),
+            tricks=tuple(self.words(event) for event in played),
             history=tuple(self.history),
-            played=tuple(self.played),
+            played=played,
         )
         self.app.push_screen(summary, self._summary_closed)
 
@@ -232,6 +236,21 @@ class TableScreen(Screen):
             self.tricks, self.played, self.monte, self.notice = [], [], (), ""
             self.advance()
 
+    def _hand_tricks(self, last) -> tuple:
+        """Every trick of the audited hand `last`, as trick events: as the audit replayed them,
+        else (no outcome) the most that the events or the views of the hand told. The events alone
+        may miss some: a node that joins or comes back mid-hand is told the hand so far by its
+        view, not by events, and a hand's audit may arrive with the next hand's events."""
+        number, seen, unit = self.seen
+        unit = self.played[-1].unit if self.played else unit
+        if last is not None and last.tricks:
+            tricks = last.tricks
+        elif last is not None and number == last.number and len(seen) > len(self.played):
+            tricks = seen
+        else:
+            return tuple(self.played)
+        return tuple(Event("trick", t.winner, tuple(t.cards), points=t.points, unit=unit) for t in tricks)
+
     # --- showing ------------------------------------------------------------------
 
     def who(self, seat) -> str:
@@ -241,12 +260,15 @@ class TableScreen(Screen):
         if thinking is not None and thinking != self.thinking:
             self.thinking_since = time.monotonic()
         self.view, self.thinking = view, thinking
+        if view.hand_number is not None:
+            self.seen = (view.hand_number, view.tricks, view.unit)
         self.hand = sort_hand(view.hand, view.game, view.options)
         log = self.query_one("#log", RichLog)
         for event in events:
             self._note(event)
             text = self.words(event)
             log.write(literal(text, "bold" if event.kind in ("role", "secret", "verdict", "timeout") else ""))
+        self.query_one("#hand", Hand).display = self._hand_shown()
         self._show_table()
         self._show_controls()
 
@@ -330,11 +352,17 @@ class TableScreen(Screen):
         for each in self.query(Picker):
             each.set_shown(each in shown)
         hand = self.query_one("#hand", Hand)
-        hand.display = picker is None or not picker.SHOWS_HAND
+        hand.display = self._hand_shown()
         hand.show(self.hand)
         if self.focused is not None and (picker is None or picker not in self.focused.ancestors):
             self.set_focus(None)
         self._show_controls()
+
+    def _hand_shown(self) -> bool:
+        """The plain hand shows while no picker shows it, and never to a spectator, who has no
+        hand: the seats and the log take its rows (the trick shows beside the seats)."""
+        spectator = self.view is not None and self.view.seat is None
+        return not spectator and (self.picker is None or not self.picker.SHOWS_HAND)
 
     def _show_controls(self) -> None:
         """The prompt and the keys: the picker's, or what the table waits for."""

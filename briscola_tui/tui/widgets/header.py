@@ -1,8 +1,8 @@
 """The table's header, two lines. The first: the game, the hand (of how many), the
-score (both sides in a game of two, mine otherwise). The second: the hand as it stands:
-in the auction the bid to beat and who holds it; then the contract and who plays it
-(the Chiamata caller, the Calabresella soloist), the card called and my partner (once
-known), trump, the face-up card, the stock and the target.
+score (both sides in a game of two, mine otherwise, every seat's to a spectator). The
+second: the hand as it stands: in the auction the bid to beat and who holds it; then the
+contract and who plays it (the Chiamata caller, the Calabresella soloist), the card called
+and my partner (once known), trump, the face-up card, the stock and the target.
 
 Drawn from its `view` and `hands` at its own width, and never cut: when a line is too
 wide, its items shorten in steps (trump loses its suit's name, then names are cut to
@@ -75,7 +75,7 @@ class TableHeader(Widget):
         if v.hand_number is not None or v.hands_played:
             number = (v.hand_number + 1) if v.hand_number is not None else v.hands_played
             items.append((f"{s.dot} hand {number}" + (f" of {self.hands}" if self.hands else ""),))
-        if v.scores and v.seat is not None:
+        if v.scores:
             if v.players == 2:
                 left, right = self._forms(0), self._forms(1)
                 steps = max(len(left), len(right))
@@ -86,9 +86,25 @@ class TableHeader(Widget):
                         for i in range(steps)
                     )
                 )
-            else:
+            elif v.seat is not None:
                 items.append((f"{s.dot} your score {v.scores[v.seat]}",))
+            else:  # a spectator: every seat's
+                items.append(self._everyone())
         return items
+
+    def _everyone(self) -> tuple[str, ...]:
+        """Every seat's score (a spectator's header), in its forms: with the names whole, then
+        cut, then the scores alone in seat order (a
+        space between, as a score may be negative)."""
+        v, s = self.view, self.style_
+        forms = [self._forms(seat) for seat in range(v.players)]
+        steps = max(len(each) for each in forms)
+        named = tuple(
+            f"{s.dot} scores "
+            + ", ".join(f"{each[min(i, len(each) - 1)]} {score}" for each, score in zip(forms, v.scores, strict=False))
+            for i in range(steps)
+        )
+        return (*named, f"{s.dot} scores " + " ".join(str(score) for score in v.scores))
 
     def _second(self) -> list[tuple[str, ...]]:
         """The hand as it stands: the bid to beat, or the contract, called card, partner, trump,
