@@ -197,7 +197,12 @@ def _add_network_commands(sub) -> None:
     host.add_argument(
         "--bots", type=int, default=HostOptions.bots, metavar="K", help="computer players in the last K seats"
     )
-    host.add_argument("--level", default=HostOptions.level, choices=levels, help="the computer players' level")
+    host.add_argument(
+        "--level",
+        default=HostOptions.level,
+        choices=levels,
+        help="the computer players' level (default: the one in your settings, normal at first)",
+    )
     host.add_argument(
         "--bots-replace", action="store_true", help="a seat timed out is taken by a computer player for the next hand"
     )
@@ -216,7 +221,9 @@ def _add_network_commands(sub) -> None:
     host.add_argument("--port-file", help=argparse.SUPPRESS)
     host.add_argument("--handshake-seconds", type=float, default=10.0, help=argparse.SUPPRESS)  # tests
     host.add_argument("--backlog", type=int, default=5_000, help=argparse.SUPPRESS)  # tests
-    host.add_argument("--limit", action="append", metavar="NAME=VALUE", help=argparse.SUPPRESS)  # tests: connection.Limits
+    host.add_argument(
+        "--limit", action="append", metavar="NAME=VALUE", help=argparse.SUPPRESS
+    )  # tests: connection.Limits
     host.add_argument("--guess-free", type=int, help=argparse.SUPPRESS)  # tests: wrong codes an address may try
     host.add_argument("--guess-seconds", type=float, help=argparse.SUPPRESS)  # tests: then one try each
     host.add_argument("--guess-report-seconds", type=float, help=argparse.SUPPRESS)  # tests: the summary's minute

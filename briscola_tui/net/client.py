@@ -376,6 +376,9 @@ class Client:
             self._waiting = asyncio.ensure_future(self.person.answer())
         if not self._waiting.done():
             reading = asyncio.ensure_future(self._entry(reader, frames))
+            # Stopped meanwhile (the app closing), the read may still end in an error of its own
+            # (the host gone): taken here, it is no "exception never retrieved" on the way out.
+            reading.add_done_callback(_taken)
             await asyncio.wait({self._waiting, reading}, return_when=asyncio.FIRST_COMPLETED)
             if reading.done():
                 return None, reading.result()
@@ -464,3 +467,9 @@ class Client:
             return Note("stopped", culprits=tuple(named[k] for k in sorted(named)))
         scores = tuple(session.series.scores) if session.series else ()
         return Note("over", scores=scores, reason=session.closed or None)
+
+
+def _taken(task: asyncio.Future) -> None:
+    """Retrieve a finished task's outcome (its error is the caller's to see, or nobody's)."""
+    if not task.cancelled():
+        task.exception()
