@@ -132,11 +132,7 @@ def _play(table, hands, kind, out) -> None:
     def on_hand(verdict):
         _report(table, seen, out)
         print(describe_hand(verdict), file=out, flush=True)
-        if (
-            hands is not None
-            and len(table.host.session.verdicts) >= hands
-            and table.host.session.phase not in ("over", "aborted")
-        ):
+        if hands is not None and table.hands_played() >= hands and table.host.session.phase not in ("over", "aborted"):
             table.broadcast(table.host.close(f"selfplay stopped after {count(hands, 'hand')}"))
 
     table.run(max_hands=hands, on_hand=on_hand)
