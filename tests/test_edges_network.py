@@ -13,13 +13,18 @@ processes on 127.0.0.1, ports the OS picks, a deadline on every wait (helpers/ne
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import time
 
-from helpers.network import CODE, Human, Table, wait_until
+import pytest
+from helpers.home import terminal_env
+from helpers.network import BRISCOLA, CODE, Human, Table, wait_until
+from helpers.tmux import capture, session_name, tmux
 
 
 def test_the_command_a_host_prints_as_it_leaves_takes_the_table_up_again(children):
@@ -48,6 +53,36 @@ def test_the_command_a_host_prints_as_it_leaves_takes_the_table_up_again(childre
     )
     table.verify_all(table.finish())
     assert ann.text.count("connection lost") == 1
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_the_app_host_leaving_prints_the_whole_command_and_no_traceback(children):
+    """The host in the app (a real terminal: tmux), a friend at the table; ctrl+q, y: the
+    farewell gives --bind, --name and --time-limit, and nothing else is printed (no "Task
+    exception was never retrieved" from the network thread)."""
+    port_file, home = children.folder / "port", children.folder / "app"
+    argv = [*BRISCOLA, "host", "--game", "briscola", "--players", "3", "--bots", "1", "--bind", "127.0.0.1"]
+    argv += ["--port", "0", "--port-file", str(port_file), "--code", CODE, "--name", "Ann", "--time-limit", "40"]
+    env = f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none BRISCOLA_HOME={home}"
+    name = session_name("briscola-host")
+    shell = f"env {env} PYTHONPATH={os.getcwd()} {shlex.join(argv)}; echo exit status $?; sleep 30"
+    tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", "-c", os.getcwd(), shell)
+    try:
+        wait_until(lambda: port_file.exists() and port_file.read_text().isdigit(), "the app to listen")
+        address = f"127.0.0.1:{port_file.read_text()}"
+        bo = children.start("Bo", "join", address, "--name", "Bo", "--code", CODE, "--bot", "random")
+        bo.wait_for(r"^hand 1: ")
+        tmux("send-keys", "-t", name, "C-q")
+        wait_until(lambda: "Leave" in capture(name), "the question")
+        tmux("send-keys", "-t", name, "y")
+        wait_until(lambda: "exit status" in capture(name), "the app to exit")
+        screen = tmux("capture-pane", "-p", "-J", "-t", name, check=False)
+        assert "exit status 0" in screen and "Traceback" not in screen and "never retrieved" not in screen, screen
+        line = re.search(r"to take it up again run: (.*)", screen).group(1)
+        for words in ("--bind 127.0.0.1", "--name Ann", "--time-limit 40", "--bots 1", "--level normal"):
+            assert words in line, line
+    finally:
+        tmux("kill-session", "-t", name, check=False)
 
 
 def test_a_host_restarted_mid_hand_is_said_lost_once_and_without_error_numbers(children):

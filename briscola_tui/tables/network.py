@@ -348,7 +348,7 @@ class NetTable:
             status=status,
             trouble=self._link is not None or session is None,
             failed=self._failed,
-            log=tuple(self._log),
+            log=tuple(line for line in self._log if line != self._failed),  # why it stopped: said once, as failed
             code=self.hosting.code if self.hosting is not None else None,
             level=self.hosting.level if self.hosting is not None else "",
             addresses=self._listening or (f"{self.options.address}:{self.options.port}",),
