@@ -200,7 +200,12 @@ def _add_network_commands(sub) -> None:
     host.add_argument(
         "--bots", type=int, default=HostOptions.bots, metavar="K", help="computer players in the last K seats"
     )
-    host.add_argument("--level", default=HostOptions.level, choices=levels, help="the computer players' level")
+    host.add_argument(
+        "--level",
+        default=HostOptions.level,
+        choices=levels,
+        help="the computer players' level (default: the one in your settings, normal at first)",
+    )
     host.add_argument(
         "--bots-replace", action="store_true", help="a seat timed out is taken by a computer player for the next hand"
     )

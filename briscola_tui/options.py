@@ -46,8 +46,8 @@ class HostOptions:
     """True: no join code at all."""
     bots: int = 0
     """Computer players in the last seats."""
-    level: str = "random"
-    """The computer players' level on the command line (the host form offers the app's, `Settings.level`)."""
+    level: str | None = None
+    """None: the level in the settings (`Settings.level`), as the host form offers it."""
     bots_replace: bool = False
     transcript: str | None = None
     time_limit: int | None = None

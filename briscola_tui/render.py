@@ -14,7 +14,7 @@ events is here, ready for a second language.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -36,6 +36,7 @@ __all__ = [
     "refusal",
     "render",
     "render_hand",
+    "seat_names",
     "side_words",
     "worth",
 ]
@@ -105,6 +106,11 @@ SECRETS = {
     "alone": "you called your own card: you play alone",
     "partner": "you hold the called card: you are the caller's partner, and nobody else knows",
 }
+SEAT_FACTS = ("caller", "partner", "soloist", "black_hand")
+"""Facts of a hand's result that are a seat (named as the seats are)."""
+YES_NO = {"success": ("success", "failure")}
+"""A yes-or-no fact of a hand's result, in words for yes and for no."""
+NONE_FACTS = {"winner": "a draw", "partner": "no partner (the caller plays alone)"}
 ARRIVALS = {"joins": ("joins", "join"), "back": ("is back", "are back"), "takes": ("takes the seat", "take the seat")}
 
 
@@ -112,6 +118,12 @@ def render(event: Event | Note, style: CardStyle = LETTERS, names: Sequence[str]
     """`event` (or a note) as one line: cards and suits as `style` writes them, seats by `names`."""
     words = _Words(style, names)
     return words.note(event) if isinstance(event, Note) else words.line(event)
+
+
+def seat_names(names: Mapping[int, str], players: int) -> tuple[str, ...]:
+    """`render`'s `names` from the names a session knows (seat -> name): "seat N" for a seat
+    not named yet."""
+    return tuple(names.get(seat) or f"seat {seat}" for seat in range(players))
 
 
 def render_hand(last: HandSummary, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
@@ -211,8 +223,9 @@ class _Words:
             return f"{e.game}, {e.players} players"
         if kind == "seated":
             third, second = ARRIVALS[e.arrival or "joins"]
-            person = e.name == "you" and self.you(seat)  # the app's own seat: "you: you join"
-            return f"{self.who(seat)}: {e.name} {second if person else third}"
+            if self.who(seat) in (e.name, "you"):  # named already: "Ann joins (seat 0)", not "Ann: Ann joins"
+                return f"{self.said(seat, third, second)} (seat {seat})"
+            return f"{self.who(seat)}: {e.name} {third}"
         if kind == "dealer":
             return self.said(seat, "deals first", "deal first")
         if kind == "hand":
@@ -301,5 +314,18 @@ class _Words:
         """What an audited hand gave: the result, card points, score change."""
         if redeal:
             return "everybody passed, redeal"
-        facts = ", ".join(f"{k} {v}" for k, v in result if k != "side_points")
+        facts = ", ".join(self.fact(k, v) for k, v in result if k != "side_points")
         return f"{facts}; points {list(points)}; score {None if score is None else list(score)}"
+
+    def fact(self, key: str, value) -> str:
+        """One fact of a hand's result in words: "success", "caller Ann", "trump D"."""
+        if isinstance(value, bool):
+            yes, no = YES_NO.get(key, (key, f"no {key}"))
+            return yes if value else no
+        if key in SEAT_FACTS and isinstance(value, int):
+            return f"{key} {self.who(value)}"
+        if key == "trump" and isinstance(value, str):
+            return f"trump {self.style.suit(value)}"
+        if value is None:
+            return NONE_FACTS.get(key, f"no {key}")
+        return f"{key} {value}"

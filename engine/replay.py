@@ -250,7 +250,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m engine.replay") -
         return 1
     status, out, err = replay_text(text)
     sys.stdout.write(out)
-    sys.stderr.write(err)
+    if err:
+        sys.stderr.write(f"{prog}: {err}")  # one line, the command's name first
     return status
 
 

@@ -83,6 +83,9 @@ class SeatView:
     legal: tuple[Action, ...] = ()  # this seat's choices, when it is to act
     history: tuple[Action, ...] = ()  # every action of the hand as this seat saw it
     last_hand: HandSummary | None = None
+    hand_scores: tuple[tuple[int, tuple[int, ...] | None], ...] = ()
+    """Every audited hand's number and score change (None: a void hand), from the transcript: a
+    node started again (a host restarted, a seat taken back) has the whole series too."""
     _state: State | None = field(default=None, repr=False, compare=False)
 
     @property

@@ -64,6 +64,7 @@ class LocalTable:
         self.queue: deque[tuple[object, bytes]] = deque()
         self.entries: list[bytes] = []
         self.stop_after: int | None = None
+        self.redeals_count = True  # does `stop_after` count a redeal (everybody passed) as a hand?
         self.dropped: list[Dropped] = []
         self.refused: list[Ordered] = []
         self.timed_out: list[int] = []
@@ -114,12 +115,26 @@ class LocalTable:
 
     def pump(self) -> None:
         """Deliver queued messages until every node waits on a decision or the table ends
-        (or, with `stop_after`, that many hands have been audited)."""
+        (or, with `stop_after`, that many hands have been audited: `counted`)."""
         while self.queue:
             self.order(*self.queue.popleft())
-            if self.stop_after is not None and len(self.host.session.verdicts) >= self.stop_after:
+            if self.stop_after is not None and self.counted() >= self.stop_after:
                 self.queue.clear()
                 return
+
+    def counted(self) -> int:
+        """The hands `stop_after` (`max_hands`) counts: every audited one, or with
+        `redeals_count` False those but redeals (`hands_played`)."""
+        return len(self.host.session.verdicts) if self.redeals_count else self.hands_played()
+
+    def hands_played(self) -> int:
+        """Hands audited so far but redeals (everybody passed: the hand is dealt again); a void
+        hand (someone named) counts."""
+        return sum(
+            1
+            for v in self.host.session.verdicts
+            if not (v.ok and v.outcome is not None and v.outcome.result.get("redeal"))
+        )
 
     def order(self, connection, signed: bytes) -> None:
         """The host orders one message and relays the entry (or drops it)."""
@@ -188,7 +203,7 @@ class LocalTable:
         return True
 
     def run(self, max_hands: int | None = None, on_hand: Callable | None = None) -> None:
-        """Play until the series ends (or `max_hands` hands have been audited)."""
+        """Play until the series ends (or `max_hands` hands have been audited: `counted`)."""
         self.stop_after = max_hands
         self.start()
         self.play(max_hands, on_hand, seen=0)
@@ -205,7 +220,7 @@ class LocalTable:
                     if on_hand:
                         on_hand(verdict)
                 seen = len(host.verdicts)
-                if max_hands is not None and seen >= max_hands:
+                if max_hands is not None and self.counted() >= max_hands:
                     return
             if not self.decide() and not self.queue and not self.retake() and not self.time_out():
                 raise RuntimeError(f"the table is stuck in phase {host.phase}")

@@ -29,6 +29,9 @@ def build_view(session: SessionBase) -> SeatView:
         hand_number=session.hand.number if session.hand else None,
         legal=tuple(session.legal_actions()),
         last_hand=summary(session.verdicts[-1]) if session.verdicts else None,
+        hand_scores=tuple(
+            (v.hand, tuple(v.outcome.score) if v.outcome and v.outcome.score else None) for v in session.verdicts
+        ),
         _state=session.view,
         **fields,
     )

@@ -471,10 +471,10 @@ def test_a_host_that_orders_a_hostile_name_is_refused_by_every_client_and_nothin
         table = Table(children, "briscola", players=3)
     watcher = table.watch()
     ann = table.join("Ann", seat=0)
-    table.host.wait_for(r"^seat 0: Ann joins$")
+    table.host.wait_for(r"^Ann joins \(seat 0\)$")
     wait_until(lambda: len([ln for ln in table.host.lines if " joined" in ln]) >= 2, "the watcher", kids=children)
     bad = hostile(children, "bad", "player", table.address, name)
-    table.host.wait_for(r"^seat 1: \\x1b\]0;pwned\\x07Bo\\x1b\[2J\\nthe table stopped: seat 0: cheated joins$")
+    table.host.wait_for(r"^\\x1b\]0;pwned\\x07Bo\\x1b\[2J\\nthe table stopped: seat 0: cheated joins \(seat 1\)$")
     for client in (ann, watcher, bad):
         client.wait_for(
             r"^stopping: join name: a name cannot hold a control character \(U\+001B, \\x1b\) \[the host\]$"

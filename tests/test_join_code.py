@@ -153,14 +153,16 @@ def test_a_byte_changed_on_the_way_closes_the_connection_and_the_host_takes_noth
     zed = join("Zed")  # its request changed on the way: the host closes the connection (it may come back)
     assert zed.finish() == 1, zed.tail()
     assert re.search(
-        r"^cannot reach the host: the host closed the connection: a frame failed its integrity check", zed.text, re.M
+        r"^cannot reach the host at 127\.0\.0\.1:\d+: the host closed the connection: a frame failed its integrity check",
+        zed.text,
+        re.M,
     ), zed.tail()
     assert proxy.accepted >= 2  # it tried again (the connection was lost, not refused)
     assert re.search(r"closing connection \d+ \(\?\): a frame failed its integrity check", table.host.text)
     state["way"] = "down"
     yul = join("Yul")  # the host's challenge changed on the way: the client closes the connection
     assert yul.finish() == 1, yul.tail()
-    assert re.search(r"^cannot reach the host \(a frame failed its integrity check", yul.text, re.M), yul.tail()
+    assert "a frame failed its integrity check" in yul.text.splitlines()[-1], yul.tail()
     for client in (zed, yul):
         assert "at table" not in client.text
     assert "joined" not in table.host.text

@@ -408,7 +408,8 @@ def test_a_wrong_or_missing_code_takes_no_seat_and_watches_nothing(children):
     ]
     for intruder in intruders:
         assert intruder.finish() == 2, intruder.tail()
-        assert intruder.wait_for(r"^the host refused: wrong join code$")
+        needs = r"this table needs a join code \(--code\)" if intruder.name.startswith("Nocode") else "wrong join code"
+        assert intruder.wait_for(rf"^the host refused: {needs}$")
         assert "at table" not in intruder.text and "joins" not in intruder.text
         assert not (intruder.home / "transcripts").exists() or not any((intruder.home / "transcripts").iterdir())
     for intruder in intruders:
@@ -477,7 +478,7 @@ def test_a_person_may_not_take_a_computer_players_name(children):
 def test_a_connection_submitting_another_keys_message_is_closed(children, tmp_path):
     table = Table(children, "briscola", players=4, bots=2)
     ann = table.join("Ann", seat=0)
-    table.host.wait_for(r"^seat 0: Ann joins$")
+    table.host.wait_for(r"^Ann joins \(seat 0\)$")
     k1 = Identity.generate()
     reason = "a message signed by another key than the one this connection proved"
     # A player proves K1 and sends Ann's own signed join (seat 0, Ann's key).
@@ -544,7 +545,7 @@ def test_a_seat_silent_past_the_time_limit_is_named_and_a_computer_player_takes_
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "3", "--bots-replace"))
     person = Human(seed=5)  # plays three cards, then never answers again
     nico = table.join("Nico", human=lambda child, line: person(child, line) if person.moves < 3 else None)
-    table.host.wait_for(r"seat 0 timed out", timeout=WAIT)
+    table.host.wait_for(r"Nico timed out", timeout=WAIT)
     table.host.wait_for(r"a computer player takes seat 0")
     assert nico.finish() != 0  # its seat was given away: it says so and stops
     assert "your seat was given to a computer player" in nico.text
@@ -576,9 +577,7 @@ def test_a_host_never_reached_is_not_called_a_lost_connection(children):
         port = probe.getsockname()[1]
     ann = children.start("Ann", "join", f"127.0.0.1:{port}", "--name", "Ann", "--bot", "random", "--retry", "1")
     assert ann.finish() == 1
-    assert ann.wait_for(r"^cannot reach the host \(.*\); trying again in 0\.2 s$")
-    assert ann.text.splitlines()[-1].startswith("cannot reach the host: ")
-    assert "connection lost" not in ann.text
+    assert ann.text.splitlines() == [f"nothing answers at 127.0.0.1:{port} (is the host running, on that port?)"]
 
 
 def test_a_second_join_from_the_same_data_folder_is_told_to_use_another(children):

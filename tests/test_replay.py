@@ -29,7 +29,8 @@ def run(capsys, tmp_path, doc, raw: str | None = None):
     path.write_text(raw if raw is not None else json.dumps(doc))
     status = cli_main(["replay", str(path)])
     out = capsys.readouterr()
-    return status, out.out, out.err
+    assert out.err == "" or out.err.startswith("briscola replay: "), out.err  # one line, the command's name first
+    return status, out.out, out.err.removeprefix("briscola replay: ")
 
 
 def assert_action_error(capsys, tmp_path, doc, index: int, words: str):
@@ -271,7 +272,7 @@ def test_stdin_and_subprocess_errors():
     )
     assert run_.returncode == 2
     assert run_.stdout == ""
-    assert run_.stderr.startswith("action 0: ")
+    assert run_.stderr.startswith("briscola replay: action 0: ")
     run_ = subprocess.run(
         [sys.executable, "-m", "briscola_tui.cli", "replay", "-"],
         input="not json",

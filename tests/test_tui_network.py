@@ -402,7 +402,7 @@ async def test_forms_name_a_bad_field_and_the_lobby_shows_a_refusal_or_no_answer
         lobby = app.screen
         await wait_for(
             pilot,
-            lambda: "cannot reach the host" in str(lobby.query_one("#lobby-waiting").render()),
+            lambda: f"nothing answers at 127.0.0.1:{silent}" in str(lobby.query_one("#lobby-waiting").render()),
             "the lobby to say so",
             WAIT,
         )

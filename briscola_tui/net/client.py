@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from engine.labels import LabelError, labels, parse
 from protocol import handshake as hs
-from protocol.channel import Channel, Exchange, WrongCode
+from protocol.channel import WRONG_CODE, Channel, Exchange, WrongCode
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
@@ -34,9 +34,13 @@ from protocol.transcript import entry_hash
 
 from ..files.folders import subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
-from ..render import Note
+from ..render import Note, seat_names
 from .listener import Keyboard, Listener, Person
 from .thinking import think
+
+FIRST_CONTACT_SECONDS = 2.5
+"""How long a client that never reached the table tries before it says nothing answers (a table
+it was at, it tries again for --retry seconds)."""
 
 
 class Refused(Exception):
@@ -98,6 +102,7 @@ class Client:
         self.channel: Channel | None = None  # this connection's, once the key exchange is done
         self.ended: str | None = None
         self.away: tuple[int, ...] = ()  # the seats the host says have no connection
+        self._lost = False  # the connection was lost, and that was said (once per loss)
 
     # --- connecting, and connecting again -----------------------------------------------
 
@@ -111,16 +116,20 @@ class Client:
                 self.listener.note(Note("stopping", reason=str(distrust)))
                 return 2
             except Refused as refusal:
-                self.listener.line(f"the host refused: {refusal}")
+                self.listener.line(self._refusal(str(refusal)))
                 return 2
             except (ConnectionError, OSError, asyncio.IncompleteReadError, ProtocolError) as error:
                 # A host that sends what cannot be read (not a refused entry: `_take` stops on
                 # that) is treated as a lost connection: try again, as long as --retry allows.
                 if self.ended is not None:
                     break
-                self.listener.lost("connection lost" if self.session is not None else "cannot reach the host", error)
-                if waited >= self.options.retry_seconds:
-                    self.listener.line(f"cannot reach the host: {error}")
+                if self.session is None and not isinstance(error, Busy):
+                    # Never at this table: a host that is not there is said in a few seconds.
+                    if waited >= FIRST_CONTACT_SECONDS:
+                        self.listener.line(self._unreachable(error))
+                        return 1
+                elif waited >= self.options.retry_seconds:
+                    self.listener.line(f"cannot reach the host: {_why(error)}")
                     return 1
                 pause = delay
                 if isinstance(error, Busy):
@@ -129,13 +138,30 @@ class Client:
                     left = self.options.retry_seconds - waited
                     pause = min(max(delay, error.seconds) * random.uniform(1.0, 1.25), left)
                     self.listener.line(f"the host is busy ({error}); trying again in {pause:.1f} s")
-                else:
-                    what = "connection lost" if self.session is not None else "cannot reach the host"
-                    self.listener.line(f"{what} ({error or 'closed'}); trying again in {delay:.1f} s")
+                elif self.session is not None and not self._lost:
+                    self._lost = True  # said once, not again at every try
+                    self.listener.lost("connection lost", error)
+                    self.listener.line(f"connection lost ({_why(error)}); trying again")
                 await asyncio.sleep(pause)
                 waited += pause
                 delay = min(delay * 2, 5.0)
         return self._exit_status()
+
+    def _where(self) -> str:
+        return f"{self.options.address}:{self.options.port}"
+
+    def _unreachable(self, error: BaseException) -> str:
+        """Why a first connection failed, in words."""
+        if isinstance(error, ConnectionRefusedError):
+            return f"nothing answers at {self._where()} (is the host running, on that port?)"
+        if isinstance(error, (ProtocolError, asyncio.IncompleteReadError)):
+            return f"{self._where()} does not answer as a briscola host ({error})"
+        return f"cannot reach the host at {self._where()}: {_why(error)}"
+
+    def _refusal(self, reason: str) -> str:
+        if reason == WRONG_CODE and not self.options.code:
+            return "the host refused: this table needs a join code (--code)"
+        return f"the host refused: {reason}"
 
     def _exit_status(self) -> int:
         session = self.session
@@ -151,6 +177,7 @@ class Client:
         frames = FrameReader()
         try:
             backlog = await self._handshake(reader, frames)
+            self._lost = False
             self.listener.connected()
             await self._catch_up(backlog)
             self.listener.changed()
@@ -285,7 +312,8 @@ class Client:
             self.session, owed = await asyncio.to_thread(self._rebuild, backlog)
             for message in owed:  # written here, on the event loop's thread (a transport is not thread-safe)
                 self._send(hs.submit(message))
-            self.listener.note(self._seated())
+            self.listener.note(self._seated())  # "seat 2 at table ...": where this client sits
+            self._name_seats()
             summary = self._so_far()
             if summary is not None:
                 self.listener.note(summary)
@@ -296,6 +324,10 @@ class Client:
             await self._take(data)
         for message in self._unconfirmed():
             self._send(hs.submit(message))  # sent before the drop, never ordered: the very same bytes
+
+    def _name_seats(self) -> None:
+        session = self.session
+        self.listener.named(seat_names(session.names, session.players))
 
     def _unconfirmed(self) -> list[bytes]:
         """Messages this seat signed (and stored) that the transcript does not hold yet."""
@@ -376,6 +408,9 @@ class Client:
             self._waiting = asyncio.ensure_future(self.person.answer())
         if not self._waiting.done():
             reading = asyncio.ensure_future(self._entry(reader, frames))
+            # Stopped meanwhile (the app closing), the read may still end in an error of its own
+            # (the host gone): taken here, it is no "exception never retrieved" on the way out.
+            reading.add_done_callback(_taken)
             await asyncio.wait({self._waiting, reading}, return_when=asyncio.FIRST_COMPLETED)
             if reading.done():
                 return None, reading.result()
@@ -427,6 +462,7 @@ class Client:
             return
         if self.log is not None:
             self.log.append(data)
+        self._name_seats()
         for event in update.events:
             self.listener.event(event)
         self.submit(update.messages)
@@ -464,3 +500,14 @@ class Client:
             return Note("stopped", culprits=tuple(named[k] for k in sorted(named)))
         scores = tuple(session.series.scores) if session.series else ()
         return Note("over", scores=scores, reason=session.closed or None)
+
+
+def _taken(task: asyncio.Future) -> None:
+    """Retrieve a finished task's outcome (its error is the caller's to see, or nobody's)."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _why(error: BaseException) -> str:
+    """An error in words: a socket's without its number ("Connection reset by peer")."""
+    return getattr(error, "strerror", None) or str(error) or "closed"

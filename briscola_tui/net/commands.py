@@ -7,6 +7,7 @@ import errno
 import os
 import random
 import secrets
+import shlex
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from protocol.transcript_file import NotATranscript
 from ..files import atomic
 from ..files.folders import InUse, data_dir, hold_lock, open_private, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
+from ..options import HostOptions
 from .admission import GuessLimits, new_code
 from .client import Client, Options
 from .connection import Limits
@@ -70,6 +72,13 @@ class Hosting:
     resumed: bool
     level: str  # of the computer players this process runs
     port_file: str | None = None  # where to write the port once listening (for scripts and tests)
+    again: tuple[str, ...] = ()  # the options, beside --port, that take the table up again
+    listened: int = 0  # the port it listens on, once it does
+
+    def resume_command(self, port: int) -> str:
+        """The `briscola host` command that takes this table up again, listening on `port`."""
+        words = ["briscola", "host", "--transcript", str(self.log.path), "--port", str(port), *self.again]
+        return shlex.join(words)
 
     @property
     def table_id(self) -> bytes:
@@ -77,6 +86,7 @@ class Hosting:
 
     def listening_on(self, port: int) -> None:
         """The server listens on `port`: write it to the port file, if one was asked for."""
+        self.listened = port
         if self.port_file:
             Path(self.port_file).write_text(str(port))
 
@@ -99,8 +109,9 @@ def prepare_host(args, say) -> Hosting:
     code = None if args.open else (args.code or _saved_code(host.table_id) or new_code())
     if code is not None:
         _save_code(host.table_id, code)  # a restarted host keeps the code its players were given
-    bots = _host_bots(host, args, log)
-    replace = players.get(args.level) if args.bots_replace else None
+    level = host_level(args)
+    bots = _host_bots(host, args, log, level)
+    replace = players.get(level) if args.bots_replace else None
     time_limit = args.time_limit if args.time_limit is not None else session.rules.get("time_limit")
     server = TableServer(
         host,
@@ -114,7 +125,38 @@ def prepare_host(args, say) -> Hosting:
         limits=_limits(args),
         guesses=_guess_limits(args),
     )
-    return Hosting(server, log, code, args.bind, args.port, resumed, args.level, getattr(args, "port_file", None))
+    again = _again(args, level)
+    return Hosting(server, log, code, args.bind, args.port, resumed, level, getattr(args, "port_file", None), again)
+
+
+def host_level(args) -> str:
+    """The computer players' level: --level, else the one in the player's settings (as the host form)."""
+    if getattr(args, "level", None):
+        return args.level
+    from ..files.settings import load
+
+    return load().level
+
+
+def _again(args, level: str) -> tuple[str, ...]:
+    """What `briscola host` must be given again, beside the transcript and the port, to serve the
+    same table the same way: the game and its options come from the transcript, the join code
+    from the data folder (`_save_code`); the rest only from the command line."""
+    words = ["--bots", str(args.bots), "--level", level]
+    if args.bind != HostOptions.bind:
+        words += ["--bind", args.bind]
+    if args.open:
+        words.append("--open")
+    if args.bots_replace:
+        words.append("--bots-replace")
+    for option, value in (("--hands", args.hands), ("--time-limit", args.time_limit), ("--name", args.name)):
+        if value:
+            words += [option, str(value)]
+    if getattr(args, "headless", False):
+        words.append("--headless")
+    if getattr(args, "ascii", False):
+        words.append("--ascii")
+    return tuple(words)
 
 
 def host_command(args) -> int:
@@ -134,6 +176,10 @@ def host_command(args) -> int:
 
     try:
         status = asyncio.run(hosting.server.run(args.bind, args.port, listening))
+    except KeyboardInterrupt:
+        if session.phase not in ("over", "aborted"):
+            say(f"left the table; to take it up again run: {hosting.resume_command(hosting.listened or args.port)}")
+        raise
     finally:
         hosting.log.close()
     if session.series is not None:
@@ -231,11 +277,11 @@ def _resume_host(identity: Identity, path: Path) -> tuple[Host, TranscriptFile]:
     return host, log
 
 
-def _host_bots(host: Host, args, log: TranscriptFile) -> dict[int, Bot]:
+def _host_bots(host: Host, args, log: TranscriptFile, level: str) -> dict[int, Bot]:
     """The last `--bots` seats, played by this process (their keys and secrets kept like anyone's)."""
     session = host.session
     entries = [e.encode() for e in log.entries]
-    player = players.get(args.level)
+    player = players.get(level)
     out = {}
     for seat in range(session.players - args.bots, session.players):
         key = subfolder("host-bots") / f"{host.table_id.hex()}-seat{seat}.key"

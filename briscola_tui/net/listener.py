@@ -29,6 +29,11 @@ class Listener:
 
     def __init__(self, say: Callable[[str], None]) -> None:
         self.say = say
+        self.names: tuple[str, ...] = ()  # the seats' names, once known (`named`)
+
+    def named(self, names: tuple[str, ...]) -> None:
+        """The seats' names as the table knows them now (seat order; "seat N" for one not named)."""
+        self.names = names
 
     def line(self, text: str) -> None:
         """Something the client says in its own words (retrying, refused, not a move)."""
@@ -36,11 +41,11 @@ class Listener:
 
     def event(self, event: Event) -> None:
         """An event of the table, from an entry the client took in."""
-        self.say(render(event, HEADLESS))
+        self.say(render(event, HEADLESS, self.names))
 
     def note(self, note: Note) -> None:
         """A note of the client's own: who sits where, who went or came back, why it stops."""
-        self.say(render(note, HEADLESS))
+        self.say(render(note, HEADLESS, self.names))
 
     def connected(self) -> None:
         """The handshake is done: the connection is up."""

@@ -172,13 +172,13 @@ class Ordering:
 
     async def _check_end(self) -> None:
         """The series is over, or the table has played the hands it was started for (scored
-        ones: a void hand is played again): close it (before anything of the next hand is ordered)."""
+        ones: a void hand is played again, and a redeal, everybody having passed, is no hand played): close it (before anything of the next hand is ordered)."""
         session = self.session
         if session.phase in ("over", "aborted"):
             self.finished.set()
         elif (
             self.hands is not None
-            and len(session.outcomes) >= self.hands
+            and sum(not o.result.get("redeal") for o in session.outcomes) >= self.hands
             and session.phase == "commit"
             and not session.hand.commits
         ):

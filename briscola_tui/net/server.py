@@ -38,7 +38,7 @@ from protocol.host import Host
 from protocol.session import TableSession
 from protocol.transcript import HOST
 
-from ..render import HEADLESS, render
+from ..render import HEADLESS, render, seat_names
 from ..wording import count
 from .admission import Admission, GuessLimits
 from .clock import Clock
@@ -68,7 +68,7 @@ class TableServer:
         self.bots = bots
         self.hands = hands
         self.say = say
-        self.tell = lambda event: self.say(render(event, HEADLESS))  # an event, in words
+        self.tell = lambda event: self.say(render(event, HEADLESS, self.names()))  # an event, in words
         self.limits = limits or Limits()
         self.conns: dict[int, Conn] = {}
         self.frames: list[bytes] = [frame(hs.entry(e.encode())) for e in host.transcript.entries]
@@ -110,6 +110,11 @@ class TableServer:
     @property
     def session(self) -> TableSession:
         return self.host.session
+
+    def names(self) -> tuple[str, ...]:
+        """The seats' names as the transcript gives them ("seat N" for a seat not taken yet)."""
+        session = self.session
+        return seat_names(session.names, session.players)
 
     def _say(self, line: str) -> None:
         """`say`, looked up when a part speaks: tables/network.py sets `say` and `tell` once the

@@ -34,7 +34,7 @@ from protocol.identity import Identity, fingerprint
 from ..net.client import Client, Options
 from ..net.commands import Hosting, addresses, is_bot_name, person_name
 from ..net.listener import Listener
-from ..render import Note, render
+from ..render import Note, render, seat_names
 from .controller import Lobby, LobbySeat, Result
 
 LOBBY_PHASES = ("table", "join", "coin_commit", "coin_reveal")
@@ -68,7 +68,7 @@ class TableListener(Listener):
         self.net.link(None)
 
     def lost(self, what: str, error: BaseException) -> None:
-        self.net.link(f"{what} ({error or 'closed'}): trying again{ELLIPSIS}")
+        self.net.link(f"{what}: the host is gone; trying again{ELLIPSIS}")
 
     def changed(self) -> None:
         self.net.publish()
@@ -162,7 +162,7 @@ class NetTable:
         options = Options(_loopback(args.bind), 0, "player", name, hosting.code or "", 0, None)
         table = cls(options, identity, hosting)
         hosting.server.say = table.host_said
-        hosting.server.tell = lambda event: table.host_said(render(event))
+        hosting.server.tell = lambda event: table.host_said(render(event, names=hosting.server.names()))
         for line in lines:
             table.host_said(line)
         return table
@@ -268,7 +268,7 @@ class NetTable:
 
     def client_said(self, line: str) -> None:
         self._log.append(line)
-        if "; trying again in " not in line:  # the client's own retry chatter
+        if "; trying again" not in line:  # the client's own retry chatter
             self._client_line = line
         with self._changed:
             self._events.append(Note("said", text=line))
@@ -284,7 +284,8 @@ class NetTable:
 
     def client_told(self, event: Event) -> None:
         """An event of the table: the log keeps its words, the screen the event."""
-        line = render(event)
+        session = self.client.session if self.client is not None else None
+        line = render(event, names=seat_names(session.names, session.players) if session is not None else ())
         self._log.append(line)
         self._client_line = line
         with self._changed:
@@ -347,7 +348,7 @@ class NetTable:
             status=status,
             trouble=self._link is not None or session is None,
             failed=self._failed,
-            log=tuple(self._log),
+            log=tuple(line for line in self._log if line != self._failed),  # why it stopped: said once, as failed
             code=self.hosting.code if self.hosting is not None else None,
             level=self.hosting.level if self.hosting is not None else "",
             addresses=self._listening or (f"{self.options.address}:{self.options.port}",),
@@ -452,7 +453,9 @@ class NetTable:
                     return Result.TURN
                 view = self._view
             if moved is not None and view is not None:
-                moved(view.turn if view.turn != view.seat and view.table_phase == "play" else None)
+                # Nobody is thinking while the host is gone: the status line says what is going on.
+                playing = view.turn != view.seat and view.table_phase == "play" and self._link is None
+                moved(view.turn if playing else None)
 
     def interrupt(self) -> None:
         """Make a waiting `advance` return Result.STOPPED now (and any later one at once): the screen that

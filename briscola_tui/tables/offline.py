@@ -280,11 +280,7 @@ class OfflineTable:
 
     def scored(self) -> int:
         """Hands played to a result so far: a redeal (everybody passed) is not one."""
-        return sum(
-            1
-            for v in self.table.host.session.verdicts
-            if not (v.ok and v.outcome is not None and v.outcome.result.get("redeal"))
-        )
+        return self.table.hands_played()
 
     # --- running ----------------------------------------------------------------
 

@@ -133,13 +133,10 @@ def _play(table, hands, kind, out) -> None:
     def on_hand(verdict):
         _report(table, seen, out)
         print(describe_hand(verdict), file=out, flush=True)
-        if (
-            hands is not None
-            and len(table.host.session.verdicts) >= hands
-            and table.host.session.phase not in ("over", "aborted")
-        ):
+        if hands is not None and table.hands_played() >= hands and table.host.session.phase not in ("over", "aborted"):
             table.broadcast(table.host.close(f"selfplay stopped after {count(hands, 'hand')}"))
 
+    table.redeals_count = False  # --hands K: K hands played to a result (or made void), not K deals
     table.run(max_hands=hands, on_hand=on_hand)
     _report(table, seen, out)
     for node, error in table.failures:

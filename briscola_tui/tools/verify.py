@@ -80,8 +80,8 @@ def verify(path: str | os.PathLike, out, err) -> int:
         entries, warnings, table_id = loaded.entries, loaded.warnings, loaded.table_id
     except OldTranscript as error:
         return _refuse(err, f"{path} is {error.reason}")
-    except NotATranscript as error:
-        return _refuse(err, f"{path} is not a briscola transcript: {error.reason}")
+    except NotATranscript:  # (why its bytes do not read as one: nothing a person can act on)
+        return _refuse(err, f"{path} is not a briscola transcript")
     except RemoteProtocolError as error:
         # A whole frame that does not decode: replay the entries before it, then name it.
         broken = error

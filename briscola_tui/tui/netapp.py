@@ -65,10 +65,6 @@ def farewell(kind: str, table: NetTable) -> str:
     if table.over:
         return f"briscola {kind}: the table is over"
     if kind == "host" and table.hosting is not None:
-        hosting = table.hosting
-        port = table.options.port or hosting.port
-        return (
-            f"briscola host: left the table; to take it up again run: briscola host --transcript "
-            f"{hosting.log.path} --port {port} --bots {len(hosting.server.bots)} (the same --level)"
-        )
+        port = table.hosting.listened or table.hosting.port
+        return f"briscola host: left the table; to take it up again run: {table.hosting.resume_command(port)}"
     return f"briscola {kind}: left the table; the same command takes your place again"

@@ -154,10 +154,17 @@ def _thirds_sum(result, names, style, played, deal) -> list[str] | None:
     ]
 
 
+def series_hands(view, history) -> tuple:
+    """(number, score change) of every hand audited: the view's, from the whole transcript (the
+    screen's own `history` has only the hands it saw: none from before a restart)."""
+    hands = tuple(getattr(view, "hand_scores", ()))
+    return hands if len(hands) >= len(history) else tuple(history)
+
+
 def scoreboard(view, history) -> str:
     """The series so far: each hand's score change by seat, and the totals."""
     names = view.names
-    hands = [(n, score) for n, score in history if score is not None]
+    hands = [(n, score) for n, score in series_hands(view, history) if score is not None]
     shown = hands[-10:]
     head = f"{'':<8}" + "".join(f"{'h' + str(n + 1):>5}" for n, _ in shown) + f"{'total':>7}"
     rows = [head]
@@ -211,7 +218,7 @@ def summary_text(view, style: Style, final: bool, tricks=(), history=(), played=
         out.append("\n Tricks\n", "bold")
         for i, trick in enumerate(tricks, 1):
             out.append(f"  {i:>2}. {trick}\n")
-    if len(history) > 1 or final:
+    if len(series_hands(view, history)) > 1 or final:
         out.append("\n Series\n", "bold")
         out.append("  " + scoreboard(view, history).replace("\n", "\n  ") + "\n")
     if final:
