@@ -12,6 +12,8 @@ from ..widgets.literal import literal
 
 HELP = """\
 1-9          choose a card or a numbered choice
+10, 11...    two digits: 1 then 2 is 12 (a 1 waits a
+             second for a second digit)
 arrows, h l  move between cards and choices
 Enter, Space play the card or confirm the choice
              (a discard: digits or Space toggle a card,
