@@ -173,7 +173,7 @@ def bid_words(action, style: CardStyle = LETTERS) -> str:
 
 def worth(points: int, unit: str = "point") -> str:
     """What a trick or a side is worth: "28 points", "1 third"."""
-    return f"{points} {unit}" + ("" if points == 1 else "s")
+    return count(points, unit)
 
 
 def side_words(side: Side, names: Sequence[str], width: int = 0) -> str:

@@ -157,7 +157,7 @@ def _thirds_sum(result, names, style, played, deal) -> list[str] | None:
 def series_hands(view, history) -> tuple:
     """(number, score change) of every hand audited: the view's, from the whole transcript (the
     screen's own `history` has only the hands it saw: none from before a restart)."""
-    hands = tuple(getattr(view, "hand_scores", ()))
+    hands = tuple(view.hand_scores)
     return hands if len(hands) >= len(history) else tuple(history)
 
 

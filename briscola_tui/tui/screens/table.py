@@ -329,8 +329,7 @@ class TableScreen(Screen):
 
     def _start_turn(self) -> None:
         """My turn: the picker for what is asked of me (and the bell, after a wait)."""
-        settings = getattr(self.app, "settings", None)
-        if time.monotonic() - self.waiting_since > BELL_WAIT and getattr(settings, "bell", False):
+        if time.monotonic() - self.waiting_since > BELL_WAIT and self.app.settings.bell:
             self.app.bell()
         v = self.view
         kinds = {a.kind for a in v.legal}
