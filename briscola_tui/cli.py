@@ -9,6 +9,7 @@ import sys
 
 from engine.games import GAMES
 
+from . import language
 from .names import CHEAT_KINDS, CHEATER, FIRST_SHUFFLER_CHEATS, HOST_CHEATS, LEVELS
 from .options import DEFAULT_GAME, HostOptions, JoinOptions, PlayOptions, WatchOptions
 from .wording import TITLES, listing
@@ -459,6 +460,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .files import settings
+
+    language.choose(settings.load().language)  # before the parser: its help is in words
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):

@@ -7,6 +7,8 @@ from collections.abc import Iterable
 
 from engine.games import GAMES
 
+from .language import n_
+
 TITLES = {name: info.title for name, info in GAMES.items()}
 """Each game's full name, as headings show it (the table, the lobby, the replay viewer)."""
 SHORT_NAMES = {name: info.short for name, info in GAMES.items()}
@@ -14,8 +16,9 @@ SHORT_NAMES = {name: info.short for name, info in GAMES.items()}
 
 
 def count(n: int, one: str, several: str = "") -> str:
-    """`n` and its noun: "1 hand", "3 hands", "2 entries" (`several` when the plural is not `one` + s)."""
-    return f"{n} {one if n == 1 else several or one + 's'}"
+    """`n` and its noun: "1 hand", "3 hands", "2 entries" (`several` when the plural is not `one` + s),
+    in the current language ("1 mano", "3 mani"). The nouns must be literal strings, for the catalogue."""
+    return f"{n} {n_(one, several or one + 's', n)}"
 
 
 def listing(items: Iterable[str], last: str = "and") -> str:

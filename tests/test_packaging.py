@@ -51,6 +51,7 @@ def test_the_wheel_holds_every_file_of_the_packages(built):
     missing = sorted(source_files() - names)
     assert not missing, f"the wheel lacks {missing}"
     assert any(name.endswith("screens/table.tcss") for name in names)
+    assert "briscola_tui/locale/it/LC_MESSAGES/briscola.po" in names
 
 
 def test_the_sdist_holds_every_file_of_the_packages(built):

@@ -20,6 +20,7 @@ CHOICES = {
     "suit_names": ("french", "italian"),
     "level": LEVELS,
     "bell": (True, False),
+    "language": ("auto", "en", "it"),
 }
 """Each setting's values, the default first."""
 EXPLAIN = {
@@ -28,6 +29,7 @@ EXPLAIN = {
     "suit_names": "suit names in words: french (spades, hearts...) or italian (Spade, Coppe, Denari, Bastoni)",
     "level": "the computer players' level when you play against the computer",
     "bell": "the terminal bell when your turn comes after a wait of over a second",
+    "language": "the words: English, italiano, or auto: as the environment says (LANGUAGE, LC_MESSAGES, LANG)",
 }
 
 
@@ -48,6 +50,7 @@ class Settings:
     suit_names: str = "french"
     level: str = "normal"
     bell: bool = True
+    language: str = "auto"
     problem: str = ""  # what was wrong with the file read (not saved)
 
     def cycle(self, name: str) -> None:

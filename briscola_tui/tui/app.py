@@ -13,6 +13,7 @@ from rich.segment import Segment
 from textual.app import App
 from textual.filter import LineFilter
 
+from .. import language
 from ..files import settings as settings_module
 from ..options import PlayOptions
 from .screens.toosmall import TooSmall, too_small
@@ -69,6 +70,7 @@ class BriscolaApp(App):
         `ascii` and `level` given here win over them for this run."""
         super().__init__()
         self.settings = settings if settings is not None else settings_module.load()
+        language.choose(self.settings.language)
         self.ascii_forced = ascii
         self.glyphs = terminal_shows_glyphs()  # the terminal's, read once: Textual takes stdout over
         self.ascii_only = AsciiOnly()
@@ -172,10 +174,11 @@ class BriscolaApp(App):
     def apply_settings(self) -> None:
         """The settings changed: the style and level of what is opened next; what shows now is
         drawn again (in ASCII, or no longer)."""
-        ascii = self.style_.ascii
+        ascii, words = self.style_.ascii, language.current()
+        language.choose(self.settings.language)
         self.style_ = self.make_style()
         self.level = self.settings.level
-        if self.style_.ascii != ascii:
+        if self.style_.ascii != ascii or language.current() != words:
             for screen in self.screen_stack:
                 for widget in screen.walk_children(with_self=True):
                     widget.refresh()

@@ -48,10 +48,11 @@ def point_home_at(monkeypatch: pytest.MonkeyPatch, folder: Path) -> dict[str, Pa
     places["XDG_RUNTIME_DIR"].mkdir(mode=0o700, parents=True, exist_ok=True)
     for name, place in places.items():
         monkeypatch.setenv(name, str(place))
+    monkeypatch.setenv("LANGUAGE", "en")  # the words the tests expect, whatever the machine's locale
     return places
 
 
 def terminal_env() -> str:
     """The variables of VARIABLES as they are now, as `NAME=value ...` for an `env` command
     line (a tmux pane starts from the tmux server's environment, not the test's)."""
-    return " ".join(f"{name}={os.environ[name]}" for name in VARIABLES if name in os.environ)
+    return " ".join(f"{name}={os.environ[name]}" for name in (*VARIABLES, "LANGUAGE") if name in os.environ)

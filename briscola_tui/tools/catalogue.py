@@ -1,0 +1,243 @@
+"""The translators' tool: find every word the program marks for translation and
+keep each language's catalogue (`briscola_tui/locale/<code>/LC_MESSAGES/briscola.po`)
+in step with the code.
+
+    python -m briscola_tui.tools.catalogue update      # add new words, drop gone ones, in every catalogue
+    python -m briscola_tui.tools.catalogue check       # exit 1 naming what is missing or wrong
+    python -m briscola_tui.tools.catalogue new de      # start a catalogue for another language
+
+The words are found in the source, not by running it: the calls `_("...")`,
+`N_("...")`, `n_("one", "several", n)` and `count(n, "noun"[, "nouns"])` with
+literal strings (see `briscola_tui.language`), and the words argparse writes
+itself ("usage: ", its errors). A new word gets an empty translation, which
+`check` reports and which shows in English until it is filled in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import po
+from ..language import DOMAIN, LOCALE_DIR
+
+PACKAGE = Path(__file__).resolve().parent.parent
+ARGPARSE_WORDS = (
+    "usage: ",
+    "positional arguments",
+    "options",
+    "show this help message and exit",
+    "show program's version number and exit",
+    "the following arguments are required: %s",
+    "unrecognized arguments: %s",
+    "argument %(argument_name)s: %(message)s",
+    "invalid choice: %(value)r (choose from %(choices)s)",
+    "invalid %(type)s value: %(value)r",
+    "expected one argument",
+    "expected at most one argument",
+    "expected at least one argument",
+    "ambiguous option: %(option)s could match %(matches)s",
+    "not allowed with argument %s",
+    "one of the arguments %s is required",
+    "ignored explicit argument %r",
+    "%(prog)s: error: %(message)s\n",
+)
+"""The words of argparse a user meets (its help and its errors); argparse looks them up in
+our catalogue (`language.choose`)."""
+ARGPARSE_PLURALS = (("expected %s argument", "expected %s arguments"),)
+PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?:![rsa])?(?::[^{}]*)?\}|%\([a-z_]+\)[rsd]|%[rsd]")
+
+
+@dataclass
+class Message:
+    msgid: str
+    plural: str | None
+    files: list[str]
+
+
+def _literal(node: ast.expr | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _called(node: ast.Call) -> str | None:
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def messages_in(source: str, filename: str) -> list[tuple[str, str | None, int]]:
+    """The marked words of one source file: (msgid, plural or None, line)."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if not isinstance(node, ast.Call):
+            continue
+        name, args = _called(node), node.args
+        if name in ("_", "N_") and args and (text := _literal(args[0])) is not None:
+            found.append((text, None, node.lineno))
+        elif name == "n_" and len(args) >= 2:
+            one, several = _literal(args[0]), _literal(args[1])
+            if one is not None and several is not None:
+                found.append((one, several, node.lineno))
+        elif name == "count" and len(args) >= 2 and (one := _literal(args[1])) is not None:
+            several = _literal(args[2]) if len(args) > 2 else one + "s"
+            if several is not None:
+                found.append((one, several, node.lineno))
+    return sorted(found, key=lambda item: item[2])
+
+
+def extract(package: Path = PACKAGE) -> list[Message]:
+    """Every marked word of the program, in the order the files (by path) first use them."""
+    by_id: dict[str, Message] = {}
+    for path in sorted(package.rglob("*.py")):
+        relative = path.relative_to(package.parent).as_posix()
+        for msgid, plural, _line in messages_in(path.read_text(encoding="utf-8"), relative):
+            message = by_id.setdefault(msgid, Message(msgid, plural, []))
+            if relative not in message.files:
+                message.files.append(relative)
+            if message.plural is None and plural is not None:
+                message.plural = plural
+    for msgid in ARGPARSE_WORDS:
+        by_id.setdefault(msgid, Message(msgid, None, ["argparse"]))
+    for one, several in ARGPARSE_PLURALS:
+        by_id.setdefault(one, Message(one, several, ["argparse"]))
+    return list(by_id.values())
+
+
+def header(code: str) -> po.Entry:
+    return po.Entry(
+        msgid="",
+        msgstr=[
+            "Project-Id-Version: briscola-tui\n"
+            f"Language: {code}\n"
+            "MIME-Version: 1.0\n"
+            "Content-Type: text/plain; charset=UTF-8\n"
+            "Content-Transfer-Encoding: 8bit\n"
+            "Plural-Forms: nplurals=2; plural=(n != 1);\n"
+        ],
+        comments=[f"# The {code} words of briscola-tui. Update with: python -m briscola_tui.tools.catalogue update"],
+    )
+
+
+def updated(entries: list[po.Entry], messages: list[Message], code: str) -> tuple[list[po.Entry], list[str]]:
+    """The catalogue `entries` in step with `messages`: each message with the translation it had,
+    new ones empty, in the code's order; and the ids of the entries dropped (no longer used)."""
+    old: dict[str, po.Entry] = {}
+    for e in entries:  # a word twice (two catalogues merged): the translated one
+        if e.context is None and (e.msgid not in old or not old[e.msgid].translated):
+            old[e.msgid] = e
+    head = old.pop("", None) or header(code)
+    nplurals = 2
+    if match := re.search(r"nplurals=(\d+)", head.msgstr[0]):
+        nplurals = int(match.group(1))
+    result = [head]
+    for message in messages:
+        entry = old.pop(message.msgid, None)
+        flags = [c for c in entry.comments if c.startswith("#,")] if entry else []
+        notes = [c for c in entry.comments if c.startswith("# ") or c == "#"] if entry else []
+        comments = [*notes, "#: " + " ".join(message.files), *flags]
+        if message.plural is None:
+            msgstr = [entry.msgstr[0]] if entry and entry.plural is None else [""]
+        else:
+            had = entry.msgstr if entry and entry.plural is not None else []
+            msgstr = (had + [""] * nplurals)[:nplurals]
+        result.append(po.Entry(message.msgid, msgstr, message.plural, None, comments))
+    return result, sorted(old)
+
+
+def placeholders(text: str) -> list[str]:
+    return sorted(PLACEHOLDER.findall(text))
+
+
+def problems(entries: list[po.Entry], messages: list[Message]) -> list[str]:
+    """What is wrong with a catalogue: words missing or untranslated, words no longer used, a
+    translation whose placeholders are not the original's."""
+    found = []
+    have = {e.msgid: e for e in entries if e.context is None and e.msgid}
+    wanted = {m.msgid for m in messages}
+    for message in messages:
+        entry = have.get(message.msgid)
+        if entry is None:
+            found.append(f"missing: {message.msgid!r} ({', '.join(message.files)})")
+        elif not entry.translated:
+            found.append(f"not translated: {message.msgid!r} ({', '.join(message.files)})")
+    for msgid, entry in have.items():
+        if msgid not in wanted:
+            found.append(f"no longer used: {msgid!r}")
+            continue
+        originals = [entry.msgid] if entry.plural is None else [entry.msgid, entry.plural]
+        expected = set(placeholders(originals[-1])) | set(placeholders(originals[0]))
+        for text in entry.msgstr:
+            if text and not set(placeholders(text)) <= expected | {"{n}"}:
+                found.append(f"placeholders differ: {msgid!r} -> {text!r}")
+            if text and entry.plural is None and set(placeholders(text)) != set(placeholders(msgid)):
+                found.append(f"placeholders differ: {msgid!r} -> {text!r}")
+    return sorted(set(found))
+
+
+def catalogues(locale_dir: Path = LOCALE_DIR) -> list[Path]:
+    return sorted(locale_dir.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m briscola_tui.tools.catalogue", description=__doc__.split("\n\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("update", help="bring every catalogue in step with the code")
+    sub.add_parser("check", help="exit 1 naming every word missing, untranslated or wrong")
+    merge = sub.add_parser("merge", help="fill the words still untranslated from other .po files")
+    merge.add_argument("code", help="the catalogue's language: it")
+    merge.add_argument("files", nargs="+", type=Path, help="the .po files to take translations from")
+    new = sub.add_parser("new", help="start the catalogue of another language")
+    new.add_argument("code", help="the language code: de, fr, es...")
+    args = parser.parse_args(argv)
+    messages = extract()
+    if args.command == "new":
+        path = LOCALE_DIR / args.code / "LC_MESSAGES" / f"{DOMAIN}.po"
+        if path.exists():
+            print(f"{path} exists already; run update", file=sys.stderr)
+            return 1
+        path.parent.mkdir(parents=True, exist_ok=True)
+        entries, _ = updated([], messages, args.code)
+        path.write_text(po.write(entries), encoding="utf-8")
+        print(f"{path}: {len(messages)} words to translate")
+        return 0
+    if args.command == "merge":
+        path = LOCALE_DIR / args.code / "LC_MESSAGES" / f"{DOMAIN}.po"
+        entries = po.parse(path.read_text(encoding="utf-8"))
+        for extra in args.files:
+            entries += [e for e in po.parse(extra.read_text(encoding="utf-8")) if e.msgid and e.translated]
+        entries, dropped = updated(entries, messages, args.code)
+        path.write_text(po.write(entries), encoding="utf-8")
+        todo = sum(1 for e in entries[1:] if not e.translated)
+        print(f"{path}: {len(messages)} words, {todo} to translate, {len(dropped)} not used")
+        return 0
+    status = 0
+    for path in catalogues():
+        code = path.parent.parent.name
+        entries = po.parse(path.read_text(encoding="utf-8"))
+        if args.command == "update":
+            entries, dropped = updated(entries, messages, code)
+            path.write_text(po.write(entries), encoding="utf-8")
+            todo = sum(1 for e in entries[1:] if not e.translated)
+            print(f"{path}: {len(messages)} words, {todo} to translate, {len(dropped)} dropped")
+        else:
+            found = problems(entries, messages)
+            in_step = po.write(updated(entries, messages, code)[0]) == path.read_text(encoding="utf-8")
+            if not in_step:
+                found.append("the file is not as update writes it: run update")
+            for line in found:
+                print(f"{path}: {line}")
+            status = status or (1 if found else 0)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
