@@ -165,7 +165,7 @@ def timed_start_turn(self):
     start_turn(self)
     note("asked", time.perf_counter())
     action = rng.choice(self.view.legal)
-    self.call_later(self._act, action)
+    self.call_later(self._answer, action)
 TableScreen._start_turn = timed_start_turn
 
 app = BriscolaApp({"game": game, "players": players, "hands": hands}, level=level, seed=1, deal_seed=1, pace=pace)
