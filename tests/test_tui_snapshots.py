@@ -83,7 +83,7 @@ def my_turn(app):
     return any(isinstance(s, TableScreen) and s.mode != "wait" for s in app.screen_stack)
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_briscola_table(snap_compare, players):
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app))
@@ -363,3 +363,12 @@ def test_briscola_four_a_trick_later(snap_compare):
         await play_until_tricks(pilot, 2)
 
     assert snap_compare(app_for("briscola", 4), terminal_size=SIZE, run_before=run_before)
+
+
+def test_briscola_six_a_trick_later(snap_compare):
+    """Briscola for 6 after two tricks: the two teams of three and their points, the last trick kept."""
+
+    async def run_before(pilot):
+        await play_until_tricks(pilot, 2)
+
+    assert snap_compare(app_for("briscola", 6), terminal_size=SIZE, run_before=run_before)

@@ -92,6 +92,30 @@ def messages_in(source: str, filename: str) -> list[tuple[str, str | None, int]]
     return sorted(found, key=lambda item: item[2])
 
 
+def misuses(package: Path = PACKAGE) -> list[str]:
+    """Marks the catalogue cannot work with: `_(f"...")` or `_("a" + b)` (the words to look up
+    would differ with every value; write `_("... {name} ...").format(name=...)`), and `n_` or
+    `count` whose words are not literal strings."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        relative = path.relative_to(package.parent).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), relative)):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = _called(node)
+            words = {"_": node.args[:1], "N_": node.args[:1], "n_": node.args[:2], "count": node.args[1:3]}.get(
+                name or ""
+            )
+            if name == "count" and not isinstance(node.func, ast.Name):
+                continue  # list.count(x), str.count(x): not ours
+            if name == "n_" and relative == "briscola_tui/wording.py":
+                continue  # count() itself, which passes on the literal nouns of its callers
+            for arg in words or ():
+                if isinstance(arg, ast.JoinedStr | ast.BinOp) or (name in ("n_", "count") and _literal(arg) is None):
+                    found.append(f"{relative}:{node.lineno}: {name}() of words that are not one literal string")
+    return found
+
+
 def extract(package: Path = PACKAGE) -> list[Message]:
     """Every marked word of the program, in the order the files (by path) first use them."""
     by_id: dict[str, Message] = {}
@@ -229,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
             todo = sum(1 for e in entries[1:] if not e.translated)
             print(f"{path}: {len(messages)} words, {todo} to translate, {len(dropped)} dropped")
         else:
-            found = problems(entries, messages)
+            found = problems(entries, messages) + misuses()
             in_step = po.write(updated(entries, messages, code)[0]) == path.read_text(encoding="utf-8")
             if not in_step:
                 found.append("the file is not as update writes it: run update")
