@@ -71,16 +71,17 @@ def _create_temporary(path: Path) -> tuple[int, Path]:
     raise FileExistsError(f"no free temporary name next to {path}")
 
 
-def replace_file(path: Path, data: bytes) -> None:
-    """Put `data` in `path` (mode 0o600, whatever the umask) in one rename, fsynced
-    before and after (see the module docstring): a reader sees the old or the new
-    whole file. On an error the old file is intact and no temporary file is left."""
+def replace_file(path: Path, data: bytes, mode: int = 0o600) -> None:
+    """Put `data` in `path` (mode 0o600, whatever the umask, or `mode`: a catalogue in the
+    source tree is 0o644) in one rename, fsynced before and after (see the module docstring):
+    a reader sees the old or the new whole file. On an error the old file is intact and no
+    temporary file is left."""
     path = Path(path)
     fd, tmp = _create_temporary(path)
     try:
         try:
             if hasattr(os, "fchmod"):
-                os.fchmod(fd, 0o600)  # the umask may have taken bits away
+                os.fchmod(fd, mode)  # the umask may have taken bits away
             write_all(fd, data)  # unbuffered: nothing to flush but the kernel's
             os.fsync(fd)
         finally:

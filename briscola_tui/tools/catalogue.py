@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import po
+from ..files.atomic import replace_file
 from ..language import DOMAIN, LOCALE_DIR
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -230,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         path.parent.mkdir(parents=True, exist_ok=True)
         entries, _ = updated([], messages, args.code)
-        path.write_text(po.write(entries), encoding="utf-8")
+        replace_file(path, po.write(entries).encode(), mode=0o644)  # read by everyone, as the code is
         print(f"{path}: {len(messages)} words to translate")
         return 0
     if args.command == "merge":
@@ -239,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         for extra in args.files:
             entries += [e for e in po.parse(extra.read_text(encoding="utf-8")) if e.msgid and e.translated]
         entries, dropped = updated(entries, messages, args.code)
-        path.write_text(po.write(entries), encoding="utf-8")
+        replace_file(path, po.write(entries).encode(), mode=0o644)  # read by everyone, as the code is
         todo = sum(1 for e in entries[1:] if not e.translated)
         print(f"{path}: {len(messages)} words, {todo} to translate, {len(dropped)} not used")
         return 0
@@ -249,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         entries = po.parse(path.read_text(encoding="utf-8"))
         if args.command == "update":
             entries, dropped = updated(entries, messages, code)
-            path.write_text(po.write(entries), encoding="utf-8")
+            replace_file(path, po.write(entries).encode(), mode=0o644)  # read by everyone, as the code is
             todo = sum(1 for e in entries[1:] if not e.translated)
             print(f"{path}: {len(messages)} words, {todo} to translate, {len(dropped)} dropped")
         else:
