@@ -10,6 +10,7 @@ import sys
 from engine.games import GAMES
 
 from . import language
+from .language import _
 from .names import CHEAT_KINDS, CHEATER, FIRST_SHUFFLER_CHEATS, HOST_CHEATS, LEVELS
 from .options import DEFAULT_GAME, HostOptions, JoinOptions, PlayOptions, WatchOptions
 from .wording import TITLES, listing
@@ -23,7 +24,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _option(text: str) -> tuple[str, object]:
     if "=" not in text:
-        raise argparse.ArgumentTypeError(f"options are NAME=VALUE, not {text!r}")
+        raise argparse.ArgumentTypeError(_("options are NAME=VALUE, not {text}").format(text=repr(text)))
     name, value = text.split("=", 1)
     if value.isdigit():
         return name, int(value)
@@ -36,7 +37,7 @@ def _positive(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+        raise argparse.ArgumentTypeError(_("expected a whole number of at least 1, not {text}").format(text=repr(text)))
     return value
 
 
@@ -44,7 +45,11 @@ def _levels(text: str) -> list[str]:
     levels = [t.strip() for t in text.split(",")]
     unknown = [t for t in levels if t not in LEVELS]
     if unknown:
-        raise argparse.ArgumentTypeError(f"unknown level {unknown[0]!r} (levels: {', '.join(sorted(LEVELS))})")
+        raise argparse.ArgumentTypeError(
+            _("unknown level {level} (levels: {levels})").format(
+                level=repr(unknown[0]), levels=", ".join(sorted(LEVELS))
+            )
+        )
     return levels
 
 
@@ -56,19 +61,27 @@ def _selfplay(args: argparse.Namespace) -> int:
     from .tools.selfplay import SelfplayError, selfplay
 
     if args.cheater is not None and not args.cheat:
-        print("briscola selfplay: --cheater names the seat of a --cheat KIND; give the cheat too", file=sys.stderr)
+        print(_("briscola selfplay: --cheater names the seat of a --cheat KIND; give the cheat too"), file=sys.stderr)
         return 2
     if args.transcript:
         target = Path(args.transcript)
         folder = target.resolve().parent
         if not folder.is_dir():
-            print(f"briscola selfplay: no folder {folder} for the transcript", file=sys.stderr)
+            print(_("briscola selfplay: no folder {folder} for the transcript").format(folder=folder), file=sys.stderr)
             return 2
         if target.is_dir():
-            print(f"briscola selfplay: {target} is a folder; give the transcript a file name", file=sys.stderr)
+            print(
+                _("briscola selfplay: {target} is a folder; give the transcript a file name").format(target=target),
+                file=sys.stderr,
+            )
             return 2
         if target.exists():
-            print(f"briscola selfplay: {target} already exists (a transcript is never overwritten)", file=sys.stderr)
+            print(
+                _("briscola selfplay: {target} already exists (a transcript is never overwritten)").format(
+                    target=target
+                ),
+                file=sys.stderr,
+            )
             return 2
     try:
         return selfplay(
@@ -161,7 +174,7 @@ def _network_app(kind: str, args) -> int:
 def _add_table_arguments(parser: argparse.ArgumentParser) -> None:
     """--game and --players, as every command that opens a table takes them."""
     parser.add_argument("--game", default=DEFAULT_GAME, choices=list(GAMES))
-    parser.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
+    parser.add_argument("--players", type=int, help=_("number of players (default: the game's smallest table)"))
 
 
 def _add_option_argument(parser: argparse.ArgumentParser) -> None:
@@ -173,7 +186,7 @@ def _add_option_argument(parser: argparse.ArgumentParser) -> None:
         type=_option,
         default=[],
         metavar="NAME=VALUE",
-        help="a game option, e.g. -o trump_exchange=2 (see docs/rules.md)",
+        help=_("a game option, e.g. -o trump_exchange=2 (see docs/rules.md)"),
     )
 
 
@@ -181,47 +194,56 @@ def _add_network_commands(sub) -> None:
     levels = sorted(LEVELS)
     host = sub.add_parser(
         "host",
-        help="host a table on the network (one table per process)",
-        description="Host one table: seat players as they join (first come, or the seat they ask for), "
-        "fill seats with computer players, admit spectators, order and relay every message, and keep "
-        "the transcript (each entry on disk before it is relayed). Prints the join code and the "
-        "addresses to give friends. Exit 0 with the final scores when the series ends.",
+        help=_("host a table on the network (one table per process)"),
+        description=_(
+            "Host one table: seat players as they join (first come, or the seat they ask for), "
+            "fill seats with computer players, admit spectators, order and relay every message, and keep "
+            "the transcript (each entry on disk before it is relayed). Prints the join code and the "
+            "addresses to give friends. Exit 0 with the final scores when the series ends."
+        ),
     )
     _add_table_arguments(host)
     host.add_argument(
-        "--hands", type=_positive, help="close the table after this many hands (default: the whole series)"
+        "--hands", type=_positive, help=_("close the table after this many hands (default: the whole series)")
     )
     host.add_argument(
-        "--port", type=int, default=HostOptions.port, help=f"TCP port (default {HostOptions.port}; 0: any free port)"
+        "--port",
+        type=int,
+        default=HostOptions.port,
+        help=_("TCP port (default {port}; 0: any free port)").format(port=HostOptions.port),
     )
-    host.add_argument("--bind", default=HostOptions.bind, help="address to listen on (default: every interface)")
+    host.add_argument("--bind", default=HostOptions.bind, help=_("address to listen on (default: every interface)"))
     code = host.add_mutually_exclusive_group()
-    code.add_argument("--code", help="the join code players and spectators must give (default: a random one)")
-    code.add_argument("--open", action="store_true", help="no join code: anyone who reaches the port may sit")
+    code.add_argument("--code", help=_("the join code players and spectators must give (default: a random one)"))
+    code.add_argument("--open", action="store_true", help=_("no join code: anyone who reaches the port may sit"))
     host.add_argument(
-        "--bots", type=int, default=HostOptions.bots, metavar="K", help="computer players in the last K seats"
+        "--bots", type=int, default=HostOptions.bots, metavar="K", help=_("computer players in the last K seats")
     )
     host.add_argument(
         "--level",
         default=HostOptions.level,
         choices=levels,
-        help="the computer players' level (default: the one in your settings, normal at first)",
+        help=_("the computer players' level (default: the one in your settings, normal at first)"),
     )
     host.add_argument(
-        "--bots-replace", action="store_true", help="a seat timed out is taken by a computer player for the next hand"
+        "--bots-replace",
+        action="store_true",
+        help=_("a seat timed out is taken by a computer player for the next hand"),
     )
     host.add_argument(
-        "--transcript", metavar="FILE", help="the transcript file; an existing one is resumed (a restarted host)"
+        "--transcript", metavar="FILE", help=_("the transcript file; an existing one is resumed (a restarted host)")
     )
-    host.add_argument("--time-limit", type=_positive, metavar="S", help="whole seconds a seat has to send what it owes")
+    host.add_argument(
+        "--time-limit", type=_positive, metavar="S", help=_("whole seconds a seat has to send what it owes")
+    )
     _add_option_argument(host)
-    host.add_argument("--name", help="your name at the table (you hold seat 0 unless --headless)")
+    host.add_argument("--name", help=_("your name at the table (you hold seat 0 unless --headless)"))
     host.add_argument(
         "--headless",
         action="store_true",
-        help="only serve the table, printing the game as lines (default: the app, where you hold a seat)",
+        help=_("only serve the table, printing the game as lines (default: the app, where you hold a seat)"),
     )
-    host.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the app)")
+    host.add_argument("--ascii", action="store_true", help=_("suits as letters, no box lines (the app)"))
     host.add_argument("--port-file", help=argparse.SUPPRESS)
     host.add_argument("--handshake-seconds", type=float, default=10.0, help=argparse.SUPPRESS)  # tests
     host.add_argument("--backlog", type=int, default=5_000, help=argparse.SUPPRESS)  # tests
@@ -235,45 +257,49 @@ def _add_network_commands(sub) -> None:
 
     join = sub.add_parser(
         "join",
-        help="take a seat at a table on the network",
-        description="Take a seat. Headless, each event is printed as a line and, at your turn, the legal "
-        "moves are listed and one move is read per line from standard input (e.g. 'play 3S'). "
-        "With --bot the seat plays by itself. Exit 0 when the series ends.",
+        help=_("take a seat at a table on the network"),
+        description=_(
+            "Take a seat. Headless, each event is printed as a line and, at your turn, the legal "
+            "moves are listed and one move is read per line from standard input (e.g. 'play 3S'). "
+            "With --bot the seat plays by itself. Exit 0 when the series ends."
+        ),
     )
     join.add_argument("address", metavar="HOST:PORT")
-    join.add_argument("--name", help="the name others see")
-    join.add_argument("--code", help="the table's join code")
+    join.add_argument("--name", help=_("the name others see"))
+    join.add_argument("--code", help=_("the table's join code"))
     join.add_argument(
-        "--seat", type=int, default=JoinOptions.seat, help="ask for this seat (partners choose each other)"
+        "--seat", type=int, default=JoinOptions.seat, help=_("ask for this seat (partners choose each other)")
     )
-    join.add_argument("--bot", choices=levels, help="let a computer player of this level play the seat")
+    join.add_argument("--bot", choices=levels, help=_("let a computer player of this level play the seat"))
     join.add_argument(
         "--retry",
         type=float,
         default=JoinOptions.retry,
         metavar="S",
-        help=f"keep trying to reach the host this long after a drop (default {JoinOptions.retry:g})",
+        help=_("keep trying to reach the host this long after a drop (default {retry})").format(
+            retry=f"{JoinOptions.retry:g}"
+        ),
     )
     join.add_argument(
         "--headless",
         action="store_true",
-        help="print the game as lines and read moves from standard input (default: the app)",
+        help=_("print the game as lines and read moves from standard input (default: the app)"),
     )
-    join.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the app)")
+    join.add_argument("--ascii", action="store_true", help=_("suits as letters, no box lines (the app)"))
     join.set_defaults(run=_network(_join))
 
     watch = sub.add_parser(
         "watch",
-        help="watch a table read-only",
-        description="Watch a table: everything public, nothing hidden, nothing sent.",
+        help=_("watch a table read-only"),
+        description=_("Watch a table: everything public, nothing hidden, nothing sent."),
     )
     watch.add_argument("address", metavar="HOST:PORT")
-    watch.add_argument("--code", help="the table's join code")
+    watch.add_argument("--code", help=_("the table's join code"))
     watch.add_argument(
-        "--retry", type=float, default=WatchOptions.retry, metavar="S", help="keep trying this long after a drop"
+        "--retry", type=float, default=WatchOptions.retry, metavar="S", help=_("keep trying this long after a drop")
     )
-    watch.add_argument("--headless", action="store_true", help="print the public events as lines (default: the app)")
-    watch.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the app)")
+    watch.add_argument("--headless", action="store_true", help=_("print the public events as lines (default: the app)"))
+    watch.add_argument("--ascii", action="store_true", help=_("suits as letters, no box lines (the app)"))
     watch.set_defaults(run=_network(_watch))
 
 
@@ -320,7 +346,7 @@ def _resume(args: argparse.Namespace) -> int:
 
     games = saved_games()
     if not games:
-        print("briscola play: no unfinished game to resume", file=sys.stderr)
+        print(_("briscola play: no unfinished game to resume"), file=sys.stderr)
         return 2
     app = BriscolaApp(ascii=True if args.ascii else None, pace=args.pace, resume=games[0].slot)
     app.run()
@@ -340,24 +366,28 @@ def _home(ascii: bool = False) -> int:
 def _add_play_command(sub) -> None:
     play = sub.add_parser(
         "play",
-        help="play against the computer (the interactive table)",
-        description="Open the table with you at seat 0 and computer players in the other seats, dealt "
-        "by the same mental-poker protocol as a network table, all in this process.",
+        help=_("play against the computer (the interactive table)"),
+        description=_(
+            "Open the table with you at seat 0 and computer players in the other seats, dealt "
+            "by the same mental-poker protocol as a network table, all in this process."
+        ),
     )
     _add_table_arguments(play)
     play.add_argument(
         "--level",
         choices=sorted(LEVELS),
-        help="the computer players' level (default: the one in your settings, normal at first)",
+        help=_("the computer players' level (default: the one in your settings, normal at first)"),
     )
-    play.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
+    play.add_argument("--hands", type=_positive, help=_("stop after this many hands (default: the whole series)"))
     _add_option_argument(play)
-    play.add_argument("--ascii", action="store_true", help="suits as letters (AS 3H KD 7C), no box lines")
+    play.add_argument("--ascii", action="store_true", help=_("suits as letters (AS 3H KD 7C), no box lines"))
     play.add_argument(
         "--resume",
         action="store_true",
-        help="go on with the newest unfinished game (kept as it goes, e.g. when the terminal "
-        "went away); the game's own settings apply, not the other options",
+        help=_(
+            "go on with the newest unfinished game (kept as it goes, e.g. when the terminal "
+            "went away); the game's own settings apply, not the other options"
+        ),
     )
     play.add_argument("--seed", type=int, help=argparse.SUPPRESS)  # tests: the computer players' choices
     play.add_argument("--deal-seed", type=int, help=argparse.SUPPRESS)  # tests: every deal
@@ -373,87 +403,109 @@ def version() -> str:
     try:
         return installed("briscola-tui")
     except PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed)"
+        return _("unknown (not installed)")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="briscola",
-        description=f"{listing(TITLES.values())} in the terminal. "
-        "Without a command: the home screen (play against the computer, the rules).",
+        description=_(
+            "{games} in the terminal. Without a command: the home screen (play against the computer, the rules)."
+        ).format(games=listing(TITLES.values(), _("and"))),
     )
-    parser.add_argument("--ascii", action="store_true", help="suits as letters, no box lines (the home screen)")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--ascii", action="store_true", help=_("suits as letters, no box lines (the home screen)"))
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {version()}",
+        help=_("show program's version number and exit"),
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_play_command(sub)
 
     replay = sub.add_parser(
         "replay",
-        help="check one fully known hand (JSON) and print its outcome",
-        description="Replay one fully known hand from a JSON file and print the outcome as JSON. "
-        "Exit status 2 names an illegal action; 1 means the file is not a valid replay.",
+        help=_("check one fully known hand (JSON) and print its outcome"),
+        description=_(
+            "Replay one fully known hand from a JSON file and print the outcome as JSON. "
+            "Exit status 2 names an illegal action; 1 means the file is not a valid replay."
+        ),
     )
-    replay.add_argument("file", help="the replay file ('-' for standard input)")
+    replay.add_argument("file", help=_("the replay file ('-' for standard input)"))
     replay.set_defaults(run=_replay)
 
     selfplay = sub.add_parser(
         "selfplay",
-        help="a whole table of computer players through the full protocol",
-        description="Play a table of computer players (random legal moves, or the levels --seats "
-        "names) through the full mental-poker protocol in one process, print each hand and the final scores.",
+        help=_("a whole table of computer players through the full protocol"),
+        description=_(
+            "Play a table of computer players (random legal moves, or the levels --seats "
+            "names) through the full mental-poker protocol in one process, print each hand and the final scores."
+        ),
     )
     _add_table_arguments(selfplay)
-    selfplay.add_argument("--hands", type=_positive, help="stop after this many hands (default: the whole series)")
-    selfplay.add_argument("--seed", type=int, help="seed for the computer players' choices")
+    selfplay.add_argument("--hands", type=_positive, help=_("stop after this many hands (default: the whole series)"))
+    selfplay.add_argument("--seed", type=int, help=_("seed for the computer players' choices"))
     selfplay.add_argument(
         "--deal-seed",
         type=int,
         metavar="N",
-        help="fix the seats' secrets, hence the deals, so a run can be repeated (default: fresh)",
+        help=_("fix the seats' secrets, hence the deals, so a run can be repeated (default: fresh)"),
     )
-    selfplay.add_argument("--transcript", metavar="FILE", help="store the signed transcript here")
+    selfplay.add_argument("--transcript", metavar="FILE", help=_("store the signed transcript here"))
     _add_option_argument(selfplay)
     selfplay.add_argument(
         "--cheat",
         choices=CHEAT_KINDS,
         metavar="KIND",
-        help="let one seat (or the host) cheat once, to watch the protocol name it: " + ", ".join(CHEAT_KINDS),
+        help=_("let one seat (or the host) cheat once, to watch the protocol name it: {kinds}").format(
+            kinds=", ".join(CHEAT_KINDS)
+        ),
     )
     selfplay.add_argument(
         "--cheater",
         type=int,
         metavar="N",
-        help=f"with --cheat: the cheating seat (default {CHEATER}; {' and '.join(FIRST_SHUFFLER_CHEATS)}: seat 0, "
-        f"the first to shuffle; {' and '.join(HOST_CHEATS)}: the seat the host cheats, default {CHEATER})",
+        help=_(
+            "with --cheat: the cheating seat (default {cheater}; {first}: seat 0, the first to shuffle; "
+            "{host}: the seat the host cheats, default {cheater})"
+        ).format(
+            cheater=CHEATER,
+            first=listing(FIRST_SHUFFLER_CHEATS, _("and")),
+            host=listing(HOST_CHEATS, _("and")),
+        ),
     )
     selfplay.add_argument(
         "--seats",
         type=_levels,
         metavar="LEVELS",
-        help="the computer player of each seat, e.g. --seats normal,random (default: all random)",
+        help=_("the computer player of each seat, e.g. --seats normal,random (default: all random)"),
     )
     selfplay.add_argument(
         "--bots-replace",
         action="store_true",
-        help="a seat an audit names a cheat is evicted and a computer player takes it for the next hand "
-        "(table rule replace_cheats; a seat timed out is always taken so)",
+        help=_(
+            "a seat an audit names a cheat is evicted and a computer player takes it for the next hand "
+            "(table rule replace_cheats; a seat timed out is always taken so)"
+        ),
     )
     selfplay.add_argument(
-        "--quiet", "-q", action="store_true", help="print only each hand's result, not every event of the hand"
+        "--quiet", "-q", action="store_true", help=_("print only each hand's result, not every event of the hand")
     )
     selfplay.set_defaults(run=_selfplay)
 
     verify = sub.add_parser(
         "verify",
-        help="check a stored transcript: signatures, chain, commitments, every card and rule",
-        description="Check a stored transcript offline, entry by entry: print the table, its seats "
-        "(names and key fingerprints) and one line per audited hand. Exit 0 for a complete table "
-        "where every hand passed; 3 for a cheat, a tampered entry or a seat timed out (the last "
-        "line names the culprits); 4 for a transcript that stops before the table ended (it says "
-        "who owes the next message); 1 for a file that cannot be read or is not a transcript. "
-        "A torn last frame (a crash mid-write) is dropped with a warning.",
+        help=_("check a stored transcript: signatures, chain, commitments, every card and rule"),
+        description=_(
+            "Check a stored transcript offline, entry by entry: print the table, its seats "
+            "(names and key fingerprints) and one line per audited hand. Exit 0 for a complete table "
+            "where every hand passed; 3 for a cheat, a tampered entry or a seat timed out (the last "
+            "line names the culprits); 4 for a transcript that stops before the table ended (it says "
+            "who owes the next message); 1 for a file that cannot be read or is not a transcript. "
+            "A torn last frame (a crash mid-write) is dropped with a warning."
+        ),
     )
-    verify.add_argument("file", help="the transcript file")
+    verify.add_argument("file", help=_("the transcript file"))
     verify.set_defaults(run=_verify)
     _add_network_commands(sub)
     return parser
@@ -470,7 +522,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(_("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (`briscola selfplay | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

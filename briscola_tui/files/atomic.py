@@ -24,6 +24,8 @@ import os
 import secrets
 from pathlib import Path
 
+from ..language import _
+
 _FLAGS = (
     os.O_WRONLY
     | os.O_CREAT
@@ -61,14 +63,14 @@ def temporary_name(path: Path) -> Path:
 def _create_temporary(path: Path) -> tuple[int, Path]:
     """A new private file next to `path`: (descriptor, name). A name already taken,
     by a file or a symlink, is never opened: another random name is tried."""
-    for _ in range(_TRIES):
+    for _try in range(_TRIES):
         tmp = temporary_name(path)
         try:
             fd = os.open(tmp, _FLAGS, 0o600)
         except FileExistsError:
             continue
         return fd, tmp
-    raise FileExistsError(f"no free temporary name next to {path}")
+    raise FileExistsError(_("no free temporary name next to {path}").format(path=path))
 
 
 def replace_file(path: Path, data: bytes, mode: int = 0o600) -> None:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import platformdirs
 
+from ..language import _
+
 
 class UnsafeFolder(OSError):
     """A data folder another user owns: briscola will not keep secrets in it."""
@@ -36,11 +38,13 @@ def private_folder(folder: Path) -> Path:
             os.mkdir(level, 0o700)  # the umask can only take bits away from 0o700
     status = os.stat(folder)
     if not stat.S_ISDIR(status.st_mode):
-        raise UnsafeFolder(f"{folder} is not a folder (set BRISCOLA_HOME to a folder of yours)")
+        raise UnsafeFolder(_("{folder} is not a folder (set BRISCOLA_HOME to a folder of yours)").format(folder=folder))
     if hasattr(os, "getuid") and status.st_uid != os.getuid():
         raise UnsafeFolder(
-            f"{folder} belongs to another user; briscola keeps keys and secrets there "
-            f"(set BRISCOLA_HOME to a folder of yours)"
+            _(
+                "{folder} belongs to another user; briscola keeps keys and secrets there "
+                "(set BRISCOLA_HOME to a folder of yours)"
+            ).format(folder=folder)
         )
     if os.name == "posix" and stat.S_IMODE(status.st_mode) & 0o077:
         os.chmod(folder, 0o700)
@@ -48,8 +52,9 @@ def private_folder(folder: Path) -> Path:
             _WARNED.add(folder)
             with contextlib.suppress(OSError, ValueError):
                 print(
-                    f"briscola: {folder} was open to other users (mode "
-                    f"{stat.S_IMODE(status.st_mode):o}); made it private (700)",
+                    _("briscola: {folder} was open to other users (mode {mode}); made it private (700)").format(
+                        folder=folder, mode=f"{stat.S_IMODE(status.st_mode):o}"
+                    ),
                     file=sys.stderr,
                 )
     return folder
@@ -97,7 +102,9 @@ def hold_lock(name: str) -> None:
         fd = open_private(path, os.O_RDWR | os.O_CREAT)
     except OSError as error:
         if error.errno == errno.ELOOP:
-            raise UnsafeFolder(f"{path} is a symbolic link; briscola locks only a file of its own") from None
+            raise UnsafeFolder(
+                _("{path} is a symbolic link; briscola locks only a file of its own").format(path=path)
+            ) from None
         raise
     try:
         import fcntl
@@ -109,7 +116,9 @@ def hold_lock(name: str) -> None:
     except OSError:
         os.close(fd)
         raise InUse(
-            f"another briscola process is playing from {path.parent}; one seat per data "
-            f"folder (set BRISCOLA_HOME to another folder to take a second seat from this account)"
+            _(
+                "another briscola process is playing from {folder}; one seat per data "
+                "folder (set BRISCOLA_HOME to another folder to take a second seat from this account)"
+            ).format(folder=path.parent)
         ) from None
     _HELD[path] = fd

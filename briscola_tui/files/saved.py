@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..language import _
 from . import atomic, folders
 from .folders import data_dir, hold_lock
 
@@ -93,7 +94,9 @@ class Slot:
             return Identity.load(self.key(node))
         except (OSError, ValueError) as error:
             raise NotResumable(
-                f"the key of {node} cannot be read: {getattr(error, 'strerror', None) or error}"
+                _("the key of {node} cannot be read: {why}").format(
+                    node=node, why=getattr(error, "strerror", None) or error
+                )
             ) from None
 
     def store(self, seat: int, start: SeatStore | None = None) -> QuickSeatStore:
@@ -116,10 +119,12 @@ class Slot:
             meta = json.loads((self.folder / "game.json").read_text())
         except (OSError, ValueError) as error:
             raise NotResumable(
-                f"{self.name}: no readable game.json ({getattr(error, 'strerror', None) or error})"
+                _("{name}: no readable game.json ({why})").format(
+                    name=self.name, why=getattr(error, "strerror", None) or error
+                )
             ) from None
         if not isinstance(meta, dict) or meta.get("version") != META_VERSION:
-            raise NotResumable(f"{self.name}: game.json is not one this version wrote")
+            raise NotResumable(_("{name}: game.json is not one this version wrote").format(name=self.name))
         return meta
 
     def discard(self) -> None:

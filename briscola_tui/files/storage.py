@@ -24,6 +24,7 @@ from protocol.store import SeatStore
 from protocol.transcript import GENESIS, Entry, entry_hash, verify_chain
 from protocol.transcript_file import dump_transcript, load_transcript_prefix
 
+from ..language import _
 from . import atomic, folders
 from .atomic import fsync_folder, write_all
 
@@ -43,7 +44,7 @@ class LoadedTranscript:
 
 def torn_warning(torn: int) -> str:
     """The warning for `torn` bytes of a last frame cut short."""
-    return f"dropped a torn last frame of {torn} bytes (a crash mid-write)"
+    return _("dropped a torn last frame of {torn} bytes (a crash mid-write)").format(torn=torn)
 
 
 def read_transcript_file(path: str | os.PathLike) -> LoadedTranscript:
@@ -122,7 +123,7 @@ class TranscriptFile:
             os.unlink(path)
             raise
         fsync_folder(path)  # the rule of `atomic`: the frame, then its name
-        table_id, meta, _, _ = load_transcript_prefix(header)  # as `open` will read it
+        table_id, meta, _entries, _torn = load_transcript_prefix(header)  # as `open` will read it
         return cls(path, fd, len(header), LoadedTranscript(table_id, meta, [], []))
 
     @classmethod
@@ -232,7 +233,9 @@ class FileSeatStore(SeatStore):
             try:
                 self.load_bytes(self.path.read_bytes())
             except ProtocolError as error:
-                raise StoreError(f"{self.path} is not a seat store: {error.reason}") from None
+                raise StoreError(
+                    _("{path} is not a seat store: {reason}").format(path=self.path, reason=error.reason)
+                ) from None
 
     @classmethod
     def for_seat(cls, table_id: bytes, seat: int) -> FileSeatStore:

@@ -31,6 +31,7 @@ from protocol.messages import Join
 from protocol.session import TableSession
 from protocol.transcript import Entry
 
+from ..language import N_
 from .deck_cheats import (
     BadKey,
     BadReveal,
@@ -139,33 +140,37 @@ class Cheat:
 
 
 CHEATS: dict[str, Cheat] = {
-    "play-unheld": Cheat(PlayUnheld, what="plays a card from a deck position it does not hold"),
-    "duplicate": Cheat(Duplicator, what="copies one encrypted card over another in its shuffle"),
+    "play-unheld": Cheat(PlayUnheld, what=N_("plays a card from a deck position it does not hold")),
+    "duplicate": Cheat(Duplicator, what=N_("copies one encrypted card over another in its shuffle")),
     "substitute": Cheat(
         Substituter,
         seat=0,
         games=("briscola",),
         short_deck=True,
-        what="swaps a card of the game for one the game leaves out",
+        what=N_("swaps a card of the game for one the game leaves out"),
     ),
-    "garbage-shuffle": Cheat(GarbageShuffle, what="publishes a shuffled deck holding a value that is no card point"),
-    "bad-key": Cheat(BadKey, what="commits with an unusable X25519 key"),
-    "wrong-share": Cheat(WrongShare, what="sends another seat a wrong key share"),
+    "garbage-shuffle": Cheat(
+        GarbageShuffle, what=N_("publishes a shuffled deck holding a value that is no card point")
+    ),
+    "bad-key": Cheat(BadKey, what=N_("commits with an unusable X25519 key")),
+    "wrong-share": Cheat(WrongShare, what=N_("sends another seat a wrong key share")),
     "wrong-public-share": Cheat(
-        WrongPublicShare, games=("briscola",), what="publishes a wrong key share for the face-up card"
+        WrongPublicShare, games=("briscola",), what=N_("publishes a wrong key share for the face-up card")
     ),
-    "swap-positions": Cheat(PositionSwapper, what="swaps two positions of the deck in its phase-2 step"),
-    "bad-reveal": Cheat(BadReveal, what="reveals a seed other than the one it committed to"),
-    "renege": Cheat(Reneger, games=("calabresella",), what="does not follow suit while holding the suit led"),
-    "false-denial": Cheat(Denier, games=("calabresella",), what="denies holding the called card in a Chiamo"),
-    "two-rule": Cheat(TwoRuleCaller, games=("chiamata",), what="bids 2 and calls a low trump without holding the 2"),
-    "wrong-proof": Cheat(WrongProof, what="plays one card and proves another"),
-    "tag-card": Cheat(TagCard, seat=0, what="hides a marked point in place of a card, to follow it"),
-    "withhold-reveal": Cheat(Withholder, what="never sends its reveal after the hand"),
-    "replay": Cheat(Replayer, transcript_names=False, what="sends one of its old messages again"),
-    "forge": Cheat(Forger, transcript_names=False, what="sends a message in another seat's name"),
-    "host-fork": Cheat(None, ForkingTable, transcript_names=False, what="shows two seats different histories"),
-    "seat-hijack": Cheat(None, HijackTable, transcript_names=False, what="seats a puppet key in a player's seat"),
+    "swap-positions": Cheat(PositionSwapper, what=N_("swaps two positions of the deck in its phase-2 step")),
+    "bad-reveal": Cheat(BadReveal, what=N_("reveals a seed other than the one it committed to")),
+    "renege": Cheat(Reneger, games=("calabresella",), what=N_("does not follow suit while holding the suit led")),
+    "false-denial": Cheat(Denier, games=("calabresella",), what=N_("denies holding the called card in a Chiamo")),
+    "two-rule": Cheat(
+        TwoRuleCaller, games=("chiamata",), what=N_("bids 2 and calls a low trump without holding the 2")
+    ),
+    "wrong-proof": Cheat(WrongProof, what=N_("plays one card and proves another")),
+    "tag-card": Cheat(TagCard, seat=0, what=N_("hides a marked point in place of a card, to follow it")),
+    "withhold-reveal": Cheat(Withholder, what=N_("never sends its reveal after the hand")),
+    "replay": Cheat(Replayer, transcript_names=False, what=N_("sends one of its old messages again")),
+    "forge": Cheat(Forger, transcript_names=False, what=N_("sends a message in another seat's name")),
+    "host-fork": Cheat(None, ForkingTable, transcript_names=False, what=N_("shows two seats different histories")),
+    "seat-hijack": Cheat(None, HijackTable, transcript_names=False, what=N_("seats a puppet key in a player's seat")),
 }
 
 

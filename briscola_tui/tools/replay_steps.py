@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..language import _
+
 STEP_KINDS = frozenset({"trick", "verdict", "call", "monte", "raise", "stopped", "closed", "series"})
 """Events after which the viewer stops: a trick taken, a hand audited, a call, the monte shown..."""
 
@@ -41,11 +43,14 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
     try:
         entries = read_transcript_file(path).entries
     except NotATranscript as error:
-        raise ReplayError(f"{path} is not a briscola transcript: {error.reason}") from None
+        raise ReplayError(
+            _("{path} is not a briscola transcript: {reason}").format(path=path, reason=error.reason)
+        ) from None
     except ProtocolError as error:
-        raise ReplayError(f"{path}: a damaged entry: {error}") from None
+        raise ReplayError(_("{path}: a damaged entry: {error}").format(path=path, error=error)) from None
     except (OSError, ValueError) as error:
-        raise ReplayError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+        why = getattr(error, "strerror", None) or error
+        raise ReplayError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
     session = TableSession(None)
     steps: list[Step] = []
     lines: list[str] = []
@@ -55,7 +60,12 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
             update = session.receive(entry.encode())
         except ProtocolError as error:
             steps.append(
-                Step(session.seat_view(), lines, events=events, failure=clean(f"entry {entry.index} refused: {error}"))
+                Step(
+                    session.seat_view(),
+                    lines,
+                    events=events,
+                    failure=clean(_("entry {n} refused: {error}").format(n=entry.index, error=error)),
+                )
             )
             return steps
         lines += [clean(render(event)) for event in update.events]
@@ -94,14 +104,16 @@ def describe(path: Path) -> str:
 
     try:
         with path.open("rb") as handle:
-            _, _, entries, _ = load_transcript_prefix(handle.read(DESCRIBE_BYTES))  # a frame cut short is dropped
+            _table, _meta, entries, _torn = load_transcript_prefix(
+                handle.read(DESCRIBE_BYTES)
+            )  # a frame cut short is dropped
         opened = [parse_signed(entry.message) for entry in entries[:13]]  # the table, then the joins
         table = from_body("table", opened[0].body)
         names = {o.header.sender: from_body("join", o.body).name for o in opened if o.header.kind == "join"}
         when = datetime.fromtimestamp(path.stat().st_mtime)
     except (ProtocolError, OSError, IndexError, ValueError):
-        return f"{path.name} (not a transcript this version reads)"
-    players = ", ".join(names.get(seat) or f"seat {seat}" for seat in range(table.players))
+        return _("{name} (not a transcript this version reads)").format(name=path.name)
+    players = ", ".join(names.get(seat) or _("seat {n}").format(n=seat) for seat in range(table.players))
     whose = whose_copy(path.stem)
     return "  ".join(
         part for part in (SHORT_NAMES.get(table.game, table.game), f"{when:%d %b %Y %H:%M}", whose, players) if part
@@ -112,11 +124,13 @@ def whose_copy(stem: str) -> str:
     """What a stored transcript's file name says of it: played against the computer, hosted,
     played at a seat or watched (as the app names them)."""
     if stem.startswith("offline-"):
-        return "against the computer"
+        return _("against the computer")
     suffix = stem.rsplit("-", 1)[-1]
     if suffix.startswith("seat") and suffix[4:].isdigit():
-        return f"played at seat {suffix[4:]}"
-    return {"host": "hosted", "watch": "watched"}.get(suffix, "")
+        return _("played at seat {n}").format(n=suffix[4:])
+    if suffix == "host":
+        return _("hosted")
+    return _("watched") if suffix == "watch" else ""
 
 
 def transcripts_folder() -> Path:

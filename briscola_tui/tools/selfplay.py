@@ -15,6 +15,7 @@ from protocol.session import TableSession
 from protocol.view import summary
 
 from ..files.storage import TranscriptFile
+from ..language import _
 from ..names import CHEATER
 from ..render import render, render_hand
 from ..tables.offline import fixed_store
@@ -22,7 +23,7 @@ from ..wording import count, option
 
 
 def describe_hand(verdict) -> str:
-    return f"hand {verdict.hand + 1}: {render_hand(summary(verdict))}"
+    return _("hand {n}: {result}").format(n=verdict.hand + 1, result=render_hand(summary(verdict)))
 
 
 def selfplay(
@@ -56,7 +57,7 @@ def selfplay(
     rng = random.Random(seed)
     levels = seats or ["random"] * n
     if len(levels) != n:
-        raise SelfplayError(f"--seats names {len(levels)} levels for a {n}-player table")
+        raise SelfplayError(_("--seats names {k} levels for a {n}-player table").format(k=len(levels), n=n))
     choosers = {s: (honest_chooser(cheat, rng.randrange(1 << 30)) if kind else bots.get(levels[s])) for s in range(n)}
     stores = {s: fixed_store(deal_seed, s) for s in range(n)} if deal_seed is not None else {}
     sessions = {s: TableSession(s, Identity.generate(), f"seat {s}", store=store) for s, store in stores.items()}
@@ -93,13 +94,16 @@ def selfplay(
     if not quiet:
         watcher = table.spectators[0]
         table.on_event = lambda node, event: print(f"  {render(event)}", file=out) if node is watcher else None
-    print(
-        f"{game}, {n} players, options {as_flags(rules.options)}" + ("" if kind else f", players {', '.join(levels)}"),
-        file=out,
-    )
+    heading = _("{game}, {n} players, options {options}").format(game=game, n=n, options=as_flags(rules.options))
+    if not kind:
+        heading += _(", players {levels}").format(levels=", ".join(levels))
+    print(heading, file=out)
     if kind is not None:
-        who = "the host" if kind.session is None else f"seat {cheater}"
-        print(f"cheat: {who} {kind.what} ({cheat}), at its first chance", file=out)
+        who = _("the host") if kind.session is None else _("seat {n}").format(n=cheater)
+        print(
+            _("cheat: {who} {what} ({cheat}), at its first chance").format(who=who, what=_(kind.what), cheat=cheat),
+            file=out,
+        )
     try:
         _play(table, hands, kind, out)
     finally:
@@ -107,21 +111,22 @@ def selfplay(
             log.close()
     host = table.host.session
     if host.series is not None:
-        print(f"scores: {host.series.scores}", file=out)
+        print(_("scores: {scores}").format(scores=host.series.scores), file=out)
     if host.series is not None and host.series.is_over():
-        print(f"winners: seats {host.series.winners()}", file=out)
+        print(_("winners: seats {seats}").format(seats=host.series.winners()), file=out)
     elif host.phase == "over" and host.closed:
-        print(f"table closed after {count(len(host.verdicts), 'hand')}", file=out)
+        print(_("table closed after {hands}").format(hands=count(len(host.verdicts), "hand")), file=out)
     else:
-        print(f"the table was stopped after {count(len(host.verdicts), 'hand')}", file=out)
+        print(_("the table was stopped after {hands}").format(hands=count(len(host.verdicts), "hand")), file=out)
     if transcript:
-        print(f"transcript: {transcript} ({count(len(table.entries), 'entry', 'entries')})", file=out)
+        entries = count(len(table.entries), "entry", "entries")
+        print(_("transcript: {file} ({entries})").format(file=transcript, entries=entries), file=out)
     named = culprits_of(table)
     if kind is not None and not _had_chance(table, kind, cheating):
-        print("the cheater never had its chance in this series; try another --seed", file=out)
+        print(_("the cheater never had its chance in this series; try another --seed"), file=out)
         return 2
     if named:
-        print(f"culprits: {', '.join(named)}", file=out)
+        print(_("culprits: {names}").format(names=", ".join(named)), file=out)
         return 3
     return 0
 
@@ -134,32 +139,44 @@ def _play(table, hands, kind, out) -> None:
         _report(table, seen, out)
         print(describe_hand(verdict), file=out, flush=True)
         if hands is not None and table.hands_played() >= hands and table.host.session.phase not in ("over", "aborted"):
-            table.broadcast(table.host.close(f"selfplay stopped after {count(hands, 'hand')}"))
+            # the reason goes into the transcript: English, whatever the language
+            noun = "hand" if hands == 1 else "hands"
+            table.broadcast(table.host.close(f"selfplay stopped after {hands} {noun}"))
 
     table.redeals_count = False  # --hands K: K hands played to a result (or made void), not K deals
     table.run(max_hands=hands, on_hand=on_hand)
     _report(table, seen, out)
     for node, error in table.failures:
-        who = "a spectator" if node.seat is None else f"seat {node.seat}"
-        print(f"{who} stopped: {error}", file=out)
+        who = _("a spectator") if node.seat is None else _("seat {n}").format(n=node.seat)
+        print(_("{who} stopped: {error}").format(who=who, error=error), file=out)
 
 
 def _report(table, seen, out) -> None:
     for ordered in table.refused[seen["refused"] :]:
         error = ordered.refused
         print(
-            f"refused seat {error.culprit}'s message at entry {error.entry}: {error.reason} (kept as evidence)",
+            _("refused seat {seat}'s message at entry {entry}: {reason} (kept as evidence)").format(
+                seat=error.culprit, entry=error.entry, reason=error.reason
+            ),
             file=out,
         )
     for error in table.dropped[seen["dropped"] :]:
         if error.culprit is None:  # it crossed the end of the table: nobody is named for it
-            print(f"a message came after the end, not ordered: {error.reason}", file=out)
+            print(_("a message came after the end, not ordered: {reason}").format(reason=error.reason), file=out)
         else:
-            print(f"dropped a message from seat {error.culprit}'s connection: {error.reason}", file=out)
+            print(
+                _("dropped a message from seat {seat}'s connection: {reason}").format(
+                    seat=error.culprit, reason=error.reason
+                ),
+                file=out,
+            )
     for node, error in table.left[seen["left"] :]:
-        print(f"seat {node.seat}, the cheater, left: {error} (its word counts for nothing)", file=out)
+        print(
+            _("seat {n}, the cheater, left: {error} (its word counts for nothing)").format(n=node.seat, error=error),
+            file=out,
+        )
     for seat in table.timed_out[seen["timed_out"] :]:
-        print(f"seat {seat} timed out", file=out)
+        print(_("seat {n} timed out").format(n=seat), file=out)
     seen.update(
         refused=len(table.refused), dropped=len(table.dropped), left=len(table.left), timed_out=len(table.timed_out)
     )
@@ -172,7 +189,7 @@ def culprits_of(table) -> list[str]:
     for verdict in host.verdicts:
         named.update(c.seat for c in verdict.culprits)
     named.update(c.seat for c in host.culprits)
-    for _, error in table.failures:
+    for _node, error in table.failures:
         culprit = getattr(error, "culprit", None)
         named.add("host" if culprit in (None, "host", -1) else culprit)
     if "host" in named:
@@ -186,23 +203,32 @@ def culprits_of(table) -> list[str]:
 
 def format_culprits(named) -> list[str]:
     seats = sorted(c for c in named if isinstance(c, int) and c >= 0)
-    return [f"seat {s}" for s in seats] + (["host"] if any(not isinstance(c, int) or c < 0 for c in named) else [])
+    host = [_("host")] if any(not isinstance(c, int) or c < 0 for c in named) else []
+    return [_("seat {n}").format(n=s) for s in seats] + host
 
 
 def _check_cheat(cheat, kind, game, n, cheater) -> int:
     if game not in kind.games:
-        raise SelfplayError(f"--cheat {cheat} cannot happen in {game} (only in {', '.join(kind.games)})")
+        raise SelfplayError(
+            _("--cheat {cheat} cannot happen in {game} (only in {games})").format(
+                cheat=cheat, game=game, games=", ".join(kind.games)
+            )
+        )
     if kind.short_deck and len(make(game, n).deck()) == 40:
         raise SelfplayError(
-            f"--cheat {cheat} needs a game that leaves cards out of the deck (briscola with 3 or 6 players)"
+            _("--cheat {cheat} needs a game that leaves cards out of the deck (briscola with 3 or 6 players)").format(
+                cheat=cheat
+            )
         )
     if kind.seat is not None:
         if cheater not in (None, kind.seat):
-            raise SelfplayError(f"--cheat {cheat} is done by the first seat to shuffle, seat {kind.seat}")
+            raise SelfplayError(
+                _("--cheat {cheat} is done by the first seat to shuffle, seat {n}").format(cheat=cheat, n=kind.seat)
+            )
         return kind.seat
     cheater = CHEATER if cheater is None else cheater
     if not 0 <= cheater < n:
-        raise SelfplayError(f"--cheater must be a seat from 0 to {n - 1}")
+        raise SelfplayError(_("--cheater must be a seat from 0 to {last}").format(last=n - 1))
     return cheater
 
 

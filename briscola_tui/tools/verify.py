@@ -46,6 +46,7 @@ from protocol.transcript_file import NotATranscript, OldTranscript, load_transcr
 from protocol.view import summary
 
 from ..files.storage import read_transcript_file
+from ..language import N_, _
 from ..render import render_hand
 from ..wording import count, option
 
@@ -54,14 +55,14 @@ PROG = "briscola verify"
 
 # kind owed -> (one seat's, several seats') name of it
 OWED = {
-    "coin_commit": ("coin commitment", "coin commitments"),
-    "coin_reveal": ("coin reveal", "coin reveals"),
-    "commit": ("commitment", "commitments"),
-    "shuffle": ("shuffle", "shuffles"),
-    "shares": ("key shares", "key shares"),
-    "act": ("move", "moves"),
-    "handover": ("handover", "handovers"),
-    "reveal": ("reveal", "reveals"),
+    "coin_commit": (N_("coin commitment"), N_("coin commitments")),
+    "coin_reveal": (N_("coin reveal"), N_("coin reveals")),
+    "commit": (N_("commitment"), N_("commitments")),
+    "shuffle": (N_("shuffle"), N_("shuffles")),
+    "shares": (N_("key shares"), N_("key shares")),
+    "act": (N_("move"), N_("moves")),
+    "handover": (N_("handover"), N_("handovers")),
+    "reveal": (N_("reveal"), N_("reveals")),
 }
 
 _UNSAFE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -79,9 +80,9 @@ def verify(path: str | os.PathLike, out, err) -> int:
         loaded = read_transcript_file(path)
         entries, warnings, table_id = loaded.entries, loaded.warnings, loaded.table_id
     except OldTranscript as error:
-        return _refuse(err, f"{path} is {error.reason}")
+        return _refuse(err, _("{path} is {reason}").format(path=path, reason=error.reason))
     except NotATranscript:  # (why its bytes do not read as one: nothing a person can act on)
-        return _refuse(err, f"{path} is not a briscola transcript")
+        return _refuse(err, _("{path} is not a briscola transcript").format(path=path))
     except RemoteProtocolError as error:
         # A whole frame that does not decode: replay the entries before it, then name it.
         broken = error
@@ -91,9 +92,10 @@ def verify(path: str | os.PathLike, out, err) -> int:
             table_id, entries = None, []
         warnings = []
     except (OSError, ValueError) as error:
-        return _refuse(err, f"cannot read {path}: {getattr(error, 'strerror', None) or error}")
+        why = getattr(error, "strerror", None) or error
+        return _refuse(err, _("cannot read {path}: {why}").format(path=path, why=why))
     for warning in warnings:
-        print(clean(f"{PROG}: warning: {path}: {warning}"), file=err)
+        print(clean(_("{prog}: warning: {path}: {warning}").format(prog=PROG, path=path, warning=warning)), file=err)
     return _Story(out).tell(entries, broken, table_id)
 
 
@@ -107,9 +109,9 @@ def _entries_before(path, bad: int) -> tuple[bytes, list[Entry]]:
     `bad` (0: the first), which does not decode; the frames before it did."""
     data = Path(path).read_bytes()
     offset = 0
-    for _ in range(bad + 1):  # the header frame, then the good entries
+    for _frame in range(bad + 1):  # the header frame, then the good entries
         offset += 4 + int.from_bytes(data[offset : offset + 4], "big")
-    table_id, _, entries, _ = load_transcript_prefix(data[:offset])
+    table_id, _meta, entries, _torn = load_transcript_prefix(data[:offset])
     return table_id, entries
 
 
@@ -122,15 +124,22 @@ def party(culprit) -> int | str:
 
 
 def _label(who: int | str) -> str:
-    return "the host" if who == "host" else f"seat {who}"
+    return _("the host") if who == "host" else _("seat {n}").format(n=who)
+
+
+def culprit_text(culprit: Culprit) -> str:
+    """What `str(culprit)` says (protocol.audit), in the current language: `seat 1: <reason> (transcript
+    entry 7)`. The reason is the protocol's own words."""
+    where = "" if culprit.entry is None else _(" (transcript entry {entry})").format(entry=culprit.entry)
+    return _("{who}: {reason}{where}").format(who=_label(party(culprit.seat)), reason=culprit.reason, where=where)
 
 
 def culprits_line(culprits: list[Culprit]) -> str:
     """`culprits: seat 1, seat 3, host`: each named once, seats in order, the host last."""
     named = {party(c.seat) for c in culprits}
     seats = sorted(s for s in named if s != "host")
-    names = [f"seat {s}" for s in seats] + (["host"] if "host" in named else [])
-    return "culprits: " + ", ".join(names)
+    names = [_("seat {n}").format(n=s) for s in seats] + ([_("host")] if "host" in named else [])
+    return _("culprits: {names}").format(names=", ".join(names))
 
 
 class _Story:
@@ -164,7 +173,7 @@ class _Story:
         if failed is None and broken is not None:
             failed = Culprit("host", broken.reason, len(entries) if broken.entry is None else broken.entry)
         if not self.table_shown and table_id is not None:
-            self.say(f"table {table_id.hex()} (from the file header)")
+            self.say(_("table {id} (from the file header)").format(id=table_id.hex()))
         if self.table_shown and self.seats is None:
             self._show_seats()  # it stopped before every seat joined: those that did
         return self._end(failed)
@@ -183,28 +192,31 @@ class _Story:
         for verdict in session.verdicts[self.verdicts :]:
             self.found += verdict.culprits
             if verdict.ok:
-                self.say(f"ok   {verdict} — {render_hand(summary(verdict))}")
+                result = render_hand(summary(verdict))
+                self.say(_("ok   hand {n}: all checks pass — {result}").format(n=verdict.hand + 1, result=result))
             else:
-                self.say(f"FAIL {verdict}")
+                culprits = "; ".join(culprit_text(c) for c in verdict.culprits)
+                self.say(_("FAIL hand {n}: {culprits}").format(n=verdict.hand + 1, culprits=culprits))
         self.verdicts = len(session.verdicts)
         for culprit in session.culprits[self.table_culprits :]:
             self.found.append(culprit)
-            self.say(f"FAIL {culprit}")
+            self.say(_("FAIL {culprit}").format(culprit=culprit_text(culprit)))
         self.table_culprits = len(session.culprits)
 
     def _show_table(self) -> None:
         session, table = self.session, self.session.table
         self.table_shown = True
-        self.say(f'table {session.transcript.table_id.hex()} "{table.name}"')
-        options = ", ".join(option(k, v) for k, v in sorted(session.game.options.items()))
-        self.say(f"{table.game}, {table.players} players, options: {options or 'none'}")
+        self.say(_('table {id} "{name}"').format(id=session.transcript.table_id.hex(), name=table.name))
+        options = ", ".join(option(k, v) for k, v in sorted(session.game.options.items())) or _("none")
+        self.say(_("{game}, {n} players, options: {options}").format(game=table.game, n=table.players, options=options))
         if session.rules:
-            self.say("table rules: " + ", ".join(option(k, v) for k, v in sorted(session.rules.items())))
-        self.say(f"host key {fingerprint(session.keys[HOST])}")
+            rules = ", ".join(option(k, v) for k, v in sorted(session.rules.items()))
+            self.say(_("table rules: {rules}").format(rules=rules))
+        self.say(_("host key {key}").format(key=fingerprint(session.keys[HOST])))
 
     def _seat_line(self, seat: int, tail: str = "") -> str:
         key, name = self.session.keys[seat], self.session.names.get(seat, "")
-        return f'seat {seat} key {fingerprint(key)} "{name}"{tail}'
+        return _('seat {n} key {key} "{name}"').format(n=seat, key=fingerprint(key), name=name) + tail
 
     def _show_seats(self) -> None:
         session = self.session
@@ -220,12 +232,12 @@ class _Story:
     def _seat_changes(self, k: int) -> None:
         """A seat taken again after a time-out: by a new key, or by its own."""
         now, absent = self._seating(), set(self.session.absent)
-        for seat, (key, _) in sorted(now.items()):
+        for seat, (key, _name) in sorted(now.items()):
             before = self.seats.get(seat)
             if before is None or before[0] != key:
-                self.say(self._seat_line(seat, f" takes the seat with a new key at entry {k}"))
+                self.say(self._seat_line(seat, _(" takes the seat with a new key at entry {k}").format(k=k)))
             elif seat in self.absent and seat not in absent:
-                self.say(self._seat_line(seat, f" is back with its own key at entry {k}"))
+                self.say(self._seat_line(seat, _(" is back with its own key at entry {k}").format(k=k)))
         self.seats, self.absent = now, absent
 
     # --- the end -------------------------------------------------------------------
@@ -235,29 +247,36 @@ class _Story:
         checked = len(session.transcript.entries) if session.transcript else 0
         if failed is not None:
             self.found.append(failed)
-            self.say(f"FAIL entry {failed.entry}: {failed.reason} [{_label(failed.seat)}]")
-        summary = f"{count(checked, 'entry', 'entries')} checked, {count(len(session.verdicts), 'hand')} audited"
+            self.say(
+                _("FAIL entry {entry}: {reason} [{who}]").format(
+                    entry=failed.entry, reason=failed.reason, who=_label(failed.seat)
+                )
+            )
+        summary = _("{entries} checked, {hands} audited").format(
+            entries=count(checked, "entry", "entries"), hands=count(len(session.verdicts), "hand")
+        )
         if session.series is not None:
-            summary += f"; scores {session.series.scores}"
+            summary += _("; scores {scores}").format(scores=session.series.scores)
         self.say(summary)
         if session.stale:
-            self.say("no-ops (crossed an interruption in flight): entries " + ", ".join(map(str, session.stale)))
+            stale = ", ".join(map(str, session.stale))
+            self.say(_("no-ops (crossed an interruption in flight): entries {entries}").format(entries=stale))
         incomplete = False
         if failed is not None:
-            self.say(f"stopped at entry {failed.entry}: nothing after it can be checked")
+            self.say(_("stopped at entry {entry}: nothing after it can be checked").format(entry=failed.entry))
         elif session.phase == "over":
             if session.closed is not None:
-                self.say(f"complete: the host closed the table: {session.closed}")
+                self.say(_("complete: the host closed the table: {reason}").format(reason=session.closed))
             else:
                 winners = session.series.winners() if session.series is not None else []
-                self.say(f"complete: the series is over; winners: seats {winners}")
+                self.say(_("complete: the series is over; winners: seats {winners}").format(winners=winners))
         elif session.phase == "aborted":
-            self.say("the table was stopped by the cheat named above")
+            self.say(_("the table was stopped by the cheat named above"))
             if not self.found:  # pragma: no cover - the session names whoever stopped it
                 self.found.append(Culprit("host", "the table stopped with nobody named", checked - 1))
         else:
             incomplete = True
-            self.say(f"incomplete: {self._where(checked)}")
+            self.say(_("incomplete: {where}").format(where=self._where(checked)))
         if self.found:
             self.say(culprits_line(self.found))
             return CHEAT
@@ -266,27 +285,38 @@ class _Story:
     def _where(self, checked: int) -> str:
         """Where the transcript stops and who owes the next message."""
         session = self.session
-        where = "stops before its first entry" if checked == 0 else f"stops after entry {checked - 1}"
+        if checked == 0:
+            where = _("stops before its first entry")
+        else:
+            where = _("stops after entry {entry}").format(entry=checked - 1)
         if session.phase == "commit" and not session.hand.commits:
-            where += ", before the first hand" if session.hand.number == 0 else ", between hands"
-        return f"{where}: {owed(session)}"
+            where += _(", before the first hand") if session.hand.number == 0 else _(", between hands")
+        return _("{where}: {owed}").format(where=where, owed=owed(session))
 
 
 def owed(session: TableSession) -> str:
     """Who owes what now, e.g. "seat 2 has not sent its reveal for hand 3"."""
     kinds, senders = session.expected()
     if HOST in senders or not senders:
-        what = "its table message" if "table" in kinds else "the next entry"
-        return f"the host has not sent {what}"
+        if "table" in kinds:
+            return _("the host has not sent its table message")
+        return _("the host has not sent the next entry")
     seats = sorted(senders)
     several = len(seats) > 1
-    names = ", ".join(f"seat {s}" for s in seats)
-    has = "have" if several else "has"
+    names = ", ".join(_("seat {n}").format(n=s) for s in seats)
     kind = kinds[0]
+    again = session.phase == "seating"
     if kind == "join":
-        return f"{names} {has} not joined" + (" again" if session.phase == "seating" else "")
-    noun = OWED.get(kind, (kind, kind))[several]
+        if several:
+            return (_("{names} have not joined again") if again else _("{names} have not joined")).format(names=names)
+        return (_("{names} has not joined again") if again else _("{names} has not joined")).format(names=names)
+    noun = _(OWED[kind][several]) if kind in OWED else kind
     if kind == "shuffle":
-        noun = f"phase-{1 if len(session.hand.shuffles) < session.players else 2} {noun}"
-    hand = f" for hand {session.hand.number + 1}" if session.phase in HAND_PHASES and session.hand else ""
-    return f"{names} {has} not sent {'their' if several else 'its'} {noun}{hand}"
+        phase = 1 if len(session.hand.shuffles) < session.players else 2
+        noun = _("phase-{k} {noun}").format(k=phase, noun=noun)
+    hand = ""
+    if session.phase in HAND_PHASES and session.hand:
+        hand = _(" for hand {n}").format(n=session.hand.number + 1)
+    if several:
+        return _("{names} have not sent their {noun}{hand}").format(names=names, noun=noun, hand=hand)
+    return _("{names} has not sent its {noun}{hand}").format(names=names, noun=noun, hand=hand)
