@@ -26,7 +26,7 @@ from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.transcript import HOST, entry_hash
 
-from ..wording import count
+from ..language import _, n_
 from .buckets import Buckets
 from .connection import Busy, Conn, Limits, read_frame
 from .ordering import BOT_NAMES, Bot, is_bot_name
@@ -98,7 +98,13 @@ class Guesses:
     @property
     def window(self) -> str:
         seconds = self.limits.report_seconds
-        return "a minute" if seconds == 60 else f"{seconds:g} s"
+        return _("a minute") if seconds == 60 else _("{seconds:g} s").format(seconds=seconds)
+
+    @property
+    def last(self) -> str:
+        """ "in the last minute": the time the report sums up."""
+        seconds = self.limits.report_seconds
+        return _("in the last minute") if seconds == 60 else _("in the last {seconds:g} s").format(seconds=seconds)
 
     def wrong_code(self, source: str) -> str | None:
         """Count a wrong code; the line to say now if it is the first since the last report
@@ -107,7 +113,9 @@ class Guesses:
         if self.told:
             return None
         self.told = True
-        return f"a wrong join code from {source} (any more are summed up in {self.window})"
+        return _("a wrong join code from {source} (any more are summed up in {window})").format(
+            source=source, window=self.window
+        )
 
     def report(self) -> str | None:
         """One line for the wrong codes and refused tries since the last report (None if there
@@ -118,20 +126,29 @@ class Guesses:
         total = sum(wrong.values())
         if not held and total <= (1 if told else 0):  # nothing, or only the one said at once
             return None
-        window = "minute" if self.limits.report_seconds == 60 else self.window
-        code = "wrong join code" if total == 1 else "wrong join codes"
+        last = self.last
         if len(wrong) == 1:
             [(source, n)] = wrong.items()
-            line = f"{n} {code} from {source} in the last {window}"
+            line = n_("{n} wrong join code from {source} {last}", "{n} wrong join codes from {source} {last}", n)
+            line = line.format(n=n, source=source, last=last)
         elif wrong:
             top = wrong.most_common(3)
-            line = f"{total} {code} in the last {window}: " + ", ".join(f"{n} from {s}" for s, n in top)
+            sources = ", ".join(_("{n} from {source}").format(n=n, source=s) for s, n in top)
+            line = n_("{n} wrong join code {last}: {sources}", "{n} wrong join codes {last}: {sources}", total)
+            line = line.format(n=total, last=last, sources=sources)
             if len(wrong) > 3:
-                line += f" and {total - sum(n for _, n in top)} from {len(wrong) - 3} other addresses"
+                rest = total - sum(n for _s, n in top)
+                line += _(" and {n} from {others} other addresses").format(n=rest, others=len(wrong) - 3)
         else:
-            return f"{count(held, 'try', 'tries')} refused in the last {window}: too many wrong codes"
+            line = n_(
+                "{n} try refused {last}: too many wrong codes", "{n} tries refused {last}: too many wrong codes", held
+            )
+            return line.format(n=held, last=last)
         if held:
-            line += f"; {count(held, 'more try', 'more tries')} refused (too many wrong codes)"
+            more = n_(
+                "; {n} more try refused (too many wrong codes)", "; {n} more tries refused (too many wrong codes)", held
+            )
+            line += more.format(n=held)
         return line
 
 
@@ -306,7 +323,10 @@ class Admission:
         start = self._resume_point(hello)
         async with self.lock:
             self.relay.welcome(conn, table_id, start)
-        self.say(f"{conn} joined" + (f" as {hello.name!r}" if hello.name else ""))
+        if hello.name:
+            self.say(_("{conn} joined as {name!r}").format(conn=conn, name=hello.name))
+        else:
+            self.say(_("{conn} joined").format(conn=conn))
         if not self.tell_away():  # to everyone when it changed; else to this one, which has not heard it
             self.relay.send(conn, hs.away(self.relay.told_away), status="away")
 

@@ -34,6 +34,7 @@ from protocol.transcript import entry_hash
 
 from ..files.folders import subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
+from ..language import _
 from ..render import Note, seat_names
 from .listener import Keyboard, Listener, Person
 from .thinking import think
@@ -129,7 +130,7 @@ class Client:
                         self.listener.line(self._unreachable(error))
                         return 1
                 elif waited >= self.options.retry_seconds:
-                    self.listener.line(f"cannot reach the host: {_why(error)}")
+                    self.listener.line(_("cannot reach the host: {why}").format(why=_why(error)))
                     return 1
                 pause = delay
                 if isinstance(error, Busy):
@@ -137,11 +138,12 @@ class Client:
                     # little at random, so that those turned away together do not all come back together).
                     left = self.options.retry_seconds - waited
                     pause = min(max(delay, error.seconds) * random.uniform(1.0, 1.25), left)
-                    self.listener.line(f"the host is busy ({error}); trying again in {pause:.1f} s")
+                    line = _("the host is busy ({reason}); trying again in {seconds:.1f} s")  # the reason: the host's
+                    self.listener.retrying(line.format(reason=error, seconds=pause))
                 elif self.session is not None and not self._lost:
                     self._lost = True  # said once, not again at every try
-                    self.listener.lost("connection lost", error)
-                    self.listener.line(f"connection lost ({_why(error)}); trying again")
+                    self.listener.lost(_("connection lost"), error)
+                    self.listener.retrying(_("connection lost ({why}); trying again").format(why=_why(error)))
                 await asyncio.sleep(pause)
                 waited += pause
                 delay = min(delay * 2, 5.0)
@@ -153,15 +155,19 @@ class Client:
     def _unreachable(self, error: BaseException) -> str:
         """Why a first connection failed, in words."""
         if isinstance(error, ConnectionRefusedError):
-            return f"nothing answers at {self._where()} (is the host running, on that port?)"
+            return _("nothing answers at {address} (is the host running, on that port?)").format(address=self._where())
         if isinstance(error, (ProtocolError, asyncio.IncompleteReadError)):
-            return f"{self._where()} does not answer as a briscola host ({error})"
-        return f"cannot reach the host at {self._where()}: {_why(error)}"
+            return _("{address} does not answer as a briscola host ({error})").format(
+                address=self._where(), error=error
+            )
+        return _("cannot reach the host at {address}: {why}").format(address=self._where(), why=_why(error))
 
     def _refusal(self, reason: str) -> str:
         if reason == WRONG_CODE and not self.options.code:
-            return "the host refused: this table needs a join code (--code)"
-        return f"the host refused: {reason}"
+            return _("the host refused: this table needs a join code (--code)")
+        if reason == WRONG_CODE:
+            reason = _("wrong join code")  # the one reason known here; the others are the host's words
+        return _("the host refused: {reason}").format(reason=reason)
 
     def _exit_status(self) -> int:
         session = self.session
@@ -200,7 +206,7 @@ class Client:
                     data = self.channel.open(data)  # a frame changed, replayed or moved on the way: closed
                 kind, fields = hs.parse(data)
                 if kind == "bye":
-                    raise ConnectionError(f"the host closed the connection: {fields[0]}")
+                    raise ConnectionError(_("the host closed the connection: {reason}").format(reason=fields[0]))
                 if kind == "refuse":
                     raise Refused(fields[0])
                 if kind == "busy":
@@ -211,7 +217,7 @@ class Client:
                 return kind, fields
             chunk = await reader.read(65536)
             if not chunk:
-                raise ConnectionError("closed by the host")
+                raise ConnectionError(_("closed by the host"))
             frames.feed(chunk)
 
     async def _entry(self, reader, frames: FrameReader) -> bytes:
@@ -259,7 +265,7 @@ class Client:
         self._check_seat(None if seat < 0 else seat, asked)
         self.table_id, self.seat = table_id, (None if seat < 0 else seat)
         backlog = []
-        for _ in range(count):
+        for _entry in range(count):
             backlog.append(await self._entry(reader, frames))
         return backlog
 
@@ -273,7 +279,7 @@ class Client:
             raise RemoteProtocolError(f"expected the key exchange, not {kind}")
         table_id, theirs = fields
         if self.table_id is not None and table_id != self.table_id:
-            raise Distrusted("the host now serves another table")
+            raise Distrusted(_("the host now serves another table"))
         exchange.finish(theirs, table_id, hs.VERSION)
         self._send(hs.confirm(exchange.confirmation()))
         kind, fields = await self._read(reader, frames)  # a wrong code: Refused("wrong join code")
@@ -283,7 +289,7 @@ class Client:
             exchange.check(fields[0])
         except WrongCode:
             raise Distrusted(
-                "the host did not prove it holds the join code (is someone between you and the host?)"
+                _("the host did not prove it holds the join code (is someone between you and the host?)")
             ) from None
         self.channel = exchange.channel()
         return table_id, exchange.transcript
@@ -293,11 +299,17 @@ class Client:
         spectator none); a client coming back, its own seat. Distrusted otherwise: whoever
         changed what was asked, or a host that lies, takes nothing."""
         if (given is None) != (self.options.role == "spectator"):
-            raise Distrusted(f"the host gave a {self.options.role} {'no seat' if given is None else f'seat {given}'}")
+            if given is None:
+                raise Distrusted(_("the host gave a player no seat"))
+            raise Distrusted(_("the host gave a spectator seat {seat}").format(seat=given))
         if self.session is not None and given != self.seat:
-            raise Distrusted(f"the host gave seat {given}, but this client holds seat {self.seat}")
+            raise Distrusted(
+                _("the host gave seat {given}, but this client holds seat {seat}").format(given=given, seat=self.seat)
+            )
         if asked >= 0 and given != asked:
-            raise Distrusted(f"the host gave seat {given}, not seat {asked} that was asked for")
+            raise Distrusted(
+                _("the host gave seat {given}, not seat {asked} that was asked for").format(given=given, asked=asked)
+            )
 
     def _holding(self) -> tuple[int, bytes]:
         """How much of the transcript this client holds (to resume from there)."""
@@ -428,7 +440,7 @@ class Client:
         chosen on a view that has gone by (the connection came back meanwhile, the move was
         already taken) is dropped, and the person asked again."""
         if answer is None:
-            self.listener.line("no more input: leaving the table")
+            self.listener.line(_("no more input: leaving the table"))
             self.ended = "input closed"
             return
         if not isinstance(answer, str) and answer not in self.session.legal_actions():
@@ -438,7 +450,7 @@ class Client:
             action = parse(answer, view.seat, view.state) if isinstance(answer, str) else answer
             self._act(action)
         except (LabelError, LocalProtocolError) as error:
-            self.listener.line(f"not a move: {error}")
+            self.listener.line(_("not a move: {error}").format(error=error))
 
     def _act(self, action) -> None:
         for message in self.session.act(action).messages:
@@ -481,7 +493,7 @@ class Client:
         ):
             messages = session.rejoin().messages
             if messages:
-                self.listener.line("you were timed out: taking your seat back")
+                self.listener.line(_("you were timed out: taking your seat back"))
             for message in messages:
                 self._send(hs.submit(message))
 
@@ -510,4 +522,4 @@ def _taken(task: asyncio.Future) -> None:
 
 def _why(error: BaseException) -> str:
     """An error in words: a socket's without its number ("Connection reset by peer")."""
-    return getattr(error, "strerror", None) or str(error) or "closed"
+    return getattr(error, "strerror", None) or str(error) or _("closed")

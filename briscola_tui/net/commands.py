@@ -25,6 +25,7 @@ from protocol.transcript_file import NotATranscript
 from ..files import atomic
 from ..files.folders import InUse, data_dir, hold_lock, open_private, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
+from ..language import _, n_
 from ..options import HostOptions
 from .admission import GuessLimits, new_code
 from .client import Client, Options
@@ -47,9 +48,9 @@ def person_name(name: str) -> str:
     name = normal_name(name)
     problem = name_problem(name)
     if problem is not None:
-        raise SetupError(f"--name {name!r}: {problem}")
+        raise SetupError(_("--name {name!r}: {problem}").format(name=name, problem=problem))
     if is_bot_name(name):
-        raise SetupError(f"--name {name!r}: {BOT_NAMES}")
+        raise SetupError(_("--name {name!r}: {problem}").format(name=name, problem=_(BOT_NAMES)))
     return name
 
 
@@ -100,11 +101,17 @@ def prepare_host(args, say) -> Hosting:
     resumed = path is not None and path.exists()
     if resumed:
         host, log = _resume_host(identity, path)
-        say(f"resuming table {host.table_id.hex()} from {path} ({len(log.entries)} entries)")
+        say(
+            n_(
+                "resuming table {table} from {path} ({n} entries)",
+                "resuming table {table} from {path} ({n} entries)",
+                len(log.entries),
+            ).format(table=host.table_id.hex(), path=path, n=len(log.entries))
+        )
     else:
         host, log = _new_host(identity, args, path)
     for warning in log.warnings:
-        say(f"warning: {warning}")
+        say(_("warning: {warning}").format(warning=warning))
     session = host.session
     code = None if args.open else (args.code or _saved_code(host.table_id) or new_code())
     if code is not None:
@@ -165,25 +172,28 @@ def host_command(args) -> int:
 
     def listening(sockets) -> None:
         port = sockets[0][1]
-        say(f"hosting {session.table.game}, {session.players} players, table {hosting.table_id.hex()}")
-        for address in addresses(args.bind, port):
-            say(f"  join with: briscola join {address}" + ("" if code is None else f" --code {code}"))
         say(
-            f"  watch with: briscola watch {addresses(args.bind, port)[0]}"
-            + ("" if code is None else f" --code {code}")
+            _("hosting {game}, {n} players, table {table}").format(
+                game=session.table.game, n=session.players, table=hosting.table_id.hex()
+            )
         )
+        with_code = "" if code is None else f" --code {code}"
+        for address in addresses(args.bind, port):
+            say(_("  join with: {command}").format(command=f"briscola join {address}{with_code}"))
+        say(_("  watch with: {command}").format(command=f"briscola watch {addresses(args.bind, port)[0]}{with_code}"))
         hosting.listening_on(port)
 
     try:
         status = asyncio.run(hosting.server.run(args.bind, args.port, listening))
     except KeyboardInterrupt:
         if session.phase not in ("over", "aborted"):
-            say(f"left the table; to take it up again run: {hosting.resume_command(hosting.listened or args.port)}")
+            command = hosting.resume_command(hosting.listened or args.port)
+            say(_("left the table; to take it up again run: {command}").format(command=command))
         raise
     finally:
         hosting.log.close()
     if session.series is not None:
-        say(f"scores: {session.series.scores}")
+        say(_("scores: {scores}").format(scores=session.series.scores))
     return status
 
 
@@ -244,7 +254,9 @@ def _new_host(identity: Identity, args, path: Path | None) -> tuple[Host, Transc
     except OptionError as error:
         raise SetupError(str(error)) from None
     if args.bots >= game.players:
-        raise SetupError(f"--bots {args.bots} leaves no seat for a player at a {game.players}-player table")
+        raise SetupError(
+            _("--bots {bots} leaves no seat for a player at a {n}-player table").format(bots=args.bots, n=game.players)
+        )
     # --bots-replace: a seat timed out, or evicted for a cheat an audit names, goes to a computer player
     rules = {"retake": True, "replace_cheats": True} if args.bots_replace else {}
     if args.time_limit is not None:
@@ -265,14 +277,19 @@ def _resume_host(identity: Identity, path: Path) -> tuple[Host, TranscriptFile]:
     except NotATranscript as error:
         raise SetupError(f"{path}: {error.reason}") from None
     except ProtocolError as error:  # garbage after the last good entry, a bad frame: not cut off for us
-        where = f"entry {error.entry}" if getattr(error, "entry", None) is not None else "a frame"
-        raise SetupError(f"{path}: {where} cannot be read ({error.reason}); the file is left as it is") from None
+        entry = getattr(error, "entry", None)
+        where = _("entry {n}").format(n=entry) if entry is not None else _("a frame")
+        raise SetupError(
+            _("{path}: {where} cannot be read ({reason}); the file is left as it is").format(
+                path=path, where=where, reason=error.reason
+            )
+        ) from None
     try:
         host = Host.resume(identity, [e.encode() for e in log.entries])
     except LocalProtocolError as error:
         raise SetupError(f"{path}: {error.reason}") from None
     except ProtocolError as error:
-        raise SetupError(f"{path} does not check out: {error.reason}") from None
+        raise SetupError(_("{path} does not check out: {reason}").format(path=path, reason=error.reason)) from None
     host.events.clear()
     return host, log
 
@@ -379,11 +396,13 @@ async def _run_client(options: Options, identity: Identity | None) -> int:
 
 def host_port(text: str) -> tuple[str, int]:
     """HOST:PORT, or [IPv6]:PORT, as (host, port); SetupError otherwise."""
-    host, _, port = text.rpartition(":")
+    host, _colon, port = text.rpartition(":")
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
     elif ":" in host:
         host = ""  # an IPv6 address needs its brackets: [::1]:7777
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise SetupError(f"expected HOST:PORT, e.g. 192.168.1.20:7777 or [fe80::1]:7777, not {text!r}")
+        raise SetupError(
+            _("expected HOST:PORT, e.g. 192.168.1.20:7777 or [fe80::1]:7777, not {text!r}").format(text=text)
+        )
     return host, int(port)

@@ -17,6 +17,11 @@ from dataclasses import dataclass, field
 from protocol.channel import Channel
 from protocol.codec import FrameReader
 
+from ..language import N_, _
+
+ROLES = {"player": N_("connection {n} (player)"), "spectator": N_("connection {n} (spectator)")}
+"""A connection of each role, on the host's console."""
+
 
 @dataclass
 class Limits:
@@ -105,8 +110,11 @@ class Conn:
         return stored - max(self.cursor, self.base)
 
     def __str__(self) -> str:
-        who = f"seat {self.seat}" if self.seat is not None else self.role
-        return f"connection {self.number} ({who})"
+        if self.seat is not None:
+            return _("connection {n} (seat {seat})").format(n=self.number, seat=self.seat)
+        if self.role in ROLES:
+            return _(ROLES[self.role]).format(n=self.number)
+        return _("connection {n} ({role})").format(n=self.number, role=self.role)  # no role yet ("?")
 
 
 async def read_frame(reader, frames: FrameReader, conn: Conn | None = None) -> bytes:

@@ -19,6 +19,7 @@ from typing import Protocol
 from engine.state import Action
 from protocol.events import Event
 
+from ..language import _
 from ..render import HEADLESS, Note, render
 
 
@@ -38,6 +39,10 @@ class Listener:
     def line(self, text: str) -> None:
         """Something the client says in its own words (retrying, refused, not a move)."""
         self.say(text)
+
+    def retrying(self, text: str) -> None:
+        """The client says it tries again (the connection lost, the host busy): a `line` here."""
+        self.line(text)
 
     def event(self, event: Event) -> None:
         """An event of the table, from an entry the client took in."""
@@ -80,7 +85,7 @@ class Keyboard:
         self.lines, self.say = lines, say
 
     def prompt(self, offered: list[str]) -> None:
-        self.say("your turn: " + " | ".join(offered))
+        self.say(_("your turn: {choices}").format(choices=" | ".join(offered)))
 
     async def answer(self) -> str | None:
         if self.lines is None:

@@ -22,7 +22,7 @@ from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript import Signed, parse_header
 
-from ..wording import count
+from ..language import N_, _
 from .connection import Conn
 from .relay import Relay
 from .thinking import think
@@ -38,7 +38,7 @@ class Bot:
     owed: list = field(default_factory=list)  # what it must send once the table runs (after a restart)
 
 
-BOT_NAMES = "a name such as cpu1 (cpu and a digit) is kept for the host's computer players: choose another"
+BOT_NAMES = N_("a name such as cpu1 (cpu and a digit) is kept for the host's computer players: choose another")
 
 
 def bot_name(seat: int) -> str:
@@ -136,11 +136,13 @@ class Ordering:
             ordered = await asyncio.to_thread(self.host.submit, message, source)
         except Dropped as error:
             if source is not None:
-                self.say(f"dropped a message from {source}: {error.reason}")
+                self.say(_("dropped a message from {source}: {reason}").format(source=source, reason=error.reason))
             return
         if ordered.refused is not None:
             self.say(
-                f"refused a message of seat {ordered.refused.culprit}: {ordered.refused.reason} (kept as evidence)"
+                _("refused a message of seat {seat}: {reason} (kept as evidence)").format(
+                    seat=ordered.refused.culprit, reason=ordered.refused.reason
+                )
             )
         await self.append(ordered.entry)
         await self._check_end()
@@ -183,7 +185,8 @@ class Ordering:
             and not session.hand.commits
         ):
             self.pending.clear()
-            await self.append(self.host.close(f"the table was started for {count(self.hands, 'hand')}"))
+            hands = f"{self.hands} hand{'' if self.hands == 1 else 's'}"  # in the transcript: never translated
+            await self.append(self.host.close(f"the table was started for {hands}"))
             self.pending.clear()
             self.finished.set()
 
@@ -207,7 +210,7 @@ class Ordering:
             entries = entries or [e.encode() for e in self.host.transcript.entries]
             session, owed = await asyncio.to_thread(replacement_seat, seat, entries)
             self.bots[seat] = Bot(session, self.replace_with_bot, random.Random())
-            self.say(f"a computer player takes seat {seat}")
+            self.say(_("a computer player takes seat {seat}").format(seat=seat))
             for conn in list(self.relay.conns.values()):
                 if conn.seat == seat:
                     self.relay.close(conn, "your seat was given to a computer player", refuse=True)  # final

@@ -18,6 +18,7 @@ import time
 from protocol import handshake as hs
 from protocol.codec import frame
 
+from ..language import _
 from .connection import Conn, Limits
 
 
@@ -139,8 +140,13 @@ class Relay:
         if conn.closed:
             return
         if not quiet:
-            what = "refusing" if refuse else "closing" if busy is None else "turning away"
-            self.say(f"{what} {conn}: {reason}")
+            if refuse:  # the reason goes to the client as it is (its reader may speak another language)
+                line = _("refusing {conn}: {reason}")
+            elif busy is None:
+                line = _("closing {conn}: {reason}")
+            else:
+                line = _("turning away {conn}: {reason}")
+            self.say(line.format(conn=conn, reason=reason))
         if busy is not None:
             last = hs.busy(reason, busy)
         else:

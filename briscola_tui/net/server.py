@@ -38,6 +38,7 @@ from protocol.host import Host
 from protocol.session import TableSession
 from protocol.transcript import HOST
 
+from ..language import _
 from ..render import HEADLESS, render, seat_names
 from ..wording import count
 from .admission import Admission, GuessLimits
@@ -176,7 +177,8 @@ class TableServer:
         told = False
         while (not remote <= self.collected or self.watchers_away) and time.monotonic() < deadline:
             if not told and time.monotonic() > deadline - self.limits.linger_seconds + 1:
-                self.say(f"waiting up to {self.limits.linger_seconds:g} s for {self._missing(remote)} to read the end")
+                line = _("waiting up to {seconds:g} s for {missing} to read the end")
+                self.say(line.format(seconds=self.limits.linger_seconds, missing=self._missing(remote)))
                 told = True
             self.said_bye.clear()
             try:
@@ -185,12 +187,13 @@ class TableServer:
                 pass
 
     def _missing(self, remote: set[int]) -> str:
-        missing = [f"seat {s}" for s in sorted(remote - self.collected)]
+        missing = [_("seat {seat}").format(seat=s) for s in sorted(remote - self.collected)]
         if self.watchers_away:
             missing.append(count(self.watchers_away, "spectator"))
-        return " and ".join(missing)
+        return _(" and ").join(missing)
 
     def _ending(self) -> str:
+        """Why the table ends, in the bye to every connection: sent as it is (never translated)."""
         session = self.session
         if session.closed:
             return f"the host closed the table: {session.closed}"

@@ -31,6 +31,7 @@ from engine.view import SeatView
 from protocol.events import Event
 from protocol.identity import Identity, fingerprint
 
+from ..language import _, n_
 from ..net.client import Client, Options
 from ..net.commands import Hosting, addresses, is_bot_name, person_name
 from ..net.listener import Listener
@@ -68,7 +69,10 @@ class TableListener(Listener):
         self.net.link(None)
 
     def lost(self, what: str, error: BaseException) -> None:
-        self.net.link(f"{what}: the host is gone; trying again{ELLIPSIS}")
+        self.net.link(_("{what}: the host is gone; trying again{ellipsis}").format(what=what, ellipsis=ELLIPSIS))
+
+    def retrying(self, text: str) -> None:
+        self.net.client_said(text, retrying=True)
 
     def changed(self) -> None:
         self.net.publish()
@@ -136,7 +140,7 @@ class NetTable:
         self._view: SeatView | None = None
         self._events: list[Event | Note] = []
         self._log: deque[str] = deque(maxlen=LOG_LINES)
-        self._lobby = Lobby(self.role, status="connecting")
+        self._lobby = Lobby(self.role, status=_("connecting"))
         self._awaiting = False
         self._verdicts = 0
         self._shown: int | None = None  # hands audited when the table opened (older ones are not news)
@@ -182,7 +186,7 @@ class NetTable:
         except asyncio.CancelledError:
             pass
         except Exception as error:  # shown in the lobby or on the table, never a silent stop
-            self._fail(f"the network client stopped: {type(error).__name__}: {error}")
+            self._fail(_("the network client stopped: {kind}: {error}").format(kind=type(error).__name__, error=error))
             raise
         finally:
             self._cancel_the_rest()
@@ -229,7 +233,8 @@ class NetTable:
         await asyncio.wait([task, ready], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             error = task.exception()
-            self._fail(f"cannot listen on port {hosting.port}: {getattr(error, 'strerror', None) or error}")
+            why = getattr(error, "strerror", None) or error
+            self._fail(_("cannot listen on port {port}: {why}").format(port=hosting.port, why=why))
             return None
         port = ready.result()
         hosting.listening_on(port)
@@ -244,7 +249,7 @@ class NetTable:
             self._over = True
         elif status != 0:
             said = self._client_line
-            self._fail(said or f"the client stopped (status {status})")
+            self._fail(said or _("the client stopped (status {status})").format(status=status))
         else:
             self._over = True
         self.publish()
@@ -266,9 +271,9 @@ class NetTable:
 
     # --- what the network thread tells ---------------------------------------------
 
-    def client_said(self, line: str) -> None:
+    def client_said(self, line: str, retrying: bool = False) -> None:
         self._log.append(line)
-        if "; trying again" not in line:  # the client's own retry chatter
+        if not retrying and "; trying again" not in line:  # the client's own retry chatter
             self._client_line = line
         with self._changed:
             self._events.append(Note("said", text=line))
@@ -341,7 +346,9 @@ class NetTable:
 
     def _lobby_of(self, session) -> Lobby:
         status = self._link or (
-            "connected" if session is not None else f"connecting to {self.options.address}:{self.options.port}"
+            _("connected")
+            if session is not None
+            else _("connecting to {address}").format(address=f"{self.options.address}:{self.options.port}")
         )
         common = dict(
             role=self.role,
@@ -484,14 +491,26 @@ def _loopback(bind: str) -> str:
 def _waiting(session) -> str:
     """Who the table waits for, in words."""
     phase = session.phase
-    _, owing = session.expected()
-    seats = ", ".join(str(s) for s in sorted(s for s in owing if s >= 0))
+    _whose, owing = session.expected()
+    owed = sorted(s for s in owing if s >= 0)
+    seats, n = ", ".join(str(s) for s in owed), len(owed)  # "seat 1, 2" in English; by number in Italian
     if phase == "join":
-        return f"waiting for players to take seat {seats}" if seats else "every seat is taken"
+        if not seats:
+            return _("every seat is taken")
+        line = n_("waiting for players to take seat {seats}", "waiting for players to take seat {seats}", n)
+        return line.format(seats=seats)
     if phase in ("coin_commit", "coin_reveal"):
-        return "every seat is taken: drawing the first dealer" + (f" (waiting for seat {seats})" if seats else "")
+        if not seats:
+            return _("every seat is taken: drawing the first dealer")
+        line = n_(
+            "every seat is taken: drawing the first dealer (waiting for seat {seats})",
+            "every seat is taken: drawing the first dealer (waiting for seat {seats})",
+            n,
+        )
+        return line.format(seats=seats)
     if phase == "seating":
-        return f"waiting for seat {seats} to be taken again"
+        line = n_("waiting for seat {seats} to be taken again", "waiting for seat {seats} to be taken again", n)
+        return line.format(seats=seats)
     if phase in ("over", "aborted"):
-        return "the table is over"
-    return "a hand is on"
+        return _("the table is over")
+    return _("a hand is on")

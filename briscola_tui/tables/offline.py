@@ -35,6 +35,7 @@ from protocol.store import SeatStore
 
 from ..files.saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
 from ..files.storage import StoreError, TranscriptFile
+from ..language import _
 from ..render import Note
 from ..wording import count
 from .controller import Result
@@ -120,7 +121,9 @@ class OfflineTable:
         try:
             log = TranscriptFile.open(slot.transcript)  # a torn last frame is cut off
         except (OSError, ValueError) as error:
-            raise NotResumable(f"{slot.name}: the transcript cannot be read: {error}") from None
+            raise NotResumable(
+                _("{slot}: the transcript cannot be read: {error}").format(slot=slot.name, error=error)
+            ) from None
         entries = [e.encode() for e in log.entries]
         try:
             host, resumed = cls._rebuild(slot, entries)
@@ -146,7 +149,7 @@ class OfflineTable:
             set_rng_state(table.rngs[int(seat)], state)
         self._seen, self._started = len(host.session.verdicts), True
         self._attach(slot, log)
-        for seat, (_, owed) in resumed.items():
+        for seat, (_session, owed) in resumed.items():
             table.send(seat, owed)
         self._stop_if_done()
         view = self.me.seat_view()
@@ -161,7 +164,7 @@ class OfflineTable:
             host = Host.resume(slot.identity("host"), entries, shared)
             if host.session.phase in ("over", "aborted"):
                 slot.discard()
-                raise NotResumable(f"{slot.name}: that series is over")
+                raise NotResumable(_("{slot}: that series is over").format(slot=slot.name))
             return host, {
                 s: TableSession.resume(
                     s, slot.identity(f"seat{s}"), slot.store(s), entries, name=NAMES[s], shared=shared
@@ -169,7 +172,9 @@ class OfflineTable:
                 for s in range(host.session.players)
             }
         except (ProtocolError, StoreError) as error:
-            raise NotResumable(f"{slot.name}: the saved game does not check: {error}") from None
+            raise NotResumable(
+                _("{slot}: the saved game does not check: {error}").format(slot=slot.name, error=error)
+            ) from None
 
     @staticmethod
     def _choosers(n: int, level: str, choosers: dict | None) -> dict:
@@ -232,7 +237,7 @@ class OfflineTable:
             seat.store.kept = False  # a QuickSeatStore: in memory from now on
         if self.slot is not None:
             self.slot.discard()
-        self.save_problem = f"the game could not be kept on disk: {error.strerror or error}"
+        self.save_problem = _("the game could not be kept on disk: {why}").format(why=error.strerror or error)
 
     def _remember(self) -> None:
         """Write what the transcript does not say (game.json); at the end, forget the secrets."""
@@ -371,7 +376,8 @@ class OfflineTable:
         table, host = self.table, self.table.host.session
         if self.hands is not None and self.scored() >= self.hands and host.phase not in ("over", "aborted"):
             table.queue.clear()
-            table.broadcast(table.host.close(f"stopped after {count(self.hands, 'hand')}"))
+            hands = f"{self.hands} hand{'' if self.hands == 1 else 's'}"  # in the transcript: never translated
+            table.broadcast(table.host.close(f"stopped after {hands}"))
             table.queue.clear()
 
 
@@ -381,7 +387,8 @@ def farewell(table: OfflineTable) -> str:
     view = table.me.seat_view()
     if table.over:
         scores = ", ".join(f"{name} {score:+d}" for name, score in zip(NAMES, view.scores))
-        return f"briscola play: the game is over after {count(view.hands_played, 'hand')}: {scores}"
+        line = _("briscola play: the game is over after {hands}: {scores}")
+        return line.format(hands=count(view.hands_played, "hand"), scores=scores)
     if table.slot is not None and table.saved is not None:
-        return "briscola play: the game is kept; briscola play --resume (or Resume on the home screen) takes it up"
-    return "briscola play: left the game"
+        return _("briscola play: the game is kept; briscola play --resume (or Resume on the home screen) takes it up")
+    return _("briscola play: left the game")
