@@ -157,7 +157,7 @@ def bid_bare(action) -> str:
     if action.contract is not None:
         return action.contract
     if action.target is None:
-        return action.rank or ""
+        return action.rank or "bid"  # (a bid of nothing: as `label` writes it)
     if action.rank is None:
         return _(BIDS["target"]).format(target=action.target)
     return _(BIDS["rank_target"]).format(rank=action.rank, target=action.target)

@@ -266,12 +266,12 @@ class _Words:
     def you(self, seat) -> bool:
         return self.name(seat) == YOU
 
-    def said(self, seat, third: str, second: str, **fields) -> str:
+    def said(self, at, third: str, second: str, **fields) -> str:
         """A line of `seat` in the person its name asks: `third` (with `{name}`) or, for "you",
         `second`; both are marked words, translated here, and filled with `fields`."""
-        if self.you(seat):
+        if self.you(at):
             return _(second).format(**fields)
-        return _(third).format(name=self.who(seat), **fields)
+        return _(third).format(name=self.who(at), **fields)
 
     def cards(self, cards: Iterable[Card | None]) -> str:
         return " ".join(self.style.card(c) for c in cards)
