@@ -284,7 +284,11 @@ class _Words:
             return _("{game}, {n} players").format(game=e.game, n=e.players)
         if kind == "seated":
             named, second, other = ARRIVALS[e.arrival or "joins"]
-            if self.name(seat) in (e.name, YOU):  # named already: "Ann joins (seat 0)", not "Ann: Ann joins"
+            name = self.name(seat)
+            # named already: "Ann joins (seat 0)", not "Ann: Ann joins"; a player named "seat 0"
+            # (selfplay's) is the seat's own name in any language ("posto 0")
+            default = e.name == f"seat {seat}" and name == _("seat {n}").format(n=seat)
+            if name in (e.name, YOU) or default:
                 return self.said(seat, named, second, seat=seat)
             return _(other).format(who=self.who(seat), name=e.name)
         if kind == "dealer":

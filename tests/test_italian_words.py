@@ -49,6 +49,7 @@ def test_the_local_seat_is_tu_with_second_person_verbs(italian):
     assert render(Event("seated", 0, name="you", arrival="joins"), names=NAMES) == "entri (posto 0)"
     assert render(Event("trick", 2, CARDS, points=0, unit="point")) == "posto 2 prende la presa (4S 5S) per 0 punti"
     assert seat_names({0: "Ann"}, 2) == ("Ann", "posto 1")
+    assert render(Event("seated", 1, name="seat 1"), names=seat_names({}, 2)) == "posto 1 entra (posto 1)"
     assert side_words(Side("team", (0, 1), 34), NAMES) == "tu + Bea: 34"
     assert render(Note("so_far", names=NAMES, seats=(0, 1, 2))) == "al tavolo: tu, Bea, Carlo (posti 0, 1, 2)"
 
