@@ -8,8 +8,9 @@ the app's `widgets.cards.Style`: glyphs, french or italian suit names);
 `names` names the seats (none: `seat 2`), and a seat named "you" gets the
 verb in the second person ("you take the trick"). A `Note` (what a client
 says beside the events) is data too, and `render` writes it; `render_hand`
-writes an audited hand (`engine.view.HandSummary`). All the English wording of
-events is here, ready for a second language.
+writes an audited hand (`engine.view.HandSummary`). All the wording of events is
+here, in the current language (`language._`): a seat named "you" is said "tu" in Italian,
+with its verbs in the second person.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from engine.cards import SUIT_NAMES, Card
-from engine.labels import label
 from engine.state import Refusal
 from engine.view import HandSummary, Side
 from protocol.audit import Culprit
 from protocol.events import Event
 
+from . import engine_words
+from .language import N_, _, n_
 from .wording import count
 
 __all__ = [
@@ -90,28 +92,56 @@ class Headless(Letters):
     """The headless host and clients: letters, the trump suit named after its letter."""
 
     def suit(self, suit: str) -> str:
-        return f"{suit} ({SUIT_NAMES[suit][1]})"
+        return f"{suit} ({engine_words.suit_word(SUIT_NAMES[suit][1])})"
 
 
 LETTERS = Letters()
 HEADLESS = Headless()
 
 ROLES = {
-    "partner": ("{} is the caller's partner", "you are the caller's partner"),
-    "alone": ("{} called its own card: it plays alone", "you called your own card: you play alone"),
-    "caller": ("{} wins the auction", "you win the auction"),
-    "soloist": ("{} plays alone against the others", "you play alone against the others"),
+    "partner": (N_("{name} is the caller's partner"), N_("you are the caller's partner")),
+    "alone": (N_("{name} called its own card: it plays alone"), N_("you called your own card: you play alone")),
+    "caller": (N_("{name} wins the auction"), N_("you win the auction")),
+    "soloist": (N_("{name} plays alone against the others"), N_("you play alone against the others")),
 }
+"""A seat's role in a hand: (the third person, with `{name}`; the second, for "you")."""
 SECRETS = {
-    "alone": "you called your own card: you play alone",
-    "partner": "you hold the called card: you are the caller's partner, and nobody else knows",
+    "alone": N_("you called your own card: you play alone"),
+    "partner": N_("you hold the called card: you are the caller's partner, and nobody else knows"),
 }
 SEAT_FACTS = ("caller", "partner", "soloist", "black_hand")
 """Facts of a hand's result that are a seat (named as the seats are)."""
-YES_NO = {"success": ("success", "failure")}
+YES_NO = {"success": (N_("success"), N_("failure"))}
 """A yes-or-no fact of a hand's result, in words for yes and for no."""
-NONE_FACTS = {"winner": "a draw", "partner": "no partner (the caller plays alone)"}
-ARRIVALS = {"joins": ("joins", "join"), "back": ("is back", "are back"), "takes": ("takes the seat", "take the seat")}
+NONE_FACTS = {"winner": N_("a draw"), "partner": N_("no partner (the caller plays alone)")}
+FACT_NAMES = {
+    "winner": N_("winner"),
+    "trump": N_("trump"),
+    "caller": N_("caller"),
+    "partner": N_("partner"),
+    "called": N_("called"),
+    "target": N_("target"),
+    "multiplier": N_("multiplier"),
+    "soloist": N_("soloist"),
+    "contract": N_("contract"),
+    "raise": N_("raise"),
+    "soloist_thirds": N_("soloist_thirds"),
+    "black_hand": N_("black_hand"),
+}
+"""The keys of a hand's result (the games' `RESULT_KEYS`) in words; another key as it is."""
+ARRIVALS = {
+    "joins": (N_("{name} joins (seat {seat})"), N_("you join (seat {seat})"), N_("{who}: {name} joins")),
+    "back": (N_("{name} is back (seat {seat})"), N_("you are back (seat {seat})"), N_("{who}: {name} is back")),
+    "takes": (
+        N_("{name} takes the seat (seat {seat})"),
+        N_("you take the seat (seat {seat})"),
+        N_("{who}: {name} takes the seat"),
+    ),
+}
+"""A seat's arrival: (named already, third person; second person; under another name)."""
+YOU = "you"
+"""The name of the local seat (tables/offline.py names it so): its verbs are in the second
+person, and the name itself is said in the current language ("tu")."""
 
 
 def render(event: Event | Note, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
@@ -123,7 +153,7 @@ def render(event: Event | Note, style: CardStyle = LETTERS, names: Sequence[str]
 def seat_names(names: Mapping[int, str], players: int) -> tuple[str, ...]:
     """`render`'s `names` from the names a session knows (seat -> name): "seat N" for a seat
     not named yet."""
-    return tuple(names.get(seat) or f"seat {seat}" for seat in range(players))
+    return tuple(names.get(seat) or _("seat {n}").format(n=seat) for seat in range(players))
 
 
 def render_hand(last: HandSummary, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
@@ -132,7 +162,7 @@ def render_hand(last: HandSummary, style: CardStyle = LETTERS, names: Sequence[s
     summary and verdict screens)."""
     words = _Words(style, names)
     if not last.ok or last.points is None:
-        return words.culprits(last.culprits) or "void"
+        return words.culprits(last.culprits) or _("void")
     return words.facts(tuple(last.result.items()), last.redeal, last.points, last.score)
 
 
@@ -143,32 +173,48 @@ def refusal(reason: Refusal, style: CardStyle = LETTERS, names: Sequence[str] = 
     words = _Words(style, names)
     card = style.card(reason.card) if reason.card is not None else ""
     suit = style.suit(reason.suit) if reason.suit is not None else ""
-    rule = reason.rule
+    rule, seat = reason.rule, reason.seat
     if rule == "follow_suit":
-        if words.you(reason.seat):  # the rule a player meets most: said the way a player says it
-            return f"{suit} were led and you hold one: follow suit"
-        return f"{words.who(reason.seat)} holds a card of the suit led ({suit}): must follow suit"
+        if words.you(seat):  # the rule a player meets most: said the way a player says it
+            return _("{suit} were led and you hold one: follow suit").format(suit=suit)
+        return _("{name} holds a card of the suit led ({suit}): must follow suit").format(
+            name=words.who(seat), suit=suit
+        )
     if rule == "hand_over":
-        return f"{words.said(reason.seat, 'holds', 'hold')} {card} and must hand it over"
+        return words.said(
+            seat,
+            N_("{name} holds {card} and must hand it over"),
+            N_("you hold {card} and must hand it over"),
+            card=card,
+        )
     if rule == "defenders_hand_over":
-        return f"only a defender hands over the called card, not {words.who(reason.seat)}"
+        return _("only a defender hands over the called card, not {name}").format(name=words.who(seat))
     if rule == "call_rank":
-        which = "the bid rank or higher" if reason.at_least else "the last rank bid"
-        return f"the called card must be of {which} ({reason.rank}), not {card}"
+        if reason.at_least:
+            text = _("the called card must be of the bid rank or higher ({rank}), not {card}")
+        else:
+            text = _("the called card must be of the last rank bid ({rank}), not {card}")
+        return text.format(rank=reason.rank, card=card)
     if rule == "two_rule_two":
-        return f"{card} may be called only by a caller holding {style.card(reason.cards[0])} (the two rule)"
+        return _("{card} may be called only by a caller holding {two} (the two rule)").format(
+            card=card, two=style.card(reason.cards[0])
+        )
     if rule == "two_rule_held":
-        return f"the two rule calls a trump the caller does not hold; {words.said(reason.seat, 'holds', 'hold')} {card}"
+        return words.said(
+            seat,
+            N_("the two rule calls a trump the caller does not hold; {name} holds {card}"),
+            N_("the two rule calls a trump the caller does not hold; you hold {card}"),
+            card=card,
+        )
     if rule == "two_rule_lowest":
-        return f"the two rule calls the lowest trump not held, which is below {card}"
+        return _("the two rule calls the lowest trump not held, which is below {card}").format(card=card)
     return reason.text
 
 
 def bid_words(action, style: CardStyle = LETTERS) -> str:
     """A bid or a pass in full, as a seat's column and the header show it: "pass", "K",
     "2 target 70", "target 75" (the points auction), "solo"."""
-    text = label(action, style.card)
-    return text.removeprefix("bid ")
+    return engine_words.bid_bare(action) if action.kind == "bid" else engine_words.action_words(action, style.card)
 
 
 def worth(points: int, unit: str = "point") -> str:
@@ -187,30 +233,45 @@ def side_words(side: Side, names: Sequence[str], width: int = 0) -> str:
 
     points = "?" if side.points is None else str(side.points)
     if not side.seats:
-        return f"the others: {points}"
+        return _("the others: {points}").format(points=points)
     who_ = " + ".join(map(who, side.seats))
     if not side.partner_known:
         who_ += " + ?"
     elif side.alone:
-        who_ += " alone"
+        return _("{names} alone: {points}").format(names=who_, points=points)
     return f"{who_}: {points}"
+
+
+def _hand(number: int | None) -> int:
+    return (number or 0) + 1
 
 
 class _Words:
     def __init__(self, style: CardStyle, names: Sequence[str]) -> None:
         self.style, self.names = style, names
 
-    def who(self, seat) -> str:
+    def name(self, seat) -> str:
+        """The seat's name as given (or "seat N")."""
         if seat == "host":
-            return "the host"
-        return self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else f"seat {seat}"
+            return _("the host")
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return _("seat {n}").format(n=seat)
+
+    def who(self, seat) -> str:
+        """The seat's name in words: "you" in the current language ("tu")."""
+        name = self.name(seat)
+        return _("you") if name == YOU else name
 
     def you(self, seat) -> bool:
-        return self.who(seat) == "you"
+        return self.name(seat) == YOU
 
-    def said(self, seat, third: str, second: str) -> str:
-        """`seat` and its verb: "seat 2 takes", "you take"."""
-        return f"you {second}" if self.you(seat) else f"{self.who(seat)} {third}"
+    def said(self, at, third: str, second: str, **fields) -> str:
+        """A line of `seat` in the person its name asks: `third` (with `{name}`) or, for "you",
+        `second`; both are marked words, translated here, and filled with `fields`."""
+        if self.you(at):
+            return _(second).format(**fields)
+        return _(third).format(name=self.who(at), **fields)
 
     def cards(self, cards: Iterable[Card | None]) -> str:
         return " ".join(self.style.card(c) for c in cards)
@@ -218,114 +279,156 @@ class _Words:
     def line(self, e: Event) -> str:
         kind, seat = e.kind, e.seat
         if e.action is not None:
-            return f"{self.who(seat)}: {label(e.action, self.style.card)}"
+            return f"{self.who(seat)}: {engine_words.action_words(e.action, self.style.card)}"
         if kind == "table":
-            return f"{e.game}, {e.players} players"
+            return _("{game}, {n} players").format(game=e.game, n=e.players)
         if kind == "seated":
-            third, second = ARRIVALS[e.arrival or "joins"]
-            if self.who(seat) in (e.name, "you"):  # named already: "Ann joins (seat 0)", not "Ann: Ann joins"
-                return f"{self.said(seat, third, second)} (seat {seat})"
-            return f"{self.who(seat)}: {e.name} {third}"
+            named, second, other = ARRIVALS[e.arrival or "joins"]
+            name = self.name(seat)
+            # named already: "Ann joins (seat 0)", not "Ann: Ann joins"; a player named "seat 0"
+            # (selfplay's) is the seat's own name in any language ("posto 0")
+            default = e.name == f"seat {seat}" and name == _("seat {n}").format(n=seat)
+            if name in (e.name, YOU) or default:
+                return self.said(seat, named, second, seat=seat)
+            return _(other).format(who=self.who(seat), name=e.name)
         if kind == "dealer":
-            return self.said(seat, "deals first", "deal first")
+            return self.said(seat, N_("{name} deals first"), N_("you deal first"))
         if kind == "hand":
-            return f"hand {(e.hand or 0) + 1}: {self.said(seat, 'deals', 'deal')}"
+            return self.said(seat, N_("hand {n}: {name} deals"), N_("hand {n}: you deal"), n=_hand(e.hand))
         if kind == "dealt":
             if e.trump is not None:
-                return f"the face-up card is {self.cards(e.cards)}: trump {self.style.suit(e.trump)}"
+                return _("the face-up card is {card}: trump {suit}").format(
+                    card=self.cards(e.cards), suit=self.style.suit(e.trump)
+                )
             if seat is not None:
-                return f"you are dealt {self.cards(e.cards)}"
-            return f"cards dealt ({', '.join(map(str, e.sizes))} each)"
+                return _("you are dealt {cards}").format(cards=self.cards(e.cards))
+            return _("cards dealt ({sizes} each)").format(sizes=", ".join(map(str, e.sizes)))
         if kind == "trick":
-            worth = count(e.points or 0, e.unit)
-            return f"{self.said(seat, 'takes', 'take')} the trick ({self.cards(e.cards)}) for {worth}"
-
-            return f"{self.said(seat, 'takes', 'take')} the trick ({self.cards(e.cards)}) for {worth(e.points or 0, e.unit)}"
+            return self.said(
+                seat,
+                N_("{name} takes the trick ({cards}) for {worth}"),
+                N_("you take the trick ({cards}) for {worth}"),
+                cards=self.cards(e.cards),
+                worth=count(e.points or 0, e.unit),
+            )
         if kind == "role":
             third, second = ROLES[e.role or ""]
-            return second if self.you(seat) else third.format(self.who(seat))
+            return self.said(seat, third, second)
         if kind == "secret":
-            return SECRETS[e.role or ""]
+            return _(SECRETS[e.role or ""])
         if kind == "draw":
             return "; ".join(
-                self.said(s, "draws", "draw") + (f" {self.style.card(c)}" if c is not None else " a card")
+                self.said(s, N_("{name} draws {card}"), N_("you draw {card}"), card=self.style.card(c))
+                if c is not None
+                else self.said(s, N_("{name} draws a card"), N_("you draw a card"))
                 for s, c in e.drawn
             )
         if kind in ("monte", "dividete"):
-            verb = "the monte is shown" if kind == "monte" else "the monte is divided"
-            return f"{verb}: {self.cards(e.cards) or 'face down'}"
+            verb = _("the monte is shown: {cards}") if kind == "monte" else _("the monte is divided: {cards}")
+            return verb.format(cards=self.cards(e.cards) or _("face down"))
         if kind == "handover":
             card = self.style.card(e.card)
             if seat is None:
-                return f"nobody hands over {card}: the caller holds it"
-            return f"{self.said(seat, 'hands', 'hand')} over {card}"
+                return _("nobody hands over {card}: the caller holds it").format(card=card)
+            return self.said(seat, N_("{name} hands over {card}"), N_("you hand over {card}"), card=card)
         if kind == "stopped":
-            return f"{self.said(seat, 'stops', 'stop')} the hand (an early reveal)"
+            return self.said(
+                seat, N_("{name} stops the hand (an early reveal)"), N_("you stop the hand (an early reveal)")
+            )
         if kind == "evicted":
-            if self.you(seat):
-                return "you are evicted for cheating: your key may not sit here again"
-            return f"{self.who(seat)} is evicted for cheating: its key may not sit here again"
-        if kind == "refused":
-            whose = "your" if self.you(seat) else f"{self.who(seat)}'s"
-            return f"{whose} message refused: {e.reason}"
-        if kind == "timeout":
-            return f"{self.who(seat)} timed out (owed {'your' if self.you(seat) else 'its'} {e.reason})"
+            return self.said(
+                seat,
+                N_("{name} is evicted for cheating: its key may not sit here again"),
+                N_("you are evicted for cheating: your key may not sit here again"),
+            )
+        if kind == "refused":  # the reason: a peer's words, as they are
+            return self.said(
+                seat, N_("{name}'s message refused: {reason}"), N_("your message refused: {reason}"), reason=e.reason
+            )
+        if kind == "timeout":  # what was owed: a message's kind, as the wire names it
+            return self.said(
+                seat, N_("{name} timed out (owed its {owed})"), N_("you timed out (owed your {owed})"), owed=e.reason
+            )
         if kind == "verdict":
             if e.culprits:
-                return f"hand {(e.hand or 0) + 1} void: {self.culprits(e.culprits)}"
+                return _("hand {n} void: {culprits}").format(n=_hand(e.hand), culprits=self.culprits(e.culprits))
             if not e.hand_points:
-                return f"hand {(e.hand or 0) + 1}: void"
-            return f"hand {(e.hand or 0) + 1}: {self.facts(e.result, e.redeal, e.hand_points, e.score)}"
+                return _("hand {n}: void").format(n=_hand(e.hand))
+            facts = self.facts(e.result, e.redeal, e.hand_points, e.score)
+            return _("hand {n}: {facts}").format(n=_hand(e.hand), facts=facts)
         if kind == "series":
-            return f"series over; scores {list(e.scores)}; winners seats {list(e.winners)}"
+            return _("series over; scores {scores}; winners seats {winners}").format(
+                scores=list(e.scores), winners=list(e.winners)
+            )
         if kind == "closed":
-            return f"table closed: {e.reason}"
+            return _("table closed: {reason}").format(reason=e.reason)
         return kind
 
     def note(self, n: Note) -> str:
         kind, seat = n.kind, n.seat
         if kind == "seated":
-            return f"{'watching' if seat is None else self.who(seat)} at table {n.table} ({n.game or '?'})"
+            game = n.game or "?"
+            if seat is None:
+                return _("watching at table {table} ({game})").format(table=n.table, game=game)
+            return _("{name} at table {table} ({game})").format(name=self.who(seat), table=n.table, game=game)
         if kind == "so_far":
-            seats = f"{'seat' if len(n.seats) == 1 else 'seats'} {', '.join(map(str, n.seats))}"
-            scored = f"; {count(n.scored, 'hand')} scored so far" if n.scored else ""
-            return f"at the table: {', '.join(n.names)} ({seats}){scored}"
+            seats = n_("seat {seats}", "seats {seats}", len(n.seats)).format(seats=", ".join(map(str, n.seats)))
+            scored = _("; {hands} scored so far").format(hands=count(n.scored, "hand")) if n.scored else ""
+            return _("at the table: {names} ({seats}){scored}").format(
+                names=", ".join(self.who_named(name) for name in n.names), seats=seats, scored=scored
+            )
         if kind in ("away", "back"):
-            return f"{n.name or self.who(seat)} {'is away (no connection)' if kind == 'away' else 'is back'}"
+            name = self.who_named(n.name) if n.name else self.who(seat)
+            text = _("{name} is away (no connection)") if kind == "away" else _("{name} is back")
+            return text.format(name=name)
         if kind == "stopping":
-            return f"stopping: {n.reason}" + ("" if n.culprit is None else f" [{self.who(n.culprit)}]")
+            line = _("stopping: {reason}").format(reason=n.reason)
+            return line + ("" if n.culprit is None else f" [{self.who(n.culprit)}]")
         if kind == "stopped":
-            return "the table stopped: " + self.culprits(n.culprits)
+            return _("the table stopped: {culprits}").format(culprits=self.culprits(n.culprits))
         if kind == "over":
-            return f"the table is over: scores {list(n.scores)}" + (f" ({n.reason})" if n.reason else "")
+            line = _("the table is over: scores {scores}").format(scores=list(n.scores))
+            return line + (f" ({n.reason})" if n.reason else "")
         if kind == "resumed":
-            where = f"in hand {n.hand + 1}" if n.hand is not None else f"after {count(n.scored, 'hand')}"
-            return f"Resumed {where}: the game goes on where it stopped."
+            if n.hand is not None:
+                return _("Resumed in hand {n}: the game goes on where it stopped.").format(n=n.hand + 1)
+            return _("Resumed after {hands}: the game goes on where it stopped.").format(hands=count(n.scored, "hand"))
         return n.text
+
+    @staticmethod
+    def who_named(name: str) -> str:
+        """A name in words: "you" in the current language."""
+        return _("you") if name == YOU else name
 
     def culprits(self, culprits: Iterable[Culprit]) -> str:
         """Who the audit named, why, and the transcript entry that shows it."""
         return "; ".join(
-            f"{self.who(c.seat)}: {c.reason}" + ("" if c.entry is None else f" (transcript entry {c.entry})")
+            f"{self.who(c.seat)}: {engine_words.culprit_reason(c.reason)}"
+            + ("" if c.entry is None else _(" (transcript entry {n})").format(n=c.entry))
             for c in culprits
         )
 
     def facts(self, result: Iterable[tuple[str, object]], redeal: bool, points: Sequence[int], score) -> str:
         """What an audited hand gave: the result, card points, score change."""
         if redeal:
-            return "everybody passed, redeal"
+            return _("everybody passed, redeal")
         facts = ", ".join(self.fact(k, v) for k, v in result if k != "side_points")
-        return f"{facts}; points {list(points)}; score {None if score is None else list(score)}"
+        return _("{facts}; points {points}; score {score}").format(
+            facts=facts, points=list(points), score=None if score is None else list(score)
+        )
 
     def fact(self, key: str, value) -> str:
         """One fact of a hand's result in words: "success", "caller Ann", "trump D"."""
+        name = _(FACT_NAMES[key]) if key in FACT_NAMES else key
         if isinstance(value, bool):
-            yes, no = YES_NO.get(key, (key, f"no {key}"))
-            return yes if value else no
+            if key in YES_NO:
+                yes, no = YES_NO[key]
+                return _(yes) if value else _(no)
+            return name if value else _("no {fact}").format(fact=name)
         if key in SEAT_FACTS and isinstance(value, int):
-            return f"{key} {self.who(value)}"
+            return f"{name} {self.who(value)}"
         if key == "trump" and isinstance(value, str):
-            return f"trump {self.style.suit(value)}"
+            return f"{name} {self.style.suit(value)}"
         if value is None:
-            return NONE_FACTS.get(key, f"no {key}")
-        return f"{key} {value}"
+            return _(NONE_FACTS[key]) if key in NONE_FACTS else _("no {fact}").format(fact=name)
+        return f"{name} {value}"

@@ -3,16 +3,37 @@ words, an option as -o takes it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 
 from engine.games import GAMES
 
-from .language import n_
+from .language import N_, _, n_
 
-TITLES = {name: info.title for name, info in GAMES.items()}
-"""Each game's full name, as headings show it (the table, the lobby, the replay viewer)."""
-SHORT_NAMES = {name: info.short for name, info in GAMES.items()}
+
+class _Words(Mapping[str, str]):
+    """A table of words read in the current language when they are looked up (the language
+    can change after import): `TITLES["chiamata"]` is `_("Briscola Chiamata")`."""
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        self._words = dict(words)
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._words[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+
+TITLES: Mapping[str, str] = _Words({name: info.title for name, info in GAMES.items()})
+"""Each game's full name, as headings show it (the table, the lobby, the replay viewer), in the
+current language (the words are listed in `engine_words.GAME_WORDS`)."""
+SHORT_NAMES: Mapping[str, str] = _Words({name: info.short for name, info in GAMES.items()})
 """Each game's name in a list (the resume menu, the stored transcripts)."""
+JOINS = {"and": N_("{items} and {last}"), "or": N_("{items} or {last}")}
+"""The last two items of a list, joined ("a, b and c"; "2, 3, 4 or 6")."""
 
 
 def count(n: int, one: str, several: str = "") -> str:
@@ -24,7 +45,10 @@ def count(n: int, one: str, several: str = "") -> str:
 def listing(items: Iterable[str], last: str = "and") -> str:
     """Items in words: "a, b and c" (`last` "or": "2, 3, 4 or 6")."""
     items = list(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}" if len(items) > 1 else "".join(items)
+    if len(items) <= 1:
+        return "".join(items)
+    join = _(JOINS[last]) if last in JOINS else "{items} " + last + " {last}"
+    return join.format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def option(name: str, value) -> str:

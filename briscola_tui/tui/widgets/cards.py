@@ -10,7 +10,9 @@ from functools import lru_cache
 from rich.cells import get_character_cell_size
 
 from engine.cards import BRISCOLA_ORDER, SEVEN_SECOND_ORDER, SUIT_GLYPHS, SUIT_NAMES, TRESSETTE_ORDER, Card
-from engine.labels import label
+
+from ...engine_words import action_words, suit_word
+from ...language import _, current
 
 GLYPHS = "".join(SUIT_GLYPHS.values()) + "┌┐└┘│─←▲✓·–…"
 RANK_NAMES = {
@@ -39,6 +41,8 @@ RANK_NAMES = {
         "K": "King",
     },
 }
+FRENCH_RANKS_IN_ITALIAN = {**RANK_NAMES["italian"], "Q": "Donna"}
+"""The French deck's ranks in Italian words (the Queen is Donna, not Cavallo)."""
 RED = "#ee2222"
 """Hearts and diamonds: a red given as RGB, so that it stays red at every colour depth. (The
 ANSI "red" goes through the theme's palette first, whose red is a pinkish #f4005f, and a
@@ -165,27 +169,30 @@ class Style:
 
     def suit(self, suit: str | None) -> str:
         if suit is None:
-            return "none"
+            return _("none")
         mark = suit if self.ascii else SUIT_GLYPHS[suit]
         return f"{mark} {self.suit_name(suit)}"
 
     def suit_name(self, suit: str) -> str:
+        """The suit in words: the Italian names as they are, the French ones in the current
+        language ("spades", "picche")."""
         italian, french = SUIT_NAMES[suit]
-        return italian if self.names == "italian" else french
+        return italian if self.names == "italian" else suit_word(french)
 
     def card_name(self, card: Card | None) -> str:
-        """The card in words: 'Asso di Spade' or 'Ace of spades'."""
+        """The card in words, as the language and the suit names ask: 'Ace of spades',
+        'Asso di Spade' (Italian suits, in either language), 'Asso di picche'."""
         if card is None:
-            return "a hidden card"
-        rank = RANK_NAMES["italian" if self.names == "italian" else "french"][card.rank]
-        return (
-            f"{rank} di {self.suit_name(card.suit)}"
-            if self.names == "italian"
-            else f"{rank} of {self.suit_name(card.suit)}"
-        )
+            return _("a hidden card")
+        if self.names == "italian":  # the Italian deck's names, in every language
+            return f"{RANK_NAMES['italian'][card.rank]} di {self.suit_name(card.suit)}"
+        if current() == "en":
+            return f"{RANK_NAMES['french'][card.rank]} of {self.suit_name(card.suit)}"
+        rank = FRENCH_RANKS_IN_ITALIAN[card.rank]
+        return f"{rank} di {self.suit_name(card.suit)}"
 
     def cards(self, cards) -> str:
         return " ".join(self.card(c) for c in cards)
 
     def action(self, action, names=()) -> str:
-        return label(action, self.card)
+        return action_words(action, self.card)
