@@ -218,8 +218,8 @@ def bid_words(action, style: CardStyle = LETTERS) -> str:
 
 
 def worth(points: int, unit: str = "point") -> str:
-    """What a trick or a side is worth: "28 points", "1 third"."""
-    return count(points, unit)
+    """What a trick or a side is worth: "28 points", "1 third" (the units, literal for the catalogue)."""
+    return count(points, "third") if unit == "third" else count(points, "point")
 
 
 def side_words(side: Side, names: Sequence[str], width: int = 0) -> str:
@@ -309,7 +309,7 @@ class _Words:
                 N_("{name} takes the trick ({cards}) for {worth}"),
                 N_("you take the trick ({cards}) for {worth}"),
                 cards=self.cards(e.cards),
-                worth=count(e.points or 0, e.unit),
+                worth=worth(e.points or 0, e.unit),
             )
         if kind == "role":
             third, second = ROLES[e.role or ""]
