@@ -12,6 +12,8 @@ import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from ..language import LANGUAGE_NAMES, N_, _
+
 FILE = "settings.json"
 LEVELS = ("random", "easy", "normal", "hard")
 CHOICES = {
@@ -24,13 +26,37 @@ CHOICES = {
 }
 """Each setting's values, the default first."""
 EXPLAIN = {
-    "ascii": "suits as letters (AS 3H KD 7C) and no box lines; auto: when the terminal cannot show glyphs",
-    "four_colour": "four colours (spades plain, hearts red, diamonds blue, clubs green) instead of two",
-    "suit_names": "suit names in words: french (spades, hearts...) or italian (Spade, Coppe, Denari, Bastoni)",
-    "level": "the computer players' level when you play against the computer",
-    "bell": "the terminal bell when your turn comes after a wait of over a second",
-    "language": "the words: English, italiano, or auto: as the environment says (LANGUAGE, LC_MESSAGES, LANG)",
+    "ascii": N_("suits as letters (AS 3H KD 7C) and no box lines; auto: when the terminal cannot show glyphs"),
+    "four_colour": N_("four colours (spades plain, hearts red, diamonds blue, clubs green) instead of two"),
+    "suit_names": N_("suit names in words: french (spades, hearts...) or italian (Spade, Coppe, Denari, Bastoni)"),
+    "level": N_("the computer players' level when you play against the computer"),
+    "bell": N_("the terminal bell when your turn comes after a wait of over a second"),
+    "language": N_("the words: English, italiano, or auto: as the environment says (LANGUAGE, LC_MESSAGES, LANG)"),
 }
+"""What each setting does, as the settings screen explains it (translate with `_` where shown)."""
+VALUE_WORDS = {
+    "auto": N_("auto"),
+    "on": N_("on"),
+    "off": N_("off"),
+    "french": N_("french"),
+    "italian": N_("italian"),
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "normal": N_("normal"),
+    "hard": N_("hard"),
+}
+"""The words for the settings' values, as the settings screen shows them (the values saved stay
+these English words)."""
+
+
+def value_word(name: str, value) -> str:
+    """A setting's value in words, in the current language: on/off for a yes or no, a language
+    by its own name ("English", "italiano"), the others as `VALUE_WORDS` says."""
+    if isinstance(value, bool):
+        value = "on" if value else "off"
+    if name == "language" and value in LANGUAGE_NAMES:
+        return LANGUAGE_NAMES[value]
+    return _(VALUE_WORDS[value]) if value in VALUE_WORDS else str(value)
 
 
 def config_dir() -> Path:

@@ -8,9 +8,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ...language import N_, _
 from ..widgets.literal import literal
 
-HELP = """\
+HELP = N_("""\
 1-9          choose a card or a numbered choice
 10, 11...    two digits: 1 then 2 is 12 (a 1 waits a
              second for a second digit)
@@ -24,7 +25,8 @@ s            the scores
 ?            this help
 ctrl+q       quit (asks first during a game)
 
-Click a card to choose it; click it again to play it."""
+Click a card to choose it; click it again to play it.""")
+"""The keys (translated with `_` where shown: `help_keys`)."""
 
 
 def paragraph(text: str) -> str:
@@ -33,8 +35,8 @@ def paragraph(text: str) -> str:
     return " ".join(text.split())
 
 
-GAME_RULES = {
-    "briscola": """\
+RULES_SOURCE = {
+    "briscola": N_("""\
 Briscola (2, 3, 4 or 6 players): 40 Italian cards (39 with 3 players, 36
 with 6), 120 points in all: A 11, 3 10, K 4, Q 3, J 2, the rest 0; rank
 A 3 K Q J 7 6 5 4 2. Each player holds 3 cards; the card face up under the
@@ -44,8 +46,8 @@ and draws first; the face-up card is drawn last. More than 60 points wins
 the hand; with 4 or 6 players partners sit opposite and add their points.
 Options: trump_exchange (swap the 2 or 7 of trump for the face-up card),
 seven_second (7 ranks second, worth 10), open_hands, black_hand (A 3 K of
-trump ends the hand), scoring by hands or game points, match length.""",
-    "chiamata": """\
+trump ends the hand), scoring by hands or game points, match length."""),
+    "chiamata": N_("""\
 Briscola Chiamata (5 players): 8 cards each, no stock. An auction on a
 rank, each bid lower in A 3 K Q J 7 6 5 4 2; passing is final; after the 2
 a player may bid "2 with a target" (62-120). The winner, the caller, calls
@@ -53,8 +55,8 @@ a card of the rank bid: its suit is trump and whoever holds it is the
 secret partner, revealed when the card falls. Caller and partner need the
 target (61 unless raised); the unit grows with the target (61-70 1, 71-80
 2, ... 101-120 5): success with a partner caller +2u, partner +u, each
-defender -u; alone +4u; failure the reverse. All 8 tricks: double.""",
-    "calabresella": """\
+defender -u; alone +4u; failure the reverse. All 8 tricks: double."""),
+    "calabresella": N_("""\
 Calabresella (3 players): 12 cards each and a monte of 4; no trumps, you
 must follow suit. Rank 3 2 A K Q J 7 6 5 4; values in thirds: A 3, 3 2 K Q
 J 1 each; the last trick adds 3: 35 thirds in all. Auction once round:
@@ -63,17 +65,35 @@ you return one), take the monte and discard 4. Solo: take the monte and
 discard 4. Solissimo: play without the monte, or raise: dividete (the
 defenders share it) or scegliete (they choose from it). The soloist needs
 18 thirds (6 points). Price per defender 1, 2, 4, 8, 16; all or no tricks
-x2, the losers under 3 thirds x3.""",
+x2, the losers under 3 thirds x3."""),
 }
-GAME_RULES = {game: paragraph(text) for game, text in GAME_RULES.items()}
+"""Each game's rules in short, as lines of source (translated with `_` where shown)."""
+FULL_RULES = N_("The full rules as the engine plays them: docs/rules.md.")
+GAME_RULES = {game: paragraph(text) for game, text in RULES_SOURCE.items()}
+"""Each game's rules as one paragraph, in English (`game_rules` says them in the current language)."""
 
-RULES = "\n\n".join(GAME_RULES.values()) + "\n\nThe full rules as the engine plays them: docs/rules.md."
+RULES = "\n\n".join(GAME_RULES.values()) + "\n\n" + FULL_RULES
+
+
+def help_keys() -> str:
+    """The keys, in the current language."""
+    return _(HELP)
+
+
+def game_rules(game: str) -> str | None:
+    """The rules of `game` in one paragraph, in the current language (None for no such game)."""
+    return paragraph(_(RULES_SOURCE[game])) if game in RULES_SOURCE else None
+
+
+def all_rules() -> str:
+    """Every game's rules, then where the full rules are, in the current language."""
+    return "\n\n".join(game_rules(game) for game in RULES_SOURCE) + "\n\n" + _(FULL_RULES)
 
 
 def help_text(game: str | None) -> str:
-    """The keys, then the rules of `game` (all games when None)."""
-    rules = GAME_RULES.get(game or "", RULES)
-    return f"{HELP}\n\n{rules}"
+    """The keys, then the rules of `game` (all games when None), in the current language."""
+    rules = game_rules(game or "") or all_rules()
+    return f"{help_keys()}\n\n{rules}"
 
 
 class InfoScreen(ModalScreen):
@@ -91,7 +111,7 @@ class InfoScreen(ModalScreen):
             yield Static(self.title_, id="title")
             with VerticalScroll(id="body"):
                 yield Static(literal(self.text, keep="\n"))  # seats' names in it: never markup
-            yield Static("Escape or Enter: close", id="hint")
+            yield Static(_("Escape or Enter: close"), id="hint")
 
     def action_close(self) -> None:
         self.dismiss()
@@ -110,8 +130,10 @@ class ConfirmQuit(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="small"):
-            yield Static("Quit", id="title")
-            yield Static(f"Leave the game in progress?\n{self.kept}\n\ny or ctrl+q: quit   n or Escape: stay")
+            yield Static(_("Quit"), id="title")
+            yield Static(
+                _("Leave the game in progress?") + f"\n{self.kept}\n\n" + _("y or ctrl+q: quit   n or Escape: stay")
+            )
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -129,12 +151,16 @@ class ConfirmDelete(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static("Delete an unfinished game", id="title")
+            yield Static(_("Delete an unfinished game"), id="title")
             yield Static(
                 literal(self.label).append(
-                    "\n\nIt can no longer be resumed: its keys and secrets are deleted. "
-                    "Its transcript stays for the replay viewer.\n\n"
-                    "y: delete   n or Escape: keep it"
+                    "\n\n"
+                    + _(
+                        "It can no longer be resumed: its keys and secrets are deleted. "
+                        "Its transcript stays for the replay viewer."
+                    )
+                    + "\n\n"
+                    + _("y: delete   n or Escape: keep it")
                 )
             )
 

@@ -13,23 +13,26 @@ from textual.widgets import Static
 
 from engine.games import GAMES
 
+from ...language import N_, _
 from ...wording import SHORT_NAMES, count
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.literal import literal
 
 MENU = [
-    ("Play against the computer", "play"),
-    ("Resume an unfinished game", "resume"),
-    ("Replay a transcript", "replay"),
-    ("Settings", "settings"),
-    ("Rules", "rules"),
-    ("Host a table", "host"),
-    ("Join a table", "join"),
-    ("Watch a table", "watch"),
-    ("Quit", "quit"),
+    (N_("Play against the computer"), "play"),
+    (N_("Resume an unfinished game"), "resume"),
+    (N_("Replay a transcript"), "replay"),
+    (N_("Settings"), "settings"),
+    (N_("Rules"), "rules"),
+    (N_("Host a table"), "host"),
+    (N_("Join a table"), "join"),
+    (N_("Watch a table"), "watch"),
+    (N_("Quit"), "quit"),
 ]
 """The home menu: always these items, so each keeps its number (Resume is there, dim, when
-there is no game to resume, and says so when chosen)."""
+there is no game to resume, and says so when chosen). Translated with `_` when shown."""
+SUBTITLE = N_(" Dealt by mental poker: no one, the host included, sees a hidden card.")
+KEYS = N_(" digits choose   arrows move   Enter confirm   Escape back   ctrl+q quit")
 
 
 def saved_label(saved, dot: str) -> str:
@@ -39,7 +42,8 @@ def saved_label(saved, dot: str) -> str:
     when = time.strftime("%d %b %H:%M", time.localtime(saved.when))
     scores = " ".join(f"{name} {score}" for name, score in zip(saved.names, saved.scores))
     game = SHORT_NAMES.get(saved.game, saved.game)
-    return f"{when}  {game}, {saved.players}p {dot} {count(saved.played, 'hand')} {dot} {scores}"
+    players = _("{n}p").format(n=saved.players)
+    return f"{when}  {game}, {players} {dot} {count(saved.played, 'hand')} {dot} {scores}"
 
 
 class HomeScreen(Screen):
@@ -63,17 +67,17 @@ class HomeScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" Briscola · Chiamata · Calabresella", "bold"), id="home-title")
-        yield Static(" Dealt by mental poker: no one, the host included, sees a hidden card.", id="home-sub")
+        yield Static(_(SUBTITLE), id="home-sub")
         yield Choices(id="home-menu")
         yield Static(id="home-note")
-        yield Static(" digits choose   arrows move   Enter confirm   Escape back   ctrl+q quit", id="home-keys")
+        yield Static(_(KEYS), id="home-keys")
 
     def on_mount(self) -> None:
         self.query_one(Choices).columns_max = 1  # a menu reads top to bottom
         self._show()
         problem = getattr(getattr(self.app, "settings", None), "problem", "")
         if problem:
-            self.query_one("#home-note", Static).update(literal(f" Settings: {problem}"))
+            self.query_one("#home-note", Static).update(literal(" " + _("Settings: {problem}").format(problem=problem)))
 
     def on_screen_resume(self) -> None:
         """Back from a game: the unfinished ones may have changed."""
@@ -84,6 +88,8 @@ class HomeScreen(Screen):
             if self.resuming:  # the note said "Resuming"
                 self.query_one("#home-note", Static).update("")
             self.menu, self.resuming = "home", False
+            self.query_one("#home-sub", Static).update(_(SUBTITLE))  # the language may have changed
+            self.query_one("#home-keys", Static).update(_(KEYS))
             self._show()
 
     def _items(self):
@@ -92,19 +98,20 @@ class HomeScreen(Screen):
         if self.menu == "resume":
             dot = getattr(getattr(self.app, "style_", None), "dot", "-")
             return [(saved_label(saved, dot), saved.slot) for saved in self.saved]
-        return MENU
+        return [(_(text), value) for text, value in MENU]
 
     def _show(self, cursor: int = 0) -> None:
         from ...files.saved import saved_games
 
         if self.menu == "home":
             self.saved = saved_games()[:9]
-        title = {"games": "Play against the computer:", "resume": "Resume (newest first; d deletes one):"}.get(
-            self.menu, ""
-        )
+        title = {
+            "games": _("Play against the computer:"),
+            "resume": _("Resume (newest first; d deletes one):"),
+        }.get(self.menu, "")
         items = [Choice(text, value) for text, value in self._items()]
         if self.menu == "home" and not self.saved:
-            items[1] = Choice(f"{MENU[1][0]} (none)", "resume", dim=True)
+            items[1] = Choice(_("{item} (none)").format(item=_(MENU[1][0])), "resume", dim=True)
         self.query_one(Choices).show(items, cursor, 1, title)
 
     def action_digit(self, d: int) -> None:
@@ -125,9 +132,9 @@ class HomeScreen(Screen):
             self._show()
 
     def action_help(self) -> None:
-        from .dialogs import HELP, InfoScreen
+        from .dialogs import InfoScreen, help_keys
 
-        self.app.push_screen(InfoScreen("Keys", HELP))
+        self.app.push_screen(InfoScreen(_("Keys"), help_keys()))
 
     def _resume(self, slot) -> None:
         """Rebuild the game (a moment for a long series); the menu waits meanwhile."""
@@ -140,7 +147,7 @@ class HomeScreen(Screen):
 
         if not self.resuming:
             self.resuming = True
-            note.update(" Resuming" + getattr(getattr(self.app, "style_", None), "ellipsis", "..."))
+            note.update(" " + _("Resuming") + getattr(getattr(self.app, "style_", None), "ellipsis", "..."))
             self.app.resume_table(slot, failed)
 
     def action_delete(self) -> None:
@@ -170,7 +177,9 @@ class HomeScreen(Screen):
             note.update(literal(f" {error}"))
             return
         slot.discard()
-        note.update(literal(f" Deleted {slot.name} (its transcript stays for the replay viewer)."))
+        note.update(
+            literal(" " + _("Deleted {name} (its transcript stays for the replay viewer).").format(name=slot.name))
+        )
         self.saved = saved_games()[:9]
         if not self.saved:
             self.menu = "home"
@@ -191,7 +200,7 @@ class HomeScreen(Screen):
             self._resume(value)
         elif value == "resume" and not self.saved:
             self.query_one("#home-note", Static).update(
-                " No unfinished game to resume: a game you leave mid-series waits here."
+                " " + _("No unfinished game to resume: a game you leave mid-series waits here.")
             )
         elif value == "resume":
             self.menu = "resume"
@@ -209,9 +218,9 @@ class HomeScreen(Screen):
 
             self.app.push_screen(SettingsScreen())
         elif value == "rules":
-            from .dialogs import RULES, InfoScreen
+            from .dialogs import InfoScreen, all_rules
 
-            self.app.push_screen(InfoScreen("Rules", RULES))
+            self.app.push_screen(InfoScreen(_("Rules"), all_rules()))
         elif value == "quit":
             self.app.exit()
         else:

@@ -17,6 +17,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ...files.settings import value_word
+from ...language import _
 from ...tables.controller import LobbyController
 from ...wording import TITLES
 from ..widgets.cards import Style
@@ -30,42 +32,49 @@ def friends_text(lobby) -> Text:
     out = Text()
     if lobby.role == "host":
         code = f" --code {lobby.code}" if lobby.code else ""
-        out.append(" Join code: ", "bold")
-        out.append(lobby.code or "none (open table)", "bold reverse" if lobby.code else "")
-        out.append("\n Give friends one of:\n")
+        out.append(" " + _("Join code:") + " ", "bold")
+        out.append(lobby.code or _("none (open table)"), "bold reverse" if lobby.code else "")
+        out.append("\n " + _("Give friends one of:") + "\n")
         for address in lobby.addresses:
             out.append(f"   briscola join {address}{code}\n")
-        out.append(f"   briscola watch {lobby.addresses[0]}{code}  (to watch)" if lobby.addresses else "")
+        watch = _("(to watch)")
+        out.append(f"   briscola watch {lobby.addresses[0]}{code}  {watch}" if lobby.addresses else "")
     else:
-        what = "Watching" if lobby.role == "spectator" else "Playing at"
-        out.append(f" {what} the table at {', '.join(lobby.addresses)}")
+        where = ", ".join(lobby.addresses)
+        what = _("Watching the table at {where}") if lobby.role == "spectator" else _("Playing at the table at {where}")
+        out.append(" " + what.format(where=where))
     return out
 
 
 def seats_text(lobby) -> Text:
-    out = Text(" Seats\n", "bold")
+    out = Text(" " + _("Seats") + "\n", "bold")
     if not lobby.seats:
-        out.append("   (not known until the host welcomes us)\n", "dim")
+        out.append("   " + _("(not known until the host welcomes us)") + "\n", "dim")
     for s in lobby.seats:
-        name = s.name or (f"seat {s.seat}" if s.fingerprint else "(free)")  # taken without a name
-        computer = f"computer ({lobby.level})" if lobby.level else "computer"
-        what = ", ".join(w for w, on in (("you", s.me), (computer, s.computer), ("away", s.away)) if on)
+        # taken without a name: "seat 2"
+        name = s.name or (_("seat {n}").format(n=s.seat) if s.fingerprint else _("(free)"))
+        level = value_word("level", lobby.level) if lobby.level else ""
+        computer = _("computer ({level})").format(level=level) if lobby.level else _("computer")
+        what = ", ".join(w for w, on in ((_("you"), s.me), (computer, s.computer), (_("away"), s.away)) if on)
         line = literal(f"   {s.seat}  {name:<20.20} {what:<18.18} ")
         if s.fingerprint:
-            line.append(f"key {s.fingerprint}", "dim")
+            line.append(_("key {fingerprint}").format(fingerprint=s.fingerprint), "dim")
         out.append_text(line)
         out.append("\n")
     hosted = sum(s.computer for s in lobby.seats)
     if lobby.role == "player" and hosted:  # what the host can know of our hand (docs/network.md)
-        out.append(f"   The host's computer plays {hosted} of {len(lobby.seats)}: ", "bold")
-        out.append("it sees those hands, and deduces more.\n")
+        out.append(
+            "   " + _("The host's computer plays {n} of {seats}:").format(n=hosted, seats=len(lobby.seats)) + " ",
+            "bold",
+        )
+        out.append(_("it sees those hands, and deduces more.") + "\n")
     return out
 
 
 def status_text(lobby) -> Text:
     if lobby.failed:
-        return literal(f" {lobby.failed}", "bold red").append("\n Escape: back", "bold red")
-    out = Text(f" {lobby.waiting or 'waiting for the table'}\n", "bold")
+        return literal(f" {lobby.failed}", "bold red").append("\n " + _("Escape: back"), "bold red")
+    out = Text(f" {lobby.waiting or _('waiting for the table')}\n", "bold")
     out.append(literal(f" {lobby.status}", "bold reverse" if lobby.trouble else "dim"))
     return out
 
@@ -91,7 +100,7 @@ class LobbyScreen(Screen):
         yield Static(id="lobby-seats")
         yield Static(id="lobby-waiting")
         yield Static(id="lobby-log")
-        yield Static(" Escape leave the table   ctrl+q quit", id="lobby-keys")
+        yield Static(" " + _("Escape leave the table   ctrl+q quit"), id="lobby-keys")
 
     def on_mount(self) -> None:
         self.watching = True
@@ -130,9 +139,9 @@ class LobbyScreen(Screen):
         self.show(lobby)
 
     def show(self, lobby) -> None:
-        game = TITLES.get(lobby.game, lobby.game) or "A table on the network"
-        role = {"host": "you host", "player": "you play", "spectator": "you watch"}[lobby.role]
-        players = f" {self.style_.dot} {lobby.players} players" if lobby.players else ""
+        game = TITLES.get(lobby.game, lobby.game) or _("A table on the network")
+        role = {"host": _("you host"), "player": _("you play"), "spectator": _("you watch")}[lobby.role]
+        players = f" {self.style_.dot} " + _("{n} players").format(n=lobby.players) if lobby.players else ""
         self.query_one("#lobby-title", Static).update(Text(f" {game}{players} {self.style_.dot} {role}", "bold"))
         self.query_one("#lobby-friends", Static).update(friends_text(lobby))
         self.query_one("#lobby-seats", Static).update(seats_text(lobby))

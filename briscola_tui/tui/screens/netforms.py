@@ -19,20 +19,35 @@ from engine.game import OptionError
 from engine.games import GAMES, make
 from engine.text import name_problem, normal_name
 
-from ...files.settings import Settings
+from ...files.settings import Settings, value_word
+from ...language import N_, _
 from ...options import HostOptions, JoinOptions, WatchOptions
 from ..widgets.literal import literal
 
 MAX_TEXT = 64
 """Longest name or join code the host takes (docs/network.md, limits)."""
-EXAMPLE_ADDRESS = f"HOST:PORT, e.g. 192.168.1.20:{HostOptions.port}"
+EXAMPLE_ADDRESS = N_("HOST:PORT, e.g. 192.168.1.20:{port}")
+"""The address fields' placeholder (translated with `_`, `{port}` filled, where shown)."""
+
+
+def example_address() -> str:
+    return _(EXAMPLE_ADDRESS).format(port=HostOptions.port)
+
+
+def table_label(info, n: int) -> str:
+    """A game at a table size, as the host form offers it."""
+    if n in info.teams:
+        return _("{game}, {n} players (partners)").format(game=info.title, n=n)
+    return _("{game}, {n} players").format(game=info.title, n=n)
+
 
 TABLES = [
     (f"{info.title}, {n} players{' (partners)' if n in info.teams else ''}", (info.name, n))
     for info in GAMES.values()
     for n in info.players
 ]
-"""Every game at every table size it allows (the host form's choice): label, (game, players)."""
+"""Every game at every table size it allows (the host form's choice): label in English, (game,
+players); the form shows `table_label`."""
 
 
 class FormError(ValueError):
@@ -49,14 +64,18 @@ def whole(text: str, what: str, low: int, high: int, blank: int | None = None) -
     if not text:
         return None
     if not text.isdigit() or not low <= int(text) <= high:
-        raise FormError(f"{what}: a whole number from {low} to {high}, not {text!r}")
+        raise FormError(
+            _("{what}: a whole number from {low} to {high}, not {text}").format(
+                what=what, low=low, high=high, text=repr(text)
+            )
+        )
     return int(text)
 
 
 def short(text: str, what: str) -> str:
     text = text.strip()
     if len(text) > MAX_TEXT:
-        raise FormError(f"{what}: at most {MAX_TEXT} characters")
+        raise FormError(_("{what}: at most {n} characters").format(what=what, n=MAX_TEXT))
     return text
 
 
@@ -65,12 +84,12 @@ def person(text: str) -> str:
     computer players; blank for none."""
     from ...net.ordering import BOT_NAMES, is_bot_name
 
-    text = normal_name(short(text, "name"))
+    text = normal_name(short(text, _("name")))
     problem = name_problem(text) if text else None
     if problem is not None:
-        raise FormError(f"name: {problem}")
+        raise FormError(_("name: {problem}").format(problem=problem))
     if is_bot_name(text):
-        raise FormError(f"name: {BOT_NAMES}")
+        raise FormError(_("name: {problem}").format(problem=BOT_NAMES))
     return text
 
 
@@ -80,7 +99,7 @@ def address(text: str) -> str:
     try:
         host_port(text.strip())
     except SetupError as error:
-        raise FormError(f"address: {error}") from None
+        raise FormError(_("address: {problem}").format(problem=error)) from None
     return text.strip()
 
 
@@ -88,10 +107,10 @@ def host_args(values: dict) -> HostOptions:
     """`briscola host` options from the host form's values (FormError for a bad one); the
     rest are `HostOptions`' defaults, as on the command line."""
     game, players = values["table"]
-    bots = whole(values["bots"], "computer players", 0, players - 1, blank=HostOptions.bots)
+    bots = whole(values["bots"], _("computer players"), 0, players - 1, blank=HostOptions.bots)
     level = values["level"]
     if level not in PLAYERS:
-        raise FormError(f"level: one of {', '.join(sorted(PLAYERS))}")
+        raise FormError(_("level: one of {levels}").format(levels=", ".join(sorted(PLAYERS))))
     try:
         make(game, players, {})
     except OptionError as error:
@@ -101,10 +120,10 @@ def host_args(values: dict) -> HostOptions:
         players=players,
         bots=bots,
         level=level,
-        hands=whole(values["hands"], "hands", 1, 999),
-        code=short(values["code"], "join code") or HostOptions.code,
+        hands=whole(values["hands"], _("hands"), 1, 999),
+        code=short(values["code"], _("join code")) or HostOptions.code,
         open=bool(values["open"]),
-        port=whole(values["port"], "port", 0, 65535, blank=HostOptions.port),
+        port=whole(values["port"], _("port"), 0, 65535, blank=HostOptions.port),
         bind=values["bind"].strip() or HostOptions.bind,
         name=person(values["name"]),
     )
@@ -113,14 +132,14 @@ def host_args(values: dict) -> HostOptions:
 def join_args(values: dict) -> JoinOptions:
     return JoinOptions(
         address=address(values["address"]),
-        code=short(values["code"], "join code"),
+        code=short(values["code"], _("join code")),
         name=person(values["name"]),
-        seat=whole(values["seat"], "seat", 0, 5, blank=JoinOptions.seat),
+        seat=whole(values["seat"], _("seat"), 0, 5, blank=JoinOptions.seat),
     )
 
 
 def watch_args(values: dict) -> WatchOptions:
-    return WatchOptions(address=address(values["address"]), code=short(values["code"], "join code"))
+    return WatchOptions(address=address(values["address"]), code=short(values["code"], _("join code")))
 
 
 # --- the screens ---------------------------------------------------------------------------
@@ -144,15 +163,15 @@ class NetForm(Screen):
 
     def compose(self) -> ComposeResult:
         self.made = self.fields()
-        yield Static(f" {self.HEADING}", id="form-title")
-        yield Static(self.INTRO, id="form-intro")
+        yield Static(f" {_(self.HEADING)}", id="form-title")
+        yield Static(_(self.INTRO), id="form-intro")
         for ident, label, widget in self.made:
             widget.id = ident
             with Horizontal(classes="row"):
                 yield Label(label)
                 yield widget
         yield Static(id="form-error")
-        yield Static(" Tab next field   Enter or ctrl+s start   Escape back   ctrl+q quit", id="form-keys")
+        yield Static(" " + _("Tab next field   Enter or ctrl+s start   Escape back   ctrl+q quit"), id="form-keys")
 
     def on_mount(self) -> None:
         self.made[0][2].focus()
@@ -203,8 +222,8 @@ def compact_input(value: str = "", placeholder: str = "", kind: str = "text") ->
 
 
 class HostForm(NetForm):
-    HEADING = "Host a table"
-    INTRO = (
+    HEADING = N_("Host a table")
+    INTRO = N_(
         " You hold seat 0; computer players take the last seats. The lobby shows\n"
         " the join code and the addresses to give friends."
     )
@@ -213,23 +232,31 @@ class HostForm(NetForm):
         return [
             (
                 "table",
-                "Game",
-                Select([(text, value) for text, value in TABLES], value=TABLES[0][1], allow_blank=False, compact=True),
-            ),
-            ("bots", "Computer players", compact_input(str(HostOptions.bots), "0 to players - 1", "integer")),
-            (
-                "level",
-                "Their level",
+                _("Game"),
                 Select(
-                    [(name, name) for name in sorted(PLAYERS)], value=Settings.level, allow_blank=False, compact=True
+                    [(table_label(GAMES[value[0]], value[1]), value) for _text, value in TABLES],
+                    value=TABLES[0][1],
+                    allow_blank=False,
+                    compact=True,
                 ),
             ),
-            ("hands", "Hands", compact_input("", "blank: the whole series", "integer")),
-            ("code", "Join code", compact_input("", "blank: a random one")),
-            ("open", "Open table", Tick("no join code at all", compact=True)),
-            ("port", "Port", compact_input(str(HostOptions.port), "0: any free port", "integer")),
-            ("bind", "Listen on", compact_input("", "blank: every interface")),
-            ("name", "Your name", compact_input("", "what the others see")),
+            ("bots", _("Computer players"), compact_input(str(HostOptions.bots), _("0 to players - 1"), "integer")),
+            (
+                "level",
+                _("Their level"),
+                Select(
+                    [(value_word("level", name), name) for name in sorted(PLAYERS)],
+                    value=Settings.level,
+                    allow_blank=False,
+                    compact=True,
+                ),
+            ),
+            ("hands", _("Hands"), compact_input("", _("blank: the whole series"), "integer")),
+            ("code", _("Join code"), compact_input("", _("blank: a random one"))),
+            ("open", _("Open table"), Tick(_("no join code at all"), compact=True)),
+            ("port", _("Port"), compact_input(str(HostOptions.port), _("0: any free port"), "integer")),
+            ("bind", _("Listen on"), compact_input("", _("blank: every interface"))),
+            ("name", _("Your name"), compact_input("", _("what the others see"))),
         ]
 
     def table(self, values: dict):
@@ -240,15 +267,15 @@ class HostForm(NetForm):
 
 
 class JoinForm(NetForm):
-    HEADING = "Join a table"
-    INTRO = " Ask the host for the address and the join code: its lobby shows them."
+    HEADING = N_("Join a table")
+    INTRO = N_(" Ask the host for the address and the join code: its lobby shows them.")
 
     def fields(self):
         return [
-            ("address", "Address", compact_input("", EXAMPLE_ADDRESS)),
-            ("code", "Join code", compact_input("", "blank for an open table")),
-            ("name", "Your name", compact_input("", "what the others see")),
-            ("seat", "Seat", compact_input("", "blank: any free seat", "integer")),
+            ("address", _("Address"), compact_input("", example_address())),
+            ("code", _("Join code"), compact_input("", _("blank for an open table"))),
+            ("name", _("Your name"), compact_input("", _("what the others see"))),
+            ("seat", _("Seat"), compact_input("", _("blank: any free seat"), "integer")),
         ]
 
     def table(self, values: dict):
@@ -259,13 +286,13 @@ class JoinForm(NetForm):
 
 
 class WatchForm(NetForm):
-    HEADING = "Watch a table"
-    INTRO = " A spectator sees every public card and nothing hidden, and sends nothing."
+    HEADING = N_("Watch a table")
+    INTRO = N_(" A spectator sees every public card and nothing hidden, and sends nothing.")
 
     def fields(self):
         return [
-            ("address", "Address", compact_input("", EXAMPLE_ADDRESS)),
-            ("code", "Join code", compact_input("", "blank for an open table")),
+            ("address", _("Address"), compact_input("", example_address())),
+            ("code", _("Join code"), compact_input("", _("blank for an open table"))),
         ]
 
     def table(self, values: dict):

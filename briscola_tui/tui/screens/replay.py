@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from ...language import _
 from ...render import render
 from ...tools.verify import clean
 from ...wording import TITLES, count
@@ -49,13 +50,13 @@ class OpenReplay(Screen):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(" Replay a transcript", "bold"), id="replay-title")
+        yield Static(Text(" " + _("Replay a transcript"), "bold"), id="replay-title")
         yield Static(id="replay-folder")
         yield Choices(id="replay-files")
-        yield Static(" or type a file name, then Enter:", id="replay-or")
-        yield Input(id="replay-path", placeholder="path/to/table.bin")
+        yield Static(" " + _("or type a file name, then Enter:"), id="replay-or")
+        yield Input(id="replay-path", placeholder=_("path/to/table.bin"))
         yield Static(id="replay-error")
-        yield Static(" digits or arrows + Enter open   Tab type a file name   Escape back", id="replay-keys")
+        yield Static(" " + _("digits or arrows + Enter open   Tab type a file name   Escape back"), id="replay-keys")
 
     def on_mount(self) -> None:
         from ...tools.replay_steps import describe, stored_transcripts, transcripts_folder
@@ -65,16 +66,18 @@ class OpenReplay(Screen):
         # (the folder is the user's own, and a file name is shown as it is)
         if self.files:
             where = shown_folder(transcripts_folder())
-            folder.update(literal(f" {count(len(self.files), 'transcript')} in {where}, newest first:"))
+            found = count(len(self.files), "transcript")
+            folder.update(literal(" " + _("{found} in {where}, newest first:").format(found=found, where=where)))
         else:
-            folder.update(literal(f" No stored transcript yet in {shown_folder(transcripts_folder())}."))
+            where = shown_folder(transcripts_folder())
+            folder.update(literal(" " + _("No stored transcript yet in {where}.").format(where=where)))
         menu = self.query_one(Choices)
         menu.columns_max = 1
         room = max(20, (self.app.size.width or 80) - 10)  # the screen's padding, the number and the cursor
         ellipsis = self.app.style_.ellipsis
         menu.show([Choice(fit(describe(p), room, ellipsis)) for p in self.files], 0, 1)
         if not self.files:
-            self.query_one("#replay-or", Static).update(" Type a file name, then Enter:")
+            self.query_one("#replay-or", Static).update(" " + _("Type a file name, then Enter:"))
             self.query_one(Input).focus()
 
     def action_open_chosen(self) -> None:
@@ -108,7 +111,7 @@ class OpenReplay(Screen):
         from ...tools.replay_steps import ReplayError, steps_of
 
         error = self.query_one("#replay-error", Static)
-        error.update(literal(f" reading {path.name}" + self.app.style_.ellipsis))
+        error.update(literal(" " + _("reading {name}").format(name=path.name) + self.app.style_.ellipsis))
         try:
             steps = steps_of(path)
         except ReplayError as problem:
@@ -144,7 +147,7 @@ def step_text(steps, k: int, style) -> Text:
     v = step.view
     out = Text()
     if v.game is None or not v.names:
-        out.append(" (the table has not started yet)\n")
+        out.append(" " + _("(the table has not started yet)") + "\n")
     trick = {}
     winner = None
     if step.trick:
@@ -166,7 +169,7 @@ def step_text(steps, k: int, style) -> Text:
         if seat in trick:
             out.append(f"  [{style.card(trick[seat])}]", f"bold {style.colour_of(trick[seat])}".strip())
             if seat == winner:
-                out.append(f" {style.arrow} takes {step.trick[3]}", "bold")
+                out.append(f" {style.arrow} " + _("takes {points}").format(points=step.trick[3]), "bold")
         out.append("\n")
     out.append("\n")
     for event in step.events[-8:]:
@@ -184,14 +187,14 @@ def step_text(steps, k: int, style) -> Text:
 
 def header(v, style, k: int, steps: int) -> str:
     """The viewer's first line: the game, the hand, the step, trump and the called card."""
-    parts = [TITLES.get(v.game, v.game or "table")]
+    parts = [TITLES.get(v.game, v.game or _("table"))]
     if v.hand_number is not None:
-        parts.append(f"hand {v.hand_number + 1}")
-    parts.append(f"step {k + 1} of {steps}")
+        parts.append(_("hand {n}").format(n=v.hand_number + 1))
+    parts.append(_("step {k} of {steps}").format(k=k + 1, steps=steps))
     if v.trump:
-        parts.append(f"trump {style.suit(v.trump)}")
+        parts.append(_("trump {suit}").format(suit=style.suit(v.trump)))
     if v.called is not None:
-        parts.append(f"called {style.card(v.called)}")
+        parts.append(_("called {card}").format(card=style.card(v.called)))
     return f" {style.dot} ".join(parts)
 
 
@@ -220,7 +223,8 @@ class ReplayScreen(Screen):
         with VerticalScroll(id="replay-body"):
             yield Static(id="replay-step")
         yield Static(
-            " right/Space next   left previous   Home/End first/last   up/down scroll   Escape back", id="replay-keys"
+            " " + _("right/Space next   left previous   Home/End first/last   up/down scroll   Escape back"),
+            id="replay-keys",
         )
 
     def on_mount(self) -> None:

@@ -9,26 +9,29 @@ from textual import on
 from textual.binding import Binding
 from textual.widgets import Static
 
-from ...files.settings import CHOICES, EXPLAIN, config_dir
+from ...files.settings import CHOICES, EXPLAIN, config_dir, value_word
+from ...language import N_, _
 from ..widgets.choices import Choice, Choices
 from .setup import RowsScreen
 
 LABELS = {
-    "ascii": "ASCII cards",
-    "four_colour": "four-colour deck",
-    "suit_names": "suit names",
-    "level": "computer level",
-    "bell": "bell on my turn",
+    "ascii": N_("ASCII cards"),
+    "four_colour": N_("four-colour deck"),
+    "suit_names": N_("suit names"),
+    "level": N_("computer level"),
+    "bell": N_("bell on my turn"),
+    "language": N_("language"),
 }
 
 
-def shown(value) -> str:
-    return ("on" if value else "off") if isinstance(value, bool) else str(value)
+def shown(value, name: str = "") -> str:
+    """A setting's value in words (the language's own name for `language`)."""
+    return value_word(name, value)
 
 
 class SettingsScreen(RowsScreen):
-    HEADING = "Settings"
-    KEYS = "up/down choose   Enter or left/right change (saved at once)   Escape back"
+    HEADING = N_("Settings")
+    KEYS = N_("up/down choose   Enter or left/right change (saved at once)   Escape back")
     BINDINGS = [
         *RowsScreen.ROW_BINDINGS,
         Binding("enter,space,right,l", "change(1)", show=False),
@@ -38,12 +41,13 @@ class SettingsScreen(RowsScreen):
 
     def show_rows(self, cursor: int) -> None:
         settings = self.app.settings
-        items = [Choice(f"{LABELS[name]:<18} {shown(getattr(settings, name))}") for name in CHOICES]
+        self.show_words()  # the language may have just changed
+        items = [Choice(f"{_(LABELS[name]):<18} {shown(getattr(settings, name), name)}") for name in CHOICES]
         self.query_one(Choices).show(items, cursor, 1)
         name = list(CHOICES)[cursor]
         where = config_dir() / "settings.json"
-        note = settings.problem or f"saved in {where}"
-        self.query_one("#setup-help", Static).update(Text(f" {EXPLAIN[name]}\n {note}", "italic"))
+        note = settings.problem or _("saved in {where}").format(where=where)
+        self.query_one("#setup-help", Static).update(Text(f" {_(EXPLAIN[name])}\n {note}", "italic"))
 
     def action_move(self, step: int) -> None:
         self.show_rows((self.query_one(Choices).cursor + step) % len(CHOICES))
@@ -52,13 +56,13 @@ class SettingsScreen(RowsScreen):
         cursor = self.query_one(Choices).cursor
         name = list(CHOICES)[cursor]
         settings = self.app.settings
-        for _ in range(step % len(CHOICES[name])):
+        for _turn in range(step % len(CHOICES[name])):
             settings.cycle(name)
         try:
             settings.save()
             settings.problem = ""
         except OSError as error:
-            settings.problem = f"could not save: {error}"
+            settings.problem = _("could not save: {error}").format(error=error)
         self.app.apply_settings()
         self.show_rows(cursor)
 

@@ -16,33 +16,53 @@ from textual.widgets import Static
 
 from engine.games import GAMES
 
-from ...files.settings import LEVELS, Settings
+from ...files.settings import LEVELS, Settings, value_word
+from ...language import N_, _
 from ...options import PlayOptions
 from ...wording import listing
 from ..widgets.choices import DIGITS, Choice, Choices
 
 STOP_AFTER = (None, 1, 2, 3, 5, 10)
 OPTION_HELP = {
-    "trump_exchange": "the player holding the 2 (or 7) of trump may swap it for the face-up card",
-    "seven_second": "the 7 ranks second (A 7 K Q J ...) and is worth 10; the 3 is worth 0",
-    "open_hands": "every hand is dealt face up",
-    "black_hand": "holding A, 3 and K of trump you may declare and win the hand at once",
-    "scoring": "briscola: hands won, or game points (1-3 a hand, first to 12); "
-    "chiamata: units by target, or flat (one unit whatever the target)",
-    "match": "hands to win the match (scoring by hands)",
-    "auction": "rank: bid ranks downwards, then the 2 with a target; points: bid targets 61-120 upwards",
-    "call": "exact: call a card of the rank bid; at_least: that rank or higher",
-    "cappotto": "the score doubles when one side takes all 8 tricks, or (points) all 120 points",
-    "series_hands": "scored hands in the series",
-    "series_target": "above 0: the series lasts until someone reaches this score",
+    "trump_exchange": N_("the player holding the 2 (or 7) of trump may swap it for the face-up card"),
+    "seven_second": N_("the 7 ranks second (A 7 K Q J ...) and is worth 10; the 3 is worth 0"),
+    "open_hands": N_("every hand is dealt face up"),
+    "black_hand": N_("holding A, 3 and K of trump you may declare and win the hand at once"),
+    "scoring": N_(
+        "briscola: hands won, or game points (1-3 a hand, first to 12); "
+        "chiamata: units by target, or flat (one unit whatever the target)"
+    ),
+    "match": N_("hands to win the match (scoring by hands)"),
+    "auction": N_("rank: bid ranks downwards, then the 2 with a target; points: bid targets 61-120 upwards"),
+    "call": N_("exact: call a card of the rank bid; at_least: that rank or higher"),
+    "cappotto": N_("the score doubles when one side takes all 8 tricks, or (points) all 120 points"),
+    "series_hands": N_("scored hands in the series"),
+    "series_target": N_("above 0: the series lasts until someone reaches this score"),
 }
+"""Each game option's explanation (translated with `_` where shown); the option names stay as
+`-o` takes them."""
 ROW_HELP = {
-    "game": "which game: "
-    + ", ".join(f"{info.short} ({listing(map(str, info.players), 'or')})" for info in GAMES.values()),
-    "players": "how many sit at the table; you and computer players",
-    "level": "how well the computer plays: random, easy, normal, hard (slower)",
-    "hands": "stop after this many hands, or play the whole series",
+    "game": N_("which game: {games}"),
+    "players": N_("how many sit at the table; you and computer players"),
+    "level": N_("how well the computer plays: random, easy, normal, hard (slower)"),
+    "hands": N_("stop after this many hands, or play the whole series"),
 }
+
+ROW_NAMES = {"game": N_("game"), "players": N_("players"), "level": N_("level"), "hands": N_("hands")}
+"""The fixed rows' names in words; the options' rows are named as `-o` takes them."""
+
+
+def row_name(name: str) -> str:
+    return _(ROW_NAMES[name]) if name in ROW_NAMES else name.replace("_", " ")
+
+
+def row_help(name: str) -> str:
+    """The explanation of the setup row `name`, in the current language."""
+    if name == "game":
+        games = ", ".join(f"{info.short} ({listing(map(str, info.players), _('or'))})" for info in GAMES.values())
+        return _(ROW_HELP["game"]).format(games=games)
+    text = ROW_HELP.get(name) or OPTION_HELP.get(name, "")
+    return _(text) if text else ""
 
 
 @dataclass
@@ -58,9 +78,11 @@ class Row:
 
 def show_value(value) -> str:
     if value is None:
-        return "whole series"
+        return _("whole series")
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return value_word("", value)
+    if value in LEVELS:
+        return value_word("level", value)
     return str(value)
 
 
@@ -95,10 +117,15 @@ class RowsScreen(Screen):
     ROW_BINDINGS = [*DIGITS, Binding("up,k", "move(-1)", show=False), Binding("down,j", "move(1)", show=False)]
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f" {self.HEADING}", "bold"), id="setup-title")
+        yield Static(Text(f" {_(self.HEADING)}", "bold"), id="setup-title")
         yield Choices(id="setup-rows")
         yield Static(id="setup-help")
-        yield Static(f" {self.KEYS}", id="setup-keys")
+        yield Static(f" {_(self.KEYS)}", id="setup-keys")
+
+    def show_words(self) -> None:
+        """The heading and the keys again, in the current language."""
+        self.query_one("#setup-title", Static).update(Text(f" {_(self.HEADING)}", "bold"))
+        self.query_one("#setup-keys", Static).update(f" {_(self.KEYS)}")
 
     def on_mount(self) -> None:
         self.query_one(Choices).columns_max = 1
@@ -118,8 +145,8 @@ class RowsScreen(Screen):
 
 
 class SetupScreen(RowsScreen):
-    HEADING = "New game against the computer"
-    KEYS = "up/down row   left/right change   Enter start   Escape back   ? rules"
+    HEADING = N_("New game against the computer")
+    KEYS = N_("up/down row   left/right change   Enter start   Escape back   ? rules")
     BINDINGS = [
         *RowsScreen.ROW_BINDINGS,
         Binding("left,h", "change(-1)", show=False),
@@ -134,19 +161,19 @@ class SetupScreen(RowsScreen):
         self.rows = rows_for(game, players, level, None, {})
 
     def show_rows(self, cursor: int) -> None:
-        items = [Choice(f"{row.name.replace('_', ' '):<15} {show_value(row.value)}") for row in self.rows]
+        items = [Choice(f"{row_name(row.name):<15} {show_value(row.value)}") for row in self.rows]
         menu = self.query_one(Choices)
         menu.page_size_max = len(items)
         menu.show(items, cursor, 1)
         row = self.rows[cursor]
-        explain = ROW_HELP.get(row.name) or OPTION_HELP.get(row.name, "")
+        explain = row_help(row.name)
         values = (
             ", ".join(show_value(v) for v in row.values)
             if len(row.values) <= 8
-            else f"{show_value(row.values[0])} to {show_value(row.values[-1])}"
+            else _("{low} to {high}").format(low=show_value(row.values[0]), high=show_value(row.values[-1]))
         )
         self.query_one("#setup-help", Static).update(
-            Text(f" {row.name.replace('_', ' ')}: {explain}\n values: {values}", "italic")
+            Text(f" {row_name(row.name)}: {explain}\n " + _("values: {values}").format(values=values), "italic")
         )
 
     @property
@@ -185,7 +212,7 @@ class SetupScreen(RowsScreen):
     def action_help(self) -> None:
         from .dialogs import InfoScreen, help_text
 
-        self.app.push_screen(InfoScreen("Rules", help_text(self.choice()["game"])))
+        self.app.push_screen(InfoScreen(_("Rules"), help_text(self.choice()["game"])))
 
     @on(Choices.Clicked)
     def _clicked(self, event: Choices.Clicked) -> None:

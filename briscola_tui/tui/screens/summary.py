@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ...language import _
 from ...render import render_hand
 from ...wording import count
 from ..widgets.cards import Style, sort_hand
@@ -30,7 +31,7 @@ def breakdown(view, style: Style, played=()) -> list[str]:
     last, names = view.last_hand, view.names
     result = last.result or {}
     if result.get("redeal"):
-        return ["Everybody passed: the hand is dealt again and does not count."]
+        return [_("Everybody passed: the hand is dealt again and does not count.")]
     if view.game == "chiamata":
         return _chiamata(result, names, view.options, style)
     if view.game == "calabresella":
@@ -45,14 +46,14 @@ def _briscola(view, result, names) -> list[str]:
     for i, side in enumerate(sides):
         who = " + ".join(names[s] for s in side)
         if i < len(points):
-            lines.append(f"{who}: {count(points[i], 'card point')} of 120")
+            lines.append(_("{who}: {points} of 120").format(who=who, points=count(points[i], "card point")))
     winner = result.get("winner")
     if result.get("black_hand") is not None:
-        lines.append(f"{names[result['black_hand']]} declared a black hand (A, 3 and K of trump)")
+        lines.append(_("{name} declared a black hand (A, 3 and K of trump)").format(name=names[result["black_hand"]]))
     if winner is None:
-        lines.append("Nobody passed 60: a draw.")
+        lines.append(_("Nobody passed 60: a draw."))
     else:
-        lines.append(" + ".join(names[s] for s in sides[winner]) + " won the hand.")
+        lines.append(_("{who} won the hand.").format(who=" + ".join(names[s] for s in sides[winner])))
     return lines
 
 
@@ -65,31 +66,34 @@ def _chiamata(result, names, options, style) -> list[str]:
     card = style.card(Card.parse(called)) if called else "?"
     u = 1 if options.get("scoring") == "flat" else unit(target)
     side = names[caller] + ("" if partner is None else f" + {names[partner]}" if isinstance(partner, int) else "")
+    success = result.get("success")
+    won, lost = ("+", "-") if success else ("-", "+")
+    compare = (">=" if style.ascii else "≥") if success else "<"
     lines = [
-        f"{names[caller]} called {card}"
+        _("{caller} called {card}").format(caller=names[caller], card=card)
         + (
-            f"; partner {names[partner]}"
+            _("; partner {name}").format(name=names[partner])
             if isinstance(partner, int)
-            else "; alone (own card)"
+            else _("; alone (own card)")
             if partner is None
             else ""
         ),
-        f"Target {target}: unit {u}" + (" (flat scoring)" if options.get("scoring") == "flat" else ""),
-        f"{side}: {count(result.get('side_points') or 0, 'card point')} of 120 {('>=' if style.ascii else '≥') if result.get('success') else '<'} "
-        f"{target}: " + ("success" if result.get("success") else "failure"),
+        _("Target {target}: unit {unit}").format(target=target, unit=u)
+        + (_(" (flat scoring)") if options.get("scoring") == "flat" else ""),
+        _("{side}: {points} of 120 {compare} {target}: {outcome}").format(
+            side=side,
+            points=count(result.get("side_points") or 0, "card point"),
+            compare=compare,
+            target=target,
+            outcome=_("success") if success else _("failure"),
+        ),
     ]
     if result.get("multiplier", 1) > 1:
         lines.append(f"Cappotto: x{result['multiplier']}")
     if isinstance(partner, int):
-        lines.append(
-            f"Caller {'+' if result.get('success') else '-'}2u, partner {'+' if result.get('success') else '-'}u, "
-            f"each defender {'-' if result.get('success') else '+'}u"
-        )
+        lines.append(_("Caller {won}2u, partner {won}u, each defender {lost}u").format(won=won, lost=lost))
     else:
-        lines.append(
-            f"Caller alone {'+' if result.get('success') else '-'}4u, "
-            f"each defender {'-' if result.get('success') else '+'}u"
-        )
+        lines.append(_("Caller alone {won}4u, each defender {lost}u").format(won=won, lost=lost))
     return lines
 
 
@@ -100,19 +104,23 @@ def _calabresella(result, names, style, played=(), deal=None) -> list[str]:
     thirds = result.get("soloist_thirds", 0)
     price = PRICE[raised if raised and raised != "none" else contract]
     what = contract + (f", {raised}" if raised and raised != "none" else "")
-    lines = [f"{names[soloist]} played {what}: price {price} per defender"]
+    lines = [_("{name} played {what}: price {price} per defender").format(name=names[soloist], what=what, price=price)]
     sum_ = _thirds_sum(result, names, style, played, deal)
     if sum_ is not None:
         lines.extend(sum_)
     lines.append(
-        f"{names[soloist]} took {count(thirds, 'third')} = {count(thirds // 3, 'point')} of 35"
-        " (needs 18 thirds, 6 points): " + ("success" if result.get("success") else "failure")
+        _("{name} took {thirds} = {points} of 35 (needs 18 thirds, 6 points): {outcome}").format(
+            name=names[soloist],
+            thirds=count(thirds, "third"),
+            points=count(thirds // 3, "point"),
+            outcome=_("success") if result.get("success") else _("failure"),
+        )
     )
     multiplier = result.get("multiplier", 1)
     if multiplier == 2:
-        lines.append("Cappotto (all or no tricks): x2")
+        lines.append(_("Cappotto (all or no tricks): x2"))
     elif multiplier == 3:
-        lines.append("Stramazzo (the losers took under 3 thirds in tricks): x3")
+        lines.append(_("Stramazzo (the losers took under 3 thirds in tricks): x3"))
     return lines
 
 
@@ -134,23 +142,25 @@ def _thirds_sum(result, names, style, played, deal) -> list[str] | None:
     monte_thirds = sum(THIRDS.get(c.rank, 0) for c in monte)
     last = played[-1].seat
     whose = (
-        ("your" if names[soloist] == "you" else f"{names[soloist]}'s") + " discards"
+        (_("your discards") if names[soloist] == "you" else _("{name}'s discards").format(name=names[soloist]))
         if contract != "solissimo"
-        else "the monte, unused"
+        else _("the monte, unused")
         if raised in (None, "none")
-        else "the defenders' discards"
+        else _("the defenders' discards")
     )
     tricks = sum(t.points or 0 for t in played if t.seat == soloist)
-    parts = [f"{tricks} in tricks"]
+    parts = [_("{n} in tricks").format(n=tricks)]
     if last == soloist:
-        parts += [f"{monte_thirds} the monte", f"{LAST_TRICK} the last trick"]
+        parts += [_("{n} the monte").format(n=monte_thirds), _("{n} the last trick").format(n=LAST_TRICK)]
     total = tricks + (monte_thirds + LAST_TRICK if last == soloist else 0)
     if total != result.get("soloist_thirds"):
         return None
     return [
-        f"The monte at the end ({whose}): {style.cards(monte)}, {monte_thirds} thirds",
-        f"The last trick: {names[last]}, who takes the monte and {LAST_TRICK} thirds more",
-        f"{names[soloist]}: " + " + ".join(parts) + f" = {total} thirds",
+        _("The monte at the end ({whose}): {cards}, {n} thirds").format(
+            whose=whose, cards=style.cards(monte), n=monte_thirds
+        ),
+        _("The last trick: {name}, who takes the monte and {n} thirds more").format(name=names[last], n=LAST_TRICK),
+        _("{name}: {parts} = {n} thirds").format(name=names[soloist], parts=" + ".join(parts), n=total),
     ]
 
 
@@ -166,17 +176,17 @@ def scoreboard(view, history) -> str:
     names = view.names
     hands = [(n, score) for n, score in series_hands(view, history) if score is not None]
     shown = hands[-10:]
-    head = f"{'':<8}" + "".join(f"{'h' + str(n + 1):>5}" for n, _ in shown) + f"{'total':>7}"
+    head = f"{'':<8}" + "".join(f"{_('h{n}').format(n=n + 1):>5}" for n, _score in shown) + f"{_('total'):>7}"
     rows = [head]
     for seat in range(view.players):
-        cells = "".join(f"{score[seat]:>+5}" if seat < len(score) else f"{'':>5}" for _, score in shown)
+        cells = "".join(f"{score[seat]:>+5}" if seat < len(score) else f"{'':>5}" for _n, score in shown)
         total = view.scores[seat] if seat < len(view.scores) else 0
         rows.append(f"{names[seat]:<8.8}{cells}{total:>7}")
-    note = f"Hands played: {view.hands_played}"
+    note = _("Hands played: {n}").format(n=view.hands_played)
     if len(hands) > len(shown):
-        note += f" (the last {len(shown)} shown)"
+        note += _(" (the last {n} shown)").format(n=len(shown))
     if view.series_over and view.winners:
-        note += "\nThe series is over: " + ", ".join(names[w] for w in view.winners) + " won."
+        note += "\n" + _("The series is over: {who} won.").format(who=", ".join(names[w] for w in view.winners))
     return note + "\n\n" + "\n".join(rows)
 
 
@@ -185,15 +195,15 @@ def summary_text(view, style: Style, final: bool, tricks=(), history=(), played=
     names = view.names
     out = Text()
     if last is None:
-        out.append("No hand was played.\n")
+        out.append(_("No hand was played.") + "\n")
         return out
-    out.append(f" Hand {last.number + 1}\n", "bold")
+    out.append(" " + _("Hand {n}").format(n=last.number + 1) + "\n", "bold")
     if not last.ok:  # who was named and why
         out.append(literal(" " + render_hand(last, style, names), "bold")).append("\n")
     for line in breakdown(view, style, played) if last.ok else []:
         out.append(f"  {line}\n")
-    unit = "thirds" if view.game == "calabresella" else "points"
-    out.append(f"\n {'':<8}{unit:>8}{'change':>8}{'series':>8}\n", "bold")
+    unit = _("thirds") if view.game == "calabresella" else _("points")
+    out.append(f"\n {'':<8}{unit:>8}{_('change'):>8}{_('series'):>8}\n", "bold")
     for seat in range(view.players):
         points = last.points[seat] if last.points else "-"
         change = last.score[seat] if last.score else 0
@@ -201,31 +211,32 @@ def summary_text(view, style: Style, final: bool, tricks=(), history=(), played=
         out.append(f"  {names[seat]:<6}{points:>8}{change:>+8}{total:>8}\n")
     deal = last.deal
     if deal is not None:
-        out.append("\n As dealt\n", "bold")
+        out.append("\n " + _("As dealt") + "\n", "bold")
         for seat, cards in enumerate(deal.hands):
             out.append(f"  {names[seat]:<6} ")
             _cards(out, style, sort_hand([c for c in cards if c is not None], view.game, view.options))
         if deal.faceup is not None:
-            out.append("  face up ")
+            out.append(f"  {_('face up'):<7.7} ")
             _cards(out, style, [deal.faceup])
         if deal.stock:
-            out.append("  stock  ")
+            out.append(f"  {_('stock'):<7.7}")
             _cards(out, style, deal.stock)
         if deal.monte:
-            out.append("  monte  ")
+            out.append(f"  {_('monte'):<7.7}")
             _cards(out, style, deal.monte)
     if tricks:
-        out.append("\n Tricks\n", "bold")
+        out.append("\n " + _("Tricks") + "\n", "bold")
         for i, trick in enumerate(tricks, 1):
             out.append(f"  {i:>2}. {trick}\n")
     if len(series_hands(view, history)) > 1 or final:
-        out.append("\n Series\n", "bold")
+        out.append("\n " + _("Series") + "\n", "bold")
         out.append("  " + scoreboard(view, history).replace("\n", "\n  ") + "\n")
     if final:
         if view.winners:
-            out.append("\n The series is over: " + ", ".join(names[w] for w in view.winners) + " won.\n", "bold")
+            who = ", ".join(names[w] for w in view.winners)
+            out.append("\n " + _("The series is over: {who} won.").format(who=who) + "\n", "bold")
         else:
-            out.append("\n The table is closed.\n", "bold")
+            out.append("\n " + _("The table is closed.") + "\n", "bold")
     return out
 
 
@@ -265,7 +276,11 @@ class SummaryScreen(Screen):
                 id="summary-text",
             )
         yield Static(
-            " Enter: " + ("done" if self.final else "next hand") + "   arrows: scroll   ctrl+q quit", id="summary-keys"
+            " "
+            + (_("Enter: done") if self.final else _("Enter: next hand"))
+            + "   "
+            + _("arrows: scroll   ctrl+q quit"),
+            id="summary-keys",
         )
 
     def action_scroll(self, step: int) -> None:

@@ -8,6 +8,8 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ...language import _
+
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
 
@@ -37,6 +39,9 @@ class TooSmall(Screen):
     def show(self, width: int, height: int) -> None:
         x = self.times
         self.query_one(Static).update(
-            f"This table needs at least {MIN_WIDTH}{x}{MIN_HEIGHT}: the terminal is {width}{x}{height}.\n"
-            "Make it larger to go on (ctrl+q quits)."
+            _("This table needs at least {need}: the terminal is {size}.").format(
+                need=f"{MIN_WIDTH}{x}{MIN_HEIGHT}", size=f"{width}{x}{height}"
+            )
+            + "\n"
+            + _("Make it larger to go on (ctrl+q quits).")
         )

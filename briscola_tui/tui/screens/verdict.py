@@ -12,16 +12,20 @@ from textual.widgets import Static
 
 from protocol.audit import ABSENT
 
+from ...language import N_, _
 from ...render import render, render_hand
 from ..widgets.cards import Style
 from ..widgets.literal import literal
 
 MEANING = {
-    "cheat": "The audit checked every card, shuffle and key of the hand and found this seat breaking the "
-    "rules or the protocol. The hand is void: it scores nothing.",
-    "timeout": "This seat did not send what it owed in time. The hand cannot go on without it.",
-    "stopped": "The table stopped: a node could not go on.",
+    "cheat": N_(
+        "The audit checked every card, shuffle and key of the hand and found this seat breaking the "
+        "rules or the protocol. The hand is void: it scores nothing."
+    ),
+    "timeout": N_("This seat did not send what it owed in time. The hand cannot go on without it."),
+    "stopped": N_("The table stopped: a node could not go on."),
 }
+"""What each kind of problem means (translated with `_` where shown)."""
 
 
 def problem_lines(view, problems, style: Style) -> list[tuple[str, str]]:
@@ -30,11 +34,12 @@ def problem_lines(view, problems, style: Style) -> list[tuple[str, str]]:
     out = []
     for event in problems:
         kind = "timeout" if event.kind == "timeout" else "cheat" if event.kind == "verdict" else "stopped"
-        out.append((render(event, style, names), MEANING[kind]))
+        out.append((render(event, style, names), _(MEANING[kind])))
     last = view.last_hand
     if last is not None and not last.ok and not any(e.kind == "verdict" for e in problems):
         kind = "timeout" if any(c.kind == ABSENT for c in last.culprits) else "cheat"
-        out.append((f"Hand {last.number + 1} void: " + render_hand(last, style, names), MEANING[kind]))
+        void = _("Hand {n} void:").format(n=last.number + 1)
+        out.append((f"{void} " + render_hand(last, style, names), _(MEANING[kind])))
     return out
 
 
@@ -52,9 +57,9 @@ class VerdictScreen(ModalScreen):
             text.append(literal(what, "bold")).append("\n")  # a reason from the table: one line
             text.append(meaning + "\n\n")
         with Vertical(id="dialog", classes="alert"):
-            yield Static("The table names a problem", id="title")
+            yield Static(_("The table names a problem"), id="title")
             yield Static(text, id="body")
-            yield Static("Enter: go on", id="hint")
+            yield Static(_("Enter: go on"), id="hint")
 
     def action_close(self) -> None:
         self.dismiss()
