@@ -15,6 +15,7 @@ from textual.filter import LineFilter
 
 from .. import language
 from ..files import settings as settings_module
+from ..language import _
 from ..options import PlayOptions
 from .screens.toosmall import TooSmall, too_small
 from .widgets.cards import Style, ascii_text, can_show_glyphs
@@ -91,7 +92,9 @@ class BriscolaApp(App):
             self.mount(
                 Static(
                     literal(
-                        f" Resuming {self.resume.name}: replaying and checking its transcript{self.style_.ellipsis}"
+                        " "
+                        + _("Resuming {name}: replaying and checking its transcript").format(name=self.resume.name)
+                        + self.style_.ellipsis
                     ),
                     id="resuming",
                 )
@@ -274,4 +277,4 @@ class BriscolaApp(App):
 
     def kept_note(self) -> str:
         """How a game left now is taken up again (the quit question says it)."""
-        return "It is kept: Resume on the home screen, or briscola play --resume, takes it up."
+        return _("It is kept: Resume on the home screen, or briscola play --resume, takes it up.")

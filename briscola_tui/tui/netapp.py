@@ -11,6 +11,7 @@ import sys
 
 from engine.text import visible
 
+from ..language import _
 from ..tables.network import NetTable
 from .app import BriscolaApp
 from .screens.lobby import open_lobby
@@ -26,8 +27,8 @@ class NetworkApp(BriscolaApp):
 
     def kept_note(self) -> str:
         if self.table.role == "host":
-            return "The table is kept: briscola prints, as it closes, the command that takes it up again."
-        return "Your seat is kept: the same join command takes it back."
+            return _("The table is kept: briscola prints, as it closes, the command that takes it up again.")
+        return _("Your seat is kept: the same join command takes it back.")
 
     def on_mount(self) -> None:
         # Textual runs BriscolaApp.on_mount after this one (it pushes the home screen): the
@@ -63,8 +64,11 @@ def farewell(kind: str, table: NetTable) -> str:
     if lobby.failed:
         return f"briscola {kind}: {lobby.failed}"
     if table.over:
-        return f"briscola {kind}: the table is over"
+        return f"briscola {kind}: " + _("the table is over")
     if kind == "host" and table.hosting is not None:
         port = table.hosting.listened or table.hosting.port
-        return f"briscola host: left the table; to take it up again run: {table.hosting.resume_command(port)}"
-    return f"briscola {kind}: left the table; the same command takes your place again"
+        again = _("left the table; to take it up again run: {command}").format(
+            command=table.hosting.resume_command(port)
+        )
+        return "briscola host: " + again
+    return f"briscola {kind}: " + _("left the table; the same command takes your place again")

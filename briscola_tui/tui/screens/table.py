@@ -28,6 +28,7 @@ from textual.widgets import RichLog, Static
 
 from protocol.events import Event
 
+from ...language import _
 from ...render import Note, render, worth
 from ...tables.controller import Result, TableController
 from ..widgets.callgrid import GridPicker
@@ -40,7 +41,7 @@ from ..widgets.literal import literal
 from ..widgets.options import OptionsPicker
 from ..widgets.picker import CARD_KINDS, Mode, Picker, key_line
 from ..widgets.play import PlayPicker
-from ..widgets.seats import SeatsPanel, seat_name
+from ..widgets.seats import SeatsPanel, is_you, seat_name
 
 THINKING_DELAY = 0.3
 """Seconds before "X is thinking..." shows (a quick computer player shows nothing)."""
@@ -134,7 +135,7 @@ class TableScreen(Screen):
     def on_mount(self) -> None:
         self._show_picker(None)
         self.query_one("#notice", Static).display = False
-        self.query_one("#prompt", Static).update("dealing by mental poker" + self.style_.ellipsis)
+        self.query_one("#prompt", Static).update(_("dealing by mental poker") + self.style_.ellipsis)
         # Time, not the table, moves the thinking mark and the clock: a timer redraws them.
         self.set_interval(0.25, self._tick)
         self.advance()
@@ -178,7 +179,9 @@ class TableScreen(Screen):
 
     def on_table_screen_failed(self, message: Failed) -> None:
         self.over = True
-        self.query_one("#prompt", Static).update(literal(f"The table stopped: {message.text}", "bold"))
+        self.query_one("#prompt", Static).update(
+            literal(_("The table stopped: {why}").format(why=message.text), "bold")
+        )
 
     def on_table_screen_finished(self, message: Finished) -> None:
         self.finished(message.view, message.events, message.result)
@@ -200,7 +203,7 @@ class TableScreen(Screen):
         if last is not None and last.ok and last.result.get("redeal") and not self.over and not self.problems:
             self.query_one("#log", RichLog).clear()
             self.tricks, self.played, self.monte = [], [], ()
-            self.notice, self.notice_until = "Everybody passed: the cards are dealt again.", 1
+            self.notice, self.notice_until = _("Everybody passed: the cards are dealt again."), 1
             self.advance()
             return
         if self.problems or (last is not None and not last.ok):
@@ -288,7 +291,7 @@ class TableScreen(Screen):
                 self.notice, self.notice_until = "", None
         elif event.kind == "monte" and event.cards:
             self.monte = tuple(event.cards)
-            self.notice = "The monte is shown: " + s.cards(self.monte)
+            self.notice = _("The monte is shown: {cards}").format(cards=s.cards(self.monte))
         elif event.kind == "role" and event.role in ("partner", "alone", "soloist"):
             self.notice = self.words(event) + ("!" if event.role == "partner" else "")
             self.notice_until = len(self.tricks) + 2  # seen for the rest of this trick and the next
@@ -378,20 +381,18 @@ class TableScreen(Screen):
         """What the table waits for, while it asks nothing of me."""
         v, s = self.view, self.style_
         if self.thinking is not None and self.thinking in self.controller.away():
-            return literal(
-                f"{self.who(self.thinking)} is away (no connection): the table waits for them to come back{s.ellipsis}"
-            )
+            away = _("{name} is away (no connection): the table waits for them to come back")
+            return literal(away.format(name=self.who(self.thinking)) + s.ellipsis)
         if self._thinking_shown() is not None:
-            return literal(f"{self.who(self.thinking)} is thinking{s.ellipsis}")
+            return literal(_("{name} is thinking").format(name=self.who(self.thinking)) + s.ellipsis)
         if v.table_phase not in ("play", "over"):
             waiting = ", ".join(self.who(seat) for seat in sorted(v.awaited) if seat != v.seat)
-            return literal(
-                f"the mental-poker deal goes on ({v.table_phase})"
-                + (f": waiting for {waiting}" if waiting else "")
-                + s.ellipsis
-            )
+            deal = _("the mental-poker deal goes on ({phase})").format(phase=v.table_phase)
+            if waiting:
+                deal = _("{deal}: waiting for {names}").format(deal=deal, names=waiting)
+            return literal(deal + s.ellipsis)
         if v.turn is not None and v.turn != v.seat:
-            return literal(f"waiting for {self.who(v.turn)}{s.ellipsis}")
+            return literal(_("waiting for {name}").format(name=self.who(v.turn)) + s.ellipsis)
         return ""
 
     # --- keys: passed on to the picker showing ---------------------------------------
@@ -449,23 +450,28 @@ class TableScreen(Screen):
 
         v, s = self.view, self.style_
         if v is None or not v.tricks:
-            text = "No trick has been taken yet in this hand."
+            text = _("No trick has been taken yet in this hand.")
         else:
             t = v.tricks[-1]
             cards = "\n".join(f"  {self.who((t.leader + i) % v.players):<6} {s.card(c)}" for i, c in enumerate(t.cards))
-            taker = "you take" if self.who(t.winner) == "you" else f"{self.who(t.winner)} takes"
-            text = f"Last trick (led by {self.who(t.leader)}):\n\n{cards}\n\n{taker} it: {worth(t.points, v.unit)}"
-        self.app.push_screen(InfoScreen("Last trick", text))
+            taker = _("you take it: {points}") if is_you(v, t.winner) else _("{name} takes it: {points}")
+            took = taker.format(name=self.who(t.winner), points=worth(t.points, v.unit))
+            if is_you(v, t.leader):
+                led = _("Last trick (led by you):")
+            else:
+                led = _("Last trick (led by {name}):").format(name=self.who(t.leader))
+            text = f"{led}\n\n{cards}\n\n{took}"
+        self.app.push_screen(InfoScreen(_("Last trick"), text))
 
     def action_score(self) -> None:
         from .dialogs import InfoScreen
         from .summary import scoreboard
 
         if self.view is not None:
-            self.app.push_screen(InfoScreen("Scores", scoreboard(self.view, self.history)))
+            self.app.push_screen(InfoScreen(_("Scores"), scoreboard(self.view, self.history)))
 
     def action_help(self) -> None:
         from .dialogs import InfoScreen, help_text
 
         game = self.view.game if self.view else self.controller.game
-        self.app.push_screen(InfoScreen("Help", help_text(game)))
+        self.app.push_screen(InfoScreen(_("Help"), help_text(game)))

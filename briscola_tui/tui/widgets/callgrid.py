@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 
 from engine.state import Action
 
+from ...language import _
 from .cards import rank_order
 from .grid import CardGrid
 from .picker import Mode, Picker, phase_title
@@ -41,10 +42,11 @@ class GridPicker(Picker):
 
     def prompt(self) -> Text:
         s = self.style_
-        return Text(f"{phase_title(self.view)}: arrows move, Enter calls   {s.cursor} {s.card_name(self.card)}", "bold")
+        prompt = _("{title}: arrows move, Enter calls").format(title=phase_title(self.view))
+        return Text(f"{prompt}   {s.cursor} {s.card_name(self.card)}", "bold")
 
     def keys(self) -> tuple[tuple[str, str], ...]:
-        return (("arrows", "move"), ("Enter", "call"), ("click", "a card"))
+        return ((_("arrows"), _("move")), ("Enter", _("call")), (_("click"), _("a card")))
 
     def move(self, step: int):
         self.cursor = (self.cursor + step) % len(self.query_one(CardGrid).cells)
@@ -57,7 +59,8 @@ class GridPicker(Picker):
         action = self.calls.get(self.card)
         if action is None:
             self.refuse_action(
-                Action(self.view.seat, "call", card=self.card), f"{self.style_.card(self.card)} may not be called"
+                Action(self.view.seat, "call", card=self.card),
+                _("{card} may not be called").format(card=self.style_.card(self.card)),
             )
         return action
 

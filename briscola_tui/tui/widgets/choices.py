@@ -13,6 +13,7 @@ from textual.binding import Binding
 
 from engine.text import visible
 
+from ...language import _
 from .pickable import Pickable
 
 PAGE = 9
@@ -117,7 +118,9 @@ class Choices(Pickable):
                     out.append(" " * max(1, cell - len(entry)))
             out.append("\n")
         if self.pages > 1:
-            out.append(f"  page {self.page + 1} of {self.pages}: arrows for more", "dim")
+            out.append(
+                "  " + _("page {page} of {pages}: arrows for more").format(page=self.page + 1, pages=self.pages), "dim"
+            )
         out.rstrip()  # in place: Text.rstrip returns None
         return out
 

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.reactive import reactive
 
+from ...language import _
 from .hand import Hand
 from .picker import Mode, Picker
 
@@ -41,13 +42,20 @@ class DiscardPicker(Picker):
 
     def prompt(self) -> Text:
         return Text(
-            f"Discard {self.count} ({len(self.chosen)} chosen): {self.numbers(self.style_.dash)} or Space, Enter"
-            f"{self.card_note(self.cursor)}{self.typing()}",
+            _("Discard {n} ({chosen} chosen): {numbers} or Space, Enter").format(
+                n=self.count, chosen=len(self.chosen), numbers=self.numbers(self.style_.dash)
+            )
+            + f"{self.card_note(self.cursor)}{self.typing()}",
             "bold",
         )
 
     def keys(self) -> tuple[tuple[str, str], ...]:
-        return ((self.numbers(), "toggle"), ("arrows", "move"), ("Space", "toggle"), ("Enter", "discard"))
+        return (
+            (self.numbers(), _("toggle")),
+            (_("arrows"), _("move")),
+            ("Space", _("toggle")),
+            ("Enter", _("discard")),
+        )
 
     def _toggle(self, i: int) -> None:
         self.chosen ^= {i}
@@ -58,7 +66,7 @@ class DiscardPicker(Picker):
         return len(self.hand)
 
     def what(self) -> str:
-        return "card"
+        return _("card")
 
     def preview(self, n: int) -> None:
         self.cursor = n - 1  # (toggled once no second digit comes)
@@ -78,8 +86,15 @@ class DiscardPicker(Picker):
         action = next((a for a in self.view.legal if set(a.cards) == cards), None)
         if action is None:
             short = self.count - len(cards)
-            more = f"choose {short} more" if short > 0 else f"untick {-short} (Space, or its number)"
-            self.refuse(f"The discard is exactly {self.count} cards; {len(cards)} chosen: {more}")
+            if short > 0:
+                more = _("choose {n} more").format(n=short)
+            else:
+                more = _("untick {n} (Space, or its number)").format(n=-short)
+            self.refuse(
+                _("The discard is exactly {n} cards; {chosen} chosen: {more}").format(
+                    n=self.count, chosen=len(cards), more=more
+                )
+            )
         return action
 
     def on_hand_clicked(self, event: Hand.Clicked) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ...language import _
 from .cards import Style
 from .pickable import Pickable
 
@@ -50,7 +51,7 @@ class Hand(Pickable):
     def render(self) -> Text:
         s = self.style_
         if not self.cards:
-            return Text("(no cards)", style="dim")
+            return Text(_("(no cards)"), style="dim")
         lines = [Text() for _ in range(4)]
         if len(self.cards) <= BOXES:
             top, side, bottom = ("+----+", "|", "+----+") if s.ascii else ("┌────┐", "│", "└────┘")

@@ -17,6 +17,7 @@ from textual.widget import Widget
 
 from engine.view import sides_of
 
+from ...language import _
 from ...render import bid_words
 from ...wording import TITLES
 from .cards import Style
@@ -30,6 +31,13 @@ NAME_CUTS = (10, 6)
 """The lengths a name is cut to, in turn, when a line is too wide."""
 DEFAULT_TARGET = 61
 """The Chiamata target when no "2 with a target" won the auction."""
+
+
+def around(template: str, **fields) -> tuple[str, str]:
+    """The words of `template` (translated, with a `{name}` field) before and after the name, the
+    other `fields` filled in: the name goes between in each of its forms (whole, then cut)."""
+    before, _name, after = template.format(name="\0", **fields).partition("\0")
+    return before, after
 
 
 class TableHeader(Widget):
@@ -74,7 +82,8 @@ class TableHeader(Widget):
         items: list[tuple[str, ...]] = [(TITLES.get(v.game, v.game),)]
         if v.hand_number is not None or v.hands_played:
             number = (v.hand_number + 1) if v.hand_number is not None else v.hands_played
-            items.append((f"{s.dot} hand {number}" + (f" of {self.hands}" if self.hands else ""),))
+            hand = _("hand {n} of {hands}") if self.hands else _("hand {n}")
+            items.append((f"{s.dot} " + hand.format(n=number, hands=self.hands),))
         if v.scores:
             if v.players == 2:
                 left, right = self._forms(0), self._forms(1)
@@ -87,7 +96,7 @@ class TableHeader(Widget):
                     )
                 )
             elif v.seat is not None:
-                items.append((f"{s.dot} your score {v.scores[v.seat]}",))
+                items.append((f"{s.dot} " + _("your score {n}").format(n=v.scores[v.seat]),))
             else:  # a spectator: every seat's
                 items.append(self._everyone())
         return items
@@ -99,12 +108,13 @@ class TableHeader(Widget):
         v, s = self.view, self.style_
         forms = [self._forms(seat) for seat in range(v.players)]
         steps = max(len(each) for each in forms)
+        label = f"{s.dot} " + _("scores") + " "
         named = tuple(
-            f"{s.dot} scores "
+            label
             + ", ".join(f"{each[min(i, len(each) - 1)]} {score}" for each, score in zip(forms, v.scores, strict=False))
             for i in range(steps)
         )
-        return (*named, f"{s.dot} scores " + " ".join(str(score) for score in v.scores))
+        return (*named, label + " ".join(str(score) for score in v.scores))
 
     def _second(self) -> list[tuple[str, ...]]:
         """The hand as it stands: the bid to beat, or the contract, called card, partner, trump,
@@ -114,30 +124,35 @@ class TableHeader(Widget):
         bids = [a for a in v.auction if a.kind == "bid"]
         if v.phase == "auction":
             if bids:
-                items.append(self._named(bids[-1].seat, f"to beat: {bid_words(bids[-1], s)} (", ")"))
+                beat = around(_("to beat: {bid} ({name})"), bid=bid_words(bids[-1], s))
+                items.append(self._named(bids[-1].seat, *beat))
             elif v.auction or v.turn is not None:
-                items.append(("no bid yet",))
+                items.append((_("no bid yet"),))
         leader = next((seat for seat, roles in v.roles.items() if "caller" in roles or "soloist" in roles), None)
         if v.contract:
             items.append((v.contract,))
         if leader is not None and v.phase != "auction":
-            items.append(self._named(leader, "caller " if "caller" in v.roles[leader] else "soloist "))
+            role = _("caller {name}") if "caller" in v.roles[leader] else _("soloist {name}")
+            items.append(self._named(leader, *around(role)))
         if v.called is not None:
-            items.append((f"called {s.card(v.called)}",))
+            items.append((_("called {card}").format(card=s.card(v.called)),))
         sides = sides_of(v)
         if v.game == "chiamata" and sides:
             caller = sides[0]
             if caller.alone:
-                items.append(("alone",))
+                items.append((_("alone"),))
+            elif caller.partner is not None:
+                items.append(self._named(caller.partner, *around(_("partner {name}"))))
             else:
-                items.append(self._named(caller.partner, "partner ") if caller.partner is not None else ("partner ?",))
+                items.append((_("partner {name}").format(name="?"),))
         if v.trump is not None:
-            items.append((f"trump {s.suit(v.trump)}", f"trump {s.suit(v.trump).split()[0]}"))
+            trump = _("trump {suit}")
+            items.append((trump.format(suit=s.suit(v.trump)), trump.format(suit=s.suit(v.trump).split()[0])))
         if v.faceup is not None:
-            items.append((f"face up {s.card(v.faceup)}",))
+            items.append((_("face up {card}").format(card=s.card(v.faceup)),))
         if v.stock is not None:
-            items.append((f"stock {v.stock}",))
+            items.append((_("stock {n}").format(n=v.stock),))
         if v.game == "chiamata" and leader is not None and v.phase != "auction":
             targets = [a.target for a in bids if a.target is not None]
-            items.append((f"target {targets[-1] if targets else DEFAULT_TARGET}",))
+            items.append((_("target {n}").format(n=targets[-1] if targets else DEFAULT_TARGET),))
         return items

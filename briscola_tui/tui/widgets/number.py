@@ -9,6 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.widgets import Input
 
+from ...language import _
 from .choices import Choice
 from .picker import Mode, Picker
 
@@ -44,7 +45,9 @@ class NumberPicker(Picker):
 
     def prompt(self) -> Text:
         low, high = self.bounds
-        return Text(f"Type a target from {low} to {high}, then Enter (Escape: back)", "bold")
+        return Text(
+            _("Type a target from {low} to {high}, then Enter (Escape: back)").format(low=low, high=high), "bold"
+        )
 
     def keys(self) -> tuple[tuple[str, str], ...]:
         return self.back.keys() if self.back is not None else ()
@@ -64,9 +67,11 @@ class NumberPicker(Picker):
             beaten = [a.target for a in self.view.auction if a.target is not None] if self.view is not None else []
             why = ""
             if beaten and value is not None and value <= max(beaten):
-                why = f" (a bid must beat the {max(beaten)} bid so far)"
-            typed = "Nothing typed" if value is None else f"{value} may not be bid"
-            self.refuse(f"{typed}: a target is a number from {low} to {high}{why}")
+                why = _(" (a bid must beat the {n} bid so far)").format(n=max(beaten))
+            typed = _("Nothing typed") if value is None else _("{value} may not be bid").format(value=value)
+            self.refuse(
+                _("{typed}: a target is a number from {low} to {high}").format(typed=typed, low=low, high=high) + why
+            )
             self.post_message(self.Done(self, None))
             return
         self.post_message(self.Done(self, self.group.actions[self.group.targets.index(value)]))

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from engine.cards import SUIT_GLYPHS, Card
 
+from ...language import _
 from .cards import Style
 from .choices import Choice, Choices
 from .number import NumberPicker
@@ -43,15 +44,16 @@ def two_rule_line(view, style: Style) -> str:
     if not calls:
         return ""
     twos = " ".join(style.card(Card("2", c.suit)) for c in calls)
-    cards = " or ".join(style.card(c) for c in calls)
+    cards = _(" or ").join(style.card(c) for c in calls)
     suit = calls[0].suit if style.ascii else SUIT_GLYPHS[calls[0].suit]
-    which = f"lowest {suit} you lack" if len(calls) == 1 else "lowest you lack"
-    lines = (
-        f" Two rule: you hold {twos}, so you may call {cards}, the {which}: its holder is your partner",
-        f" Two rule: you hold {twos}, so call {cards} ({which}): its holder partners you",
-        f" Two rule: you hold {twos}: call {cards} ({which}), to partner its holder",
-        f" Two rule: call {cards} ({which} of a 2 you hold): its holder partners you",
+    which = _("lowest {suit} you lack").format(suit=suit) if len(calls) == 1 else _("lowest you lack")
+    forms = (
+        _(" Two rule: you hold {twos}, so you may call {cards}, the {which}: its holder is your partner"),
+        _(" Two rule: you hold {twos}, so call {cards} ({which}): its holder partners you"),
+        _(" Two rule: you hold {twos}: call {cards} ({which}), to partner its holder"),
+        _(" Two rule: call {cards} ({which} of a 2 you hold): its holder partners you"),
     )
+    lines = tuple(form.format(twos=twos, cards=cards, which=which) for form in forms)
     return next((line for line in lines if len(line) <= RULE_WIDTH), min(lines, key=len))
 
 
@@ -68,11 +70,11 @@ def choices_of(view, style: Style) -> list[Choice]:
             group.targets.append(action.target)
             group.actions.append(action)
         else:
-            rule = " (two rule)" if action.kind == "call" and action.card in two_rule_calls(view) else ""
+            rule = _(" (two rule)") if action.kind == "call" and action.card in two_rule_calls(view) else ""
             items.append(Choice(style.action(action, view.names) + rule, action))
     for rank, group in groups.items():
         low, high = min(group.targets), max(group.targets)
-        what = "bid the 2 with a target" if rank == "2" else "bid a target"
+        what = _("bid the 2 with a target") if rank == "2" else _("bid a target")
         group.text = f"{what} ({low}{style.dash}{high}){style.ellipsis}"
     return items
 
@@ -104,10 +106,13 @@ class OptionsPicker(Picker):
         line.update(Text(rule, "italic"))
 
     def prompt(self) -> Text:
-        return Text(f"{phase_title(self.view)}: {self.numbers(self.style_.dash)}, Enter{self.typing()}", "bold")
+        prompt = _("{title}: {numbers}, Enter").format(
+            title=phase_title(self.view), numbers=self.numbers(self.style_.dash)
+        )
+        return Text(prompt + self.typing(), "bold")
 
     def keys(self) -> tuple[tuple[str, str], ...]:
-        return ((self.numbers(), "choose"), ("arrows", "move"), ("Enter", "confirm"))
+        return ((self.numbers(), _("choose")), (_("arrows"), _("move")), ("Enter", _("confirm")))
 
     @property
     def numbered(self) -> int:

@@ -26,21 +26,24 @@ from textual.reactive import reactive
 
 from engine.refusal import why_illegal
 
+from ...language import N_, _
 from ...render import refusal
 from .cards import Style
 
 CARD_KINDS = ("play", "return")
 """The actions that put a card of the hand on the table."""
 PHASE_TITLES = {
-    "auction": "Your bid",
-    "call": "Call a card",
-    "raise": "Raise the monte?",
-    "take": "Take from the monte (scegliete)",
-    "exchange": "Exchange",
+    "auction": N_("Your bid"),
+    "call": N_("Call a card"),
+    "raise": N_("Raise the monte?"),
+    "take": N_("Take from the monte (scegliete)"),
+    "exchange": N_("Exchange"),
 }
-HELP, QUIT = ("?", "help"), ("ctrl+q", "quit")
-TABLE_KEYS = (("t", "last trick"), ("s", "score"))
-"""Keys the table takes whatever the decision; written after the picker's own as far as the line has room."""
+"""Marked here, translated where shown (`phase_title`)."""
+HELP, QUIT = ("?", N_("help")), ("ctrl+q", N_("quit"))
+TABLE_KEYS = (("t", N_("last trick")), ("s", N_("score")))
+"""Keys the table takes whatever the decision; written after the picker's own as far as the line has room.
+What each key does is marked here and translated by `key_line`."""
 NUMBER_WAIT = 1.0
 """Seconds a first digit waits for a second one, when it may begin a longer number."""
 KEY_LINE_WIDTH = 80
@@ -59,9 +62,14 @@ class Mode(StrEnum):
 
 
 def key_line(keys: tuple[tuple[str, str], ...]) -> str:
-    """The key bar: help, `keys` (key, what it does), the table's keys as far as 80 columns allow, quit."""
+    """The key bar: help, `keys` (key, what it does, already in the current language), the
+    table's keys as far as 80 columns allow, quit."""
+    (help_key, help_what), (quit_key, quit_what) = HELP, QUIT
+    table = tuple((key, _(what)) for key, what in TABLE_KEYS)
     for drop in range(len(TABLE_KEYS) + 1):
-        line = " " + "   ".join(f"{key} {what}" for key, what in (HELP, *keys, *TABLE_KEYS[drop:], QUIT))
+        line = " " + "   ".join(
+            f"{key} {what}" for key, what in ((help_key, _(help_what)), *keys, *table[drop:], (quit_key, _(quit_what)))
+        )
         if len(line) <= KEY_LINE_WIDTH:
             break
     return line
@@ -71,8 +79,9 @@ def phase_title(view) -> str:
     """What the options (or the grid) are for: "Your bid", "Call a card"...; "Choose" otherwise."""
     kinds = {a.kind for a in view.legal}
     if view.phase == "call" and "call" not in kinds:
-        return "Choose"
-    return PHASE_TITLES.get(view.phase or "", "Choose")
+        return _("Choose")
+    title = PHASE_TITLES.get(view.phase or "")
+    return _(title) if title is not None else _("Choose")
 
 
 class Picker(Vertical):
@@ -138,17 +147,23 @@ class Picker(Vertical):
             return ""
         s = self.style_
         high = min(self.numbered, self.typed * 10 + 9)
-        return f"   {self.typed}{s.ellipsis} (or {self.typed * 10}{s.dash}{high})"
+        return "   " + _("{typed}{ellipsis} (or {low}{dash}{high})").format(
+            typed=self.typed, ellipsis=s.ellipsis, low=self.typed * 10, dash=s.dash, high=high
+        )
 
     def refuse(self, text: str) -> None:
         """Say why the key did nothing (until the next one)."""
         self.error = Text(text, "bold")
 
     def refuse_action(self, action, what: str) -> None:
-        """Refuse `action` (not legal now), saying why in the rules' words: "7♠ may not be played: ..."."""
+        """Refuse `action` (not legal now), saying why in the rules' words: "7♠ may not be played: ..."
+        (`what`: in the current language already)."""
         reason = why_illegal(self.view.state, action) if self.view is not None else None
         names = self.view.names if self.view is not None else ()
-        self.refuse(what + (f": {refusal(reason, self.style_, names)}" if reason else " now"))
+        if reason:
+            self.refuse(_("{what}: {reason}").format(what=what, reason=refusal(reason, self.style_, names)))
+        else:
+            self.refuse(_("{what} now").format(what=what))
 
     def card_note(self, cursor: int) -> str:
         """The card under the cursor in words (Asso di Spade), when there is one."""
@@ -171,8 +186,8 @@ class Picker(Vertical):
         """A first digit `n` waits for a second: show number `n` meanwhile (the cursor on it)."""
 
     def what(self) -> str:
-        """What the numbers name, for a refusal ("card", "choice")."""
-        return "choice"
+        """What the numbers name, for a refusal ("card", "choice"), in the current language."""
+        return _("choice")
 
     def digit(self, d: int):
         """A digit typed: a number chosen, or the first of two (see NUMBER_WAIT)."""
@@ -182,10 +197,10 @@ class Picker(Vertical):
             if n <= self.numbered:
                 return self.number(n)
             self.cursor = self._before  # (as it was before the first digit)
-            self.refuse(f"There is no {self.what()} {n}: type {self.numbers(self.style_.dash)}")
+            self.refuse(self._no_such(n))
             return None
         if not 1 <= d <= self.numbered:
-            self.refuse(f"There is no {self.what()} {d}: type {self.numbers(self.style_.dash)}")
+            self.refuse(self._no_such(d))
             return None
         if d * 10 <= self.numbered:
             self.typed, self._before = d, self.cursor
@@ -193,6 +208,12 @@ class Picker(Vertical):
             self.preview(d)
             return None
         return self.number(d)
+
+    def _no_such(self, n: int) -> str:
+        """The refusal of a number that names nothing: "There is no card 12: type 1–9"."""
+        return _("There is no {what} {n}: type {numbers}").format(
+            what=self.what(), n=n, numbers=self.numbers(self.style_.dash)
+        )
 
     def flush(self):
         """A first digit still waiting is taken alone (another key came): what comes of it."""

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 
 from engine.state import Action
 
+from ...language import _
 from .choices import Choice, Choices
 from .hand import Hand
 from .literal import literal
@@ -41,27 +42,31 @@ class PlayPicker(Picker):
 
     def draw(self) -> None:
         self.query_one(Hand).show(self.hand, self.playable, self.cursor)
-        self.query_one(Choices).show(self.items, cursor=-1, first=len(self.hand) + 1, title="or:" if self.items else "")
+        self.query_one(Choices).show(
+            self.items, cursor=-1, first=len(self.hand) + 1, title=_("or:") if self.items else ""
+        )
 
     def prompt(self) -> Text:
         v, s = self.view, self.style_
-        verb = "Return a card" if "return" in {a.kind for a in v.legal} else "Play a card"
+        verb = _("Return a card") if "return" in {a.kind for a in v.legal} else _("Play a card")
         led = ""
         if v.trick and v.trick_leader is not None:
-            led = f"{seat_name(v, v.trick_leader)} led {s.card(v.trick[0])}. "
+            led = _("{name} led {card}. ").format(name=seat_name(v, v.trick_leader), card=s.card(v.trick[0]))
         return literal(
-            f"{led}{verb}: {self.numbers(s.dash)}, Enter{self.card_note(self.cursor)}{self.typing()}", "bold"
+            _("{led}{verb}: {numbers}, Enter").format(led=led, verb=verb, numbers=self.numbers(s.dash))
+            + f"{self.card_note(self.cursor)}{self.typing()}",
+            "bold",
         )
 
     def keys(self) -> tuple[tuple[str, str], ...]:
-        return ((self.numbers(), "choose"), ("Enter", "play"))
+        return ((self.numbers(), _("choose")), ("Enter", _("play")))
 
     @property
     def numbered(self) -> int:
         return len(self.hand) + len(self.items)
 
     def what(self) -> str:
-        return "choice" if self.items else "card"
+        return _("choice") if self.items else _("card")
 
     def preview(self, n: int) -> None:
         if n <= len(self.hand):
@@ -83,7 +88,8 @@ class PlayPicker(Picker):
         action = next((a for a in self.view.legal if a.kind in CARD_KINDS and a.card == card), None)
         if action is None:
             kind = "return" if "return" in {a.kind for a in self.view.legal} else "play"
-            self.refuse_action(Action(self.view.seat, kind, card=card), f"{self.style_.card(card)} may not be {kind}ed")
+            what = _("{card} may not be returned") if kind == "return" else _("{card} may not be played")
+            self.refuse_action(Action(self.view.seat, kind, card=card), what.format(card=self.style_.card(card)))
         return action
 
     def on_hand_clicked(self, event: Hand.Clicked) -> None:

@@ -16,6 +16,7 @@ from textual.widget import Widget
 from engine.games import GAMES
 from engine.view import sides_of
 
+from ...language import N_, _, n_
 from ...render import bid_words, side_words, worth
 from .cards import Style
 from .fit import fit
@@ -29,12 +30,31 @@ CARD_WIDTH = 6
 """The column of a seat's card on the table ("[ K♠ ]"), or its last bid, if longer ("2 target 120")."""
 NAME_CUTS = (20, 10, 6)
 """The lengths names are cut to, in turn, in the lines under the seats."""
+ROLE_WORDS = {
+    "dealer": N_("dealer"),
+    "caller": N_("caller"),
+    "soloist": N_("soloist"),
+    "partner": N_("partner"),
+    "alone": N_("alone"),
+    "team": N_("team"),
+}
+"""The roles a seat shows (from the view: `engine.view.roles_of`), marked here, translated where shown."""
+UNIT_LABELS = {"point": N_("points:"), "third": N_("thirds:")}
+"""The label of the sides' totals, by the unit of the game's points."""
 
 
 def seat_name(view, seat) -> str:
-    """The seat's player by name ("you" for mine), or "seat N"."""
+    """The seat's player by name ("you" for mine, in the current language), or "seat N"."""
     names = view.names if view is not None else ()
-    return names[seat] if seat is not None and 0 <= seat < len(names) else f"seat {seat}"
+    if seat is None or not 0 <= seat < len(names):
+        return _("seat {n}").format(n=seat)
+    return _("you") if is_you(view, seat) else names[seat]
+
+
+def is_you(view, seat) -> bool:
+    """Whether the seat is the one named "you" (mine, at a table against the computer)."""
+    names = view.names if view is not None else ()
+    return seat is not None and 0 <= seat < len(names) and names[seat] == "you"
 
 
 def trick_by_seat(view) -> dict:
@@ -95,7 +115,8 @@ class SeatsPanel(Widget):
             lines.append("\n")
         sides = sides_of(v, GAMES[v.game].teams if v.game in GAMES else ())
         if sides:
-            label = f"{v.unit}s:"
+            unit = UNIT_LABELS.get(v.unit)
+            label = _(unit) if unit is not None else f"{v.unit}s:"
             forms = tuple(
                 f"{label} " + f" {s.dot} ".join(side_words(side, v.names, cut) for side in sides) for cut in NAME_CUTS
             )
@@ -106,14 +127,20 @@ class SeatsPanel(Widget):
         """The last trick taken, in its forms: its cards from the lead, who led, who took it for what."""
         v, s = self.view, self.style_
         winner = seat_name(v, t.winner)
-        taker = "you take" if winner == "you" else "{} takes"
+        taker = _("you take {points}") if is_you(v, t.winner) else _("{name} takes {points}")
         points = worth(t.points, v.unit)
+        cards = s.cards(t.cards)
         forms = []
         for cut in NAME_CUTS:
-            leader = seat_name(v, t.leader)[:cut]
-            forms.append(f"last: {leader} led {s.cards(t.cards)}, {taker.format(winner[:cut])} {points}")
+            took = taker.format(name=winner[:cut], points=points)
+            if is_you(v, t.leader):
+                forms.append(_("last: you led {cards}, {took}").format(cards=cards, took=took))
+            else:
+                led = _("last: {leader} led {cards}, {took}")
+                forms.append(led.format(leader=seat_name(v, t.leader)[:cut], cards=cards, took=took))
         for cut in NAME_CUTS:
-            forms.append(f"last: {s.cards(t.cards)}, {taker.format(winner[:cut])} {points}")
+            took = taker.format(name=winner[:cut], points=points)
+            forms.append(_("last: {cards}, {took}").format(cards=cards, took=took))
         return tuple(forms)
 
     def _seat_line(
@@ -124,9 +151,11 @@ class SeatsPanel(Widget):
         away, clock)."""
         v, s = self.view, self.style_
         size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
-        line = literal(f" {seat_name(v, seat):<6.6} {size:>2} card{'s' if size != 1 else ' '} ")
+        cards = n_("card", "cards", size)
+        line = literal(f" {seat_name(v, seat):<6.6} {size:>2} {cards:<5} ")
         roles = self._roles(seat)
-        line.append(f"{roles:<{roles_width}.{roles_width}} ", "bold" if "partner" in roles or "alone" in roles else "")
+        revealed = {"partner", "alone"} & set(self.view.roles.get(seat, ()))
+        line.append(f"{roles:<{roles_width}.{roles_width}} ", "bold" if revealed else "")
         if seat in trick:
             card = trick[seat]
             dim = "dim " if done and seat != v.tricks[-1].winner else ""
@@ -148,11 +177,11 @@ class SeatsPanel(Widget):
         v, s = self.view, self.style_
         status = Text()
         if seat in self.away:
-            status.append(f" {s.arrow} away", "bold")
+            status.append(f" {s.arrow} " + _("away"), "bold")
         elif seat == self.thinking:
-            status.append(f" {s.arrow} thinking{s.ellipsis}", "italic")
+            status.append(f" {s.arrow} " + _("thinking") + s.ellipsis, "italic")
         elif v.turn == seat and v.table_phase == "play":
-            status.append(f" {s.arrow} turn", "bold")
+            status.append(f" {s.arrow} " + _("turn"), "bold")
         elif v.table_phase not in ("play", "over") and seat in v.awaited:
             status.append(f" {s.arrow} {v.awaited[seat]}", "dim")
         if self.clock is not None and self.clock[0] == seat:
@@ -160,7 +189,9 @@ class SeatsPanel(Widget):
         return status
 
     def _roles(self, seat: int) -> str:
-        return ", ".join((*self.view.roles.get(seat, ()), *(("team",) if seat in self._team() else ())))
+        """The seat's roles in words ("dealer, caller"), and "team" for my fixed team mates."""
+        roles = (*self.view.roles.get(seat, ()), *(("team",) if seat in self._team() else ()))
+        return ", ".join(_(ROLE_WORDS[role]) if role in ROLE_WORDS else role for role in roles)
 
     def _shows_points(self, seat: int) -> bool:
         v = self.view
