@@ -30,7 +30,7 @@ from pathlib import Path
 
 from . import po
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "available", "choose", "current", "n_"]
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "NP_", "N_", "_", "available", "choose", "current", "n_", "p_"]
 
 DOMAIN = "briscola"
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -117,4 +117,15 @@ def n_(one: str, several: str, n: int) -> str:
 
 def N_(message: str) -> str:
     """`message` as it is: marks it for the catalogue, to be translated with `_` where shown."""
+    return message
+
+
+def p_(context: str, message: str) -> str:
+    """`message` in the current language, in the sense `context` names: the same English word
+    with two meanings (`p_("key", "move")`, the arrows' verb, beside "move", a noun)."""
+    return _translation.pgettext(context, message)
+
+
+def NP_(context: str, message: str) -> str:
+    """`message` as it is, marked with its `context` for the catalogue (see `N_` and `p_`)."""
     return message

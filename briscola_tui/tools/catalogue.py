@@ -58,6 +58,16 @@ class Message:
     msgid: str
     plural: str | None
     files: list[str]
+    context: str | None = None  # p_("key", "move"): the same English with another meaning
+    singular_use: bool = False  # marked as a word somewhere (`_`, `N_`, `p_`)
+    plural_use: bool = False  # marked as a plural somewhere (`n_`, `count`)
+
+    @property
+    def key(self) -> tuple[str | None, str]:
+        return self.context, self.msgid
+
+    def named(self) -> str:
+        return repr(self.msgid) if self.context is None else f"{self.msgid!r} ({self.context})"
 
 
 def _literal(node: ast.expr | None) -> str | None:
@@ -73,24 +83,28 @@ def _called(node: ast.Call) -> str | None:
     return None
 
 
-def messages_in(source: str, filename: str) -> list[tuple[str, str | None, int]]:
-    """The marked words of one source file: (msgid, plural or None, line)."""
+def messages_in(source: str, filename: str) -> list[tuple[str | None, str, str | None, int]]:
+    """The marked words of one source file: (context or None, msgid, plural or None, line)."""
     found = []
     for node in ast.walk(ast.parse(source, filename)):
         if not isinstance(node, ast.Call):
             continue
         name, args = _called(node), node.args
         if name in ("_", "N_") and args and (text := _literal(args[0])) is not None:
-            found.append((text, None, node.lineno))
+            found.append((None, text, None, node.lineno))
+        elif name in ("p_", "NP_") and len(args) >= 2:
+            context, text = _literal(args[0]), _literal(args[1])
+            if context is not None and text is not None:
+                found.append((context, text, None, node.lineno))
         elif name == "n_" and len(args) >= 2:
             one, several = _literal(args[0]), _literal(args[1])
             if one is not None and several is not None:
-                found.append((one, several, node.lineno))
+                found.append((None, one, several, node.lineno))
         elif name == "count" and len(args) >= 2 and (one := _literal(args[1])) is not None:
             several = _literal(args[2]) if len(args) > 2 else one + "s"
             if several is not None:
-                found.append((one, several, node.lineno))
-    return sorted(found, key=lambda item: item[2])
+                found.append((None, one, several, node.lineno))
+    return sorted(found, key=lambda item: item[3])
 
 
 def misuses(package: Path = PACKAGE) -> list[str]:
@@ -104,35 +118,50 @@ def misuses(package: Path = PACKAGE) -> list[str]:
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             name = _called(node)
-            words = {"_": node.args[:1], "N_": node.args[:1], "n_": node.args[:2], "count": node.args[1:3]}.get(
-                name or ""
-            )
+            words = {
+                "_": node.args[:1],
+                "N_": node.args[:1],
+                "p_": node.args[:2],
+                "NP_": node.args[:2],
+                "n_": node.args[:2],
+                "count": node.args[1:3],
+            }.get(name or "")
             if name == "count" and not isinstance(node.func, ast.Name):
                 continue  # list.count(x), str.count(x): not ours
             if name == "n_" and relative == "briscola_tui/wording.py":
                 continue  # count() itself, which passes on the literal nouns of its callers
             for arg in words or ():
-                if isinstance(arg, ast.JoinedStr | ast.BinOp) or (name in ("n_", "count") and _literal(arg) is None):
+                if isinstance(arg, ast.JoinedStr | ast.BinOp) or (
+                    name in ("n_", "count", "p_", "NP_") and _literal(arg) is None
+                ):
                     found.append(f"{relative}:{node.lineno}: {name}() of words that are not one literal string")
     return found
 
 
 def extract(package: Path = PACKAGE) -> list[Message]:
     """Every marked word of the program, in the order the files (by path) first use them."""
-    by_id: dict[str, Message] = {}
+    by_key: dict[tuple[str | None, str], Message] = {}
+
+    def add(context: str | None, msgid: str, plural: str | None, where: str) -> None:
+        message = by_key.setdefault((context, msgid), Message(msgid, plural, [], context))
+        if where not in message.files:
+            message.files.append(where)
+        if message.plural is None and plural is not None:
+            message.plural = plural
+        if plural is None:
+            message.singular_use = True
+        else:
+            message.plural_use = True
+
     for path in sorted(package.rglob("*.py")):
         relative = path.relative_to(package.parent).as_posix()
-        for msgid, plural, _line in messages_in(path.read_text(encoding="utf-8"), relative):
-            message = by_id.setdefault(msgid, Message(msgid, plural, []))
-            if relative not in message.files:
-                message.files.append(relative)
-            if message.plural is None and plural is not None:
-                message.plural = plural
+        for context, msgid, plural, _line in messages_in(path.read_text(encoding="utf-8"), relative):
+            add(context, msgid, plural, relative)
     for msgid in ARGPARSE_WORDS:
-        by_id.setdefault(msgid, Message(msgid, None, ["argparse"]))
+        add(None, msgid, None, "argparse")
     for one, several in ARGPARSE_PLURALS:
-        by_id.setdefault(one, Message(one, several, ["argparse"]))
-    return list(by_id.values())
+        add(None, one, several, "argparse")
+    return list(by_key.values())
 
 
 def header(code: str) -> po.Entry:
@@ -153,17 +182,17 @@ def header(code: str) -> po.Entry:
 def updated(entries: list[po.Entry], messages: list[Message], code: str) -> tuple[list[po.Entry], list[str]]:
     """The catalogue `entries` in step with `messages`: each message with the translation it had,
     new ones empty, in the code's order; and the ids of the entries dropped (no longer used)."""
-    old: dict[str, po.Entry] = {}
+    old: dict[tuple[str | None, str], po.Entry] = {}
     for e in entries:  # a word twice (two catalogues merged): the translated one
-        if e.context is None and (e.msgid not in old or not old[e.msgid].translated):
-            old[e.msgid] = e
-    head = old.pop("", None) or header(code)
+        if e.key not in old or not old[e.key].translated:
+            old[e.key] = e
+    head = old.pop((None, ""), None) or header(code)
     nplurals = 2
     if match := re.search(r"nplurals=(\d+)", head.msgstr[0]):
         nplurals = int(match.group(1))
     result = [head]
     for message in messages:
-        entry = old.pop(message.msgid, None)
+        entry = old.pop(message.key, None)
         flags = [c for c in entry.comments if c.startswith("#,")] if entry else []
         notes = [c for c in entry.comments if c.startswith("# ") or c == "#"] if entry else []
         comments = [*notes, "#: " + " ".join(message.files), *flags]
@@ -172,8 +201,8 @@ def updated(entries: list[po.Entry], messages: list[Message], code: str) -> tupl
         else:
             had = entry.msgstr if entry and entry.plural is not None else []
             msgstr = (had + [""] * nplurals)[:nplurals]
-        result.append(po.Entry(message.msgid, msgstr, message.plural, None, comments))
-    return result, sorted(old)
+        result.append(po.Entry(message.msgid, msgstr, message.plural, message.context, comments))
+    return result, sorted(msgid for _context, msgid in old)
 
 
 def placeholders(text: str) -> list[str]:
@@ -184,16 +213,21 @@ def problems(entries: list[po.Entry], messages: list[Message]) -> list[str]:
     """What is wrong with a catalogue: words missing or untranslated, words no longer used, a
     translation whose placeholders are not the original's."""
     found = []
-    have = {e.msgid: e for e in entries if e.context is None and e.msgid}
-    wanted = {m.msgid for m in messages}
+    have = {e.key: e for e in entries if e.msgid}
+    wanted = {m.key for m in messages}
     for message in messages:
-        entry = have.get(message.msgid)
+        entry = have.get(message.key)
+        if message.singular_use and message.plural_use:
+            found.append(
+                f"both a word and a plural: {message.named()} ({', '.join(message.files)}): a plural entry is "
+                "not found by _(); write n_(one, several, 1) where one is meant"
+            )
         if entry is None:
-            found.append(f"missing: {message.msgid!r} ({', '.join(message.files)})")
+            found.append(f"missing: {message.named()} ({', '.join(message.files)})")
         elif not entry.translated:
-            found.append(f"not translated: {message.msgid!r} ({', '.join(message.files)})")
-    for msgid, entry in have.items():
-        if msgid not in wanted:
+            found.append(f"not translated: {message.named()} ({', '.join(message.files)})")
+    for (_context, msgid), entry in have.items():
+        if (entry.context, msgid) not in wanted:
             found.append(f"no longer used: {msgid!r}")
             continue
         originals = [entry.msgid] if entry.plural is None else [entry.msgid, entry.plural]

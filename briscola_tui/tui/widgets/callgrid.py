@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 
 from engine.state import Action
 
-from ...language import _
+from ...language import _, p_
 from .cards import rank_order
 from .grid import CardGrid
 from .picker import Mode, Picker, phase_title
@@ -46,7 +46,7 @@ class GridPicker(Picker):
         return Text(f"{prompt}   {s.cursor} {s.card_name(self.card)}", "bold")
 
     def keys(self) -> tuple[tuple[str, str], ...]:
-        return ((_("arrows"), _("move")), ("Enter", _("call")), (_("click"), _("a card")))
+        return ((_("arrows"), p_("key", "move")), ("Enter", _("call")), (_("click"), _("a card")))
 
     def move(self, step: int):
         self.cursor = (self.cursor + step) % len(self.query_one(CardGrid).cells)

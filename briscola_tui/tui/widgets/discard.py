@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.reactive import reactive
 
-from ...language import _
+from ...language import _, n_, p_
 from .hand import Hand
 from .picker import Mode, Picker
 
@@ -52,7 +52,7 @@ class DiscardPicker(Picker):
     def keys(self) -> tuple[tuple[str, str], ...]:
         return (
             (self.numbers(), _("toggle")),
-            (_("arrows"), _("move")),
+            (_("arrows"), p_("key", "move")),
             ("Space", _("toggle")),
             ("Enter", _("discard")),
         )
@@ -66,7 +66,7 @@ class DiscardPicker(Picker):
         return len(self.hand)
 
     def what(self) -> str:
-        return _("card")
+        return n_("card", "cards", 1)
 
     def preview(self, n: int) -> None:
         self.cursor = n - 1  # (toggled once no second digit comes)

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from engine.cards import SUIT_GLYPHS, Card
 
-from ...language import _
+from ...language import _, p_
 from .cards import Style
 from .choices import Choice, Choices
 from .number import NumberPicker
@@ -112,7 +112,7 @@ class OptionsPicker(Picker):
         return Text(prompt + self.typing(), "bold")
 
     def keys(self) -> tuple[tuple[str, str], ...]:
-        return ((self.numbers(), _("choose")), (_("arrows"), _("move")), ("Enter", _("confirm")))
+        return ((self.numbers(), _("choose")), (_("arrows"), p_("key", "move")), ("Enter", _("confirm")))
 
     @property
     def numbered(self) -> int:

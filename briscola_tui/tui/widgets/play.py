@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 
 from engine.state import Action
 
-from ...language import _
+from ...language import _, n_
 from .choices import Choice, Choices
 from .hand import Hand
 from .literal import literal
@@ -66,7 +66,7 @@ class PlayPicker(Picker):
         return len(self.hand) + len(self.items)
 
     def what(self) -> str:
-        return _("choice") if self.items else _("card")
+        return _("choice") if self.items else n_("card", "cards", 1)
 
     def preview(self, n: int) -> None:
         if n <= len(self.hand):
