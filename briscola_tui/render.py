@@ -39,6 +39,7 @@ __all__ = [
     "render",
     "render_hand",
     "seat_names",
+    "shown_name",
     "side_words",
     "worth",
 ]
@@ -148,6 +149,12 @@ def render(event: Event | Note, style: CardStyle = LETTERS, names: Sequence[str]
     """`event` (or a note) as one line: cards and suits as `style` writes them, seats by `names`."""
     words = _Words(style, names)
     return words.note(event) if isinstance(event, Note) else words.line(event)
+
+
+def shown_name(name: str) -> str:
+    """A seat's name as a screen shows it: the person's own seat at a table against the
+    computer ("you") in the current language ("tu"), any other name as it is."""
+    return _("you") if name == YOU else name
 
 
 def seat_names(names: Mapping[int, str], players: int) -> tuple[str, ...]:
@@ -260,8 +267,7 @@ class _Words:
 
     def who(self, seat) -> str:
         """The seat's name in words: "you" in the current language ("tu")."""
-        name = self.name(seat)
-        return _("you") if name == YOU else name
+        return shown_name(self.name(seat))
 
     def you(self, seat) -> bool:
         return self.name(seat) == YOU
@@ -398,7 +404,7 @@ class _Words:
     @staticmethod
     def who_named(name: str) -> str:
         """A name in words: "you" in the current language."""
-        return _("you") if name == YOU else name
+        return shown_name(name)
 
     def culprits(self, culprits: Iterable[Culprit]) -> str:
         """Who the audit named, why, and the transcript entry that shows it."""

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...language import _
-from ...render import render_hand
+from ...render import YOU, render_hand, shown_name
 from ...wording import count
 from ..widgets.cards import Style, sort_hand
 from ..widgets.literal import literal
@@ -25,17 +25,22 @@ def sides_of(view) -> list[list[int]]:
     return make(view.game, view.players, dict(view.options)).sides()
 
 
+def shown_names(view) -> tuple[str, ...]:
+    """The seats' names as the summary writes them ("you" in the current language)."""
+    return tuple(map(shown_name, view.names))
+
+
 def breakdown(view, style: Style, played=()) -> list[str]:
     """How the hand was scored, in words, from the audited result (and `played`, the hand's
     trick events: the winner `seat`, the `cards`, the `points`)."""
-    last, names = view.last_hand, view.names
+    last, names = view.last_hand, shown_names(view)
     result = last.result or {}
     if result.get("redeal"):
         return [_("Everybody passed: the hand is dealt again and does not count.")]
     if view.game == "chiamata":
         return _chiamata(result, names, view.options, style)
     if view.game == "calabresella":
-        return _calabresella(result, names, style, played, last.deal)
+        return _calabresella(result, names, style, played, last.deal, view.names)
     return _briscola(view, result, names)
 
 
@@ -97,7 +102,7 @@ def _chiamata(result, names, options, style) -> list[str]:
     return lines
 
 
-def _calabresella(result, names, style, played=(), deal=None) -> list[str]:
+def _calabresella(result, names, style, played=(), deal=None, raw_names=()) -> list[str]:
     from engine.games.calabresella import PRICE
 
     soloist, contract, raised = result.get("soloist"), result.get("contract"), result.get("raise")
@@ -105,7 +110,7 @@ def _calabresella(result, names, style, played=(), deal=None) -> list[str]:
     price = PRICE[raised if raised and raised != "none" else contract]
     what = contract + (f", {raised}" if raised and raised != "none" else "")
     lines = [_("{name} played {what}: price {price} per defender").format(name=names[soloist], what=what, price=price)]
-    sum_ = _thirds_sum(result, names, style, played, deal)
+    sum_ = _thirds_sum(result, names, style, played, deal, raw_names)
     if sum_ is not None:
         lines.extend(sum_)
     lines.append(
@@ -124,7 +129,7 @@ def _calabresella(result, names, style, played=(), deal=None) -> list[str]:
     return lines
 
 
-def _thirds_sum(result, names, style, played, deal) -> list[str] | None:
+def _thirds_sum(result, names, style, played, deal, raw_names=()) -> list[str] | None:
     """Where the soloist's thirds come from: the tricks, and with the last trick the monte at the
     end (the soloist's discards, the defenders', or the monte unused) and 3 more; None when the
     tricks or the deal are not all known, or do not add up to the result."""
@@ -142,7 +147,11 @@ def _thirds_sum(result, names, style, played, deal) -> list[str] | None:
     monte_thirds = sum(THIRDS.get(c.rank, 0) for c in monte)
     last = played[-1].seat
     whose = (
-        (_("your discards") if names[soloist] == "you" else _("{name}'s discards").format(name=names[soloist]))
+        (
+            _("your discards")
+            if tuple(raw_names)[soloist : soloist + 1] == (YOU,)
+            else _("{name}'s discards").format(name=names[soloist])
+        )
         if contract != "solissimo"
         else _("the monte, unused")
         if raised in (None, "none")
@@ -173,7 +182,7 @@ def series_hands(view, history) -> tuple:
 
 def scoreboard(view, history) -> str:
     """The series so far: each hand's score change by seat, and the totals."""
-    names = view.names
+    names = shown_names(view)
     hands = [(n, score) for n, score in series_hands(view, history) if score is not None]
     shown = hands[-10:]
     head = f"{'':<8}" + "".join(f"{_('h{n}').format(n=n + 1):>5}" for n, _score in shown) + f"{_('total'):>7}"
@@ -192,14 +201,14 @@ def scoreboard(view, history) -> str:
 
 def summary_text(view, style: Style, final: bool, tricks=(), history=(), played=()) -> Text:
     last = view.last_hand
-    names = view.names
+    names = shown_names(view)
     out = Text()
     if last is None:
         out.append(_("No hand was played.") + "\n")
         return out
     out.append(" " + _("Hand {n}").format(n=last.number + 1) + "\n", "bold")
     if not last.ok:  # who was named and why
-        out.append(literal(" " + render_hand(last, style, names), "bold")).append("\n")
+        out.append(literal(" " + render_hand(last, style, view.names), "bold")).append("\n")
     for line in breakdown(view, style, played) if last.ok else []:
         out.append(f"  {line}\n")
     unit = _("thirds") if view.game == "calabresella" else _("points")

@@ -17,7 +17,7 @@ from engine.games import GAMES
 from engine.view import sides_of
 
 from ...language import N_, _, n_
-from ...render import bid_words, side_words, worth
+from ...render import bid_words, shown_name, side_words, worth
 from .cards import Style
 from .fit import fit
 from .literal import literal
@@ -48,7 +48,7 @@ def seat_name(view, seat) -> str:
     names = view.names if view is not None else ()
     if seat is None or not 0 <= seat < len(names):
         return _("seat {n}").format(n=seat)
-    return _("you") if is_you(view, seat) else names[seat]
+    return shown_name(names[seat])
 
 
 def is_you(view, seat) -> bool:
