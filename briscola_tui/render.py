@@ -229,9 +229,10 @@ def worth(points: int, unit: str = "point") -> str:
     return count(points, "third") if unit == "third" else count(points, "point")
 
 
-def side_words(side: Side, names: Sequence[str], width: int = 0) -> str:
+def side_words(side: Side, names: Sequence[str], width: int = 0, joiner: str = " + ") -> str:
     """A side and its points so far: "you + Carlo: 34", "Dora + ?: ?" (the partner still
-    secret), "Dora alone: 40", "the others: ?"; names cut to `width` characters (0: whole)."""
+    secret), "Dora alone: 40", "the others: ?"; names cut to `width` characters (0: whole),
+    joined by `joiner` ("+": "you+Carlo+Elio: 34", for a team of three at 80 columns)."""
     words = _Words(LETTERS, names)
 
     def who(seat: int) -> str:
@@ -241,9 +242,9 @@ def side_words(side: Side, names: Sequence[str], width: int = 0) -> str:
     points = "?" if side.points is None else str(side.points)
     if not side.seats:
         return _("the others: {points}").format(points=points)
-    who_ = " + ".join(map(who, side.seats))
+    who_ = joiner.join(map(who, side.seats))
     if not side.partner_known:
-        who_ += " + ?"
+        who_ += joiner + "?"
     elif side.alone:
         return _("{names} alone: {points}").format(names=who_, points=points)
     return f"{who_}: {points}"

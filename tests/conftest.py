@@ -56,3 +56,14 @@ def children(tmp_path):
         yield kids
     finally:
         kids.close()
+
+
+@pytest.fixture(autouse=True)
+def english_after():
+    """A test that switched the process to another language (an app with language="it",
+    `language.choose`) leaves it in English for the next test on this worker."""
+    yield
+    from briscola_tui import language
+
+    if language.current() != "en":
+        language.choose("en")

@@ -30,6 +30,7 @@ def app_for(game: str, players: int | None = None, **kwargs) -> BriscolaApp:
         deal_seed=kwargs.get("deal_seed", 5),
         pace=0,
         level=kwargs.get("level", "easy"),
+        settings=kwargs.get("settings"),
     )
     app.CSS = "Input { &>.input--cursor { text-style: none; } }"
     return app
@@ -372,3 +373,58 @@ def test_briscola_six_a_trick_later(snap_compare):
         await play_until_tricks(pilot, 2)
 
     assert snap_compare(app_for("briscola", 6), terminal_size=SIZE, run_before=run_before)
+
+
+def italian():
+    from briscola_tui.files.settings import Settings
+
+    return Settings(language="it")
+
+
+@pytest.mark.parametrize("game, players", [("briscola", 2), ("briscola", 4), ("chiamata", 5), ("calabresella", 3)])
+def test_italian_table(snap_compare, game, players):
+    """Each game in Italian at 80x24 (the setting language="it"), at the player's first
+    decision: a card in Briscola, a bid in the auctions."""
+
+    async def run_before(pilot):
+        await until(pilot, lambda: my_turn(pilot.app))
+
+    app = app_for(game, players, settings=italian())
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_italian_chiamata_play(snap_compare):
+    """Chiamata in Italian once the auction is over: the caller, the called card, the target
+    in the header, the sides' totals with the partner still unknown."""
+
+    async def run_before(pilot):
+        app = pilot.app
+        while not (my_turn(app) and table(app).mode == "card"):
+            await until(pilot, lambda: my_turn(app))
+            if table(app).mode != "card":
+                await pilot.press("1", "enter")  # pass
+
+    assert snap_compare(app_for("chiamata", 5, settings=italian()), terminal_size=SIZE, run_before=run_before)
+
+
+def test_italian_hand_summary(snap_compare):
+    """The summary of a Chiamata hand in Italian (I pass, then play my first legal card each
+    trick): the caller, the partner, the target, each seat's change."""
+
+    async def run_before(pilot):
+        from briscola_tui.tui.screens.summary import SummaryScreen
+
+        app = pilot.app
+        while not isinstance(app.screen, SummaryScreen):
+            await until(pilot, lambda: isinstance(app.screen, SummaryScreen) or my_turn(app))
+            if isinstance(app.screen, SummaryScreen):
+                break
+            if table(app).mode != "card":
+                await pilot.press("1", "enter")  # pass
+                continue
+            view = table(app).view
+            card = next(a.card for a in view.legal if a.kind == "play")
+            await pilot.press(str(table(app).hand.index(card) + 1), "enter")
+        await settle(pilot)
+
+    assert snap_compare(app_for("chiamata", 5, settings=italian()), terminal_size=SIZE, run_before=run_before)

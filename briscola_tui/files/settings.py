@@ -12,6 +12,8 @@ import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from ..language import LANGUAGES
+
 from ..language import LANGUAGE_NAMES, N_, _
 
 FILE = "settings.json"
@@ -22,7 +24,7 @@ CHOICES = {
     "suit_names": ("french", "italian"),
     "level": LEVELS,
     "bell": (True, False),
-    "language": ("auto", "en", "it"),
+    "language": LANGUAGES,
 }
 """Each setting's values, the default first."""
 EXPLAIN = {

@@ -30,6 +30,8 @@ CARD_WIDTH = 6
 """The column of a seat's card on the table ("[ K♠ ]"), or its last bid, if longer ("2 target 120")."""
 NAME_CUTS = (20, 10, 6)
 """The lengths names are cut to, in turn, in the lines under the seats."""
+COMPACT_CUTS = (6, 3)
+"""Then the sides' line joins names with "+" alone and cuts them shorter (teams of three)."""
 ROLE_WORDS = {
     "dealer": N_("dealer"),
     "caller": N_("caller"),
@@ -118,7 +120,9 @@ class SeatsPanel(Widget):
             unit = UNIT_LABELS.get(v.unit)
             label = _(unit) if unit is not None else f"{v.unit}s:"
             forms = tuple(
-                f"{label} " + f" {s.dot} ".join(side_words(side, v.names, cut) for side in sides) for cut in NAME_CUTS
+                f"{label} " + f" {s.dot} ".join(side_words(side, v.names, cut, joiner) for side in sides)
+                for joiner, cuts in ((" + ", NAME_CUTS), ("+", COMPACT_CUTS))
+                for cut in cuts
             )
             lines.append(literal(" " + fit([forms], width), "bold"))
         return lines
