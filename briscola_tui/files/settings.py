@@ -12,9 +12,7 @@ import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-from ..language import LANGUAGES
-
-from ..language import LANGUAGE_NAMES, N_, _
+from ..language import LANGUAGE_NAMES, LANGUAGES, N_, _
 
 FILE = "settings.json"
 LEVELS = ("random", "easy", "normal", "hard")
