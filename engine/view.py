@@ -58,11 +58,12 @@ class SeatView:
     table_phase: str  # join, coin_commit, ..., play, reveal, seating, over, aborted
     awaited: dict[int, str]  # seat -> the message it owes now
     scores: tuple[int, ...]
-    hands_played: int
+    hands_played: int  # hands finished, a redeal (everybody passed) included
     series_over: bool
     winners: tuple[int, ...]
     dealer: int | None = None
     hand_number: int | None = None
+    hands_scored: int = 0  # hands finished and scored (not a redeal): what `--hands N` counts
     phase: str | None = None  # the game's phase: auction, call, play, ...
     turn: int | None = None  # the seat to act, or None
     roles: dict = field(default_factory=dict)  # seat -> ("dealer", "caller", "soloist", "partner", ...)

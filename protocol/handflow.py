@@ -45,6 +45,10 @@ class HandFlow(SessionBase):
                 raise CheatDetected(
                     "committed a deck key that is not a curve point", culprit=sender, entry=index
                 ) from None
+        if not self.hand.commits:
+            # The hand begins with its first commitment, not when the last one ended: a table
+            # closed after its last hand (`--hands`) announces no hand it never deals.
+            self._emit("hand", self.hand.dealer, hand=self.hand.number)
         self.hand.commits[sender] = (msg, index)
         if len(self.hand.commits) == self.players:
             self.phase = "shuffle"

@@ -124,8 +124,7 @@ class TableLifecycle(SessionBase):
         self.plan = self.game.plan(self.series.dealer)
         self.view = None
         self._reset_hand()
-        self.phase = "commit"
-        self._emit("hand", self.series.dealer, hand=number)
+        self.phase = "commit"  # the "hand" event comes with the first commitment (`_on_commit`)
 
     def _reset_hand(self) -> None:
         self.cards = HandDeck(getattr(self, "plan", None))

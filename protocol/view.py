@@ -24,6 +24,7 @@ def build_view(session: SessionBase) -> SeatView:
         awaited={s: kinds[0] for s in owing if s >= 0} if kinds else {},
         scores=tuple(series.scores) if series else (0,) * n,
         hands_played=series.hands_played if series else 0,
+        hands_scored=series.hands_scored if series else 0,
         series_over=bool(series and series.is_over()),
         winners=tuple(series.winners()) if series and series.is_over() else (),
         hand_number=session.hand.number if session.hand else None,

@@ -172,3 +172,6 @@ def test_hands_1_does_not_count_a_redeal(children):
     assert re.search(r"^hand 2: soloist (Ann|Bo|Cy), .*; points \[", host, re.M), table.host.tail()
     assert scores != "[0, 0, 0]"
     assert host.count("cards dealt") == 2  # nothing of a third hand is dealt
+    assert "hand 3:" not in host, table.host.tail()  # nor is it announced (it used to say "hand 3: X deals")
+    for child in table.clients:
+        assert "hand 3:" not in child.text, child.tail()

@@ -82,6 +82,8 @@ class TableHeader(Widget):
         items: list[tuple[str, ...]] = [(TITLES.get(v.game, v.game),)]
         if v.hand_number is not None or v.hands_played:
             number = (v.hand_number + 1) if v.hand_number is not None else v.hands_played
+            if self.hands:  # of the hands the table was started for: a redeal is the same hand again
+                number = min(v.hands_scored + 1, self.hands) if v.hand_number is not None else v.hands_scored
             hand = _("hand {n} of {hands}") if self.hands else _("hand {n}")
             items.append((f"{s.dot} " + hand.format(n=number, hands=self.hands),))
         if v.scores:
