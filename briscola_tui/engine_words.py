@@ -22,7 +22,7 @@ from collections.abc import Callable
 from engine.cards import Card
 from engine.games import GAMES
 
-from .language import N_, _
+from .language import N_, _, p_
 
 __all__ = [
     "ACTIONS",
@@ -179,6 +179,8 @@ def action_words(action, card: Callable[[Card | None], str] = _card_text) -> str
         if action.contract is None and action.rank is None and action.target is None:
             return "bid"
         bare = bid_bare(action)
+        if action.contract is not None:  # Calabresella's: "bid solo"; in Italian the word alone ("solo")
+            return p_("contract", "bid {what}").format(what=bare)
         return _(ACTIONS["bid"]).format(what=bare)
     if kind == "raise":
         return _(NONE_ACTIONS["raise"]) if action.choice == "none" else _(ACTIONS["raise"]).format(choice=action.choice)

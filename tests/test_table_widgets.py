@@ -96,6 +96,7 @@ async def test_no_bid_yet_and_calabresella_contracts():
             phase="auction",
             turn=2,
             auction=(Action(0, "pass"), Action(1, "bid", contract="solo")),
+            contract="solo",  # the engine's contract so far: the header says it once, as the bid to beat
         )
     )
     assert header[1].strip() == "to beat: solo (Bea)" and "solo" in seat_line(seats, "Bea")

@@ -131,7 +131,7 @@ class TableHeader(Widget):
             elif v.auction or v.turn is not None:
                 items.append((_("no bid yet"),))
         leader = next((seat for seat, roles in v.roles.items() if "caller" in roles or "soloist" in roles), None)
-        if v.contract:
+        if v.contract and v.phase != "auction":  # in the auction the bid to beat says it
             items.append((v.contract,))
         if leader is not None and v.phase != "auction":
             role = _("caller {name}") if "caller" in v.roles[leader] else _("soloist {name}")
