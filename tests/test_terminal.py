@@ -108,6 +108,30 @@ def test_this_terminal_shows_what_is_not_ascii(tmp_path):
 
 
 @tmux_needed
+def test_ascii_in_italian_is_seven_bit_too(tmp_path):
+    """Italian has accented letters ("dà le carte", "è"): with --ascii they show as plain
+    letters, and the table and the help are 7-bit as in English."""
+    name = session_name("briscola-ascii-it")
+    command = (
+        f"env LANGUAGE=it {sys.executable} -m briscola_tui.cli play --game chiamata --ascii "
+        "--seed 1 --deal-seed 1 --pace 0"
+    )
+    pid = start(name, command, tmp_path)
+    end = time.monotonic() + 90
+    try:
+        screen = wait_pane(name, "La tua offerta: 1-", end)
+        assert "il tuo punteggio" in screen and "|dai le carte per primo" in screen, screen
+        assert seven_bit(screen) == [], screen
+        tmux("send-keys", "-t", name, "?")
+        screen = wait_pane(name, "Escape o Enter: chiudi", end)
+        assert "| Aiuto" in screen and "passa da una carta o voce all'altra" in screen
+        assert "ogni offerta piu bassa" in screen  # "più", its accent dropped
+        assert seven_bit(screen) == [], screen
+    finally:
+        stop(name, pid)
+
+
+@tmux_needed
 def test_ascii_draws_only_seven_bit_characters_in_a_real_terminal(tmp_path):
     """`briscola play --ascii` in a UTF-8 tmux at 80x24, Chiamata bidding by points: the table
     (seats, log and its separator, the hand, the choices), the help with its scroll bar, and the
