@@ -1,0 +1,305 @@
+"""The coach (issue 24): what the hard player would do at a decision, and
+what each legal choice is worth, for the table's `h` and the review of a
+hand (`briscola review`, the summary's `r`).
+
+`advise(view, rng)` asks the hard player (`engine.bots.hard`) for its move,
+then estimates every legal choice on the *same* determinizations (common
+random numbers, as hard compares its root moves): for each sample of the
+seat's view (`engine.determinize.Determinizer`), every choice is applied to
+its own copy of the sampled state and the hand is finished by the normal
+player (`playout.NORMAL_PLAYOUT`, with Briscola for two's exact finish of
+the last tricks). Read per choice: the seat's side's card points (thirds in
+Calabresella), the share of playouts the side wins the hand, and the score.
+A choice's difference to hard's choice is paired deal by deal, so its
+standard error leaves out most of the luck of the deal.
+
+`review(decisions, ...)` asks `advise` at each of a seat's decisions of a
+hand and keeps those where hard's choice beat the player's by a clear
+margin (more than `MARGIN_SE` standard errors and `MARGIN` points or
+thirds). A decision where the player chose what hard chooses is never
+listed. `seat_decisions` rebuilds a seat's decisions from a fully known
+deal and the hand's actions (the audited deal of a transcript).
+
+Reads only the seat's view; no briscola_tui import (engine layer).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from random import Random
+
+from ..determinize import Determinizer, Inconsistent
+from ..games.briscola import BriscolaState
+from ..games.calabresella import CalabresellaState
+from ..games.chiamata import ChiamataState
+from ..state import CHANCE, PUBLIC, TERMINAL, Action, State
+from . import StateView, hard
+from .narrowing import WIDE, discard_candidates, thin_bids, thin_calls
+from .playout import NORMAL_PLAYOUT
+from .search import finisher, playout
+
+SAMPLES = 48
+"""At most this many determinizations per advice (each choice is played on every one)."""
+PLAY_BUDGET = 12000
+"""At most this many simulated plays per advice, over all choices and samples (the
+samples are cut to fit: a wide choice early in a long hand gets fewer)."""
+MIN_SAMPLES = 8
+"""Never fewer samples than this."""
+MARGIN_SE = 2.0
+"""A review lists a decision whose cost is more than this many standard errors..."""
+MARGIN = {"point": 4.0, "third": 1.5}
+"""...and more than this many points (thirds in Calabresella)."""
+HARD = hard.make_player(seconds=None)
+"""The hard player at its default budget, without the wall-clock safety net: the same
+rng gives the same move however loaded the machine (the review is reproducible)."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One legal choice, over the advice's samples."""
+
+    action: Action
+    points: float  # the seat's side's card points at the end of the hand (thirds: Calabresella)
+    win: float  # the share of playouts the side wins the hand (0..1)
+    score: float  # the seat's mean score change for the hand
+    diff: float  # points minus hard's choice's points, paired sample by sample
+    se: float  # the standard error of `diff` (0 for hard's own choice)
+
+
+@dataclass(frozen=True)
+class Advice:
+    choice: Action  # what hard plays
+    estimates: tuple[Estimate, ...]  # every choice compared, best points first (hard's among them)
+    samples: int
+    unit: str  # "point" or "third"
+
+    def of(self, action: Action) -> Estimate | None:
+        return next((e for e in self.estimates if _same(e.action, action)), None)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A decision where hard's choice was clearly better."""
+
+    decision: int  # the seat's decision of the hand, from 1
+    trick: int  # the trick it was in, from 1 (0: before the play, an auction or a discard)
+    phase: str
+    played: Estimate
+    best: Estimate  # hard's choice
+    cost: float  # points (or thirds) hard's choice is worth more
+    se: float
+
+
+@dataclass(frozen=True)
+class Review:
+    seat: int
+    decisions: int  # the seat's decisions looked at (a choice of one is not one)
+    findings: tuple[Finding, ...]
+    unit: str
+
+
+def unit_of(state: State) -> str:
+    return "third" if isinstance(state, CalabresellaState) else "point"
+
+
+def candidates(view, chosen: Action, extra: Iterable[Action] = ()) -> list[Action]:
+    """The choices the advice compares: every legal one, unless there are more than
+    `WIDE` (a bid with targets, a call of any card, a discard): then hard's narrowing,
+    with hard's choice and `extra` (the player's) added."""
+    legal = view.legal
+    state = view.state
+    if state.phase == "discard":
+        listed = discard_candidates(state, Random(0))
+    elif len(legal) <= WIDE:
+        listed = list(legal)
+    elif state.phase == "call":
+        listed = thin_calls(state, list(legal))
+    else:
+        listed = thin_bids(list(legal))
+    out: list[Action] = []
+    for action in (chosen, *extra, *listed):
+        if not any(_same(action, a) for a in out):
+            out.append(action)
+    return out
+
+
+def advise(
+    view,
+    rng: Random,
+    samples: int = SAMPLES,
+    budget: int = PLAY_BUDGET,
+    player=HARD,
+    extra: Iterable[Action] = (),
+) -> Advice:
+    """Hard's move at `view` (its seat to act) and an estimate of every choice."""
+    legal = view.legal
+    if not legal:
+        raise ValueError(f"seat {view.seat} has nothing to decide now")
+    state = view.state
+    unit = unit_of(state)
+    choice = player(view, rng) if len(legal) > 1 else legal[0]
+    actions = candidates(view, choice, extra)
+    try:
+        determinizer = Determinizer(view)
+    except Inconsistent:  # not a view the engine built: nothing to simulate
+        zero = tuple(Estimate(a, 0.0, 0.0, 0.0, 0.0, 0.0) for a in actions)
+        return Advice(choice, zero, 0, unit)
+    left = _plays_left(state)
+    n = max(MIN_SAMPLES, min(samples, budget // max(1, left * len(actions))))
+    finish = finisher(state.game)
+    seat = view.seat
+    rows: list[list[tuple[float, float, float]]] = [[] for _ in actions]
+    for _ in range(n):
+        full = determinizer.sample(rng)
+        seed = rng.getrandbits(32)
+        for i, action in enumerate(actions):
+            sim = full.clone()
+            sim.apply(action)
+            totals = playout(sim, Random(seed), NORMAL_PLAYOUT, finish)
+            rows[i].append(_read(sim, seat, totals))
+    base = [r[0] for r in rows[0]]
+    estimates = []
+    for action, row in zip(actions, rows):
+        points = [r[0] for r in row]
+        diffs = [p - b for p, b in zip(points, base)]
+        estimates.append(
+            Estimate(action, _mean(points), _mean([r[1] for r in row]), _mean([r[2] for r in row]), _mean(diffs), _se(diffs))
+        )
+    estimates.sort(key=lambda e: (-e.points, -e.win))
+    return Advice(choice, tuple(estimates), n, unit)
+
+
+def review(
+    decisions: Iterable[tuple[object, Action]],
+    seat: int,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+    **budget,
+) -> Review:
+    """The seat's decisions (view before, action taken) where hard's choice was
+    clearly better. Decision i (from 0) is advised with `Random(decision_seed(seed, i))`,
+    so a hand played with those moves lists nothing. `progress(i, n)` before each."""
+    listed = [(v, a) for v, a in decisions if len(v.legal) > 1]
+    unit = unit_of(listed[0][0].state) if listed else "point"
+    findings = []
+    for i, (view, action) in enumerate(listed):
+        if progress is not None:
+            progress(i + 1, len(listed))
+        advice = advise(view, Random(decision_seed(seed, i)), extra=(action,), **budget)
+        if _same(advice.choice, action):
+            continue
+        played, best = advice.of(action), advice.of(advice.choice)
+        assert played is not None and best is not None  # both were compared
+        cost, se = best.points - played.points, played.se
+        if cost > MARGIN[advice.unit] and cost > MARGIN_SE * se:
+            state = view.state
+            trick = len(state.tricks) + 1 if state.phase == "play" else 0
+            findings.append(Finding(i + 1, trick, state.phase, played, best, cost, se))
+    return Review(seat, len(listed), tuple(findings), unit)
+
+
+def decision_seed(seed: int, index: int) -> int:
+    """The seed of a review's decision `index` (from 0, among the choices of more than one)."""
+    return seed * 1_000_003 + index
+
+
+def seat_decisions(game, dealer: int, deal, actions: Iterable[Action], seat: int) -> list[tuple[StateView, Action]]:
+    """The seat's decisions of a hand played from a fully known `deal` with `actions`
+    (the players' actions, in order; chance is dealt from the deal): each as (the
+    seat's view just before, the action it took)."""
+    full = game.new_hand(dealer, deal)
+    public = bool(game.options.get("open_hands"))
+    view = game.new_hand(dealer, deal.redact(seat, public_hands=public), viewer=seat)
+    out: list[tuple[StateView, Action]] = []
+
+    def step(action: Action) -> None:
+        need = full.need() if action.seat == CHANCE else None
+        full.apply(action)
+        view.apply(seen_by(action, need, seat))
+
+    for action in actions:
+        while full.current_player() == CHANCE:
+            step(full.chance_outcome())
+        if action.seat == seat:
+            out.append((StateView(view, seat), action))
+        step(action)
+    return out
+
+
+def seen_by(action: Action, need, seat: int) -> Action:
+    """`action` as `seat` is told it: chance cards only where `need.audiences` names it
+    (or everybody), other seats' discards face down."""
+    if action.seat == CHANCE:
+        if not action.cards:
+            return action
+        cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
+        return Action(CHANCE, action.kind, cards=cards)
+    if action.kind == "discard" and action.seat != seat:
+        return Action(action.seat, "discard", cards=(None,) * len(action.cards))
+    return action
+
+
+# --- reading a playout ------------------------------------------------------------
+
+
+def _read(state: State, seat: int, totals) -> tuple[float, float, float]:
+    """(the side's points, 1 if it won the hand else 0 (a draw 0.5), the seat's score)."""
+    if totals is not None:  # Briscola for two's exact finish: side points, not a final state
+        mine, theirs = totals[seat], totals[1 - seat]
+        won = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        return float(mine), won, (1.0 if won == 1.0 else -1.0 if won == 0.0 else 0.0)
+    assert state.current_player() == TERMINAL
+    out = state.outcome()
+    side = _side(state, seat)
+    points = float(sum(out.points[s] for s in side))
+    score = float(out.score[seat]) if out.score else 0.0
+    if isinstance(state, BriscolaState):
+        others = [s for s in range(state.n) if s not in side]
+        theirs = max(sum(out.points[s] for s in group) for group in _groups(state, others))
+        won = 1.0 if points > theirs else 0.5 if points == theirs else 0.0
+    else:
+        won = 1.0 if score > 0 else 0.0
+    return points, won, score
+
+
+def _side(state: State, seat: int) -> list[int]:
+    if isinstance(state, ChiamataState) and state.caller is not None:
+        side = list(state.side())
+        return side if seat in side else [s for s in range(state.n) if s not in side]
+    if isinstance(state, CalabresellaState) and state.soloist is not None:
+        if seat == state.soloist:
+            return [seat]
+        return [s for s in range(state.n) if s != state.soloist]
+    for group in state.game.sides():
+        if seat in group:
+            return list(group)
+    return [seat]
+
+
+def _groups(state: State, seats: list[int]) -> list[list[int]]:
+    """The sides among `seats` (Briscola for three: each alone)."""
+    groups = [[s for s in g if s in seats] for g in state.game.sides()]
+    return [g for g in groups if g]
+
+
+def _plays_left(state: State) -> int:
+    stock = state.pile_left() if isinstance(state, BriscolaState) else 0
+    return max(1, stock + sum(state.hand_size(s) for s in range(state.n)))
+
+
+def _same(a: Action, b: Action) -> bool:
+    return hard.as_listed(a, (b,)) is not None
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _se(xs: list[float]) -> float:
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    m = _mean(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
