@@ -115,6 +115,12 @@ def _verify(args: argparse.Namespace) -> int:
     return verify(args.file, sys.stdout, sys.stderr)
 
 
+def _review(args: argparse.Namespace) -> int:
+    from .tools.review import main_args
+
+    return main_args(args)
+
+
 def _network(run):
     def command(args: argparse.Namespace) -> int:
         from engine.text import visible
@@ -507,6 +513,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("file", help=_("the transcript file"))
     verify.set_defaults(run=_verify)
+
+    review = sub.add_parser(
+        "review",
+        help=_("the coach's review of a stored game: the decisions where hard's choice was clearly better"),
+        description=_(
+            "Play each audited hand of a stored transcript again from its deal, and at each decision "
+            "of the seat ask the coach (the hard player, and an estimate of every choice on the same "
+            "sampled deals): print the decisions where hard's choice was better by a clear margin, "
+            "with the points it cost and the trick. Progress goes to standard error."
+        ),
+    )
+    review.add_argument("file", help=_("the transcript file"))
+    review.add_argument("--seat", type=int, metavar="N", help=_("the seat to review (default: every seat)"))
+    review.set_defaults(run=_review)
     _add_network_commands(sub)
     return parser
 

@@ -1,0 +1,164 @@
+"""`briscola review TRANSCRIPT [--seat N]`: the coach's review of a stored game.
+
+The transcript is read by a spectator `TableSession`, which checks every entry
+as `briscola verify` does. Each audited hand whose deck the audit opened (its
+deal known card by card) is played again from that deal with the hand's moves,
+and the seat's decisions are rebuilt as the seat saw them (its own cards and
+what was shown, never another hand's hidden card); the coach
+(`engine.bots.coach.review`) looks at each one. Printed per hand: the
+decisions where hard's choice was better by a clear margin, with the cost and
+the trick. Progress ("hand 1, decision 3 of 12") goes to standard error.
+
+`hand_lines` writes a review in words; the summary screen uses it too.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from engine.bots import coach
+
+from ..language import _
+from ..engine_words import action_words
+from ..wording import count
+
+PROG = "briscola review"
+OK, UNREADABLE, USAGE = 0, 1, 2
+
+
+class ReviewError(Exception):
+    """A transcript that cannot be reviewed: one line for the player."""
+
+
+def audited_hands(path: str | os.PathLike):
+    """(game, hand number, dealer, deal, actions) of every audited hand of the transcript whose
+    deal the audit opened, in order. ReviewError for a file that is not a transcript."""
+    from protocol.errors import ProtocolError
+    from protocol.session import TableSession
+    from protocol.transcript_file import NotATranscript
+    from protocol.wire import action_from_wire
+
+    from ..files.storage import read_transcript_file
+
+    try:
+        entries = read_transcript_file(path).entries
+    except NotATranscript as error:
+        raise ReviewError(
+            _("{path} is not a briscola transcript: {reason}").format(path=path, reason=error.reason)
+        ) from None
+    except ProtocolError as error:
+        raise ReviewError(_("{path}: a damaged entry: {error}").format(path=path, error=error)) from None
+    except (OSError, ValueError) as error:
+        why = getattr(error, "strerror", None) or error
+        raise ReviewError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
+    session = TableSession(None)
+    records: dict[int, object] = {}
+    done = 0
+    out = []
+    for entry in entries:
+        try:
+            session.receive(entry.encode())
+        except ProtocolError as error:
+            raise ReviewError(_("entry {n} refused: {error}").format(n=entry.index, error=error)) from None
+        if session.hand is not None:
+            records[session.hand.number] = session.hand
+        for verdict in session.verdicts[done:]:
+            record = records.get(verdict.hand)
+            if verdict.deal is None or record is None:
+                continue
+            deck = verdict.deal
+            actions = []
+            for _entry, seat, kind, msg in record.moves:
+                if kind != "act":
+                    continue
+                cards = ()
+                if msg.action[0] == "discard":
+                    cards = tuple(_card_at(session.game, record.dealer, deck, p) for p in msg.positions)
+                actions.append(action_from_wire(seat, msg.action, cards))
+            out.append((session.game, verdict.hand, record.dealer, deck, actions))
+        done = len(session.verdicts)
+    if session.game is None:
+        raise ReviewError(_("{path} holds no table").format(path=path))
+    return session.game, out
+
+
+def _card_at(game, dealer: int, deal, position: int):
+    """The card dealt at deck `position` (a Calabresella discard names its cards by position)."""
+    plan = game.plan(dealer)
+    for seat, positions in enumerate(plan.hands):
+        if position in positions:
+            return deal.hands[seat][positions.index(position)]
+    for where, positions in (("stock", plan.stock), ("monte", plan.monte)):
+        if position in positions:
+            return getattr(deal, where)[positions.index(position)]
+    return deal.faceup
+
+
+def _words(action, style) -> str:
+    return action_words(action, style.card) if style is not None else action_words(action)
+
+
+def hand_lines(result: coach.Review, style=None) -> list[str]:
+    """A review in words: one line per decision found, or a line saying there is none."""
+    unit = result.unit
+    if not result.findings:
+        return [
+            _("No decision where the coach's choice was clearly better ({n} looked at).").format(
+                n=result.decisions
+            )
+        ]
+    lines = []
+    for f in result.findings:
+        where = _("trick {n}").format(n=f.trick) if f.trick else _("before the play")
+        lines.append(
+            _("{where}: {played}, where hard would {best}: about {cost} lost (+/- {se})").format(
+                where=where,
+                played=_words(f.played.action, style),
+                best=_words(f.best.action, style),
+                cost=count(round(f.cost), unit),
+                se=f"{f.se:.1f}",
+            )
+        )
+    return lines
+
+
+def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> int:
+    """Review the transcript at `path` for `seat` (None: every seat); the exit status."""
+    try:
+        game, hands = audited_hands(path)
+    except ReviewError as error:
+        print(f"{PROG}: {error}", file=err)
+        return UNREADABLE
+    if seat is not None and not 0 <= seat < game.players:
+        print(
+            _("{prog}: no seat {seat} at this table (seats 0 to {last})").format(
+                prog=PROG, seat=seat, last=game.players - 1
+            ),
+            file=err,
+        )
+        return USAGE
+    if not hands:
+        print(_("No hand of this transcript was audited with every card known: nothing to review."), file=out)
+        return OK
+    seats = range(game.players) if seat is None else (seat,)
+    for game_, number, dealer, deal, actions in hands:
+        for s in seats:
+            decisions = coach.seat_decisions(game_, dealer, deal, actions, s)
+
+            def progress(i, n, number=number, s=s):
+                err.write("\r" + _("hand {h}, seat {s}: decision {i} of {n}").format(h=number + 1, s=s, i=i, n=n) + "...")
+                err.flush()
+
+            result = coach.review(decisions, s, seed=seed, progress=progress, **budget)
+            err.write("\r\x1b[K" if err.isatty() else "\n")
+            print(_("hand {h}, seat {s}:").format(h=number + 1, s=s), file=out)
+            for line in hand_lines(result):
+                print("  " + line, file=out)
+            out.flush()
+    return OK
+
+
+def main_args(args) -> int:
+    return review_file(args.file, args.seat, sys.stdout, sys.stderr)
+
