@@ -237,6 +237,11 @@ def _add_network_commands(sub) -> None:
         help=_("a seat timed out is taken by a computer player for the next hand"),
     )
     host.add_argument(
+        "--coach",
+        action="store_true",
+        help=_("allow the coach at this table: h shows what hard would play, and the review after each hand"),
+    )
+    host.add_argument(
         "--transcript", metavar="FILE", help=_("the transcript file; an existing one is resumed (a restarted host)")
     )
     host.add_argument(

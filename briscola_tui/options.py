@@ -49,6 +49,8 @@ class HostOptions:
     level: str | None = None
     """None: the level in the settings (`Settings.level`), as the host form offers it."""
     bots_replace: bool = False
+    coach: bool = False
+    """True: the table rule `coach`, the players may ask the coach (`h`, the review)."""
     transcript: str | None = None
     time_limit: int | None = None
     option: list[tuple[str, object]] = field(default_factory=list)

@@ -156,6 +156,8 @@ def _again(args, level: str) -> tuple[str, ...]:
         words.append("--open")
     if args.bots_replace:
         words.append("--bots-replace")
+    if getattr(args, "coach", False):
+        words.append("--coach")
     for option, value in (("--hands", args.hands), ("--time-limit", args.time_limit), ("--name", args.name)):
         if value:
             words += [option, str(value)]
@@ -261,6 +263,8 @@ def _new_host(identity: Identity, args, path: Path | None) -> tuple[Host, Transc
     rules = {"retake": True, "replace_cheats": True} if args.bots_replace else {}
     if args.time_limit is not None:
         rules["time_limit"] = int(args.time_limit)
+    if getattr(args, "coach", False):
+        rules["coach"] = True  # the players may ask the coach (`h`, the review after each hand)
     table_id = secrets.token_bytes(16)
     host = Host(identity, table_id, args.game, game.players, options, f"{args.game} table", rules)
     if path is None:

@@ -38,6 +38,12 @@ class TableController(Protocol):
     """Why the game could not be kept on disk ("" when it is, or nothing keeps it)."""
 
     @property
+    def coach_allowed(self) -> bool:
+        """The person may ask the coach (`h`, the summary's review): always against the
+        computer; at a network table only if its host allows it (table rule `coach`)."""
+        ...
+
+    @property
     def game(self) -> str:
         """The game's name (the help screen's, before the first view)."""
         ...
@@ -104,6 +110,7 @@ class Lobby:
     addresses: tuple[str, ...] = ()  # where friends join (host), or where we connected
     status: str = ""  # connected, connecting, the connection lost and being made again
     trouble: bool = False  # the connection is not up
+    coach: bool | None = None  # the table rule `coach`: the host allows the coach (None: not known yet)
     started: bool = False  # a hand is on (or the table is over): the table screen takes over
     failed: str | None = None  # why this table cannot go on
     log: tuple[str, ...] = ()

@@ -153,6 +153,7 @@ class NetTable:
         self._client_line = ""  # the last thing the client said (why it stopped, when it does)
         self.entry_at = time.monotonic()  # when the last entry arrived
         self._time_limit: int | None = None  # seconds a seat has to send what it owes (the table's rules)
+        self._coach = False  # the table rule `coach`: the host allows the coach
         self._watchers: list[Callable[[], None]] = []
 
     @classmethod
@@ -319,6 +320,7 @@ class NetTable:
             self._awaiting = awaiting
             if session is not None:
                 self._time_limit = session.rules.get("time_limit")
+                self._coach = bool(session.rules.get("coach"))
                 self._over = self._over or session.phase in ("over", "aborted")
                 self._verdicts = len(session.verdicts)
                 if self._shown is None:
@@ -380,11 +382,18 @@ class NetTable:
             players=n,
             seats=seats,
             waiting=_waiting(session),
+            coach=bool(session.rules.get("coach")),
             started=session.phase not in LOBBY_PHASES,
             **common,
         )
 
     # --- what the UI reads (any thread) ----------------------------------------------
+
+    @property
+    def coach_allowed(self) -> bool:
+        """The host allows the coach at this table (table rule `coach`, `briscola host --coach`)."""
+        with self._changed:
+            return self._coach
 
     def lobby(self) -> Lobby:
         with self._changed:

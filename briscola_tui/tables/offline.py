@@ -185,6 +185,7 @@ class OfflineTable:
         self.table, self.game, self.players, self.options = table, game, len(table.seats), options
         self.level, self.hands, self.pace = level, hands, pace
         self.me = table.seats[0]
+        self.coach_allowed = True  # against the computer, the coach is always there (`h`)
         table.on_event = self._on_event
         self._events: list[Event | Note] = []
         self._seen = 0

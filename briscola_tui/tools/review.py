@@ -123,6 +123,24 @@ def hand_lines(result: coach.Review, style=None) -> list[str]:
     return lines
 
 
+def advice_lines(advice: coach.Advice, style=None) -> list[str]:
+    """The coach's advice in words: hard's move, then each choice compared with its side's
+    expected points, its chance of winning the hand and its difference to hard's move."""
+    unit = _("thirds") if advice.unit == "third" else _("points")
+    lines = [
+        _("hard would {action}").format(action=_words(advice.choice, style)),
+        _("estimated over {n} deals consistent with what you have seen:").format(n=advice.samples),
+        "",
+        f"  {_('choice'):<22.22}{unit:>8}{_('win'):>6}{_('vs hard'):>14}",
+    ]
+    for e in advice.estimates:
+        mark = "*" if e.action == advice.choice else " "
+        diff = "" if e.action == advice.choice else f"{e.diff:+.1f} +/- {e.se:.1f}"
+        lines.append(f"{mark} {_words(e.action, style):<22.22}{e.points:>8.1f}{e.win:>6.0%}{diff:>14}")
+    lines += ["", _("win: the share of the deals where your side wins the hand")]
+    return lines
+
+
 def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> int:
     """Review the transcript at `path` for `seat` (None: every seat); the exit status."""
     try:

@@ -15,12 +15,14 @@ HELP = N_("""\
 1-9          choose a card or a numbered choice
 10, 11...    two digits: 1 then 2 is 12 (a 1 waits a
              second for a second digit)
-arrows, h l  move between cards and choices
+arrows, l    move between cards and choices
 Enter, Space play the card or confirm the choice
              (a discard: digits or Space toggle a card,
              Enter confirms the right number of cards)
 Escape       back (leave a number entry, close this)
 t            the last trick
+h            the coach: what hard would play, and each
+             choice's chance of winning the hand
 s            the scores
 ?            this help
 ctrl+q       quit (asks first during a game)
@@ -100,7 +102,7 @@ class InfoScreen(ModalScreen):
     """A titled text; Escape, Enter, q or ? close it."""
 
     CSS_PATH = "dialogs.tcss"
-    BINDINGS = [Binding("escape,enter,space,q,question_mark,t,s", "close", show=False)]
+    BINDINGS = [Binding("escape,enter,space,q,question_mark,t,s,h", "close", show=False)]
 
     def __init__(self, title: str, text: str, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -75,6 +75,8 @@ def status_text(lobby) -> Text:
     if lobby.failed:
         return literal(f" {lobby.failed}", "bold red").append("\n " + _("Escape: back"), "bold red")
     out = Text(f" {lobby.waiting or _('waiting for the table')}\n", "bold")
+    if lobby.coach is not None:
+        out.append(" " + (_("coach allowed (h at the table)") if lobby.coach else _("no coach at this table")) + "\n")
     out.append(literal(f" {lobby.status}", "bold reverse" if lobby.trouble else "dim"))
     return out
 

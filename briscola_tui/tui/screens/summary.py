@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -271,12 +272,24 @@ class SummaryScreen(Screen):
         Binding("down,j", "scroll(1)", show=False),
         Binding("pageup", "scroll(-10)", show=False),
         Binding("pagedown", "scroll(10)", show=False),
+        Binding("r", "review", show=False),
     ]
 
-    def __init__(self, view, style: Style, final: bool = False, tricks=(), history=(), played=(), **kwargs) -> None:
+    class Reviewing(Message):
+        """From the review's worker: decision `i` of `n` is being looked at, or (`review` set) done."""
+
+        def __init__(self, i: int = 0, n: int = 0, review=None, failed: str = "") -> None:
+            super().__init__()
+            self.i, self.n, self.review, self.failed = i, n, review, failed
+
+    def __init__(
+        self, view, style: Style, final: bool = False, tricks=(), history=(), played=(), decisions=(), **kwargs
+    ) -> None:
         super().__init__(**kwargs)
         self.view, self.style_, self.final = view, style, final
         self.tricks, self.history, self.played = tricks, history, played
+        self.decisions = decisions  # my (view, action) of the hand, for the coach's review (`r`)
+        self.reviewing = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary"):
@@ -284,13 +297,58 @@ class SummaryScreen(Screen):
                 summary_text(self.view, self.style_, self.final, self.tricks, self.history, self.played),
                 id="summary-text",
             )
+            yield Static(id="summary-review")
+        review = _("r: review   ") if self.decisions else ""
         yield Static(
             " "
             + (_("Enter: done") if self.final else _("Enter: next hand"))
             + "   "
+            + review
             + _("arrows: scroll   ctrl+q quit"),
             id="summary-keys",
         )
+
+    def on_mount(self) -> None:
+        self.query_one("#summary-review", Static).display = False
+
+    def action_review(self) -> None:
+        """`r`: the coach looks at each of my decisions of the hand (in a worker thread, with
+        its progress shown) and lists those where hard's choice was clearly better."""
+        if not self.decisions or self.reviewing:
+            return
+        self.reviewing = True
+        self._show_review(_("The coach reviews your decisions") + self.style_.ellipsis)
+        self.run_worker(self._review, thread=True, exclusive=True, group="review")
+
+    def _review(self) -> None:
+        from engine.bots.coach import review
+
+        seat = self.view.seat if self.view.seat is not None else 0
+        try:
+            result = review(self.decisions, seat, progress=lambda i, n: self.post_message(self.Reviewing(i, n)))
+        except Exception as error:  # shown, not raised
+            self.post_message(self.Reviewing(failed=f"{type(error).__name__}: {error}"))
+            return
+        self.post_message(self.Reviewing(review=result))
+
+    def on_summary_screen_reviewing(self, message: Reviewing) -> None:
+        from ...tools.review import hand_lines
+
+        if message.failed:
+            self.reviewing = False
+            self._show_review(_("The review failed: {why}").format(why=message.failed))
+        elif message.review is None:
+            text = _("reviewing decision {i} of {n}").format(i=message.i, n=message.n)
+            self._show_review(text + self.style_.ellipsis)
+        else:
+            lines = hand_lines(message.review, self.style_)
+            self._show_review(_("Review") + "\n" + "\n".join("  " + line for line in lines))
+
+    def _show_review(self, text: str) -> None:
+        widget = self.query_one("#summary-review", Static)
+        widget.display = True
+        widget.update(literal("\n " + text, keep="\n"))
+        self.query_one("#summary", VerticalScroll).scroll_end(animate=False)
 
     def action_scroll(self, step: int) -> None:
         self.query_one("#summary", VerticalScroll).scroll_relative(y=step, animate=False)

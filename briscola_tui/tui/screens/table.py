@@ -57,7 +57,7 @@ class TableScreen(Screen):
     BINDINGS = [
         *DIGITS,
         Binding("0", "digit(0)", show=False),  # (the second digit of 10, 20...)
-        Binding("left,h", "move(-1)", show=False),
+        Binding("left", "move(-1)", show=False),
         Binding("right,l", "move(1)", show=False),
         Binding("up,k", "move_row(-1)", show=False),
         Binding("down,j", "move_row(1)", show=False),
@@ -65,6 +65,7 @@ class TableScreen(Screen):
         Binding("space", "space", show=False),
         Binding("t", "last_trick", show=False),
         Binding("s", "score", show=False),
+        Binding("h", "coach", show=False),
         Binding("question_mark", "help", show=False),
         Binding("escape", "cancel", show=False),
     ]
@@ -90,6 +91,13 @@ class TableScreen(Screen):
             super().__init__()
             self.text = text
 
+    class Advised(Message):
+        """The coach's advice (from its worker) for the view `view`."""
+
+        def __init__(self, view, advice) -> None:
+            super().__init__()
+            self.view, self.advice = view, advice
+
     def __init__(self, controller: TableController, style: Style, **kwargs) -> None:
         super().__init__(**kwargs)
         self.controller = controller
@@ -109,6 +117,8 @@ class TableScreen(Screen):
         self.monte: tuple = ()  # the monte while it is face up
         self.history: list[tuple] = []  # each audited hand's score change, for the scoreboard
         self.problems: list = []  # events naming a cheat or a time-out this hand
+        self.decisions: list[tuple] = []  # this hand's (my view, my action), for the coach's review
+        self.advising = None  # the view the coach thinks about (None: it does not)
 
     @property
     def mode(self) -> Mode:
@@ -152,6 +162,8 @@ class TableScreen(Screen):
     # --- the worker ---------------------------------------------------------------
 
     def advance(self, action=None) -> None:
+        if action is not None and self.view is not None and self.view.legal:
+            self.decisions.append((self.view, action))
         self.waiting_since = time.monotonic()
         self._show_picker(None)
         self.run_worker(lambda: self._work(action), thread=True, exclusive=True, group="table")
@@ -202,7 +214,7 @@ class TableScreen(Screen):
             return
         if last is not None and last.ok and last.result.get("redeal") and not self.over and not self.problems:
             self.query_one("#log", RichLog).clear()
-            self.tricks, self.played, self.monte = [], [], ()
+            self.tricks, self.played, self.monte, self.decisions = [], [], (), []
             self.notice, self.notice_until = _("Everybody passed: the cards are dealt again."), 1
             self.advance()
             return
@@ -228,6 +240,7 @@ class TableScreen(Screen):
             tricks=tuple(self.words(event) for event in played),
             history=tuple(self.history),
             played=played,
+            decisions=tuple(self.decisions) if self.controller.coach_allowed else (),
         )
         self.app.push_screen(summary, self._summary_closed)
 
@@ -237,6 +250,7 @@ class TableScreen(Screen):
         else:
             self.query_one("#log", RichLog).clear()
             self.tricks, self.played, self.monte, self.notice = [], [], (), ""
+            self.decisions = []
             self.advance()
 
     def _hand_tricks(self, last) -> tuple:
@@ -475,3 +489,50 @@ class TableScreen(Screen):
 
         game = self.view.game if self.view else self.controller.game
         self.app.push_screen(InfoScreen(_("Help"), help_text(game)))
+
+    # --- the coach ----------------------------------------------------------------
+
+    def action_coach(self) -> None:
+        """`h`: what the hard player would do now, and what each choice is worth (computed in a
+        worker thread; "thinking" meanwhile)."""
+        v = self.view
+        if not self.controller.coach_allowed:
+            self._say(_("The host does not allow the coach at this table."))
+        elif v is None or self.picker is None or not v.legal:
+            self._say(_("The coach advises on your own decisions: it is not your turn."))
+        elif self.advising is not v:
+            self.advising = v
+            self._say(_("The coach is thinking") + self.style_.ellipsis)
+            self.run_worker(lambda: self._advise(v), thread=True, exclusive=True, group="coach")
+
+    def _say(self, text: str) -> None:
+        self.notice, self.notice_until = text, len(self.tricks) + 1
+        self._show_table()
+
+    def _advise(self, view) -> None:
+        """In the coach's worker thread."""
+        import random
+
+        from engine.bots.coach import advise
+
+        try:
+            advice = advise(view, random.Random())
+        except Exception as error:  # shown, not raised: the table goes on
+            advice = f"{type(error).__name__}: {error}"
+        self.post_message(self.Advised(view, advice))
+
+    def on_table_screen_advised(self, message: Advised) -> None:
+        from ...tools.review import advice_lines
+        from .dialogs import InfoScreen
+
+        if message.view is not self.advising:
+            return
+        self.advising = None
+        self.notice, self.notice_until = "", None
+        self._show_table()
+        if message.view is not self.view or self.picker is None:
+            return  # the table went on: the advice is of a decision already taken
+        if isinstance(message.advice, str):
+            self._say(_("The coach failed: {why}").format(why=message.advice))
+            return
+        self.app.push_screen(InfoScreen(_("Coach"), "\n".join(advice_lines(message.advice, self.style_))))
