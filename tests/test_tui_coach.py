@@ -135,7 +135,19 @@ def test_briscola_review_on_a_stored_transcript(tmp_path):
     env = {**os.environ, "BRISCOLA_HOME": str(tmp_path)}
     path = tmp_path / "t.bin"
     made = subprocess.run(
-        [sys.executable, "-m", "briscola_tui", "selfplay", "--transcript", str(path), "--hands", "1", "--seed", "2", "-q"],
+        [
+            sys.executable,
+            "-m",
+            "briscola_tui",
+            "selfplay",
+            "--transcript",
+            str(path),
+            "--hands",
+            "1",
+            "--seed",
+            "2",
+            "-q",
+        ],
         capture_output=True,
         text=True,
         timeout=120,
@@ -152,7 +164,9 @@ def test_briscola_review_on_a_stored_transcript(tmp_path):
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0] == "hand 1, seat 1:"
-    assert len(lines) >= 2 and all(line.startswith("  trick ") or line.startswith("  No decision") for line in lines[1:])
+    assert len(lines) >= 2 and all(
+        line.startswith("  trick ") or line.startswith("  No decision") for line in lines[1:]
+    )
     assert "hand 1, seat 1: decision 1 of " in run.stderr and "decision 19 of 19" in run.stderr
     wrong = subprocess.run(
         [sys.executable, "-m", "briscola_tui", "review", str(path), "--seat", "2"],

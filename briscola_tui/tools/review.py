@@ -19,9 +19,9 @@ import sys
 
 from engine.bots import coach
 
-from ..language import _
 from ..engine_words import action_words
-from ..wording import count
+from ..language import _
+from ..render import worth
 
 PROG = "briscola review"
 OK, UNREADABLE, USAGE = 0, 1, 2
@@ -104,9 +104,7 @@ def hand_lines(result: coach.Review, style=None) -> list[str]:
     unit = result.unit
     if not result.findings:
         return [
-            _("No decision where the coach's choice was clearly better ({n} looked at).").format(
-                n=result.decisions
-            )
+            _("No decision where the coach's choice was clearly better ({n} looked at).").format(n=result.decisions)
         ]
     lines = []
     for f in result.findings:
@@ -116,7 +114,7 @@ def hand_lines(result: coach.Review, style=None) -> list[str]:
                 where=where,
                 played=_words(f.played.action, style),
                 best=_words(f.best.action, style),
-                cost=count(round(f.cost), unit),
+                cost=worth(round(f.cost), unit),
                 se=f"{f.se:.1f}",
             )
         )
@@ -165,7 +163,9 @@ def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> in
             decisions = coach.seat_decisions(game_, dealer, deal, actions, s)
 
             def progress(i, n, number=number, s=s):
-                err.write("\r" + _("hand {h}, seat {s}: decision {i} of {n}").format(h=number + 1, s=s, i=i, n=n) + "...")
+                err.write(
+                    "\r" + _("hand {h}, seat {s}: decision {i} of {n}").format(h=number + 1, s=s, i=i, n=n) + "..."
+                )
                 err.flush()
 
             result = coach.review(decisions, s, seed=seed, progress=progress, **budget)
@@ -179,4 +179,3 @@ def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> in
 
 def main_args(args) -> int:
     return review_file(args.file, args.seat, sys.stdout, sys.stderr)
-

@@ -29,6 +29,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from random import Random
+from typing import Any
 
 from ..determinize import Determinizer, Inconsistent
 from ..games.briscola import BriscolaState
@@ -165,14 +166,16 @@ def advise(
         points = [r[0] for r in row]
         diffs = [p - b for p, b in zip(points, base)]
         estimates.append(
-            Estimate(action, _mean(points), _mean([r[1] for r in row]), _mean([r[2] for r in row]), _mean(diffs), _se(diffs))
+            Estimate(
+                action, _mean(points), _mean([r[1] for r in row]), _mean([r[2] for r in row]), _mean(diffs), _se(diffs)
+            )
         )
     estimates.sort(key=lambda e: (-e.points, -e.win))
     return Advice(choice, tuple(estimates), n, unit)
 
 
 def review(
-    decisions: Iterable[tuple[object, Action]],
+    decisions: Iterable[tuple[Any, Action]],
     seat: int,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
