@@ -296,6 +296,7 @@ async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
         "hands": "1",
         "code": CODE,
         "open": False,
+        "coach": True,  # the form's tick: the table rule coach, signed in the table message
         "port": "0",
         "bind": "127.0.0.1",
         "name": "Ada",
@@ -311,6 +312,8 @@ async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
                 WAIT,
             )
             lobby = net.lobby()
+            assert lobby.coach is True and net.coach_allowed
+            assert "coach allowed (h at the table)" in str(app.screen.query_one("#lobby-waiting").render())
             assert lobby.code == CODE and lobby.addresses == (f"127.0.0.1:{net.options.port}",)
             assert [(s.name, s.me, s.computer) for s in lobby.seats] == [
                 ("Ada", True, False),
