@@ -24,12 +24,11 @@ the end-of-hand audit (which replays with every card known) checks the rest.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal, Protocol, Self
 
 from .cards import ALL_CARDS, Card
 from .deal import Deal, DealPlan
-from .tricks import trick_value, trick_winner
 
 CHANCE = -1
 """`current_player()` while the state waits for cards to be dealt or shown."""
@@ -112,6 +111,31 @@ class Action:
     choice: str | None = None
     holder: int | None = None
 
+    def __init__(
+        self,
+        seat: int,
+        kind: ActionKind,
+        card: Card | None = None,
+        cards: tuple[Card | None, ...] = (),
+        rank: str | None = None,
+        target: int | None = None,
+        contract: str | None = None,
+        choice: str | None = None,
+        holder: int | None = None,
+    ) -> None:
+        # The generated frozen __init__ goes through object.__setattr__ per field;
+        # setting the slots directly is the same, at half the cost (actions are
+        # built in every playout).
+        _ACTION_SET[0](self, seat)
+        _ACTION_SET[1](self, kind)
+        _ACTION_SET[2](self, card)
+        _ACTION_SET[3](self, cards)
+        _ACTION_SET[4](self, rank)
+        _ACTION_SET[5](self, target)
+        _ACTION_SET[6](self, contract)
+        _ACTION_SET[7](self, choice)
+        _ACTION_SET[8](self, holder)
+
     def __str__(self) -> str:
         parts = [f"seat {self.seat}" if self.seat >= 0 else "chance", self.kind]
         if self.card is not None:
@@ -123,6 +147,10 @@ class Action:
             if value is not None:
                 parts.append(f"{name}={value}")
         return " ".join(parts)
+
+
+_ACTION_SET = tuple(getattr(Action, f.name).__set__ for f in fields(Action))
+"""The setters of `Action`'s slots, in field order (its `__init__`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +174,15 @@ class Trick:
     cards: tuple[Card, ...]
     winner: int
     points: int
+
+    def __init__(self, leader: int, cards: tuple[Card, ...], winner: int, points: int) -> None:
+        _TRICK_SET[0](self, leader)  # as Action: the slots set directly
+        _TRICK_SET[1](self, cards)
+        _TRICK_SET[2](self, winner)
+        _TRICK_SET[3](self, points)
+
+
+_TRICK_SET = tuple(getattr(Trick, f.name).__set__ for f in fields(Trick))
 
 
 @dataclass
@@ -272,14 +309,15 @@ class State:
 
     def clone(self) -> State:
         state = object.__new__(type(self))
-        state.__dict__.update(self.__dict__)
-        state.hands = [list(h) for h in self.hands]
-        state.unknown = list(self.unknown)
-        state.trick = list(self.trick)
-        state.tricks = list(self.tricks)
-        state.captured = list(self.captured)
-        state.won = list(self.won)
-        state.history = list(self.history)
+        attrs = self.__dict__.copy()
+        attrs["hands"] = [h[:] for h in self.hands]
+        attrs["unknown"] = self.unknown[:]
+        attrs["trick"] = self.trick[:]
+        attrs["tricks"] = self.tricks[:]
+        attrs["captured"] = self.captured[:]
+        attrs["won"] = self.won[:]
+        attrs["history"] = self.history[:]
+        state.__dict__ = attrs
         self._clone_extra(state)
         return state
 
@@ -380,10 +418,11 @@ class State:
 
     def _take_card(self, seat: int, card: Card, why: str = "play") -> None:
         """Remove `card` from `seat`'s hand: known, or one of its hidden cards."""
-        hand = self.hands[seat]
-        if card in hand:
-            hand.remove(card)
+        try:
+            self.hands[seat].remove(card)  # cards are interned: removes that very card
             return
+        except ValueError:
+            pass
         if self.unknown[seat] and not self._located_elsewhere(card, seat):
             self.unknown[seat] -= 1
             return
@@ -434,11 +473,29 @@ class State:
         return True
 
     def _close_trick(self, strength, trump, points) -> int:
-        """Score the complete trick on the table and return its winner."""
-        cards = tuple(self.trick)
-        winner = (self.leader + trick_winner(self.trick, trump, strength)) % self.n
-        value = trick_value(self.trick, points)
-        self.tricks.append(Trick(self.leader, cards, winner, value))
+        """Score the complete trick on the table and return its winner.
+
+        `engine.tricks.trick_winner` and `trick_value` in one pass (this runs
+        once a trick in every playout)."""
+        trick = self.trick
+        first = trick[0]
+        suit = first.suit
+        index = first.index
+        top = strength[index]
+        value = points[index]
+        best = 0
+        for i in range(1, len(trick)):
+            card = trick[i]
+            index = card.index
+            value += points[index]
+            if card.suit == suit:
+                if strength[index] > top:
+                    best, top = i, strength[index]
+            elif card.suit == trump:
+                best, suit, top = i, trump, strength[index]
+        leader = self.leader
+        winner = (leader + best) % self.n
+        self.tricks.append(Trick(leader, tuple(trick), winner, value))
         self.captured[winner] += value
         self.won[winner] += 1
         self.trick = []
@@ -454,18 +511,18 @@ class State:
 
 
 MAX_SEATS = 6
-_PLAYS: tuple[tuple[Action, ...], ...] = tuple(
+PLAYS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(seat, "play", card) for card in ALL_CARDS) for seat in range(MAX_SEATS)
 )
-"""`_PLAYS[seat][card.index]`: every play action, built once (legal_actions is hot)."""
+"""`PLAYS[seat][card.index]`: every play action, built once (legal_actions is hot)."""
 
 
 def play_action(seat: int, card: Card) -> Action:
     """The (shared, immutable) action of `seat` playing `card`."""
-    return _PLAYS[seat][card.index]
+    return PLAYS[seat][card.index]
 
 
 def play_actions(seat: int, cards) -> list[Action]:
     """The (shared, immutable) actions of `seat` playing each of `cards`."""
-    row = _PLAYS[seat]
+    row = PLAYS[seat]
     return [row[c.index] for c in cards]

@@ -16,13 +16,18 @@ from ..cards import (
 )
 from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, Need, State, play_action, play_actions
+from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, State, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
 STRENGTH_7 = strength_table(SEVEN_SECOND_ORDER)
 POINTS_7 = points_table(SEVEN_SECOND_POINTS)
+DECKS = {
+    3: tuple(c for c in ALL_CARDS if str(c) != "2D"),
+    6: tuple(c for c in ALL_CARDS if c.rank != "2"),
+}
+"""The smaller decks by player count; the others play all 40 cards."""
 
 
 class Briscola(Game):
@@ -45,18 +50,18 @@ class Briscola(Game):
 
     def deck(self) -> list[Card]:
         """40 cards; 39 for 3 players (the 2 of diamonds removed); 36 for 6 (all 2s removed)."""
-        if self.players == 3:
-            return [c for c in ALL_CARDS if str(c) != "2D"]
-        if self.players == 6:
-            return [c for c in ALL_CARDS if c.rank != "2"]
-        return list(ALL_CARDS)
+        return list(DECKS.get(self.players, ALL_CARDS))
 
     def plan(self, dealer: int) -> DealPlan:
         """3 cards each one at a time, then the face-up card, then the stock."""
-        size = len(self.deck())
-        hands = packets(self.players, dealer, [1, 1, 1])
-        faceup = 3 * self.players
-        return DealPlan(size, tuple(map(tuple, hands)), tuple(range(faceup + 1, size)), faceup)
+        plan = self._plans.get(dealer)
+        if plan is None:
+            size = len(self.deck())
+            hands = packets(self.players, dealer, [1, 1, 1])
+            faceup = 3 * self.players
+            plan = DealPlan(size, tuple(map(tuple, hands)), tuple(range(faceup + 1, size)), faceup)
+            self._plans[dealer] = plan
+        return plan
 
     def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> BriscolaState:
         return BriscolaState(self, dealer, deal, viewer)
@@ -111,6 +116,8 @@ class BriscolaState(State):
         rank = game.options["trump_exchange"]
         self.exchange_card = None if rank == "none" else Card(rank, self.trump)
         self.black_hand = game.options["black_hand"]
+        self._plain = self.exchange_card is None and not self.black_hand
+        """No option adds an action to the plays: a random action is a random card (`random_legal`)."""
 
     @property
     def ended_early(self) -> bool:
@@ -152,8 +159,10 @@ class BriscolaState(State):
         """As `State.random_legal`; with neither option that adds an action
         (trump exchange, black hand) a card is drawn straight from the hand."""
         seat = self.turn
-        if seat >= 0 and self.exchange_card is None and not self.black_hand and self.hands[seat]:
-            return play_action(seat, rng.choice(self.hands[seat]))
+        if seat >= 0 and self._plain:
+            hand = self.hands[seat]
+            if hand:
+                return PLAYS[seat][rng.choice(hand).index]
         return super().random_legal(rng)
 
     def need(self) -> Need:
@@ -181,10 +190,12 @@ class BriscolaState(State):
     def _next_draw(self) -> tuple[Card | None, ...]:
         """The next draw as this state knows the pile: one card per seat from
         the trick winner on, the face-up card last (None: unknown)."""
-        drawn, end = self.drawn, self.drawn + self.n
-        if end <= len(self.stock):
-            return tuple(self.stock[drawn:end])
-        return (*self.stock[drawn:], self.faceup)
+        drawn = self.drawn
+        end = drawn + self.n
+        stock = self.stock
+        if end <= len(stock):
+            return tuple(stock[drawn:end])
+        return (*stock[drawn:], self.faceup)
 
     def chance_holders(self, need: Need) -> tuple:
         """A draw: one card to each seat, from the trick winner on."""
@@ -228,16 +239,24 @@ class BriscolaState(State):
         seat, card = action.seat, action.card
         if card is None:
             raise IllegalAction("play needs a card")
-        self._take_card(seat, card)
-        if self._add_to_trick(seat, card):
-            winner = self._close_trick(self.strength, self.trump, self.points)
-            if self.drawn <= len(self.stock):
-                self.phase = "draw"
-                self.turn = CHANCE
-            elif self.hand_size(winner) == 0:
-                self._end()
-            else:
-                self.turn = winner
+        try:
+            self.hands[seat].remove(card)  # `_take_card`, its usual case inline
+        except ValueError:
+            self._take_card(seat, card)
+        trick = self.trick
+        trick.append(card)
+        n = self.n
+        if len(trick) < n:  # `_add_to_trick`
+            self.turn = seat + 1 if seat + 1 < n else 0
+            return
+        winner = self._close_trick(self.strength, self.trump, self.points)
+        if self.drawn <= len(self.stock):
+            self.phase = "draw"
+            self.turn = CHANCE
+        elif not self.hands[winner] and not self.unknown[winner]:
+            self._end()
+        else:
+            self.turn = winner
 
     def _exchange(self, action: Action) -> None:
         seat = action.seat
@@ -283,14 +302,15 @@ class BriscolaState(State):
                     raise IllegalAction(f"drawn card {got} is not the next card of the stock")
                 merged.append(want if want is not None else got)
             cards = merged
+        n, hands = self.n, self.hands
         seat = self.leader
         for card in cards:
             if card is None:
                 self.unknown[seat] += 1
             else:
-                self.hands[seat].append(card)
-            seat = (seat + 1) % self.n
-        self.drawn += self.n
+                hands[seat].append(card)
+            seat = seat + 1 if seat + 1 < n else 0
+        self.drawn += n
         self.phase = "play"
         self.turn = self.leader
 
