@@ -255,7 +255,7 @@ class State:
         self.dealer = dealer
         self.viewer = viewer
         self.hands: list[list[Card]] = [[c for c in h if c is not None] for h in deal.hands]
-        self.unknown: list[int] = [sum(1 for c in h if c is None) for h in deal.hands]
+        self.unknown: list[int] = [len(h) - len(known) for h, known in zip(deal.hands, self.hands)]
         self.turn = (dealer + 1) % n
         self.phase: Phase = "play"
         self.leader = self.turn

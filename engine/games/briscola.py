@@ -28,6 +28,9 @@ DECKS = {
     6: tuple(c for c in ALL_CARDS if c.rank != "2"),
 }
 """The smaller decks by player count; the others play all 40 cards."""
+DRAWS_2: dict[tuple[Card | None, ...], Action] = {}
+"""Two players' draw actions by their cards, each built once (at most 41 x 41 of them:
+a card or None, twice): the shared, immutable action `chance_outcome` returns."""
 
 
 class Briscola(Game):
@@ -185,7 +188,28 @@ class BriscolaState(State):
     def chance_outcome(self) -> Action:
         if self.turn != CHANCE:
             raise IllegalAction("no cards are to be dealt now")
-        return Action(CHANCE, "draw", cards=self._next_draw())
+        cards = self._next_draw()
+        if self.n != 2:
+            return Action(CHANCE, "draw", cards=cards)
+        action = DRAWS_2.get(cards)
+        if action is None:
+            action = DRAWS_2[cards] = Action(CHANCE, "draw", cards=cards)
+        return action
+
+    def apply(self, action: Action) -> None:
+        """As `State.apply`, with the two actions of every hand, a play and a draw, handed
+        straight to their handler (the same checks: the seat to act, in its phase)."""
+        kind = action.kind
+        if action.seat == self.turn:
+            if kind == "play" and self.phase == "play":
+                self._play(action)
+                self.history.append(action)
+                return
+            if kind == "draw" and self.phase == "draw":
+                self._draw(action)
+                self.history.append(action)
+                return
+        State.apply(self, action)
 
     def _next_draw(self) -> tuple[Card | None, ...]:
         """The next draw as this state knows the pile: one card per seat from

@@ -7,7 +7,7 @@ from typing import NoReturn
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import TERMINAL, Action, IllegalAction, Refusal, State, play_action, play_actions
+from ..state import PLAYS, TERMINAL, Action, IllegalAction, Refusal, State, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
@@ -20,6 +20,14 @@ LOW_TO_HIGH = BRISCOLA_ORDER[::-1]
 RANK_BIDS = tuple(tuple(Action(seat, "bid", rank=r) for r in BRISCOLA_ORDER) for seat in range(5))
 TWO_BIDS = tuple(tuple(Action(seat, "bid", rank="2", target=t) for t in range(62, 121)) for seat in range(5))
 POINT_BIDS = tuple(tuple(Action(seat, "bid", target=t) for t in range(61, 121)) for seat in range(5))
+PASSES = tuple(Action(seat, "pass") for seat in range(5))
+CALLS = tuple(tuple(Action(seat, "call", card=c) for c in ALL_CARDS) for seat in range(5))
+"""`CALLS[seat][card.index]`: the call of each card."""
+RANK_SPEAK = tuple(tuple((PASSES[s], *RANK_BIDS[s][k:]) for k in range(len(BRISCOLA_ORDER) + 1)) for s in range(5))
+TWO_SPEAK = tuple(tuple((PASSES[s], *TWO_BIDS[s][k:]) for k in range(len(TWO_BIDS[s]) + 1)) for s in range(5))
+POINT_SPEAK = tuple(tuple((PASSES[s], *POINT_BIDS[s][k:]) for k in range(len(POINT_BIDS[s]) + 1)) for s in range(5))
+"""A seat's every choice in the auction, a pass then the bids still open (the
+bids' tables from the k-th on), as `legal_actions` lists them."""
 
 
 def unit(target: int) -> int:
@@ -49,7 +57,10 @@ class Chiamata(Game):
 
     def plan(self, dealer: int) -> DealPlan:
         """4 cards at a time, twice round: 8 each, nothing left."""
-        return DealPlan(40, tuple(map(tuple, packets(5, dealer, [4, 4]))))
+        plan = self._plans.get(dealer)
+        if plan is None:
+            plan = self._plans[dealer] = DealPlan(40, tuple(map(tuple, packets(5, dealer, [4, 4]))))
+        return plan
 
     def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> ChiamataState:
         return ChiamataState(self, dealer, deal, viewer)
@@ -87,15 +98,19 @@ class ChiamataState(State):
     # --- auction ------------------------------------------------------------
 
     def _bids_open(self) -> list[Action]:
+        return list(self._speak()[1:])
+
+    def _speak(self) -> tuple[Action, ...]:
+        """The auction's choices of the seat to speak: a pass, then every bid still open."""
         seat = self.turn
         if self.game.options["auction"] == "points":
             low = 61 if self.bidder is None else self.target + 1
-            return list(POINT_BIDS[seat][low - 61 :])
+            return POINT_SPEAK[seat][min(low - 61, 60)]
         if self.rank is None:
-            return list(RANK_BIDS[seat])
+            return RANK_SPEAK[seat][0]
         if self.rank != "2":
-            return list(RANK_BIDS[seat][BRISCOLA_ORDER.index(self.rank) + 1 :])
-        return list(TWO_BIDS[seat][self.target + 1 - 62 :])
+            return RANK_SPEAK[seat][BRISCOLA_ORDER.index(self.rank) + 1]
+        return TWO_SPEAK[seat][min(self.target + 1 - 62, 59)]
 
     def _bid(self, action: Action) -> None:
         if self.game.options["auction"] == "points":
@@ -246,33 +261,56 @@ class ChiamataState(State):
         seat, card = action.seat, action.card
         if card is None:
             raise IllegalAction("play needs a card")
-        self._take_card(seat, card)
+        try:
+            self.hands[seat].remove(card)  # `_take_card`, its usual case inline
+        except ValueError:
+            self._take_card(seat, card)
         if card is self.called:
             self.partner = None if seat == self.caller else seat
             self.partner_known = True
-        if self._add_to_trick(seat, card):
-            winner = self._close_trick(STRENGTH, self.trump, POINTS)
-            if self.hand_size(winner) == 0:
-                self.phase = "done"
-                self.turn = TERMINAL
-            else:
-                self.turn = winner
+        trick = self.trick
+        trick.append(card)
+        if len(trick) < 5:  # `_add_to_trick`
+            self.turn = seat + 1 if seat < 4 else 0
+            return
+        winner = self._close_trick(STRENGTH, self.trump, POINTS)
+        if not self.hands[winner] and not self.unknown[winner]:
+            self.phase = "done"
+            self.turn = TERMINAL
+        else:
+            self.turn = winner
+
+    def apply(self, action: Action) -> None:
+        """As `State.apply`, with a play handed straight to its handler (the same
+        checks: the seat to act, in the play)."""
+        if action.kind == "play" and action.seat == self.turn and self.phase == "play":
+            self._play(action)
+            self.history.append(action)
+            return
+        State.apply(self, action)
 
     def legal_actions(self) -> list[Action]:
         seat = self.turn
         if seat == TERMINAL:
             return []
         if self.phase == "auction":
-            return [Action(seat, "pass"), *self._bids_open()]
+            return list(self._speak())
         if self.phase == "call":
-            return [Action(seat, "call", card=c) for c in self._callable() if self._call_ok(c) is None]
+            calls = CALLS[seat]
+            return [calls[c.index] for c in self._callable() if self._call_ok(c) is None]
         return play_actions(seat, self.hands[seat])
 
     def random_legal(self, rng) -> Action:
-        """As `State.random_legal`; in play a card is drawn straight from the hand."""
+        """As `State.random_legal`; in play a card is drawn straight from the hand,
+        in the auction a choice from the table of them."""
         seat = self.turn
-        if self.phase == "play" and self.hands[seat]:
-            return play_action(seat, rng.choice(self.hands[seat]))
+        phase = self.phase
+        if phase == "play":
+            hand = self.hands[seat]
+            if hand:
+                return PLAYS[seat][rng.choice(hand).index]
+        elif phase == "auction" and seat >= 0:
+            return rng.choice(self._speak())
         return super().random_legal(rng)
 
     def need(self) -> NoReturn:
