@@ -51,6 +51,11 @@ class Briscola(Game):
     """`winner` is a side (a team index, or a seat), None for a draw; a
     declared black hand adds `black_hand` (the declarer)."""
 
+    def __init__(self, players: int, options: dict | None = None):
+        super().__init__(players, options)
+        self._sides = tuple(tuple(side) for side in self.sides())
+        """`sides()`, built once for the states' results."""
+
     def deck(self) -> list[Card]:
         """40 cards; 39 for 3 players (the 2 of diamonds removed); 36 for 6 (all 2s removed)."""
         return list(DECKS.get(self.players, ALL_CARDS))
@@ -345,12 +350,16 @@ class BriscolaState(State):
     # --- result -------------------------------------------------------------
 
     def side_points(self) -> list[int]:
-        return [sum(self.captured[s] for s in side) for side in self.game.sides()]
+        return self._side_points(self.game._sides)
+
+    def _side_points(self, sides: tuple[tuple[int, ...], ...]) -> list[int]:
+        captured = self.captured
+        return [sum([captured[s] for s in side]) for side in sides]
 
     def _finish(self) -> tuple[dict, list[int]]:
         game: Briscola = self.game
-        sides = game.sides()
-        totals = self.side_points()
+        sides = game._sides
+        totals = self._side_points(sides)
         winner: int | None
         if self.declared is not None:
             side = next(i for i, members in enumerate(sides) if self.declared in members)

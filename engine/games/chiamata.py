@@ -28,6 +28,11 @@ TWO_SPEAK = tuple(tuple((PASSES[s], *TWO_BIDS[s][k:]) for k in range(len(TWO_BID
 POINT_SPEAK = tuple(tuple((PASSES[s], *POINT_BIDS[s][k:]) for k in range(len(POINT_BIDS[s]) + 1)) for s in range(5))
 """A seat's every choice in the auction, a pass then the bids still open (the
 bids' tables from the k-th on), as `legal_actions` lists them."""
+OF_RANKS = {
+    ranks: tuple(c for c in ALL_CARDS if c.rank in ranks)
+    for ranks in (*BRISCOLA_ORDER, *(BRISCOLA_ORDER[: k + 1] for k in range(len(BRISCOLA_ORDER))))
+}
+"""The cards of one rank, or of a rank and every higher one (a prefix of the order), in card order."""
 
 
 def unit(target: int) -> int:
@@ -203,7 +208,7 @@ class ChiamataState(State):
             return list(ALL_CARDS)
         assert bid is not None and self.caller is not None  # the rank auction had a bid and a caller
         ranks = BRISCOLA_ORDER[: BRISCOLA_ORDER.index(bid) + 1] if options["call"] == "at_least" else bid
-        cards = [c for c in ALL_CARDS if c.rank in ranks]
+        cards = list(OF_RANKS[ranks])
         if bid == "2":
             # Per suit whose 2 the caller may hold: each card up the order
             # 4 5 6 ... A while every lower one may be held, if not surely held.
