@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import NoReturn
 
-from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, points_table, strength_table
+from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, RANKS, SUITS, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
 from ..game import Game
 from ..state import PLAYS, TERMINAL, Action, IllegalAction, Refusal, State, play_actions
@@ -12,8 +14,15 @@ from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
+ORDER = {rank: i for i, rank in enumerate(BRISCOLA_ORDER)}
+"""Rank -> its place in the order, high to low (`BRISCOLA_ORDER.index`)."""
 LOW_TO_HIGH = BRISCOLA_ORDER[::-1]
 """Trump order for the two rule: 2 < 4 < 5 < 6 < 7 < J < Q < K < 3 < A."""
+RISING = {rank: i for i, rank in enumerate(LOW_TO_HIGH)}
+"""Rank -> its place in `LOW_TO_HIGH`."""
+CARD = {suit: {rank: Card(rank, suit) for rank in RANKS} for suit in SUITS}
+"""`CARD[suit][rank]`: the card (what `Card(rank, suit)` finds, without its string work)."""
+BY_INDEX = attrgetter("index")
 
 
 # Every bid action, built once (legal_actions is hot in bots' playouts).
@@ -114,7 +123,7 @@ class ChiamataState(State):
         if self.rank is None:
             return RANK_SPEAK[seat][0]
         if self.rank != "2":
-            return RANK_SPEAK[seat][BRISCOLA_ORDER.index(self.rank) + 1]
+            return RANK_SPEAK[seat][ORDER[self.rank] + 1]
         return TWO_SPEAK[seat][min(self.target + 1 - 62, 59)]
 
     def _bid(self, action: Action) -> None:
@@ -150,7 +159,7 @@ class ChiamataState(State):
             if isinstance(target, bool) or not isinstance(target, int) or not self.target < target <= 120:
                 raise IllegalAction(f"a target must be above {self.target} and at most 120, not {target!r}")
             return
-        if self.rank is not None and BRISCOLA_ORDER.index(rank) <= BRISCOLA_ORDER.index(self.rank):
+        if self.rank is not None and ORDER[rank] <= ORDER[self.rank]:
             if self.rank == "2":
                 raise IllegalAction("after the 2 only '2 with a target' (62 to 120) may be bid")
             raise IllegalAction(f"each bid must be lower than the last: {rank} is not below {self.rank}")
@@ -160,21 +169,23 @@ class ChiamataState(State):
         self._next_speaker()
 
     def _next_speaker(self) -> None:
-        active = [s for s in range(5) if not self.passed[s]]
-        if not active:
+        passed = self.passed
+        left = passed.count(False)  # the seats still in the auction
+        if not left:
             self.redeal = True
             self.phase = "done"
             self.turn = TERMINAL
             return
-        if len(active) == 1 and active[0] == self.bidder:
-            self.caller = self.bidder
+        bidder = self.bidder
+        if left == 1 and bidder is not None and not passed[bidder]:
+            self.caller = bidder
             self.phase = "call"
-            self.turn = self.caller
+            self.turn = bidder
             return
         seat = self.turn
         for _ in range(5):
-            seat = (seat + 1) % 5
-            if not self.passed[seat]:
+            seat = seat + 1 if seat < 4 else 0
+            if not passed[seat]:
                 break
         self.turn = seat
 
@@ -189,7 +200,7 @@ class ChiamataState(State):
         assert bid is not None  # the rank auction had a bid, or nobody would call
         if card.rank == bid:
             return None
-        if options["call"] == "at_least" and BRISCOLA_ORDER.index(card.rank) < BRISCOLA_ORDER.index(bid):
+        if options["call"] == "at_least" and ORDER[card.rank] < ORDER[bid]:
             return None
         if bid == "2":
             return self.two_rule(card)
@@ -207,23 +218,34 @@ class ChiamataState(State):
         if options["auction"] == "points":
             return list(ALL_CARDS)
         assert bid is not None and self.caller is not None  # the rank auction had a bid and a caller
-        ranks = BRISCOLA_ORDER[: BRISCOLA_ORDER.index(bid) + 1] if options["call"] == "at_least" else bid
+        ranks = BRISCOLA_ORDER[: ORDER[bid] + 1] if options["call"] == "at_least" else bid
         cards = list(OF_RANKS[ranks])
         if bid == "2":
             # Per suit whose 2 the caller may hold: each card up the order
             # 4 5 6 ... A while every lower one may be held, if not surely held.
+            seat = self.caller
+            holds = self._holder(seat)
             for suit in SUITS:
-                if self._holds(self.caller, Card("2", suit)) is False:
+                of_suit = CARD[suit]
+                if holds(seat, of_suit["2"]) is False:
                     continue
                 for rank in LOW_TO_HIGH[1:]:
-                    card = Card(rank, suit)
-                    held = self._holds(self.caller, card)
+                    card = of_suit[rank]
+                    held = holds(seat, card)
                     if held is not True:
                         cards.append(card)
                     if held is False:
                         break
-            cards = sorted(set(cards))
+            cards = sorted(set(cards), key=BY_INDEX)
         return cards
+
+    def _holder(self, seat: int) -> Callable[[int, Card], bool | None]:
+        """`_holds` for `seat`'s cards; when this state knows all of them, a set's test
+        (held or not, for sure: what `_holds` says then, at less cost)."""
+        if self.unknown[seat]:
+            return self._holds
+        hand = frozenset(self.hands[seat])
+        return lambda _seat, card: card in hand
 
     def two_rule(self, card: Card) -> Refusal | None:
         """The two rule: holding the 2 of trump, call the lowest trump not held.
@@ -231,15 +253,17 @@ class ChiamataState(State):
         knows its hand, else the rule it breaks. A rule check a subclass may relax."""
         seat = self.caller
         assert seat is not None  # only the caller calls
-        two = Card("2", card.suit)
-        if self._holds(seat, two) is False:
+        of_suit = CARD[card.suit]
+        two = of_suit["2"]
+        holds = self._holder(seat)
+        if holds(seat, two) is False:
             text = f"{card} may be called only by a caller holding {two} (the two rule)"
             return Refusal("two_rule_two", text, seat=seat, card=card, cards=(two,))
-        if self._holds(seat, card) is True:
+        if holds(seat, card) is True:
             text = f"the two rule calls a trump the caller does not hold; the caller holds {card}"
             return Refusal("two_rule_held", text, seat=seat, card=card)
-        for rank in LOW_TO_HIGH[: LOW_TO_HIGH.index(card.rank)]:
-            if self._holds(seat, Card(rank, card.suit)) is False:
+        for rank in LOW_TO_HIGH[: RISING[card.rank]]:
+            if holds(seat, of_suit[rank]) is False:
                 text = f"the two rule calls the lowest trump not held, which is below {card}"
                 return Refusal("two_rule_lowest", text, seat=seat, card=card)
         return None
