@@ -193,12 +193,14 @@ class BriscolaState(State):
     def chance_outcome(self) -> Action:
         if self.turn != CHANCE:
             raise IllegalAction("no cards are to be dealt now")
-        cards = self._next_draw()
-        if self.n != 2:
-            return Action(CHANCE, "draw", cards=cards)
+        drawn, n, stock = self.drawn, self.n, self.stock  # `_next_draw`, inline
+        end = drawn + n
+        cards = tuple(stock[drawn:end]) if end <= len(stock) else (*stock[drawn:], self.faceup)
+        if n != 2:
+            return Action(CHANCE, "draw", None, cards)
         action = DRAWS_2.get(cards)
         if action is None:
-            action = DRAWS_2[cards] = Action(CHANCE, "draw", cards=cards)
+            action = DRAWS_2[cards] = Action(CHANCE, "draw", None, cards)
         return action
 
     def apply(self, action: Action) -> None:
@@ -320,7 +322,9 @@ class BriscolaState(State):
         self._end()
 
     def _draw(self, action: Action) -> None:
-        expected = self._next_draw()
+        drawn, n, stock = self.drawn, self.n, self.stock  # `_next_draw`, inline
+        end = drawn + n
+        expected = tuple(stock[drawn:end]) if end <= len(stock) else (*stock[drawn:], self.faceup)
         cards: Sequence[Card | None] = action.cards
         if cards != expected:  # unknown cards on either side, or a wrong draw
             if len(cards) != len(expected):
@@ -331,7 +335,7 @@ class BriscolaState(State):
                     raise IllegalAction(f"drawn card {got} is not the next card of the stock")
                 merged.append(want if want is not None else got)
             cards = merged
-        n, hands = self.n, self.hands
+        hands = self.hands
         seat = self.leader
         for card in cards:
             if card is None:
