@@ -236,6 +236,13 @@ class State:
     """(phase, kind) -> handler function, built from HANDLERS and PHASE_KINDS
     for each class (so a subclass's overridden handler is the one called)."""
 
+    FIELDS: tuple[str, ...] = (
+        *("game", "n", "dealer", "viewer", "turn", "phase", "leader"),
+        *("hands", "unknown", "trick", "tricks", "captured", "won", "history"),
+    )
+    """The attributes this class adds to a state; each subclass names its own (its
+    `__init__` sets them all): what `clone` copies."""
+
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         cls._DISPATCH = {
@@ -243,6 +250,8 @@ class State:
             for phase, kinds in cls.PHASE_KINDS.items()
             for kind in kinds
         }
+        if "clone" not in vars(cls):
+            cls.clone = _clone_function(cls)  # type: ignore[method-assign, assignment]
 
     def __init__(self, game: Rules, dealer: int, deal: Deal, viewer: int | None):
         n = game.players
@@ -308,6 +317,7 @@ class State:
         return state
 
     def clone(self) -> State:
+        """A copy of this state (each game's class has its own, `_clone_function`)."""
         state = object.__new__(type(self))
         attrs = self.__dict__.copy()
         attrs["hands"] = [h[:] for h in self.hands]
@@ -508,6 +518,33 @@ class State:
             f"<{type(self).__name__} {self.game.name}/{self.n} {who} phase={self.phase} "
             f"turn={self.turn} tricks={len(self.tricks)}>"
         )
+
+
+_LISTS = {
+    "hands": "[h[:] for h in self.hands]",
+    **{name: f"self.{name}[:]" for name in ("unknown", "trick", "tricks", "captured", "won", "history")},
+}
+"""The base's mutable fields, as `clone` copies them (a game copies its own in `_clone_extra`)."""
+
+
+def _clone_function(cls: type[State]) -> Callable[[State], State]:
+    """`cls.clone`: a new state, each field of `FIELDS` (every class's) set in turn.
+
+    Not by copying `__dict__`: reading an object's `__dict__` turns its attributes
+    into a plain dict, and every attribute read and write on it (a playout makes
+    thousands) is slower after that; set one by one they stay as `__init__` made
+    them. A field a class does not name in `FIELDS` would be lost: tests/test_clone.py
+    checks every game's states have exactly the fields named."""
+    names = list(dict.fromkeys(name for klass in reversed(cls.__mro__) for name in vars(klass).get("FIELDS", ())))
+    lines = ["def clone(self):", "    state = new(cls)"]
+    lines += [f"    state.{name} = {_LISTS.get(name, f'self.{name}')}" for name in names]
+    lines += ["    self._clone_extra(state)", "    return state"]
+    scope: dict = {"new": object.__new__, "cls": cls}
+    exec("\n".join(lines), scope)  # noqa: S102 - code built from the classes' own field names
+    clone = scope["clone"]
+    clone.__doc__ = State.clone.__doc__
+    clone.__qualname__ = f"{cls.__qualname__}.clone"
+    return clone
 
 
 MAX_SEATS = 6

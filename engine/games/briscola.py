@@ -109,6 +109,19 @@ class BriscolaState(State):
     HANDLERS = {"play": "_play", "exchange": "_exchange", "declare": "_declare", "draw": "_draw"}
     PHASE_KINDS = {"play": ("play", "exchange", "declare"), "draw": ("draw",)}
 
+    FIELDS = (
+        "faceup",
+        "trump",
+        "stock",
+        "drawn",
+        "declared",
+        "strength",
+        "points",
+        "exchange_card",
+        "black_hand",
+        "_plain",
+    )
+
     def __init__(self, game: Briscola, dealer: int, deal: Deal, viewer: int | None = None):
         super().__init__(game, dealer, deal, viewer)
         if deal.faceup is None:

@@ -105,6 +105,8 @@ class CalabresellaState(State):
     MUST_FOLLOW = True
     POINT_UNIT = "third"
 
+    FIELDS = ("monte", "spoken", "soloist", "contract", "raised", "called", "handed_from", "discarders", "redeal")
+
     def __init__(self, game: Calabresella, dealer: int, deal: Deal, viewer: int | None = None):
         super().__init__(game, dealer, deal, viewer)
         if len(deal.monte) != 4:

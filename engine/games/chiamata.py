@@ -92,6 +92,8 @@ class ChiamataState(State):
     HANDLERS = {"bid": "_bid", "pass": "_pass", "call": "_call", "play": "_play"}
     PHASE_KINDS = {"auction": ("bid", "pass"), "call": ("call",), "play": ("play",)}
 
+    FIELDS = ("passed", "bidder", "rank", "target", "caller", "called", "trump", "partner", "partner_known", "redeal")
+
     def __init__(self, game: Chiamata, dealer: int, deal: Deal, viewer: int | None = None):
         super().__init__(game, dealer, deal, viewer)
         self.phase = "auction"
