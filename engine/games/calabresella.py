@@ -334,9 +334,11 @@ class CalabresellaState(State):
         suit led is known to be in the hand). A rule check a subclass may relax."""
         if self.trick:
             led = self.trick[0].suit
-            if card.suit != led and any(c.suit == led for c in self.hands[seat]):
-                text = f"must follow suit: seat {seat} holds a card of the suit led ({led})"
-                return Refusal("follow_suit", text, seat=seat, card=card, suit=led)
+            if card.suit != led:
+                for held in self.hands[seat]:
+                    if held.suit == led:
+                        text = f"must follow suit: seat {seat} holds a card of the suit led ({led})"
+                        return Refusal("follow_suit", text, seat=seat, card=card, suit=led)
         return None
 
     def _play(self, action: Action) -> None:
@@ -344,7 +346,7 @@ class CalabresellaState(State):
         if card is None:
             raise IllegalAction("play needs a card")
         trick = self.trick
-        if trick or self._RULE_HOOKED:  # the base rule passes any lead
+        if self._RULE_HOOKED or (trick and card.suit != trick[0].suit):  # the base rule passes a lead, a follow
             reason = self.follow_suit_rule(seat, card)
             if reason is not None:
                 raise IllegalAction.of(reason)
