@@ -4,6 +4,7 @@
     python bench/engine.py --json          # {"briscola2": {"hands_per_s": N}, ...}
     python bench/engine.py --seconds 5     # measure each configuration longer
     python bench/engine.py --against dd0f741   # this tree against another revision, as ratios
+    python bench/engine.py --from-clone    # each hand played on a clone of it, as a bot plays
 
 Each hand: shuffle (random.Random, seeded), lay out the deal with the game's
 deal plan, build the full state, then until the hand is over resolve chance
@@ -28,6 +29,10 @@ configuration is the median of the rounds' ratios (this tree / REV), each
 from two runs next to each other in time. Every run also plays a fixed set
 of seeded hands (`--check` of them) and digests their actions and
 outcomes: "same" says both revisions played those hands identically.
+
+`--from-clone` plays each hand on `state.clone()` of the new hand, as a bot's
+simulation plays out a copy of its state (a clone whose attributes had become
+a plain dict played slower than the state it was cloned from).
 """
 
 from __future__ import annotations
@@ -57,13 +62,16 @@ CONFIGS = {
 TARGETS = {"briscola2": 6000, "chiamata": 5000, "calabresella": 2500}
 
 
-def playout(game, dealer: int, rng: random.Random):
-    """One complete hand of random legal play; returns the final state."""
+def playout(game, dealer: int, rng: random.Random, clone: bool = False):
+    """One complete hand of random legal play; returns the final state.
+    `clone`: played on a clone of the new hand, as a bot plays out a copy."""
     from engine.state import CHANCE, TERMINAL
 
     deck = game.deck()
     rng.shuffle(deck)
     state = game.new_hand(dealer, game.plan(dealer).deal(deck))
+    if clone:
+        state = state.clone()
     while True:
         turn = state.current_player()
         if turn == TERMINAL:
@@ -74,7 +82,7 @@ def playout(game, dealer: int, rng: random.Random):
             state.apply(state.random_legal(rng))
 
 
-def measure(name: str, seconds: float, seed: int = 1) -> float:
+def measure(name: str, seconds: float, seed: int = 1, clone: bool = False) -> float:
     """Complete hands per CPU second for one configuration."""
     from engine.games import make
 
@@ -82,14 +90,14 @@ def measure(name: str, seconds: float, seed: int = 1) -> float:
     rng = random.Random(seed)
     players = game.players
     for dealer in range(players):  # warm up
-        playout(game, dealer, rng).outcome()
+        playout(game, dealer, rng, clone).outcome()
     hands = 0
     clock = time.process_time
     start = clock()
     deadline = start + seconds
     while True:
         for _ in range(20):
-            playout(game, hands % players, rng).outcome()
+            playout(game, hands % players, rng, clone).outcome()
             hands += 1
         now = clock()
         if now >= deadline:
@@ -122,14 +130,16 @@ bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
 import engine
 assert os.path.dirname(os.path.abspath(engine.__file__)) == os.path.join({tree!r}, "engine"), engine.__file__
-rate = bench.measure({name!r}, {seconds!r}, {seed!r})
+rate = bench.measure({name!r}, {seconds!r}, {seed!r}, {clone!r})
 print(json.dumps({{"hands_per_s": rate, "digest": bench.digest({name!r}, {check!r})}}))
 """
 
 
-def run_worker(tree: str, name: str, seconds: float, seed: int, check: int) -> dict:
+def run_worker(tree: str, name: str, seconds: float, seed: int, check: int, clone: bool = False) -> dict:
     """Measure one configuration with the engine of `tree`, in a fresh interpreter."""
-    code = WORKER.format(tree=tree, bench=os.path.abspath(__file__), name=name, seconds=seconds, seed=seed, check=check)
+    code = WORKER.format(
+        tree=tree, bench=os.path.abspath(__file__), name=name, seconds=seconds, seed=seed, check=check, clone=clone
+    )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True, check=False)
     if done.returncode:
@@ -141,7 +151,7 @@ def git(*args: str) -> str:
     return subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True, check=True).stdout.strip()
 
 
-def against(rev: str, names: list[str], seconds: float, rounds: int, check: int) -> dict:
+def against(rev: str, names: list[str], seconds: float, rounds: int, check: int, clone: bool = False) -> dict:
     """Per configuration: both revisions' median rates and the median ratio (this tree / `rev`)."""
     try:
         commit = git("rev-parse", "--verify", f"{rev}^{{commit}}")
@@ -157,7 +167,7 @@ def against(rev: str, names: list[str], seconds: float, rounds: int, check: int)
             order = ("base", "this") if r % 2 == 0 else ("this", "base")
             for name in names:
                 for side in order:
-                    runs[name][side].append(run_worker(trees[side], name, seconds, 1 + r, check))
+                    runs[name][side].append(run_worker(trees[side], name, seconds, 1 + r, check, clone))
     finally:
         subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", scratch], capture_output=True, check=False)
         shutil.rmtree(scratch, ignore_errors=True)
@@ -174,7 +184,14 @@ def against(rev: str, names: list[str], seconds: float, rounds: int, check: int)
             "ratios": [round(x, 3) for x in ratios],
             "same_outcomes": len(digests) == 1,
         }
-    return {"against": short, "rounds": rounds, "seconds": seconds, "check_hands": check, "configs": results}
+    return {
+        "against": short,
+        "rounds": rounds,
+        "seconds": seconds,
+        "check_hands": check,
+        "from_clone": clone,
+        "configs": results,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", metavar="REV", help="measure this tree against git revision REV, as ratios")
     parser.add_argument("--rounds", type=int, default=3, help="with --against: rounds of alternation (default 3)")
     parser.add_argument("--check", type=int, default=200, help="with --against: seeded hands compared (default 200)")
+    parser.add_argument("--from-clone", action="store_true", help="play each hand on a clone of it, as bots do")
     args = parser.parse_args(argv)
     seconds = args.seconds if args.seconds is not None else (1.5 if args.against else 2.0)
     if seconds <= 0:
@@ -193,14 +211,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rounds and --check must be at least 1")
     names = args.only or list(CONFIGS)
     if args.against:
-        return report_against(against(args.against, names, seconds, args.rounds, args.check), args.json)
+        report = against(args.against, names, seconds, args.rounds, args.check, args.from_clone)
+        return report_against(report, args.json)
     if ROOT not in sys.path:
         sys.path.insert(0, ROOT)
-    results = {name: {"hands_per_s": round(measure(name, seconds))} for name in names}
+    results = {name: {"hands_per_s": round(measure(name, seconds, clone=args.from_clone))} for name in names}
     if args.json:
         print(json.dumps(results))
         return 0
-    print(f"random legal playouts, one core, {seconds:g} s each")
+    print(f"random legal playouts{' from a clone' if args.from_clone else ''}, one core, {seconds:g} s each")
     for name, result in results.items():
         game, players = CONFIGS[name]
         rate = result["hands_per_s"]
@@ -217,7 +236,7 @@ def report_against(report: dict, as_json: bool) -> int:
         return 0
     rev = report["against"]
     print(
-        f"random legal playouts, one core: this tree against {rev}, "
+        f"random legal playouts{' from a clone' if report['from_clone'] else ''}, one core: this tree against {rev}, "
         f"{report['rounds']} rounds of {report['seconds']:g} s per run, alternating"
     )
     print(f"  {'':<13} {rev + ' hands/s':>15} {'this hands/s':>13} {'ratio':>7}   rounds' ratios   outcomes")
