@@ -55,6 +55,10 @@ class Briscola(Game):
         super().__init__(players, options)
         self._sides = tuple(tuple(side) for side in self.sides())
         """`sides()`, built once for the states' results."""
+        self._side_of = tuple(next(i for i, side in enumerate(self._sides) if seat in side) for seat in range(players))
+        """Seat -> its side's index in `sides()`."""
+        self._rounds = tuple(tuple((first + i) % players for i in range(players)) for first in range(players))
+        """`_rounds[seat]`: every seat in playing order from `seat` on (a draw's order)."""
 
     def deck(self) -> list[Card]:
         """40 cards; 39 for 3 players (the 2 of diamonds removed); 36 for 6 (all 2s removed)."""
@@ -349,13 +353,11 @@ class BriscolaState(State):
                 merged.append(want if want is not None else got)
             cards = merged
         hands = self.hands
-        seat = self.leader
-        for card in cards:
+        for seat, card in zip(self.game._rounds[self.leader], cards):
             if card is None:
                 self.unknown[seat] += 1
             else:
                 hands[seat].append(card)
-            seat = seat + 1 if seat + 1 < n else 0
         self.drawn += n
         self.phase = "play"
         self.turn = self.leader
@@ -387,10 +389,7 @@ class BriscolaState(State):
             awards, winner = _three_player_awards(totals)
         else:
             awards, winner = _two_side_awards(totals, game.options["scoring"])
-        score = [0] * self.n
-        for side, members in enumerate(sides):
-            for seat in members:
-                score[seat] = awards[side]
+        score = [awards[side] for side in game._side_of]
         result = {"winner": winner, "trump": self.trump, "side_points": totals}
         if self.declared is not None:
             result["black_hand"] = self.declared
