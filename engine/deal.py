@@ -10,10 +10,14 @@ bots use `DealPlan.deal` on a plainly shuffled list of cards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import ClassVar
 
 from .cards import Card
+
+Getter = Callable[[Sequence], list]
 
 
 @dataclass
@@ -61,16 +65,38 @@ class DealPlan:
     faceup: int | None = None
     monte: tuple[int, ...] = ()
 
+    # Not a field: the plan's own getters (ClassVar keeps it out of the dataclass's fields).
+    _getters: ClassVar[tuple[tuple[Getter, ...], Getter, Getter]]
+    """The positions' getters (the hands', the stock's, the monte's), built once: every
+    hand of every playout is dealt."""
+
+    def __post_init__(self) -> None:
+        hands = tuple(_getter(positions) for positions in self.hands)
+        object.__setattr__(self, "_getters", (hands, _getter(self.stock), _getter(self.monte)))
+
+    def __getstate__(self) -> dict:
+        return {name: getattr(self, name) for name in ("size", "hands", "stock", "faceup", "monte")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.__post_init__()
+
     def deal(self, deck: Sequence[Card | None]) -> Deal:
         """Lay out a shuffled deck (position 0 first) as a fully known `Deal`."""
         if len(deck) != self.size:
             raise ValueError(f"the plan deals {self.size} cards, the deck has {len(deck)}")
+        hands, stock, monte = self._getters
         return Deal(
-            hands=[[deck[p] for p in positions] for positions in self.hands],
-            stock=[deck[p] for p in self.stock],
-            faceup=None if self.faceup is None else deck[self.faceup],
-            monte=[deck[p] for p in self.monte],
+            [get(deck) for get in hands], stock(deck), None if self.faceup is None else deck[self.faceup], monte(deck)
         )
+
+
+def _getter(positions: tuple[int, ...]) -> Getter:
+    """A function of a deck: the list of its cards at `positions`, in order."""
+    if len(positions) < 2:
+        return lambda deck: [deck[p] for p in positions]
+    get = itemgetter(*positions)
+    return lambda deck: list(get(deck))
 
 
 def packets(players: int, dealer: int, per_round: list[int]) -> list[list[int]]:

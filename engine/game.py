@@ -45,6 +45,8 @@ class Game:
             raise OptionError(f"{self.name} is played by {allowed} players, not {players!r}")
         self.players = players
         self.options = self._check_options(options or {})
+        self._plans: dict[int, DealPlan] = {}
+        """Deal plans by dealer, built once (a plan is immutable): every hand asks for one."""
 
     def _check_options(self, given: dict) -> dict:
         if not isinstance(given, dict):

@@ -24,12 +24,11 @@ the end-of-hand audit (which replays with every card known) checks the rest.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal, Protocol, Self
 
 from .cards import ALL_CARDS, Card
 from .deal import Deal, DealPlan
-from .tricks import trick_value, trick_winner
 
 CHANCE = -1
 """`current_player()` while the state waits for cards to be dealt or shown."""
@@ -112,6 +111,31 @@ class Action:
     choice: str | None = None
     holder: int | None = None
 
+    def __init__(
+        self,
+        seat: int,
+        kind: ActionKind,
+        card: Card | None = None,
+        cards: tuple[Card | None, ...] = (),
+        rank: str | None = None,
+        target: int | None = None,
+        contract: str | None = None,
+        choice: str | None = None,
+        holder: int | None = None,
+    ) -> None:
+        # The generated frozen __init__ goes through object.__setattr__ per field;
+        # setting the slots directly is the same, at half the cost (actions are
+        # built in every playout).
+        _ACTION_SET[0](self, seat)
+        _ACTION_SET[1](self, kind)
+        _ACTION_SET[2](self, card)
+        _ACTION_SET[3](self, cards)
+        _ACTION_SET[4](self, rank)
+        _ACTION_SET[5](self, target)
+        _ACTION_SET[6](self, contract)
+        _ACTION_SET[7](self, choice)
+        _ACTION_SET[8](self, holder)
+
     def __str__(self) -> str:
         parts = [f"seat {self.seat}" if self.seat >= 0 else "chance", self.kind]
         if self.card is not None:
@@ -123,6 +147,10 @@ class Action:
             if value is not None:
                 parts.append(f"{name}={value}")
         return " ".join(parts)
+
+
+_ACTION_SET = tuple(getattr(Action, f.name).__set__ for f in fields(Action))
+"""The setters of `Action`'s slots, in field order (its `__init__`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +174,15 @@ class Trick:
     cards: tuple[Card, ...]
     winner: int
     points: int
+
+    def __init__(self, leader: int, cards: tuple[Card, ...], winner: int, points: int) -> None:
+        _TRICK_SET[0](self, leader)  # as Action: the slots set directly
+        _TRICK_SET[1](self, cards)
+        _TRICK_SET[2](self, winner)
+        _TRICK_SET[3](self, points)
+
+
+_TRICK_SET = tuple(getattr(Trick, f.name).__set__ for f in fields(Trick))
 
 
 @dataclass
@@ -199,6 +236,13 @@ class State:
     """(phase, kind) -> handler function, built from HANDLERS and PHASE_KINDS
     for each class (so a subclass's overridden handler is the one called)."""
 
+    FIELDS: tuple[str, ...] = (
+        *("game", "n", "dealer", "viewer", "turn", "phase", "leader"),
+        *("hands", "unknown", "trick", "tricks", "captured", "won", "history"),
+    )
+    """The attributes this class adds to a state; each subclass names its own (its
+    `__init__` sets them all): what `clone` copies."""
+
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         cls._DISPATCH = {
@@ -206,6 +250,8 @@ class State:
             for phase, kinds in cls.PHASE_KINDS.items()
             for kind in kinds
         }
+        if "clone" not in vars(cls):
+            cls.clone = _clone_function(cls)  # type: ignore[method-assign, assignment]
 
     def __init__(self, game: Rules, dealer: int, deal: Deal, viewer: int | None):
         n = game.players
@@ -218,7 +264,7 @@ class State:
         self.dealer = dealer
         self.viewer = viewer
         self.hands: list[list[Card]] = [[c for c in h if c is not None] for h in deal.hands]
-        self.unknown: list[int] = [sum(1 for c in h if c is None) for h in deal.hands]
+        self.unknown: list[int] = [len(h) - len(known) for h, known in zip(deal.hands, self.hands)]
         self.turn = (dealer + 1) % n
         self.phase: Phase = "play"
         self.leader = self.turn
@@ -271,15 +317,17 @@ class State:
         return state
 
     def clone(self) -> State:
+        """A copy of this state (each game's class has its own, `_clone_function`)."""
         state = object.__new__(type(self))
-        state.__dict__.update(self.__dict__)
-        state.hands = [list(h) for h in self.hands]
-        state.unknown = list(self.unknown)
-        state.trick = list(self.trick)
-        state.tricks = list(self.tricks)
-        state.captured = list(self.captured)
-        state.won = list(self.won)
-        state.history = list(self.history)
+        attrs = self.__dict__.copy()
+        attrs["hands"] = [h[:] for h in self.hands]
+        attrs["unknown"] = self.unknown[:]
+        attrs["trick"] = self.trick[:]
+        attrs["tricks"] = self.tricks[:]
+        attrs["captured"] = self.captured[:]
+        attrs["won"] = self.won[:]
+        attrs["history"] = self.history[:]
+        state.__dict__ = attrs
         self._clone_extra(state)
         return state
 
@@ -380,10 +428,11 @@ class State:
 
     def _take_card(self, seat: int, card: Card, why: str = "play") -> None:
         """Remove `card` from `seat`'s hand: known, or one of its hidden cards."""
-        hand = self.hands[seat]
-        if card in hand:
-            hand.remove(card)
+        try:
+            self.hands[seat].remove(card)  # cards are interned: removes that very card
             return
+        except ValueError:
+            pass
         if self.unknown[seat] and not self._located_elsewhere(card, seat):
             self.unknown[seat] -= 1
             return
@@ -434,11 +483,29 @@ class State:
         return True
 
     def _close_trick(self, strength, trump, points) -> int:
-        """Score the complete trick on the table and return its winner."""
-        cards = tuple(self.trick)
-        winner = (self.leader + trick_winner(self.trick, trump, strength)) % self.n
-        value = trick_value(self.trick, points)
-        self.tricks.append(Trick(self.leader, cards, winner, value))
+        """Score the complete trick on the table and return its winner.
+
+        `engine.tricks.trick_winner` and `trick_value` in one pass (this runs
+        once a trick in every playout)."""
+        trick = self.trick
+        first = trick[0]
+        suit = first.suit
+        index = first.index
+        top = strength[index]
+        value = points[index]
+        best = 0
+        for i in range(1, len(trick)):
+            card = trick[i]
+            index = card.index
+            value += points[index]
+            if card.suit == suit:
+                if strength[index] > top:
+                    best, top = i, strength[index]
+            elif card.suit == trump:
+                best, suit, top = i, trump, strength[index]
+        leader = self.leader
+        winner = (leader + best) % self.n
+        self.tricks.append(Trick(leader, tuple(trick), winner, value))
         self.captured[winner] += value
         self.won[winner] += 1
         self.trick = []
@@ -453,19 +520,46 @@ class State:
         )
 
 
+_LISTS = {
+    "hands": "[h[:] for h in self.hands]",
+    **{name: f"self.{name}[:]" for name in ("unknown", "trick", "tricks", "captured", "won", "history")},
+}
+"""The base's mutable fields, as `clone` copies them (a game copies its own in `_clone_extra`)."""
+
+
+def _clone_function(cls: type[State]) -> Callable[[State], State]:
+    """`cls.clone`: a new state, each field of `FIELDS` (every class's) set in turn.
+
+    Not by copying `__dict__`: reading an object's `__dict__` turns its attributes
+    into a plain dict, and every attribute read and write on it (a playout makes
+    thousands) is slower after that; set one by one they stay as `__init__` made
+    them. A field a class does not name in `FIELDS` would be lost: tests/test_clone.py
+    checks every game's states have exactly the fields named."""
+    names = list(dict.fromkeys(name for klass in reversed(cls.__mro__) for name in vars(klass).get("FIELDS", ())))
+    lines = ["def clone(self):", "    state = new(cls)"]
+    lines += [f"    state.{name} = {_LISTS.get(name, f'self.{name}')}" for name in names]
+    lines += ["    self._clone_extra(state)", "    return state"]
+    scope: dict = {"new": object.__new__, "cls": cls}
+    exec("\n".join(lines), scope)  # noqa: S102 - code built from the classes' own field names
+    clone = scope["clone"]
+    clone.__doc__ = State.clone.__doc__
+    clone.__qualname__ = f"{cls.__qualname__}.clone"
+    return clone
+
+
 MAX_SEATS = 6
-_PLAYS: tuple[tuple[Action, ...], ...] = tuple(
+PLAYS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(seat, "play", card) for card in ALL_CARDS) for seat in range(MAX_SEATS)
 )
-"""`_PLAYS[seat][card.index]`: every play action, built once (legal_actions is hot)."""
+"""`PLAYS[seat][card.index]`: every play action, built once (legal_actions is hot)."""
 
 
 def play_action(seat: int, card: Card) -> Action:
     """The (shared, immutable) action of `seat` playing `card`."""
-    return _PLAYS[seat][card.index]
+    return PLAYS[seat][card.index]
 
 
 def play_actions(seat: int, cards) -> list[Action]:
     """The (shared, immutable) actions of `seat` playing each of `cards`."""
-    row = _PLAYS[seat]
+    row = PLAYS[seat]
     return [row[c.index] for c in cards]

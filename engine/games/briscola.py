@@ -16,13 +16,21 @@ from ..cards import (
 )
 from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, Need, State, play_action, play_actions
+from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, State, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
 STRENGTH_7 = strength_table(SEVEN_SECOND_ORDER)
 POINTS_7 = points_table(SEVEN_SECOND_POINTS)
+DECKS = {
+    3: tuple(c for c in ALL_CARDS if str(c) != "2D"),
+    6: tuple(c for c in ALL_CARDS if c.rank != "2"),
+}
+"""The smaller decks by player count; the others play all 40 cards."""
+DRAWS_2: dict[tuple[Card | None, ...], Action] = {}
+"""Two players' draw actions by their cards, each built once (at most 41 x 41 of them:
+a card or None, twice): the shared, immutable action `chance_outcome` returns."""
 
 
 class Briscola(Game):
@@ -43,20 +51,29 @@ class Briscola(Game):
     """`winner` is a side (a team index, or a seat), None for a draw; a
     declared black hand adds `black_hand` (the declarer)."""
 
+    def __init__(self, players: int, options: dict | None = None):
+        super().__init__(players, options)
+        self._sides = tuple(tuple(side) for side in self.sides())
+        """`sides()`, built once for the states' results."""
+        self._side_of = tuple(next(i for i, side in enumerate(self._sides) if seat in side) for seat in range(players))
+        """Seat -> its side's index in `sides()`."""
+        self._rounds = tuple(tuple((first + i) % players for i in range(players)) for first in range(players))
+        """`_rounds[seat]`: every seat in playing order from `seat` on (a draw's order)."""
+
     def deck(self) -> list[Card]:
         """40 cards; 39 for 3 players (the 2 of diamonds removed); 36 for 6 (all 2s removed)."""
-        if self.players == 3:
-            return [c for c in ALL_CARDS if str(c) != "2D"]
-        if self.players == 6:
-            return [c for c in ALL_CARDS if c.rank != "2"]
-        return list(ALL_CARDS)
+        return list(DECKS.get(self.players, ALL_CARDS))
 
     def plan(self, dealer: int) -> DealPlan:
         """3 cards each one at a time, then the face-up card, then the stock."""
-        size = len(self.deck())
-        hands = packets(self.players, dealer, [1, 1, 1])
-        faceup = 3 * self.players
-        return DealPlan(size, tuple(map(tuple, hands)), tuple(range(faceup + 1, size)), faceup)
+        plan = self._plans.get(dealer)
+        if plan is None:
+            size = len(self.deck())
+            hands = packets(self.players, dealer, [1, 1, 1])
+            faceup = 3 * self.players
+            plan = DealPlan(size, tuple(map(tuple, hands)), tuple(range(faceup + 1, size)), faceup)
+            self._plans[dealer] = plan
+        return plan
 
     def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> BriscolaState:
         return BriscolaState(self, dealer, deal, viewer)
@@ -96,6 +113,19 @@ class BriscolaState(State):
     HANDLERS = {"play": "_play", "exchange": "_exchange", "declare": "_declare", "draw": "_draw"}
     PHASE_KINDS = {"play": ("play", "exchange", "declare"), "draw": ("draw",)}
 
+    FIELDS = (
+        "faceup",
+        "trump",
+        "stock",
+        "drawn",
+        "declared",
+        "strength",
+        "points",
+        "exchange_card",
+        "black_hand",
+        "_plain",
+    )
+
     def __init__(self, game: Briscola, dealer: int, deal: Deal, viewer: int | None = None):
         super().__init__(game, dealer, deal, viewer)
         if deal.faceup is None:
@@ -111,6 +141,8 @@ class BriscolaState(State):
         rank = game.options["trump_exchange"]
         self.exchange_card = None if rank == "none" else Card(rank, self.trump)
         self.black_hand = game.options["black_hand"]
+        self._plain = self.exchange_card is None and not self.black_hand
+        """No option adds an action to the plays: a random action is a random card (`random_legal`)."""
 
     @property
     def ended_early(self) -> bool:
@@ -152,8 +184,10 @@ class BriscolaState(State):
         """As `State.random_legal`; with neither option that adds an action
         (trump exchange, black hand) a card is drawn straight from the hand."""
         seat = self.turn
-        if seat >= 0 and self.exchange_card is None and not self.black_hand and self.hands[seat]:
-            return play_action(seat, rng.choice(self.hands[seat]))
+        if seat >= 0 and self._plain:
+            hand = self.hands[seat]
+            if hand:
+                return PLAYS[seat][rng.choice(hand).index]
         return super().random_legal(rng)
 
     def need(self) -> Need:
@@ -176,15 +210,40 @@ class BriscolaState(State):
     def chance_outcome(self) -> Action:
         if self.turn != CHANCE:
             raise IllegalAction("no cards are to be dealt now")
-        return Action(CHANCE, "draw", cards=self._next_draw())
+        drawn, n, stock = self.drawn, self.n, self.stock  # `_next_draw`, inline
+        end = drawn + n
+        cards = tuple(stock[drawn:end]) if end <= len(stock) else (*stock[drawn:], self.faceup)
+        if n != 2:
+            return Action(CHANCE, "draw", None, cards)
+        action = DRAWS_2.get(cards)
+        if action is None:
+            action = DRAWS_2[cards] = Action(CHANCE, "draw", None, cards)
+        return action
+
+    def apply(self, action: Action) -> None:
+        """As `State.apply`, with the two actions of every hand, a play and a draw, handed
+        straight to their handler (the same checks: the seat to act, in its phase)."""
+        kind = action.kind
+        if action.seat == self.turn:
+            if kind == "play" and self.phase == "play":
+                self._play(action)
+                self.history.append(action)
+                return
+            if kind == "draw" and self.phase == "draw":
+                self._draw(action)
+                self.history.append(action)
+                return
+        State.apply(self, action)
 
     def _next_draw(self) -> tuple[Card | None, ...]:
         """The next draw as this state knows the pile: one card per seat from
         the trick winner on, the face-up card last (None: unknown)."""
-        drawn, end = self.drawn, self.drawn + self.n
-        if end <= len(self.stock):
-            return tuple(self.stock[drawn:end])
-        return (*self.stock[drawn:], self.faceup)
+        drawn = self.drawn
+        end = drawn + self.n
+        stock = self.stock
+        if end <= len(stock):
+            return tuple(stock[drawn:end])
+        return (*stock[drawn:], self.faceup)
 
     def chance_holders(self, need: Need) -> tuple:
         """A draw: one card to each seat, from the trick winner on."""
@@ -228,16 +287,24 @@ class BriscolaState(State):
         seat, card = action.seat, action.card
         if card is None:
             raise IllegalAction("play needs a card")
-        self._take_card(seat, card)
-        if self._add_to_trick(seat, card):
-            winner = self._close_trick(self.strength, self.trump, self.points)
-            if self.drawn <= len(self.stock):
-                self.phase = "draw"
-                self.turn = CHANCE
-            elif self.hand_size(winner) == 0:
-                self._end()
-            else:
-                self.turn = winner
+        try:
+            self.hands[seat].remove(card)  # `_take_card`, its usual case inline
+        except ValueError:
+            self._take_card(seat, card)
+        trick = self.trick
+        trick.append(card)
+        n = self.n
+        if len(trick) < n:  # `_add_to_trick`
+            self.turn = seat + 1 if seat + 1 < n else 0
+            return
+        winner = self._close_trick(self.strength, self.trump, self.points)
+        if self.drawn <= len(self.stock):
+            self.phase = "draw"
+            self.turn = CHANCE
+        elif not self.hands[winner] and not self.unknown[winner]:
+            self._end()
+        else:
+            self.turn = winner
 
     def _exchange(self, action: Action) -> None:
         seat = action.seat
@@ -272,7 +339,9 @@ class BriscolaState(State):
         self._end()
 
     def _draw(self, action: Action) -> None:
-        expected = self._next_draw()
+        drawn, n, stock = self.drawn, self.n, self.stock  # `_next_draw`, inline
+        end = drawn + n
+        expected = tuple(stock[drawn:end]) if end <= len(stock) else (*stock[drawn:], self.faceup)
         cards: Sequence[Card | None] = action.cards
         if cards != expected:  # unknown cards on either side, or a wrong draw
             if len(cards) != len(expected):
@@ -283,14 +352,13 @@ class BriscolaState(State):
                     raise IllegalAction(f"drawn card {got} is not the next card of the stock")
                 merged.append(want if want is not None else got)
             cards = merged
-        seat = self.leader
-        for card in cards:
+        hands = self.hands
+        for seat, card in zip(self.game._rounds[self.leader], cards):
             if card is None:
                 self.unknown[seat] += 1
             else:
-                self.hands[seat].append(card)
-            seat = (seat + 1) % self.n
-        self.drawn += self.n
+                hands[seat].append(card)
+        self.drawn += n
         self.phase = "play"
         self.turn = self.leader
 
@@ -301,12 +369,16 @@ class BriscolaState(State):
     # --- result -------------------------------------------------------------
 
     def side_points(self) -> list[int]:
-        return [sum(self.captured[s] for s in side) for side in self.game.sides()]
+        return self._side_points(self.game._sides)
+
+    def _side_points(self, sides: tuple[tuple[int, ...], ...]) -> list[int]:
+        captured = self.captured
+        return [sum([captured[s] for s in side]) for side in sides]
 
     def _finish(self) -> tuple[dict, list[int]]:
         game: Briscola = self.game
-        sides = game.sides()
-        totals = self.side_points()
+        sides = game._sides
+        totals = self._side_points(sides)
         winner: int | None
         if self.declared is not None:
             side = next(i for i, members in enumerate(sides) if self.declared in members)
@@ -317,10 +389,7 @@ class BriscolaState(State):
             awards, winner = _three_player_awards(totals)
         else:
             awards, winner = _two_side_awards(totals, game.options["scoring"])
-        score = [0] * self.n
-        for side, members in enumerate(sides):
-            for seat in members:
-                score[seat] = awards[side]
+        score = [awards[side] for side in game._side_of]
         result = {"winner": winner, "trump": self.trump, "side_points": totals}
         if self.declared is not None:
             result["black_hand"] = self.declared

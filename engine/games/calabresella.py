@@ -8,7 +8,7 @@ from typing import Literal
 from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, Need, Phase, Refusal, State, play_actions
+from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, Phase, Refusal, State, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(TRESSETTE_ORDER)
@@ -25,6 +25,16 @@ NEEDED = 18
 """Thirds the soloist needs: 6 whole points."""
 CARD_THIRDS = sum(VALUE)
 """Thirds in the 40 cards (32): what the tricks did not take is in the monte."""
+
+# The seats' actions, built once (legal_actions is hot in bots' playouts).
+SPEAK = tuple(
+    tuple((Action(s, "pass"), *(Action(s, "bid", contract=c) for c in CONTRACTS[k:])) for k in range(4))
+    for s in range(3)
+)
+"""`SPEAK[seat][k]`: a pass, then the bids above the k-th contract (0: none bid yet)."""
+CALLS = tuple(tuple(Action(s, "call", card=c) for c in ALL_CARDS) for s in range(3))
+RETURNS = tuple(tuple(Action(s, "return", card=c) for c in ALL_CARDS) for s in range(3))
+RAISE_ACTIONS = tuple(tuple(Action(s, "raise", choice=r) for r in RAISES) for s in range(3))
 
 
 class Calabresella(Game):
@@ -50,8 +60,11 @@ class Calabresella(Game):
 
     def plan(self, dealer: int) -> DealPlan:
         """Packets of 4, three times round: 12 each; the last 4 are the monte."""
-        hands = packets(3, dealer, [4, 4, 4])
-        return DealPlan(40, tuple(map(tuple, hands)), monte=(36, 37, 38, 39))
+        plan = self._plans.get(dealer)
+        if plan is None:
+            hands = packets(3, dealer, [4, 4, 4])
+            plan = self._plans[dealer] = DealPlan(40, tuple(map(tuple, hands)), monte=(36, 37, 38, 39))
+        return plan
 
     def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> CalabresellaState:
         return CalabresellaState(self, dealer, deal, viewer)
@@ -91,6 +104,8 @@ class CalabresellaState(State):
 
     MUST_FOLLOW = True
     POINT_UNIT = "third"
+
+    FIELDS = ("monte", "spoken", "soloist", "contract", "raised", "called", "handed_from", "discarders", "redeal")
 
     def __init__(self, game: Calabresella, dealer: int, deal: Deal, viewer: int | None = None):
         super().__init__(game, dealer, deal, viewer)
@@ -319,25 +334,51 @@ class CalabresellaState(State):
         suit led is known to be in the hand). A rule check a subclass may relax."""
         if self.trick:
             led = self.trick[0].suit
-            if card.suit != led and any(c.suit == led for c in self.hands[seat]):
-                text = f"must follow suit: seat {seat} holds a card of the suit led ({led})"
-                return Refusal("follow_suit", text, seat=seat, card=card, suit=led)
+            if card.suit != led:
+                for held in self.hands[seat]:
+                    if held.suit == led:
+                        text = f"must follow suit: seat {seat} holds a card of the suit led ({led})"
+                        return Refusal("follow_suit", text, seat=seat, card=card, suit=led)
         return None
 
     def _play(self, action: Action) -> None:
         seat, card = action.seat, action.card
         if card is None:
             raise IllegalAction("play needs a card")
-        reason = self.follow_suit_rule(seat, card)
-        if reason is not None:
-            raise IllegalAction.of(reason)
-        self._take_card(seat, card)
-        if self._add_to_trick(seat, card):
-            winner = self._close_trick(STRENGTH, None, VALUE)
-            if self.hand_size(winner) == 0:
-                self._end()
-            else:
-                self.turn = winner
+        trick = self.trick
+        if self._RULE_HOOKED or (trick and card.suit != trick[0].suit):  # the base rule passes a lead, a follow
+            reason = self.follow_suit_rule(seat, card)
+            if reason is not None:
+                raise IllegalAction.of(reason)
+        try:
+            self.hands[seat].remove(card)  # `_take_card`, its usual case inline
+        except ValueError:
+            self._take_card(seat, card)
+        trick.append(card)
+        if len(trick) < 3:  # `_add_to_trick`
+            self.turn = seat + 1 if seat < 2 else 0
+            return
+        winner = self._close_trick(STRENGTH, None, VALUE)
+        if not self.hands[winner] and not self.unknown[winner]:
+            self._end()
+        else:
+            self.turn = winner
+
+    _RULE_HOOKED = False
+    """True in a subclass with its own `follow_suit_rule` (asked of every card, even a lead)."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._RULE_HOOKED = cls.follow_suit_rule is not CalabresellaState.follow_suit_rule
+
+    def apply(self, action: Action) -> None:
+        """As `State.apply`, with a play handed straight to its handler (the same
+        checks: the seat to act, in the play)."""
+        if action.kind == "play" and action.seat == self.turn and self.phase == "play":
+            self._play(action)
+            self.history.append(action)
+            return
+        State.apply(self, action)
 
     def _end(self) -> None:
         self.phase = "done"
@@ -352,35 +393,54 @@ class CalabresellaState(State):
         if seat == CHANCE:
             return [self.chance_outcome()]
         if phase == "auction":
-            higher = CONTRACTS if self.contract is None else CONTRACTS[CONTRACTS.index(self.contract) + 1 :]
-            return [Action(seat, "pass")] + [Action(seat, "bid", contract=c) for c in higher]
+            return list(self._speak())
         if phase == "call":
-            return [Action(seat, "call", card=c) for c in ALL_CARDS]
+            return list(CALLS[seat])
         if phase == "return":
-            return [Action(seat, "return", card=c) for c in self.hands[seat]]
+            returns = RETURNS[seat]
+            return [returns[c.index] for c in self.hands[seat]]
         if phase == "raise":
-            return [Action(seat, "raise", choice=r) for r in RAISES]
+            return list(RAISE_ACTIONS[seat])
         if phase == "take":
             return [Action(seat, "take", cards=cards) for k in range(5) for cards in combinations(self.monte, k)]
         if phase == "discard":
             count = self.discarders[0][1]
             return [Action(seat, "discard", cards=cards) for cards in combinations(sorted(self.hands[seat]), count)]
+        return play_actions(seat, self._playable(seat))
+
+    def _playable(self, seat: int) -> list[Card]:
+        """The cards `seat` may play as this state knows its hand: those of the suit led, if any."""
         hand = self.hands[seat]
-        if self.trick:
-            led = self.trick[0].suit
+        trick = self.trick
+        if trick:
+            led = trick[0].suit
             follow = [c for c in hand if c.suit == led]
             if follow:
-                hand = follow
-        return play_actions(seat, hand)
+                return follow
+        return hand
+
+    def _speak(self) -> tuple[Action, ...]:
+        """The auction's choices of the seat to speak: a pass, then every higher bid."""
+        contract = self.contract
+        return SPEAK[self.turn][0 if contract is None else CONTRACTS.index(contract) + 1]
 
     def random_legal(self, rng) -> Action:
-        """As `State.random_legal`; a discard is drawn directly, not picked
-        among every combination `legal_actions()` lists."""
-        if self.phase == "discard":
+        """As `State.random_legal`; a play or a bid is drawn from the cards or the
+        table of bids, and a discard directly, not picked among every combination
+        `legal_actions()` lists."""
+        phase = self.phase
+        seat = self.turn
+        if phase == "play":
+            cards = self._playable(seat)
+            if cards:
+                return PLAYS[seat][rng.choice(cards).index]
+        elif phase == "discard":
             seat, count = self.discarders[0]
             hand = self.hands[seat]
             if len(hand) >= count:
                 return Action(seat, "discard", cards=tuple(sorted(rng.sample(hand, count))))
+        elif phase == "auction" and seat >= 0:
+            return rng.choice(self._speak())
         return super().random_legal(rng)
 
     def chance_holders(self, need: Need) -> tuple:

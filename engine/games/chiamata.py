@@ -2,24 +2,46 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import NoReturn
 
-from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, SUITS, Card, points_table, strength_table
+from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, RANKS, SUITS, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import TERMINAL, Action, IllegalAction, Refusal, State, play_action, play_actions
+from ..state import PLAYS, TERMINAL, Action, IllegalAction, Refusal, State, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
+ORDER = {rank: i for i, rank in enumerate(BRISCOLA_ORDER)}
+"""Rank -> its place in the order, high to low (`BRISCOLA_ORDER.index`)."""
 LOW_TO_HIGH = BRISCOLA_ORDER[::-1]
 """Trump order for the two rule: 2 < 4 < 5 < 6 < 7 < J < Q < K < 3 < A."""
+RISING = {rank: i for i, rank in enumerate(LOW_TO_HIGH)}
+"""Rank -> its place in `LOW_TO_HIGH`."""
+CARD = {suit: {rank: Card(rank, suit) for rank in RANKS} for suit in SUITS}
+"""`CARD[suit][rank]`: the card (what `Card(rank, suit)` finds, without its string work)."""
+BY_INDEX = attrgetter("index")
 
 
 # Every bid action, built once (legal_actions is hot in bots' playouts).
 RANK_BIDS = tuple(tuple(Action(seat, "bid", rank=r) for r in BRISCOLA_ORDER) for seat in range(5))
 TWO_BIDS = tuple(tuple(Action(seat, "bid", rank="2", target=t) for t in range(62, 121)) for seat in range(5))
 POINT_BIDS = tuple(tuple(Action(seat, "bid", target=t) for t in range(61, 121)) for seat in range(5))
+PASSES = tuple(Action(seat, "pass") for seat in range(5))
+CALLS = tuple(tuple(Action(seat, "call", card=c) for c in ALL_CARDS) for seat in range(5))
+"""`CALLS[seat][card.index]`: the call of each card."""
+RANK_SPEAK = tuple(tuple((PASSES[s], *RANK_BIDS[s][k:]) for k in range(len(BRISCOLA_ORDER) + 1)) for s in range(5))
+TWO_SPEAK = tuple(tuple((PASSES[s], *TWO_BIDS[s][k:]) for k in range(len(TWO_BIDS[s]) + 1)) for s in range(5))
+POINT_SPEAK = tuple(tuple((PASSES[s], *POINT_BIDS[s][k:]) for k in range(len(POINT_BIDS[s]) + 1)) for s in range(5))
+"""A seat's every choice in the auction, a pass then the bids still open (the
+bids' tables from the k-th on), as `legal_actions` lists them."""
+OF_RANKS = {
+    ranks: tuple(c for c in ALL_CARDS if c.rank in ranks)
+    for ranks in (*BRISCOLA_ORDER, *(BRISCOLA_ORDER[: k + 1] for k in range(len(BRISCOLA_ORDER))))
+}
+"""The cards of one rank, or of a rank and every higher one (a prefix of the order), in card order."""
 
 
 def unit(target: int) -> int:
@@ -49,7 +71,10 @@ class Chiamata(Game):
 
     def plan(self, dealer: int) -> DealPlan:
         """4 cards at a time, twice round: 8 each, nothing left."""
-        return DealPlan(40, tuple(map(tuple, packets(5, dealer, [4, 4]))))
+        plan = self._plans.get(dealer)
+        if plan is None:
+            plan = self._plans[dealer] = DealPlan(40, tuple(map(tuple, packets(5, dealer, [4, 4]))))
+        return plan
 
     def new_hand(self, dealer: int, deal: Deal, viewer: int | None = None) -> ChiamataState:
         return ChiamataState(self, dealer, deal, viewer)
@@ -66,6 +91,8 @@ class ChiamataState(State):
     game: Chiamata
     HANDLERS = {"bid": "_bid", "pass": "_pass", "call": "_call", "play": "_play"}
     PHASE_KINDS = {"auction": ("bid", "pass"), "call": ("call",), "play": ("play",)}
+
+    FIELDS = ("passed", "bidder", "rank", "target", "caller", "called", "trump", "partner", "partner_known", "redeal")
 
     def __init__(self, game: Chiamata, dealer: int, deal: Deal, viewer: int | None = None):
         super().__init__(game, dealer, deal, viewer)
@@ -87,15 +114,19 @@ class ChiamataState(State):
     # --- auction ------------------------------------------------------------
 
     def _bids_open(self) -> list[Action]:
+        return list(self._speak()[1:])
+
+    def _speak(self) -> tuple[Action, ...]:
+        """The auction's choices of the seat to speak: a pass, then every bid still open."""
         seat = self.turn
         if self.game.options["auction"] == "points":
             low = 61 if self.bidder is None else self.target + 1
-            return list(POINT_BIDS[seat][low - 61 :])
+            return POINT_SPEAK[seat][min(low - 61, 60)]
         if self.rank is None:
-            return list(RANK_BIDS[seat])
+            return RANK_SPEAK[seat][0]
         if self.rank != "2":
-            return list(RANK_BIDS[seat][BRISCOLA_ORDER.index(self.rank) + 1 :])
-        return list(TWO_BIDS[seat][self.target + 1 - 62 :])
+            return RANK_SPEAK[seat][ORDER[self.rank] + 1]
+        return TWO_SPEAK[seat][min(self.target + 1 - 62, 59)]
 
     def _bid(self, action: Action) -> None:
         if self.game.options["auction"] == "points":
@@ -130,7 +161,7 @@ class ChiamataState(State):
             if isinstance(target, bool) or not isinstance(target, int) or not self.target < target <= 120:
                 raise IllegalAction(f"a target must be above {self.target} and at most 120, not {target!r}")
             return
-        if self.rank is not None and BRISCOLA_ORDER.index(rank) <= BRISCOLA_ORDER.index(self.rank):
+        if self.rank is not None and ORDER[rank] <= ORDER[self.rank]:
             if self.rank == "2":
                 raise IllegalAction("after the 2 only '2 with a target' (62 to 120) may be bid")
             raise IllegalAction(f"each bid must be lower than the last: {rank} is not below {self.rank}")
@@ -140,21 +171,23 @@ class ChiamataState(State):
         self._next_speaker()
 
     def _next_speaker(self) -> None:
-        active = [s for s in range(5) if not self.passed[s]]
-        if not active:
+        passed = self.passed
+        left = passed.count(False)  # the seats still in the auction
+        if not left:
             self.redeal = True
             self.phase = "done"
             self.turn = TERMINAL
             return
-        if len(active) == 1 and active[0] == self.bidder:
-            self.caller = self.bidder
+        bidder = self.bidder
+        if left == 1 and bidder is not None and not passed[bidder]:
+            self.caller = bidder
             self.phase = "call"
-            self.turn = self.caller
+            self.turn = bidder
             return
         seat = self.turn
         for _ in range(5):
-            seat = (seat + 1) % 5
-            if not self.passed[seat]:
+            seat = seat + 1 if seat < 4 else 0
+            if not passed[seat]:
                 break
         self.turn = seat
 
@@ -169,7 +202,7 @@ class ChiamataState(State):
         assert bid is not None  # the rank auction had a bid, or nobody would call
         if card.rank == bid:
             return None
-        if options["call"] == "at_least" and BRISCOLA_ORDER.index(card.rank) < BRISCOLA_ORDER.index(bid):
+        if options["call"] == "at_least" and ORDER[card.rank] < ORDER[bid]:
             return None
         if bid == "2":
             return self.two_rule(card)
@@ -187,23 +220,34 @@ class ChiamataState(State):
         if options["auction"] == "points":
             return list(ALL_CARDS)
         assert bid is not None and self.caller is not None  # the rank auction had a bid and a caller
-        ranks = BRISCOLA_ORDER[: BRISCOLA_ORDER.index(bid) + 1] if options["call"] == "at_least" else bid
-        cards = [c for c in ALL_CARDS if c.rank in ranks]
+        ranks = BRISCOLA_ORDER[: ORDER[bid] + 1] if options["call"] == "at_least" else bid
+        cards = list(OF_RANKS[ranks])
         if bid == "2":
             # Per suit whose 2 the caller may hold: each card up the order
             # 4 5 6 ... A while every lower one may be held, if not surely held.
+            seat = self.caller
+            holds = self._holder(seat)
             for suit in SUITS:
-                if self._holds(self.caller, Card("2", suit)) is False:
+                of_suit = CARD[suit]
+                if holds(seat, of_suit["2"]) is False:
                     continue
                 for rank in LOW_TO_HIGH[1:]:
-                    card = Card(rank, suit)
-                    held = self._holds(self.caller, card)
+                    card = of_suit[rank]
+                    held = holds(seat, card)
                     if held is not True:
                         cards.append(card)
                     if held is False:
                         break
-            cards = sorted(set(cards))
+            cards = sorted(set(cards), key=BY_INDEX)
         return cards
+
+    def _holder(self, seat: int) -> Callable[[int, Card], bool | None]:
+        """`_holds` for `seat`'s cards; when this state knows all of them, a set's test
+        (held or not, for sure: what `_holds` says then, at less cost)."""
+        if self.unknown[seat]:
+            return self._holds
+        hand = frozenset(self.hands[seat])
+        return lambda _seat, card: card in hand
 
     def two_rule(self, card: Card) -> Refusal | None:
         """The two rule: holding the 2 of trump, call the lowest trump not held.
@@ -211,15 +255,17 @@ class ChiamataState(State):
         knows its hand, else the rule it breaks. A rule check a subclass may relax."""
         seat = self.caller
         assert seat is not None  # only the caller calls
-        two = Card("2", card.suit)
-        if self._holds(seat, two) is False:
+        of_suit = CARD[card.suit]
+        two = of_suit["2"]
+        holds = self._holder(seat)
+        if holds(seat, two) is False:
             text = f"{card} may be called only by a caller holding {two} (the two rule)"
             return Refusal("two_rule_two", text, seat=seat, card=card, cards=(two,))
-        if self._holds(seat, card) is True:
+        if holds(seat, card) is True:
             text = f"the two rule calls a trump the caller does not hold; the caller holds {card}"
             return Refusal("two_rule_held", text, seat=seat, card=card)
-        for rank in LOW_TO_HIGH[: LOW_TO_HIGH.index(card.rank)]:
-            if self._holds(seat, Card(rank, card.suit)) is False:
+        for rank in LOW_TO_HIGH[: RISING[card.rank]]:
+            if holds(seat, of_suit[rank]) is False:
                 text = f"the two rule calls the lowest trump not held, which is below {card}"
                 return Refusal("two_rule_lowest", text, seat=seat, card=card)
         return None
@@ -246,33 +292,56 @@ class ChiamataState(State):
         seat, card = action.seat, action.card
         if card is None:
             raise IllegalAction("play needs a card")
-        self._take_card(seat, card)
+        try:
+            self.hands[seat].remove(card)  # `_take_card`, its usual case inline
+        except ValueError:
+            self._take_card(seat, card)
         if card is self.called:
             self.partner = None if seat == self.caller else seat
             self.partner_known = True
-        if self._add_to_trick(seat, card):
-            winner = self._close_trick(STRENGTH, self.trump, POINTS)
-            if self.hand_size(winner) == 0:
-                self.phase = "done"
-                self.turn = TERMINAL
-            else:
-                self.turn = winner
+        trick = self.trick
+        trick.append(card)
+        if len(trick) < 5:  # `_add_to_trick`
+            self.turn = seat + 1 if seat < 4 else 0
+            return
+        winner = self._close_trick(STRENGTH, self.trump, POINTS)
+        if not self.hands[winner] and not self.unknown[winner]:
+            self.phase = "done"
+            self.turn = TERMINAL
+        else:
+            self.turn = winner
+
+    def apply(self, action: Action) -> None:
+        """As `State.apply`, with a play handed straight to its handler (the same
+        checks: the seat to act, in the play)."""
+        if action.kind == "play" and action.seat == self.turn and self.phase == "play":
+            self._play(action)
+            self.history.append(action)
+            return
+        State.apply(self, action)
 
     def legal_actions(self) -> list[Action]:
         seat = self.turn
         if seat == TERMINAL:
             return []
         if self.phase == "auction":
-            return [Action(seat, "pass"), *self._bids_open()]
+            return list(self._speak())
         if self.phase == "call":
-            return [Action(seat, "call", card=c) for c in self._callable() if self._call_ok(c) is None]
+            calls = CALLS[seat]
+            return [calls[c.index] for c in self._callable() if self._call_ok(c) is None]
         return play_actions(seat, self.hands[seat])
 
     def random_legal(self, rng) -> Action:
-        """As `State.random_legal`; in play a card is drawn straight from the hand."""
+        """As `State.random_legal`; in play a card is drawn straight from the hand,
+        in the auction a choice from the table of them."""
         seat = self.turn
-        if self.phase == "play" and self.hands[seat]:
-            return play_action(seat, rng.choice(self.hands[seat]))
+        phase = self.phase
+        if phase == "play":
+            hand = self.hands[seat]
+            if hand:
+                return PLAYS[seat][rng.choice(hand).index]
+        elif phase == "auction" and seat >= 0:
+            return rng.choice(self._speak())
         return super().random_legal(rng)
 
     def need(self) -> NoReturn:
