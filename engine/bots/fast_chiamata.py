@@ -80,7 +80,9 @@ def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[in
 def known_sides(caller: int, partner: int | None) -> list[list[float]]:
     """`friend[me][s]` once `me` knows the sides (`Table.same_side`)."""
     member = [1.0 if s == caller or s == partner else 0.0 for s in range(5)]
-    return [[1.0 if me == s else member[s] if member[me] == 1.0 else 1.0 - member[s] for s in range(5)] for me in range(5)]
+    return [
+        [1.0 if me == s else member[s] if member[me] == 1.0 else 1.0 - member[s] for s in range(5)] for me in range(5)
+    ]
 
 
 def unknown_sides(caller: int) -> list[list[float]]:
