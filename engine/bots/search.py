@@ -30,14 +30,24 @@ whatever the machine's load: about 80 ms of CPU a move on average
 (docs/bots.md gives the figures per game, at most about 0.25 s), chosen so
 that each arena of docs/bots.md fits in well under an hour on two cores."""
 FAST_STEPS = 16000
-"""... and where the playouts run on numbers (Briscola for two,
-`engine/bots/briscola2.py`, a step about a quarter of the CPU): about the
+"""... and where the playouts run on numbers in Briscola for two
+(`engine/bots/briscola2.py`, a step about a quarter of the CPU): about the
 same CPU a move, 90 ms on average and at most about 0.35 s, for four times
 the determinizations (against normal: 61.7% of the decided hands instead
 of 59.4% over the same 1000 deals, docs/bots.md)."""
+BRISCOLA_STEPS = 40000
+"""Briscola for three, four and six, its playouts on numbers
+(`engine/bots/fast_briscola.py`, a step about a sixth of the engine's
+CPU): about 0.17 s of CPU a move on average, at most about 0.35 s
+(docs/bots.md)."""
+PLAY_STEPS = 32000
+"""Chiamata and Calabresella, whose play runs on numbers
+(`engine/bots/fast_chiamata.py`, `fast_calabresella.py`; the auction and
+what follows it until the play on the engine): about 0.19 s of CPU a move
+on average, at most about 0.6 s (docs/bots.md)."""
 DEFAULT: Final = "default"
-"""`steps=DEFAULT`: `FAST_STEPS` where the playouts run on numbers, else
-`DEFAULT_STEPS`."""
+"""`steps=DEFAULT`: the budget of `fast_steps` where the playouts run on
+numbers, else `DEFAULT_STEPS`."""
 SAMPLE_STEPS = 10
 """What sampling one determinization costs, counted in steps."""
 CONFIDENCE = 1.0
@@ -172,7 +182,7 @@ def search(
     dropped, the anchor's never. It ends at whichever comes first:
     `iterations`, `seconds` of wall-clock time, `steps` of simulation (each
     iteration counts the actions it applies plus `SAMPLE_STEPS`; `DEFAULT`:
-    `FAST_STEPS` where the playouts run on numbers, else `DEFAULT_STEPS`)."""
+    `fast_steps` where the playouts run on numbers, else `DEFAULT_STEPS`)."""
     root = Node()
     root.prior = prior
     rewards = reward_function(determinizer.game)
@@ -183,7 +193,7 @@ def search(
         expand_after = None  # Briscola for two: its last tricks are searched exactly (`finisher`)
     fast = fast_module(determinizer.game, state) if policy is NORMAL_PLAYOUT else None
     if steps == DEFAULT:
-        steps = DEFAULT_STEPS if fast is None else FAST_STEPS
+        steps = DEFAULT_STEPS if fast is None else fast_steps(fast)
     budget = Budget(iterations, seconds, steps, began)
     solved: dict = {}
     alive = root_candidates(state, root, rng, policy)
@@ -348,6 +358,13 @@ def fast_module(game, state: State):
         if module.supports(state):
             return module
     return None
+
+
+def fast_steps(module) -> int:
+    """The default budget in steps a move where `module` plays the playouts."""
+    if module is briscola2:
+        return FAST_STEPS
+    return BRISCOLA_STEPS if module is fast_briscola else PLAY_STEPS
 
 
 def fast_playout(state: State, rng: Random, policy, module, rewards, solved: dict) -> tuple[list[float], int]:
