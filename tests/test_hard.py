@@ -569,38 +569,35 @@ def test_hard_moves_the_same_with_the_fast_playouts(name, players):
 
 
 def test_the_default_budget_buys_more_steps_where_playouts_run_on_numbers():
-    # Briscola for two: FAST_STEPS (about the CPU of DEFAULT_STEPS on the
-    # engine); every other game, and Briscola with the trump exchange:
-    # DEFAULT_STEPS.
-    two = first_decision("briscola", 2)
-    root = hard.search(
-        Determinizer(two), two.seat, random.Random(0), hard.playout_policy("normal"), None, None, steps=hard.DEFAULT
-    )
-    fixed = hard.search(
-        Determinizer(two), two.seat, random.Random(0), hard.playout_policy("normal"), None, None, steps=hard.FAST_STEPS
-    )
-    assert root.visits == fixed.visits > 0
-    for view in (first_decision("chiamata", 5), first_decision("briscola", 4)):
-        root = hard.search(
-            Determinizer(view),
-            view.seat,
-            random.Random(0),
-            hard.playout_policy("normal"),
-            None,
-            None,
-            steps=hard.DEFAULT,
-        )
-        fixed = hard.search(
-            Determinizer(view),
-            view.seat,
-            random.Random(0),
-            hard.playout_policy("normal"),
-            None,
-            None,
-            steps=hard.DEFAULT_STEPS,
-        )
-        assert root.visits == fixed.visits > 0
-    assert hard.FAST_STEPS > hard.DEFAULT_STEPS
+    # Where the playouts run on numbers, more steps for about the CPU of
+    # DEFAULT_STEPS on the engine: Briscola for two FAST_STEPS, for three to
+    # six BRISCOLA_STEPS, Chiamata and Calabresella PLAY_STEPS (from the
+    # auction on); Briscola with the trump exchange: DEFAULT_STEPS.
+    exchange = make("briscola", 4, {"trump_exchange": "2"})
+    deck = exchange.deck()
+    random.Random(2).shuffle(deck)
+    with_exchange = StateView(exchange.new_hand(0, deal_of(exchange, 0, deck).redact(1), viewer=1), 1)
+    for view, steps in (
+        (first_decision("briscola", 2), hard.FAST_STEPS),
+        (first_decision("briscola", 4), hard.BRISCOLA_STEPS),
+        (first_decision("chiamata", 5), hard.PLAY_STEPS),
+        (first_decision("calabresella", 3), hard.PLAY_STEPS),
+        (with_exchange, hard.DEFAULT_STEPS),
+    ):
+        runs = [
+            hard.search(
+                Determinizer(view),
+                view.seat,
+                random.Random(0),
+                hard.playout_policy("normal"),
+                None,
+                None,
+                steps=budget,
+            )
+            for budget in (hard.DEFAULT, steps)
+        ]
+        assert runs[0].visits == runs[1].visits > 0
+    assert hard.DEFAULT_STEPS < hard.FAST_STEPS < hard.PLAY_STEPS < hard.BRISCOLA_STEPS
 
 
 def snapshot(state) -> tuple:
