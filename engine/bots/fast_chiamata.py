@@ -43,8 +43,9 @@ def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[in
     caller, partner = state.caller, state.partner
     called = state.called.index
     played = called in trick or any(state.called in t.cards for t in state.tricks)
-    known = known_sides(caller, partner)
-    unknown = unknown_sides(caller)
+    known, unknown = SIDES.get((caller, partner)) or SIDES.setdefault(
+        (caller, partner), (known_sides(caller, partner), unknown_sides(caller))
+    )
     in_hands = sum(len(h) for h in hands)
     steps = 0
     while True:
@@ -75,6 +76,10 @@ def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[in
         leader = turn = winner
         if not hands[winner]:
             return (score(state, captured, won), captured), steps
+
+
+SIDES: dict = {}
+"""(caller, partner) -> (`known_sides`, `unknown_sides`), made once."""
 
 
 def known_sides(caller: int, partner: int | None) -> list[list[float]]:

@@ -52,51 +52,40 @@ def choose(
     n = len(hands)
     played = len(trick)
     scale = min(1.0, (tricks_left - 1) / 4.0)
-    best_card, best_key = -1, None
     hand = hands[me]
     base_points = 0
     for c in trick:
         base_points += value[c]
+    kept_top = None  # `mine` when the trick's best card stays the best
     if trick:  # the trick's best card before this one
         top, position = trick[0], 0
         for i in range(1, played):
             c = trick[i]
             if beats[top * 40 + c]:
                 top, position = c, i
+    # The master trump: no other hand holds a higher trump.
+    higher = 0
+    for seat in range(n):
+        if seat != me:
+            for c in hands[seat]:
+                if SUIT_OF[c] == trump and strength[c] > higher:
+                    higher = strength[c]
+    best_card, best_key = -1, None
     for card in hand:
         # p_my_side_wins(trick + [card])
-        if not trick:
-            best, winner_at = card, 0
-        elif beats[top * 40 + card]:
-            best, winner_at = card, played
+        if trick and not beats[top * 40 + card]:
+            if kept_top is None:
+                kept_top = side_wins(top, position, leader, played, n, hands, beats, friend)
+            mine = kept_top
         else:
-            best, winner_at = top, position
-        mine = friend[(leader + winner_at) % n]
-        row = best * 40
-        for k in range(played + 1, n):
-            seat = (leader + k) % n
-            for answer in hands[seat]:
-                if beats[row + answer]:
-                    f = friend[seat]
-                    mine = mine - mine * (1.0 - f) + (1.0 - mine) * f * 0.5
-                    break
+            mine = side_wins(card, played, leader, played, n, hands, beats, friend)
         points = base_points + value[card]
         rank = strength[card] - 1
-        suit = SUIT_OF[card]
-        if suit != trump:
+        if SUIT_OF[card] != trump:
             kept = 0.05 * rank
         else:
             worth = TRUMP_BASE + TRUMP_STEP * rank
-            master = True
-            for seat in range(n):
-                if seat != me:
-                    for c in hands[seat]:
-                        if SUIT_OF[c] == suit and strength[c] - 1 > rank:
-                            master = False
-                            break
-                    if not master:
-                        break
-            if master:
+            if strength[card] > higher:
                 worth += MASTER_TRUMP
             kept = worth * scale
         ev = (2.0 * mine - 1.0) * points - kept
@@ -113,3 +102,20 @@ def choose(
         if best_key is None or key > best_key:
             best_card, best_key = card, key
     return best_card
+
+
+def side_wins(best: int, winner_at: int, leader: int, played: int, n: int, hands, beats, friend) -> float:
+    """`Table.p_my_side_wins` once `played + 1` cards are on the table,
+    `best` the best of them, played `winner_at` cards after the lead: each
+    seat still to play that holds a card beating it takes the trick (from a
+    foe, or back for a friend half as surely)."""
+    mine = friend[(leader + winner_at) % n]
+    row = best * 40
+    for k in range(played + 1, n):
+        seat = (leader + k) % n
+        for answer in hands[seat]:
+            if beats[row + answer]:
+                f = friend[seat]
+                mine = mine - mine * (1.0 - f) + (1.0 - mine) * f * 0.5
+                break
+    return mine
