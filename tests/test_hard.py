@@ -22,7 +22,8 @@ import pytest
 from helpers.determinize import CASES, hands_of, walk
 from helpers.views import redact_action
 
-from engine.bots import StateView, briscola2, hard, normal
+from engine.bots import StateView, briscola2, fast_briscola, fast_calabresella, fast_chiamata, hard, normal
+from engine.bots import search as search_module
 from engine.bots.hard import FullView, Node, best_action, briscola_finish, discard_candidates, make_player, thin_bids
 from engine.cards import Card
 from engine.determinize import Determinizer
@@ -458,39 +459,145 @@ def test_hard_moves_the_same_with_the_fast_playout():
     assert compared >= 10
 
 
+def full_positions(name: str, players: int, options: dict, count: int):
+    """Full states in play a random number of random moves into a hand: the
+    auction, call, discards and raises (Chiamata, Calabresella) made by the
+    normal player, by random moves, or (Calabresella) with a forced contract."""
+    game = make(name, players, options)
+    policy = hard.as_policy(normal.play)
+    contracts = ("chiamo", "solo", "solissimo")
+    for seed in range(count):
+        rng = random.Random(seed)
+        deck = game.deck()
+        rng.shuffle(deck)
+        state = game.new_hand(seed % players, game.plan(seed % players).deal(deck))
+        if name == "calabresella" and seed % 3 == 2:
+            state.apply(Action(state.turn, "bid", contract=contracts[seed % 9 // 3]))
+        while state.phase not in ("play", "draw", "done"):
+            if state.current_player() == CHANCE:
+                state.apply(state.chance_outcome())
+            else:
+                state.apply(state.random_legal(rng) if seed % 4 == 1 else policy(state, rng))
+        for _ in range(rng.randrange(0, 40)):
+            if state.current_player() == TERMINAL:
+                break
+            state.apply(state.chance_outcome() if state.current_player() == CHANCE else state.random_legal(rng))
+        if state.current_player() != TERMINAL:
+            yield state
+
+
+FAST_GAMES = [
+    ("briscola", 3, {}, fast_briscola),
+    ("briscola", 4, {}, fast_briscola),
+    ("briscola", 6, {}, fast_briscola),
+    ("briscola", 3, {"seven_second": True}, fast_briscola),
+    ("briscola", 4, {"seven_second": True, "scoring": "game_points"}, fast_briscola),
+    ("briscola", 6, {"scoring": "game_points", "open_hands": True}, fast_briscola),
+    ("chiamata", 5, {}, fast_chiamata),
+    ("chiamata", 5, {"cappotto": "points", "scoring": "flat"}, fast_chiamata),
+    ("chiamata", 5, {"auction": "points", "call": "at_least"}, fast_chiamata),
+    ("calabresella", 3, {}, fast_calabresella),
+]
+
+
+@pytest.mark.parametrize(
+    "name, players, options, module", FAST_GAMES, ids=[f"{g[0]}{g[1]}-{i}" for i, g in enumerate(FAST_GAMES)]
+)
+def test_the_fast_playouts_play_the_engine_playout(name, players, options, module):
+    # Each game's playout on numbers is the engine playout of the normal
+    # player: the same score and card points of every seat at the end, and
+    # the same count of actions (the step budget), from anywhere in the play.
+    policy = hard.as_policy(normal.play)  # the engine path: not hard.NORMAL_PLAYOUT itself
+    rewards = hard.reward_function(make(name, players, options))
+    checked = 0
+    for state in full_positions(name, players, options, 120):
+        assert module.supports(state)
+        before = (tuple(map(tuple, state.hands)), tuple(state.trick), tuple(state.captured), len(state.history))
+        engine = state.clone()
+        start = len(engine.history)
+        assert hard.playout(engine, random.Random(0), policy) is None
+        out = engine.outcome()
+        final, steps = module.playout(state)
+        assert final == (list(out.score), list(out.points))
+        assert steps == len(engine.history) - start
+        assert rewards(state, None, final) == rewards(engine)
+        assert (tuple(map(tuple, state.hands)), tuple(state.trick), tuple(state.captured), len(state.history)) == before
+        checked += 1
+    assert checked >= 100
+
+
+def test_the_fast_playouts_are_for_the_play_of_the_plain_games():
+    for options in ({"trump_exchange": "2"}, {"black_hand": True}):
+        game = make("briscola", 4, options)
+        assert not fast_briscola.supports(game.new_hand(0, deal_of(game, 0, game.deck())))
+        assert search_module.fast_module(game, game.new_hand(0, deal_of(game, 0, game.deck()))) is None
+    for name, players, module in (("chiamata", 5, fast_chiamata), ("calabresella", 3, fast_calabresella)):
+        game = make(name, players)
+        state = game.new_hand(0, deal_of(game, 0, game.deck()))
+        assert state.phase == "auction" and not module.supports(state)
+        assert search_module.fast_module(game, state) is module  # the auction on the engine, then numbers
+    two = make("briscola", 2)
+    assert search_module.fast_module(two, two.new_hand(0, deal_of(two, 0, two.deck()))) is briscola2
+
+
+@pytest.mark.parametrize("name, players", [("briscola", 3), ("briscola", 4), ("chiamata", 5), ("calabresella", 3)])
+def test_hard_moves_the_same_with_the_fast_playouts(name, players):
+    # The same view, rng and step budget: the same root (visits and rewards
+    # of every move) and the same move, whether the playouts run on the
+    # engine or on numbers; Chiamata and Calabresella from the auction on.
+    game = make(name, players)
+    compared = 0
+    seen = set()
+    for seed in range(2):
+        for number, (full, views) in enumerate(walk(game, seed % players, random.Random(seed))):
+            seat = full.current_player()
+            if seat < 0 or (number % 6 and full.phase == "play") or full.phase == "discard":
+                continue
+            view = StateView(views[seat], seat)
+            if len(view.legal) < 2:
+                continue
+            roots = [
+                hard.search(Determinizer(view), seat, random.Random(number), policy, None, None, steps=500)
+                for policy in (hard.NORMAL_PLAYOUT, hard.as_policy(normal.play))
+            ]
+            fast, engine = ({a: (c.visits, c.total) for a, c in r.children.items()} for r in roots)
+            assert fast == engine and roots[0].visits == roots[1].visits > 0
+            seen.add(full.phase)
+            compared += 1
+    assert compared >= 10
+    assert "play" in seen and (name == "briscola" or "auction" in seen)
+
+
 def test_the_default_budget_buys_more_steps_where_playouts_run_on_numbers():
-    # Briscola for two: FAST_STEPS (about the CPU of DEFAULT_STEPS on the
-    # engine); every other game, and Briscola with the trump exchange:
-    # DEFAULT_STEPS.
-    two = first_decision("briscola", 2)
-    root = hard.search(
-        Determinizer(two), two.seat, random.Random(0), hard.playout_policy("normal"), None, None, steps=hard.DEFAULT
-    )
-    fixed = hard.search(
-        Determinizer(two), two.seat, random.Random(0), hard.playout_policy("normal"), None, None, steps=hard.FAST_STEPS
-    )
-    assert root.visits == fixed.visits > 0
-    for view in (first_decision("chiamata", 5), first_decision("briscola", 4)):
-        root = hard.search(
-            Determinizer(view),
-            view.seat,
-            random.Random(0),
-            hard.playout_policy("normal"),
-            None,
-            None,
-            steps=hard.DEFAULT,
-        )
-        fixed = hard.search(
-            Determinizer(view),
-            view.seat,
-            random.Random(0),
-            hard.playout_policy("normal"),
-            None,
-            None,
-            steps=hard.DEFAULT_STEPS,
-        )
-        assert root.visits == fixed.visits > 0
-    assert hard.FAST_STEPS > hard.DEFAULT_STEPS
+    # Where the playouts run on numbers, more steps for about the CPU of
+    # DEFAULT_STEPS on the engine: Briscola for two FAST_STEPS, for three to
+    # six BRISCOLA_STEPS, Chiamata and Calabresella PLAY_STEPS (from the
+    # auction on); Briscola with the trump exchange: DEFAULT_STEPS.
+    exchange = make("briscola", 4, {"trump_exchange": "2"})
+    deck = exchange.deck()
+    random.Random(2).shuffle(deck)
+    with_exchange = StateView(exchange.new_hand(0, deal_of(exchange, 0, deck).redact(1), viewer=1), 1)
+    for view, steps in (
+        (first_decision("briscola", 2), hard.FAST_STEPS),
+        (first_decision("briscola", 4), hard.BRISCOLA_STEPS),
+        (first_decision("chiamata", 5), hard.PLAY_STEPS),
+        (first_decision("calabresella", 3), hard.PLAY_STEPS),
+        (with_exchange, hard.DEFAULT_STEPS),
+    ):
+        runs = [
+            hard.search(
+                Determinizer(view),
+                view.seat,
+                random.Random(0),
+                hard.playout_policy("normal"),
+                None,
+                None,
+                steps=budget,
+            )
+            for budget in (hard.DEFAULT, steps)
+        ]
+        assert runs[0].visits == runs[1].visits > 0
+    assert hard.DEFAULT_STEPS < hard.FAST_STEPS < hard.PLAY_STEPS < hard.BRISCOLA_STEPS
 
 
 def snapshot(state) -> tuple:

@@ -18,12 +18,14 @@ from .narrowing import ROOT_CANDIDATES, discard_candidates, thin_bids, thin_call
 from .playout import NORMAL_PLAYOUT, FullView, as_policy, heuristic_action, playout_policy
 from .rewards import reward_function
 from .search import (
+    BRISCOLA_STEPS,
     CONFIDENCE,
     DEFAULT,
     DEFAULT_STEPS,
     EXPAND_AFTER,
     EXPLORATION,
     FAST_STEPS,
+    PLAY_STEPS,
     SAMPLE_STEPS,
     TREE_PLAYS,
     Node,
@@ -34,6 +36,7 @@ from .search import (
 )
 
 __all__ = [
+    "BRISCOLA_STEPS",
     "CONFIDENCE",
     "DEFAULT",
     "DEFAULT_ANCHOR",
@@ -45,6 +48,7 @@ __all__ = [
     "EXPLORATION",
     "FAST_STEPS",
     "NORMAL_PLAYOUT",
+    "PLAY_STEPS",
     "ROOT_CANDIDATES",
     "SAMPLE_STEPS",
     "TREE_PLAYS",
@@ -96,8 +100,10 @@ def make_player(
     """A hard player with this budget, ending at whichever limit comes first
     (None: no limit of that kind; one at least must be set):
     `iterations` a move, `seconds` of wall-clock time a move, `steps` of
-    simulation a move (see `search`; `DEFAULT`: `DEFAULT_STEPS`, or
-    `FAST_STEPS` where the playouts run on numbers).
+    simulation a move (see `search`; `DEFAULT`: `DEFAULT_STEPS`, or where
+    the playouts run on numbers `FAST_STEPS` in Briscola for two,
+    `BRISCOLA_STEPS` for three to six, `PLAY_STEPS` in Chiamata and
+    Calabresella).
 
     `playout`: "normal" (the normal player), "heuristic" (engine/bots/playout.py's,
     faster and weaker), "random" (`random_legal`) or a function `(full

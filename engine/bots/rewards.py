@@ -18,25 +18,35 @@ SCORE_SCALE = {Chiamata: 4.0, Calabresella: 8.0}
 
 
 def reward_function(game):
-    """`rewards(final state, side points or None) -> [reward of each seat]`
-    for this game (the side points: `playout`'s exact finish, the state then
-    not being final)."""
+    """`rewards(final state, side points or None, final=None) -> [reward of
+    each seat]` for this game (the side points: `playout`'s exact finish,
+    the state then not being final; `final`: (each seat's score, each
+    seat's card points) of a hand a fast playout finished, the state then
+    not being final either: engine/bots/fast_*.py)."""
     n = game.players
     if isinstance(game, Briscola):
         sides = game.sides()
         side_of = [next(i for i, side in enumerate(sides) if s in side) for s in range(n)]
         if n == 3:
 
-            def three_player_rewards(state, totals=None):
-                out = state.outcome()
-                return [out.score[s] / 3 + POINT_WEIGHT * (out.points[s] - 40) / 120 for s in range(n)]
+            def three_player_rewards(state, totals=None, final=None):
+                if final is None:
+                    out = state.outcome()
+                    score, points = out.score, out.points
+                else:
+                    score, points = final
+                return [score[s] / 3 + POINT_WEIGHT * (points[s] - 40) / 120 for s in range(n)]
 
             return three_player_rewards
         scoring = game.options["scoring"]
         top = 3 if scoring == "game_points" else 1
 
-        def two_side_rewards(state, totals=None):
-            if totals is None:
+        def two_side_rewards(state, totals=None, final=None):
+            if final is not None:
+                score, points = final
+                totals = [sum(points[s] for s in side) for side in sides]
+                awards = [score[side[0]] for side in sides]
+            elif totals is None:
                 out = state.outcome()
                 totals = out.result["side_points"]
                 awards = [out.score[side[0]] for side in sides]
@@ -50,7 +60,8 @@ def reward_function(game):
         return two_side_rewards
     scale = SCORE_SCALE[type(game)]
 
-    def score_rewards(state, totals=None):
-        return [score / scale for score in state.outcome().score]
+    def score_rewards(state, totals=None, final=None):
+        scores = state.outcome().score if final is None else final[0]
+        return [score / scale for score in scores]
 
     return score_rewards

@@ -14,8 +14,10 @@ from typing import Final, Literal
 
 from ..determinize import Determinizer
 from ..games.briscola import Briscola, BriscolaState
+from ..games.calabresella import Calabresella
+from ..games.chiamata import Chiamata
 from ..state import CHANCE, PUBLIC, TERMINAL, Action, State
-from . import briscola2
+from . import briscola2, fast_briscola, fast_calabresella, fast_chiamata
 from .narrowing import available, root_candidates
 from .playout import NORMAL_PLAYOUT
 from .rewards import reward_function
@@ -28,14 +30,24 @@ whatever the machine's load: about 80 ms of CPU a move on average
 (docs/bots.md gives the figures per game, at most about 0.25 s), chosen so
 that each arena of docs/bots.md fits in well under an hour on two cores."""
 FAST_STEPS = 16000
-"""... and where the playouts run on numbers (Briscola for two,
-`engine/bots/briscola2.py`, a step about a quarter of the CPU): about the
+"""... and where the playouts run on numbers in Briscola for two
+(`engine/bots/briscola2.py`, a step about a quarter of the CPU): about the
 same CPU a move, 90 ms on average and at most about 0.35 s, for four times
 the determinizations (against normal: 61.7% of the decided hands instead
 of 59.4% over the same 1000 deals, docs/bots.md)."""
+BRISCOLA_STEPS = 40000
+"""Briscola for three, four and six, its playouts on numbers
+(`engine/bots/fast_briscola.py`, a step about a sixth of the engine's
+CPU): about 0.17 s of CPU a move on average, at most about 0.35 s
+(docs/bots.md)."""
+PLAY_STEPS = 32000
+"""Chiamata and Calabresella, whose play runs on numbers
+(`engine/bots/fast_chiamata.py`, `fast_calabresella.py`; the auction and
+what follows it until the play on the engine): about 0.19 s of CPU a move
+on average, at most about 0.6 s (docs/bots.md)."""
 DEFAULT: Final = "default"
-"""`steps=DEFAULT`: `FAST_STEPS` where the playouts run on numbers, else
-`DEFAULT_STEPS`."""
+"""`steps=DEFAULT`: the budget of `fast_steps` where the playouts run on
+numbers, else `DEFAULT_STEPS`."""
 SAMPLE_STEPS = 10
 """What sampling one determinization costs, counted in steps."""
 CONFIDENCE = 1.0
@@ -170,7 +182,7 @@ def search(
     dropped, the anchor's never. It ends at whichever comes first:
     `iterations`, `seconds` of wall-clock time, `steps` of simulation (each
     iteration counts the actions it applies plus `SAMPLE_STEPS`; `DEFAULT`:
-    `FAST_STEPS` where the playouts run on numbers, else `DEFAULT_STEPS`)."""
+    `fast_steps` where the playouts run on numbers, else `DEFAULT_STEPS`)."""
     root = Node()
     root.prior = prior
     rewards = reward_function(determinizer.game)
@@ -179,9 +191,9 @@ def search(
     state = determinizer.sample(rng)
     if finish is not None or (expand_after is not None and plays_left(state) > TREE_PLAYS):
         expand_after = None  # Briscola for two: its last tricks are searched exactly (`finisher`)
-    fast = policy is NORMAL_PLAYOUT and briscola2.supports(state)
+    fast = fast_module(determinizer.game, state) if policy is NORMAL_PLAYOUT else None
     if steps == DEFAULT:
-        steps = FAST_STEPS if fast else DEFAULT_STEPS
+        steps = DEFAULT_STEPS if fast is None else fast_steps(fast)
     budget = Budget(iterations, seconds, steps, began)
     solved: dict = {}
     alive = root_candidates(state, root, rng, policy)
@@ -203,9 +215,8 @@ def search(
                     if expand_after is None
                     else descend(child, one, seat, play_rng, policy, exploration, expand_after)
                 )
-                if fast:
-                    totals, steps_taken = briscola2.playout(one, solved)
-                    reward = rewards(one, totals)
+                if fast is not None:
+                    reward, steps_taken = fast_playout(one, play_rng, policy, fast, rewards, solved)
                     budget.steps += steps_taken
                 else:
                     reward = rewards(one, playout(one, play_rng, policy, finish))
@@ -327,6 +338,51 @@ def playout(state: State, rng: Random, policy, finish=None) -> list[int] | None:
             if totals is not None:
                 return totals
         state.apply(state.chance_outcome() if turn == CHANCE else policy(state, rng))
+
+
+FAST_PLAYOUTS = (briscola2, fast_briscola, fast_chiamata, fast_calabresella)
+"""The modules that play the normal player's playouts on card indices, each
+for the positions its `supports(state)` accepts."""
+
+
+def fast_module(game, state: State):
+    """The module of `FAST_PLAYOUTS` that finishes this game's hands from
+    `state` on card indices, or None (then the playouts are the engine's):
+    Briscola for two from anywhere (`briscola2`), for three, four and six
+    (`fast_briscola`) in the plain game; Chiamata and Calabresella from any
+    phase, the play on numbers (`fast_chiamata`, `fast_calabresella`) once
+    the engine has played what comes before it."""
+    if isinstance(game, (Chiamata, Calabresella)):
+        return fast_chiamata if isinstance(game, Chiamata) else fast_calabresella
+    for module in (briscola2, fast_briscola):
+        if module.supports(state):
+            return module
+    return None
+
+
+def fast_steps(module) -> int:
+    """The default budget in steps a move where `module` plays the playouts."""
+    if module is briscola2:
+        return FAST_STEPS
+    return BRISCOLA_STEPS if module is fast_briscola else PLAY_STEPS
+
+
+def fast_playout(state: State, rng: Random, policy, module, rewards, solved: dict) -> tuple[list[float], int]:
+    """Finish the hand of full `state` with the normal player (`policy`,
+    `NORMAL_PLAYOUT`): on the engine (`state` changed in place) until
+    `module` supports the position, then on card indices; (every seat's
+    reward, steps taken on numbers: those on the engine are in
+    `state.history`)."""
+    while not module.supports(state):
+        turn = state.current_player()
+        if turn == TERMINAL:
+            return rewards(state), 0
+        state.apply(state.chance_outcome() if turn == CHANCE else policy(state, rng))
+    if module is briscola2:
+        totals, taken = briscola2.playout(state, solved)
+        return rewards(state, totals), taken
+    final, taken = module.playout(state, solved)
+    return rewards(state, None, final), taken
 
 
 def finisher(game):
