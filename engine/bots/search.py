@@ -38,7 +38,7 @@ of 59.4% over the same 1000 deals, docs/bots.md)."""
 BRISCOLA_STEPS = 40000
 """Briscola for three, four and six, its playouts on numbers
 (`engine/bots/fast_briscola.py`, a step about a sixth of the engine's
-CPU): about 0.17 s of CPU a move on average, at most about 0.35 s
+CPU): about 0.15-0.17 s of CPU a move on average, at most about 0.45 s
 (docs/bots.md)."""
 PLAY_STEPS = 32000
 """Chiamata and Calabresella, whose play runs on numbers
