@@ -44,7 +44,7 @@ PLAY_STEPS = 32000
 """Chiamata and Calabresella, whose play runs on numbers
 (`engine/bots/fast_chiamata.py`, `fast_calabresella.py`; the auction and
 what follows it until the play on the engine): about 0.19 s of CPU a move
-on average, at most about 0.6 s (docs/bots.md)."""
+on average; the dearest Chiamata move measured took 0.91 s (docs/bots.md)."""
 DEFAULT: Final = "default"
 """`steps=DEFAULT`: the budget of `fast_steps` where the playouts run on
 numbers, else `DEFAULT_STEPS`."""
