@@ -189,7 +189,7 @@ class Determinizer:
                     action = Action(action.seat, "discard", cards=sample.discards[t])
                 state.apply(action)
                 if seen is not None:
-                    seen.apply(_as_seen(action, need, self.seat))
+                    seen.apply(as_seen(action, need, self.seat))
         except IllegalAction as error:
             raise Inconsistent(f"action {t}: {error}") from None
         return state
@@ -312,7 +312,7 @@ def _knows_the_same(a: State, b: State) -> bool:
     return all(Counter(x) == Counter(y) for x, y in zip(a.hands, b.hands))
 
 
-def _as_seen(action: Action, need, seat: int | None) -> Action:
+def as_seen(action: Action, need, seat: int | None) -> Action:
     """`action` as `seat` receives it: chance cards only where `need.audiences`
     names it or PUBLIC, other seats' discards face down (docs/rules.md)."""
     if action.seat == CHANCE:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Literal, Protocol, Self
+from typing import ClassVar, Literal, Protocol, Self
 
 from .cards import ALL_CARDS, Card
 from .deal import Deal, DealPlan
@@ -243,6 +243,10 @@ class State:
     """The attributes this class adds to a state; each subclass names its own (its
     `__init__` sets them all): what `clone` copies."""
 
+    _PLAY: ClassVar[Callable[[State, Action], None] | None] = None
+    """The handler of a play in the play phase, the action of every trick: `apply` calls it
+    straight away (the computer players' playouts apply little else)."""
+
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         cls._DISPATCH = {
@@ -250,6 +254,7 @@ class State:
             for phase, kinds in cls.PHASE_KINDS.items()
             for kind in kinds
         }
+        cls._PLAY = cls._DISPATCH.get(("play", "play"))
         if "clone" not in vars(cls):
             cls.clone = _clone_function(cls)  # type: ignore[method-assign, assignment]
 
@@ -297,6 +302,11 @@ class State:
         A rejected action leaves the state exactly as it was.
         """
         turn = self.turn
+        play = type(self)._PLAY  # the plain function, as `_DISPATCH` holds it
+        if play is not None and action.kind == "play" and action.seat == turn and self.phase == "play":
+            play(self, action)  # the same checks as below: the seat to act, in the play
+            self.history.append(action)
+            return
         if action.seat != turn or turn == TERMINAL:
             if turn == TERMINAL:
                 raise IllegalAction("the hand is over")

@@ -20,6 +20,7 @@ import pytest
 from engine.bots import coach, hard
 from engine.bots.playout import NORMAL_PLAYOUT
 from engine.cards import BRISCOLA_POINTS
+from engine.determinize import as_seen
 from engine.games import make
 from engine.state import CHANCE
 
@@ -48,7 +49,7 @@ def played_hand(game, seed: int, seat_player=None, seat: int = 0):
         if turn == CHANCE:
             outcome, need = full.chance_outcome(), full.need()
             full.apply(outcome)
-            view.apply(coach.seen_by(outcome, need, seat))
+            view.apply(as_seen(outcome, need, seat))
             continue
         if turn == seat and seat_player is not None and len(full.legal_actions()) > 1:
             action = seat_player(StateView(view, seat), i)
@@ -57,7 +58,7 @@ def played_hand(game, seed: int, seat_player=None, seat: int = 0):
             action = NORMAL_PLAYOUT(full, rng)
         actions.append(action)
         full.apply(action)
-        view.apply(coach.seen_by(action, None, seat))
+        view.apply(as_seen(action, None, seat))
     return deal, actions
 
 

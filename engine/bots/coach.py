@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from ..determinize import Determinizer, Inconsistent
+from ..determinize import Determinizer, Inconsistent, as_seen
 from ..games.briscola import BriscolaState
 from ..games.calabresella import CalabresellaState
 from ..games.chiamata import ChiamataState
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, State
+from ..state import CHANCE, TERMINAL, Action, State
 from . import StateView, hard
 from .narrowing import WIDE, discard_candidates, thin_bids, thin_calls
 from .playout import NORMAL_PLAYOUT
@@ -220,7 +220,7 @@ def seat_decisions(game, dealer: int, deal, actions: Iterable[Action], seat: int
     def step(action: Action) -> None:
         need = full.need() if action.seat == CHANCE else None
         full.apply(action)
-        view.apply(seen_by(action, need, seat))
+        view.apply(as_seen(action, need, seat))
 
     for action in actions:
         while full.current_player() == CHANCE:
@@ -229,19 +229,6 @@ def seat_decisions(game, dealer: int, deal, actions: Iterable[Action], seat: int
             out.append((StateView(view, seat), action))
         step(action)
     return out
-
-
-def seen_by(action: Action, need, seat: int) -> Action:
-    """`action` as `seat` is told it: chance cards only where `need.audiences` names it
-    (or everybody), other seats' discards face down."""
-    if action.seat == CHANCE:
-        if not action.cards:
-            return action
-        cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
-        return Action(CHANCE, action.kind, cards=cards)
-    if action.kind == "discard" and action.seat != seat:
-        return Action(action.seat, "discard", cards=(None,) * len(action.cards))
-    return action
 
 
 # --- reading a playout ------------------------------------------------------------

@@ -21,7 +21,7 @@ from ..cards import SUITS
 from ..games.briscola import BriscolaState, _three_player_awards, _two_side_awards
 from ..state import CHANCE
 from .endgame import answers
-from .fast_trumps import choose, indices
+from .fast_trumps import best_of, choose, indices
 
 
 def supports(state) -> bool:
@@ -86,11 +86,7 @@ def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[in
         if len(trick) < n:
             turn = (seat + 1) % n
             continue
-        top, position = trick[0], 0
-        for i in range(1, n):
-            if beats[top * 40 + trick[i]]:
-                top, position = trick[i], i
-        winner = (leader + position) % n
+        winner = (leader + best_of(trick, beats)[1]) % n
         captured[winner] += sum(value[c] for c in trick)
         trick = []
         leader = turn = winner

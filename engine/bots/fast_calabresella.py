@@ -26,6 +26,16 @@ from .fast_trumps import indices
 from .normal import MASTERS_TO_DUCK
 
 
+def best_of(trick: list[int]) -> tuple[int, int]:
+    """The trick's best card so far (the highest of the suit led: no trumps) and its place."""
+    top, position = trick[0], 0
+    for i in range(1, len(trick)):
+        c = trick[i]
+        if SUIT_OF[c] == SUIT_OF[top] and TRESSETTE[c] > TRESSETTE[top]:
+            top, position = c, i
+    return top, position
+
+
 def supports(state) -> bool:
     """True for Calabresella in play (everything before it done)."""
     return isinstance(state, CalabresellaState) and state.phase == "play"
@@ -55,12 +65,7 @@ def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[in
         if len(trick) < 3:
             turn = (seat + 1) % 3
             continue
-        top, position = trick[0], 0
-        for i in (1, 2):
-            c = trick[i]
-            if SUIT_OF[c] == SUIT_OF[top] and TRESSETTE[c] > TRESSETTE[top]:
-                top, position = c, i
-        winner = (leader + position) % 3
+        winner = (leader + best_of(trick)[1]) % 3
         captured[winner] += THIRDS[trick[0]] + THIRDS[trick[1]] + THIRDS[trick[2]]
         won[winner] += 1
         trick = []
@@ -99,11 +104,7 @@ def choose(me: int, hands, trick: list[int], leader: int, solo: int, tricks_left
     for c in trick:
         base += THIRDS[c]
     if trick:
-        top, position = trick[0], 0
-        for i in range(1, played):
-            c = trick[i]
-            if SUIT_OF[c] == SUIT_OF[top] and TRESSETTE[c] > TRESSETTE[top]:
-                top, position = c, i
+        top, position = best_of(trick)
     later = 3 - played - 1
     last = tricks_left == 1
     left = tricks_left - 1

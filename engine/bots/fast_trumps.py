@@ -29,6 +29,16 @@ def indices(cards) -> list[int]:
     return [c.index for c in cards]
 
 
+def best_of(trick: list[int], beats) -> tuple[int, int]:
+    """The trick's best card so far and its place in the trick (`beats`: `endgame.answers`)."""
+    top, position = trick[0], 0
+    for i in range(1, len(trick)):
+        c = trick[i]
+        if beats[top * 40 + c]:
+            top, position = c, i
+    return top, position
+
+
 def choose(
     me: int,
     hands: list[list[int]],
@@ -58,11 +68,7 @@ def choose(
         base_points += value[c]
     kept_top = None  # `mine` when the trick's best card stays the best
     if trick:  # the trick's best card before this one
-        top, position = trick[0], 0
-        for i in range(1, played):
-            c = trick[i]
-            if beats[top * 40 + c]:
-                top, position = c, i
+        top, position = best_of(trick, beats)
     # The master trump: no other hand holds a higher trump.
     higher = 0
     for seat in range(n):

@@ -12,11 +12,11 @@ from math import ceil, log, log2, sqrt
 from random import Random
 from typing import Final, Literal
 
-from ..determinize import Determinizer
+from ..determinize import Determinizer, as_seen
 from ..games.briscola import Briscola, BriscolaState
 from ..games.calabresella import Calabresella
 from ..games.chiamata import Chiamata
-from ..state import CHANCE, PUBLIC, TERMINAL, Action, State
+from ..state import CHANCE, TERMINAL, Action, State
 from . import briscola2, fast_briscola, fast_calabresella, fast_chiamata
 from .narrowing import available, root_candidates
 from .playout import NORMAL_PLAYOUT
@@ -295,7 +295,7 @@ def descend(
             return path
         if turn == CHANCE:
             action = state.chance_outcome()
-            node = node.child(seen_by(action, state.need(), seat))
+            node = node.child(as_seen(action, state.need(), seat))
         elif turn != seat and state.phase == "discard":
             action = policy(state, rng)  # face down: the searching seat sees only that it happened
             node = node.child(("discard", turn))
@@ -419,11 +419,3 @@ def backpropagate(path: list[Node], rewards: list[float]) -> None:
         if node.player is not None:
             reward = rewards[node.player]
             node.total += reward
-
-
-def seen_by(action: Action, need, seat: int) -> Action:
-    """A chance action as `seat` sees it: the cards it may not see as None."""
-    if not action.cards:
-        return action  # the Calabresella handover is made face up
-    cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
-    return Action(CHANCE, action.kind, cards=cards)

@@ -221,18 +221,13 @@ class BriscolaState(State):
         return action
 
     def apply(self, action: Action) -> None:
-        """As `State.apply`, with the two actions of every hand, a play and a draw, handed
-        straight to their handler (the same checks: the seat to act, in its phase)."""
-        kind = action.kind
-        if action.seat == self.turn:
-            if kind == "play" and self.phase == "play":
-                self._play(action)
-                self.history.append(action)
-                return
-            if kind == "draw" and self.phase == "draw":
-                self._draw(action)
-                self.history.append(action)
-                return
+        """As `State.apply` (which hands a play straight to its handler), with a draw, the
+        other action of every trick, handed straight to its handler too (the same checks:
+        the seat to act, in the draw)."""
+        if action.kind == "draw" and action.seat == self.turn and self.phase == "draw":
+            self._draw(action)
+            self.history.append(action)
+            return
         State.apply(self, action)
 
     def _next_draw(self) -> tuple[Card | None, ...]:

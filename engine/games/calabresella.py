@@ -371,15 +371,6 @@ class CalabresellaState(State):
         super().__init_subclass__(**kwargs)
         cls._RULE_HOOKED = cls.follow_suit_rule is not CalabresellaState.follow_suit_rule
 
-    def apply(self, action: Action) -> None:
-        """As `State.apply`, with a play handed straight to its handler (the same
-        checks: the seat to act, in the play)."""
-        if action.kind == "play" and action.seat == self.turn and self.phase == "play":
-            self._play(action)
-            self.history.append(action)
-            return
-        State.apply(self, action)
-
     def _end(self) -> None:
         self.phase = "done"
         self.turn = TERMINAL

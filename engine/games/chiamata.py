@@ -311,15 +311,6 @@ class ChiamataState(State):
         else:
             self.turn = winner
 
-    def apply(self, action: Action) -> None:
-        """As `State.apply`, with a play handed straight to its handler (the same
-        checks: the seat to act, in the play)."""
-        if action.kind == "play" and action.seat == self.turn and self.phase == "play":
-            self._play(action)
-            self.history.append(action)
-            return
-        State.apply(self, action)
-
     def legal_actions(self) -> list[Action]:
         seat = self.turn
         if seat == TERMINAL:
