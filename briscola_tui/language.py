@@ -23,6 +23,7 @@ so a translation can put them in its own order.
 from __future__ import annotations
 
 import argparse
+import functools
 import gettext
 import io
 import os
@@ -77,7 +78,11 @@ def from_environment(environ: os._Environ | dict[str, str] | None = None) -> str
 def _catalogue(code: str) -> gettext.NullTranslations:
     if code == ENGLISH:
         return gettext.NullTranslations()
-    path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return _read(LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po")
+
+
+@functools.cache  # once a process: the command line and the app both choose (about 17 ms a reading)
+def _read(path: Path) -> gettext.GNUTranslations:
     entries = po.parse(path.read_text(encoding="utf-8"))
     return gettext.GNUTranslations(io.BytesIO(po.mo_bytes(entries)))
 
