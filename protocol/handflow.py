@@ -13,15 +13,24 @@ import hashlib
 from engine.deal import Deal
 from engine.state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, State
 
-from . import curve, stepproofs
+from . import curve, hidden_proofs, statements, stepproofs
 from . import deck as mp
+from .codec import encode
 from .errors import CheatDetected, RemoteProtocolError
+from .hidden_claims import ClaimRefused
 from .identity import check_x25519_public
 from .messages import Act, Commit, Handover, Reveal, Shares, Shuffle
 from .records import Step, StepKind
 from .sealing import open_shares
 from .sessionbase import SessionBase
 from .wire import action_from_wire, scalar_int
+
+CLAIM_NAMES = {
+    "void": "renege: its proof that it holds none of the suit led does not check",
+    "denial": "false denial: its proof that it lacks the called card does not check",
+    "two rule": "two rule: its proof of the trumps it holds and lacks does not check",
+}
+"""What a claim that does not check is, by `Statement.about` (the reason names only the seat)."""
 
 
 class HandFlow(SessionBase):
@@ -141,7 +150,7 @@ class HandFlow(SessionBase):
         assert self.hand is not None and self.transcript is not None
         assert self.seat is not None and self.secrets is not None  # this seat's cards: it committed to the hand
         mine = [p for p, a in zip(step.positions, step.audiences) if a == self.seat]
-        received: dict[int, list[int]] = {p: [mp.key_share(self.secrets, p)] for p in mine}
+        received: dict[int, dict[int, int]] = {p: {self.seat: mp.key_share(self.secrets, p)} for p in mine}
         for sender, msg in step.shares.items():
             if sender == self.seat:
                 continue
@@ -165,7 +174,7 @@ class HandFlow(SessionBase):
                 elif not mp.check_share(keys[p], pairs[p]):
                     self._complaint = f"seat {sender}'s key share for a card of mine does not match its committed key"
                 else:
-                    received[p].append(pairs[p])
+                    received[p][sender] = pairs[p]
         for p in mine:
             if not self.cards.open_private(p, received[p]):
                 self._complaint = "a card dealt to me does not open (wrong key share)"
@@ -265,11 +274,14 @@ class HandFlow(SessionBase):
         action = action_from_wire(sender, msg.action, face_down)
         opened = cards.check_proofs(sender, kind, view.shown_cards(action), msg.proofs, index)
         self.claims.check(sender, [(p, card) for p, (_, card) in opened], index)
-        after, complaint = self._child_seen_from_here(view, action)
-        if complaint:
-            self._complaint = self._complaint or complaint
+        after = view.child(action)
+        # What it says of its hidden cards, proved: a seat's own cards can refuse an action
+        # (the holder of the 2, a two-rule call) only when that proof fails at every node.
+        statement = statements.of_act(view, action, cards, [p for p, _ in opened])
+        chains = self._check_claim(sender, statement, msg.claim, "act", encode(list(msg.action)), index)
         self.view = after
         cards.show(opened)
+        cards.chain(sender, chains)
         if kind == "play" and view.MUST_FOLLOW and view.trick:
             assert action.card is not None  # the rules took the play: it names its card
             if action.card.suit != view.trick[0].suit:
@@ -279,31 +291,23 @@ class HandFlow(SessionBase):
         self._emit_action(view, action)
         self._advance()
 
+    def _check_claim(
+        self, sender: int, statement: statements.Statement, claim: tuple, kind: str, particulars: bytes, index: int
+    ) -> dict[int, bytes]:
+        """Check the proof of what `sender`'s message says of its hidden cards (before
+        anything changes); the combined keys it newly proves. CheatDetected, naming
+        the sender, if it does not prove the statement every node computes."""
+        assert self.hand is not None and self.transcript is not None  # a hand's decision
+        context = hidden_proofs.context(self.transcript.table_id, self.hand.number, sender, kind, particulars)
+        keys = [self.hand.commits[seat][0].position_keys for seat in range(self.players)]
+        try:
+            return hidden_proofs.check(statement, context, self.cards, sender, keys, claim)
+        except ClaimRefused as error:
+            what = f"{CLAIM_NAMES[statement.about]}: {error}" if statement.about else f"{kind}: {error}"
+            raise CheatDetected(what, culprit=sender, entry=index) from None
+
     def _held(self, seat: int) -> frozenset[int]:
         return frozenset(p for p, owner in self.cards.owner.items() if owner == seat)
-
-    def _child_seen_from_here(self, view: State, action: Action) -> tuple[State, str | None]:
-        """`view` after `action`, and a complaint when only this seat's own
-        cards show the action breaks a rule (the Chiamata two rule, seen by
-        the holder of the 2): every other node accepts it, so this one does
-        too, in step with them, and stops the hand with an early reveal; the
-        audit names the sender. IllegalAction when anyone could see it."""
-        try:
-            return view.child(action), None
-        except IllegalAction as error:
-            me = self.seat
-            if me is None or action.seat == me or not view.hands[me]:
-                raise
-            blind = view.clone()
-            blind.unknown[me] += len(blind.hands[me])
-            blind.hands[me] = []
-            try:
-                blind.apply(action)
-            except IllegalAction:
-                raise error from None
-            blind.hands[me] = list(view.hands[me])
-            blind.unknown[me] = view.unknown[me]
-            return blind, f"seat {action.seat} broke a rule my cards show: {error}"
 
     def _on_handover(self, sender: int, msg: Handover, index: int) -> None:
         assert self.view is not None and self.hand is not None  # "handover": the hand is dealt
@@ -316,13 +320,19 @@ class HandFlow(SessionBase):
                 raise RemoteProtocolError("handover of a card that was not called", culprit=sender, entry=index)
             self.cards.check_proof(sender, msg.proof, index)
             self.claims.check(sender, [(position, card)], index)
+            statement = statements.NOTHING
+        else:
+            statement = statements.of_denial(sender, called, self.cards)
+        chains = self._check_claim(sender, statement, msg.claim, "handover", encode([called.index]), index)
         handovers = {**self._handovers, sender: (msg, index)}
         if len(handovers) < len(self.view.handover_answerers()):
             self._handovers = handovers
+            self.cards.chain(sender, chains)
             return
         proofs = [(s, m.proof) for s, (m, _) in handovers.items() if m.proof is not None]
         if len(proofs) > 1:
             raise CheatDetected("two seats showed the called card", culprit=sender, entry=index)
+        self.cards.chain(sender, chains)
         holder = proofs[0][0] if proofs else None
         before = self.view
         self.view = before.child(Action(CHANCE, "handover", card=called, holder=holder))

@@ -21,6 +21,7 @@ MAX_POSITION = 39
 SCALAR_LEN = 32
 POINT_LEN = 33  # a compressed secp256k1 point (protocol/curve.py)
 MAX_PROOF = 16384  # a phase-1 shuffle proof of 40 cards is 10,262 bytes
+MAX_CLAIM_PARTS = 4  # a lacks proof: chains, blinded cards, blinded positions, scalars (hidden_claims.py)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ class Act:
     action: tuple  # (kind, card, cards, rank, target, contract, choice)
     proofs: tuple  # ((position, card, scalar32), ...)
     positions: tuple  # positions given up face down (discards)
+    claim: tuple = ()  # proofs about the sender's hidden cards (statements.py): () or (lacks, holds)
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,7 @@ class Handover:
 
     hand: int
     proof: tuple | None  # (position, card, scalar32)
+    claim: tuple = ()  # a denial's proof that the sender lacks the called card: () or (lacks, holds)
 
 
 @dataclass(frozen=True)
@@ -307,13 +310,14 @@ _PARSERS: dict[MessageKind, Callable[..., Message]] = {
         tuple(_sealed(s) for s in expect_list(sealed, 5, "sealed shares")),
         tuple(_public(p) for p in expect_list(public, 40, "public shares")),
     ),
-    "act": lambda hand, action, proofs, positions: Act(
+    "act": lambda hand, action, proofs, positions, claim: Act(
         _hand(hand),
         _action(action),
         tuple(_proof(p) for p in expect_list(proofs, 4, "proofs")),
         tuple(_position(p) for p in expect_list(positions, 4, "positions")),
+        _claim(claim),
     ),
-    "handover": lambda hand, proof: Handover(_hand(hand), _opt(_proof, proof)),
+    "handover": lambda hand, proof, claim: Handover(_hand(hand), _opt(_proof, proof), _claim(claim)),
     "reveal": lambda hand, seed: Reveal(_hand(hand), expect_bytes(seed, 32, "seed")),
     "evidence": lambda message, reason: Evidence(
         expect_bytes(message, (1, 65536), "evidence message"),
@@ -322,6 +326,19 @@ _PARSERS: dict[MessageKind, Callable[..., Message]] = {
     "timeout": lambda seat, owed: Timeout(expect_int(seat, 0, 5, "timed-out seat"), expect_str(owed, 16, "owed kind")),
     "close": lambda reason: Close(expect_str(reason, 200, "close reason")),
 }
+
+
+def _claim(v) -> tuple:
+    """() for no claim, else (lacks, holds): the proof that none of the sender's hidden
+    cards is forbidden, and one proof per card it must hold. Their insides are
+    checked against the statement every node computes (hidden_claims.py)."""
+    claim = expect_list(v, 2, "claim")
+    if len(claim) not in (0, 2):
+        raise RemoteProtocolError("a claim is empty or (lacks, holds)")
+    if not claim:
+        return ()
+    lacks, holds = claim
+    return (tuple(expect_list(lacks, MAX_CLAIM_PARTS, "lacks proof")), tuple(expect_list(holds, 10, "holds proofs")))
 
 
 def _sealed(v) -> tuple:

@@ -21,7 +21,8 @@ from typing import Self
 from engine.state import PUBLIC, Action
 
 from . import deck as mp
-from . import stepproofs
+from . import hidden_proofs, statements, stepproofs
+from .codec import encode
 from .errors import LocalProtocolError
 from .events import Update
 from .identity import Identity, x25519_private_from_seed, x25519_public_bytes
@@ -29,6 +30,7 @@ from .messages import KIND_OF, Act, CoinCommit, CoinReveal, Commit, Handover, Jo
 from .phases import HAND_PHASES
 from .sealing import hand_pair_key, seal_shares
 from .sessionbase import SessionBase, Shared
+from .statements import Statement
 from .store import SeatStore
 from .transcript import VERSION, Entry, Header, Signed, Transcript, make_payload, parse_header
 from .wire import action_to_wire, commit_context
@@ -74,8 +76,20 @@ class Outbox(SessionBase):
             for card in action.cards:
                 assert card is not None  # this seat's own cards: it knows them
                 positions.append(mine[card.index])
-        message = Act(self.hand.number, action_to_wire(action), tuple(proofs), tuple(positions))
+        wire = action_to_wire(action)
+        statement = statements.of_act(self.view, action, self.cards, [p for p, _, _ in proofs])
+        claim = self.make_claim(statement, "act", encode(list(wire)))
+        message = Act(self.hand.number, wire, tuple(proofs), tuple(positions), claim)
         return self._update([self.sign_step(message)])
+
+    def make_claim(self, statement: Statement, kind: str, particulars: bytes) -> tuple:
+        """The proof of what this seat's message says of its hidden cards (hidden_proofs.py).
+        A hook: a cheating seat (briscola_tui/tools/play_cheats.py) sends another."""
+        assert self.hand is not None and self.transcript is not None and self.seat is not None
+        assert self.secrets is not None  # a seat that decides committed to the hand
+        context = hidden_proofs.context(self.transcript.table_id, self.hand.number, self.seat, kind, particulars)
+        keys = [self.hand.commits[seat][0].position_keys for seat in range(self.players)]
+        return hidden_proofs.prove(statement, context, self.cards, self.seat, keys, self.secrets.proof_key)
 
     @classmethod
     def resume(
@@ -276,7 +290,10 @@ class Outbox(SessionBase):
         called = self.view.need().card
         assert called is not None  # a handover's need names the called card
         position = self.cards.held_by(self.seat).get(called.index)
-        return Handover(self.hand.number, None if position is None else self.cards.proof(position))
+        if position is not None:
+            return Handover(self.hand.number, self.cards.proof(position))
+        statement = statements.of_denial(self.seat, called, self.cards)
+        return Handover(self.hand.number, None, self.make_claim(statement, "handover", encode([called.index])))
 
     def make_reveal(self) -> Reveal | None:
         """This seat's seed for the hand (at its end, or early to stop it); None

@@ -29,6 +29,8 @@ class HandDeck:
         self.known: dict[int, int] = {}  # position -> card index, for what this node has opened
         self.public_scalar: dict[int, int] = {}  # position -> the key that opens it, for public cards
         self.private_scalar: dict[int, int] = {}  # position -> the key this seat combined for its own cards
+        self.private_keys: dict[int, list[int]] = {}  # position -> every seat's card key, for this seat's own cards
+        self.chained: dict[int, dict[int, bytes]] = {}  # seat -> {position: combined key it proved} (hidden_proofs.py)
         self.faceup_pos: int | None = None
         self.monte_pos: list[int] = []
 
@@ -85,19 +87,27 @@ class HandDeck:
             self.public_scalar[p], self.known[p] = scalar, card
         return True
 
-    def open_private(self, position: int, shares: list[int]) -> bool:
-        """Open this seat's own card from every seat's share; False if it does not open."""
-        scalar = mp.combine(shares)
+    def open_private(self, position: int, shares: dict[int, int]) -> bool:
+        """Open this seat's own card from every seat's share ({seat: share}); False
+        if it does not open. The card keys (the shares' inverses) are kept: they
+        prove what this seat says of its hidden cards (hidden_proofs.py)."""
+        scalar = mp.combine(shares.values())
         try:
             card = mp.open_card(self.final[position], scalar)
         except mp.DeckError:
             return False
         self.private_scalar[position], self.known[position] = scalar, card
+        self.private_keys[position] = [mp.inverse(shares[seat]) for seat in sorted(shares)]
         return True
 
     def forget_private(self) -> None:
         """Keep only public cards (this seat's own cards contradict each other)."""
         self.known = {p: c for p, c in self.known.items() if p in self.public_scalar}
+        self.private_keys = {}
+
+    def chain(self, seat: int, keys: dict[int, bytes]) -> None:
+        """Record the combined keys `seat` proved for some of its positions."""
+        self.chained.setdefault(seat, {}).update(keys)
 
     def proof(self, position: int) -> tuple:
         """(position, card, key): what shows the card at `position` to anyone."""

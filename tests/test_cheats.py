@@ -51,8 +51,8 @@ from protocol.errors import CheatDetected, RemoteProtocolError
 from protocol.host import Dropped
 from protocol.identity import Identity
 from protocol.local import LocalTable
-from protocol.messages import Act, Evidence, Reveal, Shares
-from protocol.transcript import Entry, Signed, proves_fork
+from protocol.messages import Act, Evidence, Reveal, Shares, from_body
+from protocol.transcript import Entry, Signed, parse_signed, proves_fork
 from protocol.wire import action_to_wire, scalar_bytes
 
 
@@ -340,7 +340,7 @@ def test_coin_reveal_not_matching_its_commitment_is_caught_at_once():
         assert node.series is None  # no hand was ever dealt
 
 
-# --- (e) not following suit in Calabresella: proven when the held card is shown -----------------
+# --- (e) not following suit in Calabresella: refused at the play, its proof fails ---------------
 
 
 def not_following_table(cheat: int = 1, seed: int = 0):
@@ -360,7 +360,19 @@ def not_following_table(cheat: int = 1, seed: int = 0):
     return LocalTable("calabresella", 3, {}, choosers=choosers, sessions=sessions)
 
 
-def test_renege_is_caught_when_the_held_card_is_shown():
+def refused_cheat(table, seat, reason):
+    """The one refused message is `seat`'s last, refused for `reason`, and no card was played after it."""
+    (ordered,) = table.refused
+    error = ordered.refused
+    assert error.culprit == seat and error.reason.startswith(reason), error.reason
+    host = table.host.session
+    assert all(index < error.entry for index, *_ in host.hand.moves)  # the hand stopped at the cheat
+    culprit = assert_named(table, seat, reason)
+    assert culprit.entry == error.entry
+    return error
+
+
+def test_a_renege_is_refused_at_the_play_itself():
     for seed in range(20):
         table = not_following_table(1, seed)
         table.run(max_hands=1)
@@ -368,19 +380,32 @@ def test_renege_is_caught_when_the_held_card_is_shown():
             break
     else:  # pragma: no cover
         pytest.fail("the cheater never had the chance")
-    (ordered,) = table.refused
-    error = ordered.refused
-    assert error.culprit == 1 and error.reason.startswith("renege: it did not follow")
-    host = table.host.session
-    # Refused before the whole hand was played: the card that proves it never entered.
-    assert sum(1 for m in host.hand.moves if m[3].action[0] == "play") < 36
-    assert_named(table, 1, "renege")
+    refused_cheat(table, 1, "renege: its proof that it holds none of the suit led does not check")
 
 
-# --- (f) falsely denying the called card in a Chiamo -------------------------------------------
+def test_honest_off_suit_plays_carry_proofs_every_node_accepts():
+    table = LocalTable("calabresella", 3, {}, choosers=random_choosers(3, 4), spectators=1)
+    table.run(max_hands=3)
+    assert not table.refused and all(v.ok for v in table.host.session.verdicts)
+    assert len(claims_in(table.entries)) >= 2, "hardly an off-suit play in three hands"
 
 
-def test_false_denial_of_the_called_card_is_caught_when_the_card_is_shown():
+def claims_in(entries: list[bytes]) -> list:
+    """The claims about hidden cards in a transcript's acts and handovers."""
+    found = []
+    for data in entries:
+        opened = parse_signed(Entry.decode(data).message)
+        if opened.header.kind in ("act", "handover"):
+            message = from_body(opened.header.kind, opened.body)
+            if message.claim:
+                found.append(message.claim)
+    return found
+
+
+# --- (f) falsely denying the called card in a Chiamo: refused at the denial ------------------------
+
+
+def test_a_false_denial_of_the_called_card_is_refused_at_once():
     denier, soloist = 2, 0
     sessions = seat_sessions(3, {denier: Denier})
     ref = {}
@@ -396,12 +421,10 @@ def test_false_denial_of_the_called_card_is_caught_when_the_card_is_shown():
     table = LocalTable("calabresella", 3, {}, choosers=choosers, sessions=sessions)
     ref["table"] = table
     table.run(max_hands=1)
-    (ordered,) = table.refused
-    assert ordered.refused.culprit == denier and "denied holding the called card" in ordered.refused.reason
-    assert_named(table, denier, "denied holding the called card")
+    refused_cheat(table, denier, "false denial: its proof that it lacks the called card does not check")
 
 
-# --- (g) the Chiamata two rule ------------------------------------------------------------------
+# --- (g) the Chiamata two rule: refused at the call -------------------------------------------------
 
 
 def two_rule_choosers(target):
@@ -428,8 +451,19 @@ def two_rule_choosers(target):
     return {s: chooser(s) for s in range(5)}, state
 
 
-def test_two_rule_calling_a_held_trump_is_named_at_the_audit():
-    """The caller holds the 2 and the 4 of a suit and calls the 4: nobody else can tell."""
+def two_rule_table(target, hands):
+    for _attempt in range(8):
+        choosers, state = two_rule_choosers(target)
+        sessions = seat_sessions(5, {s: LaxSession for s in range(5)})
+        table = LocalTable("chiamata", 5, {}, choosers=choosers, sessions=sessions)
+        table.run(max_hands=hands)
+        if "cheat" in state:
+            return table, state
+    pytest.fail("no deal gave anybody the chance")  # pragma: no cover
+
+
+def test_a_two_rule_call_of_a_held_trump_is_refused_at_the_call():
+    """The caller holds the 2 and the 4 of a suit and calls the 4: nobody else could see it."""
 
     def target(hand):
         for suit in "DHSC":
@@ -437,46 +471,92 @@ def test_two_rule_calling_a_held_trump_is_named_at_the_audit():
                 return Card("4", suit)
         return None
 
-    for _attempt in range(8):
-        choosers, state = two_rule_choosers(target)
-        sessions = seat_sessions(5, {s: LaxSession for s in range(5)})
-        table = LocalTable("chiamata", 5, {}, choosers=choosers, sessions=sessions)
-        table.run(max_hands=12)
-        if "cheat" in state:
-            break
-    else:  # pragma: no cover
-        pytest.fail("no deal gave anybody the 2 and the 4 of a suit")
-    caller = state["cheat"]
-    culprit = assert_named(table, caller, "two rule")
-    entry, seat, kind, message = next(m for m in table.host.session.hand.moves if m[0] == culprit.entry)
-    assert seat == caller and message.action[0] == "call"
+    table, state = two_rule_table(target, 12)
+    error = refused_cheat(table, state["cheat"], "two rule: its proof of the trumps it holds and lacks does not check")
+    assert Card("4", "D").suit not in error.reason or True  # the reason names no hidden card
+    assert "4" not in error.reason.split(":", 1)[1]
 
 
-def test_two_rule_without_the_two_is_seen_by_the_holder_of_the_two_who_stops_the_hand():
-    """Calling a low trump without the 2: only the holder of that 2 can tell. It
-    accepts the call like everyone else (no desync), stops the hand with an
-    early reveal, and the audit names the caller, not the holder."""
-
+def test_a_two_rule_call_without_the_two_is_refused_at_the_call_not_left_to_the_holder_of_the_two():
     def target(hand):
         for suit in "DHSC":
             if Card("2", suit) not in hand:
                 return next(Card(r, suit) for r in "4567" if Card(r, suit) not in hand)
         return None
 
-    choosers, state = two_rule_choosers(target)
-    sessions = seat_sessions(5, {s: LaxSession for s in range(5)})
-    table = LocalTable("chiamata", 5, {}, choosers=choosers, sessions=sessions)
-    table.run(max_hands=3)
-    caller, called = state["cheat"], state["called"]
-    holder = next(s for s in table.seats if Card("2", called.suit) in s.view.hands[s.seat])
-    assert holder.seat != caller
-    assert "two rule" in holder.complaint
-    host = table.host.session
-    first = min(host.hand.reveals, key=lambda s: host.hand.reveals[s][1])
-    assert first == holder.seat  # the holder's early reveal stopped the hand
-    culprit = assert_named(table, caller, "two rule")
-    entry, seat, kind, message = next(m for m in host.hand.moves if m[0] == culprit.entry)
-    assert seat == caller and message.action[0] == "call"
+    table, state = two_rule_table(target, 3)
+    refused_cheat(table, state["cheat"], "two rule: its proof")
+    assert not any(seat.complaint for seat in table.seats)  # no early reveal was needed
+
+
+def test_an_honest_two_rule_call_is_proved_and_accepted():
+    def target(hand):
+        for suit in "DHSC":
+            if Card("2", suit) in hand:
+                return next((Card(r, suit) for r in "4567JQK" if Card(r, suit) not in hand), None)
+        return None
+
+    table, state = two_rule_table(target, 1)
+    assert not table.refused
+    ((lacks, holds),) = claims_in(table.entries)
+    assert lacks and len(holds) >= 1
+    assert all(v.ok for v in table.host.session.verdicts)
+
+
+# --- (g') a claim tampered with, missing, or where none is due ------------------------------------
+
+
+class ClaimSpoiler(LaxSession):
+    """An honest seat but for its first proof about hidden cards, which `spoil` changes."""
+
+    spoil = staticmethod(lambda claim: claim)
+    when_none = False  # spoil a decision that needs no proof, instead of one that does
+
+    def make_claim(self, statement, kind, particulars):
+        claim = super().make_claim(statement, kind, particulars)
+        if not self.cheated and bool(claim) != self.when_none:
+            self.cheated = True
+            return self.spoil(claim)
+        return claim
+
+
+def _flip_last(data: bytes) -> bytes:
+    return data[:-1] + bytes([data[-1] ^ 1])
+
+
+SPOILS = {
+    "no proof": lambda claim: (),
+    "a proof where none is due": lambda claim: ((), ()),
+    "a scalar changed": lambda claim: ((*claim[0][:3], _flip_last(claim[0][3])), claim[1]),
+    "a blinded card swapped for a forbidden one": lambda claim: (
+        (claim[0][0], claim[0][1], [claim[0][1][0], *claim[0][2][1:]], claim[0][3]),
+        claim[1],
+    ),
+    "a point cut short": lambda claim: ((claim[0][0], claim[0][1], [claim[0][2][0][:-1]], claim[0][3]), claim[1]),
+    "a proof of another shape": lambda claim: ((claim[0][0], claim[0][1]), claim[1]),
+}
+
+
+@pytest.mark.parametrize("spoil", sorted(SPOILS))
+def test_a_claim_spoiled_is_refused_at_its_message_naming_its_sender(spoil):
+    for seed in range(12):
+        sessions = seat_sessions(3, {1: ClaimSpoiler})
+        sessions[1].spoil = staticmethod(SPOILS[spoil])
+        sessions[1].when_none = spoil == "a proof where none is due"
+        table = LocalTable("calabresella", 3, {}, choosers=random_choosers(3, seed), sessions=sessions)
+        table.run(max_hands=1)
+        if table.seats[1].cheated:
+            break
+    else:  # pragma: no cover
+        pytest.fail("seat 1 never made a claim")
+    (ordered,) = table.refused
+    error = ordered.refused
+    assert error.culprit == 1, error
+    if spoil == "a proof where none is due":
+        assert error.reason.endswith("a proof about its hidden cards where the rules ask none"), error.reason
+    else:
+        assert error.reason.startswith("renege: its proof that it holds none of the suit led does not check: ")
+    assert_named(table, 1, error.reason)
 
 
 # --- (h) replayed, reordered and forged messages: dropped, naming the connection ----------------

@@ -16,9 +16,10 @@ from protocol.codec import decode
 from protocol.errors import RemoteProtocolError
 from protocol.identity import unseal
 from protocol.local import LocalTable
-from protocol.transcript import Entry
+from protocol.messages import from_body
+from protocol.transcript import Entry, parse_signed
 from protocol.transcript_file import dump_transcript
-from protocol.wire import scalar_bytes, seal_aad
+from protocol.wire import scalar_bytes, scalar_int, seal_aad
 
 
 class KnowledgeTable(LocalTable):
@@ -30,6 +31,8 @@ class KnowledgeTable(LocalTable):
         self._truth: dict[tuple, list[int]] = {}
         self.ever: dict[tuple[int, int], set[int]] = {}
         self.max_public = 0
+        self.read = 0  # entries whose proofs about hidden cards were attacked
+        self.claim_points = 0
 
     def broadcast(self, entry: bytes) -> None:
         super().broadcast(entry)
@@ -95,6 +98,35 @@ class KnowledgeTable(LocalTable):
                     published.setdefault(p, set()).add(sender)
         for p in hidden:
             assert len(published.get(p, ())) < n, f"every share of hidden position {p} is public"
+        self.attack_claims(host, {mp.card_point(truth[p]) for p in hidden})
+
+    def attack_claims(self, host, hidden_points: set[bytes]) -> None:
+        """Each new proof about hidden cards, attacked with all the host holds: no point in
+        it is a hidden card's, nor becomes one under any key the host knows (the public
+        cards' openings and the public shares)."""
+        new, self.read = self.entries[self.read :], len(self.entries)
+        scalars = set(host.cards.public_scalar.values())
+        for step in host.hand.steps:
+            for shares in step.shares.values():
+                scalars.update(scalar_int(k) for _, k in shares.public)
+        for data in new:
+            opened = parse_signed(Entry.decode(data).message)
+            if opened.header.kind not in ("act", "handover"):
+                continue
+            claim = from_body(opened.header.kind, opened.body).claim
+            points = [x for x in _leaves(claim) if isinstance(x, bytes) and len(x) == mp.POINT_LEN]
+            self.claim_points += len(points)
+            for x in points:
+                assert x not in hidden_points, "a proof shows a hidden card's point"
+                assert not {mp.mul(x, k) for k in scalars} & hidden_points, "a public key opens a proof's point"
+
+
+def _leaves(value):
+    if isinstance(value, list | tuple):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
 
 
 def play(table: KnowledgeTable, hands: int = 1) -> KnowledgeTable:
@@ -119,6 +151,25 @@ def play(table: KnowledgeTable, hands: int = 1) -> KnowledgeTable:
 def test_knowledge_random_play(game, players, options):
     table = play(KnowledgeTable(game, players, options, choosers=random_choosers(players, 11), spectators=2))
     assert table.max_public > 0
+    if game == "calabresella":
+        assert table.claim_points > 0  # proofs about hidden cards were in the stream, and attacked
+
+
+def test_knowledge_with_a_two_rule_call():
+    """Seat 0 bids 2 and calls under the two rule: its proof is in the stream, and attacked."""
+
+    def auction(view):
+        return pick("bid", rank="2")(view) if view.seat == 0 else pick("pass")(view)
+
+    def call(view):
+        return next((a for a in view.legal if a.card.rank != "2"), view.legal[0])
+
+    for seed in range(20):
+        choosers = {s: scripted(seed + s, auction=auction, call=call) for s in range(5)}
+        table = play(KnowledgeTable("chiamata", 5, {}, choosers=choosers, spectators=1))
+        if table.claim_points:
+            return
+    pytest.fail("no deal gave seat 0 a call under the two rule")  # pragma: no cover
 
 
 def test_knowledge_open_hands():
@@ -136,6 +187,7 @@ def test_knowledge_calabresella_contracts(contract, choice):
     choosers = {s: scripted(20 + s, **rules) for s in range(3)}
     table = play(KnowledgeTable("calabresella", 3, {}, choosers=choosers))
     assert table.host.session.verdicts[0].outcome.result["contract"] == contract
+    assert table.claim_points > 0  # a Chiamo denial, or a play off suit, proved
 
 
 def test_sealed_share_opens_only_for_its_recipient():

@@ -14,15 +14,19 @@ name. The catalogue is in cheaters.py.
 from __future__ import annotations
 
 import secrets as _secrets
+from dataclasses import replace
 
 from engine.cards import Card
 from engine.deal import Deal
 from engine.games.calabresella import CalabresellaState
 from engine.games.chiamata import ChiamataState
 from engine.state import Action, Refusal, State
+from protocol import statements
+from protocol.codec import encode
 from protocol.events import Update
 from protocol.messages import Act, Handover, Reveal
 from protocol.session import TableSession
+from protocol.statements import Statement
 from protocol.transcript import VERSION, Header, Signed, make_payload
 from protocol.wire import action_to_wire, scalar_bytes
 
@@ -74,7 +78,12 @@ LAX_VIEWS = {"calabresella": LaxCalabresella, "chiamata": LaxChiamata}
 
 
 class LaxSession(Cheater):
-    """A seat whose own view lets it break the rules its chooser picks."""
+    """A seat whose own view lets it break the rules its chooser picks.
+
+    What its cheat says of its hidden cards is false, and no proof of it
+    exists: it sends the proof of the nearest true statement instead (the
+    cards it holds left out of those it says it lacks, a card it holds in
+    place of one it says it holds), well formed, for the others to refuse."""
 
     def make_view(self, deal: Deal, viewer: int) -> State:
         view = super().make_view(deal, viewer)
@@ -82,6 +91,19 @@ class LaxSession(Cheater):
         if lax is not None:
             view.__class__ = lax
         return view
+
+    def make_claim(self, statement: Statement, kind: str, particulars: bytes) -> tuple:
+        mine = set(held(self))
+        if not (mine & set(statement.lacks) or set(statement.holds) - mine):
+            return super().make_claim(statement, kind, particulars)
+        self.cheated = True
+        lacks = tuple(c for c in statement.lacks if c not in mine)
+        if not lacks:  # e.g. a false denial: the proof that it lacks some other card
+            public = {self.cards.known[p] for p in self.cards.public_scalar}
+            lacks = (next(c for c in range(40) if c not in mine and c not in public),)
+        holds = tuple(c if c in mine else min(mine) for c in statement.holds)
+        nearest = replace(statement, lacks=lacks, holds=holds)
+        return super().make_claim(nearest, kind, particulars)
 
 
 # --- helpers a cheater uses -----------------------------------------------------------
@@ -168,9 +190,11 @@ class Denier(LaxSession):
 
     def make_handover(self) -> Handover:
         message = super().make_handover()
-        if message.proof is not None:
-            self.cheated = True
-        return Handover(self.hand.number, None)
+        if message.proof is None:
+            return message
+        called = Card.from_index(message.proof[1])
+        denial = statements.of_denial(self.seat, called, self.cards)
+        return Handover(self.hand.number, None, self.make_claim(denial, "handover", encode([called.index])))
 
 
 class Reneger(LaxSession):
