@@ -42,14 +42,14 @@ import hashlib
 import json
 import os
 import random
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.append(os.path.dirname(os.path.abspath(__file__)))  # for revisions.py, after the packages
+
+from revisions import run_in, scratch_tree  # noqa: E402
 
 CONFIGS = {
     "briscola2": ("briscola", 2),
@@ -122,45 +122,19 @@ def digest(name: str, hands: int, seed: int = 7) -> str:
 
 # --- one revision against another ---------------------------------------------
 
-WORKER = """
-import importlib.util, json, os, sys
-sys.path.insert(0, {tree!r})
-spec = importlib.util.spec_from_file_location("bench_engine", {bench!r})
-bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench)
-import engine
-assert os.path.dirname(os.path.abspath(engine.__file__)) == os.path.join({tree!r}, "engine"), engine.__file__
-rate = bench.measure({name!r}, {seconds!r}, {seed!r}, {clone!r})
-print(json.dumps({{"hands_per_s": rate, "digest": bench.digest({name!r}, {check!r})}}))
-"""
-
 
 def run_worker(tree: str, name: str, seconds: float, seed: int, check: int, clone: bool = False) -> dict:
     """Measure one configuration with the engine of `tree`, in a fresh interpreter."""
-    code = WORKER.format(
-        tree=tree, bench=os.path.abspath(__file__), name=name, seconds=seconds, seed=seed, check=check, clone=clone
+    call = (
+        f'{{"hands_per_s": bench.measure({name!r}, {seconds!r}, {seed!r}, {clone!r}), '
+        f'"digest": bench.digest({name!r}, {check!r})}}'
     )
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True, check=False)
-    if done.returncode:
-        raise SystemExit(f"measuring {name} in {tree} failed:\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def git(*args: str) -> str:
-    return subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True, check=True).stdout.strip()
+    return run_in(tree, os.path.abspath(__file__), call)
 
 
 def against(rev: str, names: list[str], seconds: float, rounds: int, check: int, clone: bool = False) -> dict:
     """Per configuration: both revisions' median rates and the median ratio (this tree / `rev`)."""
-    try:
-        commit = git("rev-parse", "--verify", f"{rev}^{{commit}}")
-    except subprocess.CalledProcessError:
-        raise SystemExit(f"no such revision: {rev}") from None
-    short = commit[:7]
-    scratch = tempfile.mkdtemp(prefix=f"engine-{short}-")
-    git("worktree", "add", "--detach", scratch, commit)
-    try:
+    with scratch_tree(rev) as (scratch, short):
         trees = {"this": ROOT, "base": scratch}
         runs: dict[str, dict[str, list[dict]]] = {name: {"this": [], "base": []} for name in names}
         for r in range(rounds):
@@ -168,9 +142,6 @@ def against(rev: str, names: list[str], seconds: float, rounds: int, check: int,
             for name in names:
                 for side in order:
                     runs[name][side].append(run_worker(trees[side], name, seconds, 1 + r, check, clone))
-    finally:
-        subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", scratch], capture_output=True, check=False)
-        shutil.rmtree(scratch, ignore_errors=True)
     results = {}
     for name in names:
         base = [x["hands_per_s"] for x in runs[name]["base"]]

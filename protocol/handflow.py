@@ -298,10 +298,16 @@ class HandFlow(SessionBase):
         anything changes); the combined keys it newly proves. CheatDetected, naming
         the sender, if it does not prove the statement every node computes."""
         assert self.hand is not None and self.transcript is not None  # a hand's decision
+        if not statement.needs_proof() and not claim:
+            return {}  # the common case: nothing said of hidden cards, nothing sent
         context = hidden_proofs.context(self.transcript.table_id, self.hand.number, sender, kind, particulars)
         keys = [self.hand.commits[seat][0].position_keys for seat in range(self.players)]
+        done = self.shared.claims if self.shared is not None else {}
+        digest = hidden_proofs.digest(statement, context, self.cards, sender, claim)
         try:
-            return hidden_proofs.check(statement, context, self.cards, sender, keys, claim)
+            if digest not in done:
+                done[digest] = hidden_proofs.check(statement, context, self.cards, sender, keys, claim)
+            return done[digest]
         except ClaimRefused as error:
             what = f"{CLAIM_NAMES[statement.about]}: {error}" if statement.about else f"{kind}: {error}"
             raise CheatDetected(what, culprit=sender, entry=index) from None

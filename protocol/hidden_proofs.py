@@ -14,9 +14,11 @@ proved earlier in the hand (`HandDeck.chained`).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 from . import hidden_claims
+from .codec import encode
 from .hidden_claims import ClaimRefused, Holding
 from .positions import HandDeck
 from .statements import Statement
@@ -89,6 +91,15 @@ def check(
     for card, proof in zip(statement.holds, holds):
         hidden_claims.check_holds(_card_context(context, card), statement.positions, cards.final, card, proof)
     return chains
+
+
+def digest(statement: Statement, context: bytes, cards: HandDeck, seat: int, claim: tuple) -> bytes:
+    """What a check depends on, hashed: nodes of one process that hold the same check it once
+    (the deck and the committed keys are the hand's, which `context` names)."""
+    chained = sorted(cards.chained.get(seat, {}).items())
+    statement_parts = [statement.about, list(statement.positions), list(statement.lacks), list(statement.holds)]
+    data = encode([context, statement_parts, [list(item) for item in chained], list(cards.final), claim])
+    return hashlib.sha256(b"hidden-claim" + data).digest()
 
 
 def _card_context(context: bytes, card: int) -> bytes:

@@ -87,6 +87,8 @@ class Outbox(SessionBase):
         A hook: a cheating seat (briscola_tui/tools/play_cheats.py) sends another."""
         assert self.hand is not None and self.transcript is not None and self.seat is not None
         assert self.secrets is not None  # a seat that decides committed to the hand
+        if not statement.needs_proof():
+            return ()
         context = hidden_proofs.context(self.transcript.table_id, self.hand.number, self.seat, kind, particulars)
         keys = [self.hand.commits[seat][0].position_keys for seat in range(self.players)]
         return hidden_proofs.prove(statement, context, self.cards, self.seat, keys, self.secrets.proof_key)

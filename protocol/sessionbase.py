@@ -38,11 +38,12 @@ if TYPE_CHECKING:
 
 
 class Shared:
-    """Work that nodes sharing one process do once: each hand's audit, each signature check."""
+    """Work that nodes sharing one process do once: each hand's audit, each signature and proof check."""
 
     def __init__(self) -> None:
         self.verdicts: dict[tuple, Verdict] = {}
         self.verified: set[bytes] = set()  # signatures and step proofs already checked (their digests)
+        self.claims: dict[bytes, dict[int, bytes]] = {}  # proofs about hidden cards checked: what each chained
 
 
 class SessionBase:
