@@ -187,10 +187,10 @@ class TwoRuleWithheld(LaxSession):
         return super().make_reveal()
 
 
-def test_the_holder_of_the_two_is_not_named_when_the_caller_withholds_its_seed():
-    """The holder of the 2 stops the hand for the two rule only its cards show; the caller
-    then withholds its seed. The partial audit cannot replay the holder's view: the holder,
-    who had cause, is not named; the caller is, for leaving; the hand is void."""
+def test_a_two_rule_cheat_that_withholds_its_seed_is_named_for_the_call():
+    """A caller bids 2 and calls a low trump without its 2, then withholds its seed. Its call
+    was refused at once (its proof of the 2 fails), so the partial audit names it as the
+    cheat it is, not merely as a seat that left; nobody else is named."""
     state: dict = {}
 
     def chooser(seat):
@@ -214,12 +214,11 @@ def test_the_holder_of_the_two_is_not_named_when_the_caller_withholds_its_seed()
     table.run(max_hands=1)
     host = table.host.session
     caller = state["cheat"]
-    holder = next(s.seat for s in table.seats if Card("2", state["called"].suit) in s.view.hands[s.seat])
-    first = min(host.hand.reveals, key=lambda s: host.hand.reveals[s][1])
-    assert first == holder != caller  # the holder's early reveal stopped the hand
-    (void,) = host.verdicts
-    assert table.timed_out == [caller] and named(void) == {(caller, ABSENT)}
-    assert host.phase == "seating"
+    (ordered,) = table.refused
+    assert ordered.refused.culprit == caller and ordered.refused.reason.startswith("two rule: its proof")
+    (verdict,) = host.verdicts
+    assert table.timed_out == [caller] and named(verdict) == {(caller, CHEAT), (caller, ABSENT)}
+    assert host.phase == "aborted"
     agree(table)
 
 
