@@ -28,6 +28,17 @@ For 2 and 5 players, 40 cards:
   seat needs before it can build on it, then the slowest owner's opening.
   Targets (5 players): critical path under 300 ms, each seat's CPU under 150 ms.
 
+- **claims** (`--claims` prints only these): the proofs about hidden cards
+  (`protocol/hidden_claims.py`) on a real shuffled deck, each row proved by
+  the claimant and checked (medians of CLAIM_REPEATS, prove and check
+  alternating): a first void claim with its chains (k = 11 and 17 hidden
+  cards, |F| = 10, 3 seats), a later void (chains known, k = 8, |F| = 6), a
+  Chiamo denial (k = 12, F = {C}, with chains), and the Chiamata two rule
+  (5 seats, k = 8, with chains: holds 1 card + lacks X, holds 3 + lacks 1).
+  `critical_ms` = prove + 2 × check (the host checks before it orders the
+  claim, each peer on receipt); `bytes`: the proofs packed with msgpack.
+  Target: critical path <= 25 ms per claim.
+
 Times are CPU time of this process (`time.process_time`), not wall time.
 """
 
@@ -43,15 +54,18 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import msgpack  # noqa: E402
 from coincurve import PublicKey  # noqa: E402
 
-from protocol import deck, stepproofs  # noqa: E402
+from protocol import deck, hidden_claims, stepproofs  # noqa: E402
 
 REPEATS = 11
 HAND_REPEATS = 5
 TARGET_RATIO = 1.25
 TARGET_CRITICAL_MS = 300
 TARGET_SEAT_MS = 150
+CLAIM_REPEATS = 9
+TARGET_CLAIM_MS = 25
 N_CARDS = 40
 TABLE = bytes(16)
 clock = time.process_time
@@ -256,13 +270,145 @@ def audit_ms(n_players: int) -> float:
     return statistics.median(times)
 
 
+# --- claims about hidden cards ----------------------------------------------------------
+
+
+class ClaimTable:
+    """A shuffled deck dealt in blocks (seat 0 holds positions 0..k-1), with what seat 0 knows."""
+
+    def __init__(self, n_players: int, k: int) -> None:
+        self.seats = [deck.SeatSecrets.generate() for _ in range(n_players)]
+        self.final = shuffle(deck.start_deck(range(N_CARDS)), self.seats)[-1]
+        self.position_keys = [s.public_keys(N_CARDS)[1] for s in self.seats]
+        self.cards = deck.decrypt_deck(self.final, self.seats)
+        self.positions = list(range(k))
+        # The claimant's keys: its own, and the inverses of the shares the others sent it.
+        self.holding = hidden_claims.Holding({i: [s.card_key(i) for s in self.seats] for i in self.positions})
+        self.openings = {i: deck.combine(deck.key_share(s, i) for s in self.seats) for i in self.positions}
+        self.ctx = hidden_claims.claim_context(TABLE, 0, 0, "act", b"bench")
+
+    def held(self, count: int) -> list[int]:
+        return sorted(self.cards[i] for i in self.positions[:count])
+
+    def lacking(self, count: int) -> list[int]:
+        mine = {self.cards[i] for i in self.positions}
+        return [c for c in range(N_CARDS) if c not in mine][:count]
+
+    def chains(self) -> dict[int, bytes]:
+        """The combined keys proved by an earlier claim (for the rows that have them already)."""
+        forbidden = self.lacking(1)
+        proof = self.prove_lacks({}, forbidden)
+        return self.check_lacks({}, forbidden, proof)
+
+    def prove_lacks(self, chained: dict, forbidden: list[int]) -> list:
+        return hidden_claims.prove_lacks(
+            self.ctx, self.holding, self.positions, self.final, self.position_keys, chained, forbidden
+        )
+
+    def check_lacks(self, chained: dict, forbidden: list[int], proof: list) -> dict[int, bytes]:
+        return hidden_claims.check_lacks(
+            self.ctx, self.positions, self.final, self.position_keys, chained, forbidden, proof
+        )
+
+    def prove_holds(self, card: int) -> list:
+        return hidden_claims.prove_holds(self.ctx, self.openings, self.positions, self.final, card)
+
+    def check_holds(self, card: int, proof: list) -> None:
+        hidden_claims.check_holds(self.ctx, self.positions, self.final, card, proof)
+
+
+def claim_row(n_players: int, k: int, n_forbidden: int, chained: bool, n_holds: int = 0) -> dict:
+    """One claim (holds n_holds of seat 0's cards, then lacks n_forbidden), proved and checked alternately."""
+    table = ClaimTable(n_players, k)
+    forbidden, cards = table.lacking(n_forbidden), table.held(n_holds)
+    known = table.chains() if chained else {}
+    proves, checks, size = [], [], 0
+    for _ in range(CLAIM_REPEATS):
+        t0 = clock()
+        proofs = [table.prove_holds(c) for c in cards] + [table.prove_lacks(known, forbidden)]
+        proves.append(ms(t0))
+        t0 = clock()
+        for c, proof in zip(cards, proofs):
+            table.check_holds(c, proof)
+        table.check_lacks(known, forbidden, proofs[-1])
+        checks.append(ms(t0))
+        size = len(msgpack.packb(proofs))
+    prove, check = statistics.median(proves), statistics.median(checks)
+    return {"prove_ms": prove, "check_ms": check, "critical_ms": prove + 2 * check, "bytes": size}
+
+
+CLAIM_ROWS: list[tuple[str, str, dict]] = [
+    # (JSON key, what a person reads, claim_row arguments); other kinds of claim add their rows here
+    (
+        "void_first_k11_f10",
+        "first void claim, 3 seats, k=11, |F|=10, with chains",
+        dict(n_players=3, k=11, n_forbidden=10, chained=False),
+    ),
+    (
+        "void_first_k17_f10",
+        "first void claim, 3 seats, k=17, |F|=10, with chains",
+        dict(n_players=3, k=17, n_forbidden=10, chained=False),
+    ),
+    (
+        "void_later_k17_f10",
+        "later void claim, 3 seats, k=17, |F|=10, chains known",
+        dict(n_players=3, k=17, n_forbidden=10, chained=True),
+    ),
+    (
+        "void_later_k8_f6",
+        "later void claim, 3 seats, k=8, |F|=6, chains known",
+        dict(n_players=3, k=8, n_forbidden=6, chained=True),
+    ),
+    (
+        "chiamo_denial_k12",
+        "Chiamo denial, 3 seats, k=12, F={C}, with chains",
+        dict(n_players=3, k=12, n_forbidden=1, chained=False),
+    ),
+    (
+        "two_rule_holds1_k8",
+        "two rule, 5 seats, k=8: holds the 2 + lacks X, with chains",
+        dict(n_players=5, k=8, n_forbidden=1, chained=False, n_holds=1),
+    ),
+    (
+        "two_rule_holds3_k8",
+        "two rule, 5 seats, k=8: holds 2, 4, 5 + lacks 6, with chains",
+        dict(n_players=5, k=8, n_forbidden=1, chained=False, n_holds=3),
+    ),
+]
+
+
+def mul_us() -> float:
+    """CPU time of one variable-base multiplication (parse, multiply, serialise): the unit the claims scale with."""
+    points = floor_points(200)
+    return floor_batch_ms(points) / len(points) * 1e3
+
+
+def measure_claims(say) -> dict:
+    results: dict = {"mul_us": mul_us()}
+    say(f"claims: one variable-base multiplication {results['mul_us']:.1f} µs")
+    for key, label, kwargs in CLAIM_ROWS:
+        r = results[key] = claim_row(**kwargs)
+        ok = "ok" if r["critical_ms"] <= TARGET_CLAIM_MS else "ABOVE"
+        say(
+            f"claim: {label}: prove {r['prove_ms']:.2f} ms, check {r['check_ms']:.2f} ms, "
+            f"critical path {r['critical_ms']:.1f} ms (target <= {TARGET_CLAIM_MS}: {ok}), {r['bytes']} bytes"
+        )
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print only the JSON figures")
+    parser.add_argument("--claims", action="store_true", help="only the claims about hidden cards")
     args = parser.parse_args()
     say = (lambda *a: None) if args.json else print
 
     deck.card_point(0)  # build the card table outside the timings
+    if args.claims:
+        claims = measure_claims(say)
+        if args.json:
+            print(json.dumps({"claims": claims}))
+        return
     results: dict = {"proofs": measure_proofs()}
     p = results["proofs"]
     say(
@@ -293,6 +439,7 @@ def main() -> None:
         )
     results["audit5_ms"] = audit_ms(5)
     say(f"audit, 5 players (replay_shuffle + decrypt_deck): {results['audit5_ms']:.1f} ms")
+    results["claims"] = measure_claims(say)
     if args.json:
         print(json.dumps(results))
 

@@ -4,10 +4,10 @@ Statement, for a public target P and bases D_0..D_{k−1}: the prover knows s
 with P = s·D_i for *some* i, and the proof does not say which.
 
 Proof (c_0..c_{k−1}, z_0..z_{k−1}): for every branch j but the true one t,
-c_j and z_j are drawn at random and T_j = z_j·D_j − c_j·P (the simulator of
+c_j and z_j are drawn at random and T_j = z_j·D_j + c_j·P (the simulator of
 a Schnorr proof); for t, T_t = w·D_t. Then c = H(tag, context, P, D, T),
-c_t = c − Σ_{j≠t} c_j and z_t = w + c_t·s. The verifier recomputes every
-T_j = z_j·D_j − c_j·P and checks Σ c_j = H(...). Soundness: two accepting
+c_t = c − Σ_{j≠t} c_j and z_t = w − c_t·s. The verifier recomputes every
+T_j = z_j·D_j + c_j·P (one addition, no negation) and checks Σ c_j = H(...). Soundness: two accepting
 proofs for the same T with different c differ in some c_j, and that
 branch's two answers give s with P = s·D_j (special soundness); so a
 prover who knows no such s for any branch passes only for one challenge in
@@ -66,10 +66,10 @@ def prove(
             ts.append(curve.mul(ds[j], w))
         else:
             cs[j], zs[j] = next(rest), next(rest)
-            ts.append(curve.sub(curve.mul(ds[j], zs[j]), curve.mul(p, cs[j])))
+            ts.append(curve.add(curve.mul(ds[j], zs[j]), curve.mul(p, cs[j])))
     c = _challenge(context, target, bases, ts)
     cs[index] = (c - sum(cs)) % ORDER
-    zs[index] = (w + cs[index] * secret) % ORDER
+    zs[index] = (w - cs[index] * secret) % ORDER
     return b"".join(c_j.to_bytes(SCALAR_LEN, "big") + z_j.to_bytes(SCALAR_LEN, "big") for c_j, z_j in zip(cs, zs))
 
 
@@ -84,7 +84,7 @@ def verify(context: bytes, target: bytes, bases: Sequence[bytes], proof: bytes) 
     cs, zs = values[0::2], values[1::2]
     try:
         p = curve.decode(target)
-        ts = [curve.sub(curve.mul(curve.decode(d), z), curve.mul(p, c)) for d, c, z in zip(bases, cs, zs)]
+        ts = [curve.add(curve.mul(curve.decode(d), z), curve.mul(p, c)) for d, c, z in zip(bases, cs, zs)]
     except ValueError:  # a bad encoding or an identity: no honest proof meets one
         return False
     return sum(cs) % ORDER == _challenge(context, target, bases, ts)

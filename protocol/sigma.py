@@ -6,10 +6,10 @@ on its left (`y` None): that is how "a·B − r·K = 0" is said, the identity
 having no encoding.
 
 Proof (c, z_0..z_{W−1}): nonces t_w, commitments T_r = Σ_w t_w·G_{r,w},
-c = H(tag, domain, context, statement, T), z_w = t_w + c·x_w mod n. The
-verifier recomputes T_r = Σ_w z_w·G_{r,w} − c·Y_r and the hash. Special
-soundness: two accepting answers (c, z), (c', z') to the same T give
-x_w = (z_w − z'_w)/(c − c') satisfying every relation, so a false system
+c = H(tag, domain, context, statement, T), z_w = t_w − c·x_w mod n. The
+verifier recomputes T_r = Σ_w z_w·G_{r,w} + c·Y_r (one sum a relation, no
+negation) and the hash. Special soundness: two accepting answers (c, z),
+(c', z') to the same T give x_w = (z'_w − z_w)/(c − c') satisfying every relation, so a false system
 passes only for the one challenge that would let it pass: 1/n per query to
 the hash. Honest-verifier zero knowledge: for any c, uniform z fixes T, so
 (c, z) is simulated without the witnesses. The statement hashed is every
@@ -82,7 +82,7 @@ def prove(
         nonces = [next(stream) for _ in range(n_witnesses)]
     commitments = [_combination(points, r.terms, nonces) for r in relations]
     c = _challenge(domain, context, statement, commitments)
-    responses = [(t + c * x) % ORDER for t, x in zip(nonces, witnesses)]
+    responses = [(t - c * x) % ORDER for t, x in zip(nonces, witnesses)]
     return b"".join(v.to_bytes(SCALAR_LEN, "big") for v in [c, *responses])
 
 
@@ -100,10 +100,10 @@ def verify(domain: bytes, context: bytes, n_witnesses: int, relations: Sequence[
     points = _Points()
     try:
         statement = _statement(n_witnesses, relations)
-        commitments = []
-        for r in relations:
-            t = _combination(points, r.terms, responses)
-            commitments.append(t if r.y is None else curve.sub(t, curve.mul(points.get(r.y), c)))
+        commitments = [
+            _combination(points, r.terms, responses, None if r.y is None else curve.mul(points.get(r.y), c))
+            for r in relations
+        ]
     except ValueError:  # a bad shape, a bad encoding (PointError) or an identity
         return False
     return c == _challenge(domain, context, statement, commitments)
@@ -135,10 +135,16 @@ class _Points:
         return out
 
 
-def _combination(points: _Points, terms: tuple[tuple[int, bytes], ...], scalars: Sequence[int]) -> Point:
+def _combination(
+    points: _Points, terms: tuple[tuple[int, bytes], ...], scalars: Sequence[int], extra: Point | None = None
+) -> Point:
+    """Σ scalars[w]·G over the terms (plus `extra`), with one addition at most."""
     if not terms:
         raise ValueError("a relation needs at least one term")
-    return curve.add(*(points.product(w, g, scalars[w]) for w, g in terms))
+    products = [points.product(w, g, scalars[w]) for w, g in terms]
+    if extra is not None:
+        products.append(extra)
+    return products[0] if len(products) == 1 else curve.add(*products)
 
 
 def _statement(n_witnesses: int, relations: Sequence[Relation]) -> bytes:
