@@ -16,10 +16,9 @@ from engine.state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, State
 from . import curve, stepproofs
 from . import deck as mp
 from .errors import CheatDetected, RemoteProtocolError
-from .identity import check_x25519_public
 from .messages import Act, Commit, Handover, Reveal, Shares, Shuffle
 from .records import Step, StepKind
-from .sealing import open_shares
+from .sealing import check_seal_public, open_shares
 from .sessionbase import SessionBase
 from .wire import action_from_wire, scalar_int
 
@@ -31,7 +30,10 @@ class HandFlow(SessionBase):
 
     def _on_commit(self, sender: int, msg: Commit, index: int) -> None:
         assert self.hand is not None  # a hand's message: the hand is on
-        check_x25519_public(msg.x25519)  # else no seat could seal it a share
+        try:
+            check_seal_public(msg.seal_key)  # else no seat could seal it a share
+        except RemoteProtocolError as error:
+            raise CheatDetected(error.reason, culprit=sender, entry=index) from None
         if len(msg.position_keys) != self.plan.size:
             raise RemoteProtocolError(
                 f"committed {len(msg.position_keys)} position keys for a deck of {self.plan.size}",

@@ -55,13 +55,13 @@ class CoinReveal:
 
 @dataclass(frozen=True)
 class Commit:
-    """Start of a hand: the seat's seed commitment, its X25519 key for the hand,
+    """Start of a hand: the seat's seed commitment, its sealing key U = u·B for the hand,
     and the public forms of its deck keys (all derived from the committed seed):
     K = phase1_key·B and K_i = card_key(i)·B for each deck position i."""
 
     hand: int
     commitment: bytes
-    x25519: bytes
+    seal_key: bytes  # 33-byte point (sealing.py)
     phase1_key: bytes  # 33-byte point
     position_keys: tuple  # of 33-byte points, one per deck position
 
@@ -291,7 +291,7 @@ _PARSERS: dict[MessageKind, Callable[..., Message]] = {
     "commit": lambda hand, c, x, k, keys: Commit(
         _hand(hand),
         expect_bytes(c, 32, "commitment"),
-        expect_bytes(x, 32, "x25519 key"),
+        expect_bytes(x, POINT_LEN, "sealing key"),
         expect_bytes(k, POINT_LEN, "phase-1 key"),
         tuple(expect_bytes(p, POINT_LEN, "position key") for p in expect_list(keys, 40, "position keys")),
     ),

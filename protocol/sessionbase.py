@@ -16,8 +16,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
-
     from engine.cards import Card
     from engine.deal import DealPlan
     from engine.game import Game
@@ -89,7 +87,6 @@ class SessionBase:
     plan: DealPlan
     view: State | None  # None until the deal is open
     secrets: mp.SeatSecrets | None  # this seat's, once it committed
-    x25519: X25519PrivateKey | None
     cards: HandDeck
     claims: Claims
     _pair_keys: dict[int, bytes]

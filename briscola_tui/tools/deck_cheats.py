@@ -70,14 +70,15 @@ class GarbageShuffle(ShuffleSpoiler):
 
 
 class BadKey(Cheater):
-    """Commits with an X25519 key nobody can agree a sealing key with (all zero)."""
+    """Commits with a sealing key that is no curve point (x above the field prime): nobody
+    could agree a pair key with it, so its commit is refused."""
 
     def make_commit(self) -> Commit:
         message = super().make_commit()
         if self.cheated:
             return message
         self.cheated = True
-        return replace(message, x25519=bytes(32))
+        return replace(message, seal_key=b"\x02" + b"\xff" * 32)
 
 
 class Substituter(Cheater):
