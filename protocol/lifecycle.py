@@ -140,6 +140,7 @@ class TableLifecycle(SessionBase):
         self.secrets = None
         self._pair_keys = {}
         self._complaint = None
+        self._sealed_fault = None
 
     def _stop_hand(self, index: int) -> None:
         """Evidence or a time-out ends the hand here: the seats present reveal."""

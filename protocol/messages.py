@@ -106,6 +106,18 @@ class Handover:
 
 
 @dataclass(frozen=True)
+class Complaint:
+    """A seat's proof that `accused` sealed it a wrong share in `step` (complaint.py):
+    their shared point Z and a DLEQ proof that log_B U_me = log_{U_accused} Z."""
+
+    hand: int
+    step: int
+    accused: int
+    z: bytes  # 33-byte point
+    proof: bytes  # dleq.PROOF_LEN bytes
+
+
+@dataclass(frozen=True)
 class Reveal:
     """End of a hand (or an abort): the seat's seed, for the audit."""
 
@@ -154,6 +166,7 @@ MessageKind = Literal[
     "shares",
     "act",
     "handover",
+    "complaint",
     "reveal",
     "evidence",
     "timeout",
@@ -171,6 +184,7 @@ Message = (
     | Shares
     | Act
     | Handover
+    | Complaint
     | Reveal
     | Evidence
     | Timeout
@@ -191,6 +205,7 @@ KINDS: dict[MessageKind, type[Message]] = {
     "shares": Shares,
     "act": Act,
     "handover": Handover,
+    "complaint": Complaint,
     "reveal": Reveal,
     "evidence": Evidence,
     "timeout": Timeout,
@@ -314,6 +329,13 @@ _PARSERS: dict[MessageKind, Callable[..., Message]] = {
         tuple(_position(p) for p in expect_list(positions, 4, "positions")),
     ),
     "handover": lambda hand, proof: Handover(_hand(hand), _opt(_proof, proof)),
+    "complaint": lambda hand, step, accused, z, proof: Complaint(
+        _hand(hand),
+        expect_int(step, 0, 1000, "step"),
+        expect_int(accused, 0, 5, "accused seat"),
+        expect_bytes(z, POINT_LEN, "shared point"),
+        expect_bytes(proof, 2 * SCALAR_LEN, "complaint proof"),
+    ),
     "reveal": lambda hand, seed: Reveal(_hand(hand), expect_bytes(seed, 32, "seed")),
     "evidence": lambda message, reason: Evidence(
         expect_bytes(message, (1, 65536), "evidence message"),

@@ -20,12 +20,25 @@ from typing import Self
 
 from engine.state import PUBLIC, Action
 
+from . import complaint, stepproofs
 from . import deck as mp
-from . import stepproofs
 from .errors import LocalProtocolError
 from .events import Update
 from .identity import Identity
-from .messages import KIND_OF, Act, CoinCommit, CoinReveal, Commit, Handover, Join, Reveal, Shares, Shuffle, to_body
+from .messages import (
+    KIND_OF,
+    Act,
+    CoinCommit,
+    CoinReveal,
+    Commit,
+    Complaint,
+    Handover,
+    Join,
+    Reveal,
+    Shares,
+    Shuffle,
+    to_body,
+)
 from .phases import HAND_PHASES
 from .sealing import hand_pair_key, seal_shares
 from .sessionbase import SessionBase, Shared
@@ -129,7 +142,7 @@ class Outbox(SessionBase):
             if key in self._produced:
                 return []
             self._produced.add(key)
-            message = self.make_reveal()
+            message = self.make_complaint() if self._sealed_fault is not None else self.make_reveal()
             return [] if message is None else [self.sign(message)]
         _, senders = self.expected()
         key = self._step_key()
@@ -287,6 +300,25 @@ class Outbox(SessionBase):
             return None  # no seed committed for this hand by this key (a seat taken after it): nothing owed
         self._revealed = self.hand.number
         return Reveal(self.hand.number, self.secrets.seed)
+
+    def make_complaint(self) -> Complaint:
+        """The complaint about the first wrong blob sealed to this seat: the pair's
+        shared point Z and the proof that it is (complaint.py); sent instead of an
+        early reveal, so that every node names the sender at once."""
+        assert self.hand is not None and self.transcript is not None and self.seat is not None
+        assert self.secrets is not None and self._sealed_fault is not None  # a blob sealed to this seat
+        step, accused = self._sealed_fault
+        z, proof = complaint.make(
+            self.transcript.table_id,
+            self.hand.number,
+            step,
+            self.seat,
+            self.secrets.seal_key,
+            self.secrets.seal_public,
+            accused,
+            self.hand.commits[accused][0].seal_key,
+        )
+        return Complaint(self.hand.number, step, accused, z, proof)
 
     def pair_key(self, other: int) -> bytes:
         """The key this seat shares with `other` for this hand (derived once)."""

@@ -200,3 +200,20 @@ class Withholder(Cheater):
             self.cheated = True
             return None
         return super().make_reveal()
+
+
+class FalseComplainer(Cheater):
+    """Complains about the right key shares another seat (the previous one by default)
+    sealed it in the deal: its complaint's proof holds, the blob opens to the right
+    shares, so every node names the complainer."""
+
+    accused: int | None = None
+
+    def _open_mine(self, step) -> None:
+        super()._open_mine(step)
+        accused = self.accused if self.accused is not None else (self.seat - 1) % self.players
+        if self.cheated or step.number != 0 or self.seat not in dict(step.shares[accused].sealed):
+            return
+        self.cheated = True
+        self._complaint = f"seat {accused} sealed me a wrong share (it did not)"
+        self._sealed_fault = (step.number, accused)
