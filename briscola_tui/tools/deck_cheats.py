@@ -209,11 +209,13 @@ class FalseComplainer(Cheater):
 
     accused: int | None = None
 
-    def _open_mine(self, step) -> None:
-        super()._open_mine(step)
-        accused = self.accused if self.accused is not None else (self.seat - 1) % self.players
-        if self.cheated or step.number != 0 or self.seat not in dict(step.shares[accused].sealed):
-            return
-        self.cheated = True
-        self._complaint = f"seat {accused} sealed me a wrong share (it did not)"
-        self._sealed_fault = (step.number, accused)
+    def outgoing(self) -> list[bytes]:
+        hand = self.hand
+        if not self.cheated and hand is not None and self.phase in ("deal", "play") and hand.steps:
+            step = hand.steps[0]
+            accused = self.accused if self.accused is not None else (self.seat - 1) % self.players
+            if len(step.shares) == self.players and self.seat in dict(step.shares[accused].sealed):
+                self.cheated = True
+                self._complaint = f"seat {accused} sealed me a wrong share (it did not)"
+                self._sealed_fault = (step.number, accused)
+        return super().outgoing()
