@@ -440,8 +440,45 @@ def main() -> None:
     results["audit5_ms"] = audit_ms(5)
     say(f"audit, 5 players (replay_shuffle + decrypt_deck): {results['audit5_ms']:.1f} ms")
     results["claims"] = measure_claims(say)
+    results["complaint"] = complaint_rows(say)
     if args.json:
         print(json.dumps(results))
+
+
+def complaint_rows(say) -> dict:
+    """A complaint about a wrong sealed share (protocol/complaint.py): the complainer's
+    proof, and one node's judgment (proof checked, blob opened, each share checked),
+    for a blob of 4 and of 12 shares; medians of REPEATS, CPU time."""
+    from protocol import complaint
+    from protocol.sealing import key_from_shared, seal_shares
+    from protocol.wire import pair_context
+
+    table_id, hand = bytes(16), 0
+    r, s = deck.SeatSecrets.generate(), deck.SeatSecrets.generate()
+    keys = s.public_keys(N_CARDS)[1]
+    out = {}
+    for count in (4, 12):
+        proves, judges = [], []
+        for _ in range(REPEATS):
+            t0 = clock()
+            z, proof = complaint.make(table_id, hand, 0, 0, r.seal_key, r.seal_public, 1, s.seal_public)
+            proves.append(ms(t0))
+            key = key_from_shared(z, pair_context(table_id, hand, 1, 0))
+            shares = [(p, deck.key_share(s, p)) for p in range(count)]
+            shares[-1] = (count - 1, shares[-1][1] * 2 % deck.ORDER)  # the wrong one: the last checked
+            blob = seal_shares(key, table_id, hand, 0, 1, 0, shares)
+            t0 = clock()
+            culprit, _ = complaint.judge(
+                table_id, hand, 0, 0, 1, r.seal_public, s.seal_public, z, proof, blob, set(range(count)), keys
+            )
+            judges.append(ms(t0))
+            assert culprit == 1
+        out[f"shares{count}"] = {"prove_ms": statistics.median(proves), "judge_ms": statistics.median(judges)}
+        say(
+            f"complaint, blob of {count} shares: prove {out[f'shares{count}']['prove_ms']:.2f} ms, "
+            f"judge {out[f'shares{count}']['judge_ms']:.2f} ms (CPU, median of {REPEATS})"
+        )
+    return out
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ CHEAT_KINDS: tuple[str, ...] = (
     "bad-key",
     "bad-reveal",
     "duplicate",
+    "false-complaint",
     "false-denial",
     "forge",
     "garbage-shuffle",

@@ -352,6 +352,13 @@ class _Words:
             return self.said(
                 seat, N_("{name}'s message refused: {reason}"), N_("your message refused: {reason}"), reason=e.reason
             )
+        if kind == "complained":  # a true complaint about a sealed share: the seat it names
+            return self.said(
+                seat,
+                N_("{name} named by a complaint: {reason}"),
+                N_("you are named by a complaint: {reason}"),
+                reason=e.reason,
+            )
         if kind == "timeout":  # what was owed: a message's kind, as the wire names it
             return self.said(
                 seat, N_("{name} timed out (owed its {owed})"), N_("you timed out (owed your {owed})"), owed=e.reason

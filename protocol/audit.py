@@ -18,7 +18,6 @@ from engine.state import CHANCE, IllegalAction, Outcome
 
 from . import deck as mp
 from .errors import ProtocolError
-from .identity import x25519_private_from_seed, x25519_public_bytes
 from .sealing import hand_pair_key, open_shares
 from .wire import action_from_wire, commit_context, scalar_int
 
@@ -105,8 +104,8 @@ def _check_revealed(game, table_id: bytes, hand, plan, verdict: Verdict) -> None
             blame(Culprit(seat, "revealed seed does not match its commitment", entry))
             continue
         s = mp.SeatSecrets(seed)
-        x_keys[seat] = x25519_private_from_seed(s.x25519_seed)
-        if x25519_public_bytes(x_keys[seat]) != commit[0].x25519:
+        x_keys[seat] = s.seal_key
+        if s.seal_public != commit[0].seal_key:
             blame(Culprit(seat, "its sealing key is not the one its seed gives", commit[1]))
             continue
         if s.public_keys(plan.size) != (commit[0].phase1_key, commit[0].position_keys):
@@ -164,7 +163,7 @@ def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
 
     def sealing_key(sender: int, recipient: int) -> bytes:
         if (sender, recipient) not in keys:
-            their = hand.commits[recipient][0].x25519
+            their = hand.commits[recipient][0].seal_key
             keys[(sender, recipient)] = hand_pair_key(table_id, hand.number, sender, x_keys[sender], recipient, their)
         return keys[(sender, recipient)]
 
@@ -195,12 +194,12 @@ def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
 def _wrong_to_revealed(table_id, hand, step, sender: int, msg, secrets, x_keys) -> bool:
     """Did `sender`, which never revealed, seal a wrong share to a seat that did?
 
-    The recipient's revealed seed gives its X25519 key, which opens the blob (the pair
+    The recipient's revealed seed gives its sealing key u, which opens the blob (the pair
     key is the same from either side); each share in it must be the inverse of the
     sender's committed position key, as the recipient checked when it arrived. So a
     wrong sealed share is proved even when its sender withholds its seed."""
     position_keys = hand.commits[sender][0].position_keys
-    their = hand.commits[sender][0].x25519
+    their = hand.commits[sender][0].seal_key
     for recipient, blob in msg.sealed:
         if recipient not in secrets:
             continue  # nobody can open it: neither end revealed a seed

@@ -34,7 +34,8 @@ n the secp256k1 group order and scalar(b) = int(b) mod (n-1) + 1:
 - permutation(m): Fisher–Yates, i = m-1 down to 1, swap i with j uniform in
   [0, i]; j from 32-bit big-endian words of SHA-256(K ‖ m (2 bytes) ‖ counter
   (8 bytes)), K = HKDF(label b"permutation", 32), rejecting w ≥ 2^32 - 2^32 mod (i+1)
-- x25519_seed = HKDF(label b"x25519", 32 bytes)
+- seal_key u = scalar(HKDF(label b"seal", 48 bytes)); published U = u·B (sealing.py: the
+  pair key of seats R and S is HKDF over the encoding of Z = u_R·U_S = u_S·U_R)
 - proof_key = HKDF(label b"proof", 32 bytes): the nonces of the step proofs
 - card_point(c): the first counter (4 bytes BE) such that x = SHA-256(b"briscola-tui/card/v2"
   ‖ c (2 bytes BE) ‖ counter) is below p and the x of a curve point; the point with even y
@@ -254,9 +255,14 @@ class SeatSecrets:
         return _hkdf(self.seed, b"proof", 32)
 
     @property
-    def x25519_seed(self) -> bytes:
-        """32 bytes for this seat's per-hand X25519 key (built elsewhere)."""
-        return _hkdf(self.seed, b"x25519", 32)
+    def seal_key(self) -> int:
+        """u: the scalar this seat agrees its pair keys with (sealing.py); U = u·B is in its commit."""
+        return _scalar(_hkdf(self.seed, b"seal", 48))
+
+    @property
+    def seal_public(self) -> bytes:
+        """U = u·B, encoded (33 bytes)."""
+        return curve.encode(curve.base_mul(self.seal_key))
 
     def commitment(self, context: bytes) -> bytes:
         """SHA-256(tag‖context‖seed): published before the shuffle."""

@@ -8,7 +8,7 @@ know: a seat hears which cards it was dealt, a spectator only how many.
 
 Kinds: table, seated, dealer, hand, dealt, play, bid, pass, call, exchange,
 declare, return, discard, raise, take, role, secret, trick, draw, monte,
-dividete, handover, stopped, refused, timeout, verdict, series, closed.
+dividete, handover, stopped, refused, complained, timeout, verdict, series, closed.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ EventKind = (
         "trick",
         "stopped",
         "refused",
+        "complained",
         "timeout",
         "evicted",
         "verdict",
@@ -66,7 +67,7 @@ class Event:
     trump: str | None = None  # dealt: the face-up card's suit
     sizes: tuple[int, ...] = ()  # dealt, to a spectator: every seat's hand size
     drawn: tuple[tuple[int, Card | None], ...] = ()  # draw: (seat, card or None if hidden) in drawing order
-    reason: str | None = None  # refused, closed: why; timeout: what the seat owed
+    reason: str | None = None  # refused, complained, closed: why; timeout: what the seat owed
     culprits: tuple[Culprit, ...] = ()  # verdict: who is named (a void hand)
     result: tuple[tuple[str, object], ...] = ()  # verdict: the outcome's result, in order
     redeal: bool = False  # verdict: everybody passed

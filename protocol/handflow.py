@@ -13,15 +13,15 @@ import hashlib
 from engine.deal import Deal
 from engine.state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, State
 
-from . import curve, hidden_proofs, statements, stepproofs
+from . import complaint, curve, hidden_proofs, statements, stepproofs
 from . import deck as mp
+from .audit import Culprit
 from .codec import encode
 from .errors import CheatDetected, RemoteProtocolError
 from .hidden_claims import ClaimRefused
-from .identity import check_x25519_public
-from .messages import Act, Commit, Handover, Reveal, Shares, Shuffle
+from .messages import Act, Commit, Complaint, Handover, Reveal, Shares, Shuffle
 from .records import Step, StepKind
-from .sealing import open_shares
+from .sealing import check_seal_public, open_shares
 from .sessionbase import SessionBase
 from .wire import action_from_wire, scalar_int
 
@@ -40,7 +40,10 @@ class HandFlow(SessionBase):
 
     def _on_commit(self, sender: int, msg: Commit, index: int) -> None:
         assert self.hand is not None  # a hand's message: the hand is on
-        check_x25519_public(msg.x25519)  # else no seat could seal it a share
+        try:
+            check_seal_public(msg.seal_key)  # else no seat could seal it a share
+        except RemoteProtocolError as error:
+            raise CheatDetected(error.reason, culprit=sender, entry=index) from None
         if len(msg.position_keys) != self.plan.size:
             raise RemoteProtocolError(
                 f"committed {len(msg.position_keys)} position keys for a deck of {self.plan.size}",
@@ -165,19 +168,64 @@ class HandFlow(SessionBase):
                     dict(msg.sealed)[self.seat],
                 )
             except RemoteProtocolError:
-                self._complaint = f"seat {sender}'s sealed shares do not open"
+                self._fault(step, sender, f"seat {sender}'s sealed shares do not open")
                 continue
             keys = self.hand.commits[sender][0].position_keys
+            if set(pairs) != set(mine):
+                self._fault(step, sender, f"seat {sender} sealed me shares for other positions than mine")
             for p in mine:
                 if p not in pairs:
-                    self._complaint = f"seat {sender} sent no share for a card of mine"
+                    self._fault(step, sender, f"seat {sender} sent no share for a card of mine")
                 elif not mp.check_share(keys[p], pairs[p]):
-                    self._complaint = f"seat {sender}'s key share for a card of mine does not match its committed key"
+                    self._fault(step, sender, f"seat {sender}'s key share for a card of mine does not match its key")
                 else:
                     received[p][sender] = pairs[p]
         for p in mine:
             if not self.cards.open_private(p, received[p]):
                 self._complaint = "a card dealt to me does not open (wrong key share)"
+
+    def _fault(self, step: Step, sender: int, why: str) -> None:
+        """A wrong blob sealed to this seat: complain (the first one), with the proof
+        that lets every node open it (complaint.py)."""
+        self._complaint = self._complaint or why
+        if self._sealed_fault is None:
+            self._sealed_fault = (step.number, sender)
+
+    def _on_complaint(self, sender: int, msg: Complaint, index: int) -> None:
+        """A complaint about a sealed blob: judged at once, the same at every node.
+        A false one (or a bad proof) is refused, naming its sender (the host keeps it
+        as evidence); a true one names the accused; either way the hand stops here."""
+        hand, transcript = self.hand, self.transcript
+        assert hand is not None and transcript is not None  # a hand's message
+        if msg.accused == sender or msg.accused not in hand.commits or sender not in hand.commits:
+            raise RemoteProtocolError("a complaint about no other committed seat", culprit=sender, entry=index)
+        if msg.step >= len(hand.steps) or len(hand.steps[msg.step].shares) < self.players:
+            raise RemoteProtocolError(f"a complaint about step {msg.step}, not yet dealt", culprit=sender, entry=index)
+        step = hand.steps[msg.step]
+        blob = dict(step.shares[msg.accused].sealed).get(sender)
+        if blob is None:
+            raise RemoteProtocolError(
+                f"seat {msg.accused} sealed it nothing in step {msg.step}", culprit=sender, entry=index
+            )
+        culprit, reason = complaint.judge(
+            transcript.table_id,
+            hand.number,
+            msg.step,
+            sender,
+            msg.accused,
+            hand.commits[sender][0].seal_key,
+            hand.commits[msg.accused][0].seal_key,
+            msg.z,
+            msg.proof,
+            blob,
+            {p for p, a in zip(step.positions, step.audiences) if a == sender},
+            hand.commits[msg.accused][0].position_keys,
+        )
+        if culprit == sender:
+            raise CheatDetected(reason, culprit=sender, entry=index)
+        hand.findings.append(Culprit(culprit, reason, index))
+        self._emit("complained", culprit, reason=reason)
+        self._stop_hand(index)
 
     def _apply_step(self, step: Step) -> None:
         try:

@@ -2,7 +2,7 @@
 
 Ed25519 identities sign every message (with a domain tag). Private messages
 relayed by the untrusted host are sealed with ChaCha20-Poly1305 under a key
-agreed by X25519 between the two seats.
+the two seats agree (sealing.py: ECDH on secp256k1).
 """
 
 from __future__ import annotations
@@ -12,23 +12,16 @@ import os
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature, InvalidTag
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
 )
-from cryptography.hazmat.primitives.asymmetric.x25519 import (
-    X25519PrivateKey,
-    X25519PublicKey,
-)
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from .errors import LocalProtocolError, RemoteProtocolError
 
 MSG_TAG = b"briscola-tui/msg/v1\x00"
-SEAL_TAG = b"briscola-tui/seal/v1"
-X25519_SEED_TAG = b"briscola-tui/x25519/v1\x00"
 NONCE_LEN = 12
 TAG_LEN = 16
 
@@ -144,44 +137,6 @@ def verify_message(public: bytes, payload: bytes, signature: bytes) -> None:
 
 
 # --- sealing ----------------------------------------------------------------
-
-
-def x25519_private_from_seed(seed32: bytes) -> X25519PrivateKey:
-    """The X25519 key derived from a 32-byte secret seed (same seed, same key)."""
-    if not isinstance(seed32, bytes) or len(seed32) != 32:
-        raise LocalProtocolError("X25519 seed must be 32 bytes")
-    return X25519PrivateKey.from_private_bytes(hashlib.sha256(X25519_SEED_TAG + seed32).digest())
-
-
-def x25519_public_bytes(priv: X25519PrivateKey) -> bytes:
-    """Raw 32-byte public key."""
-    return priv.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-
-
-def pair_key(my_priv: X25519PrivateKey, their_public: bytes, context: bytes) -> bytes:
-    """32-byte key shared by two seats: X25519, then HKDF-SHA256 over `context`."""
-    if not isinstance(their_public, bytes) or len(their_public) != 32:
-        raise RemoteProtocolError("X25519 public key must be 32 bytes")
-    try:
-        shared = my_priv.exchange(X25519PublicKey.from_public_bytes(their_public))
-    except ValueError:
-        raise RemoteProtocolError("unusable X25519 public key") from None
-    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SEAL_TAG + context).derive(shared)
-
-
-def check_x25519_public(public: bytes) -> None:
-    """RemoteProtocolError unless `public` is an X25519 key a pair key can be agreed with.
-
-    A low-order point (all zero among them) gives an all-zero shared secret
-    whatever the private key, so one exchange with a fixed key tells.
-    """
-    try:
-        _PROBE.exchange(X25519PublicKey.from_public_bytes(public))
-    except ValueError:
-        raise RemoteProtocolError("unusable X25519 public key (low order)") from None
-
-
-_PROBE = X25519PrivateKey.from_private_bytes(hashlib.sha256(b"briscola-tui/x25519-probe/v1").digest())
 
 
 def seal(key: bytes, plaintext: bytes, aad: bytes, nonce: bytes | None = None) -> bytes:

@@ -138,9 +138,9 @@ class TableLifecycle(SessionBase):
         any more, so between hands (seating) a seat sends its join, whatever stopped the
         hand. The cards and the view stay, for the UI, until the next hand is dealt."""
         self.secrets = None
-        self.x25519 = None
         self._pair_keys = {}
         self._complaint = None
+        self._sealed_fault = None
 
     def _stop_hand(self, index: int) -> None:
         """Evidence or a time-out ends the hand here: the seats present reveal."""

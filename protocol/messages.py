@@ -56,13 +56,13 @@ class CoinReveal:
 
 @dataclass(frozen=True)
 class Commit:
-    """Start of a hand: the seat's seed commitment, its X25519 key for the hand,
+    """Start of a hand: the seat's seed commitment, its sealing key U = u·B for the hand,
     and the public forms of its deck keys (all derived from the committed seed):
     K = phase1_key·B and K_i = card_key(i)·B for each deck position i."""
 
     hand: int
     commitment: bytes
-    x25519: bytes
+    seal_key: bytes  # 33-byte point (sealing.py)
     phase1_key: bytes  # 33-byte point
     position_keys: tuple  # of 33-byte points, one per deck position
 
@@ -106,6 +106,18 @@ class Handover:
     hand: int
     proof: tuple | None  # (position, card, scalar32)
     claim: tuple = ()  # a denial's proof that the sender lacks the called card: () or (lacks, holds)
+
+
+@dataclass(frozen=True)
+class Complaint:
+    """A seat's proof that `accused` sealed it a wrong share in `step` (complaint.py):
+    their shared point Z and a DLEQ proof that log_B U_me = log_{U_accused} Z."""
+
+    hand: int
+    step: int
+    accused: int
+    z: bytes  # 33-byte point
+    proof: bytes  # dleq.PROOF_LEN bytes
 
 
 @dataclass(frozen=True)
@@ -157,6 +169,7 @@ MessageKind = Literal[
     "shares",
     "act",
     "handover",
+    "complaint",
     "reveal",
     "evidence",
     "timeout",
@@ -174,6 +187,7 @@ Message = (
     | Shares
     | Act
     | Handover
+    | Complaint
     | Reveal
     | Evidence
     | Timeout
@@ -194,6 +208,7 @@ KINDS: dict[MessageKind, type[Message]] = {
     "shares": Shares,
     "act": Act,
     "handover": Handover,
+    "complaint": Complaint,
     "reveal": Reveal,
     "evidence": Evidence,
     "timeout": Timeout,
@@ -294,7 +309,7 @@ _PARSERS: dict[MessageKind, Callable[..., Message]] = {
     "commit": lambda hand, c, x, k, keys: Commit(
         _hand(hand),
         expect_bytes(c, 32, "commitment"),
-        expect_bytes(x, 32, "x25519 key"),
+        expect_bytes(x, POINT_LEN, "sealing key"),
         expect_bytes(k, POINT_LEN, "phase-1 key"),
         tuple(expect_bytes(p, POINT_LEN, "position key") for p in expect_list(keys, 40, "position keys")),
     ),
@@ -318,6 +333,13 @@ _PARSERS: dict[MessageKind, Callable[..., Message]] = {
         _claim(claim),
     ),
     "handover": lambda hand, proof, claim: Handover(_hand(hand), _opt(_proof, proof), _claim(claim)),
+    "complaint": lambda hand, step, accused, z, proof: Complaint(
+        _hand(hand),
+        expect_int(step, 0, 1000, "step"),
+        expect_int(accused, 0, 5, "accused seat"),
+        expect_bytes(z, POINT_LEN, "shared point"),
+        expect_bytes(proof, 2 * SCALAR_LEN, "complaint proof"),
+    ),
     "reveal": lambda hand, seed: Reveal(_hand(hand), expect_bytes(seed, 32, "seed")),
     "evidence": lambda message, reason: Evidence(
         expect_bytes(message, (1, 65536), "evidence message"),

@@ -20,13 +20,26 @@ from typing import Self
 
 from engine.state import PUBLIC, Action
 
+from . import complaint, hidden_proofs, statements, stepproofs
 from . import deck as mp
-from . import hidden_proofs, statements, stepproofs
 from .codec import encode
 from .errors import LocalProtocolError
 from .events import Update
-from .identity import Identity, x25519_private_from_seed, x25519_public_bytes
-from .messages import KIND_OF, Act, CoinCommit, CoinReveal, Commit, Handover, Join, Reveal, Shares, Shuffle, to_body
+from .identity import Identity
+from .messages import (
+    KIND_OF,
+    Act,
+    CoinCommit,
+    CoinReveal,
+    Commit,
+    Complaint,
+    Handover,
+    Join,
+    Reveal,
+    Shares,
+    Shuffle,
+    to_body,
+)
 from .phases import HAND_PHASES
 from .sealing import hand_pair_key, seal_shares
 from .sessionbase import SessionBase, Shared
@@ -145,7 +158,7 @@ class Outbox(SessionBase):
             if key in self._produced:
                 return []
             self._produced.add(key)
-            message = self.make_reveal()
+            message = self.make_complaint() if self._sealed_fault is not None else self.make_reveal()
             return [] if message is None else [self.sign(message)]
         _, senders = self.expected()
         key = self._step_key()
@@ -221,20 +234,19 @@ class Outbox(SessionBase):
 
     def make_commit(self) -> Commit:
         """The hand's commitment: this seat's secrets drawn from its seed (stored
-        first), its X25519 key and its public deck keys."""
+        first), its sealing key U and its public deck keys."""
         assert self.hand is not None and self.transcript is not None and self.seat is not None  # a seat's, in a hand
         seed = self.store.seeds.get(self.hand.number)
         if seed is None:
             seed = secrets.token_bytes(32)
             self.store.put_seed(self.hand.number, seed)
         self.secrets = mp.SeatSecrets(seed)
-        self.x25519 = x25519_private_from_seed(self.secrets.x25519_seed)
         context = commit_context(self.transcript.table_id, self.hand.number, self.seat)
         phase1_key, position_keys = self.secrets.public_keys(self.plan.size)
         return Commit(
             self.hand.number,
             self.secrets.commitment(context),
-            x25519_public_bytes(self.x25519),
+            self.secrets.seal_public,
             phase1_key,
             position_keys,
         )
@@ -308,13 +320,33 @@ class Outbox(SessionBase):
         self._revealed = self.hand.number
         return Reveal(self.hand.number, self.secrets.seed)
 
+    def make_complaint(self) -> Complaint:
+        """The complaint about the first wrong blob sealed to this seat: the pair's
+        shared point Z and the proof that it is (complaint.py); sent instead of an
+        early reveal, so that every node names the sender at once."""
+        assert self.hand is not None and self.transcript is not None and self.seat is not None
+        assert self.secrets is not None and self._sealed_fault is not None  # a blob sealed to this seat
+        step, accused = self._sealed_fault
+        z, proof = complaint.make(
+            self.transcript.table_id,
+            self.hand.number,
+            step,
+            self.seat,
+            self.secrets.seal_key,
+            self.secrets.seal_public,
+            accused,
+            self.hand.commits[accused][0].seal_key,
+        )
+        return Complaint(self.hand.number, step, accused, z, proof)
+
     def pair_key(self, other: int) -> bytes:
         """The key this seat shares with `other` for this hand (derived once)."""
         if other not in self._pair_keys:
             assert self.hand is not None and self.transcript is not None and self.seat is not None
-            their = self.hand.commits[other][0].x25519
+            assert self.secrets is not None  # committed to the hand
+            their = self.hand.commits[other][0].seal_key
             self._pair_keys[other] = hand_pair_key(
-                self.transcript.table_id, self.hand.number, self.seat, self.x25519, other, their
+                self.transcript.table_id, self.hand.number, self.seat, self.secrets.seal_key, other, their
             )
         return self._pair_keys[other]
 

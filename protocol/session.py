@@ -319,6 +319,12 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
             assert self.hand is not None  # a hand's phases
             if header.sender not in self.hand.reveals:
                 return True  # once the secrets are committed, a reveal may stop a hand at any point
+        if (
+            header.kind == "complaint"
+            and self.phase in ("deal", "play", "handover")
+            and 0 <= header.sender < self.players
+        ):
+            return True  # about a step dealt: `_on_complaint` checks which
         kinds, senders = self.expected()
         return header.kind in kinds and header.sender in senders
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
-
     from engine.cards import Card
     from engine.deal import DealPlan
     from engine.game import Game
@@ -90,12 +88,12 @@ class SessionBase:
     plan: DealPlan
     view: State | None  # None until the deal is open
     secrets: mp.SeatSecrets | None  # this seat's, once it committed
-    x25519: X25519PrivateKey | None
     cards: HandDeck
     claims: Claims
     _pair_keys: dict[int, bytes]
     _handovers: dict[int, tuple[Handover, int]]
     _complaint: str | None
+    _sealed_fault: tuple[int, int] | None  # (step, sender) of the first wrong sealed blob to this seat
 
     if TYPE_CHECKING:
         # What one part calls in another (or in TableSession itself).
@@ -129,4 +127,5 @@ class SessionBase:
         def _emit_verdict(self, verdict: Verdict) -> None: ...
         def _coin_context(self, seat: int) -> bytes: ...
         def _finish_if_revealed(self) -> None: ...
+        def _stop_hand(self, index: int) -> None: ...
         def pair_key(self, other: int) -> bytes: ...

@@ -25,7 +25,7 @@ from .codec import (
 from .errors import LocalProtocolError, RemoteProtocolError
 from .identity import Identity, sign_message, verify, verify_message
 
-VERSION = 2
+VERSION = 3
 """Message format. 2: the deck on secp256k1 with a proof on every step (1: P-256, no proofs)."""
 GENESIS = bytes(32)
 HOST = -1

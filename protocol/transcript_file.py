@@ -12,7 +12,7 @@ from .errors import ProtocolError, RemoteProtocolError
 from .transcript import TABLE_ID_LEN, Entry, Signed, parse_header
 
 FILE_MAGIC = "briscola-transcript"
-FILE_VERSION = 2
+FILE_VERSION = 3
 """Transcript file format; it follows the message format (VERSION)."""
 
 
@@ -96,7 +96,7 @@ def _parse_file_header(payload: bytes | None) -> tuple[bytes, list]:
     if isinstance(fields[1], int) and not isinstance(fields[1], bool) and 1 <= fields[1] < FILE_VERSION:
         raise OldTranscript(
             f"a transcript of format {fields[1]}, written by an earlier release; this release reads "
-            f"only format {FILE_VERSION} (the deck on secp256k1, a proof on every step) and cannot check it"
+            f"only format {FILE_VERSION} (proofs about hidden cards, sealing on secp256k1, a complaint anyone can check) and cannot check it"
         )
     if fields[1] != FILE_VERSION or isinstance(fields[1], bool):
         raise RemoteProtocolError("unsupported transcript version")

@@ -224,7 +224,7 @@ def test_commit_with_an_unusable_sealing_key_is_caught_at_once():
     sessions = seat_sessions(2, {1: BadKey})
     table = LocalTable("briscola", 2, {}, choosers=random_choosers(2), sessions=sessions)
     table.run(max_hands=1)
-    assert_named(table, 1, "unusable X25519")
+    assert_named(table, 1, "sealing key is not a curve point")
     assert table.host.session.hand.commits.keys() == {0}
 
 

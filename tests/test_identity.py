@@ -5,19 +5,18 @@ import stat
 
 import pytest
 
-from protocol.errors import LocalProtocolError, RemoteProtocolError
+from protocol.deck import SeatSecrets
+from protocol.errors import RemoteProtocolError
 from protocol.identity import (
     Identity,
     KeyFileError,
-    pair_key,
     seal,
     sign_message,
     unseal,
     verify,
     verify_message,
-    x25519_private_from_seed,
-    x25519_public_bytes,
 )
+from protocol.sealing import key_from_shared, shared_point
 
 
 def test_sign_and_verify():
@@ -130,26 +129,24 @@ def seeds():
     return os.urandom(32), os.urandom(32), os.urandom(32)
 
 
-def test_x25519_from_seed_is_deterministic():
+def test_sealing_key_from_seed_is_deterministic():
     seed = os.urandom(32)
-    a, b = x25519_private_from_seed(seed), x25519_private_from_seed(seed)
-    assert x25519_public_bytes(a) == x25519_public_bytes(b)
-    assert len(x25519_public_bytes(a)) == 32
-    with pytest.raises(LocalProtocolError):
-        x25519_private_from_seed(b"short")
+    a, b = SeatSecrets(seed), SeatSecrets(seed)
+    assert a.seal_public == b.seal_public and len(a.seal_public) == 33
+    assert SeatSecrets(os.urandom(32)).seal_public != a.seal_public
 
 
 def test_both_sides_derive_same_key_and_third_party_cannot_unseal():
-    a, b, c = (x25519_private_from_seed(s) for s in seeds())
-    ab = pair_key(a, x25519_public_bytes(b), b"table|0|1")
-    ba = pair_key(b, x25519_public_bytes(a), b"table|0|1")
+    a, b, c = (SeatSecrets(s) for s in seeds())
+    ab = key_from_shared(shared_point(a.seal_key, b.seal_public), b"table|0|1")
+    ba = key_from_shared(shared_point(b.seal_key, a.seal_public), b"table|0|1")
     assert ab == ba and len(ab) == 32
-    assert pair_key(a, x25519_public_bytes(b), b"other") != ab
+    assert key_from_shared(shared_point(a.seal_key, b.seal_public), b"other") != ab
     sealed = seal(ab, b"secret share", b"aad")
     assert unseal(ba, sealed, b"aad") == b"secret share"
-    for eve in (pair_key(c, x25519_public_bytes(a), b"table|0|1"), pair_key(c, x25519_public_bytes(b), b"table|0|1")):
+    for eve in (shared_point(c.seal_key, a.seal_public), shared_point(c.seal_key, b.seal_public)):
         with pytest.raises(RemoteProtocolError, match="does not open"):
-            unseal(eve, sealed, b"aad")
+            unseal(key_from_shared(eve, b"table|0|1"), sealed, b"aad")
 
 
 def test_seal_uses_fresh_nonces():
@@ -173,9 +170,8 @@ def test_tampering_detected():
         unseal(key, sealed[:-1], b"aad")
 
 
-def test_bad_x25519_public():
-    a = x25519_private_from_seed(os.urandom(32))
-    with pytest.raises(RemoteProtocolError):
-        pair_key(a, b"\x00" * 32, b"")  # low-order point: all-zero shared secret
-    with pytest.raises(RemoteProtocolError):
-        pair_key(a, b"\x01" * 31, b"")
+def test_bad_sealing_public():
+    a = SeatSecrets(os.urandom(32))
+    for bad in (b"\x02" + b"\xff" * 32, b"\x04" + a.seal_public[1:], a.seal_public[:-1], bytes(33)):
+        with pytest.raises(RemoteProtocolError, match="not a curve point"):
+            shared_point(a.seal_key, bad)

@@ -509,6 +509,14 @@ class KeysOfAnotherSeed(TableSession):
         message = super().make_reveal()
         return None if message is None else Reveal(message.hand, self.committed_seed)
 
+    def pair_key(self, other: int) -> bytes:
+        """Sealing stays with the committed seed's key (its commit publishes that U): only the deck keys lie."""
+        from protocol.sealing import hand_pair_key
+
+        their = self.hand.commits[other][0].seal_key
+        u = mp.SeatSecrets(self.committed_seed).seal_key
+        return hand_pair_key(self.transcript.table_id, self.hand.number, self.seat, u, other, their)
+
 
 def test_deck_keys_that_are_not_the_seeds_are_named_at_the_audit():
     table = LocalTable(

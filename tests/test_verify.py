@@ -497,16 +497,17 @@ def test_not_a_transcript(tmp_path, capsys):
         assert str(path) in err
 
 
-@pytest.mark.parametrize("name", ["briscola2-v1.bin", "calabresella-v1.bin"])
-def test_a_transcript_of_the_earlier_format_is_refused_plainly(name, capsys):
-    """Written by `briscola selfplay` of the first release (format 1: the deck on
-    P-256, no proofs). This release reads only format 2 and says so, in one line."""
+@pytest.mark.parametrize("name, old", [("briscola2-v1.bin", 1), ("calabresella-v1.bin", 1), ("briscola2-v2.bin", 2)])
+def test_a_transcript_of_the_earlier_format_is_refused_plainly(name, old, capsys):
+    """Written by `briscola selfplay` of earlier releases (format 1: the deck on P-256,
+    no proofs; format 2: sealing by X25519, a wrong sealed share stops the hand with an
+    early reveal). This release reads only format 3 and says so, in one line."""
     path = Path(__file__).parent / "fixtures" / "transcripts" / name
     assert main(["verify", str(path)]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (
-        f"briscola verify: {path} is a transcript of format 1, written by an earlier release; "
-        "this release reads only format 2 (the deck on secp256k1, a proof on every step) "
+        f"briscola verify: {path} is a transcript of format {old}, written by an earlier release; "
+        "this release reads only format 3 (proofs about hidden cards, sealing on secp256k1, a complaint anyone can check) "
         "and cannot check it\n"
     )

@@ -238,11 +238,12 @@ def test_a_wrong_sealed_share_then_a_withheld_reveal_is_named_as_the_cheat_it_is
     host = table.host.session
     cheat = table.seats[0]
     assert cheat.cheated and table.timed_out == [0]
-    assert host.hand.stopped[0] == 1  # the victim stopped the hand: it could not open its card
+    (complained,) = host.hand.findings[:1]  # the victim's complaint stopped the hand, naming seat 0 at once
+    assert complained.seat == 0 and "does not match its committed key" in complained.reason
+    assert host.hand.stopped is None  # by the complaint, not by an early reveal
     (verdict,) = host.verdicts
     assert named(verdict) == {(0, CHEAT), (0, ABSENT)}  # not the victim, and not as one that merely left
-    wrong = next(c for c in verdict.culprits if c.kind == CHEAT)
-    assert wrong.reason == "sent a wrong key share"
+    wrong = next(c for c in verdict.culprits if c.reason == "sent a wrong key share")  # and its seed withheld
     assert wrong.entry == host.hand.share_entries[(0, 0)]
     assert host.phase == "aborted"
     agree(table)
@@ -289,7 +290,7 @@ def test_a_cheat_named_by_the_audit_is_evicted_and_the_table_plays_on(game, play
     table.on_entry = log.append
     table.run(max_hands=1)
     host, cheat = table.host.session, table.seats[0]
-    assert cheat.cheated and table.timed_out == [0] and host.hand.stopped[0] == 1
+    assert cheat.cheated and table.timed_out == [0] and host.hand.findings[0].seat == 0
     (verdict,) = host.verdicts
     assert named(verdict) == {(0, CHEAT), (0, ABSENT)}
     assert host.phase == "seating" and host.absent == {0}
@@ -311,7 +312,8 @@ def test_a_cheat_named_by_the_audit_is_evicted_and_the_table_plays_on(game, play
     assert main(["verify", str(path)]) == 3
     report = capsys.readouterr().out
     assert report.rstrip().splitlines()[-1] == "culprits: seat 0", report
-    assert "FAIL hand 1: seat 0: left or withheld its reveal" in report and "sent a wrong key share" in report
+    assert "FAIL hand 1: seat 0: " in report and "left or withheld its reveal" in report
+    assert "sent a wrong key share" in report and "does not match its committed key" in report
     assert re.search(r"^ok   hand 2: all checks pass", report, re.M), report
     assert "takes the seat with a new key" in report
 

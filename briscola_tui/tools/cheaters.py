@@ -37,6 +37,7 @@ from .deck_cheats import (
     BadReveal,
     Cheater,
     Duplicator,
+    FalseComplainer,
     GarbageShuffle,
     PositionSwapper,
     Substituter,
@@ -152,8 +153,9 @@ CHEATS: dict[str, Cheat] = {
     "garbage-shuffle": Cheat(
         GarbageShuffle, what=N_("publishes a shuffled deck holding a value that is no card point")
     ),
-    "bad-key": Cheat(BadKey, what=N_("commits with an unusable X25519 key")),
+    "bad-key": Cheat(BadKey, what=N_("commits with a sealing key that is no curve point")),
     "wrong-share": Cheat(WrongShare, what=N_("sends another seat a wrong key share")),
+    "false-complaint": Cheat(FalseComplainer, what=N_("complains about a right key share another seat sealed it")),
     "wrong-public-share": Cheat(
         WrongPublicShare, games=("briscola",), what=N_("publishes a wrong key share for the face-up card")
     ),

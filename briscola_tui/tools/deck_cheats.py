@@ -70,14 +70,15 @@ class GarbageShuffle(ShuffleSpoiler):
 
 
 class BadKey(Cheater):
-    """Commits with an X25519 key nobody can agree a sealing key with (all zero)."""
+    """Commits with a sealing key that is no curve point (x above the field prime): nobody
+    could agree a pair key with it, so its commit is refused."""
 
     def make_commit(self) -> Commit:
         message = super().make_commit()
         if self.cheated:
             return message
         self.cheated = True
-        return replace(message, x25519=bytes(32))
+        return replace(message, seal_key=b"\x02" + b"\xff" * 32)
 
 
 class Substituter(Cheater):
@@ -199,3 +200,22 @@ class Withholder(Cheater):
             self.cheated = True
             return None
         return super().make_reveal()
+
+
+class FalseComplainer(Cheater):
+    """Complains about the right key shares another seat (the previous one by default)
+    sealed it in the deal: its complaint's proof holds, the blob opens to the right
+    shares, so every node names the complainer."""
+
+    accused: int | None = None
+
+    def outgoing(self) -> list[bytes]:
+        hand = self.hand
+        if not self.cheated and hand is not None and self.phase in ("deal", "play") and hand.steps:
+            step = hand.steps[0]
+            accused = self.accused if self.accused is not None else (self.seat - 1) % self.players
+            if len(step.shares) == self.players and self.seat in dict(step.shares[accused].sealed):
+                self.cheated = True
+                self._complaint = f"seat {accused} sealed me a wrong share (it did not)"
+                self._sealed_fault = (step.number, accused)
+        return super().outgoing()

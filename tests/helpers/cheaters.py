@@ -15,6 +15,7 @@ from briscola_tui.tools.deck_cheats import (  # noqa: F401 - re-exported for the
     BadKey,
     BadReveal,
     Duplicator,
+    FalseComplainer,
     GarbageShuffle,
     PositionSwapper,
     Substituter,

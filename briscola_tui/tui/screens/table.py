@@ -314,7 +314,9 @@ class TableScreen(Screen):
             self.notice = text[0].upper() + text[1:]
         elif event.kind in ("discard", "play") and self.monte:
             self.monte, self.notice = (), ""
-        elif event.kind in ("timeout", "stopped", "refused") or (event.kind == "verdict" and bool(event.culprits)):
+        elif event.kind in ("timeout", "stopped", "refused", "complained") or (
+            event.kind == "verdict" and bool(event.culprits)
+        ):
             self.problems.append(event)
 
     def _thinking_shown(self) -> int | None:
