@@ -206,3 +206,29 @@ def test_from_a_real_command_line(tmp_path):
         [sys.executable, "-m", "briscola_tui.cli", "verify", str(path)], capture_output=True, text=True, timeout=120
     )
     assert verified.returncode == 3 and last_line(verified.stdout) == "culprits: seat 1"
+
+
+AT_THE_CLAIM = {
+    "renege": "renege: its proof that it holds none of the suit led does not check",
+    "false-denial": "false denial: its proof that it lacks the called card does not check",
+    "two-rule": "two rule: its proof of the trumps it holds and lacks does not check",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(AT_THE_CLAIM))
+def test_a_false_claim_about_hidden_cards_is_refused_at_its_message(kind, tmp_path, capsys):
+    """From the command line: the message that carries the false claim is refused, naming the
+    cheater alone; the hand stops there (no card is played after it); verify names it again."""
+    game, players, seed = TABLES[kind]
+    path = tmp_path / "t.bin"
+    args = ["selfplay", "--game", game, "--players", str(players), "--seed", str(seed), "--deal-seed", str(seed)]
+    assert main([*args, "--cheat", kind, "--transcript", str(path)]) == 3
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    refused = next(i for i, line in enumerate(lines) if "seat 1's message refused: " in line)
+    assert AT_THE_CLAIM[kind] in lines[refused], out
+    assert not any(": play " in line for line in lines[refused + 1 :]), out  # the hand stopped at the claim
+    assert last_line(out) == "culprits: seat 1", out
+    assert main(["verify", str(path)]) == 3
+    report = capsys.readouterr().out
+    assert AT_THE_CLAIM[kind] in report and last_line(report) == "culprits: seat 1", report
