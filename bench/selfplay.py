@@ -62,8 +62,8 @@ def against(rev: str, game: str, players: int | None, hands: int, seed: int, rou
         "against": short,
         "rounds": rounds,
         "hands": hands,
-        "base_cpu_ms_per_hand": statistics.median(runs["base"]),
-        "cpu_ms_per_hand": statistics.median(runs["this"]),
+        "base_cpu_ms_per_hand": round(statistics.median(runs["base"]), 1),
+        "cpu_ms_per_hand": round(statistics.median(runs["this"]), 1),
         "ratio": round(statistics.median(ratios), 3),
         "ratios": [round(x, 3) for x in ratios],
     }
