@@ -124,7 +124,7 @@ async def test_chiamata_in_italian(italian):
             assert words in second
         lines = screen_lines(app)
         assert lines[-2].startswith("Carlo ha aperto con 2♣. Gioca una carta: 1–8, Enter")
-        assert "Enter gioca" in lines[-1] and "t ultima presa" in lines[-1]
+        assert "Enter gioca" in lines[-1] and "h consiglio" in lines[-1]  # the coach before the last trick
         text = "\n".join(lines)
         assert "Elio    7 carte chiamante" in text and "tu      8 carte" in text and "← tocca" in text
 
@@ -158,3 +158,15 @@ async def test_english_table_unchanged(tmp_path, monkeypatch):
             assert "you    12 cards" in "\n".join(lines)
     finally:
         language.choose("en")
+
+
+def test_the_coach_key_takes_the_last_trick_s_place_where_both_do_not_fit(italian):
+    keys = (("1-3", language._("choose")), ("Enter", language._("play")))
+    assert key_line(keys, coach=True) == " ? aiuto   1-3 scegli   Enter gioca   s punti   h consiglio   ctrl+q esci"
+    language.choose("en")
+    keys = (("1-3", language._("choose")), ("Enter", language._("play")))
+    assert key_line(keys, coach=True) == " ? help   1-3 choose   Enter play   s score   h hint   ctrl+q quit"
+    assert key_line(keys) == " ? help   1-3 choose   Enter play   t last trick   s score   ctrl+q quit"
+    assert key_line((("1-3", "choose"),), coach=True) == (
+        " ? help   1-3 choose   t last trick   s score   h hint   ctrl+q quit"
+    )

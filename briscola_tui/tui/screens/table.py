@@ -391,7 +391,9 @@ class TableScreen(Screen):
             prompt.update(self.picker.error or self.picker.prompt())
         else:
             prompt.update(self._waiting())
-        self.query_one("#keys", Static).update(key_line(self.picker.keys() if self.picker is not None else ()))
+        keys = self.picker.keys() if self.picker is not None else ()
+        coach = self.picker is not None and self.controller.coach_allowed
+        self.query_one("#keys", Static).update(key_line(keys, coach=coach))
 
     def _waiting(self):
         """What the table waits for, while it asks nothing of me."""

@@ -44,10 +44,12 @@ HELP, QUIT = ("?", N_("help")), ("ctrl+q", N_("quit"))
 TABLE_KEYS = (("t", N_("last trick")), ("s", N_("score")))
 """Keys the table takes whatever the decision; written after the picker's own as far as the line has room.
 What each key does is marked here and translated by `key_line`."""
+COACH_KEY = ("h", N_("hint"))
+"""The coach's key, in the bar when the coach may advise on a decision of mine."""
 NUMBER_WAIT = 1.0
 """Seconds a first digit waits for a second one, when it may begin a longer number."""
 KEY_LINE_WIDTH = 80
-"""The key bar fits 80 columns: the table's keys go first, last trick, then the score."""
+"""The key bar fits 80 columns: the table's keys go first, the last trick, then the coach, then the score."""
 
 
 class Mode(StrEnum):
@@ -61,17 +63,19 @@ class Mode(StrEnum):
     GRID = "grid"
 
 
-def key_line(keys: tuple[tuple[str, str], ...]) -> str:
+def key_line(keys: tuple[tuple[str, str], ...], coach: bool = False) -> str:
     """The key bar: help, `keys` (key, what it does, already in the current language), the
-    table's keys as far as 80 columns allow, quit."""
+    table's keys as far as 80 columns allow (with `coach`, the coach's too), quit. Where they
+    do not all fit, the last trick goes first, then the coach, then the score."""
     (help_key, help_what), (quit_key, quit_what) = HELP, QUIT
-    table = tuple((key, _(what)) for key, what in TABLE_KEYS)
-    for drop in range(len(TABLE_KEYS) + 1):
+    table = [(key, _(what)) for key, what in TABLE_KEYS + ((COACH_KEY,) if coach else ())]
+    for drop in ("t", "h", "s", None):
         line = " " + "   ".join(
-            f"{key} {what}" for key, what in ((help_key, _(help_what)), *keys, *table[drop:], (quit_key, _(quit_what)))
+            f"{key} {what}" for key, what in ((help_key, _(help_what)), *keys, *table, (quit_key, _(quit_what)))
         )
         if len(line) <= KEY_LINE_WIDTH:
             break
+        table = [(key, what) for key, what in table if key != drop]
     return line
 
 
