@@ -293,8 +293,8 @@ def test_a_flooding_key_is_throttled_across_reconnections(children):
     assert ("bye", ["too many messages: kept out for 3 s"]) in again.closed_by_host(timeout=10)
     wait_until(lambda: table.host.text.count("too many messages") >= 2, "the second flood closed", kids=children)
     taken = table.host.text.count(f"dropped a message from connection {number} ")
-    # Not a full burst (20): what refilled since. How much that is depends on how long
-    # the busy attempts above took (each is a message of the key); a loaded machine gave 1.
+    # What refilled since: at least one message, far from a full burst (20). How many more
+    # depends on the timing of the steps above (a loaded CI run gave 1).
     assert 1 <= taken <= 8, taken
 
 
