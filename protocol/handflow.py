@@ -16,7 +16,6 @@ from engine.state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, State
 from . import complaint, curve, hidden_proofs, statements, stepproofs
 from . import deck as mp
 from .audit import Culprit
-from .codec import encode
 from .errors import CheatDetected, RemoteProtocolError
 from .hidden_claims import ClaimRefused
 from .messages import Act, Commit, Complaint, Handover, Reveal, Shares, Shuffle
@@ -326,30 +325,26 @@ class HandFlow(SessionBase):
         # What it says of its hidden cards, proved: a seat's own cards can refuse an action
         # (the holder of the 2, a two-rule call) only when that proof fails at every node.
         statement = statements.of_act(view, action, cards, [p for p, _ in opened])
-        chains = self._check_claim(sender, statement, msg.claim, "act", encode(list(msg.action)), index)
+        chains = self._check_claim(sender, statement, msg.claim, "act", list(msg.action), index)
         self.view = after
         cards.show(opened)
         cards.chain(sender, chains)
-        if kind == "play" and view.MUST_FOLLOW and view.trick:
-            assert action.card is not None  # the rules took the play: it names its card
-            if action.card.suit != view.trick[0].suit:
-                self.claims.lacks_suit(sender, view.trick[0].suit, self._held(sender), index)
+        if statement.about == "void":
+            self.claims.lacks_suit(sender, view.trick[0].suit, self._held(sender), index)
         cards.move_action(view, action, msg.positions, opened)
         self.hand.moves.append((index, sender, "act", msg))
         self._emit_action(view, action)
         self._advance()
 
     def _check_claim(
-        self, sender: int, statement: statements.Statement, claim: tuple, kind: str, particulars: bytes, index: int
+        self, sender: int, statement: statements.Statement, claim: tuple, kind: str, decision: list, index: int
     ) -> dict[int, bytes]:
         """Check the proof of what `sender`'s message says of its hidden cards (before
         anything changes); the combined keys it newly proves. CheatDetected, naming
         the sender, if it does not prove the statement every node computes."""
-        assert self.hand is not None and self.transcript is not None  # a hand's decision
         if not statement.needs_proof() and not claim:
             return {}  # the common case: nothing said of hidden cards, nothing sent
-        context = hidden_proofs.context(self.transcript.table_id, self.hand.number, sender, kind, particulars)
-        keys = [self.hand.commits[seat][0].position_keys for seat in range(self.players)]
+        context, keys = self._claim_inputs(sender, kind, decision)
         done = self.shared.claims if self.shared is not None else {}
         digest = hidden_proofs.digest(statement, context, self.cards, sender, claim)
         try:
@@ -377,7 +372,7 @@ class HandFlow(SessionBase):
             statement = statements.NOTHING
         else:
             statement = statements.of_denial(sender, called, self.cards)
-        chains = self._check_claim(sender, statement, msg.claim, "handover", encode([called.index]), index)
+        chains = self._check_claim(sender, statement, msg.claim, "handover", [called.index], index)
         handovers = {**self._handovers, sender: (msg, index)}
         if len(handovers) < len(self.view.handover_answerers()):
             self._handovers = handovers

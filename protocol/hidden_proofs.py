@@ -24,11 +24,6 @@ from .positions import HandDeck
 from .statements import Statement
 
 
-def context(table_id: bytes, hand: int, seat: int, kind: str, particulars: bytes) -> bytes:
-    """What binds a claim to its one message: table, hand, seat, kind and the decision."""
-    return hidden_claims.claim_context(table_id, hand, seat, kind, particulars)
-
-
 def prove(
     statement: Statement,
     context: bytes,

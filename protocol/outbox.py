@@ -25,6 +25,7 @@ from . import deck as mp
 from .codec import encode
 from .errors import LocalProtocolError
 from .events import Update
+from .hidden_claims import claim_context
 from .identity import Identity
 from .messages import (
     KIND_OF,
@@ -91,20 +92,26 @@ class Outbox(SessionBase):
                 positions.append(mine[card.index])
         wire = action_to_wire(action)
         statement = statements.of_act(self.view, action, self.cards, [p for p, _, _ in proofs])
-        claim = self.make_claim(statement, "act", encode(list(wire)))
+        claim = self.make_claim(statement, "act", list(wire))
         message = Act(self.hand.number, wire, tuple(proofs), tuple(positions), claim)
         return self._update([self.sign_step(message)])
 
-    def make_claim(self, statement: Statement, kind: str, particulars: bytes) -> tuple:
+    def make_claim(self, statement: Statement, kind: str, decision: list) -> tuple:
         """The proof of what this seat's message says of its hidden cards (hidden_proofs.py).
         A hook: a cheating seat (briscola_tui/tools/play_cheats.py) sends another."""
         assert self.hand is not None and self.transcript is not None and self.seat is not None
         assert self.secrets is not None  # a seat that decides committed to the hand
         if not statement.needs_proof():
             return ()
-        context = hidden_proofs.context(self.transcript.table_id, self.hand.number, self.seat, kind, particulars)
-        keys = [self.hand.commits[seat][0].position_keys for seat in range(self.players)]
+        context, keys = self._claim_inputs(self.seat, kind, decision)
         return hidden_proofs.prove(statement, context, self.cards, self.seat, keys, self.secrets.proof_key)
+
+    def _claim_inputs(self, seat: int, kind: str, decision: list) -> tuple[bytes, list]:
+        """What `seat`'s claim is proved and checked against: the context binding it to its
+        message (table, hand, seat, kind, the decision) and every seat's committed position keys."""
+        assert self.hand is not None and self.transcript is not None  # a hand's decision
+        context = claim_context(self.transcript.table_id, self.hand.number, seat, kind, encode(decision))
+        return context, [self.hand.commits[s][0].position_keys for s in range(self.players)]
 
     @classmethod
     def resume(
@@ -307,7 +314,7 @@ class Outbox(SessionBase):
         if position is not None:
             return Handover(self.hand.number, self.cards.proof(position))
         statement = statements.of_denial(self.seat, called, self.cards)
-        return Handover(self.hand.number, None, self.make_claim(statement, "handover", encode([called.index])))
+        return Handover(self.hand.number, None, self.make_claim(statement, "handover", [called.index]))
 
     def make_reveal(self) -> Reveal | None:
         """This seat's seed for the hand (at its end, or early to stop it); None

@@ -512,8 +512,8 @@ class ClaimSpoiler(LaxSession):
     spoil = staticmethod(lambda claim: claim)
     when_none = False  # spoil a decision that needs no proof, instead of one that does
 
-    def make_claim(self, statement, kind, particulars):
-        claim = super().make_claim(statement, kind, particulars)
+    def make_claim(self, statement, kind, decision):
+        claim = super().make_claim(statement, kind, decision)
         if not self.cheated and bool(claim) != self.when_none:
             self.cheated = True
             return self.spoil(claim)

@@ -22,7 +22,6 @@ from engine.games.calabresella import CalabresellaState
 from engine.games.chiamata import ChiamataState
 from engine.state import Action, Refusal, State
 from protocol import statements
-from protocol.codec import encode
 from protocol.events import Update
 from protocol.messages import Act, Handover, Reveal
 from protocol.session import TableSession
@@ -92,10 +91,10 @@ class LaxSession(Cheater):
             view.__class__ = lax
         return view
 
-    def make_claim(self, statement: Statement, kind: str, particulars: bytes) -> tuple:
+    def make_claim(self, statement: Statement, kind: str, decision: list) -> tuple:
         mine = set(held(self))
         if not (mine & set(statement.lacks) or set(statement.holds) - mine):
-            return super().make_claim(statement, kind, particulars)
+            return super().make_claim(statement, kind, decision)
         self.cheated = True
         lacks = tuple(c for c in statement.lacks if c not in mine)
         if not lacks:  # e.g. a false denial: the proof that it lacks some other card
@@ -103,7 +102,7 @@ class LaxSession(Cheater):
             lacks = (next(c for c in range(40) if c not in mine and c not in public),)
         holds = tuple(c if c in mine else min(mine) for c in statement.holds)
         nearest = replace(statement, lacks=lacks, holds=holds)
-        return super().make_claim(nearest, kind, particulars)
+        return super().make_claim(nearest, kind, decision)
 
 
 # --- helpers a cheater uses -----------------------------------------------------------
@@ -194,7 +193,7 @@ class Denier(LaxSession):
             return message
         called = Card.from_index(message.proof[1])
         denial = statements.of_denial(self.seat, called, self.cards)
-        return Handover(self.hand.number, None, self.make_claim(denial, "handover", encode([called.index])))
+        return Handover(self.hand.number, None, self.make_claim(denial, "handover", [called.index]))
 
 
 class Reneger(LaxSession):
