@@ -167,11 +167,14 @@ class Determinizer:
         discards = {t: tuple(sorted(parts[self.index[("discard", t)]])) for t in self.hidden_discards}
         return Sample(self.plan.deal(deck), discards)
 
-    def replay(self, sample: Sample, seen: State | None = None) -> State:
+    def replay(self, sample: Sample, seen: State | None = None, watch=None) -> State:
         """The view's history played on a sampled deal, hidden parts filled in.
 
         With `seen` (a view of the viewer's seat of that deal), the same
-        actions reach it as the table would show them to the seat.
+        actions reach it as the table would show them to the seat. With
+        `watch`, `watch(t, action, need)` is called before each action is
+        applied (the action as dealt or played in the sample; `need`, a
+        chance event's, else None); it may raise to stop the replay.
         """
         state = self.game.new_hand(self.dealer, sample.deal)
         t = 0
@@ -179,7 +182,7 @@ class Determinizer:
             for t, action in enumerate(self.history):
                 need = None
                 if action.seat == CHANCE:
-                    if seen is not None:
+                    if seen is not None or watch is not None:
                         need = state.need()
                     dealt = state.chance_outcome()
                     if not _same_chance(action, dealt):
@@ -187,6 +190,8 @@ class Determinizer:
                     action = dealt
                 elif t in sample.discards:
                     action = Action(action.seat, "discard", cards=sample.discards[t])
+                if watch is not None:
+                    watch(t, action, need)
                 state.apply(action)
                 if seen is not None:
                     seen.apply(as_seen(action, need, self.seat))

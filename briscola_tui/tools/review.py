@@ -4,10 +4,14 @@ The transcript is read by a spectator `TableSession`, which checks every entry
 as `briscola verify` does. Each audited hand whose deck the audit opened (its
 deal known card by card) is played again from that deal with the hand's moves,
 and the seat's decisions are rebuilt as the seat saw them (its own cards and
-what was shown, never another hand's hidden card); the coach
-(`engine.bots.coach.review`) looks at each one. Printed per hand: the
-decisions where hard's choice was better by a clear margin, with the cost and
-the trick. Progress ("hand 1, decision 3 of 12") goes to standard error.
+what was shown, never another hand's hidden card). A hand the audit did not
+open (a table that ended mid-hand) is rebuilt for a seat whose secrets are on
+this machine (`local_secrets`: the seat's key and store that `briscola join`
+or an offline game kept), by that seat's own session reading the transcript: its
+view is all the review uses. The coach (`engine.bots.coach.review`) looks at
+each decision. Printed per hand: the decisions where hard's choice was better
+by a clear margin, with the cost and the trick. Progress ("hand 1, decision 3
+of 12") goes to standard error.
 
 `hand_lines` writes a review in words; the summary screen uses it too.
 """
@@ -16,6 +20,8 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 from engine.bots import coach
 
@@ -31,9 +37,22 @@ class ReviewError(Exception):
     """A transcript that cannot be reviewed: one line for the player."""
 
 
-def audited_hands(path: str | os.PathLike):
-    """(game, hand number, dealer, deal, actions) of every audited hand of the transcript whose
-    deal the audit opened, in order. ReviewError for a file that is not a transcript."""
+@dataclass
+class Stored:
+    """What a transcript gives the review: the game, its entries, and each audited hand
+    whose deal the audit opened as (hand number, dealer, deal, actions)."""
+
+    game: object
+    table_id: bytes
+    entries: list[bytes]
+    audited: list[tuple[int, int, object, list]]
+    hands: list[int]  # every hand in which someone played, in order
+    keys: dict[int, set[bytes]]  # every key each seat was held by
+
+
+def audited_hands(path: str | os.PathLike) -> Stored:
+    """The transcript at `path` read as the module doc says. ReviewError for a file
+    that is not a transcript."""
     from protocol.errors import ProtocolError
     from protocol.session import TableSession
     from protocol.transcript_file import NotATranscript
@@ -42,7 +61,7 @@ def audited_hands(path: str | os.PathLike):
     from ..files.storage import read_transcript_file
 
     try:
-        entries = read_transcript_file(path).entries
+        loaded = read_transcript_file(path)
     except NotATranscript as error:
         raise ReviewError(
             _("{path} is not a briscola transcript: {reason}").format(path=path, reason=error.reason)
@@ -54,15 +73,19 @@ def audited_hands(path: str | os.PathLike):
         raise ReviewError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
     session = TableSession(None)
     records: dict[int, object] = {}
+    keys: dict[int, set[bytes]] = {}
     done = 0
     out = []
-    for entry in entries:
+    entries = [entry.encode() for entry in loaded.entries]
+    for entry, data in zip(loaded.entries, entries):
         try:
-            session.receive(entry.encode())
+            session.receive(data)
         except ProtocolError as error:
             raise ReviewError(_("entry {n} refused: {error}").format(n=entry.index, error=error)) from None
         if session.hand is not None:
             records[session.hand.number] = session.hand
+        for seat, key in session.keys.items():
+            keys.setdefault(seat, set()).add(key)
         for verdict in session.verdicts[done:]:
             record = records.get(verdict.hand)
             if verdict.deal is None or record is None:
@@ -76,11 +99,79 @@ def audited_hands(path: str | os.PathLike):
                 if msg.action[0] == "discard":
                     cards = tuple(_card_at(session.game, record.dealer, deck, p) for p in msg.positions)
                 actions.append(action_from_wire(seat, msg.action, cards))
-            out.append((session.game, verdict.hand, record.dealer, deck, actions))
+            out.append((verdict.hand, record.dealer, deck, actions))
         done = len(session.verdicts)
     if session.game is None:
         raise ReviewError(_("{path} holds no table").format(path=path))
-    return session.game, out
+    played = sorted(n for n, record in records.items() if any(kind == "act" for _e, _s, kind, _m in record.moves))
+    return Stored(session.game, loaded.table_id, entries, out, played, keys)
+
+
+def local_secrets(path: str | os.PathLike, stored: Stored, seat: int):
+    """The secrets of `seat` kept on this machine for the transcript at `path`: (its
+    identity, an in-memory copy of its store; the review never writes to either), or
+    None. Looked for: what `briscola join` keeps (the user's `identity.key` and
+    `seats/TABLE-seatN.store` in the data folder), then an offline game's
+    (`saved/NAME/seatN.key` and `seatN.store`, NAME being the transcript's file
+    name). Only a key the transcript seated in `seat` counts."""
+    from protocol.errors import ProtocolError
+    from protocol.identity import Identity
+    from protocol.store import SeatStore
+
+    from ..files.folders import data_dir
+
+    root = data_dir()
+    saved = root / "saved" / Path(path).stem
+    for key_file, store_file in (
+        (root / "identity.key", root / "seats" / f"{stored.table_id.hex()}-seat{seat}.store"),
+        (saved / f"seat{seat}.key", saved / f"seat{seat}.store"),
+    ):
+        try:
+            identity = Identity.load(key_file)
+            data = store_file.read_bytes()
+        except (OSError, ValueError):
+            continue
+        if identity.public_bytes not in stored.keys.get(seat, ()):
+            continue
+        store = SeatStore()
+        try:
+            store.load_bytes(data)
+        except ProtocolError:
+            continue
+        return identity, store
+    return None
+
+
+def own_decisions(entries: list[bytes], seat: int, secrets) -> dict[int, list]:
+    """Each hand's decisions of `seat` as the seat saw them, rebuilt by the seat's own
+    session reading the transcript with its secrets (`secrets`: its identity and
+    store, `local_secrets`): hand number -> [(view, action)]. What the session would
+    send is dropped."""
+    from engine.bots import StateView
+    from protocol.errors import ProtocolError
+    from protocol.session import TableSession
+
+    identity, store = secrets
+    session = TableSession(seat, identity, store=store)
+    out: dict[int, list] = {}
+    before, number = None, None
+    for data in entries:
+        try:
+            session.receive(data)
+        except ProtocolError:
+            break  # the spectator's reading already accepted every entry; stop at any doubt
+        view, hand = session.view, session.hand
+        if view is None or hand is None or view.viewer != seat:
+            before = None
+            continue
+        if before is not None and number == hand.number:
+            state = before  # the seat's cards come in place (opened shares), its moves by history
+            for action in view.history[len(before.history) :]:
+                if action.seat == seat:
+                    out.setdefault(hand.number, []).append((StateView(state, seat), action))
+                state = state.child(action)
+        before, number = view.clone(), hand.number
+    return out
 
 
 def _card_at(game, dealer: int, deal, position: int):
@@ -142,10 +233,11 @@ def advice_lines(advice: coach.Advice, style=None) -> list[str]:
 def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> int:
     """Review the transcript at `path` for `seat` (None: every seat); the exit status."""
     try:
-        game, hands = audited_hands(path)
+        stored = audited_hands(path)
     except ReviewError as error:
         print(f"{PROG}: {error}", file=err)
         return UNREADABLE
+    game = stored.game
     if seat is not None and not 0 <= seat < game.players:
         print(
             _("{prog}: no seat {seat} at this table (seats 0 to {last})").format(
@@ -154,13 +246,32 @@ def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> in
             file=err,
         )
         return USAGE
-    if not hands:
+    seats = range(game.players) if seat is None else (seat,)
+    opened = {number: (dealer, deal, actions) for number, dealer, deal, actions in stored.audited}
+    closed = [number for number in stored.hands if number not in opened]
+    own: dict[int, dict[int, list]] = {}
+    for s in seats:
+        secrets = local_secrets(path, stored, s) if closed else None
+        if secrets is not None:
+            own[s] = own_decisions(stored.entries, s, secrets)
+    if not opened and not own:
         print(_("No hand of this transcript was audited with every card known: nothing to review."), file=out)
         return OK
-    seats = range(game.players) if seat is None else (seat,)
-    for game_, number, dealer, deal, actions in hands:
+    for number in stored.hands:
         for s in seats:
-            decisions = coach.seat_decisions(game_, dealer, deal, actions, s)
+            if number in opened:
+                dealer, deal, actions = opened[number]
+                decisions = coach.seat_decisions(game, dealer, deal, actions, s)
+            elif number in own.get(s, {}):
+                decisions = own[s][number]
+            else:
+                print(
+                    _("hand {h}, seat {s}: not audited, and this seat's secrets are not on this machine").format(
+                        h=number + 1, s=s
+                    ),
+                    file=out,
+                )
+                continue
 
             def progress(i, n, number=number, s=s):
                 err.write(
@@ -171,6 +282,8 @@ def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> in
             result = coach.review(decisions, s, seed=seed, progress=progress, **budget)
             err.write("\r\x1b[K" if err.isatty() else "\n")
             print(_("hand {h}, seat {s}:").format(h=number + 1, s=s), file=out)
+            if number not in opened:
+                print("  " + _("(not audited: from this seat's secrets on this machine)"), file=out)
             for line in hand_lines(result):
                 print("  " + line, file=out)
             out.flush()

@@ -11,9 +11,10 @@ from random import Random
 from typing import Literal
 
 from ..determinize import Determinizer, Inconsistent
-from ..games.briscola import BriscolaState
+from ..games.briscola import Briscola, BriscolaState
 from ..state import Action
 from . import normal
+from .inference import Inference
 from .narrowing import ROOT_CANDIDATES, discard_candidates, thin_bids, thin_calls
 from .playout import NORMAL_PLAYOUT, FullView, as_policy, heuristic_action, playout_policy
 from .rewards import reward_function
@@ -60,6 +61,7 @@ __all__ = [
     "briscola_finish",
     "discard_candidates",
     "heuristic_action",
+    "infers",
     "make_player",
     "normal",
     "normal_is_exact",
@@ -96,6 +98,7 @@ def make_player(
     exploration: float = EXPLORATION,
     steps: int | Literal["default"] | None = DEFAULT,
     expand_after: int | None = EXPAND_AFTER,
+    infer: bool | None = None,
 ):
     """A hard player with this budget, ending at whichever limit comes first
     (None: no limit of that kind; one at least must be set):
@@ -110,7 +113,9 @@ def make_player(
     state, rng) -> Action`. `anchor`: a player `(view, rng) -> Action`
     whose move is kept unless the search finds another better by
     `confidence` standard errors ("normal", or None for the plain most
-    visited move)."""
+    visited move). `infer`: determinizations drawn by how likely the other
+    seats' last plays are under the normal player (engine/bots/inference.py),
+    else uniformly; None: `infers(game)`."""
     if iterations is None and seconds is None and steps is None:
         raise ValueError("give a budget: iterations, seconds or steps")
     policy = playout_policy(playout)
@@ -130,15 +135,23 @@ def make_player(
             determinizer = Determinizer(view)
         except Inconsistent:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
-        root = search(
-            determinizer, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after
-        )
+        weighted = infers(determinizer.game) if infer is None else infer
+        sampler = Inference(determinizer) if weighted else determinizer
+        root = search(sampler, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after)
         return best_action(root, legal, confidence)
 
     play.__doc__ = (
         f"SO-ISMCTS, at most {iterations} iterations, {steps} steps and {seconds} s a move, {playout} playouts."
     )
     return play
+
+
+def infers(game) -> bool:
+    """Whether hard weights its determinizations by the others' last plays
+    by default (engine/bots/inference.py): in Briscola for two, where it was
+    measured (docs/bots.md). Elsewhere the replays it costs take much of a
+    late move's budget."""
+    return isinstance(game, Briscola) and game.players == 2
 
 
 def normal_is_exact(view) -> bool:

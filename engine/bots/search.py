@@ -18,6 +18,7 @@ from ..games.calabresella import Calabresella
 from ..games.chiamata import Chiamata
 from ..state import CHANCE, TERMINAL, Action, State
 from . import briscola2, fast_briscola, fast_calabresella, fast_chiamata
+from .inference import Inference
 from .narrowing import available, root_candidates
 from .playout import NORMAL_PLAYOUT
 from .rewards import reward_function
@@ -29,12 +30,12 @@ the same CPU. A budget counted in steps, not seconds, makes a move the same
 whatever the machine's load: about 80 ms of CPU a move on average
 (docs/bots.md gives the figures per game, at most about 0.25 s), chosen so
 that each arena of docs/bots.md fits in well under an hour on two cores."""
-FAST_STEPS = 16000
+FAST_STEPS = 56000
 """... and where the playouts run on numbers in Briscola for two
-(`engine/bots/briscola2.py`, a step about a quarter of the CPU): about the
-same CPU a move, 90 ms on average and at most about 0.35 s, for four times
-the determinizations (against normal: 61.7% of the decided hands instead
-of 59.4% over the same 1000 deals, docs/bots.md)."""
+(`engine/bots/briscola2.py`, a step about a quarter of the CPU), with the
+determinizations weighted by the other seat's last plays
+(engine/bots/inference.py, whose replays count in the steps): about 0.19 s
+of CPU a move on average, at most about 0.5 s (docs/bots.md)."""
 BRISCOLA_STEPS = 40000
 """Briscola for three, four and six, its playouts on numbers
 (`engine/bots/fast_briscola.py`, a step about a sixth of the engine's
@@ -160,7 +161,7 @@ class Node:
 
 
 def search(
-    determinizer: Determinizer,
+    determinizer: Determinizer | Inference,
     seat: int,
     rng: Random,
     policy,
@@ -189,12 +190,14 @@ def search(
     finish = finisher(determinizer.game)
     began = time.perf_counter()
     state = determinizer.sample(rng)
+    budget_spent = inference_steps(determinizer)
     if finish is not None or (expand_after is not None and plays_left(state) > TREE_PLAYS):
         expand_after = None  # Briscola for two: its last tricks are searched exactly (`finisher`)
     fast = fast_module(determinizer.game, state) if policy is NORMAL_PLAYOUT else None
     if steps == DEFAULT:
         steps = DEFAULT_STEPS if fast is None else fast_steps(fast)
     budget = Budget(iterations, seconds, steps, began)
+    budget.steps += budget_spent
     solved: dict = {}
     alive = root_candidates(state, root, rng, policy)
     rounds = max(1, ceil(log2(len(alive))))
@@ -203,6 +206,7 @@ def search(
         while done < MIN_ROUND or not budget.used(number / rounds):
             if done or number > 1:
                 state = determinizer.sample(rng)
+                budget.steps += inference_steps(determinizer)
             seed = rng.getrandbits(32)
             for action in alive:
                 one = state.clone()
@@ -231,6 +235,15 @@ def search(
             alive = halve(root, alive)
     root.finalists = alive
     return root
+
+
+def inference_steps(sampler) -> int:
+    """The steps an `Inference` sampler's checks cost since last asked (0 for
+    a plain `Determinizer`)."""
+    spent = getattr(sampler, "spent", 0)
+    if spent:
+        sampler.spent = 0
+    return spent
 
 
 class Budget:
