@@ -9,8 +9,8 @@ player.
   not, so the weighting changes what hard simulates;
 - with soft agreement it still draws only deals the view allows, and the
   deals normal explains come up more often than uniformly;
-- its checks count in the search's budget, and hard's move stays a function
-  of the view and the seed.
+- its checks count in the search's budget, and hard with it (an option, off
+  by default) stays a function of the view and the seed.
 """
 
 from __future__ import annotations
@@ -108,16 +108,15 @@ def test_with_soft_agreement_the_deals_normal_explains_come_up_more_often():
     determinizer = Determinizer(StateView(view, 0))
     inference = Inference(determinizer)
     rng = random.Random(2)
-    weighted = sum(explained(game, view, inference.draw(rng)[0], inference.checks) for _ in range(150))
-    uniform = sum(explained(game, view, determinizer.sample_deal(rng), inference.checks) for _ in range(150))
-    assert weighted > uniform + 15
+    weighted = sum(explained(game, view, inference.draw(rng)[0], inference.checks) for _ in range(200))
+    uniform = sum(explained(game, view, determinizer.sample_deal(rng), inference.checks) for _ in range(200))
+    assert weighted > 1.5 * uniform  # 31 against 15 when written
     assert inference.spent > 0  # the checks are counted for the search's budget
 
 
-def test_hard_weights_its_deals_in_briscola_for_two_and_stays_a_function_of_the_seed():
+def test_hard_with_inference_stays_a_function_of_the_view_and_the_seed():
     _, _, view = normal_hand("briscola", 2, seed=6, plays=10)
-    assert hard.infers(view.game)
-    assert not hard.infers(make("chiamata", 5))
-    player = hard.make_player(iterations=60, seconds=None, steps=None)
+    assert hard.DEFAULT_INFERENCE is False  # an option: it won nothing clear for its cost (docs/bots.md)
+    player = hard.make_player(iterations=60, seconds=None, steps=None, infer=True)
     moves = {player(StateView(view, 0), random.Random(3)) for _ in range(2)}
-    assert len(moves) == 1
+    assert len(moves) == 1 and moves <= set(StateView(view, 0).legal)

@@ -11,7 +11,7 @@ from random import Random
 from typing import Literal
 
 from ..determinize import Determinizer, Inconsistent
-from ..games.briscola import Briscola, BriscolaState
+from ..games.briscola import BriscolaState
 from ..state import Action
 from . import normal
 from .inference import Inference
@@ -41,6 +41,7 @@ __all__ = [
     "CONFIDENCE",
     "DEFAULT",
     "DEFAULT_ANCHOR",
+    "DEFAULT_INFERENCE",
     "DEFAULT_ITERATIONS",
     "DEFAULT_PLAYOUT",
     "DEFAULT_SECONDS",
@@ -61,7 +62,6 @@ __all__ = [
     "briscola_finish",
     "discard_candidates",
     "heuristic_action",
-    "infers",
     "make_player",
     "normal",
     "normal_is_exact",
@@ -83,6 +83,10 @@ steps cost: it ends the search if a loaded machine makes them last."""
 DEFAULT_ANCHOR = "normal"
 """The move kept unless the search is confident of a better one: the normal
 player's."""
+DEFAULT_INFERENCE = False
+"""Determinizations drawn uniformly by default: weighting them by the others'
+last plays (engine/bots/inference.py) won nothing clear in Briscola for two
+for what its replays cost (docs/bots.md)."""
 DEFAULT_PLAYOUT = "normal"
 """The normal player plays the playouts: about ten times slower than this
 module's heuristic, and stronger for the same time (Briscola for two, against
@@ -98,7 +102,7 @@ def make_player(
     exploration: float = EXPLORATION,
     steps: int | Literal["default"] | None = DEFAULT,
     expand_after: int | None = EXPAND_AFTER,
-    infer: bool | None = None,
+    infer: bool = DEFAULT_INFERENCE,
 ):
     """A hard player with this budget, ending at whichever limit comes first
     (None: no limit of that kind; one at least must be set):
@@ -115,7 +119,7 @@ def make_player(
     `confidence` standard errors ("normal", or None for the plain most
     visited move). `infer`: determinizations drawn by how likely the other
     seats' last plays are under the normal player (engine/bots/inference.py),
-    else uniformly; None: `infers(game)`."""
+    else uniformly."""
     if iterations is None and seconds is None and steps is None:
         raise ValueError("give a budget: iterations, seconds or steps")
     policy = playout_policy(playout)
@@ -135,8 +139,7 @@ def make_player(
             determinizer = Determinizer(view)
         except Inconsistent:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
-        weighted = infers(determinizer.game) if infer is None else infer
-        sampler = Inference(determinizer) if weighted else determinizer
+        sampler = Inference(determinizer) if infer else determinizer
         root = search(sampler, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after)
         return best_action(root, legal, confidence)
 
@@ -144,14 +147,6 @@ def make_player(
         f"SO-ISMCTS, at most {iterations} iterations, {steps} steps and {seconds} s a move, {playout} playouts."
     )
     return play
-
-
-def infers(game) -> bool:
-    """Whether hard weights its determinizations by the others' last plays
-    by default (engine/bots/inference.py): in Briscola for two, where it was
-    measured (docs/bots.md). Elsewhere the replays it costs take much of a
-    late move's budget."""
-    return isinstance(game, Briscola) and game.players == 2
 
 
 def normal_is_exact(view) -> bool:

@@ -30,11 +30,9 @@ the same CPU. A budget counted in steps, not seconds, makes a move the same
 whatever the machine's load: about 80 ms of CPU a move on average
 (docs/bots.md gives the figures per game, at most about 0.25 s), chosen so
 that each arena of docs/bots.md fits in well under an hour on two cores."""
-FAST_STEPS = 56000
+FAST_STEPS = 32000
 """... and where the playouts run on numbers in Briscola for two
-(`engine/bots/briscola2.py`, a step about a quarter of the CPU), with the
-determinizations weighted by the other seat's last plays
-(engine/bots/inference.py, whose replays count in the steps): about 0.19 s
+(`engine/bots/briscola2.py`, a step about a quarter of the CPU): about 0.2 s
 of CPU a move on average, at most about 0.5 s (docs/bots.md)."""
 BRISCOLA_STEPS = 40000
 """Briscola for three, four and six, its playouts on numbers

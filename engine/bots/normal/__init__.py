@@ -15,9 +15,12 @@ from ...games.calabresella import CalabresellaState
 from ...games.chiamata import ChiamataState
 from ...state import Action
 from .briscola import (
+    LEAD_SAMPLES,
+    SPENT,
     briscola,
     endgame_card,
     exchange_pays,
+    lead_card,
 )
 from .calabresella import (
     DISCARD_WEIGHTS,
@@ -78,11 +81,13 @@ __all__ = [
     "DECIDE",
     "DISCARD_WEIGHTS",
     "FEATURES",
+    "LEAD_SAMPLES",
     "LOW_TO_HIGH",
     "MASTERS_TO_DUCK",
     "MASTER_TRUMP",
     "MONTE_SHARE",
     "PRICES",
+    "SPENT",
     "RAISE_AT",
     "SUCCESS",
     "TRUMP_BASE",
@@ -110,6 +115,7 @@ __all__ = [
     "contract_estimate",
     "endgame_card",
     "estimate",
+    "lead_card",
     "exchange_pays",
     "hand_features",
     "hand_value",
