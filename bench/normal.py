@@ -1,0 +1,101 @@
+"""What a move of the normal player costs, per game: CPU per decision.
+
+    python bench/normal.py [--hands H] [--games briscola-2,chiamata-5,...] [--gc] [--json]
+
+Plays H hands of normal players at each table (seeded deals, dealer
+rotating) and times every decision of more than one choice with
+`time.process_time()`: mean, 99th percentile and the dearest, in ms, and
+which decision that was (phase, and for a play whether it led). The garbage
+collector is off while timing unless `--gc`: a collection of the whole
+process can land in any move and is not the player's work (with it on, a
+few moves show 2-3 ms). docs/bots.md has the figures; issue 24 asks normal
+to stay under 1 ms a move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from arena import seen_by  # noqa: E402
+
+from engine.bots import StateView, normal  # noqa: E402
+from engine.games import make  # noqa: E402
+from engine.state import CHANCE  # noqa: E402
+
+TABLES = ("briscola-2", "briscola-3", "briscola-4", "briscola-6", "chiamata-5", "calabresella-3")
+
+
+def time_table(name: str, players: int, hands: int) -> dict:
+    """Every timed decision of `hands` hands at one table: the figures as a dict."""
+    game = make(name, players)
+    times: list[tuple[float, str]] = []
+    for i in range(hands):
+        deck = game.deck()
+        random.Random(f"normal/{name}/{players}/{i}").shuffle(deck)
+        dealer = i % players
+        deal = game.plan(dealer).deal(deck)
+        full = game.new_hand(dealer, deal)
+        views = [game.new_hand(dealer, deal.redact(s), viewer=s) for s in range(players)]
+        rng = random.Random(i)
+        while not full.is_over():
+            turn = full.current_player()
+            if turn == CHANCE:
+                action, need = full.chance_outcome(), full.need()
+            else:
+                view, need = StateView(views[turn], turn), None
+                start = time.process_time()
+                action = normal.play(view, rng)
+                spent = time.process_time() - start
+                if len(view.legal) > 1:
+                    state = views[turn]
+                    kind = state.phase if state.phase != "play" else ("lead" if not state.trick else "follow")
+                    times.append((spent, kind))
+            full.apply(action)
+            for seat, seen in enumerate(views):
+                seen.apply(seen_by(action, need, seat))
+    spent_sorted = sorted(t for t, _ in times)
+    dearest = max(times)
+    return {
+        "table": f"{name}-{players}",
+        "decisions": len(times),
+        "mean_ms": 1000 * sum(spent_sorted) / len(spent_sorted),
+        "p99_ms": 1000 * spent_sorted[int(0.99 * (len(spent_sorted) - 1))],
+        "max_ms": 1000 * dearest[0],
+        "dearest": dearest[1],
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="bench/normal.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=200, help="hands a table (default 200)")
+    parser.add_argument("--games", default=",".join(TABLES), help="tables as GAME-PLAYERS, comma-separated")
+    parser.add_argument("--gc", action="store_true", help="leave the garbage collector on while timing")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if not args.gc:
+        gc.disable()
+    rows = []
+    for table in args.games.split(","):
+        name, _, players = table.rpartition("-")
+        row = time_table(name, int(players), args.hands)
+        rows.append(row)
+        if not args.json:
+            print(
+                f"{row['table']:<16} {row['decisions']:>6} decisions: mean {row['mean_ms']:.3f} ms, "
+                f"p99 {row['p99_ms']:.3f}, at most {row['max_ms']:.3f} ({row['dearest']})",
+                flush=True,
+            )
+    if args.json:
+        print(json.dumps({"hands": args.hands, "gc": args.gc, "tables": rows}))
+
+
+if __name__ == "__main__":
+    main()
