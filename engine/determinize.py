@@ -57,6 +57,7 @@ __all__ = [
     "agrees",
     "determinize",
     "determinizer",
+    "fingerprint",
     "located_cards",
     "state_of",
 ]
@@ -94,7 +95,7 @@ def determinizer(view) -> Determinizer:
     by identity; an engine State, being mutable, also by a fingerprint of
     what it knows.
     """
-    key = _fingerprint(view) if isinstance(view, State) else None
+    key = fingerprint(view) if isinstance(view, State) else None
     hit = _CACHE.get(id(view))
     if hit is not None and hit[0] is view and hit[1] == key:
         return hit[2]
@@ -105,7 +106,7 @@ def determinizer(view) -> Determinizer:
     return made
 
 
-def _fingerprint(state: State) -> tuple:
+def fingerprint(state: State) -> tuple:
     """What the knowledge of a view depends on, cheap to compare."""
     history = state.history
     return (

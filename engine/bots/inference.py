@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from random import Random
 
-from ..determinize import Determinizer, Sample, _fingerprint, as_seen
+from ..determinize import Determinizer, Sample, as_seen, fingerprint
 from ..state import CHANCE, State
 from . import normal
 
@@ -106,7 +106,7 @@ class Inference:
             self.spent += WATCH_STEPS
             if t in self.checks:
                 view = views[action.seat]
-                key = (t, _fingerprint(view))
+                key = (t, fingerprint(view))
                 choice = self.answers.get(key)
                 if choice is None:
                     choice = self.answers[key] = self.model(StateView(view, action.seat), model_rng)
