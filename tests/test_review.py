@@ -92,3 +92,22 @@ def test_a_store_that_is_not_one_is_passed_over(tmp_path, monkeypatch):
     junk.parent.mkdir()
     junk.write_bytes(b"not a store")
     assert review.local_secrets(path, review.audited_hands(path), 0) is None
+
+
+def test_an_offline_games_saved_secrets_are_found_by_the_transcripts_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
+    table, seen = stopped_table(plays=3)
+    path = tmp_path / "transcripts" / "offline-briscola-1.bin"
+    path.parent.mkdir()
+    save_transcript(path, table.host.table_id, table.entries)
+    saved = tmp_path / "saved" / "offline-briscola-1"
+    saved.mkdir(parents=True)
+    table.seats[1].identity.save(saved / "seat1.key")
+    (saved / "seat1.store").write_bytes(table.seats[1].store.to_bytes())
+    stored = review.audited_hands(path)
+    assert review.local_secrets(path, stored, 0) is None
+    secrets = review.local_secrets(path, stored, 1)
+    assert secrets is not None
+    decisions = review.own_decisions(stored.entries, 1, secrets)[0]
+    assert decisions and all(v.state.viewer == 1 and a.seat == 1 for v, a in decisions)
+    assert all(c is not None for v, _ in decisions for c in v.state.hands[1])  # its own cards, seen
