@@ -30,6 +30,7 @@ from typing import Protocol
 
 from ..state import Action, State
 from . import easy, hard, normal, random
+from .stateview import StateView as StateView  # re-exported: engine.bots.StateView
 
 
 class View(Protocol):
@@ -42,28 +43,6 @@ class View(Protocol):
 
 Player = Callable[[View, Random], Action]
 """`play(view, rng) -> Action`."""
-
-
-class StateView:
-    """A `View` built from an engine State view of `seat`."""
-
-    __slots__ = ("seat", "legal", "_state")
-
-    def __init__(self, state: State, seat: int):
-        if state.viewer != seat:
-            who = "the full state" if state.viewer is None else f"seat {state.viewer}'s view"
-            raise ValueError(f"a player of seat {seat} may see only seat {seat}'s view, not {who}")
-        self.seat = seat
-        self._state = state.clone()
-        self.legal: tuple[Action, ...] = tuple(state.legal_actions()) if state.current_player() == seat else ()
-
-    @property
-    def state(self) -> State:
-        """A fresh copy of the seat's engine view."""
-        return self._state.clone()
-
-    def __repr__(self) -> str:
-        return f"<StateView seat {self.seat} {self._state!r} legal={len(self.legal)}>"
 
 
 PLAYERS: dict[str, Player] = {

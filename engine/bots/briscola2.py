@@ -26,8 +26,8 @@ from __future__ import annotations
 from ..cards import SUITS
 from ..games.briscola import BriscolaState
 from ..state import CHANCE
-from . import normal
-from .endgame import INFINITY, SUIT_OF, Endgame, answers, points_of
+from .endgame import INFINITY, Endgame, answers, points_of
+from .normal.indices import choose, lead
 
 
 def supports(state) -> bool:
@@ -98,80 +98,6 @@ def playout(state, solved: dict | None = None) -> tuple[list[int], int]:
         leader = turn = winner
         if drawn <= size:
             turn = CHANCE
-
-
-def choose(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: int, strength, value, beats) -> int:
-    """The normal player's card (`normal.best_card`) for the seat holding
-    `hand`, the other seat holding `other`, every card placed; `cards_left`:
-    the cards in hands, on the table and still to draw; `beats`:
-    `endgame.answers`."""
-    scale = min(1.0, ((cards_left + 1) // 2 - 1) / 4.0)
-    open_threshold = not (ours > 60 or theirs > 60)
-    led = trick[0] if trick else None
-    best, best_key = -1, None
-    for card in hand:
-        rank = strength[card]
-        if led is None:  # it takes the trick unless the other hand holds a card that beats it
-            points = value[card]
-            row = card * 40
-            win = 0.0 if any(beats[row + answer] for answer in other) else 1.0
-        else:
-            points = value[led] + value[card]
-            win = 1.0 if beats[led * 40 + card] else 0.0
-        ev = (2.0 * win - 1.0) * points - kept(card, other, trump, strength, scale)
-        if open_threshold:
-            ev += clinch(ours, theirs, points, win)
-        key = (ev, -rank, -card)
-        if best_key is None or key > best_key:
-            best, best_key = card, key
-    return best
-
-
-def lead(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: int, strength, value, beats) -> int:
-    """The normal player's lead (`normal.lead_card`) with the other hand known:
-    each card against the other seat's answer (`choose`); `trick` is empty."""
-    scale = min(1.0, ((cards_left + 1) // 2 - 1) / 4.0)
-    open_threshold = not (ours > 60 or theirs > 60)
-    best, best_key = -1, None
-    for card in hand:
-        rest = [c for c in hand if c != card]
-        answer = choose(other, rest, [card], theirs, ours, cards_left, trump, strength, value, beats)
-        points = value[card] + value[answer]
-        if beats[card * 40 + answer]:
-            total, win = -float(points), 0.0
-            if SUIT_OF[answer] == trump:
-                total += normal.SPENT * (normal.TRUMP_BASE + normal.TRUMP_STEP * (strength[answer] - 1)) * scale
-        else:
-            total, win = float(points), 1.0
-        ev = total - kept(card, other, trump, strength, scale)
-        if open_threshold:
-            ev += clinch(ours, theirs, value[card], win)
-        key = (ev, -strength[card], -card)
-        if best_key is None or key > best_key:
-            best, best_key = card, key
-    return best
-
-
-def kept(card: int, other, trump: int, strength, scale: float) -> float:
-    """What `card` is worth kept (`normal.trump_resource`), the other hand known."""
-    rank = strength[card]
-    if SUIT_OF[card] != trump:
-        return 0.05 * (rank - 1)
-    worth = normal.TRUMP_BASE + normal.TRUMP_STEP * (rank - 1)
-    if not any(SUIT_OF[c] == trump and strength[c] > rank for c in other):
-        worth += normal.MASTER_TRUMP
-    return worth * scale
-
-
-def clinch(ours: int, theirs: int, points: int, win: float) -> float:
-    """The 61 points' bonus of a trick of `points` won with chance `win`
-    (`normal.trumps._briscola_threshold`, neither side past 60 yet)."""
-    bonus = 0.0
-    if ours + points > 60:
-        bonus += normal.CLINCH * win
-    if theirs + points > 60:
-        bonus -= normal.CLINCH * (1.0 - win)
-    return bonus
 
 
 def finish(hands, trick, leader: int, captured, draw, state, solved: dict | None = None) -> list[int]:

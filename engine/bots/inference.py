@@ -27,6 +27,7 @@ from random import Random
 from ..determinize import Determinizer, Sample, as_seen, fingerprint
 from ..state import CHANCE, State
 from . import normal
+from .stateview import StateView
 
 PLAYS = 3
 """The card plays of each other seat read, counting back from the present."""
@@ -100,7 +101,6 @@ class Inference:
         public = bool(game.options.get("open_hands"))
         views = {s: game.new_hand(dealer, deal.deal.redact(s, public_hands=public), viewer=s) for s in self.watched}
         model_rng = Random(0)
-        from . import StateView  # engine.bots imports the hard player, which imports this module
 
         def watch(t: int, action, need) -> None:
             self.spent += WATCH_STEPS

@@ -16,7 +16,6 @@ from ...games.chiamata import ChiamataState
 from ...state import Action
 from .briscola import (
     LEAD_SAMPLES,
-    SPENT,
     briscola,
     endgame_card,
     exchange_pays,
@@ -65,6 +64,7 @@ from .chiamata import (
 from .trumps import (
     CLINCH,
     MASTER_TRUMP,
+    SPENT,
     TRUMP_BASE,
     TRUMP_STEP,
     best_card,

@@ -13,17 +13,11 @@ from ...cards import SUITS, Card
 from ...state import Action, play_action
 from ..endgame import SUIT_OF, Endgame, answers
 from ..heuristics import Table
-from .trumps import TRUMP_BASE, TRUMP_STEP, _briscola_threshold, best_card, trump_resource
+from .indices import choose
+from .trumps import SPENT, TRUMP_BASE, TRUMP_STEP, _briscola_threshold, best_card, trump_resource
 
 LEAD_SAMPLES = 24
 """Hands of the other seat the lead is tried against (`lead_card`)."""
-SPENT = -2.0
-"""What the other seat's trump spent on my lead is worth to me, as a share of
-its kept worth (`trump_resource`): less than nothing (a lead it must trump
-is a poor lead). bench/ppo.py against the PPO agent, 10,000 deals (20,000
-hands) each, seed 3: +2 won 46.3%, +1 48.1%, 0 50.0%, -1 50.8%, -2 51.2%,
--3 and -4 50.8% of the decided hands; the earlier lead by `card_ev` 47.3%
-(seed 4: 47.1%, and -1 50.9%; docs/bots.md)."""
 
 
 def briscola(state, seat: int, legal) -> Action:
@@ -45,12 +39,10 @@ def briscola(state, seat: int, legal) -> Action:
 def lead_card(table: Table) -> Card:
     """Two players, a lead with more than the last draw left: each card of the
     hand is led against the other seat's answer (its normal card as it reads a
-    full state, `briscola2.choose`) in `LEAD_SAMPLES` hands drawn from the
+    full state, `indices.choose`) in `LEAD_SAMPLES` hands drawn from the
     unseen cards (one hand when it holds no hidden card): the trick's points
     won or lost, a trump it spends worth `SPENT` of its kept worth, less what
     the card led is worth kept, plus the 61 points' bonus."""
-    from ..briscola2 import choose  # the playouts' module imports this package
-
     state = table.state
     me, other = table.me, 1 - table.me
     assert table.trump is not None  # Briscola always has a trump suit
