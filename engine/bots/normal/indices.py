@@ -10,7 +10,7 @@ the other seat's answer in each hand it samples.
 from __future__ import annotations
 
 from ..endgame import SUIT_OF
-from .trumps import CLINCH, MASTER_TRUMP, SPENT, TRUMP_BASE, TRUMP_STEP
+from .trumps import MASTER_TRUMP, SPENT, TRUMP_BASE, TRUMP_STEP, clinch
 
 
 def choose(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: int, strength, value, beats) -> int:
@@ -74,14 +74,3 @@ def kept(card: int, other, trump: int, strength, scale: float) -> float:
     if not any(SUIT_OF[c] == trump and strength[c] > rank for c in other):
         worth += MASTER_TRUMP
     return worth * scale
-
-
-def clinch(ours: int, theirs: int, points: int, win: float) -> float:
-    """The 61 points' bonus of a trick of `points` won with chance `win`
-    (`trumps._briscola_threshold`, neither side past 60 yet)."""
-    bonus = 0.0
-    if ours + points > 60:
-        bonus += CLINCH * win
-    if theirs + points > 60:
-        bonus -= CLINCH * (1.0 - win)
-    return bonus

@@ -78,11 +78,17 @@ def _briscola_threshold(table: Table, points: int, mine: float) -> float:
     ours, theirs = (sum(captured[s] for s in side) for side in sides)
     if ours > 60 or theirs > 60:
         return 0.0
+    return clinch(ours, theirs, points, mine)
+
+
+def clinch(ours: int, theirs: int, points: int, win: float) -> float:
+    """The 61 points' bonus of a trick of `points` won with chance `win`, the
+    sides at `ours` and `theirs` points, neither past 60 yet."""
     bonus = 0.0
     if ours + points > 60:
-        bonus += CLINCH * mine
+        bonus += CLINCH * win
     if theirs + points > 60:
-        bonus -= CLINCH * (1.0 - mine)
+        bonus -= CLINCH * (1.0 - win)
     return bonus
 
 
