@@ -116,13 +116,9 @@ class Inference:
             if t >= self.last:
                 return  # nothing left to check: the views need not follow
             for seat, view in views.items():
-                view.apply(as_seen(action, need, seat) if action.seat == CHANCE else _seen(action, seat))
+                view.apply(as_seen(action, need, seat))
 
         return watch
-
-
-def _seen(action, seat: int):
-    return as_seen(action, None, seat)
 
 
 def ratio(agreement: float, cards: int) -> float:

@@ -188,14 +188,13 @@ def search(
     finish = finisher(determinizer.game)
     began = time.perf_counter()
     state = determinizer.sample(rng)
-    budget_spent = inference_steps(determinizer)
     if finish is not None or (expand_after is not None and plays_left(state) > TREE_PLAYS):
         expand_after = None  # Briscola for two: its last tricks are searched exactly (`finisher`)
     fast = fast_module(determinizer.game, state) if policy is NORMAL_PLAYOUT else None
     if steps == DEFAULT:
         steps = DEFAULT_STEPS if fast is None else fast_steps(fast)
     budget = Budget(iterations, seconds, steps, began)
-    budget.steps += budget_spent
+    budget.steps += inference_steps(determinizer)  # the first sample's checks
     solved: dict = {}
     alive = root_candidates(state, root, rng, policy)
     rounds = max(1, ceil(log2(len(alive))))
