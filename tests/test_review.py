@@ -111,3 +111,18 @@ def test_an_offline_games_saved_secrets_are_found_by_the_transcripts_name(tmp_pa
     decisions = review.own_decisions(stored.entries, 1, secrets)[0]
     assert decisions and all(v.state.viewer == 1 and a.seat == 1 for v, a in decisions)
     assert all(c is not None for v, _ in decisions for c in v.state.hands[1])  # its own cards, seen
+
+
+def test_every_hand_the_seat_saw_is_rebuilt_even_before_its_first_decision(tmp_path, monkeypatch):
+    # so the review never tells a seat with its secrets here that they are missing
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
+    table, seen = stopped_table(plays=0)
+    assert seen == []  # dealt, nobody has played yet
+    path = tmp_path / "t.bin"
+    save_transcript(path, table.host.table_id, table.entries)
+    stored = review.audited_hands(path)
+    table.seats[0].identity.save(tmp_path / "identity.key")
+    kept = tmp_path / "seats" / f"{stored.table_id.hex()}-seat0.store"
+    kept.parent.mkdir()
+    kept.write_bytes(table.seats[0].store.to_bytes())
+    assert review.own_decisions(stored.entries, 0, review.local_secrets(path, stored, 0)) == {0: []}

@@ -164,11 +164,12 @@ def own_decisions(entries: list[bytes], seat: int, secrets) -> dict[int, list]:
         if view is None or hand is None or view.viewer != seat:
             before = None
             continue
+        out.setdefault(hand.number, [])  # a hand the seat saw, with or without a decision of its own
         if before is not None and number == hand.number:
             state = before  # the seat's cards come in place (opened shares), its moves by history
             for action in view.history[len(before.history) :]:
                 if action.seat == seat:
-                    out.setdefault(hand.number, []).append((StateView(state, seat), action))
+                    out[hand.number].append((StateView(state, seat), action))
                 state = state.child(action)
         before, number = view.clone(), hand.number
     return out
