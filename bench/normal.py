@@ -3,7 +3,7 @@
     python bench/normal.py [--hands H] [--games briscola-2,chiamata-5,...] [--gc] [--json]
 
 Plays H hands of normal players at each table (seeded deals, dealer
-rotating) and times every decision of more than one choice with
+rotating, bench/arena.py's `play_hand`) and times every decision of more than one choice with
 `time.process_time()`: mean, 99th percentile and the dearest, in ms, and
 which decision that was (phase, and for a play whether it led). The garbage
 collector is off while timing unless `--gc`: a collection of the whole
@@ -24,11 +24,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from arena import seen_by  # noqa: E402
+from arena import play_hand  # noqa: E402
 
-from engine.bots import StateView, normal  # noqa: E402
+from engine.bots import normal  # noqa: E402
 from engine.games import make  # noqa: E402
-from engine.state import CHANCE  # noqa: E402
 
 TABLES = ("briscola-2", "briscola-3", "briscola-4", "briscola-6", "chiamata-5", "calabresella-3")
 
@@ -37,30 +36,23 @@ def time_table(name: str, players: int, hands: int) -> dict:
     """Every timed decision of `hands` hands at one table: the figures as a dict."""
     game = make(name, players)
     times: list[tuple[float, str]] = []
+
+    def timed(view, rng):
+        state = view.state
+        start = time.process_time()
+        action = normal.play(view, rng)
+        spent = time.process_time() - start
+        if len(view.legal) > 1:
+            times.append((spent, state.phase if state.phase != "play" else ("lead" if not state.trick else "follow")))
+        return action
+
     for i in range(hands):
         deck = game.deck()
         random.Random(f"normal/{name}/{players}/{i}").shuffle(deck)
         dealer = i % players
-        deal = game.plan(dealer).deal(deck)
-        full = game.new_hand(dealer, deal)
-        views = [game.new_hand(dealer, deal.redact(s), viewer=s) for s in range(players)]
-        rng = random.Random(i)
-        while not full.is_over():
-            turn = full.current_player()
-            if turn == CHANCE:
-                action, need = full.chance_outcome(), full.need()
-            else:
-                view, need = StateView(views[turn], turn), None
-                start = time.process_time()
-                action = normal.play(view, rng)
-                spent = time.process_time() - start
-                if len(view.legal) > 1:
-                    state = views[turn]
-                    kind = state.phase if state.phase != "play" else ("lead" if not state.trick else "follow")
-                    times.append((spent, kind))
-            full.apply(action)
-            for seat, seen in enumerate(views):
-                seen.apply(seen_by(action, need, seat))
+        clock, moves = {"n": 0.0, "n_max": 0.0}, {"n": 0}
+        rngs = [random.Random(f"{i}/{s}") for s in range(players)]
+        play_hand(game, dealer, game.plan(dealer).deal(deck), [timed] * players, rngs, clock, moves, ["n"] * players)
     spent_sorted = sorted(t for t, _ in times)
     dearest = max(times)
     return {
