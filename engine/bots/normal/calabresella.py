@@ -125,12 +125,20 @@ def _suit_features(ranks: str) -> tuple[float, ...]:
 
 def hand_features(cards) -> list[float]:
     """`FEATURES` of a hand (any number of cards)."""
+    return _features_of(suit_keys(cards))
+
+
+def suit_keys(cards) -> tuple[str, ...]:
+    """Each suit's ranks in hand, high to low, in `SUITS` order (e.g. "3AK5")."""
     by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
     for card in cards:
         by_suit[card.suit].append(card.rank)
+    return tuple("".join(sorted(ranks, key=TRESSETTE_ORDER.index)) for ranks in by_suit.values())
+
+
+def _features_of(keys: tuple[str, ...]) -> list[float]:
     total = [1.0] + [0.0] * (len(FEATURES) - 1)
-    for ranks in by_suit.values():
-        key = "".join(sorted(ranks, key=TRESSETTE_ORDER.index))
+    for key in keys:
         for i, x in enumerate(_suit_features(key)):
             total[i] += x
     return total
@@ -146,20 +154,43 @@ def estimate(cards, contract: str) -> float:
 def hand_value(cards, discards=()) -> float:
     """The soloist's expected thirds with these 12 cards to play (no monte
     to come), and these cards in the monte for whoever takes the last trick."""
-    kept = sum(w * x for w, x in zip(DISCARD_WEIGHTS, hand_features(cards)))
-    return kept + MONTE_SHARE * sum(THIRDS_VALUE[c.index] for c in discards)
+    return _kept_value(suit_keys(cards)) + MONTE_SHARE * sum(THIRDS_VALUE[c.index] for c in discards)
+
+
+def _kept_value(keys: tuple[str, ...]) -> float:
+    """The `DISCARD_WEIGHTS` estimate of the hand of these `suit_keys`: the
+    constant plus each suit's share (the estimate is linear)."""
+    return DISCARD_WEIGHTS[0] + sum(_suit_value(key) for key in keys)
+
+
+@cache
+def _suit_value(key: str) -> float:
+    """One suit's share of the `DISCARD_WEIGHTS` estimate (its features but the constant)."""
+    return sum(w * x for w, x in zip(DISCARD_WEIGHTS[1:], _suit_features(key)[1:]))
 
 
 def _keep_best(cards: list[Card], count: int) -> tuple[list[Card], list[Card]]:
     """Drop `count` cards, one at a time, each the one whose loss costs the
-    soloist's estimate least (dropped cards go to the monte)."""
+    soloist's estimate least (dropped cards go to the monte). A loss changes
+    one suit's share of the estimate only; equal estimates (to 1e-9) drop
+    the card of lower index."""
     kept = sorted(cards)
     dropped: list[Card] = []
     for _ in range(count):
-        best = max(kept, key=lambda c: (hand_value([k for k in kept if k is not c], dropped + [c]), -c.index))
+        keys = suit_keys(kept)
+        best = max(kept, key=lambda card: _drop_value(keys, dropped, card))
         kept.remove(best)
         dropped.append(best)
     return kept, dropped
+
+
+def _drop_value(keys: tuple[str, ...], dropped: list[Card], card: Card) -> tuple[float, int]:
+    """How `_keep_best` ranks dropping `card` from the hand of these
+    `suit_keys` after `dropped`: the estimate left, rounded, then the lower card."""
+    at = SUITS.index(card.suit)
+    without = keys[:at] + (keys[at].replace(card.rank, "", 1),) + keys[at + 1 :]
+    monte = sum(THIRDS_VALUE[c.index] for c in dropped + [card])
+    return round(_kept_value(without) + MONTE_SHARE * monte, 9), -card.index
 
 
 def p_success(contract: str, thirds: float) -> float:
