@@ -709,3 +709,23 @@ def test_the_anchor_move_stays_unless_the_search_is_sure():
     assert best_action(root, (kept,)) == kept  # a finalist that is not legal is never played
     root.prior = None
     assert best_action(root, (kept, other)) == other  # no anchor: the best mean
+
+
+def test_a_search_with_a_wall_clock_limit_stops_at_its_cpu_cap(monkeypatch):
+    # The default players' safety net: a budget far above the cap ends at
+    # CPU_SECONDS of CPU; without seconds the budget is the seed's alone.
+    game = make("briscola", 2)
+    full, views = next(iter(walk(game, 0, random.Random(3))))
+    seat = full.current_player()
+    view = StateView(views[seat], seat)
+    monkeypatch.setattr(search_module, "CPU_SECONDS", 0.05)
+
+    def cpu_of(player) -> float:
+        start = time.process_time()
+        player(view, random.Random(1))
+        return time.process_time() - start
+
+    capped = cpu_of(make_player(iterations=None, seconds=60.0, steps=10**9))
+    assert capped < 0.5
+    uncapped = cpu_of(make_player(iterations=None, seconds=None, steps=200_000))
+    assert uncapped > 2 * capped
