@@ -73,7 +73,10 @@ def test_think_plays_as_the_player_would_and_keeps_the_rng_in_step():
         return actions, rng.random()
 
     try:
-        picked = [views[0], views[len(views) // 2]]
+        # plays in the last four tricks: far below hard's wall-clock and CPU nets, so the
+        # move is the seed's alone even on a loaded machine (an early Chiamata bid
+        # can meet them, and then differ between the two processes)
+        picked = [views[-15], views[-12]]
         actions, after = asyncio.run(in_the_worker(picked))
         rng = random.Random(5)
         assert actions == [hard(view, rng) for view in picked]
