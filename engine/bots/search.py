@@ -43,17 +43,17 @@ PLAY_STEPS = 32000
 """Chiamata and Calabresella, whose play runs on numbers
 (`engine/bots/fast_chiamata.py`, `fast_calabresella.py`; the auction and
 what follows it until the play on the engine): about 0.19 s of CPU a move
-on average; the dearest Chiamata move measured took 0.91 s (docs/bots.md)."""
+on average; a Chiamata bid, its playouts bidding on the engine, up to
+`CPU_SECONDS` (docs/bots.md)."""
 DEFAULT: Final = "default"
 """`steps=DEFAULT`: the budget of `fast_steps` where the playouts run on
 numbers, else `DEFAULT_STEPS`."""
 CPU_SECONDS = 0.9
 """A search with a wall-clock limit (the default players') ends once it has
 spent this much CPU (`time.process_time`): issue 24's cap of 1 s a move,
-with a margin. Only
-the dearest moves come near it (a Chiamata bid, whose playouts bid on the
-engine: 0.6 s on average, up to about 1.0 s with both cores busy), so
-the moves do not depend on the load but for those."""
+with a margin. Only the dearest moves come near it (a Chiamata bid, whose
+playouts bid on the engine: 0.6 s on average, up to 1.16 s with both cores
+busy before this cap), so the moves do not depend on the load but for those."""
 SAMPLE_STEPS = 10
 """What sampling one determinization costs, counted in steps."""
 CONFIDENCE = 1.0
@@ -266,9 +266,14 @@ class Budget:
         iterations, seconds, steps = self.limits
         return (
             (iterations is not None and self.iterations >= share * iterations)
-            or (seconds is not None and time.perf_counter() - self.start >= share * seconds)
             or (steps is not None and self.steps >= share * steps)
-            or (seconds is not None and time.process_time() - self.cpu_start >= share * CPU_SECONDS)
+            or (
+                seconds is not None
+                and (
+                    time.perf_counter() - self.start >= share * seconds
+                    or time.process_time() - self.cpu_start >= share * CPU_SECONDS
+                )
+            )
         )
 
 

@@ -177,20 +177,20 @@ def _keep_best(cards: list[Card], count: int) -> tuple[list[Card], list[Card]]:
     kept = sorted(cards)
     dropped: list[Card] = []
     for _ in range(count):
-        keys = suit_keys(kept)
-        best = max(kept, key=lambda card: _drop_value(keys, dropped, card))
+        keys, monte = suit_keys(kept), sum(THIRDS_VALUE[c.index] for c in dropped)
+        best = max(kept, key=lambda card: _drop_value(keys, monte, card))
         kept.remove(best)
         dropped.append(best)
     return kept, dropped
 
 
-def _drop_value(keys: tuple[str, ...], dropped: list[Card], card: Card) -> tuple[float, int]:
+def _drop_value(keys: tuple[str, ...], monte: float, card: Card) -> tuple[float, int]:
     """How `_keep_best` ranks dropping `card` from the hand of these
-    `suit_keys` after `dropped`: the estimate left, rounded, then the lower card."""
+    `suit_keys`, the monte holding `monte` thirds: the estimate left,
+    rounded, then the lower card."""
     at = SUITS.index(card.suit)
     without = keys[:at] + (keys[at].replace(card.rank, "", 1),) + keys[at + 1 :]
-    monte = sum(THIRDS_VALUE[c.index] for c in dropped + [card])
-    return round(_kept_value(without) + MONTE_SHARE * monte, 9), -card.index
+    return round(_kept_value(without) + MONTE_SHARE * (monte + THIRDS_VALUE[card.index]), 9), -card.index
 
 
 def p_success(contract: str, thirds: float) -> float:
