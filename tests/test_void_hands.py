@@ -357,14 +357,14 @@ def test_with_the_rule_a_cheat_outside_a_hand_still_ends_the_table():
 @pytest.mark.parametrize("cheat", ["wrong-share", "play-unheld"])
 def test_selfplay_bots_replace_evicts_the_cheater_and_plays_on(cheat, tmp_path, capsys):
     path = tmp_path / "t.bin"
-    # fixed deals (--deal-seed): hand 2 has a winner (random deals made a 60-60 tie now and then)
+    # --deal-seed fixes hand 1; hand 2 is dealt with the new computer player's fresh key, so it may end 60-60
     args = ["selfplay", "--game", "briscola", "--cheat", cheat, "--bots-replace", "--hands", "2", "--seed", "1"]
     args += ["--deal-seed", "1"]
     assert main([*args, "--transcript", str(path)]) == 3
     out = capsys.readouterr().out
     assert out.rstrip().splitlines()[-1] == "culprits: seat 1", out
     assert "seat 1 is evicted for cheating" in out and "table closed after 2 hands" in out
-    assert re.search(r"^hand 2: winner \d", out, re.M), out
+    assert re.search(r"^hand 2: (winner \d|a draw), trump", out, re.M), out
     assert main(["verify", str(path)]) == 3
     report = capsys.readouterr().out
     assert report.rstrip().splitlines()[-1] == "culprits: seat 1", report
