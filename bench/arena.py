@@ -83,26 +83,40 @@ def seen_by(action: Action, need, seat: int) -> Action:
 
 def play_hand(game, dealer: int, deal, players: list, rngs: list, clock: dict, moves: dict, labels: list):
     """Play one hand: `players[s]` acts for seat s on its own view. Adds CPU
-    seconds and moves to `clock[label]` and `moves[label]` (label = labels[s])."""
+    seconds and moves to `clock[label]` and `moves[label]` (label = labels[s]).
+
+    A player with a true `sees_hands` attribute (bench/oracle.py) is given
+    instead its seat's view of the same hand played with open hands: every
+    hand shown, the stock and any face-down cards still hidden."""
     full = game.new_hand(dealer, deal)
     public = bool(game.options.get("open_hands"))
     views = [game.new_hand(dealer, deal.redact(s, public_hands=public), viewer=s) for s in range(game.players)]
+    sighted = {s for s, player in enumerate(players) if getattr(player, "sees_hands", False)}
+    if sighted:
+        opened = make(game.name, game.players, {**game.options, "open_hands": True})
+        full_open = opened.new_hand(dealer, deal)
+        views_open = {s: opened.new_hand(dealer, deal.redact(s, public_hands=True), viewer=s) for s in sighted}
     while not full.is_over():
         turn = full.current_player()
         if turn == CHANCE:
             action, need = full.chance_outcome(), full.need()
+            need_open = full_open.need() if sighted else None
         else:
-            view = StateView(views[turn], turn)
+            view = StateView(views_open[turn] if turn in sighted else views[turn], turn)
             start = time.process_time()
             action = players[turn](view, rngs[turn])
             spent = time.process_time() - start
             clock[labels[turn]] += spent
             clock[labels[turn] + "_max"] = max(clock[labels[turn] + "_max"], spent)
             moves[labels[turn]] += 1
-            need = None
+            need = need_open = None
         full.apply(action)
         for seat, view in enumerate(views):
             view.apply(seen_by(action, need, seat))
+        if sighted:
+            full_open.apply(action)
+            for seat, view in views_open.items():
+                view.apply(seen_by(action, need_open, seat))
     return full.outcome()
 
 

@@ -616,6 +616,33 @@ def test_arena_text_report_and_bad_arguments():
         assert failed.returncode == 2 and "error" in failed.stderr
 
 
+def test_an_arena_player_that_sees_hands_is_shown_every_hand_and_no_stock_card():
+    """bench/oracle.py's bound: a `sees_hands` player's views hold the other
+    seat's cards, never the stock's; the other seat's views hold neither."""
+    unseen = {"sighted": [], "plain": []}
+
+    def watcher(label, sees):
+        def play(view, rng):
+            state = view.state
+            other = 1 - view.seat
+            stock_seen = sum(card is not None for card in state.stock[state.drawn :])
+            unseen[label].append((state.unknown[other], len(state.hands[other]), stock_seen))
+            return view.legal[0]
+
+        play.sees_hands = sees
+        return play
+
+    game = make("briscola", 2, {})
+    deal = game.plan(0).deal(game.deck())
+    clock = {"a": 0.0, "b": 0.0, "a_max": 0.0, "b_max": 0.0}
+    players = [watcher("sighted", True), watcher("plain", False)]
+    arena.play_hand(game, 0, deal, players, [random.Random(0)] * 2, clock, {"a": 0, "b": 0}, ["a", "b"])
+    assert len(unseen["sighted"]) == len(unseen["plain"]) == 20
+    assert all(hidden == 0 for hidden, _, _ in unseen["sighted"])
+    assert all(held >= 2 for _, held, _ in unseen["sighted"][:10]) and all(h[1] == 0 for h in unseen["plain"][:10])
+    assert all(stock == 0 for _, _, stock in unseen["sighted"] + unseen["plain"])
+
+
 def without_timing(figures: dict) -> dict:
     return {k: v for k, v in figures.items() if not k.endswith(("ms_per_move", "_max_ms"))}
 
