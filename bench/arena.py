@@ -291,15 +291,27 @@ def run(
         budget = parse_budget(budget)
     game = make(game_name, players, options or {})
     tasks = [(game.name, game.players, dict(options or {}), a, b, budget, seed, i) for i in range(hands)]
-    jobs = max(1, min(jobs or os.cpu_count() or 1, hands))
-    progress = Progress(hands, progress)
+    return summarise(game, a, b, seed, play_deals(tasks, jobs, progress))
+
+
+def play_deals(tasks: list[tuple], jobs: int | None, progress=None) -> list[dict]:
+    """`play_deal` of every task, in order, over `jobs` processes (None: one
+    a core); a progress line on `progress` every 5% of them."""
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
+    progress = Progress(len(tasks), progress)
     if jobs == 1:
         deals = [progress.step(play_deal(t)) for t in tasks]
     else:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            chunk = max(1, min(hands // (jobs * 8), 4))  # small: the progress lines come often
+            chunk = max(1, min(len(tasks) // (jobs * 8), 4))  # small: the progress lines come often
             deals = [progress.step(d) for d in pool.imap(play_deal, tasks, chunksize=chunk)]
     progress.done()
+    return deals
+
+
+def summarise(game, a: str, b: str, seed: int, deals: list[dict]) -> dict:
+    """The match's figures from its deals (`play_deal`'s dicts)."""
+    hands = len(deals)
     total = {key: sum(d[key] for d in deals) for key in deals[0] if key not in ("clock", "moves")}
     clock = {x: sum(d["clock"][x] for d in deals) for x in "ab"}
     longest = {x: max(d["clock"][x + "_max"] for d in deals) for x in "ab"}

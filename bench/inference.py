@@ -1,13 +1,18 @@
 """Hard with and without inference from the other seats' plays, against normal.
 
     python bench/inference.py --hands 100 --seed 21 --steps 40000 [--game briscola --players 2] [--jobs J] [--json]
+    python bench/inference.py --game calabresella --hands 120 --seed 8 --agreement 0.95
 
-Two arena matches on the same duplicate deals (bench/arena.py's format and
-figures): `hard` built with `make_player(steps=STEPS, infer=True)` against
-normal, then with `infer=False`; `--rounds R` plays R of each, alternating,
-so a change of load falls on both. Each prints arena's report; `--json`
-prints one JSON object with every run's figures. The budget is in
-steps only (no seconds): the moves depend on the seed, not on the load.
+`hard-inference` (`make_player(steps=STEPS, infer=True)`, or
+`infer=AGREEMENT` with `--agreement`: the modelled chance that a seat plays
+normal's card) and `hard-uniform` (`infer=False`) each play normal on the
+same duplicate deals (bench/arena.py's format), deal by deal, the order of
+the two alternating from deal to deal so a change of load falls on both.
+Prints arena's report of each, then the paired difference per deal
+(inference's score difference against normal minus uniform's) with its 95%
+interval: the luck of the deal cancels out of it. `--json` prints one JSON
+object with both reports' figures and the paired difference. The budget is
+in steps only (no seconds): the moves depend on the seed, not on the load.
 engine/bots/inference.py says what the inference does; docs/bots.md has the
 figures.
 """
@@ -21,37 +26,64 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from arena import report, run  # noqa: E402
+from arena import mean_ci, play_deals, report, summarise  # noqa: E402
 
 from engine import bots  # noqa: E402
 from engine.bots import hard  # noqa: E402
+from engine.games import make  # noqa: E402
 
-LEVELS = {"hard-inference": True, "hard-uniform": False}
+LEVELS = ("hard-inference", "hard-uniform")
+
+
+def paired_run(game, hands: int, seed: int, jobs: int, progress=None) -> dict:
+    """Both levels against normal on each deal; their figures and the paired difference."""
+    tasks = []
+    for i in range(hands):
+        for level in LEVELS if i % 2 == 0 else LEVELS[::-1]:
+            tasks.append((game.name, game.players, {}, level, "normal", None, seed, i))
+    deals = play_deals(tasks, jobs, progress)
+    by_level: dict[str, list[dict]] = {level: [] for level in LEVELS}
+    for task, deal in zip(tasks, deals, strict=True):
+        by_level[task[3]].append(deal)
+    margins = {level: [d["a_score"] - d["b_score"] for d in by_level[level]] for level in LEVELS}
+    paired = [x - y for x, y in zip(*margins.values(), strict=True)]
+    return {
+        "results": [summarise(game, level, "normal", seed, by_level[level]) for level in LEVELS],
+        "paired_diff": sum(paired) / hands,
+        "paired_diff_ci95": mean_ci(paired),
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="bench/inference.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
     parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--hands", type=int, default=100, help="deals, each played twice (default 100)")
+    parser.add_argument("--hands", type=int, default=100, help="deals, each played twice by each level (default 100)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--steps", type=int, default=hard.FAST_STEPS, help="hard's steps a move (default FAST_STEPS)")
-    parser.add_argument("--rounds", type=int, default=1, help="runs of each, alternating (default 1)")
+    parser.add_argument(
+        "--agreement", type=float, help="the modelled chance of normal's card (default: the inference module's)"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     args = parser.parse_args(argv)
+    if args.agreement is not None and not 0 < args.agreement < 1:
+        parser.error("--agreement is a chance between 0 and 1 (both left out)")
     players = 2 if args.players is None and args.game == "briscola" else args.players
-    for level, infer in LEVELS.items():  # registered before any worker forks
-        bots.PLAYERS[level] = hard.make_player(seconds=None, steps=args.steps, infer=infer)
-    results = []
-    for _ in range(args.rounds):
-        for level in LEVELS:
-            figures = run(args.game, players, level, "normal", args.hands, args.seed, args.jobs, None, None, sys.stderr)
-            results.append(figures)
-            if not args.json:
-                print(report(figures), flush=True)
+    infer = True if args.agreement is None else args.agreement
+    for level, how in zip(LEVELS, (infer, False), strict=True):  # registered before any worker forks
+        bots.PLAYERS[level] = hard.make_player(seconds=None, steps=args.steps, infer=how)
+    game = make(args.game, players, {})
+    figures = paired_run(game, args.hands, args.seed, args.jobs, None if args.quiet else sys.stderr)
+    figures.update(steps=args.steps, agreement=args.agreement)
     if args.json:
-        print(json.dumps({"steps": args.steps, "results": results}))
+        print(json.dumps(figures))
+        return
+    for result in figures["results"]:
+        print(report(result), flush=True)
+    low, high = figures["paired_diff_ci95"]
+    print(f"inference minus uniform, per deal: {figures['paired_diff']:+.3f} (95% CI {low:+.3f} to {high:+.3f})")
 
 
 if __name__ == "__main__":

@@ -102,7 +102,7 @@ def make_player(
     exploration: float = EXPLORATION,
     steps: int | Literal["default"] | None = DEFAULT,
     expand_after: int | None = EXPAND_AFTER,
-    infer: bool = DEFAULT_INFERENCE,
+    infer: bool | float = DEFAULT_INFERENCE,
 ):
     """A hard player with this budget, ending at whichever limit comes first
     (None: no limit of that kind; one at least must be set):
@@ -119,7 +119,10 @@ def make_player(
     `confidence` standard errors ("normal", or None for the plain most
     visited move). `infer`: determinizations drawn by how likely the other
     seats' last plays are under the normal player (engine/bots/inference.py),
-    else uniformly."""
+    else uniformly; a number instead of True is the modelled chance that a
+    seat plays normal's card, answering or leading (1 - a little: the
+    others play as normal does; the module's `AGREEMENT` and
+    `LEAD_AGREEMENT` by default)."""
     if iterations is None and seconds is None and steps is None:
         raise ValueError("give a budget: iterations, seconds or steps")
     policy = playout_policy(playout)
@@ -139,7 +142,7 @@ def make_player(
             determinizer = Determinizer(view)
         except Inconsistent:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
-        sampler = Inference(determinizer) if infer else determinizer
+        sampler = inference_sampler(determinizer, infer)
         root = search(sampler, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after)
         return best_action(root, legal, confidence)
 
@@ -147,6 +150,15 @@ def make_player(
         f"SO-ISMCTS, at most {iterations} iterations, {steps} steps and {seconds} s a move, {playout} playouts."
     )
     return play
+
+
+def inference_sampler(determinizer: Determinizer, infer: bool | float) -> Determinizer | Inference:
+    """`make_player`'s `infer` as a sampler of determinizations."""
+    if infer is False:
+        return determinizer
+    if infer is True:
+        return Inference(determinizer)
+    return Inference(determinizer, agreement=infer, lead_agreement=infer)
 
 
 def normal_is_exact(view) -> bool:
