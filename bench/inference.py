@@ -2,6 +2,7 @@
 
     python bench/inference.py --hands 100 --seed 21 --steps 40000 [--game briscola --players 2] [--jobs J] [--json]
     python bench/inference.py --game calabresella --hands 120 --seed 8 --agreement 0.95
+    python bench/inference.py --placement --hands 6 [--game G] [--agreement A]
 
 `hard-inference` (`make_player(steps=STEPS, infer=True)`, or
 `infer=AGREEMENT` with `--agreement`: the modelled chance that a seat plays
@@ -15,6 +16,12 @@ object with both reports' figures and the paired difference. The budget is
 in steps only (no seconds): the moves depend on the seed, not on the load.
 engine/bots/inference.py says what the inference does; docs/bots.md has the
 figures.
+
+`--placement` measures what the inference knows instead: normal plays every
+seat of `--hands` hands; at each decision of seat 0 with a choice, after
+another seat has played a card, 30 determinizations are drawn uniformly and
+30 with inference, and it prints the share of the other seats' cards each
+puts in the right hand (a seat that saw every hand would place them all).
 """
 
 from __future__ import annotations
@@ -26,11 +33,16 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from arena import mean_ci, play_deals, report, summarise  # noqa: E402
+import random  # noqa: E402
+
+from arena import mean_ci, play_deals, report, seen_by, summarise  # noqa: E402
 
 from engine import bots  # noqa: E402
-from engine.bots import hard  # noqa: E402
+from engine.bots import StateView, hard, normal  # noqa: E402
+from engine.bots.inference import Inference  # noqa: E402
+from engine.determinize import Determinizer  # noqa: E402
 from engine.games import make  # noqa: E402
+from engine.state import CHANCE  # noqa: E402
 
 LEVELS = ("hard-inference", "hard-uniform")
 
@@ -54,6 +66,46 @@ def paired_run(game, hands: int, seed: int, jobs: int, progress=None) -> dict:
     }
 
 
+def placement(game, hands: int, seed: int, agreement: float | None, samples: int = 30) -> dict:
+    """The share of the other seats' cards that uniform and inference
+    determinizations put in the right hand (see the module doc)."""
+    placed = {"uniform": 0, "inference": 0}
+    cards = 0
+    n = game.players
+    for h in range(hands):
+        deck = game.deck()
+        random.Random(f"placement/{seed}/{h}").shuffle(deck)
+        dealer = h % n
+        deal = game.plan(dealer).deal(deck)
+        full = game.new_hand(dealer, deal)
+        views = [game.new_hand(dealer, deal.redact(s), viewer=s) for s in range(n)]
+        rng = random.Random(f"placement/{seed}/{h}/rng")
+        while not full.is_over():
+            turn, need = full.current_player(), None
+            if turn == CHANCE:
+                action, need = full.chance_outcome(), full.need()
+            else:
+                view = StateView(views[turn], turn)
+                if (
+                    turn == 0
+                    and len(view.legal) > 1
+                    and any(a.seat > 0 and a.kind == "play" for a in view.state.history)
+                ):
+                    determinizer = Determinizer(view)
+                    kw = {} if agreement is None else {"agreement": agreement, "lead_agreement": agreement}
+                    samplers = {"uniform": determinizer.sample, "inference": Inference(determinizer, **kw).sample}
+                    for name, sample in samplers.items():
+                        for _ in range(samples):
+                            state = sample(rng)
+                            placed[name] += sum(len(set(full.hands[s]) & set(state.hands[s])) for s in range(1, n))
+                    cards += samples * sum(len(full.hands[s]) for s in range(1, n))
+                action = normal.play(view, rng)
+            full.apply(action)
+            for s, v in enumerate(views):
+                v.apply(seen_by(action, need, s))
+    return {name: count / max(1, cards) for name, count in placed.items()} | {"cards": cards}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="bench/inference.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="briscola", choices=["briscola", "chiamata", "calabresella"])
@@ -64,6 +116,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--agreement", type=float, help="the modelled chance of normal's card (default: the inference module's)"
     )
+    parser.add_argument("--placement", action="store_true", help="how many hidden cards the samples place right")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
@@ -71,6 +124,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.agreement is not None and not 0 < args.agreement < 1:
         parser.error("--agreement is a chance between 0 and 1 (both left out)")
     players = 2 if args.players is None and args.game == "briscola" else args.players
+    if args.placement:
+        shares = placement(make(args.game, players, {}), args.hands, args.seed, args.agreement)
+        if args.json:
+            print(json.dumps(shares | {"agreement": args.agreement}))
+        else:
+            cards = shares["cards"]
+            print(f"the other hands' cards placed right ({cards} cards): uniform {shares['uniform']:.1%}, ", end="")
+            print(f"inference {shares['inference']:.1%}")
+        return
     infer = True if args.agreement is None else args.agreement
     for level, how in zip(LEVELS, (infer, False), strict=True):  # registered before any worker forks
         bots.PLAYERS[level] = hard.make_player(seconds=None, steps=args.steps, infer=how)
