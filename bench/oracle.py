@@ -43,18 +43,28 @@ def sighted_player(steps: int | str):
     return play
 
 
+def steps_argument(text: str) -> int | str:
+    """--steps: a positive number, or "default"."""
+    if text == "default":
+        return text
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"not a positive number of steps: {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="bench/oracle.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=2, choices=[2, 3, 4, 6])
     parser.add_argument("--hands", type=int, default=100, help="deals, each played twice (default 100)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--steps", default="default", help="hard's steps a move (default: its default budget's)")
+    parser.add_argument(
+        "--steps", type=steps_argument, default="default", help="hard's steps a move (default: its default budget's)"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     args = parser.parse_args(argv)
-    steps = args.steps if args.steps == "default" else int(args.steps)
-    bots.PLAYERS[LEVEL] = sighted_player(steps)  # registered before any worker forks
+    bots.PLAYERS[LEVEL] = sighted_player(args.steps)  # registered before any worker forks
     progress = None if args.quiet else sys.stderr
     figures = run("briscola", args.players, LEVEL, "normal", args.hands, args.seed, args.jobs, None, None, progress)
     print(json.dumps(figures) if args.json else report(figures), flush=True)
