@@ -39,7 +39,6 @@ from arena import mean_ci, play_deals, report, seen_by, summarise  # noqa: E402
 
 from engine import bots  # noqa: E402
 from engine.bots import StateView, hard, normal  # noqa: E402
-from engine.bots.inference import Inference  # noqa: E402
 from engine.determinize import Determinizer  # noqa: E402
 from engine.games import make  # noqa: E402
 from engine.state import CHANCE  # noqa: E402
@@ -66,9 +65,10 @@ def paired_run(game, hands: int, seed: int, jobs: int, progress=None) -> dict:
     }
 
 
-def placement(game, hands: int, seed: int, agreement: float | None, samples: int = 30) -> dict:
+def placement(game, hands: int, seed: int, infer: bool | float, samples: int = 30) -> dict:
     """The share of the other seats' cards that uniform and inference
-    determinizations put in the right hand (see the module doc)."""
+    determinizations put in the right hand (see the module doc); `infer`
+    as `make_player`'s."""
     placed = {"uniform": 0, "inference": 0}
     cards = 0
     n = game.players
@@ -92,8 +92,8 @@ def placement(game, hands: int, seed: int, agreement: float | None, samples: int
                     and any(a.seat > 0 and a.kind == "play" for a in view.state.history)
                 ):
                     determinizer = Determinizer(view)
-                    kw = {} if agreement is None else {"agreement": agreement, "lead_agreement": agreement}
-                    samplers = {"uniform": determinizer.sample, "inference": Inference(determinizer, **kw).sample}
+                    inference = hard.inference_sampler(determinizer, infer)
+                    samplers = {"uniform": determinizer.sample, "inference": inference.sample}
                     for name, sample in samplers.items():
                         for _ in range(samples):
                             state = sample(rng)
@@ -124,8 +124,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.agreement is not None and not 0 < args.agreement < 1:
         parser.error("--agreement is a chance between 0 and 1 (both left out)")
     players = 2 if args.players is None and args.game == "briscola" else args.players
+    infer = True if args.agreement is None else args.agreement
     if args.placement:
-        shares = placement(make(args.game, players, {}), args.hands, args.seed, args.agreement)
+        shares = placement(make(args.game, players, {}), args.hands, args.seed, infer)
         if args.json:
             print(json.dumps(shares | {"agreement": args.agreement}))
         else:
@@ -133,7 +134,6 @@ def main(argv: list[str] | None = None) -> None:
             print(f"the other hands' cards placed right ({cards} cards): uniform {shares['uniform']:.1%}, ", end="")
             print(f"inference {shares['inference']:.1%}")
         return
-    infer = True if args.agreement is None else args.agreement
     for level, how in zip(LEVELS, (infer, False), strict=True):  # registered before any worker forks
         bots.PLAYERS[level] = hard.make_player(seconds=None, steps=args.steps, infer=how)
     game = make(args.game, players, {})

@@ -34,11 +34,7 @@ LEVEL = "hard-sighted"
 
 def sighted_player(steps: int | str):
     """hard at `steps` a move (no clock), marked to be handed open-hands views."""
-    search = hard.make_player(seconds=None, steps=steps)
-
-    def play(view, rng):
-        return search(view, rng)
-
+    play = hard.make_player(seconds=None, steps=steps)
     play.sees_hands = True  # type: ignore[attr-defined]
     return play
 
