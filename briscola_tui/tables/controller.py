@@ -44,6 +44,12 @@ class TableController(Protocol):
         ...
 
     @property
+    def plays_itself(self) -> bool:
+        """A computer player plays the person's seat (`briscola join --bot`): the table screen
+        shows the play and never waits for a key between hands."""
+        ...
+
+    @property
     def game(self) -> str:
         """The game's name (the help screen's, before the first view)."""
         ...

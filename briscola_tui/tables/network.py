@@ -406,6 +406,11 @@ class NetTable:
             return self._view, events
 
     @property
+    def plays_itself(self) -> bool:
+        """`briscola join --bot`: a computer player plays the seat."""
+        return self.options.player is not None
+
+    @property
     def game(self) -> str:
         return self._lobby.game
 

@@ -186,6 +186,7 @@ class OfflineTable:
         self.level, self.hands, self.pace = level, hands, pace
         self.me = table.seats[0]
         self.coach_allowed = True  # against the computer, the coach is always there (`h`)
+        self.plays_itself = False  # the person plays their own seat
         table.on_event = self._on_event
         self._events: list[Event | Note] = []
         self._seen = 0

@@ -26,13 +26,16 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
+from engine.cards import Card
+from engine.view import SeatView
 from protocol.events import Event
 
 from ...language import _
 from ...render import Note, render, worth
 from ...tables.controller import Result, TableController
+from ..frame import Marks, frame_of, shown_hand
 from ..widgets.callgrid import GridPicker
-from ..widgets.cards import Style, sort_hand
+from ..widgets.cards import Style
 from ..widgets.choices import DIGITS
 from ..widgets.discard import DiscardPicker
 from ..widgets.hand import Hand
@@ -102,8 +105,7 @@ class TableScreen(Screen):
         super().__init__(**kwargs)
         self.controller = controller
         self.style_ = style
-        self.view = None
-        self.hand: tuple = ()  # my cards as shown: by suit and rank, numbered from 1
+        self.view: SeatView | None = None  # the seat's view as last given: the state this screen shows
         self.picker: Picker | None = None  # the decision asked of me (None: the table goes on)
         self.thinking: int | None = None
         self.thinking_since = 0.0
@@ -111,11 +113,8 @@ class TableScreen(Screen):
         self.over = False
         self.notice = ""  # one line worth seeing now: the partner revealed, the monte shown
         self.notice_until: int | None = None  # the trick count that clears it (None: something else does)
-        self.tricks: list = []  # this hand's tricks as their events told them
-        self.played: list = []  # this hand's trick events (winner, cards, points), for the summary
-        self.seen: tuple = (None, (), "point")  # the last view's hand: its number, its tricks, their unit
-        self.monte: tuple = ()  # the monte while it is face up
-        self.history: list[tuple] = []  # each audited hand's score change, for the scoreboard
+        self.notice_monte = False  # the notice is the monte shown: the first card played or discarded clears it
+        self.hand_view: SeatView | None = None  # the last view given in a hand (its tricks, for the summary)
         self.problems: list = []  # events naming a cheat or a time-out this hand
         self.decisions: list[tuple] = []  # this hand's (my view, my action), for the coach's review
         self.advising = None  # the view the coach thinks about (None: it does not)
@@ -145,6 +144,7 @@ class TableScreen(Screen):
     def on_mount(self) -> None:
         self._show_picker(None)
         self.query_one("#notice", Static).display = False
+        self.query_one("#hand", Hand).show(())
         self.query_one("#prompt", Static).update(_("dealing by mental poker") + self.style_.ellipsis)
         # Time, not the table, moves the thinking mark and the clock: a timer redraws them.
         self.set_interval(0.25, self._tick)
@@ -206,16 +206,20 @@ class TableScreen(Screen):
         self.over = result is Result.OVER or self.controller.over
         if self.controller.save_problem:
             self.notice, self.notice_until = self.controller.save_problem, None
+            self.paint()
         last = view.last_hand
-        if last is not None and (not self.history or self.history[-1][0] != last.number):
-            self.history.append((last.number, last.score))
         if last is None and not self.problems:
             self.app.table_over() if self.over else self.advance()
             return
         if last is not None and last.ok and last.result.get("redeal") and not self.over and not self.problems:
-            self.query_one("#log", RichLog).clear()
-            self.tricks, self.played, self.monte, self.decisions = [], [], (), []
-            self.notice, self.notice_until = _("Everybody passed: the cards are dealt again."), 1
+            self._new_hand(_("Everybody passed: the cards are dealt again."), 1)
+            self.advance()
+            return
+        if self.controller.plays_itself and not self.over:
+            # A computer player plays this seat: the table goes on without waiting for a key; the
+            # hand's result and any problem are in the log already.
+            self.problems = []
+            self._new_hand()
             self.advance()
             return
         if self.problems or (last is not None and not last.ok):
@@ -232,13 +236,13 @@ class TableScreen(Screen):
     def _open_summary(self, view) -> None:
         from .summary import SummaryScreen
 
-        played = self._hand_tricks(view.last_hand)
+        played = self._hand_tricks(view)
         summary = SummaryScreen(
             view,
             self.style_,
             final=self.over,
             tricks=tuple(self.words(event) for event in played),
-            history=tuple(self.history),
+            history=tuple(view.hand_scores),
             played=played,
             decisions=tuple(self.decisions) if self.controller.coach_allowed else (),
         )
@@ -248,24 +252,27 @@ class TableScreen(Screen):
         if self.over:
             self.app.table_over()
         else:
-            self.query_one("#log", RichLog).clear()
-            self.tricks, self.played, self.monte, self.notice = [], [], (), ""
-            self.decisions = []
+            self._new_hand()
             self.advance()
 
-    def _hand_tricks(self, last) -> tuple:
-        """Every trick of the audited hand `last`, as trick events: as the audit replayed them,
-        else (no outcome) the most that the events or the views of the hand told. The events alone
-        may miss some: a node that joins or comes back mid-hand is told the hand so far by its
-        view, not by events, and a hand's audit may arrive with the next hand's events."""
-        number, seen, unit = self.seen
-        unit = self.played[-1].unit if self.played else unit
+    def _new_hand(self, notice: str = "", until: int | None = None) -> None:
+        """A new hand begins on a clear log: the marks of the last one go."""
+        self.query_one("#log", RichLog).clear()
+        self.notice, self.notice_until, self.notice_monte = notice, until, False
+        self.decisions, self.hand_view = [], None
+        self.paint()
+
+    def _hand_tricks(self, view) -> tuple:
+        """Every trick of the audited hand, as trick events: as the audit replayed them, else
+        (no outcome: a void hand) as the last view given in that hand showed them. A node that
+        joins or comes back mid-hand is told the hand so far by its view, not by events."""
+        last, seen = view.last_hand, self.hand_view
         if last is not None and last.tricks:
-            tricks = last.tricks
-        elif last is not None and number == last.number and len(seen) > len(self.played):
-            tricks = seen
+            tricks, unit = last.tricks, seen.unit if seen is not None else view.unit
+        elif last is not None and seen is not None and seen.hand_number == last.number:
+            tricks, unit = seen.tricks, seen.unit
         else:
-            return tuple(self.played)
+            return ()
         return tuple(Event("trick", t.winner, tuple(t.cards), points=t.points, unit=unit) for t in tricks)
 
     # --- showing ------------------------------------------------------------------
@@ -273,47 +280,50 @@ class TableScreen(Screen):
     def who(self, seat) -> str:
         return seat_name(self.view, seat)
 
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """My cards as shown now, in the order the keys number them."""
+        return shown_hand(self.view) if self.view is not None and self.view.seat is not None else ()
+
     def show(self, view, events, thinking) -> None:
+        """A new view of the table and the events since the last: the log gets their lines, the
+        notice its marks, and every widget is painted from the view."""
         if thinking is not None and thinking != self.thinking:
             self.thinking_since = time.monotonic()
         self.view, self.thinking = view, thinking
         if view.hand_number is not None:
-            self.seen = (view.hand_number, view.tricks, view.unit)
-        self.hand = sort_hand(view.hand, view.game, view.options)
+            self.hand_view = view
         log = self.query_one("#log", RichLog)
         for event in events:
             self._note(event)
             text = self.words(event)
             log.write(literal(text, "bold" if event.kind in ("role", "secret", "verdict", "timeout") else ""))
-        self.query_one("#hand", Hand).display = self._hand_shown()
-        self._show_table()
-        self._show_controls()
+        self.paint()
 
     def words(self, event) -> str:
         """An event (or a note of the app's) as this screen writes it: its cards and suits, seats by name."""
         return render(event, self.style_, self.view.names if self.view else ())
 
     def _note(self, event) -> None:
-        """Remember what the table shows beyond the view: tricks, the monte, a reveal, a problem."""
+        """The short-lived marks an event leaves (a notice), and the problems the verdict screen shows."""
         s = self.style_
         if isinstance(event, Note):
             return
+        tricks = len(self.view.tricks) if self.view is not None else 0
         if event.kind == "trick":
-            self.tricks.append(self.words(event))
-            self.played.append(event)
-            if self.notice_until is not None and len(self.tricks) >= self.notice_until:
+            if self.notice_until is not None and tricks >= self.notice_until:
                 self.notice, self.notice_until = "", None
         elif event.kind == "monte" and event.cards:
-            self.monte = tuple(event.cards)
-            self.notice = _("The monte is shown: {cards}").format(cards=s.cards(self.monte))
+            self.notice = _("The monte is shown: {cards}").format(cards=s.cards(event.cards))
+            self.notice_monte = True
         elif event.kind == "role" and event.role in ("partner", "alone", "soloist"):
             self.notice = self.words(event) + ("!" if event.role == "partner" else "")
-            self.notice_until = len(self.tricks) + 2  # seen for the rest of this trick and the next
+            self.notice_until = tricks + 2  # seen for the rest of this trick and the next
         elif event.kind == "secret":
             text = self.words(event)
             self.notice = text[0].upper() + text[1:]
-        elif event.kind in ("discard", "play") and self.monte:
-            self.monte, self.notice = (), ""
+        elif event.kind in ("discard", "play") and self.notice_monte:
+            self.notice, self.notice_monte = "", False
         elif event.kind in ("timeout", "stopped", "refused", "complained") or (
             event.kind == "verdict" and bool(event.culprits)
         ):
@@ -325,26 +335,42 @@ class TableScreen(Screen):
             return self.thinking
         return None
 
-    def _show_table(self) -> None:
-        """The header, the seats and the notice, from the view and the controller."""
-        v, ctrl = self.view, self.controller
-        header = self.query_one(TableHeader)
-        header.view, header.hands = v, ctrl.hands or 0
-        seats = self.query_one(SeatsPanel)
+    def marks(self) -> Marks:
+        """The screen's own marks now: who thinks, who is away, the clock, the status, the notice."""
+        ctrl = self.controller
         left = ctrl.deadline()
-        seats.view, seats.away, seats.status = v, frozenset(ctrl.away()), ctrl.status or ""
-        seats.thinking = self._thinking_shown()
-        seats.clock = (left[0], max(0, int(left[1]))) if left else None
+        return Marks(
+            thinking=self._thinking_shown(),
+            away=frozenset(ctrl.away()),
+            clock=(left[0], max(0, int(left[1]))) if left else None,
+            status=ctrl.status or "",
+            notice=self.notice,
+            picker_draws_hand=self.picker is not None and self.picker.SHOWS_HAND,
+        )
+
+    def paint(self) -> None:
+        """Every widget from the view given and the screen's marks: the one place that shows the table."""
+        if self.view is None:
+            return
+        frame = frame_of(self.view, self.marks())
+        header = self.query_one(TableHeader)
+        header.view, header.hands = frame.view, self.controller.hands or 0
+        seats = self.query_one(SeatsPanel)
+        seats.view, seats.away, seats.status = frame.view, frame.marks.away, frame.marks.status
+        seats.thinking, seats.clock = frame.marks.thinking, frame.marks.clock
         notice = self.query_one("#notice", Static)
-        notice.display = bool(self.notice)
-        notice.update(literal(" " + self.notice, "bold"))
+        notice.display = bool(frame.marks.notice)
+        notice.update(literal(" " + frame.marks.notice, "bold"))
+        hand = self.query_one("#hand", Hand)
+        hand.display = frame.hand_shown
+        if self.picker is None or not self.picker.SHOWS_HAND:
+            hand.show(frame.hand)
+        self._show_controls()
 
     def _tick(self) -> None:
         """Redraw what moves by itself: the thinking mark and a clock."""
         if self.view is not None and self.app.screen is self and (self.thinking is not None or self.controller.ticking):
-            self._show_table()
-            if self.picker is None:
-                self._show_controls()
+            self.paint()
 
     def _start_turn(self) -> None:
         """My turn: the picker for what is asked of me (and the bell, after a wait)."""
@@ -369,18 +395,9 @@ class TableScreen(Screen):
         shown = [picker, *picker.ancestors] if picker is not None else []
         for each in self.query(Picker):
             each.set_shown(each in shown)
-        hand = self.query_one("#hand", Hand)
-        hand.display = self._hand_shown()
-        hand.show(self.hand)
         if self.focused is not None and (picker is None or picker not in self.focused.ancestors):
             self.set_focus(None)
-        self._show_controls()
-
-    def _hand_shown(self) -> bool:
-        """The plain hand shows while no picker shows it, and never to a spectator, who has no
-        hand: the seats and the log take its rows (the trick shows beside the seats)."""
-        spectator = self.view is not None and self.view.seat is None
-        return not spectator and (self.picker is None or not self.picker.SHOWS_HAND)
+        self.paint()
 
     def _show_controls(self) -> None:
         """The prompt and the keys: the picker's, or what the table waits for."""
@@ -486,7 +503,7 @@ class TableScreen(Screen):
         from .summary import scoreboard
 
         if self.view is not None:
-            self.app.push_screen(InfoScreen(_("Scores"), scoreboard(self.view, self.history)))
+            self.app.push_screen(InfoScreen(_("Scores"), scoreboard(self.view, self.view.hand_scores)))
 
     def action_help(self) -> None:
         from .dialogs import InfoScreen, help_text
@@ -510,8 +527,8 @@ class TableScreen(Screen):
             self.run_worker(lambda: self._advise(v), thread=True, exclusive=True, group="coach")
 
     def _say(self, text: str) -> None:
-        self.notice, self.notice_until = text, len(self.tricks) + 1
-        self._show_table()
+        self.notice, self.notice_until = text, len(self.view.tricks) + 1 if self.view is not None else None
+        self.paint()
 
     def _advise(self, view) -> None:
         """In the coach's worker thread."""
@@ -533,7 +550,7 @@ class TableScreen(Screen):
             return
         self.advising = None
         self.notice, self.notice_until = "", None
-        self._show_table()
+        self.paint()
         if message.view is not self.view or self.picker is None:
             return  # the table went on: the advice is of a decision already taken
         if isinstance(message.advice, str):
