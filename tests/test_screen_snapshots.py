@@ -1,0 +1,123 @@
+"""Snapshots at 80x24 of the table of every game right after my card goes down, and of
+Briscola right after a draw, while a computer player is about to move: the hand shows
+the cards I hold then (not the card just played, and the card just drawn). Every deal and
+computer choice is fixed; the table is held still at that moment by a controller that
+waits there (update with --snapshot-update)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+
+import pytest
+
+pytest.importorskip("pytest_textual_snapshot")
+
+from test_tui_snapshots import SIZE, app_for, settle  # noqa: E402
+
+from briscola_tui.tables.offline import OfflineTable  # noqa: E402
+from briscola_tui.tui.screens.table import TableScreen  # noqa: E402
+
+os.environ["TEXTUAL_ANIMATIONS"] = "none"
+HOLD = 60.0
+"""The longest the table is held still (the snapshot is taken well before)."""
+
+
+@pytest.fixture(autouse=True)
+def own_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+class Holding:
+    """Holds the offline table still the first time `moment(view)` is true as a computer
+    player is about to move (the screen has just been given that view)."""
+
+    def __init__(self, moment: Callable[[object], bool]) -> None:
+        self.moment, self.held, self.release = moment, threading.Event(), threading.Event()
+
+    def install(self, monkeypatch) -> None:
+        advance, interrupt = OfflineTable.advance, OfflineTable.interrupt
+        holding = self
+
+        def held_advance(table: OfflineTable, action=None, moved=None):
+            def then(seat):
+                moved(seat)
+                if seat is not None and not holding.held.is_set() and holding.moment(table.me.seat_view()):
+                    holding.held.set()
+                    holding.release.wait(HOLD)
+
+            return advance(table, action, then if moved is not None else None)
+
+        def released(table: OfflineTable) -> None:
+            holding.release.set()
+            interrupt(table)
+
+        monkeypatch.setattr(OfflineTable, "advance", held_advance)
+        monkeypatch.setattr(OfflineTable, "interrupt", released)
+
+
+def my_card_down(view) -> bool:
+    """My card is on the table, the trick going on with another seat."""
+    last = view.history[-1] if view.history else None
+    return last is not None and last.seat == view.seat and last.kind == "play" and last.card in view.trick
+
+
+class AfterDraw:
+    """A draw has just given me a card: a new trick, my hand full again, the stock smaller."""
+
+    def __init__(self) -> None:
+        self.stock: int | None = None
+
+    def __call__(self, view) -> bool:
+        if self.stock is None:
+            self.stock = view.stock
+        return view.stock is not None and view.stock < (self.stock or 0) and not view.trick and len(view.hand) == 3
+
+
+def table_of(app) -> TableScreen:
+    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
+
+
+async def play_until_held(pilot, holding: Holding) -> None:
+    """Choose the first legal action at each of my turns until the table is held."""
+    app = pilot.app
+    while not holding.held.is_set():
+        screen = table_of(app)
+        if screen.picker is not None and screen.view.legal and app.screen is screen:
+            screen.advance(screen.view.legal[0])
+        await pilot.pause(0.02)
+    await settle(pilot)
+
+
+CASES = [("briscola", 2, 5), ("briscola", 3, 5), ("briscola", 4, 5), ("briscola", 6, 5), ("chiamata", 5, 2)]
+
+
+@pytest.mark.parametrize("game, players, deal_seed", [*CASES, ("calabresella", 3, 1)])
+def test_after_my_card(snap_compare, monkeypatch, game, players, deal_seed):
+    holding = Holding(my_card_down)
+    holding.install(monkeypatch)
+
+    async def run_before(pilot):
+        await play_until_held(pilot, holding)
+        screen = table_of(pilot.app)
+        assert sorted(screen.query_one("#hand").cards) == sorted(screen.view.hand)
+        assert screen.view.history[-1].card not in screen.query_one("#hand").cards
+
+    app = app_for(game, players, deal_seed=deal_seed)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_after_a_draw(snap_compare, monkeypatch, players):
+    holding = Holding(AfterDraw())
+    holding.install(monkeypatch)
+
+    async def run_before(pilot):
+        await play_until_held(pilot, holding)
+        screen = table_of(pilot.app)
+        assert len(screen.query_one("#hand").cards) == 3
+        assert sorted(screen.query_one("#hand").cards) == sorted(screen.view.hand)
+
+    assert snap_compare(app_for("briscola", players, deal_seed=5), terminal_size=SIZE, run_before=run_before)
