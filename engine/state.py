@@ -484,14 +484,6 @@ class State:
 
     # --- tricks -------------------------------------------------------------
 
-    def _add_to_trick(self, seat: int, card: Card) -> bool:
-        """Put a played card on the table; True when it completes the trick."""
-        self.trick.append(card)
-        if len(self.trick) < self.n:
-            self.turn = (seat + 1) % self.n
-            return False
-        return True
-
     def _close_trick(self, strength, trump, points) -> int:
         """Score the complete trick on the table and return its winner.
 

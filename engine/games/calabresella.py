@@ -355,7 +355,7 @@ class CalabresellaState(State):
         except ValueError:
             self._take_card(seat, card)
         trick.append(card)
-        if len(trick) < 3:  # `_add_to_trick`
+        if len(trick) < 3:  # the trick goes on
             self.turn = seat + 1 if seat < 2 else 0
             return
         winner = self._close_trick(STRENGTH, None, VALUE)

@@ -113,9 +113,6 @@ class ChiamataState(State):
 
     # --- auction ------------------------------------------------------------
 
-    def _bids_open(self) -> list[Action]:
-        return list(self._speak()[1:])
-
     def _speak(self) -> tuple[Action, ...]:
         """The auction's choices of the seat to speak: a pass, then every bid still open."""
         seat = self.turn
@@ -301,7 +298,7 @@ class ChiamataState(State):
             self.partner_known = True
         trick = self.trick
         trick.append(card)
-        if len(trick) < 5:  # `_add_to_trick`
+        if len(trick) < 5:  # the trick goes on
             self.turn = seat + 1 if seat < 4 else 0
             return
         winner = self._close_trick(STRENGTH, self.trump, POINTS)
