@@ -50,6 +50,8 @@ class Briscola(Game):
     RESULT_KEYS = ("winner", "trump", "side_points")
     """`winner` is a side (a team index, or a seat), None for a draw; a
     declared black hand adds `black_hand` (the declarer)."""
+    SHARES_ONLY_CAUSE = True
+    """No rule of Briscola turns on a card only one seat sees (see `Game`)."""
 
     def __init__(self, players: int, options: dict | None = None):
         super().__init__(players, options)

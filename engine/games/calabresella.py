@@ -126,6 +126,13 @@ class CalabresellaState(State):
         state.monte = list(self.monte)
         state.discarders = list(self.discarders)
 
+    def rule_facts(self, action: Action) -> list[tuple[str, int, Card]]:
+        """A handover with no holder: neither defender holds the called card."""
+        card = action.card
+        if action.kind != "handover" or action.holder is not None or card is None:
+            return []  # a fact about no card limits nothing
+        return [("lacks", seat, card) for seat in self.defenders()]
+
     def defenders(self) -> tuple[int, int]:
         """The two defenders in playing order after the soloist."""
         assert self.soloist is not None  # asked once the auction has a soloist
