@@ -10,6 +10,12 @@ from ..deal import Deal, DealPlan, packets
 from ..game import Game
 from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, Phase, Refusal, State, play_actions
 from . import GAMES
+from . import calabresella_monte as monte
+from .calabresella_score import CARD_THIRDS as CARD_THIRDS
+from .calabresella_score import LAST_TRICK as LAST_TRICK
+from .calabresella_score import NEEDED as NEEDED
+from .calabresella_score import PRICE as PRICE
+from .calabresella_score import settle
 
 STRENGTH = strength_table(TRESSETTE_ORDER)
 VALUE = points_table(THIRDS)
@@ -18,13 +24,6 @@ RaiseChoice = Literal["none", "dividete", "scegliete"]
 """After Solissimo: play as it is, or let the defenders divide or choose the monte."""
 CONTRACTS: tuple[Contract, ...] = ("chiamo", "solo", "solissimo")
 RAISES: tuple[RaiseChoice, ...] = ("none", "dividete", "scegliete")
-PRICE = {"chiamo": 1, "solo": 2, "solissimo": 4, "dividete": 8, "scegliete": 16}
-LAST_TRICK = 3
-"""Thirds for winning the last trick."""
-NEEDED = 18
-"""Thirds the soloist needs: 6 whole points."""
-CARD_THIRDS = sum(VALUE)
-"""Thirds in the 40 cards (32): what the tricks did not take is in the monte."""
 
 # The seats' actions, built once (legal_actions is hot in bots' playouts).
 SPEAK = tuple(
@@ -218,32 +217,11 @@ class CalabresellaState(State):
         self.handed_from = holder
         self._next("monte", CHANCE)
 
-    def _show_monte(self, action: Action) -> None:
-        assert self.soloist is not None  # the auction had a soloist
-        cards = self._check_monte(action.cards)
-        self.monte = list(cards)
-        if self.contract == "solissimo":
-            self._next("take", self.defenders()[0])
-            return
-        self.hands[self.soloist].extend(cards)
-        self.monte = []
-        if self.handed_from is not None:
-            self._next("return", self.soloist)
-        else:
-            self.discarders = [(self.soloist, 4)]
-            self._next("discard", self.soloist)
-
-    def _check_monte(self, cards: tuple) -> tuple:
-        if len(cards) != 4:
-            raise IllegalAction(f"the monte holds 4 cards, not {len(cards)}")
-        out = []
-        for known, shown in zip(self.monte, cards):
-            if known is not None and shown is not None and shown is not known:
-                raise IllegalAction(f"{shown} is not the monte card shown")
-            out.append(known if known is not None else shown)
-        if any(c is None for c in out):
-            raise IllegalAction("the monte must be shown face up")
-        return tuple(out)
+    # The monte's handlers: engine/games/calabresella_monte.py.
+    _show_monte = monte.show_monte
+    _divide = monte.divide
+    _take = monte.take
+    _discard = monte.discard
 
     def _return(self, action: Action) -> None:
         card = action.card
@@ -266,68 +244,6 @@ class CalabresellaState(State):
             self._next("dividete", CHANCE)
         else:
             self._next("monte", CHANCE)
-
-    def _divide(self, action: Action) -> None:
-        if len(action.cards) != 4:
-            raise IllegalAction("dividete gives out the 4 monte cards")
-        for known, given in zip(self.monte, action.cards):
-            if known is not None and given is not None and given is not known:
-                raise IllegalAction(f"{given} is not the monte card dealt there")
-        cards = [k if k is not None else c for k, c in zip(self.monte, action.cards)]
-        first, second = self.defenders()
-        for seat, part in ((first, cards[:2]), (second, cards[2:])):
-            for card in part:
-                if card is None:
-                    self.unknown[seat] += 1
-                else:
-                    self.hands[seat].append(card)
-        self.monte = []
-        self.discarders = [(first, 2), (second, 2)]
-        self._next("discard", first)
-
-    def _take(self, action: Action) -> None:
-        taken = action.cards
-        if len(set(taken)) != len(taken) or any(c not in self.monte for c in taken):
-            raise IllegalAction("take only cards of the monte, each once")
-        first, second = self.defenders()
-        rest = [c for c in self.monte if c not in taken]
-        # The monte was shown face up (`_check_monte`): none of these is unknown.
-        self.hands[first].extend(c for c in taken if c is not None)
-        self.hands[second].extend(c for c in rest if c is not None)
-        self.monte = []
-        self.discarders = [(s, k) for s, k in ((first, len(taken)), (second, len(rest))) if k]
-        self._next("discard", self.discarders[0][0])
-
-    def _discard(self, action: Action) -> None:
-        seat, count = self.discarders[0]
-        cards = action.cards
-        if len(cards) != count:
-            raise IllegalAction(f"seat {seat} must discard {count} cards, not {len(cards)}")
-        known = [c for c in cards if c is not None]
-        if len(set(known)) != len(known):
-            raise IllegalAction("a card cannot be discarded twice")
-        if len(known) == len(cards):
-            missing = [c for c in known if self._holds(seat, c) is False]
-            if missing:
-                raise IllegalAction(f"cannot discard {missing[0]}: seat {seat} does not hold it")
-            if sum(c not in self.hands[seat] for c in known) > self.unknown[seat]:
-                raise IllegalAction(f"seat {seat} does not hold all of these cards")
-            for card in known:
-                self._take_card(seat, card, "discard")
-        else:
-            # Discarded face down: this view no longer knows which cards stay.
-            if self.hand_size(seat) < count:
-                raise IllegalAction(f"seat {seat} holds fewer than {count} cards")
-            self.unknown[seat] = self.hand_size(seat) - count
-            self.hands[seat] = []
-        self.monte.extend(cards)
-        self.discarders.pop(0)
-        if self.discarders:
-            self.turn = self.discarders[0][0]
-        else:
-            assert self.soloist is not None  # discards come after the auction
-            lead = self.soloist if self.contract == "solissimo" else (self.dealer + 1) % 3
-            self._start_play(lead)
 
     def _start_play(self, leader: int) -> None:
         self.leader = leader
@@ -506,30 +422,5 @@ class CalabresellaState(State):
     def _finish(self) -> tuple[dict, list[int]]:
         if self.redeal:
             return {"redeal": True}, [0, 0, 0]
-        points = self._points()
-        solo = self.soloist
-        assert solo is not None and self.contract is not None  # not redealt: the auction had a soloist
-        thirds = points[solo]
-        success = thirds // 3 >= NEEDED // 3
-        won = self.won[solo]
-        losers = [solo] if not success else list(self.defenders())
-        loser_cards = sum(self.captured[s] for s in losers)
-        if won in (0, 12):
-            multiplier = 2
-        elif loser_cards < 3:
-            multiplier = 3
-        else:
-            multiplier = 1
-        price = PRICE[self.raised if self.raised != "none" else self.contract] * multiplier
-        price = price if success else -price
-        score = [-price] * 3
-        score[solo] = 2 * price
-        result = {
-            "soloist": solo,
-            "contract": self.contract,
-            "raise": self.raised,
-            "soloist_thirds": thirds,
-            "success": success,
-            "multiplier": multiplier,
-        }
-        return result, score
+        assert self.soloist is not None and self.contract is not None  # not redealt: the auction had a soloist
+        return settle(self.soloist, self.contract, self.raised, self._points(), self.won, self.captured)
