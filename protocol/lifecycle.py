@@ -14,7 +14,7 @@ from engine.games import make
 from engine.series import Series
 from engine.text import name_problem
 
-from . import deck as mp
+from . import coin
 from .audit import ABSENT, Culprit, Verdict, audit_hand
 from .claims import Claims
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
@@ -89,7 +89,7 @@ class TableLifecycle(SessionBase):
         self._coin_moves_on()
 
     def _on_coin_reveal(self, sender: int, msg: CoinReveal, index: int) -> None:
-        if not mp.check_coin(msg.value, self._coin_context(sender), self.coins[sender]):
+        if not coin.check_coin(msg.value, self._coin_context(sender), self.coins[sender]):
             raise CheatDetected("coin reveal does not match its commitment", culprit=sender, entry=index)
         self.coin_values[sender] = msg.value
         self._coin_moves_on()
@@ -108,7 +108,7 @@ class TableLifecycle(SessionBase):
         if self.phase == "coin_reveal" and present & set(self.coins) <= set(self.coin_values):
             values = [self.coin_values[s] for s in sorted(self.coin_values) if s in present]
             assert self.game is not None  # named by the table message
-            self.series = Series(self.game, mp.coin_result(values, self.players))
+            self.series = Series(self.game, coin.coin_result(values, self.players))
             self._emit("dealer", self.series.dealer)
             self._start_hand(0)
 

@@ -20,7 +20,7 @@ from typing import Self
 
 from engine.state import PUBLIC, Action
 
-from . import complaint, hidden_proofs, statements, stepproofs
+from . import coin, complaint, hidden_proofs, statements, stepproofs
 from . import deck as mp
 from .codec import encode
 from .errors import LocalProtocolError
@@ -232,7 +232,7 @@ class Outbox(SessionBase):
             value = secrets.token_bytes(32)
             self.store.put_coin(0, value)
         self._coin_value = value
-        return CoinCommit(mp.coin_commit(value, self._coin_context(self.seat)))
+        return CoinCommit(coin.coin_commit(value, self._coin_context(self.seat)))
 
     def make_coin_reveal(self) -> CoinReveal:
         """The coin value this seat committed to."""
