@@ -2,7 +2,7 @@
 
 `playout(state)` finishes a determinized hand in play (the auction, call,
 return, raise and discards made) as the engine playout of the normal
-player does (`search.playout` with `playout.NORMAL_PLAYOUT`): every seat
+player does (`rollout.playout` with `playout.NORMAL_PLAYOUT`): every seat
 plays `normal.calab_card` on a full state, where nothing is unseen (a seat
 still to play holds a higher card of the suit led or not, a card is the
 master when no other hand holds a higher one of its suit, the monte's
@@ -11,7 +11,7 @@ the same order so that ties fall the same way. It returns the hand's score
 and each seat's thirds, as `state.outcome()` would give them, and the count
 of actions the engine would have applied (the step budget);
 tests/test_hard.py checks all three against the engine on random deals.
-Everything before the play stays on the engine (`search.playout` runs it,
+Everything before the play stays on the engine (`rollout.playout` runs it,
 then hands the play over here).
 """
 
