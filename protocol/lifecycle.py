@@ -16,17 +16,16 @@ from engine.text import name_problem
 
 from . import coin
 from .audit import ABSENT, Culprit, Verdict, audit_hand
-from .claims import Claims
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
+from .handstate import HandState
 from .messages import Close, CoinCommit, CoinReveal, Evidence, Join, Table, Timeout
 from .phases import HAND_PHASES
-from .positions import HandDeck
 from .records import HandRecord
-from .sessionbase import SessionBase
+from .sessionstate import SessionState
 from .transcript import open_signed
 
 
-class TableLifecycle(SessionBase):
+class TableLifecycle(SessionState):
     """Table-level handlers of `TableSession`."""
 
     # --- joining and taking a seat again ------------------------------------------------
@@ -80,10 +79,6 @@ class TableLifecycle(SessionBase):
 
     # --- the first dealer -------------------------------------------------------------
 
-    def _coin_context(self, seat: int) -> bytes:
-        assert self.transcript is not None  # the coin comes after the table message
-        return self.transcript.table_id + bytes([seat])
-
     def _on_coin_commit(self, sender: int, msg: CoinCommit, index: int) -> None:
         self.coins[sender] = msg.commitment
         self._coin_moves_on()
@@ -120,27 +115,16 @@ class TableLifecycle(SessionBase):
             self.phase = "seating"
             return
         assert self.series is not None and self.game is not None  # the coin chose the first dealer
-        self.hand = HandRecord(number, self.series.dealer)
-        self.plan = self.game.plan(self.series.dealer)
-        self.view = None
-        self._reset_hand()
+        dealer = self.series.dealer
+        self.current = HandState(HandRecord(number, dealer), self.game.plan(dealer))
         self.phase = "commit"  # the "hand" event comes with the first commitment (`_on_commit`)
-
-    def _reset_hand(self) -> None:
-        self.cards = HandDeck(getattr(self, "plan", None))
-        self.claims = Claims()
-        self._handovers = {}
-        self._end_hand()
 
     def _end_hand(self) -> None:
         """The hand is audited and the table goes on (it was scored, or void): what this
         seat held for it goes, its secrets and its complaint. Nothing of the hand is owed
         any more, so between hands (seating) a seat sends its join, whatever stopped the
         hand. The cards and the view stay, for the UI, until the next hand is dealt."""
-        self.secrets = None
-        self._pair_keys = {}
-        self._complaint = None
-        self._sealed_fault = None
+        self.current.end()
 
     def _stop_hand(self, index: int) -> None:
         """Evidence or a time-out ends the hand here: the seats present reveal."""

@@ -43,7 +43,7 @@ from .messages import (
 )
 from .phases import HAND_PHASES
 from .sealing import hand_pair_key, seal_shares
-from .sessionbase import SessionBase, Shared
+from .sessionstate import SessionState, Shared
 from .statements import Statement
 from .store import SeatStore
 from .transcript import VERSION, Entry, Header, Signed, Transcript, make_payload, parse_header
@@ -63,7 +63,7 @@ BUILDERS = {
 """The message a seat owes in each phase: the name of its builder (decisions, in "play", come from `act`)."""
 
 
-class Outbox(SessionBase):
+class Outbox(SessionState):
     """A seat's outgoing side of `TableSession`."""
 
     def start(self) -> Update:
@@ -348,14 +348,14 @@ class Outbox(SessionBase):
 
     def pair_key(self, other: int) -> bytes:
         """The key this seat shares with `other` for this hand (derived once)."""
-        if other not in self._pair_keys:
+        if other not in self.current.pair_keys:
             assert self.hand is not None and self.transcript is not None and self.seat is not None
             assert self.secrets is not None  # committed to the hand
             their = self.hand.commits[other][0].seal_key
-            self._pair_keys[other] = hand_pair_key(
+            self.current.pair_keys[other] = hand_pair_key(
                 self.transcript.table_id, self.hand.number, self.seat, self.secrets.seal_key, other, their
             )
-        return self._pair_keys[other]
+        return self.current.pair_keys[other]
 
 
 def _headers(entries: list[bytes]):

@@ -18,9 +18,10 @@ then hands the play over here).
 from __future__ import annotations
 
 from ..cards import SUITS
-from ..games.calabresella import CARD_THIRDS, LAST_TRICK, NEEDED, PRICE, CalabresellaState
 from ..games.calabresella import STRENGTH as TRESSETTE
 from ..games.calabresella import VALUE as THIRDS
+from ..games.calabresella import CalabresellaState
+from ..games.calabresella_score import CARD_THIRDS, LAST_TRICK, settle
 from .endgame import SUIT_OF
 from .fast_trumps import indices
 from .normal import MASTERS_TO_DUCK
@@ -166,18 +167,5 @@ def score(state, captured: list[int], won: list[int], last: int) -> tuple[list[i
     (3 thirds more, and whatever the tricks did not take: the monte)."""
     points = list(captured)
     points[last] += LAST_TRICK + CARD_THIRDS - sum(captured)
-    solo = state.soloist
-    success = points[solo] // 3 >= NEEDED // 3
-    losers = [solo] if not success else [s for s in range(3) if s != solo]
-    loser_cards = sum(captured[s] for s in losers)
-    if won[solo] in (0, 12):
-        multiplier = 2
-    elif loser_cards < 3:
-        multiplier = 3
-    else:
-        multiplier = 1
-    price = PRICE[state.raised if state.raised != "none" else state.contract] * multiplier
-    price = price if success else -price
-    out = [-price] * 3
-    out[solo] = 2 * price
+    _, out = settle(state.soloist, state.contract, state.raised, points, won, captured)
     return out, points

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from ..cards import ALL_CARDS
 from .endgame import SUIT_OF
-from .normal import CLINCH, MASTER_TRUMP, TRUMP_BASE, TRUMP_STEP
+from .normal import MASTER_TRUMP, TRUMP_BASE, TRUMP_STEP
+from .normal.trumps import clinch
 
 INDEX = {card: card.index for card in ALL_CARDS}
 """Card -> its index (`Card.index`), for reading a state's hands."""
@@ -83,7 +84,7 @@ def choose(
         rank = strength[card] - 1
         ev = (2.0 * mine - 1.0) * points - _kept_worth(card, rank, trump, strength, higher, scale)
         if sides is not None and not (sides[0] > 60 or sides[1] > 60):
-            ev += _clinch_bonus(sides, points, mine)
+            ev += clinch(sides[0], sides[1], points, mine)
         key = (ev, -rank, -card)
         if best_key is None or key > best_key:
             best_card, best_key = card, key
@@ -109,17 +110,6 @@ def _kept_worth(card: int, rank: int, trump: int, strength, higher: int, scale: 
     if strength[card] > higher:
         worth += MASTER_TRUMP
     return worth * scale
-
-
-def _clinch_bonus(sides: tuple[int, int], points: int, mine: float) -> float:
-    """Briscola for two sides, neither past 60 yet: the bonus of the trick's `points` taking a side past 60."""
-    ours, theirs = sides
-    bonus = 0.0
-    if ours + points > 60:
-        bonus += CLINCH * mine
-    if theirs + points > 60:
-        bonus -= CLINCH * (1.0 - mine)
-    return bonus
 
 
 def side_wins(best: int, winner_at: int, leader: int, played: int, n: int, hands, beats, friend) -> float:
