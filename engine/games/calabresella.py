@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Literal
 
 from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, Phase, Refusal, State, play_actions
+from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, Refusal, play_actions
 from . import GAMES
-from . import calabresella_monte as monte
+from .calabresella_contract import CONTRACTS as CONTRACTS
+from .calabresella_contract import RAISES as RAISES
+from .calabresella_contract import ContractState
 from .calabresella_score import CARD_THIRDS as CARD_THIRDS
 from .calabresella_score import LAST_TRICK as LAST_TRICK
 from .calabresella_score import NEEDED as NEEDED
@@ -19,12 +20,6 @@ from .calabresella_score import settle
 
 STRENGTH = strength_table(TRESSETTE_ORDER)
 VALUE = points_table(THIRDS)
-Contract = Literal["chiamo", "solo", "solissimo"]
-RaiseChoice = Literal["none", "dividete", "scegliete"]
-"""After Solissimo: play as it is, or let the defenders divide or choose the monte."""
-CONTRACTS: tuple[Contract, ...] = ("chiamo", "solo", "solissimo")
-RAISES: tuple[RaiseChoice, ...] = ("none", "dividete", "scegliete")
-
 # The seats' actions, built once (legal_actions is hot in bots' playouts).
 SPEAK = tuple(
     tuple((Action(s, "pass"), *(Action(s, "bid", contract=c) for c in CONTRACTS[k:])) for k in range(4))
@@ -73,7 +68,10 @@ class Calabresella(Game):
         return hands_scored >= self.options["series_hands"]
 
 
-class CalabresellaState(State):
+class CalabresellaState(ContractState):
+    """A hand of Calabresella: the auction, the play and the result, over the contract's
+    phases (`ContractState`, calabresella_contract.py)."""
+
     game: Calabresella
     HANDLERS = {
         "bid": "_bid",
@@ -104,41 +102,13 @@ class CalabresellaState(State):
     MUST_FOLLOW = True
     POINT_UNIT = "third"
 
-    FIELDS = ("monte", "spoken", "soloist", "contract", "raised", "called", "handed_from", "discarders", "redeal")
+    FIELDS = ("spoken", "redeal")
 
     def __init__(self, game: Calabresella, dealer: int, deal: Deal, viewer: int | None = None):
         super().__init__(game, dealer, deal, viewer)
-        if len(deal.monte) != 4:
-            raise ValueError("a calabresella deal needs its 4 monte cards")
-        self.monte: list[Card | None] = list(deal.monte)
         self.phase = "auction"
         self.spoken = 0
-        self.soloist: int | None = None
-        self.contract: Contract | None = None
-        self.raised: RaiseChoice = "none"
-        self.called: Card | None = None
-        self.handed_from: int | None = None
-        self.discarders: list[tuple[int, int]] = []
         self.redeal = False
-
-    def _clone_extra(self, state: CalabresellaState) -> None:
-        state.monte = list(self.monte)
-        state.discarders = list(self.discarders)
-
-    def rule_facts(self, action: Action) -> list[tuple[str, int, Card]]:
-        """A handover with no holder: neither defender holds the called card."""
-        card = action.card
-        if action.kind != "handover" or action.holder is not None or card is None:
-            return []  # a fact about no card limits nothing
-        return [("lacks", seat, card) for seat in self.defenders()]
-
-    def defenders(self) -> tuple[int, int]:
-        """The two defenders in playing order after the soloist."""
-        assert self.soloist is not None  # asked once the auction has a soloist
-        return ((self.soloist + 1) % 3, (self.soloist + 2) % 3)
-
-    def _known_elsewhere(self) -> list[Card]:
-        return [c for c in self.monte if c is not None]
 
     # --- auction ------------------------------------------------------------
 
@@ -169,85 +139,6 @@ class CalabresellaState(State):
             self._next("monte", CHANCE)
         else:
             self._next("raise", self.soloist)
-
-    def _next(self, phase: Phase, turn: int) -> None:
-        self.phase = phase
-        self.turn = turn
-
-    # --- chiamo, solo, solissimo -------------------------------------------
-
-    def _call(self, action: Action) -> None:
-        if action.card is None:
-            raise IllegalAction("call needs a card")
-        self.called = action.card
-        self._next("handover", CHANCE)
-
-    def _holder_of_called(self) -> int | None:
-        for seat in self.defenders():
-            if self.called in self.hands[seat]:
-                return seat
-        return None
-
-    def handover_rule(self, holder: int | None) -> Refusal | None:
-        """The handover rule: None when `holder` may hand over the called card
-        (`holder` None: nobody does, a denial), else the rule it breaks. A
-        defender this state knows to hold the called card must hand it over;
-        only a defender can. A rule check a subclass may relax."""
-        known = self._holder_of_called()
-        if holder is None:
-            if known is not None:
-                text = f"seat {known} holds {self.called} and must hand it over"
-                return Refusal("hand_over", text, seat=known, card=self.called)
-        elif holder not in self.defenders():
-            text = f"only a defender hands over the called card, not seat {holder}"
-            return Refusal("defenders_hand_over", text, seat=holder)
-        return None
-
-    def _handover(self, action: Action) -> None:
-        assert self.called is not None and self.soloist is not None  # after the call
-        holder = action.holder
-        if action.card is not None and action.card is not self.called:
-            raise IllegalAction(f"the called card is {self.called}, not {action.card}")
-        reason = self.handover_rule(holder)
-        if reason is not None:
-            raise IllegalAction.of(reason)
-        if holder is not None:
-            self._take_card(holder, self.called, "hand over")
-            self.hands[self.soloist].append(self.called)
-        self.handed_from = holder
-        self._next("monte", CHANCE)
-
-    # The monte's handlers: engine/games/calabresella_monte.py.
-    _show_monte = monte.show_monte
-    _divide = monte.divide
-    _take = monte.take
-    _discard = monte.discard
-
-    def _return(self, action: Action) -> None:
-        card = action.card
-        if card is None:
-            raise IllegalAction("return needs a card")
-        assert self.soloist is not None and self.handed_from is not None  # a card was handed over
-        self._take_card(self.soloist, card, "return")
-        self.hands[self.handed_from].append(card)
-        self.discarders = [(self.soloist, 4)]
-        self._next("discard", self.soloist)
-
-    def _raise(self, action: Action) -> None:
-        if action.choice not in RAISES:
-            raise IllegalAction(f"after Solissimo: none, dividete or scegliete, not {action.choice!r}")
-        assert self.soloist is not None  # the Solissimo bidder
-        self.raised = action.choice
-        if action.choice == "none":
-            self._start_play(self.soloist)
-        elif action.choice == "dividete":
-            self._next("dividete", CHANCE)
-        else:
-            self._next("monte", CHANCE)
-
-    def _start_play(self, leader: int) -> None:
-        self.leader = leader
-        self._next("play", leader)
 
     # --- play ---------------------------------------------------------------
 
