@@ -6,10 +6,23 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from .seat_secrets import tagged_hash
 
 COIN_TAG = b"briscola-tui/coin/v1"
+
+
+@dataclass
+class Toss:
+    """The coin as a node follows it (a session's `toss`)."""
+
+    commitments: dict[int, bytes] = field(default_factory=dict)
+    """Each seat's commitment to its value, by seat."""
+    values: dict[int, bytes] = field(default_factory=dict)
+    """The values revealed, by seat."""
+    mine: bytes | None = None
+    """This seat's own value, once it committed to it."""
 
 
 def coin_commit(value: bytes, context: bytes) -> bytes:

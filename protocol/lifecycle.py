@@ -80,13 +80,13 @@ class TableLifecycle(SessionState):
     # --- the first dealer -------------------------------------------------------------
 
     def _on_coin_commit(self, sender: int, msg: CoinCommit, index: int) -> None:
-        self.coins[sender] = msg.commitment
+        self.toss.commitments[sender] = msg.commitment
         self._coin_moves_on()
 
     def _on_coin_reveal(self, sender: int, msg: CoinReveal, index: int) -> None:
-        if not coin.check_coin(msg.value, self._coin_context(sender), self.coins[sender]):
+        if not coin.check_coin(msg.value, self._coin_context(sender), self.toss.commitments[sender]):
             raise CheatDetected("coin reveal does not match its commitment", culprit=sender, entry=index)
-        self.coin_values[sender] = msg.value
+        self.toss.values[sender] = msg.value
         self._coin_moves_on()
 
     def _coin_moves_on(self) -> None:
@@ -98,10 +98,10 @@ class TableLifecycle(SessionState):
         without), once, and is named for it; the coin is never tossed again.
         """
         present = set(range(self.players)) - self.absent
-        if self.phase == "coin_commit" and present <= set(self.coins):
+        if self.phase == "coin_commit" and present <= set(self.toss.commitments):
             self.phase = "coin_reveal"
-        if self.phase == "coin_reveal" and present & set(self.coins) <= set(self.coin_values):
-            values = [self.coin_values[s] for s in sorted(self.coin_values) if s in present]
+        if self.phase == "coin_reveal" and present & set(self.toss.commitments) <= set(self.toss.values):
+            values = [self.toss.values[s] for s in sorted(self.toss.values) if s in present]
             assert self.game is not None  # named by the table message
             self.series = Series(self.game, coin.coin_result(values, self.players))
             self._emit("dealer", self.series.dealer)

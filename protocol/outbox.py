@@ -231,13 +231,13 @@ class Outbox(SessionState):
         if value is None:
             value = secrets.token_bytes(32)
             self.store.put_coin(0, value)
-        self._coin_value = value
+        self.toss.mine = value
         return CoinCommit(coin.coin_commit(value, self._coin_context(self.seat)))
 
     def make_coin_reveal(self) -> CoinReveal:
         """The coin value this seat committed to."""
-        assert self._coin_value is not None  # set by `make_coin_commit`
-        return CoinReveal(self._coin_value)
+        assert self.toss.mine is not None  # set by `make_coin_commit`
+        return CoinReveal(self.toss.mine)
 
     def make_commit(self) -> Commit:
         """The hand's commitment: this seat's secrets drawn from its seed (stored

@@ -25,6 +25,7 @@ from engine.state import State
 from . import deck as mp
 from .audit import Culprit, Verdict
 from .claims import Claims
+from .coin import Toss
 from .errors import LocalProtocolError
 from .events import Event, EventKind, action_events, chance_events, deal_events, handover_events, verdict_events
 from .handstate import HandState
@@ -102,8 +103,7 @@ class SessionState:
         self.names: dict[int, str] = {}
         self.phase: TablePhase = "table"
         self.series: Series | None = None  # None until the coin has chosen the first dealer
-        self.coins: dict[int, bytes] = {}
-        self.coin_values: dict[int, bytes] = {}
+        self.toss = Toss()  # the first-dealer coin
         self.verdicts: list[Verdict] = []
         self.culprits: list[Culprit] = []  # proved outside any hand (the coin, the seating)
         self.absent: set[int] = set()
@@ -118,11 +118,10 @@ class SessionState:
         self._rejoin = False
         self._next_number = 0
         self._produced: set[tuple] = set()
-        self._coin_value: bytes | None = None
         self._revealed = -1
         self.current = HandState()
 
-    # --- the hand, as the parts name it (`current` owns it) ---------------------------
+    # --- the hand this node is in: `current` owns it, these name its fields -------------
 
     @property
     def hand(self) -> HandRecord | None:
@@ -216,9 +215,9 @@ class SessionState:
         if phase == "seating":
             return set(self.absent)
         if phase == "coin_commit":
-            return set(range(n)) - set(self.coins) - self.absent
+            return set(range(n)) - set(self.toss.commitments) - self.absent
         if phase == "coin_reveal":
-            return set(self.coins) - set(self.coin_values) - self.absent
+            return set(self.toss.commitments) - set(self.toss.values) - self.absent
         assert hand is not None  # the phases below are a hand's
         if phase == "commit":
             return set(range(n)) - set(hand.commits)
@@ -273,4 +272,4 @@ class SessionState:
         def _stop_hand(self, index: int) -> None: ...
         def pair_key(self, other: int) -> bytes: ...
         def _claim_inputs(self, seat: int, kind: str, decision: list) -> tuple[bytes, list]: ...
-        def legal_actions(self) -> list[Action]: ...
+        def legal_actions(self) -> list[Action]: ...  # protocol/view.py's
