@@ -14,7 +14,7 @@ import ast
 from collections.abc import Iterable
 from pathlib import Path
 
-from engine.games import GAMES
+from engine.games import GAMES, make
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,3 +128,12 @@ def test_the_scanner_finds_each_kind_of_question(tmp_path):
     )
     tree = ast.parse(module.read_text())
     assert [line for line, _ in _questions(tree)] == [1, 2, 3, 4, 5, 8]
+
+
+def test_each_game_answers_what_the_protocol_once_asked_its_name():
+    """The answers the games give are those the protocol's name tests gave: only Briscola's
+    stopper is named from its own seed alone, only a Chiamata call makes a secret partner."""
+    for name in GAMES:
+        game = make(name)
+        state = game.new_hand(0, game.plan(0).deal(game.deck()))
+        assert (game.SHARES_ONLY_CAUSE, state.SECRET_PARTNER) == (name == "briscola", name == "chiamata")

@@ -91,6 +91,8 @@ class ChiamataState(State):
     game: Chiamata
     HANDLERS = {"bid": "_bid", "pass": "_pass", "call": "_call", "play": "_play"}
     PHASE_KINDS = {"auction": ("bid", "pass"), "call": ("call",), "play": ("play",)}
+    SECRET_PARTNER = True
+    """Only the holder of the called card knows it is the caller's partner, until the card is played."""
 
     FIELDS = ("passed", "bidder", "rank", "target", "caller", "called", "trump", "partner", "partner_known", "redeal")
 
@@ -107,8 +109,6 @@ class ChiamataState(State):
         self.partner: int | None = None
         self.partner_known = False
         self.redeal = False
-
-    SECRET_PARTNER = True
 
     def _clone_extra(self, state: ChiamataState) -> None:
         state.passed = list(self.passed)
