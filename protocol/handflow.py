@@ -2,7 +2,7 @@
 dealing steps (key shares, then opening what this node may see), decisions,
 the Calabresella handover, and the reveals.
 
-A part of `TableSession` (see session.py for the state it shares). Every
+A part of `TableSession`, over the state `SessionState` sets (sessionstate.py). Every
 handler checks all it can before it changes anything.
 """
 

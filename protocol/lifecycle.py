@@ -2,7 +2,7 @@
 seat again, the host's own entries (evidence, time-outs, closing), and the
 end of each hand's audit.
 
-A part of `TableSession` (see session.py for the state it shares); each
+A part of `TableSession`, over the state `SessionState` sets (sessionstate.py); each
 handler runs only once the message has passed every check, and raises,
 changing nothing, when the rules refuse it.
 """

@@ -1,7 +1,7 @@
 """What a seat sends: the message each phase owes, its decisions, and
 signing — every secret and every signed message stored before it leaves.
 
-A part of `TableSession` (see session.py for the state it shares). A
+A part of `TableSession`, over the state `SessionState` sets (sessionstate.py). A
 spectator never sends anything.
 
 The builders, one per phase (`BUILDERS`: `make_join` ... `make_reveal`),
