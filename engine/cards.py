@@ -86,11 +86,6 @@ for _card in ALL_CARDS:
     _BY_TEXT[str(_card)] = _card
 
 
-def fmt(cards) -> str:
-    """Cards as text, space-separated: "AS 3H QC"."""
-    return " ".join(str(c) for c in cards)
-
-
 # --- rank orders and points -------------------------------------------------
 
 BRISCOLA_ORDER = "A3KQJ76542"

@@ -38,6 +38,10 @@ class Game:
     REDEAL_KEEPS_DEALER = False
     """True when a hand everybody passed is dealt again by the same dealer;
     False: the deal passes on as after any hand."""
+    SHARES_ONLY_CAUSE = False
+    """True when only a key share can give an honest seat cause to stop a hand (no rule of
+    the game turns on a card only one seat sees), so the end-of-hand audit can name a
+    stopper from its own revealed seed alone (protocol/audit.py)."""
 
     def __init__(self, players: int, options: dict | None = None):
         if players not in self.PLAYERS:

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import BRISCOLA_ORDER, Card
+from .cards import Card
 from .deal import Deal
-from .games.calabresella import CalabresellaState
-from .games.chiamata import ChiamataState
 from .state import CHANCE, Action, IllegalAction, State
 
 
@@ -74,15 +72,12 @@ def read(state: State, plan, faceup: Card | None) -> Reading:
     )
     if faceup is not None:
         reading.known[plan.faceup] = faceup
-    hooks = RULE_FACTS.get(type(probe), {})
     for t, action in enumerate(state.history):
         if action.seat == CHANCE:
             read_chance(reading, plan, action)
         else:
             read_move(reading, t, action)
-        hook = hooks.get(action.kind)
-        if hook is not None:
-            reading.facts.extend(hook(probe, action))
+        reading.facts.extend(probe.rule_facts(action))
         try:
             probe.apply(action)
         except IllegalAction as error:
@@ -152,42 +147,6 @@ def shows(reading: Reading, seat: int, cards) -> None:
 
 
 # --- facts the games' rules add ----------------------------------------------
-
-LOW_TO_HIGH = BRISCOLA_ORDER[::-1]
-"""Chiamata trump order for the two rule, low to high."""
-
-
-def two_rule_facts(probe: State, action: Action) -> list[tuple[str, int, Card]]:
-    """A Chiamata call that relies on the two rule (engine/games/chiamata.py
-    `two_rule`): the caller holds the 2 of the called suit and every lower
-    trump, and does not hold the called card."""
-    assert isinstance(probe, ChiamataState)  # RULE_FACTS: a Chiamata hand
-    options, card, bid = probe.game.options, action.card, probe.rank
-    if options["auction"] == "points" or card is None or bid is None or card.rank == bid:
-        return []
-    if options["call"] == "at_least" and BRISCOLA_ORDER.index(card.rank) < BRISCOLA_ORDER.index(bid):
-        return []
-    if bid != "2":
-        return []  # refused by the rules: the replay says so
-    caller = action.seat
-    lower = LOW_TO_HIGH[: LOW_TO_HIGH.index(card.rank)]
-    return [("lacks", caller, card)] + [("holds", caller, Card(rank, card.suit)) for rank in lower]
-
-
-def denial_facts(probe: State, action: Action) -> list[tuple[str, int, Card]]:
-    """A Calabresella handover with no holder: neither defender holds the called card."""
-    assert isinstance(probe, CalabresellaState)  # RULE_FACTS: a Calabresella hand
-    card = action.card
-    if action.holder is not None or card is None:  # a fact about no card limits nothing
-        return []
-    return [("lacks", seat, card) for seat in probe.defenders()]
-
-
-RULE_FACTS = {
-    ChiamataState: {"call": two_rule_facts},
-    CalabresellaState: {"handover": denial_facts},
-}
-"""Per game (its state class) and action kind: what the action proves about hidden hands."""
 
 
 def restrictions(reading: Reading, places: list, unseen: list[Card], index: dict) -> dict:

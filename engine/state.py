@@ -24,176 +24,54 @@ the end-of-hand audit (which replays with every card known) checks the rest.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
-from typing import ClassVar, Literal, Protocol, Self
+from typing import ClassVar, Protocol, Self
 
+from .actions import (
+    CHANCE,
+    MAX_SEATS,
+    PLAYS,
+    PUBLIC,
+    TERMINAL,
+    VIEWERS,
+    Action,
+    ActionKind,
+    Claim,
+    IllegalAction,
+    Need,
+    NeedKind,
+    Outcome,
+    Phase,
+    Refusal,
+    Trick,
+    play_action,
+    play_actions,
+)
 from .cards import ALL_CARDS, Card
 from .deal import Deal, DealPlan
 
-CHANCE = -1
-"""`current_player()` while the state waits for cards to be dealt or shown."""
-TERMINAL = -2
-"""`current_player()` once the hand is over."""
-PUBLIC = -3
-"""Audience of a card every seat (and every spectator) sees; as a viewer, a spectator."""
-
-Phase = Literal[
-    "play", "draw", "auction", "call", "handover", "monte", "return", "discard", "raise", "dividete", "take", "done"
+__all__ = [
+    "Action",
+    "ActionKind",
+    "CHANCE",
+    "Claim",
+    "IllegalAction",
+    "MAX_SEATS",
+    "Need",
+    "NeedKind",
+    "Outcome",
+    "PLAYS",
+    "PUBLIC",
+    "Phase",
+    "Refusal",
+    "Rules",
+    "State",
+    "TERMINAL",
+    "Trick",
+    "VIEWERS",
+    "play_action",
+    "play_actions",
 ]
-"""A hand's phase (`State.phase`): each game uses some of these (`PHASE_KINDS`), and "done" once it is over."""
-
-NeedKind = Literal["draw", "handover", "monte", "dividete"]
-"""The chance events (`Need.kind`): what a chance node waits for."""
-
-ActionKind = Literal[
-    "play", "exchange", "declare", "bid", "pass", "call", "return", "discard", "raise", "take", NeedKind
-]
-"""Every kind of action: a seat's decisions, and the chance events (`seat == CHANCE`)."""
-
-VIEWERS = """Whose knowledge a state (or a redacted deal) holds, `viewer`:
-None, the full state (every card known: the audit, a replay); PUBLIC, a
-spectator (only what is shown to all); a seat number, that seat (its own
-cards too)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why the rules refuse an action, as data: the rule broken (`rule`, a short name) and
-    the seat, cards, suit and rank it names, for a reader to put in its own words; `text`
-    is the engine's (the message of the `IllegalAction`, as logs and the audit quote it).
-
-    Rules: `follow_suit` (seat holds a card of `suit`, led), `hand_over` (seat holds the
-    called `card` and must hand it over), `defenders_hand_over` (seat is no defender),
-    `call_rank` (`card` is not of the bid `rank`; `at_least`: or higher), `two_rule_two`
-    (`card` needs the caller to hold `cards[0]`, the 2), `two_rule_held` (the caller holds
-    `card`), `two_rule_lowest` (a lower trump than `card` is not held); `rule`: any other."""
-
-    rule: str
-    text: str
-    seat: int | None = None
-    card: Card | None = None
-    cards: tuple[Card, ...] = ()
-    suit: str | None = None
-    rank: str | None = None
-    at_least: bool = False
-
-
-class IllegalAction(ValueError):
-    """An action the rules forbid. The message names the rule it breaks; `refusal`, when
-    the rule gives one, says it as data."""
-
-    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
-        super().__init__(message)
-        self.refusal = refusal
-
-    @classmethod
-    def of(cls, refusal: Refusal) -> IllegalAction:
-        return cls(refusal.text, refusal)
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One decision of a seat, or one chance event (`seat == CHANCE`).
-
-    Only the fields a kind uses are set (see `docs/rules.md` for the list):
-    `card` for play/call/return, `cards` for discard/take and chance events,
-    `rank`/`target`/`contract` for bids, `choice` for the Solissimo raise,
-    `holder` for the Calabresella handover chance event.
-    """
-
-    seat: int
-    kind: ActionKind
-    card: Card | None = None
-    cards: tuple[Card | None, ...] = ()
-    rank: str | None = None
-    target: int | None = None
-    contract: str | None = None
-    choice: str | None = None
-    holder: int | None = None
-
-    def __init__(
-        self,
-        seat: int,
-        kind: ActionKind,
-        card: Card | None = None,
-        cards: tuple[Card | None, ...] = (),
-        rank: str | None = None,
-        target: int | None = None,
-        contract: str | None = None,
-        choice: str | None = None,
-        holder: int | None = None,
-    ) -> None:
-        # The generated frozen __init__ goes through object.__setattr__ per field;
-        # setting the slots directly is the same, at half the cost (actions are
-        # built in every playout).
-        _ACTION_SET[0](self, seat)
-        _ACTION_SET[1](self, kind)
-        _ACTION_SET[2](self, card)
-        _ACTION_SET[3](self, cards)
-        _ACTION_SET[4](self, rank)
-        _ACTION_SET[5](self, target)
-        _ACTION_SET[6](self, contract)
-        _ACTION_SET[7](self, choice)
-        _ACTION_SET[8](self, holder)
-
-    def __str__(self) -> str:
-        parts = [f"seat {self.seat}" if self.seat >= 0 else "chance", self.kind]
-        if self.card is not None:
-            parts.append(str(self.card))
-        if self.cards:
-            parts.append(" ".join("??" if c is None else str(c) for c in self.cards))
-        for name in ("rank", "target", "contract", "choice", "holder"):
-            value = getattr(self, name)
-            if value is not None:
-                parts.append(f"{name}={value}")
-        return " ".join(parts)
-
-
-_ACTION_SET = tuple(getattr(Action, f.name).__set__ for f in fields(Action))
-"""The setters of `Action`'s slots, in field order (its `__init__`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Need:
-    """What a chance node waits for: `kind`, and who may see each card.
-
-    `audiences[i]` is the seat that privately receives the i-th card of the
-    chance action, or `PUBLIC`. `slots` says where the cards come from:
-    ("stock", k), ("faceup",), ("monte", k) or ("hand", seat).
-    """
-
-    kind: NeedKind
-    audiences: tuple[int, ...] = ()
-    slots: tuple = ()
-    card: Card | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-    points: int
-
-    def __init__(self, leader: int, cards: tuple[Card, ...], winner: int, points: int) -> None:
-        _TRICK_SET[0](self, leader)  # as Action: the slots set directly
-        _TRICK_SET[1](self, cards)
-        _TRICK_SET[2](self, winner)
-        _TRICK_SET[3](self, points)
-
-
-_TRICK_SET = tuple(getattr(Trick, f.name).__set__ for f in fields(Trick))
-
-
-@dataclass
-class Outcome:
-    """The result of a hand, as the replay format reports it."""
-
-    complete: bool
-    tricks: list[Trick]
-    points: list[int]
-    result: dict = field(default_factory=dict)
-    score: list[int] | None = None
+"""The data types of engine/actions.py are named here too: most modules import them with the state."""
 
 
 class Rules(Protocol):
@@ -364,6 +242,26 @@ class State:
     MUST_FOLLOW = False
     """True when a seat must follow the suit led if it can (a failure is a renege)."""
 
+    SECRET_PARTNER = False
+    """True when a call makes a partner only the holder of the called card knows, until
+    that card is played (Chiamata); False where there is no call, or the holder shows
+    the card (Calabresella hands it over face up)."""
+
+    def hidden_claim(self, action: Action) -> Claim | None:
+        """What `action`, a decision taken in this state, says about its sender's hidden
+        cards, or None. Here: where a seat must follow suit, a play off the suit led says
+        it holds none of that suit."""
+        if action.kind == "play" and self.MUST_FOLLOW and self.trick and action.card is not None:
+            led = self.trick[0].suit
+            if action.card.suit != led:
+                return Claim("void", lacks=tuple(c for c in ALL_CARDS if c.suit == led))
+        return None
+
+    def rule_facts(self, action: Action) -> list[tuple[str, int, Card]]:
+        """What `action`, taken in this state, proves about the hidden hands by a rule of the
+        game other than following suit: ("lacks" or "holds", seat, card) facts. None here."""
+        return []
+
     def shown_cards(self, action: Action) -> tuple:
         """The cards `action` shows, which its sender must prove it holds
         (nothing for a bid, a call, a discard, ...)."""
@@ -484,14 +382,6 @@ class State:
 
     # --- tricks -------------------------------------------------------------
 
-    def _add_to_trick(self, seat: int, card: Card) -> bool:
-        """Put a played card on the table; True when it completes the trick."""
-        self.trick.append(card)
-        if len(self.trick) < self.n:
-            self.turn = (seat + 1) % self.n
-            return False
-        return True
-
     def _close_trick(self, strength, trump, points) -> int:
         """Score the complete trick on the table and return its winner.
 
@@ -555,21 +445,3 @@ def _clone_function(cls: type[State]) -> Callable[[State], State]:
     clone.__doc__ = State.clone.__doc__
     clone.__qualname__ = f"{cls.__qualname__}.clone"
     return clone
-
-
-MAX_SEATS = 6
-PLAYS: tuple[tuple[Action, ...], ...] = tuple(
-    tuple(Action(seat, "play", card) for card in ALL_CARDS) for seat in range(MAX_SEATS)
-)
-"""`PLAYS[seat][card.index]`: every play action, built once (legal_actions is hot)."""
-
-
-def play_action(seat: int, card: Card) -> Action:
-    """The (shared, immutable) action of `seat` playing `card`."""
-    return PLAYS[seat][card.index]
-
-
-def play_actions(seat: int, cards) -> list[Action]:
-    """The (shared, immutable) actions of `seat` playing each of `cards`."""
-    row = PLAYS[seat]
-    return [row[c.index] for c in cards]

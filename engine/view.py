@@ -124,7 +124,7 @@ def hand_fields(state: State, seat: int | None) -> dict:
         "called": getattr(state, "called", None),
         "contract": getattr(state, "contract", None),
         "captured": tuple(state.captured),
-        "unit": getattr(state, "POINT_UNIT", "point"),
+        "unit": state.POINT_UNIT,
         "history": tuple(state.history),
     }
 

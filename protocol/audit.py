@@ -24,16 +24,6 @@ from .wire import action_from_wire, commit_context, scalar_int
 CHEAT = "cheat"
 ABSENT = "absent"
 
-SHARES_ONLY = frozenset({"briscola"})
-"""Games in which only a key share can give an honest seat cause to stop a hand (no rule
-of theirs turns on a card only one seat sees), so the stopper's own revealed seed settles
-whether it had cause, even when another seat never revealed. Not Chiamata nor
-Calabresella, as before protocol version 3, when a two-rule call was seen by the holder of
-the 2 alone: a partial audit would have to replay the stopper's own view, which it does
-not, so it names no stopper. (Since version 3 every rule about hidden cards is proved at
-its message, so these games could join; the stopped-hand tests of Calabresella rely on
-them not being named yet.)"""
-
 
 @dataclass(frozen=True)
 class Culprit:
@@ -220,8 +210,13 @@ def _blame_partial_stopper(game, hand, secrets, verdict: Verdict) -> None:
     The stopper is named for stopping without cause only where its own seed proves it
     had none: nothing else proved against anyone (a wrong share sealed to it is found
     above, naming the sender), and a game in which only a key share can give cause
-    (`SHARES_ONLY`). Elsewhere it is not named (see there)."""
-    if hand.stopped is None or game.name not in SHARES_ONLY or verdict.cheats:
+    (`Game.SHARES_ONLY_CAUSE`: Briscola). Elsewhere it is not named: not Chiamata nor
+    Calabresella, as before protocol version 3, when a two-rule call was seen by the holder
+    of the 2 alone, and a partial audit would have to replay the stopper's own view, which
+    it does not. (Since version 3 every rule about hidden cards is proved at its message,
+    so these games could join; the stopped-hand tests of Calabresella rely on them not
+    being named yet.)"""
+    if hand.stopped is None or not game.SHARES_ONLY_CAUSE or verdict.cheats:
         return
     seat, entry = hand.stopped
     if seat in secrets:

@@ -2,7 +2,7 @@
 dealing steps (key shares, then opening what this node may see), decisions,
 the Calabresella handover, and the reveals.
 
-A part of `TableSession` (see session.py for the state it shares). Every
+A part of `TableSession`, over the state `SessionState` sets (sessionstate.py). Every
 handler checks all it can before it changes anything.
 """
 
@@ -21,7 +21,7 @@ from .hidden_claims import ClaimRefused
 from .messages import Act, Commit, Complaint, Handover, Reveal, Shares, Shuffle
 from .records import Step, StepKind
 from .sealing import check_seal_public, open_shares
-from .sessionbase import SessionBase
+from .sessionstate import SessionState
 from .wire import action_from_wire, scalar_int
 
 CLAIM_NAMES = {
@@ -32,7 +32,7 @@ CLAIM_NAMES = {
 """What a claim that does not check is, by `Statement.about` (the reason names only the seat)."""
 
 
-class HandFlow(SessionBase):
+class HandFlow(SessionState):
     """Hand-level handlers of `TableSession`."""
 
     # --- commitments and the shuffle -------------------------------------------------
@@ -298,7 +298,7 @@ class HandFlow(SessionBase):
             return
         need = view.need()
         if need.kind == "handover":
-            self._handovers = {}
+            self.current.handovers = {}
             self.phase = "handover"
             return
         positions = [self.cards.slot_position(s) for s in need.slots] + view.peeks(self.plan)
@@ -373,9 +373,9 @@ class HandFlow(SessionBase):
         else:
             statement = statements.of_denial(sender, called, self.cards)
         chains = self._check_claim(sender, statement, msg.claim, "handover", [called.index], index)
-        handovers = {**self._handovers, sender: (msg, index)}
+        handovers = {**self.current.handovers, sender: (msg, index)}
         if len(handovers) < len(self.view.handover_answerers()):
-            self._handovers = handovers
+            self.current.handovers = handovers
             self.cards.chain(sender, chains)
             return
         proofs = [(s, m.proof) for s, (m, _) in handovers.items() if m.proof is not None]
@@ -385,7 +385,7 @@ class HandFlow(SessionBase):
         holder = proofs[0][0] if proofs else None
         before = self.view
         self.view = before.child(Action(CHANCE, "handover", card=called, holder=holder))
-        self._handovers = handovers
+        self.current.handovers = handovers
         for seat, (m, i) in sorted(handovers.items(), key=lambda item: item[1][1]):
             self.hand.moves.append((i, seat, "handover", m))
             if m.proof is None:

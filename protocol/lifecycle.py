@@ -2,7 +2,7 @@
 seat again, the host's own entries (evidence, time-outs, closing), and the
 end of each hand's audit.
 
-A part of `TableSession` (see session.py for the state it shares); each
+A part of `TableSession`, over the state `SessionState` sets (sessionstate.py); each
 handler runs only once the message has passed every check, and raises,
 changing nothing, when the rules refuse it.
 """
@@ -14,19 +14,18 @@ from engine.games import make
 from engine.series import Series
 from engine.text import name_problem
 
-from . import deck as mp
+from . import coin
 from .audit import ABSENT, Culprit, Verdict, audit_hand
-from .claims import Claims
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
+from .handstate import HandState
 from .messages import Close, CoinCommit, CoinReveal, Evidence, Join, Table, Timeout
 from .phases import HAND_PHASES
-from .positions import HandDeck
 from .records import HandRecord
-from .sessionbase import SessionBase
+from .sessionstate import SessionState
 from .transcript import open_signed
 
 
-class TableLifecycle(SessionBase):
+class TableLifecycle(SessionState):
     """Table-level handlers of `TableSession`."""
 
     # --- joining and taking a seat again ------------------------------------------------
@@ -80,18 +79,14 @@ class TableLifecycle(SessionBase):
 
     # --- the first dealer -------------------------------------------------------------
 
-    def _coin_context(self, seat: int) -> bytes:
-        assert self.transcript is not None  # the coin comes after the table message
-        return self.transcript.table_id + bytes([seat])
-
     def _on_coin_commit(self, sender: int, msg: CoinCommit, index: int) -> None:
-        self.coins[sender] = msg.commitment
+        self.toss.commitments[sender] = msg.commitment
         self._coin_moves_on()
 
     def _on_coin_reveal(self, sender: int, msg: CoinReveal, index: int) -> None:
-        if not mp.check_coin(msg.value, self._coin_context(sender), self.coins[sender]):
+        if not coin.check_coin(msg.value, self._coin_context(sender), self.toss.commitments[sender]):
             raise CheatDetected("coin reveal does not match its commitment", culprit=sender, entry=index)
-        self.coin_values[sender] = msg.value
+        self.toss.values[sender] = msg.value
         self._coin_moves_on()
 
     def _coin_moves_on(self) -> None:
@@ -103,12 +98,12 @@ class TableLifecycle(SessionBase):
         without), once, and is named for it; the coin is never tossed again.
         """
         present = set(range(self.players)) - self.absent
-        if self.phase == "coin_commit" and present <= set(self.coins):
+        if self.phase == "coin_commit" and present <= set(self.toss.commitments):
             self.phase = "coin_reveal"
-        if self.phase == "coin_reveal" and present & set(self.coins) <= set(self.coin_values):
-            values = [self.coin_values[s] for s in sorted(self.coin_values) if s in present]
+        if self.phase == "coin_reveal" and present & set(self.toss.commitments) <= set(self.toss.values):
+            values = [self.toss.values[s] for s in sorted(self.toss.values) if s in present]
             assert self.game is not None  # named by the table message
-            self.series = Series(self.game, mp.coin_result(values, self.players))
+            self.series = Series(self.game, coin.coin_result(values, self.players))
             self._emit("dealer", self.series.dealer)
             self._start_hand(0)
 
@@ -120,27 +115,16 @@ class TableLifecycle(SessionBase):
             self.phase = "seating"
             return
         assert self.series is not None and self.game is not None  # the coin chose the first dealer
-        self.hand = HandRecord(number, self.series.dealer)
-        self.plan = self.game.plan(self.series.dealer)
-        self.view = None
-        self._reset_hand()
+        dealer = self.series.dealer
+        self.current = HandState(HandRecord(number, dealer), self.game.plan(dealer))
         self.phase = "commit"  # the "hand" event comes with the first commitment (`_on_commit`)
-
-    def _reset_hand(self) -> None:
-        self.cards = HandDeck(getattr(self, "plan", None))
-        self.claims = Claims()
-        self._handovers = {}
-        self._end_hand()
 
     def _end_hand(self) -> None:
         """The hand is audited and the table goes on (it was scored, or void): what this
         seat held for it goes, its secrets and its complaint. Nothing of the hand is owed
         any more, so between hands (seating) a seat sends its join, whatever stopped the
         hand. The cards and the view stay, for the UI, until the next hand is dealt."""
-        self.secrets = None
-        self._pair_keys = {}
-        self._complaint = None
-        self._sealed_fault = None
+        self.current.end()
 
     def _stop_hand(self, index: int) -> None:
         """Evidence or a time-out ends the hand here: the seats present reveal."""

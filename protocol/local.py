@@ -24,7 +24,7 @@ from .errors import ProtocolError
 from .host import Dropped, Host, Ordered
 from .identity import Identity
 from .session import TableSession
-from .sessionbase import Shared
+from .sessionstate import Shared
 from .store import SeatStore
 
 Player = Callable[[SeatView, random.Random], Action]

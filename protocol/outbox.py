@@ -1,7 +1,7 @@
 """What a seat sends: the message each phase owes, its decisions, and
 signing — every secret and every signed message stored before it leaves.
 
-A part of `TableSession` (see session.py for the state it shares). A
+A part of `TableSession`, over the state `SessionState` sets (sessionstate.py). A
 spectator never sends anything.
 
 The builders, one per phase (`BUILDERS`: `make_join` ... `make_reveal`),
@@ -20,7 +20,7 @@ from typing import Self
 
 from engine.state import PUBLIC, Action
 
-from . import complaint, hidden_proofs, statements, stepproofs
+from . import coin, complaint, hidden_proofs, statements, stepproofs
 from . import deck as mp
 from .codec import encode
 from .errors import LocalProtocolError
@@ -43,7 +43,7 @@ from .messages import (
 )
 from .phases import HAND_PHASES
 from .sealing import hand_pair_key, seal_shares
-from .sessionbase import SessionBase, Shared
+from .sessionstate import SessionState, Shared
 from .statements import Statement
 from .store import SeatStore
 from .transcript import VERSION, Entry, Header, Signed, Transcript, make_payload, parse_header
@@ -63,7 +63,7 @@ BUILDERS = {
 """The message a seat owes in each phase: the name of its builder (decisions, in "play", come from `act`)."""
 
 
-class Outbox(SessionBase):
+class Outbox(SessionState):
     """A seat's outgoing side of `TableSession`."""
 
     def start(self) -> Update:
@@ -231,13 +231,13 @@ class Outbox(SessionBase):
         if value is None:
             value = secrets.token_bytes(32)
             self.store.put_coin(0, value)
-        self._coin_value = value
-        return CoinCommit(mp.coin_commit(value, self._coin_context(self.seat)))
+        self.toss.mine = value
+        return CoinCommit(coin.coin_commit(value, self._coin_context(self.seat)))
 
     def make_coin_reveal(self) -> CoinReveal:
         """The coin value this seat committed to."""
-        assert self._coin_value is not None  # set by `make_coin_commit`
-        return CoinReveal(self._coin_value)
+        assert self.toss.mine is not None  # set by `make_coin_commit`
+        return CoinReveal(self.toss.mine)
 
     def make_commit(self) -> Commit:
         """The hand's commitment: this seat's secrets drawn from its seed (stored
@@ -348,14 +348,14 @@ class Outbox(SessionBase):
 
     def pair_key(self, other: int) -> bytes:
         """The key this seat shares with `other` for this hand (derived once)."""
-        if other not in self._pair_keys:
+        if other not in self.current.pair_keys:
             assert self.hand is not None and self.transcript is not None and self.seat is not None
             assert self.secrets is not None  # committed to the hand
             their = self.hand.commits[other][0].seal_key
-            self._pair_keys[other] = hand_pair_key(
+            self.current.pair_keys[other] = hand_pair_key(
                 self.transcript.table_id, self.hand.number, self.seat, self.secrets.seal_key, other, their
             )
-        return self._pair_keys[other]
+        return self.current.pair_keys[other]
 
 
 def _headers(entries: list[bytes]):

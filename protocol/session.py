@@ -21,102 +21,56 @@ coin, seating, the host's entries, the end of a hand), `handflow.py` (the
 hand's messages), `outbox.py` (what a seat sends), `positions.py` (the
 deck's positions and proofs), `claims.py` (claims checked when cards are
 shown), `records.py` (what the audit reads), `phases.py` (the table's
-phases) and `sessionbase.py` (the fields the parts share).
+phases), `handstate.py` (what a node holds of the hand it is in) and
+`sessionstate.py` (the state the parts share, and the queries they ask).
+Each message kind has its handler in `HANDLERS`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from engine.cards import Card
-from engine.state import Action, IllegalAction, State
+from engine.state import Action, IllegalAction
 
 from . import deck as mp
-from .audit import Verdict
-from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
-from .events import Event, EventKind, Update, action_events, chance_events, deal_events, handover_events, verdict_events
+from .errors import CheatDetected, RemoteProtocolError
+from .events import Update
 from .handflow import HandFlow
-from .identity import Identity
 from .lifecycle import TableLifecycle
 from .messages import HOST_KINDS, KIND_OF, MessageKind, from_body
 from .outbox import Outbox
-from .phases import HAND_PHASES, TablePhase
-from .sessionbase import Shared
-from .store import SeatStore
+from .phases import HAND_PHASES
+from .sessionstate import Shared
 from .transcript import HOST, Entry, Header, Opened, Signed, Transcript, parse_header, parse_signed
 from .view import SeatView, build_view
 
-PHASE_KINDS: dict[TablePhase, MessageKind] = {
-    "table": "table",
-    "join": "join",
-    "seating": "join",
-    "coin_commit": "coin_commit",
-    "coin_reveal": "coin_reveal",
-    "commit": "commit",
-    "shuffle": "shuffle",
-    "deal": "shares",
-    "play": "act",
-    "handover": "handover",
-    "reveal": "reveal",
+HANDLERS: dict[MessageKind, Callable[..., None]] = {
+    "table": TableLifecycle._on_table,
+    "join": TableLifecycle._on_join,
+    "coin_commit": TableLifecycle._on_coin_commit,
+    "coin_reveal": TableLifecycle._on_coin_reveal,
+    "evidence": TableLifecycle._on_evidence,
+    "timeout": TableLifecycle._on_timeout,
+    "close": TableLifecycle._on_close,
+    "commit": HandFlow._on_commit,
+    "shuffle": HandFlow._on_shuffle,
+    "shares": HandFlow._on_shares,
+    "complaint": HandFlow._on_complaint,
+    "act": HandFlow._on_act,
+    "handover": HandFlow._on_handover,
+    "reveal": HandFlow._on_reveal,
 }
-"""The one message kind each phase waits for."""
+"""The handler of each message kind, `handler(session, sender, message, entry index)`:
+what `_judge` applies once the message has passed every check."""
 
 
 class TableSession(TableLifecycle, HandFlow, Outbox):
     """One node's state of a table: a seat (with its secrets) or a spectator.
 
-    Its fields are declared in `SessionBase` (sessionbase.py), shared by every part.
+    Its state is set by `SessionState` (sessionstate.py), the base every part shares;
+    the hand it is in is `current` (a `HandState`).
     """
-
-    def __init__(
-        self,
-        seat: int | None = None,
-        identity: Identity | None = None,
-        name: str = "",
-        *,
-        store: SeatStore | None = None,
-        replacing: bool = False,
-        shared: Shared | None = None,
-    ):
-        """`store`: where the seat's secrets and signed messages are written before
-        they leave (in memory by default). `replacing`: this key means to take
-        the seat from whoever held it before (a returning player with a new key,
-        or a computer player), so the seat's earlier keys are not a hijack.
-        `shared`: work shared with the other nodes of this process."""
-        if seat is not None and identity is None:
-            raise LocalProtocolError("a seat needs an identity to sign with")
-        self.seat, self.identity, self.name = seat, identity, name
-        self.store = store if store is not None else SeatStore()
-        self.replacing, self.shared = replacing, shared
-        self.transcript = None
-        self.table = None
-        self.game = None
-        self.rules = {}
-        self.keys = {}
-        self.names = {}
-        self.phase = "table"
-        self.series = None
-        self.coins = {}
-        self.coin_values = {}
-        self.hand = None
-        self.view = None
-        self.verdicts = []
-        self.culprits = []  # proved outside any hand (the coin, the seating)
-        self.absent = set()
-        self.banned = set()  # keys evicted for cheating (table rule `replace_cheats`): never seated again
-        self.stale = []  # entries accepted as no-ops (they crossed an interruption)
-        self.closed = None  # the host's reason, when it closed the table early
-        self.evicted = False  # this seat's place went to another key
-        self.seq = 0
-        self._events = []
-        self._interrupted_at = -1
-        self._resume_floor = 0
-        self._rejoin = False
-        self._next_number = 0
-        self._produced = set()
-        self._coin_value = None
-        self._revealed = -1
-        self._reset_hand()
 
     # --- public queries -----------------------------------------------------
 
@@ -124,25 +78,6 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
     def outcomes(self) -> list:
         """The audited outcome of every hand scored so far."""
         return [v.outcome for v in self.verdicts if v.ok and v.outcome is not None]
-
-    @property
-    def players(self) -> int:
-        return self.table.players if self.table else 0
-
-    def holds_seat(self) -> bool:
-        """True while this node's key holds its seat."""
-        return (
-            self.seat is not None
-            and self.identity is not None
-            and not self.evicted
-            and self.keys.get(self.seat) == self.identity.public_bytes
-        )
-
-    @property
-    def complaint(self) -> str | None:
-        """Why this seat stops the hand it is in with an early reveal (a card
-        dealt to it that does not open or contradicts its view), or None."""
-        return self._complaint
 
     def my_turn(self) -> bool:
         if self.phase != "play" or not self.holds_seat() or self._complaint is not None:
@@ -163,40 +98,6 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
     def seat_view(self) -> SeatView:
         """What this node may see, as a read-only object (no secret in it)."""
         return build_view(self)
-
-    def expected(self) -> tuple[tuple[MessageKind, ...], set[int]]:
-        """Message kinds accepted now and the senders that still owe one."""
-        kind = PHASE_KINDS.get(self.phase)
-        if kind is None:
-            return (), set()
-        return (kind,), self._owing()
-
-    def _owing(self) -> set[int]:
-        n, phase, hand = self.players, self.phase, self.hand
-        if phase == "table":
-            return {HOST}
-        if phase == "join":
-            return set(range(n)) - set(self.keys)
-        if phase == "seating":
-            return set(self.absent)
-        if phase == "coin_commit":
-            return set(range(n)) - set(self.coins) - self.absent
-        if phase == "coin_reveal":
-            return set(self.coins) - set(self.coin_values) - self.absent
-        assert hand is not None  # the phases below are a hand's
-        if phase == "commit":
-            return set(range(n)) - set(hand.commits)
-        if phase == "shuffle":
-            return {len(hand.shuffles) % n}
-        if phase == "deal":
-            return set(range(n)) - set(hand.steps[-1].shares)
-        if phase == "play":
-            assert self.view is not None  # dealt
-            return {self.view.current_player()}
-        if phase == "handover":
-            assert self.view is not None  # dealt
-            return set(self.view.handover_answerers()) - set(self._handovers)
-        return set(hand.commits) - set(hand.reveals) - self.absent  # reveal
 
     # --- inbound ------------------------------------------------------------
 
@@ -246,7 +147,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
                 self.stale.append(index)  # it crossed an interruption in flight: a no-op
                 return
             self._check_expected(header, message, index)
-            getattr(self, f"_on_{KIND_OF[type(message)]}")(sender, message, index)
+            HANDLERS[KIND_OF[type(message)]](self, sender, message, index)
         except IllegalAction as error:
             raise CheatDetected(f"illegal action: {error}", culprit=sender, entry=index) from None
         except mp.DeckError as error:
@@ -363,27 +264,6 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         return False
 
     # --- events -------------------------------------------------------------------------
-
-    def _emit(self, kind: EventKind, seat: int | None, **fields: Any) -> None:
-        self._events.append(Event(kind, seat, **fields))
-
-    def _emit_deal(self) -> None:
-        self._events += deal_events(self.view, self.seat if self.holds_seat() else None)
-
-    def _emit_action(self, before: State, action: Action) -> None:
-        self._events += action_events(before, self.view, action)
-
-    def _emit_chance(self, before: State, need, positions: list[int]) -> None:
-        self._events += chance_events(need, tuple(self.cards.card(p) for p in positions), self.view)
-
-    def _emit_handover(self, holder: int | None, called: Card) -> None:
-        self._events += handover_events(holder, called)
-
-    def _emit_verdict(self, verdict: Verdict) -> None:
-        self._events += verdict_events(verdict)
-
-    def _who(self, sender: int) -> str:
-        return "the host" if sender == HOST else f"seat {sender}"
 
     def __repr__(self) -> str:
         who = "spectator" if self.seat is None else f"seat {self.seat}"

@@ -7,8 +7,10 @@ Three decisions make a statement about cards nobody else can see:
 - a Calabresella Chiamo answered with no card says "I do not hold the
   called card";
 - a Chiamata call under the two rule says "I hold the 2 of trump and every
-  trump below the card I call, and not that card" (engine/reading.py,
-  `two_rule_facts`).
+  trump below the card I call, and not that card".
+
+The game's state says what a decision claims (`State.hidden_claim`, engine/state.py
+and each game's own in engine/games/).
 
 The sender proves its statement with the message (hidden_claims.py), and
 every node, the host and spectators included, checks the proof before it
@@ -24,9 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import ALL_CARDS, Card
-from engine.games.chiamata import ChiamataState
-from engine.reading import two_rule_facts
+from engine.cards import Card
 from engine.state import Action, State
 
 from .positions import HandDeck
@@ -52,18 +52,10 @@ NOTHING = Statement("", (), (), ())
 def of_act(view: State, action: Action, cards: HandDeck, shown: list[int]) -> Statement:
     """The statement of `action` (taken in `view`), whose proofs show the
     cards at the positions `shown`."""
-    seat = action.seat
-    if action.kind == "play" and view.MUST_FOLLOW and view.trick and action.card is not None:
-        led = view.trick[0].suit
-        if action.card.suit != led:
-            return _statement("void", cards, seat, shown, [c for c in ALL_CARDS if c.suit == led], [])
-    if action.kind == "call" and isinstance(view, ChiamataState):
-        facts = two_rule_facts(view, action)
-        if facts:
-            lacks = [card for fact, _, card in facts if fact == "lacks"]
-            holds = [card for fact, _, card in facts if fact == "holds"]
-            return _statement("two rule", cards, seat, shown, lacks, holds)
-    return NOTHING
+    claim = view.hidden_claim(action)
+    if claim is None:
+        return NOTHING
+    return _statement(claim.about, cards, action.seat, shown, list(claim.lacks), list(claim.holds))
 
 
 def of_denial(seat: int, called: Card, cards: HandDeck) -> Statement:

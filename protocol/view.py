@@ -5,10 +5,10 @@ from __future__ import annotations
 from engine.view import HandSummary, SeatView, hand_fields
 
 from .audit import Verdict
-from .sessionbase import SessionBase
+from .sessionstate import SessionState
 
 
-def build_view(session: SessionBase) -> SeatView:
+def build_view(session: SessionState) -> SeatView:
     seat = session.seat if session.holds_seat() else None
     n = session.players
     series = session.series

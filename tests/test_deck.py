@@ -9,18 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from protocol.coin import check_coin, coin_commit, coin_result
 from protocol.deck import (
     ORDER,
     DeckError,
     SeatSecrets,
     card_of,
     card_point,
-    check_coin,
     check_commitment,
     check_distinct,
     check_reveal,
-    coin_commit,
-    coin_result,
     combine,
     decrypt_deck,
     expected_share,

@@ -22,7 +22,7 @@ import pytest
 from helpers.determinize import CASES, hands_of, walk
 from helpers.views import redact_action
 
-from engine.bots import StateView, briscola2, fast_briscola, fast_calabresella, fast_chiamata, hard, normal
+from engine.bots import StateView, briscola2, fast_briscola, fast_calabresella, fast_chiamata, hard, normal, rollout
 from engine.bots import search as search_module
 from engine.bots.hard import FullView, Node, best_action, briscola_finish, discard_candidates, make_player, thin_bids
 from engine.cards import Card
@@ -530,14 +530,14 @@ def test_the_fast_playouts_are_for_the_play_of_the_plain_games():
     for options in ({"trump_exchange": "2"}, {"black_hand": True}):
         game = make("briscola", 4, options)
         assert not fast_briscola.supports(game.new_hand(0, deal_of(game, 0, game.deck())))
-        assert search_module.fast_module(game, game.new_hand(0, deal_of(game, 0, game.deck()))) is None
+        assert rollout.fast_module(game, game.new_hand(0, deal_of(game, 0, game.deck()))) is None
     for name, players, module in (("chiamata", 5, fast_chiamata), ("calabresella", 3, fast_calabresella)):
         game = make(name, players)
         state = game.new_hand(0, deal_of(game, 0, game.deck()))
         assert state.phase == "auction" and not module.supports(state)
-        assert search_module.fast_module(game, state) is module  # the auction on the engine, then numbers
+        assert rollout.fast_module(game, state) is module  # the auction on the engine, then numbers
     two = make("briscola", 2)
-    assert search_module.fast_module(two, two.new_hand(0, deal_of(two, 0, two.deck()))) is briscola2
+    assert rollout.fast_module(two, two.new_hand(0, deal_of(two, 0, two.deck()))) is briscola2
 
 
 @pytest.mark.parametrize("name, players", [("briscola", 3), ("briscola", 4), ("chiamata", 5), ("calabresella", 3)])

@@ -39,7 +39,7 @@ from ..state import CHANCE, TERMINAL, Action, State
 from . import StateView, hard
 from .narrowing import WIDE, discard_candidates, thin_bids, thin_calls
 from .playout import NORMAL_PLAYOUT
-from .search import finisher, playout
+from .rollout import finisher, playout
 
 SAMPLES = 48
 """At most this many determinizations per advice (each choice is played on every one)."""

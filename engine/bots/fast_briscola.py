@@ -2,7 +2,7 @@
 indices.
 
 `playout(state)` finishes a determinized hand as the engine playout of the
-normal player does (`search.playout` with `playout.NORMAL_PLAYOUT`): every
+normal player does (`rollout.playout` with `playout.NORMAL_PLAYOUT`): every
 seat plays `normal.best_card` (here `fast_trumps.choose`, the same card),
 the trick's winner draws first, the face-up card last. It returns the
 hand's score and each seat's card points, as `state.outcome()` would give

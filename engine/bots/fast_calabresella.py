@@ -2,7 +2,7 @@
 
 `playout(state)` finishes a determinized hand in play (the auction, call,
 return, raise and discards made) as the engine playout of the normal
-player does (`search.playout` with `playout.NORMAL_PLAYOUT`): every seat
+player does (`rollout.playout` with `playout.NORMAL_PLAYOUT`): every seat
 plays `normal.calab_card` on a full state, where nothing is unseen (a seat
 still to play holds a higher card of the suit led or not, a card is the
 master when no other hand holds a higher one of its suit, the monte's
@@ -11,16 +11,17 @@ the same order so that ties fall the same way. It returns the hand's score
 and each seat's thirds, as `state.outcome()` would give them, and the count
 of actions the engine would have applied (the step budget);
 tests/test_hard.py checks all three against the engine on random deals.
-Everything before the play stays on the engine (`search.playout` runs it,
+Everything before the play stays on the engine (`rollout.playout` runs it,
 then hands the play over here).
 """
 
 from __future__ import annotations
 
 from ..cards import SUITS
-from ..games.calabresella import CARD_THIRDS, LAST_TRICK, NEEDED, PRICE, CalabresellaState
 from ..games.calabresella import STRENGTH as TRESSETTE
 from ..games.calabresella import VALUE as THIRDS
+from ..games.calabresella import CalabresellaState
+from ..games.calabresella_score import CARD_THIRDS, LAST_TRICK, settle
 from .endgame import SUIT_OF
 from .fast_trumps import indices
 from .normal import MASTERS_TO_DUCK
@@ -166,18 +167,5 @@ def score(state, captured: list[int], won: list[int], last: int) -> tuple[list[i
     (3 thirds more, and whatever the tricks did not take: the monte)."""
     points = list(captured)
     points[last] += LAST_TRICK + CARD_THIRDS - sum(captured)
-    solo = state.soloist
-    success = points[solo] // 3 >= NEEDED // 3
-    losers = [solo] if not success else [s for s in range(3) if s != solo]
-    loser_cards = sum(captured[s] for s in losers)
-    if won[solo] in (0, 12):
-        multiplier = 2
-    elif loser_cards < 3:
-        multiplier = 3
-    else:
-        multiplier = 1
-    price = PRICE[state.raised if state.raised != "none" else state.contract] * multiplier
-    price = price if success else -price
-    out = [-price] * 3
-    out[solo] = 2 * price
+    _, out = settle(state.soloist, state.contract, state.raised, points, won, captured)
     return out, points

@@ -1,7 +1,7 @@
 """The hard player's playouts of Briscola Chiamata's play, on card indices.
 
 `playout(state)` finishes a determinized hand in play (the auction and the
-call made) as the engine playout of the normal player does (`search.playout`
+call made) as the engine playout of the normal player does (`rollout.playout`
 with `playout.NORMAL_PLAYOUT`): every seat plays `normal.best_card` (here
 `fast_trumps.choose`, the same card) with the sides as that seat knows them
 at the table (`playout.FullView`): the partner and a caller alone know
@@ -12,7 +12,7 @@ It returns the hand's score and each seat's card points, as
 `state.outcome()` would give them, and the count of actions the engine
 would have applied (the step budget); tests/test_hard.py checks all three
 against the engine on random deals. The auction and the call stay on the
-engine (`search.playout` runs them, then hands the play over here).
+engine (`rollout.playout` runs them, then hands the play over here).
 """
 
 from __future__ import annotations

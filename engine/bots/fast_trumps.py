@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from ..cards import ALL_CARDS
 from .endgame import SUIT_OF
-from .normal import CLINCH, MASTER_TRUMP, TRUMP_BASE, TRUMP_STEP
+from .normal import MASTER_TRUMP, TRUMP_BASE, TRUMP_STEP
+from .normal.trumps import clinch
 
 INDEX = {card: card.index for card in ALL_CARDS}
 """Card -> its index (`Card.index`), for reading a state's hands."""
@@ -69,13 +70,7 @@ def choose(
     kept_top = None  # `mine` when the trick's best card stays the best
     if trick:  # the trick's best card before this one
         top, position = best_of(trick, beats)
-    # The master trump: no other hand holds a higher trump.
-    higher = 0
-    for seat in range(n):
-        if seat != me:
-            for c in hands[seat]:
-                if SUIT_OF[c] == trump and strength[c] > higher:
-                    higher = strength[c]
+    higher = _highest_other_trump(me, hands, trump, strength)
     best_card, best_key = -1, None
     for card in hand:
         # p_my_side_wins(trick + [card])
@@ -87,27 +82,34 @@ def choose(
             mine = side_wins(card, played, leader, played, n, hands, beats, friend)
         points = base_points + value[card]
         rank = strength[card] - 1
-        if SUIT_OF[card] != trump:
-            kept = 0.05 * rank
-        else:
-            worth = TRUMP_BASE + TRUMP_STEP * rank
-            if strength[card] > higher:
-                worth += MASTER_TRUMP
-            kept = worth * scale
-        ev = (2.0 * mine - 1.0) * points - kept
-        if sides is not None:
-            ours, theirs = sides
-            if not (ours > 60 or theirs > 60):
-                bonus = 0.0
-                if ours + points > 60:
-                    bonus += CLINCH * mine
-                if theirs + points > 60:
-                    bonus -= CLINCH * (1.0 - mine)
-                ev += bonus
+        ev = (2.0 * mine - 1.0) * points - _kept_worth(card, rank, trump, strength, higher, scale)
+        if sides is not None and not (sides[0] > 60 or sides[1] > 60):
+            ev += clinch(sides[0], sides[1], points, mine)
         key = (ev, -rank, -card)
         if best_key is None or key > best_key:
             best_card, best_key = card, key
     return best_card
+
+
+def _highest_other_trump(me: int, hands: list[list[int]], trump: int, strength) -> int:
+    """The strength of the highest trump in another hand (0: none); a trump above it is the master trump."""
+    higher = 0
+    for seat in range(len(hands)):
+        if seat != me:
+            for c in hands[seat]:
+                if SUIT_OF[c] == trump and strength[c] > higher:
+                    higher = strength[c]
+    return higher
+
+
+def _kept_worth(card: int, rank: int, trump: int, strength, higher: int, scale: float) -> float:
+    """What keeping `card` for later is worth: a trump more, the master trump most."""
+    if SUIT_OF[card] != trump:
+        return 0.05 * rank
+    worth = TRUMP_BASE + TRUMP_STEP * rank
+    if strength[card] > higher:
+        worth += MASTER_TRUMP
+    return worth * scale
 
 
 def side_wins(best: int, winner_at: int, leader: int, played: int, n: int, hands, beats, friend) -> float:

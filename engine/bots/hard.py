@@ -18,6 +18,7 @@ from .inference import Inference
 from .narrowing import ROOT_CANDIDATES, discard_candidates, thin_bids, thin_calls
 from .playout import NORMAL_PLAYOUT, FullView, as_policy, heuristic_action, playout_policy
 from .rewards import reward_function
+from .rollout import briscola_finish, playout
 from .search import (
     BRISCOLA_STEPS,
     CONFIDENCE,
@@ -31,8 +32,6 @@ from .search import (
     TREE_PLAYS,
     Node,
     best_action,
-    briscola_finish,
-    playout,
     search,
 )
 

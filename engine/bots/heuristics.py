@@ -61,7 +61,7 @@ class Table:
         self.unseen_set = set(self.unseen)
         self.known = [set(h) for h in state.hands]
         self.hidden = list(state.unknown)
-        self.voids = self._voids() if getattr(state, "MUST_FOLLOW", False) else [set() for _ in range(self.n)]
+        self.voids = self._voids() if state.MUST_FOLLOW else [set() for _ in range(self.n)]
         self._side = self._side_membership()
 
     # --- cards ----------------------------------------------------------------

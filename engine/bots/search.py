@@ -8,20 +8,21 @@ describes the method and its figures.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from math import ceil, log, log2, sqrt
 from random import Random
+from types import ModuleType
 from typing import Final, Literal
 
 from ..determinize import Determinizer, as_seen
-from ..games.briscola import Briscola, BriscolaState
-from ..games.calabresella import Calabresella
-from ..games.chiamata import Chiamata
 from ..state import CHANCE, TERMINAL, Action, State
-from . import briscola2, fast_briscola, fast_calabresella, fast_chiamata
+from . import briscola2, fast_briscola
 from .inference import Inference
 from .narrowing import available, root_candidates
 from .playout import NORMAL_PLAYOUT
 from .rewards import reward_function
+from .rollout import fast_module, fast_playout, finisher, playout, plays_left
 
 DEFAULT_STEPS = 4000
 """The default budget, in steps of simulation a move (`search`): an early
@@ -202,7 +203,7 @@ def search(
         steps = DEFAULT_STEPS if fast is None else fast_steps(fast)
     budget = Budget(iterations, seconds, steps, began)
     budget.steps += inference_steps(determinizer)  # the first sample's checks
-    solved: dict = {}
+    plays = Playouts(seat, policy, exploration, expand_after, fast, rewards, finish)
     alive = root_candidates(state, root, rng, policy)
     rounds = max(1, ceil(log2(len(alive))))
     for number in range(1, rounds + 1):
@@ -213,24 +214,7 @@ def search(
                 budget.steps += inference_steps(determinizer)
             seed = rng.getrandbits(32)
             for action in alive:
-                one = state.clone()
-                start = len(one.history)
-                child = root.child(action, action, seat)
-                one.apply(action)
-                play_rng = Random(seed)
-                path = (
-                    []
-                    if expand_after is None
-                    else descend(child, one, seat, play_rng, policy, exploration, expand_after)
-                )
-                if fast is not None:
-                    reward, steps_taken = fast_playout(one, play_rng, policy, fast, rewards, solved)
-                    budget.steps += steps_taken
-                else:
-                    reward = rewards(one, playout(one, play_rng, policy, finish))
-                backpropagate([child] + path, reward)
-                child.samples[root.visits] = reward[seat]
-                budget.steps += len(one.history) - start
+                budget.steps += plays.try_action(root, state, action, seed)
             root.visits += 1
             budget.iterations += 1
             budget.steps += SAMPLE_STEPS
@@ -239,6 +223,47 @@ def search(
             alive = halve(root, alive)
     root.finalists = alive
     return root
+
+
+@dataclass
+class Playouts:
+    """How `search` plays a root action out in a determinization: the tree below it
+    (`expand_after`: None, playouts only), then a playout by `policy` (on numbers,
+    `fast`, where it can)."""
+
+    seat: int
+    policy: Callable[[State, Random], Action]
+    exploration: float
+    expand_after: int | None
+    fast: ModuleType | None
+    rewards: Callable
+    finish: Callable | None
+    solved: dict = field(default_factory=dict)
+    """The exact finishes already searched, shared by every playout of the search."""
+
+    def try_action(self, root: Node, state: State, action: Action, seed: int) -> int:
+        """Apply `action` to a copy of `state` and play the hand out (the playout's
+        random numbers from `seed`); add the reward to the tree and to `action`'s
+        samples; return the steps it took."""
+        seat = self.seat
+        one = state.clone()
+        start = len(one.history)
+        child = root.child(action, action, seat)
+        one.apply(action)
+        play_rng = Random(seed)
+        path = (
+            []
+            if self.expand_after is None
+            else descend(child, one, seat, play_rng, self.policy, self.exploration, self.expand_after)
+        )
+        steps = 0
+        if self.fast is not None:
+            reward, steps = fast_playout(one, play_rng, self.policy, self.fast, self.rewards, self.solved)
+        else:
+            reward = self.rewards(one, playout(one, play_rng, self.policy, self.finish))
+        backpropagate([child] + path, reward)
+        child.samples[root.visits] = reward[seat]
+        return steps + len(one.history) - start
 
 
 def inference_steps(sampler) -> int:
@@ -344,99 +369,11 @@ def descend(
         path.append(node)
 
 
-def plays_left(state: State) -> int:
-    """The cards still to be played in the hand (those in hand and, in
-    Briscola, the stock's)."""
-    stock = state.pile_left() if isinstance(state, BriscolaState) else 0
-    return stock + sum(state.hand_size(s) for s in range(state.n))
-
-
-def playout(state: State, rng: Random, policy, finish=None) -> list[int] | None:
-    """Finish the hand with `policy`, chance events from the deal; or, once
-    `finish(state)` gives the final card points of each side (an exact
-    search), stop there and return them."""
-    while True:
-        turn = state.current_player()
-        if turn == TERMINAL:
-            return None
-        if turn != CHANCE and finish is not None:
-            totals = finish(state)
-            if totals is not None:
-                return totals
-        state.apply(state.chance_outcome() if turn == CHANCE else policy(state, rng))
-
-
-FAST_PLAYOUTS = (briscola2, fast_briscola, fast_chiamata, fast_calabresella)
-"""The modules that play the normal player's playouts on card indices, each
-for the positions its `supports(state)` accepts."""
-
-
-def fast_module(game, state: State):
-    """The module of `FAST_PLAYOUTS` that finishes this game's hands from
-    `state` on card indices, or None (then the playouts are the engine's):
-    Briscola for two from anywhere (`briscola2`), for three, four and six
-    (`fast_briscola`) in the plain game; Chiamata and Calabresella from any
-    phase, the play on numbers (`fast_chiamata`, `fast_calabresella`) once
-    the engine has played what comes before it."""
-    if isinstance(game, (Chiamata, Calabresella)):
-        return fast_chiamata if isinstance(game, Chiamata) else fast_calabresella
-    for module in (briscola2, fast_briscola):
-        if module.supports(state):
-            return module
-    return None
-
-
 def fast_steps(module) -> int:
     """The default budget in steps a move where `module` plays the playouts."""
     if module is briscola2:
         return FAST_STEPS
     return BRISCOLA_STEPS if module is fast_briscola else PLAY_STEPS
-
-
-def fast_playout(state: State, rng: Random, policy, module, rewards, solved: dict) -> tuple[list[float], int]:
-    """Finish the hand of full `state` with the normal player (`policy`,
-    `NORMAL_PLAYOUT`): on the engine (`state` changed in place) until
-    `module` supports the position, then on card indices; (every seat's
-    reward, steps taken on numbers: those on the engine are in
-    `state.history`)."""
-    while not module.supports(state):
-        turn = state.current_player()
-        if turn == TERMINAL:
-            return rewards(state), 0
-        state.apply(state.chance_outcome() if turn == CHANCE else policy(state, rng))
-    if module is briscola2:
-        totals, taken = briscola2.playout(state, solved)
-        return rewards(state, totals), taken
-    final, taken = module.playout(state, solved)
-    return rewards(state, None, final), taken
-
-
-def finisher(game):
-    """`finish(full state) -> side points or None` for `playout`: Briscola for
-    two only (None for the other games)."""
-    if isinstance(game, Briscola) and game.players == 2:
-        return briscola_finish
-    return None
-
-
-def briscola_finish(state: BriscolaState) -> list[int] | None:
-    """Briscola for two, every card known, at most the last draw left (the
-    winner of the trick draws the face-down card, the other the face-up
-    one): each seat's final card points with best play by both, by the
-    exact search (`engine/bots/endgame.py`). None earlier, or while a trump
-    exchange is still possible."""
-    pile = state.pile_left()
-    if pile not in (0, 2) or state.phase != "play":
-        return None
-    draw: tuple[int, ...] = ()
-    if pile == 2:
-        if state.exchange_card is not None and (state.can_exchange(0) or state.can_exchange(1)):
-            return None
-        top = state.stock[state.drawn]
-        assert top is not None  # a full state: every card known
-        draw = (top.index, state.faceup.index)
-    hands = [[c.index for c in hand] for hand in state.hands]
-    return briscola2.finish(hands, [c.index for c in state.trick], state.leader, state.captured, draw, state)
 
 
 def backpropagate(path: list[Node], rewards: list[float]) -> None:

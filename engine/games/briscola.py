@@ -50,6 +50,8 @@ class Briscola(Game):
     RESULT_KEYS = ("winner", "trump", "side_points")
     """`winner` is a side (a team index, or a seat), None for a draw; a
     declared black hand adds `black_hand` (the declarer)."""
+    SHARES_ONLY_CAUSE = True
+    """No rule of Briscola turns on a card only one seat sees (see `Game`)."""
 
     def __init__(self, players: int, options: dict | None = None):
         super().__init__(players, options)
@@ -210,7 +212,7 @@ class BriscolaState(State):
     def chance_outcome(self) -> Action:
         if self.turn != CHANCE:
             raise IllegalAction("no cards are to be dealt now")
-        drawn, n, stock = self.drawn, self.n, self.stock  # `_next_draw`, inline
+        drawn, n, stock = self.drawn, self.n, self.stock  # the next draw: a card a seat, the face-up card last
         end = drawn + n
         cards = tuple(stock[drawn:end]) if end <= len(stock) else (*stock[drawn:], self.faceup)
         if n != 2:
@@ -229,16 +231,6 @@ class BriscolaState(State):
             self.history.append(action)
             return
         State.apply(self, action)
-
-    def _next_draw(self) -> tuple[Card | None, ...]:
-        """The next draw as this state knows the pile: one card per seat from
-        the trick winner on, the face-up card last (None: unknown)."""
-        drawn = self.drawn
-        end = drawn + self.n
-        stock = self.stock
-        if end <= len(stock):
-            return tuple(stock[drawn:end])
-        return (*stock[drawn:], self.faceup)
 
     def chance_holders(self, need: Need) -> tuple:
         """A draw: one card to each seat, from the trick winner on."""
@@ -289,7 +281,7 @@ class BriscolaState(State):
         trick = self.trick
         trick.append(card)
         n = self.n
-        if len(trick) < n:  # `_add_to_trick`
+        if len(trick) < n:  # the trick goes on
             self.turn = seat + 1 if seat + 1 < n else 0
             return
         winner = self._close_trick(self.strength, self.trump, self.points)
@@ -334,7 +326,7 @@ class BriscolaState(State):
         self._end()
 
     def _draw(self, action: Action) -> None:
-        drawn, n, stock = self.drawn, self.n, self.stock  # `_next_draw`, inline
+        drawn, n, stock = self.drawn, self.n, self.stock  # the next draw: a card a seat, the face-up card last
         end = drawn + n
         expected = tuple(stock[drawn:end]) if end <= len(stock) else (*stock[drawn:], self.faceup)
         cards: Sequence[Card | None] = action.cards

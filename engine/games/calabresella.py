@@ -3,29 +3,23 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Literal
 
 from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, Phase, Refusal, State, play_actions
+from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, Refusal, play_actions
 from . import GAMES
+from .calabresella_contract import CONTRACTS as CONTRACTS
+from .calabresella_contract import RAISES as RAISES
+from .calabresella_contract import ContractState
+from .calabresella_score import CARD_THIRDS as CARD_THIRDS
+from .calabresella_score import LAST_TRICK as LAST_TRICK
+from .calabresella_score import NEEDED as NEEDED
+from .calabresella_score import PRICE as PRICE
+from .calabresella_score import settle
 
 STRENGTH = strength_table(TRESSETTE_ORDER)
 VALUE = points_table(THIRDS)
-Contract = Literal["chiamo", "solo", "solissimo"]
-RaiseChoice = Literal["none", "dividete", "scegliete"]
-"""After Solissimo: play as it is, or let the defenders divide or choose the monte."""
-CONTRACTS: tuple[Contract, ...] = ("chiamo", "solo", "solissimo")
-RAISES: tuple[RaiseChoice, ...] = ("none", "dividete", "scegliete")
-PRICE = {"chiamo": 1, "solo": 2, "solissimo": 4, "dividete": 8, "scegliete": 16}
-LAST_TRICK = 3
-"""Thirds for winning the last trick."""
-NEEDED = 18
-"""Thirds the soloist needs: 6 whole points."""
-CARD_THIRDS = sum(VALUE)
-"""Thirds in the 40 cards (32): what the tricks did not take is in the monte."""
-
 # The seats' actions, built once (legal_actions is hot in bots' playouts).
 SPEAK = tuple(
     tuple((Action(s, "pass"), *(Action(s, "bid", contract=c) for c in CONTRACTS[k:])) for k in range(4))
@@ -74,7 +68,10 @@ class Calabresella(Game):
         return hands_scored >= self.options["series_hands"]
 
 
-class CalabresellaState(State):
+class CalabresellaState(ContractState):
+    """A hand of Calabresella: the auction, the play and the result, over the contract's
+    phases (`ContractState`, calabresella_contract.py)."""
+
     game: Calabresella
     HANDLERS = {
         "bid": "_bid",
@@ -105,34 +102,13 @@ class CalabresellaState(State):
     MUST_FOLLOW = True
     POINT_UNIT = "third"
 
-    FIELDS = ("monte", "spoken", "soloist", "contract", "raised", "called", "handed_from", "discarders", "redeal")
+    FIELDS = ("spoken", "redeal")
 
     def __init__(self, game: Calabresella, dealer: int, deal: Deal, viewer: int | None = None):
         super().__init__(game, dealer, deal, viewer)
-        if len(deal.monte) != 4:
-            raise ValueError("a calabresella deal needs its 4 monte cards")
-        self.monte: list[Card | None] = list(deal.monte)
         self.phase = "auction"
         self.spoken = 0
-        self.soloist: int | None = None
-        self.contract: Contract | None = None
-        self.raised: RaiseChoice = "none"
-        self.called: Card | None = None
-        self.handed_from: int | None = None
-        self.discarders: list[tuple[int, int]] = []
         self.redeal = False
-
-    def _clone_extra(self, state: CalabresellaState) -> None:
-        state.monte = list(self.monte)
-        state.discarders = list(self.discarders)
-
-    def defenders(self) -> tuple[int, int]:
-        """The two defenders in playing order after the soloist."""
-        assert self.soloist is not None  # asked once the auction has a soloist
-        return ((self.soloist + 1) % 3, (self.soloist + 2) % 3)
-
-    def _known_elsewhere(self) -> list[Card]:
-        return [c for c in self.monte if c is not None]
 
     # --- auction ------------------------------------------------------------
 
@@ -164,168 +140,6 @@ class CalabresellaState(State):
         else:
             self._next("raise", self.soloist)
 
-    def _next(self, phase: Phase, turn: int) -> None:
-        self.phase = phase
-        self.turn = turn
-
-    # --- chiamo, solo, solissimo -------------------------------------------
-
-    def _call(self, action: Action) -> None:
-        if action.card is None:
-            raise IllegalAction("call needs a card")
-        self.called = action.card
-        self._next("handover", CHANCE)
-
-    def _holder_of_called(self) -> int | None:
-        for seat in self.defenders():
-            if self.called in self.hands[seat]:
-                return seat
-        return None
-
-    def handover_rule(self, holder: int | None) -> Refusal | None:
-        """The handover rule: None when `holder` may hand over the called card
-        (`holder` None: nobody does, a denial), else the rule it breaks. A
-        defender this state knows to hold the called card must hand it over;
-        only a defender can. A rule check a subclass may relax."""
-        known = self._holder_of_called()
-        if holder is None:
-            if known is not None:
-                text = f"seat {known} holds {self.called} and must hand it over"
-                return Refusal("hand_over", text, seat=known, card=self.called)
-        elif holder not in self.defenders():
-            text = f"only a defender hands over the called card, not seat {holder}"
-            return Refusal("defenders_hand_over", text, seat=holder)
-        return None
-
-    def _handover(self, action: Action) -> None:
-        assert self.called is not None and self.soloist is not None  # after the call
-        holder = action.holder
-        if action.card is not None and action.card is not self.called:
-            raise IllegalAction(f"the called card is {self.called}, not {action.card}")
-        reason = self.handover_rule(holder)
-        if reason is not None:
-            raise IllegalAction.of(reason)
-        if holder is not None:
-            self._take_card(holder, self.called, "hand over")
-            self.hands[self.soloist].append(self.called)
-        self.handed_from = holder
-        self._next("monte", CHANCE)
-
-    def _show_monte(self, action: Action) -> None:
-        assert self.soloist is not None  # the auction had a soloist
-        cards = self._check_monte(action.cards)
-        self.monte = list(cards)
-        if self.contract == "solissimo":
-            self._next("take", self.defenders()[0])
-            return
-        self.hands[self.soloist].extend(cards)
-        self.monte = []
-        if self.handed_from is not None:
-            self._next("return", self.soloist)
-        else:
-            self.discarders = [(self.soloist, 4)]
-            self._next("discard", self.soloist)
-
-    def _check_monte(self, cards: tuple) -> tuple:
-        if len(cards) != 4:
-            raise IllegalAction(f"the monte holds 4 cards, not {len(cards)}")
-        out = []
-        for known, shown in zip(self.monte, cards):
-            if known is not None and shown is not None and shown is not known:
-                raise IllegalAction(f"{shown} is not the monte card shown")
-            out.append(known if known is not None else shown)
-        if any(c is None for c in out):
-            raise IllegalAction("the monte must be shown face up")
-        return tuple(out)
-
-    def _return(self, action: Action) -> None:
-        card = action.card
-        if card is None:
-            raise IllegalAction("return needs a card")
-        assert self.soloist is not None and self.handed_from is not None  # a card was handed over
-        self._take_card(self.soloist, card, "return")
-        self.hands[self.handed_from].append(card)
-        self.discarders = [(self.soloist, 4)]
-        self._next("discard", self.soloist)
-
-    def _raise(self, action: Action) -> None:
-        if action.choice not in RAISES:
-            raise IllegalAction(f"after Solissimo: none, dividete or scegliete, not {action.choice!r}")
-        assert self.soloist is not None  # the Solissimo bidder
-        self.raised = action.choice
-        if action.choice == "none":
-            self._start_play(self.soloist)
-        elif action.choice == "dividete":
-            self._next("dividete", CHANCE)
-        else:
-            self._next("monte", CHANCE)
-
-    def _divide(self, action: Action) -> None:
-        if len(action.cards) != 4:
-            raise IllegalAction("dividete gives out the 4 monte cards")
-        for known, given in zip(self.monte, action.cards):
-            if known is not None and given is not None and given is not known:
-                raise IllegalAction(f"{given} is not the monte card dealt there")
-        cards = [k if k is not None else c for k, c in zip(self.monte, action.cards)]
-        first, second = self.defenders()
-        for seat, part in ((first, cards[:2]), (second, cards[2:])):
-            for card in part:
-                if card is None:
-                    self.unknown[seat] += 1
-                else:
-                    self.hands[seat].append(card)
-        self.monte = []
-        self.discarders = [(first, 2), (second, 2)]
-        self._next("discard", first)
-
-    def _take(self, action: Action) -> None:
-        taken = action.cards
-        if len(set(taken)) != len(taken) or any(c not in self.monte for c in taken):
-            raise IllegalAction("take only cards of the monte, each once")
-        first, second = self.defenders()
-        rest = [c for c in self.monte if c not in taken]
-        # The monte was shown face up (`_check_monte`): none of these is unknown.
-        self.hands[first].extend(c for c in taken if c is not None)
-        self.hands[second].extend(c for c in rest if c is not None)
-        self.monte = []
-        self.discarders = [(s, k) for s, k in ((first, len(taken)), (second, len(rest))) if k]
-        self._next("discard", self.discarders[0][0])
-
-    def _discard(self, action: Action) -> None:
-        seat, count = self.discarders[0]
-        cards = action.cards
-        if len(cards) != count:
-            raise IllegalAction(f"seat {seat} must discard {count} cards, not {len(cards)}")
-        known = [c for c in cards if c is not None]
-        if len(set(known)) != len(known):
-            raise IllegalAction("a card cannot be discarded twice")
-        if len(known) == len(cards):
-            missing = [c for c in known if self._holds(seat, c) is False]
-            if missing:
-                raise IllegalAction(f"cannot discard {missing[0]}: seat {seat} does not hold it")
-            if sum(c not in self.hands[seat] for c in known) > self.unknown[seat]:
-                raise IllegalAction(f"seat {seat} does not hold all of these cards")
-            for card in known:
-                self._take_card(seat, card, "discard")
-        else:
-            # Discarded face down: this view no longer knows which cards stay.
-            if self.hand_size(seat) < count:
-                raise IllegalAction(f"seat {seat} holds fewer than {count} cards")
-            self.unknown[seat] = self.hand_size(seat) - count
-            self.hands[seat] = []
-        self.monte.extend(cards)
-        self.discarders.pop(0)
-        if self.discarders:
-            self.turn = self.discarders[0][0]
-        else:
-            assert self.soloist is not None  # discards come after the auction
-            lead = self.soloist if self.contract == "solissimo" else (self.dealer + 1) % 3
-            self._start_play(lead)
-
-    def _start_play(self, leader: int) -> None:
-        self.leader = leader
-        self._next("play", leader)
-
     # --- play ---------------------------------------------------------------
 
     def follow_suit_rule(self, seat: int, card: Card) -> Refusal | None:
@@ -355,7 +169,7 @@ class CalabresellaState(State):
         except ValueError:
             self._take_card(seat, card)
         trick.append(card)
-        if len(trick) < 3:  # `_add_to_trick`
+        if len(trick) < 3:  # the trick goes on
             self.turn = seat + 1 if seat < 2 else 0
             return
         winner = self._close_trick(STRENGTH, None, VALUE)
@@ -499,30 +313,5 @@ class CalabresellaState(State):
     def _finish(self) -> tuple[dict, list[int]]:
         if self.redeal:
             return {"redeal": True}, [0, 0, 0]
-        points = self._points()
-        solo = self.soloist
-        assert solo is not None and self.contract is not None  # not redealt: the auction had a soloist
-        thirds = points[solo]
-        success = thirds // 3 >= NEEDED // 3
-        won = self.won[solo]
-        losers = [solo] if not success else list(self.defenders())
-        loser_cards = sum(self.captured[s] for s in losers)
-        if won in (0, 12):
-            multiplier = 2
-        elif loser_cards < 3:
-            multiplier = 3
-        else:
-            multiplier = 1
-        price = PRICE[self.raised if self.raised != "none" else self.contract] * multiplier
-        price = price if success else -price
-        score = [-price] * 3
-        score[solo] = 2 * price
-        result = {
-            "soloist": solo,
-            "contract": self.contract,
-            "raise": self.raised,
-            "soloist_thirds": thirds,
-            "success": success,
-            "multiplier": multiplier,
-        }
-        return result, score
+        assert self.soloist is not None and self.contract is not None  # not redealt: the auction had a soloist
+        return settle(self.soloist, self.contract, self.raised, self._points(), self.won, self.captured)

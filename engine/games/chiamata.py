@@ -9,7 +9,7 @@ from typing import NoReturn
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, RANKS, SUITS, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
 from ..game import Game
-from ..state import PLAYS, TERMINAL, Action, IllegalAction, Refusal, State, play_actions
+from ..state import PLAYS, TERMINAL, Action, Claim, IllegalAction, Refusal, State, play_actions
 from . import GAMES
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
@@ -91,6 +91,8 @@ class ChiamataState(State):
     game: Chiamata
     HANDLERS = {"bid": "_bid", "pass": "_pass", "call": "_call", "play": "_play"}
     PHASE_KINDS = {"auction": ("bid", "pass"), "call": ("call",), "play": ("play",)}
+    SECRET_PARTNER = True
+    """Only the holder of the called card knows it is the caller's partner, until the card is played."""
 
     FIELDS = ("passed", "bidder", "rank", "target", "caller", "called", "trump", "partner", "partner_known", "redeal")
 
@@ -111,10 +113,35 @@ class ChiamataState(State):
     def _clone_extra(self, state: ChiamataState) -> None:
         state.passed = list(self.passed)
 
-    # --- auction ------------------------------------------------------------
+    # --- what a call says about hidden cards ------------------------------------
 
-    def _bids_open(self) -> list[Action]:
-        return list(self._speak()[1:])
+    def hidden_claim(self, action: Action) -> Claim | None:
+        """A call under the two rule: the caller holds the 2 of trump and every trump below
+        the called card, and not that card."""
+        if action.kind != "call":
+            return super().hidden_claim(action)
+        facts = self.rule_facts(action)
+        if not facts:
+            return None
+        lacks = tuple(card for fact, _, card in facts if fact == "lacks")
+        holds = tuple(card for fact, _, card in facts if fact == "holds")
+        return Claim("two rule", lacks, holds)
+
+    def rule_facts(self, action: Action) -> list[tuple[str, int, Card]]:
+        """A call that relies on the two rule (`two_rule`): the caller holds the 2 of the
+        called suit and every lower trump, and does not hold the called card."""
+        options, card, bid = self.game.options, action.card, self.rank
+        if action.kind != "call" or options["auction"] == "points" or card is None or bid is None or card.rank == bid:
+            return []
+        if options["call"] == "at_least" and BRISCOLA_ORDER.index(card.rank) < BRISCOLA_ORDER.index(bid):
+            return []
+        if bid != "2":
+            return []  # refused by the rules: the replay says so
+        caller = action.seat
+        lower = LOW_TO_HIGH[: LOW_TO_HIGH.index(card.rank)]
+        return [("lacks", caller, card)] + [("holds", caller, Card(rank, card.suit)) for rank in lower]
+
+    # --- auction ------------------------------------------------------------
 
     def _speak(self) -> tuple[Action, ...]:
         """The auction's choices of the seat to speak: a pass, then every bid still open."""
@@ -301,7 +328,7 @@ class ChiamataState(State):
             self.partner_known = True
         trick = self.trick
         trick.append(card)
-        if len(trick) < 5:  # `_add_to_trick`
+        if len(trick) < 5:  # the trick goes on
             self.turn = seat + 1 if seat < 4 else 0
             return
         winner = self._close_trick(STRENGTH, self.trump, POINTS)

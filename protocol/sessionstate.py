@@ -1,0 +1,275 @@
+"""The state every part of `TableSession` reads and writes, owned in one place.
+
+`TableSession` (session.py) is built from parts that share one node's state
+of a table: `TableLifecycle` (lifecycle.py), `HandFlow` (handflow.py) and
+`Outbox` (outbox.py). `SessionState`, the base of every part, sets that state
+(`__init__`): the node, the table, and the hand it is in, a `HandState`
+(handstate.py) that each hand starts afresh; and it answers the queries and
+records the events every part uses. A few methods one part calls in another
+are named at the end, for the type checker only.
+
+This module also holds `Shared`, the work nodes of one process share (a
+session's `shared`). The table's phases are named in phases.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import Card
+from engine.deal import DealPlan
+from engine.game import Game
+from engine.series import Series
+from engine.state import State
+
+from . import deck as mp
+from .audit import Culprit, Verdict
+from .claims import Claims
+from .coin import Toss
+from .errors import LocalProtocolError
+from .events import Event, EventKind, action_events, chance_events, deal_events, handover_events, verdict_events
+from .handstate import HandState
+from .identity import Identity
+from .messages import MessageKind, Table
+from .phases import TablePhase
+from .positions import HandDeck
+from .records import HandRecord
+from .store import SeatStore
+from .transcript import HOST, Transcript
+
+if TYPE_CHECKING:
+    from engine.state import Action
+
+    from .events import Update
+    from .transcript import Header
+
+
+class Shared:
+    """Work that nodes sharing one process do once: each hand's audit, each signature and proof check."""
+
+    def __init__(self) -> None:
+        self.verdicts: dict[tuple, Verdict] = {}
+        self.verified: set[bytes] = set()  # signatures and step proofs already checked (their digests)
+        self.claims: dict[bytes, dict[int, bytes]] = {}  # proofs about hidden cards checked: what each chained
+
+
+PHASE_KINDS: dict[TablePhase, MessageKind] = {
+    "table": "table",
+    "join": "join",
+    "seating": "join",
+    "coin_commit": "coin_commit",
+    "coin_reveal": "coin_reveal",
+    "commit": "commit",
+    "shuffle": "shuffle",
+    "deal": "shares",
+    "play": "act",
+    "handover": "handover",
+    "reveal": "reveal",
+}
+"""The one message kind each phase waits for."""
+
+
+class SessionState:
+    """One node's state of a table (see the module doc): the base of every part of `TableSession`."""
+
+    def __init__(
+        self,
+        seat: int | None = None,
+        identity: Identity | None = None,
+        name: str = "",
+        *,
+        store: SeatStore | None = None,
+        replacing: bool = False,
+        shared: Shared | None = None,
+    ):
+        """`store`: where the seat's secrets and signed messages are written before
+        they leave (in memory by default). `replacing`: this key means to take
+        the seat from whoever held it before (a returning player with a new key,
+        or a computer player), so the seat's earlier keys are not a hijack.
+        `shared`: work shared with the other nodes of this process."""
+        if seat is not None and identity is None:
+            raise LocalProtocolError("a seat needs an identity to sign with")
+        self.seat: int | None = seat  # None: a spectator (or the host)
+        self.identity: Identity | None = identity
+        self.name = name
+        self.store = store if store is not None else SeatStore()
+        self.replacing = replacing
+        self.shared: Shared | None = shared
+        self.transcript: Transcript | None = None  # None until the host's table message
+        self.table: Table | None = None
+        self.game: Game | None = None
+        self.rules: dict = {}
+        self.keys: dict[int, bytes] = {}
+        self.names: dict[int, str] = {}
+        self.phase: TablePhase = "table"
+        self.series: Series | None = None  # None until the coin has chosen the first dealer
+        self.toss = Toss()  # the first-dealer coin
+        self.verdicts: list[Verdict] = []
+        self.culprits: list[Culprit] = []  # proved outside any hand (the coin, the seating)
+        self.absent: set[int] = set()
+        self.banned: set[bytes] = set()  # keys evicted for cheating (table rule `replace_cheats`): never seated again
+        self.stale: list[int] = []  # entries accepted as no-ops (they crossed an interruption)
+        self.closed: str | None = None  # the host's reason, when it closed the table early
+        self.evicted = False  # this seat's place went to another key
+        self.seq = 0
+        self._events: list[Event] = []
+        self._interrupted_at = -1
+        self._resume_floor = 0
+        self._rejoin = False
+        self._next_number = 0
+        self._produced: set[tuple] = set()
+        self._revealed = -1
+        self.current = HandState()
+
+    # --- the hand this node is in: `current` owns it, these name its fields -------------
+
+    @property
+    def hand(self) -> HandRecord | None:
+        """The record of the hand this node is in (None before the first)."""
+        return self.current.record
+
+    @property
+    def plan(self) -> DealPlan:
+        """The deal plan of the hand (AttributeError before the first hand)."""
+        plan = self.current.plan
+        if plan is None:
+            raise AttributeError("no hand has started yet")
+        return plan
+
+    @property
+    def view(self) -> State | None:
+        """The hand as this node may see it; None until the deal is open."""
+        return self.current.view
+
+    @view.setter
+    def view(self, view: State | None) -> None:
+        self.current.view = view
+
+    @property
+    def cards(self) -> HandDeck:
+        return self.current.cards
+
+    @property
+    def claims(self) -> Claims:
+        return self.current.claims
+
+    @property
+    def secrets(self) -> mp.SeatSecrets | None:
+        """This seat's secrets for the hand, once it committed."""
+        return self.current.secrets
+
+    @secrets.setter
+    def secrets(self, secrets: mp.SeatSecrets | None) -> None:
+        self.current.secrets = secrets
+
+    @property
+    def _complaint(self) -> str | None:
+        return self.current.complaint
+
+    @_complaint.setter
+    def _complaint(self, why: str | None) -> None:
+        self.current.complaint = why
+
+    @property
+    def _sealed_fault(self) -> tuple[int, int] | None:
+        return self.current.sealed_fault
+
+    @_sealed_fault.setter
+    def _sealed_fault(self, fault: tuple[int, int] | None) -> None:
+        self.current.sealed_fault = fault
+
+    # --- queries every part asks ---------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.table.players if self.table else 0
+
+    def holds_seat(self) -> bool:
+        """True while this node's key holds its seat."""
+        return (
+            self.seat is not None
+            and self.identity is not None
+            and not self.evicted
+            and self.keys.get(self.seat) == self.identity.public_bytes
+        )
+
+    @property
+    def complaint(self) -> str | None:
+        """Why this seat stops the hand it is in with an early reveal (a card
+        dealt to it that does not open or contradicts its view), or None."""
+        return self._complaint
+
+    def expected(self) -> tuple[tuple[MessageKind, ...], set[int]]:
+        """Message kinds accepted now and the senders that still owe one."""
+        kind = PHASE_KINDS.get(self.phase)
+        if kind is None:
+            return (), set()
+        return (kind,), self._owing()
+
+    def _owing(self) -> set[int]:
+        n, phase, hand = self.players, self.phase, self.hand
+        if phase == "table":
+            return {HOST}
+        if phase == "join":
+            return set(range(n)) - set(self.keys)
+        if phase == "seating":
+            return set(self.absent)
+        if phase == "coin_commit":
+            return set(range(n)) - set(self.toss.commitments) - self.absent
+        if phase == "coin_reveal":
+            return set(self.toss.commitments) - set(self.toss.values) - self.absent
+        assert hand is not None  # the phases below are a hand's
+        if phase == "commit":
+            return set(range(n)) - set(hand.commits)
+        if phase == "shuffle":
+            return {len(hand.shuffles) % n}
+        if phase == "deal":
+            return set(range(n)) - set(hand.steps[-1].shares)
+        if phase == "play":
+            assert self.view is not None  # dealt
+            return {self.view.current_player()}
+        if phase == "handover":
+            assert self.view is not None  # dealt
+            return set(self.view.handover_answerers()) - set(self.current.handovers)
+        return set(hand.commits) - set(hand.reveals) - self.absent  # reveal
+
+    def _coin_context(self, seat: int) -> bytes:
+        assert self.transcript is not None  # the coin comes after the table message
+        return self.transcript.table_id + bytes([seat])
+
+    # --- events -------------------------------------------------------------------
+
+    def _emit(self, kind: EventKind, seat: int | None, **fields: Any) -> None:
+        self._events.append(Event(kind, seat, **fields))
+
+    def _emit_deal(self) -> None:
+        self._events += deal_events(self.view, self.seat if self.holds_seat() else None)
+
+    def _emit_action(self, before: State, action: Action) -> None:
+        self._events += action_events(before, self.view, action)
+
+    def _emit_chance(self, before: State, need, positions: list[int]) -> None:
+        self._events += chance_events(need, tuple(self.cards.card(p) for p in positions), self.view)
+
+    def _emit_handover(self, holder: int | None, called: Card) -> None:
+        self._events += handover_events(holder, called)
+
+    def _emit_verdict(self, verdict: Verdict) -> None:
+        self._events += verdict_events(verdict)
+
+    def _who(self, sender: int) -> str:
+        return "the host" if sender == HOST else f"seat {sender}"
+
+    if TYPE_CHECKING:
+        # What one part calls in another (or in TableSession itself).
+
+        def my_turn(self) -> bool: ...
+        def receive(self, data: bytes) -> Update: ...
+        def _update(self, messages: list[bytes] | None = None) -> Update: ...
+        def _judge(self, header: Header, body: list, index: int) -> None: ...
+        def _note_own(self, header: Header) -> None: ...
+        def _finish_if_revealed(self) -> None: ...
+        def _stop_hand(self, index: int) -> None: ...
+        def pair_key(self, other: int) -> bytes: ...
+        def _claim_inputs(self, seat: int, kind: str, decision: list) -> tuple[bytes, list]: ...
+        def legal_actions(self) -> list[Action]: ...  # protocol/view.py's
