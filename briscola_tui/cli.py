@@ -13,6 +13,7 @@ from . import language
 from .language import _
 from .names import CHEAT_KINDS, CHEATER, FIRST_SHUFFLER_CHEATS, HOST_CHEATS, LEVELS
 from .options import DEFAULT_GAME, HostOptions, JoinOptions, PlayOptions, WatchOptions
+from .os_errors import os_error_words
 from .wording import TITLES, listing
 
 
@@ -105,7 +106,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise
     except OSError as error:
-        print(f"briscola selfplay: {error.filename or args.transcript}: {error.strerror or error}", file=sys.stderr)
+        print(f"briscola selfplay: {error.filename or args.transcript}: {os_error_words(error)}", file=sys.stderr)
         return 2
 
 
@@ -133,7 +134,7 @@ def _network(run):
             print(visible(f"briscola {args.command}: {error}"), file=sys.stderr)
             return 2
         except OSError as error:
-            print(visible(f"briscola {args.command}: {error.strerror or error}"), file=sys.stderr)
+            print(visible(f"briscola {args.command}: {os_error_words(error)}"), file=sys.stderr)
             return 2
 
     return command

@@ -14,6 +14,7 @@ A seat's secrets go to a `FileSeatStore` in the user's data folder
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -272,3 +273,21 @@ class QuickSeatStore(FileSeatStore):
 
 class StoreError(ValueError):
     """A seat store file that cannot be read as one (nothing is overwritten)."""
+
+
+FIXED_HANDS = 300
+"""Hands a fixed store holds seeds for."""
+
+
+def fixed_store(deal_seed: int, seat: int) -> SeatStore:
+    """A seat store whose coin and hand seeds derive from `deal_seed`: the same
+    deals every run (for tests and snapshots; never for a real table)."""
+    store = SeatStore()
+
+    def derive(*parts) -> bytes:
+        return hashlib.sha256("/".join(map(str, ("briscola-tui fixed", deal_seed, seat, *parts))).encode()).digest()
+
+    store.coins[0] = derive("coin")
+    for hand in range(FIXED_HANDS):
+        store.seeds[hand] = derive("hand", hand)
+    return store

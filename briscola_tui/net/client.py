@@ -35,6 +35,7 @@ from protocol.transcript import entry_hash
 from ..files.folders import subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
 from ..language import _
+from ..os_errors import os_error_words
 from ..render import Note, seat_names
 from .listener import Keyboard, Listener, Person
 from .thinking import think
@@ -522,4 +523,4 @@ def _taken(task: asyncio.Future) -> None:
 
 def _why(error: BaseException) -> str:
     """An error in words: a socket's without its number ("Connection reset by peer")."""
-    return getattr(error, "strerror", None) or str(error) or _("closed")
+    return os_error_words(error) or _("closed")

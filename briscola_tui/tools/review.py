@@ -27,6 +27,7 @@ from engine.bots import coach
 
 from ..engine_words import action_words
 from ..language import _
+from ..os_errors import os_error_words
 from ..render import worth
 
 PROG = "briscola review"
@@ -69,7 +70,7 @@ def audited_hands(path: str | os.PathLike) -> Stored:
     except ProtocolError as error:
         raise ReviewError(_("{path}: a damaged entry: {error}").format(path=path, error=error)) from None
     except (OSError, ValueError) as error:
-        why = getattr(error, "strerror", None) or error
+        why = os_error_words(error)
         raise ReviewError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
     session = TableSession(None)
     records: dict[int, object] = {}

@@ -14,11 +14,10 @@ from protocol.local import LocalTable, replacement_seat
 from protocol.session import TableSession
 from protocol.view import summary
 
-from ..files.storage import TranscriptFile
+from ..files.storage import TranscriptFile, fixed_store
 from ..language import _
 from ..names import CHEATER
 from ..render import render, render_hand
-from ..tables.offline import fixed_store
 from ..wording import count, option
 
 

@@ -47,6 +47,7 @@ from protocol.view import summary
 
 from ..files.storage import read_transcript_file
 from ..language import N_, _
+from ..os_errors import os_error_words
 from ..render import render_hand
 from ..wording import count, option
 
@@ -92,7 +93,7 @@ def verify(path: str | os.PathLike, out, err) -> int:
             table_id, entries = None, []
         warnings = []
     except (OSError, ValueError) as error:
-        why = getattr(error, "strerror", None) or error
+        why = os_error_words(error)
         return _refuse(err, _("cannot read {path}: {why}").format(path=path, why=why))
     for warning in warnings:
         print(clean(_("{prog}: warning: {path}: {warning}").format(prog=PROG, path=path, warning=warning)), file=err)
