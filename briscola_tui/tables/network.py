@@ -164,7 +164,7 @@ class NetTable:
 
         lines: list[str] = []
         hosting = prepare_host(args, lines.append)
-        name = person_name(getattr(args, "name", "") or "")  # (prepare_host checked it)
+        name = person_name(args.name or "")  # (prepare_host checked it)
         options = Options(_loopback(args.bind), 0, "player", name, hosting.code or "", 0, None)
         table = cls(options, identity, hosting)
         hosting.server.say = table.host_said
