@@ -55,6 +55,16 @@ def _string(text: str, number: int) -> str:
     return value
 
 
+def _extend(entry: Entry, name: str, piece: str) -> None:
+    """A continuation line's `piece` added to the entry's `name` field (context, msgid or plural)."""
+    if name == "context":
+        entry.context = (entry.context or "") + piece
+    elif name == "plural":
+        entry.plural = (entry.plural or "") + piece
+    else:
+        entry.msgid += piece
+
+
 def parse(text: str) -> list[Entry]:
     """The entries of a `.po` text, the header (msgid "") first if it has one. Obsolete
     entries (`#~`) are dropped."""
@@ -87,7 +97,7 @@ def parse(text: str) -> list[Entry]:
             if name == "msgstr":
                 current.msgstr[index] += piece
             else:
-                setattr(current, name, (getattr(current, name) or "") + piece)
+                _extend(current, name, piece)
             continue
         keyword, _, rest = line.partition(" ")
         value = _string(rest.strip(), number)

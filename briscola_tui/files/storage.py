@@ -28,8 +28,7 @@ from protocol.transcript_file import dump_transcript, load_transcript_prefix
 from ..language import _
 from . import atomic, folders
 from .atomic import fsync_folder, write_all
-
-_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
+from .platform import BINARY, set_mode
 
 
 @dataclass(frozen=True)
@@ -113,10 +112,9 @@ class TranscriptFile:
         """
         path = Path(path)
         header = dump_transcript(table_id, meta, [])
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | BINARY, 0o600)
         try:
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, 0o600)  # whatever the umask
+            set_mode(fd, 0o600)  # whatever the umask
             write_all(fd, header)
             os.fsync(fd)
         except BaseException:
@@ -133,7 +131,7 @@ class TranscriptFile:
         file (with a warning in `.warnings`); NotATranscript or
         RemoteProtocolError (naming the entry) for anything else wrong."""
         path = Path(path)
-        fd = os.open(path, os.O_RDWR | _BINARY)
+        fd = os.open(path, os.O_RDWR | BINARY)
         try:
             data = _read_all(fd)
             table_id, meta, entries, torn = load_transcript_prefix(data)

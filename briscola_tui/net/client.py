@@ -468,7 +468,7 @@ class Client:
             async with self.receiving:  # another task touching the session waits for this
                 update = await asyncio.to_thread(self.session.receive, data)
         except ProtocolError as error:
-            culprit = getattr(error, "culprit", None)
+            culprit = error.culprit if isinstance(error, RemoteProtocolError) else None
             self.listener.note(Note("stopping", reason=error.reason, culprit=culprit))
             self.ended = "refused an entry"
             self.listener.took_entry()

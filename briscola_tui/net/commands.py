@@ -17,7 +17,7 @@ from engine import bots as players
 from engine.game import OptionError
 from engine.games import make
 from engine.text import name_problem, normal_name, visible
-from protocol.errors import LocalProtocolError, ProtocolError
+from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.identity import Identity
 from protocol.session import TableSession
@@ -280,7 +280,7 @@ def _resume_host(identity: Identity, path: Path) -> tuple[Host, TranscriptFile]:
     except NotATranscript as error:
         raise SetupError(f"{path}: {error.reason}") from None
     except ProtocolError as error:  # garbage after the last good entry, a bad frame: not cut off for us
-        entry = getattr(error, "entry", None)
+        entry = error.entry if isinstance(error, RemoteProtocolError) else None
         where = _("entry {n}").format(n=entry) if entry is not None else _("a frame")
         raise SetupError(
             _("{path}: {where} cannot be read ({reason}); the file is left as it is").format(

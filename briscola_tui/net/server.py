@@ -241,7 +241,8 @@ class TableServer:
             self.relay.close(conn, "no handshake in time")
         except (ProtocolError, ConnectionError, asyncio.IncompleteReadError) as error:
             self._count_watcher_away(conn, error)
-            self.relay.close(conn, getattr(error, "reason", None) or "connection lost")
+            reason = error.reason if isinstance(error, ProtocolError) else ""
+            self.relay.close(conn, reason or "connection lost")
         finally:
             self.conns.pop(conn.number, None)
             admission.leave(conn)

@@ -65,6 +65,7 @@ class ForkingTable(LocalTable):
     """A host that shows seat 0 the first hand's commits in one order and every other node in another."""
 
     cheated = False
+    forked: TableSession | None = None  # seat 0's session, once the host has forked the history
 
     def _order_or_fork(self, connection, signed: bytes) -> None:
         host = self.host.session
@@ -85,7 +86,7 @@ class ForkingTable(LocalTable):
         self.forked = self.seats[0]
 
     def deliver(self, node: TableSession, entry: bytes) -> None:
-        if not self.cheated or node is not getattr(self, "forked", None):
+        if not self.cheated or node is not self.forked:
             return super().deliver(node, entry)
         # Seat 0 lives in its own history: the host would have to keep it there.
         for failed, _ in self.failures:
@@ -97,7 +98,7 @@ class ForkingTable(LocalTable):
             self.failures.append((node, error))
 
     def order(self, connection, signed: bytes) -> None:
-        if getattr(self, "forked", None) is not None and connection == 0:
+        if self.forked is not None and connection == 0:
             # The host relays seat 0's next message to the others, to keep the fork going:
             # it echoes a head they never saw, and they name the host.
             for node in self.nodes[1:]:

@@ -182,9 +182,9 @@ def _card_at(game, dealer: int, deal, position: int):
     for seat, positions in enumerate(plan.hands):
         if position in positions:
             return deal.hands[seat][positions.index(position)]
-    for where, positions in (("stock", plan.stock), ("monte", plan.monte)):
+    for cards, positions in ((deal.stock, plan.stock), (deal.monte, plan.monte)):
         if position in positions:
-            return getattr(deal, where)[positions.index(position)]
+            return cards[positions.index(position)]
     return deal.faceup
 
 

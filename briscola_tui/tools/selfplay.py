@@ -9,6 +9,7 @@ from briscola_tui.tools.cheaters import CHEATS, cheat_chooser, honest_chooser
 from engine import bots
 from engine.games import make
 from protocol.audit import ABSENT
+from protocol.errors import RemoteProtocolError
 from protocol.identity import Identity
 from protocol.local import LocalTable, replacement_seat
 from protocol.session import TableSession
@@ -189,7 +190,7 @@ def culprits_of(table) -> list[str]:
         named.update(c.seat for c in verdict.culprits)
     named.update(c.seat for c in host.culprits)
     for _node, error in table.failures:
-        culprit = getattr(error, "culprit", None)
+        culprit = error.culprit if isinstance(error, RemoteProtocolError) else None
         named.add("host" if culprit in (None, "host", -1) else culprit)
     if "host" in named:
         # A host proven to cheat is not believed on its own word: who it timed

@@ -168,7 +168,8 @@ class _Story:
             try:
                 session.receive(entry.encode())
             except ProtocolError as error:
-                failed = Culprit(party(getattr(error, "culprit", None)), error.reason, k)
+                culprit = error.culprit if isinstance(error, RemoteProtocolError) else None
+                failed = Culprit(party(culprit), error.reason, k)
                 break
             self._news(k)
         if failed is None and broken is not None:
