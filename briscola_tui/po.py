@@ -178,11 +178,11 @@ def mo_bytes(entries: list[Entry]) -> bytes:
     strs_at = ids_at + 8 * len(keys)
     data_at = strs_at + 8 * len(keys)
     ids, strs, data = [], [], b""
-    for key in keys:
-        ids.append((len(key), data_at + len(data)))
-        data += key + b"\0"
-    for key in keys:
-        value = pairs[key]
+    for encoded in keys:
+        ids.append((len(encoded), data_at + len(data)))
+        data += encoded + b"\0"
+    for encoded in keys:
+        value = pairs[encoded]
         strs.append((len(value), data_at + len(data)))
         data += value + b"\0"
     out = struct.pack("<7I", 0x950412DE, 0, len(keys), ids_at, strs_at, 0, data_at)

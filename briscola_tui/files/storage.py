@@ -198,10 +198,12 @@ class TranscriptFile:
 
     def _roll_back(self) -> None:
         """Cut a half-written frame off; close if that fails too."""
+        fd = self._fd
+        assert fd is not None  # (`append` rolls back a file it has open)
         try:
-            os.ftruncate(self._fd, self._size)
-            os.lseek(self._fd, self._size, os.SEEK_SET)
-            os.fsync(self._fd)
+            os.ftruncate(fd, self._size)
+            os.lseek(fd, self._size, os.SEEK_SET)
+            os.fsync(fd)
         except OSError:
             self.close()
 

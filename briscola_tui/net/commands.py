@@ -336,7 +336,7 @@ def _lan_addresses(family: int) -> list[str]:
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, family):
             if info[4][0] not in found:
-                found.append(info[4][0])
+                found.append(str(info[4][0]))
     except OSError:
         pass
     return [a.split("%")[0] for a in found]

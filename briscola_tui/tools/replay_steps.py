@@ -74,7 +74,7 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
         kinds = {event.kind for event in update.events}
         if kinds & STEP_KINDS:
             view = session.seat_view()
-            trick = ()
+            trick: tuple[object, ...] = ()
             if "trick" in kinds and view.tricks:
                 t = view.tricks[-1]
                 trick = (t.leader, t.cards, t.winner, t.points)

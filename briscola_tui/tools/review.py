@@ -22,6 +22,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.bots import coach
 
@@ -29,6 +30,12 @@ from ..engine_words import action_words
 from ..language import _
 from ..os_errors import os_error_words
 from ..render import worth
+
+if TYPE_CHECKING:
+    from engine.deal import Deal
+    from engine.game import Game
+    from engine.state import Action
+    from protocol.records import HandRecord
 
 PROG = "briscola review"
 OK, UNREADABLE, USAGE = 0, 1, 2
@@ -43,10 +50,10 @@ class Stored:
     """What a transcript gives the review: the game, its entries, and each audited hand
     whose deal the audit opened as (hand number, dealer, deal, actions)."""
 
-    game: object
+    game: Game
     table_id: bytes
     entries: list[bytes]
-    audited: list[tuple[int, int, object, list]]
+    audited: list[tuple[int, int, Deal, list[Action]]]
     hands: list[int]  # every hand in which someone played, in order
     keys: dict[int, set[bytes]]  # every key each seat was held by
 
@@ -73,10 +80,10 @@ def audited_hands(path: str | os.PathLike) -> Stored:
         why = os_error_words(error)
         raise ReviewError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
     session = TableSession(None)
-    records: dict[int, object] = {}
+    records: dict[int, HandRecord] = {}
     keys: dict[int, set[bytes]] = {}
     done = 0
-    out = []
+    out: list[tuple[int, int, Deal, list[Action]]] = []
     entries = [entry.encode() for entry in loaded.entries]
     for entry, data in zip(loaded.entries, entries):
         try:
@@ -91,14 +98,15 @@ def audited_hands(path: str | os.PathLike) -> Stored:
             record = records.get(verdict.hand)
             if verdict.deal is None or record is None:
                 continue
-            deck = verdict.deal
+            deck, game = verdict.deal, session.game
+            assert game is not None  # (a hand was audited)
             actions = []
             for _entry, seat, kind, msg in record.moves:
                 if kind != "act":
                     continue
                 cards = ()
                 if msg.action[0] == "discard":
-                    cards = tuple(_card_at(session.game, record.dealer, deck, p) for p in msg.positions)
+                    cards = tuple(_card_at(game, record.dealer, deck, p) for p in msg.positions)
                 actions.append(action_from_wire(seat, msg.action, cards))
             out.append((verdict.hand, record.dealer, deck, actions))
         done = len(session.verdicts)

@@ -207,6 +207,7 @@ class _Story:
 
     def _show_table(self) -> None:
         session, table = self.session, self.session.table
+        assert table is not None and session.transcript is not None and session.game is not None  # (its message is in)
         self.table_shown = True
         self.say(_('table {id} "{name}"').format(id=session.transcript.table_id.hex(), name=table.name))
         options = ", ".join(option(k, v) for k, v in sorted(session.game.options.items())) or _("none")
@@ -234,6 +235,7 @@ class _Story:
     def _seat_changes(self, k: int) -> None:
         """A seat taken again after a time-out: by a new key, or by its own."""
         now, absent = self._seating(), set(self.session.absent)
+        assert self.seats is not None  # (`_news` shows them first)
         for seat, (key, _name) in sorted(now.items()):
             before = self.seats.get(seat)
             if before is None or before[0] != key:
@@ -291,7 +293,7 @@ class _Story:
             where = _("stops before its first entry")
         else:
             where = _("stops after entry {entry}").format(entry=checked - 1)
-        if session.phase == "commit" and not session.hand.commits:
+        if session.phase == "commit" and session.hand is not None and not session.hand.commits:
             where += _(", before the first hand") if session.hand.number == 0 else _(", between hands")
         return _("{where}: {owed}").format(where=where, owed=owed(session))
 
@@ -314,6 +316,7 @@ def owed(session: TableSession) -> str:
         return (_("{names} has not joined again") if again else _("{names} has not joined")).format(names=names)
     noun = _(OWED[kind][several]) if kind in OWED else kind
     if kind == "shuffle":
+        assert session.hand is not None  # (a shuffle is owed within a hand)
         phase = 1 if len(session.hand.shuffles) < session.players else 2
         noun = _("phase-{k} {noun}").format(k=phase, noun=noun)
     hand = ""
