@@ -25,6 +25,7 @@ import random
 from dataclasses import dataclass
 
 from engine.state import Action
+from protocol.errors import ProtocolError
 from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.messages import Join
@@ -75,14 +76,15 @@ class ForkingTable(LocalTable):
         commits = [signed, *(m for _, m in self.queue)]
         self.queue.clear()
         for node, order in ((self.seats[0], commits), *((n, commits[::-1]) for n in self.nodes[1:])):
+            assert node.transcript is not None  # (every node has read the table message)
             for message in order:
                 entry = Entry(len(node.transcript.entries), node.transcript.head, message)
                 self.deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
         for message in commits[::-1]:  # the host's own log follows the majority
-            entry = self.host.judge(message)
-            self.entries.append(entry)
+            judged = self.host.judge(message)
+            self.entries.append(judged)
             if self.on_entry is not None:
-                self.on_entry(entry)
+                self.on_entry(judged)
         self.forked = self.seats[0]
 
     def deliver(self, node: TableSession, entry: bytes) -> None:
@@ -94,7 +96,7 @@ class ForkingTable(LocalTable):
                 return
         try:
             node.receive(entry)
-        except Exception as error:  # noqa: BLE001 - recorded like any refusal
+        except ProtocolError as error:  # recorded like any refusal (as `LocalTable.deliver` does)
             self.failures.append((node, error))
 
     def order(self, connection, signed: bytes) -> None:
@@ -102,6 +104,7 @@ class ForkingTable(LocalTable):
             # The host relays seat 0's next message to the others, to keep the fork going:
             # it echoes a head they never saw, and they name the host.
             for node in self.nodes[1:]:
+                assert node.transcript is not None  # (every node has read the table message)
                 entry = Entry(len(node.transcript.entries), node.transcript.head, signed)
                 super().deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
             return
@@ -116,10 +119,11 @@ class HijackTable(LocalTable):
 
     def start(self) -> None:
         self.broadcast(self.host.open())
-        puppet = TableSession(self.victim, Identity.generate(), "puppet")
+        identity = Identity.generate()
+        puppet = TableSession(self.victim, identity, "puppet")
         puppet.transcript, puppet.keys = self.host.transcript, dict(self.host.session.keys)
         self.cheated = True
-        self.broadcast(self.host.submit(puppet.sign(Join(puppet.identity.public_bytes, "puppet"))).entry)
+        self.broadcast(self.host.submit(puppet.sign(Join(identity.public_bytes, "puppet"))).entry)
         for seat in self.seats:
             self.send(seat.seat, seat.start().messages)
         self.pump()
