@@ -65,6 +65,30 @@ def _extend(entry: Entry, name: str, piece: str) -> None:
         entry.msgid += piece
 
 
+def _set(entry: Entry, keyword: str, value: str, number: int) -> tuple[str, int]:
+    """The field `keyword` (on line `number`) names set to `value`; that field, which the
+    continuation lines that follow extend."""
+    if keyword == "msgctxt":
+        entry.context = value
+        return "context", 0
+    if keyword == "msgid":
+        entry.msgid = value
+        return "msgid", 0
+    if keyword == "msgid_plural":
+        entry.plural = value
+        return "plural", 0
+    if keyword == "msgstr":
+        entry.msgstr = [value]
+        return "msgstr", 0
+    if keyword.startswith("msgstr[") and keyword.endswith("]") and keyword[7:-1].isdigit():
+        index = int(keyword[7:-1])
+        if index != len(entry.msgstr):
+            raise PoError(f"line {number}: {keyword} out of order")
+        entry.msgstr.append(value)
+        return "msgstr", index
+    raise PoError(f"line {number}: unknown keyword {keyword!r}")
+
+
 def parse(text: str) -> list[Entry]:
     """The entries of a `.po` text, the header (msgid "") first if it has one. Obsolete
     entries (`#~`) are dropped."""
@@ -109,22 +133,7 @@ def parse(text: str) -> list[Entry]:
             comments = []
         if current is None:
             raise PoError(f"line {number}: {keyword} before msgid")
-        if keyword == "msgctxt":
-            current.context, target = value, ("context", 0)
-        elif keyword == "msgid":
-            current.msgid, target = value, ("msgid", 0)
-        elif keyword == "msgid_plural":
-            current.plural, target = value, ("plural", 0)
-        elif keyword == "msgstr":
-            current.msgstr, target = [value], ("msgstr", 0)
-        elif keyword.startswith("msgstr[") and keyword.endswith("]") and keyword[7:-1].isdigit():
-            index = int(keyword[7:-1])
-            if index != len(current.msgstr):
-                raise PoError(f"line {number}: {keyword} out of order")
-            current.msgstr.append(value)
-            target = ("msgstr", index)
-        else:
-            raise PoError(f"line {number}: unknown keyword {keyword!r}")
+        target = _set(current, keyword, value, number)
     finish()
     for entry in entries:
         if not entry.msgstr:
