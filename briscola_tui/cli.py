@@ -84,9 +84,9 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _review(args: argparse.Namespace) -> int:
-    from .tools.review import main_args
+    from .tools.review import review_file
 
-    return main_args(args)
+    return review_file(args.file, args.seat, sys.stdout, sys.stderr)
 
 
 def host_options(args: argparse.Namespace) -> HostOptions:

@@ -19,7 +19,6 @@ of 12") goes to standard error.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -298,7 +297,3 @@ def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> in
                 print("  " + line, file=out)
             out.flush()
     return OK
-
-
-def main_args(args) -> int:
-    return review_file(args.file, args.seat, sys.stdout, sys.stderr)
