@@ -4,6 +4,7 @@ Light: `briscola --help` loads it, not the protocol."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from engine.games import GAMES
 
@@ -12,8 +13,9 @@ from .names import CHEAT_KINDS, CHEATER, FIRST_SHUFFLER_CHEATS, HOST_CHEATS, LEV
 from .options import DEFAULT_GAME, HostOptions, JoinOptions, PlayOptions, WatchOptions
 from .wording import TITLES, listing
 
-Commands = argparse._SubParsersAction
-"""What `add_subparsers` returns: each command's parser is added to it."""
+if TYPE_CHECKING:
+    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
+    """What `add_subparsers` returns: each command's parser is added to it."""
 
 
 def _option(text: str) -> tuple[str, object]:
