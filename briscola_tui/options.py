@@ -1,18 +1,19 @@
 """What a command starts, with its defaults, in one place: the command line
 (`briscola play`, `host`, `join`, `watch`: `default=HostOptions.port`) and the
 home screen's forms (screens/setup.py, screens/netforms.py) read their
-defaults here, and the forms build these objects. Light: `briscola --help`
-loads it."""
+defaults here; the command line (`cli.host_options` and the others) and the
+forms build these objects, and what they start (`net.commands`,
+`tui.netapp`) takes them. Light: `briscola --help` loads it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 DEFAULT_GAME = "briscola"
 """The game a command or a form starts when none is chosen (`engine.games.GAMES` has the others)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class PlayOptions:
     """`briscola play` and the setup screen: a game against the computer."""
 
@@ -27,7 +28,7 @@ class PlayOptions:
     """Seconds a computer player takes per decision."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class HostOptions:
     """`briscola host` and the host form: one table on the network."""
 
@@ -53,14 +54,28 @@ class HostOptions:
     """True: the table rule `coach`, the players may ask the coach (`h`, the review)."""
     transcript: str | None = None
     time_limit: int | None = None
-    option: list[tuple[str, object]] = field(default_factory=list)
+    option: tuple[tuple[str, object], ...] = ()
     """Game options, (NAME, VALUE) as `-o NAME=VALUE` gives them."""
     name: str | None = None
     """The host's own name at its seat 0 (the app)."""
+    headless: bool = False
+    """True: only serve the table, the game as lines; False: the app, the host at seat 0."""
     ascii: bool = False
+    port_file: str | None = None
+    """Where to write the port once listening (scripts and tests)."""
+    handshake_seconds: float = 10.0
+    """Tests: `connection.Limits.handshake_seconds`."""
+    backlog: int = 5_000
+    """Tests: `connection.Limits.backlog`."""
+    limit: tuple[str, ...] = ()
+    """Tests: NAME=VALUE, any other field of `connection.Limits`."""
+    guess_free: int | None = None
+    """Tests: `admission.GuessLimits.free` (None: its default), and the two below."""
+    guess_seconds: float | None = None
+    guess_report_seconds: float | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class JoinOptions:
     """`briscola join` and the join form: a seat at a table on the network."""
 
@@ -74,12 +89,22 @@ class JoinOptions:
     """A computer player's level to play the seat; None: the person does."""
     retry: float = 60.0
     """Seconds to keep trying to reach the host after a drop."""
+    headless: bool = False
+    """True: the game as lines, moves read from standard input; False: the app."""
+    ascii: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
 class WatchOptions:
     """`briscola watch` and the watch form: a spectator."""
 
     address: str = ""
     code: str | None = None
     retry: float = 60.0
+    headless: bool = False
+    """True: the public events as lines; False: the app."""
+    ascii: bool = False
+
+
+NetOptions = HostOptions | JoinOptions | WatchOptions
+"""What `briscola host`, `join` or `watch` starts."""

@@ -55,6 +55,40 @@ def _string(text: str, number: int) -> str:
     return value
 
 
+def _extend(entry: Entry, name: str, piece: str) -> None:
+    """A continuation line's `piece` added to the entry's `name` field (context, msgid or plural)."""
+    if name == "context":
+        entry.context = (entry.context or "") + piece
+    elif name == "plural":
+        entry.plural = (entry.plural or "") + piece
+    else:
+        entry.msgid += piece
+
+
+def _set(entry: Entry, keyword: str, value: str, number: int) -> tuple[str, int]:
+    """The field `keyword` (on line `number`) names set to `value`; that field, which the
+    continuation lines that follow extend."""
+    if keyword == "msgctxt":
+        entry.context = value
+        return "context", 0
+    if keyword == "msgid":
+        entry.msgid = value
+        return "msgid", 0
+    if keyword == "msgid_plural":
+        entry.plural = value
+        return "plural", 0
+    if keyword == "msgstr":
+        entry.msgstr = [value]
+        return "msgstr", 0
+    if keyword.startswith("msgstr[") and keyword.endswith("]") and keyword[7:-1].isdigit():
+        index = int(keyword[7:-1])
+        if index != len(entry.msgstr):
+            raise PoError(f"line {number}: {keyword} out of order")
+        entry.msgstr.append(value)
+        return "msgstr", index
+    raise PoError(f"line {number}: unknown keyword {keyword!r}")
+
+
 def parse(text: str) -> list[Entry]:
     """The entries of a `.po` text, the header (msgid "") first if it has one. Obsolete
     entries (`#~`) are dropped."""
@@ -87,7 +121,7 @@ def parse(text: str) -> list[Entry]:
             if name == "msgstr":
                 current.msgstr[index] += piece
             else:
-                setattr(current, name, (getattr(current, name) or "") + piece)
+                _extend(current, name, piece)
             continue
         keyword, _, rest = line.partition(" ")
         value = _string(rest.strip(), number)
@@ -99,22 +133,7 @@ def parse(text: str) -> list[Entry]:
             comments = []
         if current is None:
             raise PoError(f"line {number}: {keyword} before msgid")
-        if keyword == "msgctxt":
-            current.context, target = value, ("context", 0)
-        elif keyword == "msgid":
-            current.msgid, target = value, ("msgid", 0)
-        elif keyword == "msgid_plural":
-            current.plural, target = value, ("plural", 0)
-        elif keyword == "msgstr":
-            current.msgstr, target = [value], ("msgstr", 0)
-        elif keyword.startswith("msgstr[") and keyword.endswith("]") and keyword[7:-1].isdigit():
-            index = int(keyword[7:-1])
-            if index != len(current.msgstr):
-                raise PoError(f"line {number}: {keyword} out of order")
-            current.msgstr.append(value)
-            target = ("msgstr", index)
-        else:
-            raise PoError(f"line {number}: unknown keyword {keyword!r}")
+        target = _set(current, keyword, value, number)
     finish()
     for entry in entries:
         if not entry.msgstr:
@@ -168,11 +187,11 @@ def mo_bytes(entries: list[Entry]) -> bytes:
     strs_at = ids_at + 8 * len(keys)
     data_at = strs_at + 8 * len(keys)
     ids, strs, data = [], [], b""
-    for key in keys:
-        ids.append((len(key), data_at + len(data)))
-        data += key + b"\0"
-    for key in keys:
-        value = pairs[key]
+    for encoded in keys:
+        ids.append((len(encoded), data_at + len(data)))
+        data += encoded + b"\0"
+    for encoded in keys:
+        value = pairs[encoded]
         strs.append((len(value), data_at + len(data)))
         data += value + b"\0"
     out = struct.pack("<7I", 0x950412DE, 0, len(keys), ids_at, strs_at, 0, data_at)

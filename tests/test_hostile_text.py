@@ -22,7 +22,6 @@ the OS picks, every wait bounded, every process killed at the end (`children`).
 
 from __future__ import annotations
 
-import argparse
 import socket
 import sys
 import textwrap
@@ -35,6 +34,7 @@ from helpers.app import FixedLobby, table_of, wait_for
 from helpers.network import CODE, WAIT, Child, Table, sit, wait_until
 
 from briscola_tui.net.commands import SetupError, join_options, person_name, player_identity
+from briscola_tui.options import JoinOptions
 from briscola_tui.tables.controller import Lobby, LobbySeat
 from briscola_tui.tables.network import NetTable
 from briscola_tui.tui.netapp import NetworkApp
@@ -147,7 +147,7 @@ def test_a_name_given_on_the_command_line_or_in_a_form_is_checked_before_anythin
         person_name(CLEAR)
     with pytest.raises(SetupError, match=r"a name such as cpu1"):
         person_name("cpu1")
-    args = argparse.Namespace(address="127.0.0.1:1", code="", name=FORGED, seat=-1, bot=None, retry=1.0)
+    args = JoinOptions(address="127.0.0.1:1", code="", name=FORGED, retry=1.0)
     with pytest.raises(SetupError, match=r"a name cannot hold a control character \(U\+000A, \\n\)"):
         join_options(args)
     with pytest.raises(FormError, match=r"^name: a name cannot hold a control character \(U\+001B"):
@@ -365,7 +365,7 @@ async def test_a_joined_app_shows_a_player_named_markup_as_it_is(children, tmp_p
     home_for(monkeypatch, tmp_path)
     table = Table(children, "briscola", players=2)
     markup = table.join("[/]")
-    args = argparse.Namespace(address=table.address, code=CODE, name="Ada", seat=-1, bot=None, retry=20.0)
+    args = JoinOptions(address=table.address, code=CODE, name="Ada", retry=20.0)
     net = NetTable(join_options(args), player_identity())
     app = NetworkApp(net, ascii=True)
     shown: list[str] = []

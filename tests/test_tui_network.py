@@ -28,7 +28,6 @@ ports, a deadline on every wait, every child killed at the end).
 
 from __future__ import annotations
 
-import argparse
 import fcntl
 import html
 import os
@@ -46,6 +45,7 @@ from helpers.app import FixedLobby, table_of, wait_for
 from helpers.network import BRISCOLA, CODE, ROOT, WAIT, Human, Proxy, Table
 
 from briscola_tui.net.commands import join_options, player_identity, watch_options
+from briscola_tui.options import JoinOptions, WatchOptions
 from briscola_tui.tables.controller import Lobby, LobbySeat
 from briscola_tui.tables.network import NetTable
 from briscola_tui.tui.netapp import NetworkApp
@@ -71,7 +71,7 @@ def home(tmp_path, monkeypatch):
 
 
 def joining(address: str, name: str = "Ada") -> NetTable:
-    args = argparse.Namespace(address=address, code=CODE, name=name, seat=-1, bot=None, retry=20.0)
+    args = JoinOptions(address=address, code=CODE, name=name, retry=20.0)
     return NetTable(join_options(args), player_identity())
 
 
@@ -187,7 +187,7 @@ async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards
     table = Table(children, "briscola", players=2, bots=1)
     person = Human(seed=1, delay=0.2, hold_at=1)  # a person's pace: the spectator sees each card go down
     table.join("Bo", human=person)  # (and after one move, Bo waits for the spectator to be there)
-    net = NetTable(watch_options(argparse.Namespace(address=table.address, code=CODE, retry=20.0)))
+    net = NetTable(watch_options(WatchOptions(address=table.address, code=CODE, retry=20.0)))
     app = NetworkApp(net, ascii=True)
     looks = 0
     try:
@@ -234,7 +234,7 @@ async def test_a_spectator_app_that_comes_mid_hand_shows_the_scores_and_lists_ev
     while person.moves < 4:
         assert time.monotonic() < end, "timed out waiting for Bo's cards"
         time.sleep(0.05)
-    net = NetTable(watch_options(argparse.Namespace(address=table.address, code=CODE, retry=20.0)))
+    net = NetTable(watch_options(WatchOptions(address=table.address, code=CODE, retry=20.0)))
     app = NetworkApp(net, ascii=True)
     try:
         async with app.run_test(size=SIZE) as pilot:

@@ -25,14 +25,10 @@ import secrets
 from pathlib import Path
 
 from ..language import _
+from .platform import BINARY, PRIVATE, set_mode
 
 _FLAGS = (
-    os.O_WRONLY
-    | os.O_CREAT
-    | os.O_EXCL
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)  # Windows: no newline translation
+    os.O_WRONLY | os.O_CREAT | os.O_EXCL | PRIVATE | BINARY  # Windows: no newline translation
 )
 _TRIES = 100
 
@@ -82,8 +78,7 @@ def replace_file(path: Path, data: bytes, mode: int = 0o600) -> None:
     fd, tmp = _create_temporary(path)
     try:
         try:
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, mode)  # the umask may have taken bits away
+            set_mode(fd, mode)  # the umask may have taken bits away
             write_all(fd, data)  # unbuffered: nothing to flush but the kernel's
             os.fsync(fd)
         finally:

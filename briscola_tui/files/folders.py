@@ -17,6 +17,7 @@ from pathlib import Path
 import platformdirs
 
 from ..language import _
+from .platform import PRIVATE, owned_by_another
 
 
 class UnsafeFolder(OSError):
@@ -39,7 +40,7 @@ def private_folder(folder: Path) -> Path:
     status = os.stat(folder)
     if not stat.S_ISDIR(status.st_mode):
         raise UnsafeFolder(_("{folder} is not a folder (set BRISCOLA_HOME to a folder of yours)").format(folder=folder))
-    if hasattr(os, "getuid") and status.st_uid != os.getuid():
+    if owned_by_another(status):
         raise UnsafeFolder(
             _(
                 "{folder} belongs to another user; briscola keeps keys and secrets there "
@@ -80,7 +81,7 @@ def subfolder(name: str) -> Path:
 def open_private(path: Path, flags: int) -> int:
     """os.open of a file of ours (mode 0o600 if created) that refuses to follow a symlink
     at `path`: a link planted there would make us write or lock another file."""
-    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600)
+    return os.open(path, flags | PRIVATE, 0o600)
 
 
 _HELD: dict[Path, int] = {}

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..language import _
+from ..os_errors import os_error_words
 from . import atomic, folders
 from .folders import data_dir, hold_lock
 
@@ -94,9 +95,7 @@ class Slot:
             return Identity.load(self.key(node))
         except (OSError, ValueError) as error:
             raise NotResumable(
-                _("the key of {node} cannot be read: {why}").format(
-                    node=node, why=getattr(error, "strerror", None) or error
-                )
+                _("the key of {node} cannot be read: {why}").format(node=node, why=os_error_words(error))
             ) from None
 
     def store(self, seat: int, start: SeatStore | None = None) -> QuickSeatStore:
@@ -119,9 +118,7 @@ class Slot:
             meta = json.loads((self.folder / "game.json").read_text())
         except (OSError, ValueError) as error:
             raise NotResumable(
-                _("{name}: no readable game.json ({why})").format(
-                    name=self.name, why=getattr(error, "strerror", None) or error
-                )
+                _("{name}: no readable game.json ({why})").format(name=self.name, why=os_error_words(error))
             ) from None
         if not isinstance(meta, dict) or meta.get("version") != META_VERSION:
             raise NotResumable(_("{name}: game.json is not one this version wrote").format(name=self.name))

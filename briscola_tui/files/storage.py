@@ -14,6 +14,7 @@ A seat's secrets go to a `FileSeatStore` in the user's data folder
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,8 +28,7 @@ from protocol.transcript_file import dump_transcript, load_transcript_prefix
 from ..language import _
 from . import atomic, folders
 from .atomic import fsync_folder, write_all
-
-_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
+from .platform import BINARY, set_mode
 
 
 @dataclass(frozen=True)
@@ -112,10 +112,9 @@ class TranscriptFile:
         """
         path = Path(path)
         header = dump_transcript(table_id, meta, [])
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | BINARY, 0o600)
         try:
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, 0o600)  # whatever the umask
+            set_mode(fd, 0o600)  # whatever the umask
             write_all(fd, header)
             os.fsync(fd)
         except BaseException:
@@ -132,7 +131,7 @@ class TranscriptFile:
         file (with a warning in `.warnings`); NotATranscript or
         RemoteProtocolError (naming the entry) for anything else wrong."""
         path = Path(path)
-        fd = os.open(path, os.O_RDWR | _BINARY)
+        fd = os.open(path, os.O_RDWR | BINARY)
         try:
             data = _read_all(fd)
             table_id, meta, entries, torn = load_transcript_prefix(data)
@@ -199,10 +198,12 @@ class TranscriptFile:
 
     def _roll_back(self) -> None:
         """Cut a half-written frame off; close if that fails too."""
+        fd = self._fd
+        assert fd is not None  # (`append` rolls back a file it has open)
         try:
-            os.ftruncate(self._fd, self._size)
-            os.lseek(self._fd, self._size, os.SEEK_SET)
-            os.fsync(self._fd)
+            os.ftruncate(fd, self._size)
+            os.lseek(fd, self._size, os.SEEK_SET)
+            os.fsync(fd)
         except OSError:
             self.close()
 
@@ -272,3 +273,21 @@ class QuickSeatStore(FileSeatStore):
 
 class StoreError(ValueError):
     """A seat store file that cannot be read as one (nothing is overwritten)."""
+
+
+FIXED_HANDS = 300
+"""Hands a fixed store holds seeds for."""
+
+
+def fixed_store(deal_seed: int, seat: int) -> SeatStore:
+    """A seat store whose coin and hand seeds derive from `deal_seed`: the same
+    deals every run (for tests and snapshots; never for a real table)."""
+    store = SeatStore()
+
+    def derive(*parts) -> bytes:
+        return hashlib.sha256("/".join(map(str, ("briscola-tui fixed", deal_seed, seat, *parts))).encode()).digest()
+
+    store.coins[0] = derive("coin")
+    for hand in range(FIXED_HANDS):
+        store.seeds[hand] = derive("hand", hand)
+    return store

@@ -405,6 +405,7 @@ class Admission:
                 self.relay.close(other, "the same key connected again")
 
     def _resume_point(self, hello) -> int:
+        assert self.host.transcript is not None  # (the host opened the table)
         entries = self.host.transcript.entries
         if 0 < hello.have <= len(entries) and entry_hash(entries[hello.have - 1]) == hello.head:
             return hello.have

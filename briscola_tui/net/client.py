@@ -21,57 +21,23 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass
 
 from engine.labels import LabelError, labels, parse
+from engine.state import Action
 from protocol import handshake as hs
-from protocol.channel import WRONG_CODE, Channel, Exchange, WrongCode
+from protocol.channel import Channel, Exchange, WrongCode
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
 from protocol.session import TableSession
-from protocol.transcript import entry_hash
 
-from ..files.folders import subfolder
-from ..files.storage import FileSeatStore, TranscriptFile
+from ..files.storage import TranscriptFile
 from ..language import _
 from ..render import Note, seat_names
 from .listener import Keyboard, Listener, Person
+from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, unreachable, why
+from .seat_copy import holding, rebuild, so_far, unconfirmed
 from .thinking import think
-
-FIRST_CONTACT_SECONDS = 2.5
-"""How long a client that never reached the table tries before it says nothing answers (a table
-it was at, it tries again for --retry seconds)."""
-
-
-class Refused(Exception):
-    """The host said no (wrong code, no seat free...): not worth retrying."""
-
-
-class Busy(ConnectionError):
-    """The host turned this connection away for load (too many connections, or this key sent
-    too many messages): try again, `seconds` later at the earliest."""
-
-    def __init__(self, reason: str, seconds: float):
-        super().__init__(reason)
-        self.seconds = seconds
-
-
-class Distrusted(Refused):
-    """The host did what an honest host does not (another seat than the one asked for, no
-    proof of the join code): this client stops, and does not retry either."""
-
-
-@dataclass
-class Options:
-    address: str
-    port: int
-    role: str  # "player" or "spectator"
-    name: str = ""
-    code: str = ""
-    seat: int = -1
-    player: object = None  # a computer player `play(view, rng)`, or None: a person on stdin
-    retry_seconds: float = 60.0  # how long to keep trying to reconnect
 
 
 class Client:
@@ -127,10 +93,10 @@ class Client:
                 if self.session is None and not isinstance(error, Busy):
                     # Never at this table: a host that is not there is said in a few seconds.
                     if waited >= FIRST_CONTACT_SECONDS:
-                        self.listener.line(self._unreachable(error))
+                        self.listener.line(unreachable(error, self._where()))
                         return 1
                 elif waited >= self.options.retry_seconds:
-                    self.listener.line(_("cannot reach the host: {why}").format(why=_why(error)))
+                    self.listener.line(_("cannot reach the host: {why}").format(why=why(error)))
                     return 1
                 pause = delay
                 if isinstance(error, Busy):
@@ -143,7 +109,7 @@ class Client:
                 elif self.session is not None and not self._lost:
                     self._lost = True  # said once, not again at every try
                     self.listener.lost(_("connection lost"), error)
-                    self.listener.retrying(_("connection lost ({why}); trying again").format(why=_why(error)))
+                    self.listener.retrying(_("connection lost ({why}); trying again").format(why=why(error)))
                 await asyncio.sleep(pause)
                 waited += pause
                 delay = min(delay * 2, 5.0)
@@ -152,30 +118,11 @@ class Client:
     def _where(self) -> str:
         return f"{self.options.address}:{self.options.port}"
 
-    def _unreachable(self, error: BaseException) -> str:
-        """Why a first connection failed, in words."""
-        if isinstance(error, ConnectionRefusedError):
-            return _("nothing answers at {address} (is the host running, on that port?)").format(address=self._where())
-        if isinstance(error, (ProtocolError, asyncio.IncompleteReadError)):
-            return _("{address} does not answer as a briscola host ({error})").format(
-                address=self._where(), error=error
-            )
-        return _("cannot reach the host at {address}: {why}").format(address=self._where(), why=_why(error))
-
     def _refusal(self, reason: str) -> str:
-        if reason == WRONG_CODE and not self.options.code:
-            return _("the host refused: this table needs a join code (--code)")
-        if reason == WRONG_CODE:
-            reason = _("wrong join code")  # the one reason known here; the others are the host's words
-        return _("the host refused: {reason}").format(reason=reason)
+        return refusal(reason, self.options.code)
 
     def _exit_status(self) -> int:
-        session = self.session
-        if session is None:
-            return 1
-        if session.phase == "over":
-            return 0
-        return 3 if session.phase == "aborted" else 1
+        return exit_status(self.session)
 
     async def _connection(self) -> None:
         reader, writer = await asyncio.open_connection(self.options.address, self.options.port, limit=MAX_FRAME + 4)
@@ -230,6 +177,7 @@ class Client:
     def _send(self, data: bytes) -> None:
         """A frame to the host: sealed once the key exchange is done (sealed and written in one
         step, so the frame counter follows the order on the wire)."""
+        assert self.writer is not None  # (connected)
         self.writer.write(frame(self.channel.seal(data) if self.channel is not None else data))
 
     def _away(self, seats: tuple[int, ...]) -> None:
@@ -250,7 +198,7 @@ class Client:
         opts = self.options
         table_id, binding = await self._exchange(reader, frames)
         key = self.identity.public_bytes if self.identity is not None else b""
-        have, head = self._holding()
+        have, head = holding(self.session)
         asked = opts.seat if self.seat is None else self.seat  # coming back: the seat it had, no other
         self._send(hs.request(opts.role, key, opts.name, asked, have, head))  # sealed: nobody on the way sees it
         kind, fields = await self._read(reader, frames)
@@ -311,22 +259,18 @@ class Client:
                 _("the host gave seat {given}, not seat {asked} that was asked for").format(given=given, asked=asked)
             )
 
-    def _holding(self) -> tuple[int, bytes]:
-        """How much of the transcript this client holds (to resume from there)."""
-        if self.session is None or self.session.transcript is None or not self.session.transcript.entries:
-            return 0, bytes(32)
-        entries = self.session.transcript.entries
-        return len(entries), entry_hash(entries[-1])
-
     async def _catch_up(self, backlog: list[bytes]) -> None:
         """Take in what the host sent since we last held the table (all of it, the first time)."""
         if self.session is None:
-            self.session, owed = await asyncio.to_thread(self._rebuild, backlog)
+            assert self.table_id is not None  # (welcomed)
+            args = (backlog, self.table_id, self.seat, self.identity, self.options.name, self.session_class)
+            self.log, session, owed = await asyncio.to_thread(rebuild, *args)
+            self.session = session
             for message in owed:  # written here, on the event loop's thread (a transport is not thread-safe)
                 self._send(hs.submit(message))
             self.listener.note(self._seated())  # "seat 2 at table ...": where this client sits
             self._name_seats()
-            summary = self._so_far()
+            summary = so_far(session)
             if summary is not None:
                 self.listener.note(summary)
             self._come_back()  # timed out while it was gone, and nothing more may come before its join
@@ -334,57 +278,16 @@ class Client:
             return
         for data in backlog:
             await self._take(data)
-        for message in self._unconfirmed():
+        for message in unconfirmed(self.session):
             self._send(hs.submit(message))  # sent before the drop, never ordered: the very same bytes
 
     def _name_seats(self) -> None:
         session = self.session
+        assert session is not None  # (caught up)
         self.listener.named(seat_names(session.names, session.players))
 
-    def _unconfirmed(self) -> list[bytes]:
-        """Messages this seat signed (and stored) that the transcript does not hold yet."""
-        session = self.session
-        if self.seat is None or session.transcript is None:
-            return []
-        store = session.store
-        return [store.sent[q] for q in sorted(store.sent) if not session.transcript.has_message(store.sent[q])]
-
-    def _rebuild(self, entries: list[bytes]) -> tuple[TableSession, list[bytes]]:
-        """A fresh session from the whole transcript and this seat's store (a restart resumes here),
-        and what the seat owes the table."""
-        self.log = self._open_log(entries)
-        if self.seat is None:
-            session = TableSession(None)
-            for data in entries:
-                session.receive(data)
-            return session, []
-        store = FileSeatStore.for_seat(self.table_id, self.seat)
-        return self.session_class.resume(self.seat, self.identity, store, entries, name=self.options.name)
-
-    def _open_log(self, entries: list[bytes]) -> TranscriptFile:
-        """This client's own copy of the transcript (what it checked, for `briscola verify`)."""
-        folder = subfolder("transcripts")
-        who = "watch" if self.seat is None else f"seat{self.seat}"
-        path = folder / f"{self.table_id.hex()}-{who}.bin"
-        log = TranscriptFile.open(path) if path.exists() else TranscriptFile.create(path, self.table_id)
-        log.sync_each = False  # the host's file is the table's; this copy is synced at the end
-        held = [e.encode() for e in log.entries]
-        if held != entries[: len(held)]:
-            raise RemoteProtocolError("the host's transcript is not the one this client stored")
-        for data in entries[len(held) :]:
-            log.append(data)
-        return log
-
-    def _so_far(self) -> Note | None:
-        """What a client arriving late missed: who sits where, and the hands scored."""
-        session = self.session
-        if not session.names:
-            return None
-        seats = tuple(sorted(session.names))
-        names = tuple(session.names[s] for s in seats)
-        return Note("so_far", names=names, seats=seats, scored=len(session.outcomes))
-
     def _seated(self) -> Note:
+        assert self.session is not None and self.table_id is not None  # (caught up)
         game = self.session.table.game if self.session.table else ""
         return Note("seated", self.seat, table=self.table_id.hex(), game=game)
 
@@ -396,6 +299,7 @@ class Client:
         seen at once), and asks again only when what it may do has changed."""
         while self.ended is None:
             session = self.session
+            assert session is not None  # (caught up)
             if session.my_turn() and self.options.player is not None:
                 self._act(await think(self.options.player, session.seat_view(), self.rng))
                 continue
@@ -443,16 +347,19 @@ class Client:
             self.listener.line(_("no more input: leaving the table"))
             self.ended = "input closed"
             return
+        assert self.session is not None  # (caught up)
         if not isinstance(answer, str) and answer not in self.session.legal_actions():
             return
         view = self.session.seat_view()
         try:
+            assert view.seat is not None  # (a player's view)
             action = parse(answer, view.seat, view.state) if isinstance(answer, str) else answer
             self._act(action)
         except (LabelError, LocalProtocolError) as error:
             self.listener.line(_("not a move: {error}").format(error=error))
 
-    def _act(self, action) -> None:
+    def _act(self, action: Action) -> None:
+        assert self.session is not None  # (caught up)
         for message in self.session.act(action).messages:
             self._send(hs.submit(message))
         self.listener.changed()
@@ -463,11 +370,13 @@ class Client:
             self._send(hs.submit(message))
 
     async def _take(self, data: bytes) -> None:
+        session = self.session
+        assert session is not None  # (caught up)
         try:
             async with self.receiving:  # another task touching the session waits for this
-                update = await asyncio.to_thread(self.session.receive, data)
+                update = await asyncio.to_thread(session.receive, data)
         except ProtocolError as error:
-            culprit = getattr(error, "culprit", None)
+            culprit = error.culprit if isinstance(error, RemoteProtocolError) else None
             self.listener.note(Note("stopping", reason=error.reason, culprit=culprit))
             self.ended = "refused an entry"
             self.listener.took_entry()
@@ -484,12 +393,14 @@ class Client:
 
     def _come_back(self) -> None:
         """Timed out but still here: take the seat back with this key (when the table waits for it)."""
-        session = self.session
+        session, identity = self.session, self.identity
+        assert session is not None  # (caught up)
         if (
             self.seat is not None
+            and identity is not None
             and session.phase == "seating"
             and self.seat in session.absent
-            and session.keys.get(self.seat) == self.identity.public_bytes
+            and session.keys.get(self.seat) == identity.public_bytes
         ):
             messages = session.rejoin().messages
             if messages:
@@ -499,14 +410,17 @@ class Client:
 
     def _check_over(self) -> None:
         """The table is over (a restarted client may find it so): this client is done."""
-        if self.ended is None and self.session.phase in ("over", "aborted"):
-            self.ended = self.session.phase
+        session = self.session
+        assert session is not None  # (caught up)
+        if self.ended is None and session.phase in ("over", "aborted"):
+            self.ended = session.phase
             if self.log is not None:
                 self.log.sync()
             self.listener.note(self._final())
 
     def _final(self) -> Note:
         session = self.session
+        assert session is not None  # (caught up)
         if session.phase == "aborted":
             named = {str(c): c for v in session.verdicts for c in v.cheats} | {str(c): c for c in session.culprits}
             return Note("stopped", culprits=tuple(named[k] for k in sorted(named)))
@@ -518,8 +432,3 @@ def _taken(task: asyncio.Future) -> None:
     """Retrieve a finished task's outcome (its error is the caller's to see, or nobody's)."""
     if not task.cancelled():
         task.exception()
-
-
-def _why(error: BaseException) -> str:
-    """An error in words: a socket's without its number ("Connection reset by peer")."""
-    return getattr(error, "strerror", None) or str(error) or _("closed")

@@ -9,14 +9,15 @@ import random
 import secrets
 import shlex
 import socket
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from engine import bots as players
 from engine.game import OptionError
 from engine.games import make
 from engine.text import name_problem, normal_name, visible
-from protocol.errors import LocalProtocolError, ProtocolError
+from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.identity import Identity
 from protocol.session import TableSession
@@ -26,7 +27,7 @@ from ..files import atomic
 from ..files.folders import InUse, data_dir, hold_lock, open_private, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
 from ..language import _, n_
-from ..options import HostOptions
+from ..options import HostOptions, JoinOptions, WatchOptions
 from .admission import GuessLimits, new_code
 from .client import Client, Options
 from .connection import Limits
@@ -92,14 +93,14 @@ class Hosting:
             Path(self.port_file).write_text(str(port))
 
 
-def prepare_host(args, say) -> Hosting:
+def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
     """The table `briscola host` serves (a new one, or the one its --transcript holds), its
     computer players and join code; `say(line)` hears what the server has to tell."""
-    person_name(getattr(args, "name", "") or "")
+    person_name(options.name or "")
     identity = Identity.load_or_create(data_dir() / "host.key")
-    path = Path(args.transcript) if args.transcript else None
+    path = Path(options.transcript) if options.transcript else None
     resumed = path is not None and path.exists()
-    if resumed:
+    if path is not None and resumed:
         host, log = _resume_host(identity, path)
         say(
             n_(
@@ -109,87 +110,83 @@ def prepare_host(args, say) -> Hosting:
             ).format(table=host.table_id.hex(), path=path, n=len(log.entries))
         )
     else:
-        host, log = _new_host(identity, args, path)
+        host, log = _new_host(identity, options, path)
     for warning in log.warnings:
         say(_("warning: {warning}").format(warning=warning))
     session = host.session
-    code = None if args.open else (args.code or _saved_code(host.table_id) or new_code())
+    code = None if options.open else (options.code or _saved_code(host.table_id) or new_code())
     if code is not None:
         _save_code(host.table_id, code)  # a restarted host keeps the code its players were given
-    level = host_level(args)
-    bots = _host_bots(host, args, log, level)
-    replace = players.get(level) if args.bots_replace else None
-    time_limit = args.time_limit if args.time_limit is not None else session.rules.get("time_limit")
+    level = host_level(options)
+    bots = _host_bots(host, options, log, level)
+    replace_with_bot = players.get(level) if options.bots_replace else None
+    time_limit = options.time_limit if options.time_limit is not None else session.rules.get("time_limit")
     server = TableServer(
         host,
         log,
         code=code,
         bots=bots,
         time_limit=time_limit,
-        replace_with_bot=replace,
-        hands=args.hands,
+        replace_with_bot=replace_with_bot,
+        hands=options.hands,
         say=say,
-        limits=_limits(args),
-        guesses=_guess_limits(args),
+        limits=_limits(options),
+        guesses=_guess_limits(options),
     )
-    again = _again(args, level)
-    return Hosting(server, log, code, args.bind, args.port, resumed, level, getattr(args, "port_file", None), again)
+    again = _again(options, level)
+    return Hosting(server, log, code, options.bind, options.port, resumed, level, options.port_file, again)
 
 
-def host_level(args) -> str:
+def host_level(options: HostOptions) -> str:
     """The computer players' level: --level, else the one in the player's settings (as the host form)."""
-    if getattr(args, "level", None):
-        return args.level
+    if options.level:
+        return options.level
     from ..files.settings import load
 
     return load().level
 
 
-def _again(args, level: str) -> tuple[str, ...]:
+def _again(options: HostOptions, level: str) -> tuple[str, ...]:
     """What `briscola host` must be given again, beside the transcript and the port, to serve the
     same table the same way: the game and its options come from the transcript, the join code
     from the data folder (`_save_code`); the rest only from the command line."""
-    words = ["--bots", str(args.bots), "--level", level]
-    if args.bind != HostOptions.bind:
-        words += ["--bind", args.bind]
-    if args.open:
-        words.append("--open")
-    if args.bots_replace:
-        words.append("--bots-replace")
-    if getattr(args, "coach", False):
+    words = ["--bots", str(options.bots), "--level", level]
+    if options.bind != HostOptions.bind:
+        words += ["--bind", options.bind]
+    words += [flag for flag, given in (("--open", options.open), ("--bots-replace", options.bots_replace)) if given]
+    if options.coach:
         words.append("--coach")
-    for option, value in (("--hands", args.hands), ("--time-limit", args.time_limit), ("--name", args.name)):
+    for flag, value in (("--hands", options.hands), ("--time-limit", options.time_limit), ("--name", options.name)):
         if value:
-            words += [option, str(value)]
-    if getattr(args, "headless", False):
-        words.append("--headless")
-    if getattr(args, "ascii", False):
-        words.append("--ascii")
+            words += [flag, str(value)]
+    words += [flag for flag, given in (("--headless", options.headless), ("--ascii", options.ascii)) if given]
     return tuple(words)
 
 
-def host_command(args) -> int:
-    hosting = prepare_host(args, say)
+def host_command(options: HostOptions) -> int:
+    hosting = prepare_host(options, say)
     session, code = hosting.server.session, hosting.code
 
-    def listening(sockets) -> None:
+    def listening(sockets: list[tuple[str, int]]) -> None:
         port = sockets[0][1]
+        assert session.table is not None  # (the host opened it, or took it up again)
         say(
             _("hosting {game}, {n} players, table {table}").format(
                 game=session.table.game, n=session.players, table=hosting.table_id.hex()
             )
         )
         with_code = "" if code is None else f" --code {code}"
-        for address in addresses(args.bind, port):
+        for address in addresses(options.bind, port):
             say(_("  join with: {command}").format(command=f"briscola join {address}{with_code}"))
-        say(_("  watch with: {command}").format(command=f"briscola watch {addresses(args.bind, port)[0]}{with_code}"))
+        watch_at = addresses(options.bind, port)[0]
+        say(_("  watch with: {command}").format(command=f"briscola watch {watch_at}{with_code}"))
         hosting.listening_on(port)
 
     try:
-        status = asyncio.run(hosting.server.run(args.bind, args.port, listening))
+        status = asyncio.run(hosting.server.run(options.bind, options.port, listening))
     except KeyboardInterrupt:
         if session.phase not in ("over", "aborted"):
-            command = hosting.resume_command(hosting.listened or args.port)
+            command = hosting.resume_command(hosting.listened or options.port)
             say(_("left the table; to take it up again run: {command}").format(command=command))
         raise
     finally:
@@ -199,18 +196,16 @@ def host_command(args) -> int:
     return status
 
 
-def _limits(args) -> Limits:
+def _limits(options: HostOptions) -> Limits:
     """The defaults, or what a test or a bench asks for: `--handshake-seconds`, `--backlog` and
     `--limit NAME=VALUE` (any field of `Limits`), hidden options of `host`."""
-    limits = Limits(
-        handshake_seconds=getattr(args, "handshake_seconds", Limits.handshake_seconds),
-        backlog=getattr(args, "backlog", Limits.backlog),
-    )
-    for item in getattr(args, "limit", None) or []:
+    limits = Limits(handshake_seconds=options.handshake_seconds, backlog=options.backlog)
+    defaults = {field.name: field.default for field in fields(Limits)}
+    for item in options.limit:
         name, _, value = item.partition("=")
-        if name not in Limits.__dataclass_fields__:
+        if name not in defaults:
             raise SetupError(f"--limit {item!r}: no such limit")
-        kind = int if isinstance(getattr(Limits, name), int) else float
+        kind = int if isinstance(defaults[name], int) else float
         try:
             setattr(limits, name, kind(value))
         except ValueError:
@@ -218,13 +213,15 @@ def _limits(args) -> Limits:
     return limits
 
 
-def _guess_limits(args) -> GuessLimits:
+def _guess_limits(options: HostOptions) -> GuessLimits:
     """The defaults, or what a test asks for (hidden options of `host`)."""
     limits = GuessLimits()
-    for name in ("free", "seconds", "report_seconds"):
-        value = getattr(args, f"guess_{name}", None)
-        if value is not None:
-            setattr(limits, name, type(getattr(limits, name))(value))
+    if options.guess_free is not None:
+        limits.free = options.guess_free
+    if options.guess_seconds is not None:
+        limits.seconds = options.guess_seconds
+    if options.guess_report_seconds is not None:
+        limits.report_seconds = options.guess_report_seconds
     return limits
 
 
@@ -249,24 +246,26 @@ def _save_code(table_id: bytes, code: str) -> None:
     atomic.replace_file(_code_path(table_id), code.encode())
 
 
-def _new_host(identity: Identity, args, path: Path | None) -> tuple[Host, TranscriptFile]:
-    options = dict(args.option)
+def _new_host(identity: Identity, options: HostOptions, path: Path | None) -> tuple[Host, TranscriptFile]:
+    game_options = dict(options.option)
     try:
-        game = make(args.game, args.players, options)
+        game = make(options.game, options.players, game_options)
     except OptionError as error:
         raise SetupError(str(error)) from None
-    if args.bots >= game.players:
+    if options.bots >= game.players:
         raise SetupError(
-            _("--bots {bots} leaves no seat for a player at a {n}-player table").format(bots=args.bots, n=game.players)
+            _("--bots {bots} leaves no seat for a player at a {n}-player table").format(
+                bots=options.bots, n=game.players
+            )
         )
     # --bots-replace: a seat timed out, or evicted for a cheat an audit names, goes to a computer player
-    rules = {"retake": True, "replace_cheats": True} if args.bots_replace else {}
-    if args.time_limit is not None:
-        rules["time_limit"] = int(args.time_limit)
-    if getattr(args, "coach", False):
+    rules: dict[str, object] = {"retake": True, "replace_cheats": True} if options.bots_replace else {}
+    if options.time_limit is not None:
+        rules["time_limit"] = int(options.time_limit)
+    if options.coach:
         rules["coach"] = True  # the players may ask the coach (`h`, the review after each hand)
     table_id = secrets.token_bytes(16)
-    host = Host(identity, table_id, args.game, game.players, options, f"{args.game} table", rules)
+    host = Host(identity, table_id, options.game, game.players, game_options, f"{options.game} table", rules)
     if path is None:
         path = subfolder("transcripts") / f"{table_id.hex()}-host.bin"
     log = TranscriptFile.create(path, table_id)
@@ -281,7 +280,7 @@ def _resume_host(identity: Identity, path: Path) -> tuple[Host, TranscriptFile]:
     except NotATranscript as error:
         raise SetupError(f"{path}: {error.reason}") from None
     except ProtocolError as error:  # garbage after the last good entry, a bad frame: not cut off for us
-        entry = getattr(error, "entry", None)
+        entry = error.entry if isinstance(error, RemoteProtocolError) else None
         where = _("entry {n}").format(n=entry) if entry is not None else _("a frame")
         raise SetupError(
             _("{path}: {where} cannot be read ({reason}); the file is left as it is").format(
@@ -298,13 +297,13 @@ def _resume_host(identity: Identity, path: Path) -> tuple[Host, TranscriptFile]:
     return host, log
 
 
-def _host_bots(host: Host, args, log: TranscriptFile, level: str) -> dict[int, Bot]:
+def _host_bots(host: Host, options: HostOptions, log: TranscriptFile, level: str) -> dict[int, Bot]:
     """The last `--bots` seats, played by this process (their keys and secrets kept like anyone's)."""
     session = host.session
     entries = [e.encode() for e in log.entries]
     player = players.get(level)
     out = {}
-    for seat in range(session.players - args.bots, session.players):
+    for seat in range(session.players - options.bots, session.players):
         key = subfolder("host-bots") / f"{host.table_id.hex()}-seat{seat}.key"
         identity = Identity.load_or_create(key)
         store = FileSeatStore.for_seat(host.table_id, seat)
@@ -331,13 +330,13 @@ def _lan_addresses(family: int) -> list[str]:
     try:
         with socket.socket(family, socket.SOCK_DGRAM) as udp:
             udp.connect((probe, 9))
-            found.append(udp.getsockname()[0])
+            found.append(str(udp.getsockname()[0]))
     except OSError:
         pass
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, family):
             if info[4][0] not in found:
-                found.append(info[4][0])
+                found.append(str(info[4][0]))
     except OSError:
         pass
     return [a.split("%")[0] for a in found]
@@ -352,25 +351,26 @@ def join_address(address: str, port: int) -> str:
     return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
 
 
-def join_options(args) -> Options:
+def join_options(options: JoinOptions) -> Options:
     """What `briscola join` asks of the host (SetupError for a bad address)."""
-    address, port = host_port(args.address)
-    player = players.get(args.bot) if args.bot else None
+    address, port = host_port(options.address)
+    player = players.get(options.bot) if options.bot else None
     return Options(
         address,
         port,
         "player",
-        person_name(args.name or ""),
-        args.code or "",
-        args.seat,
+        person_name(options.name or ""),
+        options.code or "",
+        options.seat,
         player,
-        retry_seconds=args.retry,
+        retry_seconds=options.retry,
     )
 
 
-def watch_options(args) -> Options:
-    address, port = host_port(args.address)
-    return Options(address, port, "spectator", "", args.code or "", -1, None, retry_seconds=args.retry)
+def watch_options(options: WatchOptions) -> Options:
+    """What `briscola watch` asks of the host (SetupError for a bad address)."""
+    address, port = host_port(options.address)
+    return Options(address, port, "spectator", "", options.code or "", -1, None, retry_seconds=options.retry)
 
 
 def player_identity() -> Identity:
@@ -384,13 +384,12 @@ def player_identity() -> Identity:
     return Identity.load_or_create(data_dir() / "identity.key")
 
 
-def join_command(args) -> int:
-    options = join_options(args)
-    return asyncio.run(_run_client(options, player_identity()))
+def join_command(options: JoinOptions) -> int:
+    return asyncio.run(_run_client(join_options(options), player_identity()))
 
 
-def watch_command(args) -> int:
-    return asyncio.run(_run_client(watch_options(args), None))
+def watch_command(options: WatchOptions) -> int:
+    return asyncio.run(_run_client(watch_options(options), None))
 
 
 async def _run_client(options: Options, identity: Identity | None) -> int:

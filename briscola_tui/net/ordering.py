@@ -182,6 +182,7 @@ class Ordering:
             self.hands is not None
             and sum(not o.result.get("redeal") for o in session.outcomes) >= self.hands
             and session.phase == "commit"
+            and session.hand is not None
             and not session.hand.commits
         ):
             self.pending.clear()
@@ -207,6 +208,7 @@ class Ordering:
             holder = self.reserved.get(seat)
             if seat in self.bots or (holder is not None and holder.key != self.session.keys.get(seat)):
                 continue  # a new key came to take it (table rule `retake`)
+            assert self.host.transcript is not None  # (the host opened the table)
             entries = entries or [e.encode() for e in self.host.transcript.entries]
             session, owed = await asyncio.to_thread(replacement_seat, seat, entries)
             self.bots[seat] = Bot(session, self.replace_with_bot, random.Random())

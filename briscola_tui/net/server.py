@@ -72,6 +72,7 @@ class TableServer:
         self.tell = lambda event: self.say(render(event, HEADLESS, self.names()))  # an event, in words
         self.limits = limits or Limits()
         self.conns: dict[int, Conn] = {}
+        assert host.transcript is not None  # (opened, or taken up again from its file)
         self.frames: list[bytes] = [frame(hs.entry(e.encode())) for e in host.transcript.entries]
         """Every stored entry as the frame relayed to readers (each reads from its own cursor)."""
         self.relay = Relay(self.limits, self.frames, self.conns, self._say)
@@ -197,7 +198,7 @@ class TableServer:
         session = self.session
         if session.closed:
             return f"the host closed the table: {session.closed}"
-        if session.phase == "over":
+        if session.phase == "over" and session.series is not None:
             return f"the series is over; scores {session.series.scores}"
         return "the table stopped"
 
@@ -241,7 +242,8 @@ class TableServer:
             self.relay.close(conn, "no handshake in time")
         except (ProtocolError, ConnectionError, asyncio.IncompleteReadError) as error:
             self._count_watcher_away(conn, error)
-            self.relay.close(conn, getattr(error, "reason", None) or "connection lost")
+            reason = error.reason if isinstance(error, ProtocolError) else ""
+            self.relay.close(conn, reason or "connection lost")
         finally:
             self.conns.pop(conn.number, None)
             admission.leave(conn)

@@ -33,6 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from random import Random
 
 from engine import bots
+from engine.bots import View
 from engine.state import Action
 
 IN_A_PROCESS = frozenset({"hard"})
@@ -87,7 +88,7 @@ atexit.register(shutdown)
 # --- in the worker process ------------------------------------------------------
 
 
-def _play(level: str, view, rng_state) -> tuple[Action, object]:
+def _play(level: str, view: View, rng_state: tuple[object, ...]) -> tuple[Action, tuple[object, ...]]:
     rng = Random()
     rng.setstate(rng_state)
     action = bots.get(level)(view, rng)
@@ -97,7 +98,9 @@ def _play(level: str, view, rng_state) -> tuple[Action, object]:
 def _watch_parent() -> None:
     """End this worker as soon as the process that started it is gone (killed:
     it could not tell us)."""
-    sentinel = multiprocessing.parent_process().sentinel
+    parent = multiprocessing.parent_process()
+    assert parent is not None  # (this runs in the worker)
+    sentinel = parent.sentinel
 
     def watch() -> None:
         multiprocessing.connection.wait([sentinel])

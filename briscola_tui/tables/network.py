@@ -35,6 +35,7 @@ from ..language import _, n_
 from ..net.client import Client, Options
 from ..net.commands import Hosting, addresses, is_bot_name, person_name
 from ..net.listener import Listener
+from ..os_errors import os_error_words
 from ..render import Note, render, seat_names
 from .controller import Lobby, LobbySeat, Result
 
@@ -163,7 +164,7 @@ class NetTable:
 
         lines: list[str] = []
         hosting = prepare_host(args, lines.append)
-        name = person_name(getattr(args, "name", "") or "")  # (prepare_host checked it)
+        name = person_name(args.name or "")  # (prepare_host checked it)
         options = Options(_loopback(args.bind), 0, "player", name, hosting.code or "", 0, None)
         table = cls(options, identity, hosting)
         hosting.server.say = table.host_said
@@ -234,7 +235,7 @@ class NetTable:
         await asyncio.wait([task, ready], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             error = task.exception()
-            why = getattr(error, "strerror", None) or error
+            why = os_error_words(error) if error is not None else None
             self._fail(_("cannot listen on port {port}: {why}").format(port=hosting.port, why=why))
             return None
         port = ready.result()

@@ -16,7 +16,6 @@ same way (its stores start with the fixed seeds).
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from collections.abc import Callable
@@ -31,34 +30,17 @@ from protocol.host import Host
 from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.session import Shared, TableSession
-from protocol.store import SeatStore
 
 from ..files.saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
-from ..files.storage import StoreError, TranscriptFile
+from ..files.storage import StoreError, TranscriptFile, fixed_store
 from ..language import _
+from ..os_errors import os_error_words
 from ..render import Note
 from ..wording import count
 from .controller import Result
 
 NAMES = ("you", "Bea", "Carlo", "Dora", "Elio", "Fede")
 """Seat names: the person, then the computer players."""
-
-FIXED_HANDS = 300
-"""Hands a fixed store holds seeds for."""
-
-
-def fixed_store(deal_seed: int, seat: int) -> SeatStore:
-    """A seat store whose coin and hand seeds derive from `deal_seed`: the same
-    deals every run (for tests and snapshots; never for a real table)."""
-    store = SeatStore()
-
-    def derive(*parts) -> bytes:
-        return hashlib.sha256("/".join(map(str, ("briscola-tui fixed", deal_seed, seat, *parts))).encode()).digest()
-
-    store.coins[0] = derive("coin")
-    for hand in range(FIXED_HANDS):
-        store.seeds[hand] = derive("hand", hand)
-    return store
 
 
 class OfflineTable:
@@ -239,7 +221,7 @@ class OfflineTable:
             seat.store.kept = False  # a QuickSeatStore: in memory from now on
         if self.slot is not None:
             self.slot.discard()
-        self.save_problem = _("the game could not be kept on disk: {why}").format(why=error.strerror or error)
+        self.save_problem = _("the game could not be kept on disk: {why}").format(why=os_error_words(error))
 
     def _remember(self) -> None:
         """Write what the transcript does not say (game.json); at the end, forget the secrets."""

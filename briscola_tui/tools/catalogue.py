@@ -85,7 +85,7 @@ def _called(node: ast.Call) -> str | None:
 
 def messages_in(source: str, filename: str) -> list[tuple[str | None, str, str | None, int]]:
     """The marked words of one source file: (context or None, msgid, plural or None, line)."""
-    found = []
+    found: list[tuple[str | None, str, str | None, int]] = []
     for node in ast.walk(ast.parse(source, filename)):
         if not isinstance(node, ast.Call):
             continue

@@ -25,6 +25,7 @@ import random
 from dataclasses import dataclass
 
 from engine.state import Action
+from protocol.errors import ProtocolError
 from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.messages import Join
@@ -65,6 +66,7 @@ class ForkingTable(LocalTable):
     """A host that shows seat 0 the first hand's commits in one order and every other node in another."""
 
     cheated = False
+    forked: TableSession | None = None  # seat 0's session, once the host has forked the history
 
     def _order_or_fork(self, connection, signed: bytes) -> None:
         host = self.host.session
@@ -74,18 +76,19 @@ class ForkingTable(LocalTable):
         commits = [signed, *(m for _, m in self.queue)]
         self.queue.clear()
         for node, order in ((self.seats[0], commits), *((n, commits[::-1]) for n in self.nodes[1:])):
+            assert node.transcript is not None  # (every node has read the table message)
             for message in order:
                 entry = Entry(len(node.transcript.entries), node.transcript.head, message)
                 self.deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
         for message in commits[::-1]:  # the host's own log follows the majority
-            entry = self.host.judge(message)
-            self.entries.append(entry)
+            judged = self.host.judge(message)
+            self.entries.append(judged)
             if self.on_entry is not None:
-                self.on_entry(entry)
+                self.on_entry(judged)
         self.forked = self.seats[0]
 
     def deliver(self, node: TableSession, entry: bytes) -> None:
-        if not self.cheated or node is not getattr(self, "forked", None):
+        if not self.cheated or node is not self.forked:
             return super().deliver(node, entry)
         # Seat 0 lives in its own history: the host would have to keep it there.
         for failed, _ in self.failures:
@@ -93,14 +96,15 @@ class ForkingTable(LocalTable):
                 return
         try:
             node.receive(entry)
-        except Exception as error:  # noqa: BLE001 - recorded like any refusal
+        except ProtocolError as error:  # recorded like any refusal (as `LocalTable.deliver` does)
             self.failures.append((node, error))
 
     def order(self, connection, signed: bytes) -> None:
-        if getattr(self, "forked", None) is not None and connection == 0:
+        if self.forked is not None and connection == 0:
             # The host relays seat 0's next message to the others, to keep the fork going:
             # it echoes a head they never saw, and they name the host.
             for node in self.nodes[1:]:
+                assert node.transcript is not None  # (every node has read the table message)
                 entry = Entry(len(node.transcript.entries), node.transcript.head, signed)
                 super().deliver(node, entry.signed_by(self.host.identity, self.host.table_id).encode())
             return
@@ -115,10 +119,11 @@ class HijackTable(LocalTable):
 
     def start(self) -> None:
         self.broadcast(self.host.open())
-        puppet = TableSession(self.victim, Identity.generate(), "puppet")
+        identity = Identity.generate()
+        puppet = TableSession(self.victim, identity, "puppet")
         puppet.transcript, puppet.keys = self.host.transcript, dict(self.host.session.keys)
         self.cheated = True
-        self.broadcast(self.host.submit(puppet.sign(Join(puppet.identity.public_bytes, "puppet"))).entry)
+        self.broadcast(self.host.submit(puppet.sign(Join(identity.public_bytes, "puppet"))).entry)
         for seat in self.seats:
             self.send(seat.seat, seat.start().messages)
         self.pump()

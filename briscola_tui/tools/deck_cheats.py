@@ -90,14 +90,15 @@ class Substituter(Cheater):
     extra: int | None = None
 
     def make_shuffle(self) -> Shuffle:
-        hand = self.hand
+        hand, game, secrets = self.hand, self.game, self.secrets
+        assert hand is not None and game is not None and secrets is not None  # (a shuffle is a hand's)
         if hand.shuffles or self.cheated:
             return super().make_shuffle()
         self.cheated = True
-        start = [c.index for c in self.game.deck()]
+        start = [c.index for c in game.deck()]
         extra = self.extra if self.extra is not None else next(c for c in range(40) if c not in start)
         start[start.index(self.victim)] = extra
-        return self.prove_shuffle(1, self.shuffle_input(), mp.shuffle_phase1(mp.start_deck(start), self.secrets))
+        return self.prove_shuffle(1, self.shuffle_input(), mp.shuffle_phase1(mp.start_deck(start), secrets))
 
 
 class TagCard(Cheater):
@@ -105,13 +106,14 @@ class TagCard(Cheater):
     follow it (proved as best it can: the proof fails)."""
 
     def make_shuffle(self) -> Shuffle:
-        hand = self.hand
+        hand, game, secrets = self.hand, self.game, self.secrets
+        assert hand is not None and game is not None and secrets is not None  # (a shuffle is a hand's)
         if hand.shuffles or self.cheated:
             return super().make_shuffle()
         self.cheated = True
-        start = mp.start_deck([c.index for c in self.game.deck()])
+        start = mp.start_deck([c.index for c in game.deck()])
         start[0] = mp.mul(start[0], 7)  # a valid point, but no card: only its maker can tell it
-        return self.prove_shuffle(1, self.shuffle_input(), mp.shuffle_phase1(start, self.secrets))
+        return self.prove_shuffle(1, self.shuffle_input(), mp.shuffle_phase1(start, secrets))
 
 
 class PositionSwapper(ShuffleSpoiler):
@@ -135,7 +137,9 @@ class WrongPublicShare(Cheater):
         if message.step != 0 or self.cheated or not message.public:
             return message
         self.cheated = True
-        public = tuple((p, scalar_bytes(mp.key_share(self.secrets, p) * 3 % mp.ORDER)) for p, _ in message.public)
+        secrets = self.secrets
+        assert secrets is not None  # (it dealt)
+        public = tuple((p, scalar_bytes(mp.key_share(secrets, p) * 3 % mp.ORDER)) for p, _ in message.public)
         return Shares(message.hand, message.step, message.sealed, public)
 
 
@@ -148,8 +152,10 @@ class WrongShare(Cheater):
     victim: int | None = None
 
     def make_deal(self) -> Shares:
-        step = self.hand.steps[-1]
-        victim = self.victim if self.victim is not None else (self.seat + 1) % self.players
+        hand, seat, secrets, transcript = self.hand, self.seat, self.secrets, self.transcript
+        assert hand is not None and seat is not None and secrets is not None and transcript is not None  # (a deal)
+        step = hand.steps[-1]
+        victim = self.victim if self.victim is not None else (seat + 1) % self.players
         if self.cheated or step.number != 0 or victim not in step.audiences:
             return super().make_deal()
         self.cheated = True
@@ -157,20 +163,20 @@ class WrongShare(Cheater):
         public = []
         spoiled = False
         for p, audience in zip(step.positions, step.audiences):
-            k = mp.key_share(self.secrets, p)
+            k = mp.key_share(secrets, p)
             if audience == victim and not spoiled:
                 k = k * 2 % mp.ORDER
                 spoiled = True
                 self.spoiled_position = p
             if audience == PUBLIC:
                 public.append((p, scalar_bytes(k)))
-            elif audience != self.seat:
+            elif audience != seat:
                 by_seat.setdefault(audience, []).append((p, scalar_bytes(k)))
         sealed = []
         for recipient, pairs in sorted(by_seat.items()):
-            aad = seal_aad(self.transcript.table_id, self.hand.number, step.number, self.seat, recipient)
+            aad = seal_aad(transcript.table_id, hand.number, step.number, seat, recipient)
             sealed.append((recipient, seal(self.pair_key(recipient), encode([list(x) for x in pairs]), aad)))
-        return Shares(self.hand.number, step.number, tuple(sealed), tuple(public))
+        return Shares(hand.number, step.number, tuple(sealed), tuple(public))
 
 
 class BadReveal(Cheater):
@@ -196,7 +202,7 @@ class Withholder(Cheater):
     """Never sends its reveal at the end of a hand (the host times it out)."""
 
     def make_reveal(self) -> Reveal | None:
-        if self.phase == "reveal" and not self.hand.findings and self.complaint is None:
+        if self.phase == "reveal" and self.hand is not None and not self.hand.findings and self.complaint is None:
             self.cheated = True
             return None
         return super().make_reveal()
@@ -210,11 +216,11 @@ class FalseComplainer(Cheater):
     accused: int | None = None
 
     def outgoing(self) -> list[bytes]:
-        hand = self.hand
-        if not self.cheated and hand is not None and self.phase in ("deal", "play") and hand.steps:
+        hand, seat = self.hand, self.seat
+        if not self.cheated and hand is not None and seat is not None and self.phase in ("deal", "play") and hand.steps:
             step = hand.steps[0]
-            accused = self.accused if self.accused is not None else (self.seat - 1) % self.players
-            if len(step.shares) == self.players and self.seat in dict(step.shares[accused].sealed):
+            accused = self.accused if self.accused is not None else (seat - 1) % self.players
+            if len(step.shares) == self.players and seat in dict(step.shares[accused].sealed):
                 self.cheated = True
                 self._complaint = f"seat {accused} sealed me a wrong share (it did not)"
                 self._sealed_fault = (step.number, accused)

@@ -86,6 +86,7 @@ class LaxSession(Cheater):
 
     def make_view(self, deal: Deal, viewer: int) -> State:
         view = super().make_view(deal, viewer)
+        assert self.game is not None  # (a hand's view)
         lax = LAX_VIEWS.get(self.game.name)
         if lax is not None:
             view.__class__ = lax
@@ -110,6 +111,7 @@ class LaxSession(Cheater):
 
 def held(session: TableSession) -> dict[int, int]:
     """card index -> deck position, for the cards this seat holds and knows."""
+    assert session.seat is not None  # (a cheater holds a seat)
     return session.cards.held_by(session.seat)
 
 
@@ -120,6 +122,7 @@ def proof_for(session: TableSession, position: int) -> tuple:
 
 def forced_act(session: TableSession, action: Action, proofs=(), positions=()) -> bytes:
     """Sign an Act the seat's own view would refuse (no local check), as the seat's next message."""
+    assert session.hand is not None  # (an act is a hand's)
     message = Act(session.hand.number, action_to_wire(action), tuple(proofs), tuple(positions))
     return session.sign_step(message)
 
@@ -159,6 +162,7 @@ class PlayUnheld(Cheater):
         if self.cheated or action.kind != "play":
             return super().act(action)
         self.cheated = True
+        assert self.seat is not None  # (a cheater holds a seat)
         position = next(p for p, o in sorted(self.cards.owner.items()) if o != self.seat)
         claimed = next(c for c in range(40) if c not in held(self))
         return Update(
@@ -180,6 +184,7 @@ class WrongProof(Cheater):
         if self.cheated or action.kind != "play" or len(mine) < 2:
             return super().act(action)
         self.cheated = True
+        assert action.card is not None  # (a play names its card)
         other = next(p for c, p in mine.items() if c != action.card.index)
         return Update([forced_act(self, action, [proof_for(self, other)])])
 
@@ -192,6 +197,7 @@ class Denier(LaxSession):
         if message.proof is None:
             return message
         called = Card.from_index(message.proof[1])
+        assert self.seat is not None and self.hand is not None  # (a seat's handover in a hand)
         denial = statements.of_denial(self.seat, called, self.cards)
         return Handover(self.hand.number, None, self.make_claim(denial, "handover", [called.index]))
 
@@ -209,6 +215,7 @@ class Stopper(Cheater):
 
     def act(self, action: Action) -> Update:
         self.cheated = True
+        assert self.hand is not None and self.secrets is not None  # (an act is a hand's)
         return Update([self.sign_step(Reveal(self.hand.number, self.secrets.seed))])
 
 
@@ -223,6 +230,7 @@ class Replayer(Cheater):
         if self.cheated:
             return out
         self.cheated = True
+        assert self.transcript is not None  # (it acts at a table)
         earlier = next(e.message for e in self.transcript.entries[1:] if _sender(e.message) == self.seat)
         return Update([earlier, *out.messages], out.events)
 
@@ -235,12 +243,12 @@ class Forger(Cheater):
         if self.cheated:
             return out
         self.cheated = True
-        victim = (self.seat + 1) % self.players
-        header = Header(
-            VERSION, self.transcript.table_id, "reveal", victim, self.transcript.next_seq(victim), self.transcript.head
-        )
-        body = [self.hand.number, _secrets.token_bytes(32)]
-        return Update([Signed.sign(self.identity, make_payload(header, body)).encode(), *out.messages], out.events)
+        seat, transcript, hand, identity = self.seat, self.transcript, self.hand, self.identity
+        assert seat is not None and transcript is not None and hand is not None and identity is not None  # (an act)
+        victim = (seat + 1) % self.players
+        header = Header(VERSION, transcript.table_id, "reveal", victim, transcript.next_seq(victim), transcript.head)
+        body = [hand.number, _secrets.token_bytes(32)]
+        return Update([Signed.sign(identity, make_payload(header, body)).encode(), *out.messages], out.events)
 
 
 def _sender(signed: bytes) -> int:

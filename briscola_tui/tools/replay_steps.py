@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..language import _
+from ..os_errors import os_error_words
 
 STEP_KINDS = frozenset({"trick", "verdict", "call", "monte", "raise", "stopped", "closed", "series"})
 """Events after which the viewer stops: a trick taken, a hand audited, a call, the monte shown..."""
@@ -49,7 +50,7 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
     except ProtocolError as error:
         raise ReplayError(_("{path}: a damaged entry: {error}").format(path=path, error=error)) from None
     except (OSError, ValueError) as error:
-        why = getattr(error, "strerror", None) or error
+        why = os_error_words(error)
         raise ReplayError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
     session = TableSession(None)
     steps: list[Step] = []
@@ -73,7 +74,7 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
         kinds = {event.kind for event in update.events}
         if kinds & STEP_KINDS:
             view = session.seat_view()
-            trick = ()
+            trick: tuple[object, ...] = ()
             if "trick" in kinds and view.tricks:
                 t = view.tricks[-1]
                 trick = (t.leader, t.cards, t.winner, t.points)

@@ -19,15 +19,22 @@ of 12") goes to standard error.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.bots import coach
 
 from ..engine_words import action_words
 from ..language import _
+from ..os_errors import os_error_words
 from ..render import worth
+
+if TYPE_CHECKING:
+    from engine.deal import Deal
+    from engine.game import Game
+    from engine.state import Action
+    from protocol.records import HandRecord
 
 PROG = "briscola review"
 OK, UNREADABLE, USAGE = 0, 1, 2
@@ -42,10 +49,10 @@ class Stored:
     """What a transcript gives the review: the game, its entries, and each audited hand
     whose deal the audit opened as (hand number, dealer, deal, actions)."""
 
-    game: object
+    game: Game
     table_id: bytes
     entries: list[bytes]
-    audited: list[tuple[int, int, object, list]]
+    audited: list[tuple[int, int, Deal, list[Action]]]
     hands: list[int]  # every hand in which someone played, in order
     keys: dict[int, set[bytes]]  # every key each seat was held by
 
@@ -69,13 +76,13 @@ def audited_hands(path: str | os.PathLike) -> Stored:
     except ProtocolError as error:
         raise ReviewError(_("{path}: a damaged entry: {error}").format(path=path, error=error)) from None
     except (OSError, ValueError) as error:
-        why = getattr(error, "strerror", None) or error
+        why = os_error_words(error)
         raise ReviewError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
     session = TableSession(None)
-    records: dict[int, object] = {}
+    records: dict[int, HandRecord] = {}
     keys: dict[int, set[bytes]] = {}
     done = 0
-    out = []
+    out: list[tuple[int, int, Deal, list[Action]]] = []
     entries = [entry.encode() for entry in loaded.entries]
     for entry, data in zip(loaded.entries, entries):
         try:
@@ -90,14 +97,15 @@ def audited_hands(path: str | os.PathLike) -> Stored:
             record = records.get(verdict.hand)
             if verdict.deal is None or record is None:
                 continue
-            deck = verdict.deal
+            deck, game = verdict.deal, session.game
+            assert game is not None  # (a hand was audited)
             actions = []
             for _entry, seat, kind, msg in record.moves:
                 if kind != "act":
                     continue
                 cards = ()
                 if msg.action[0] == "discard":
-                    cards = tuple(_card_at(session.game, record.dealer, deck, p) for p in msg.positions)
+                    cards = tuple(_card_at(game, record.dealer, deck, p) for p in msg.positions)
                 actions.append(action_from_wire(seat, msg.action, cards))
             out.append((verdict.hand, record.dealer, deck, actions))
         done = len(session.verdicts)
@@ -181,9 +189,9 @@ def _card_at(game, dealer: int, deal, position: int):
     for seat, positions in enumerate(plan.hands):
         if position in positions:
             return deal.hands[seat][positions.index(position)]
-    for where, positions in (("stock", plan.stock), ("monte", plan.monte)):
+    for cards, positions in ((deal.stock, plan.stock), (deal.monte, plan.monte)):
         if position in positions:
-            return getattr(deal, where)[positions.index(position)]
+            return cards[positions.index(position)]
     return deal.faceup
 
 
@@ -289,7 +297,3 @@ def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> in
                 print("  " + line, file=out)
             out.flush()
     return OK
-
-
-def main_args(args) -> int:
-    return review_file(args.file, args.seat, sys.stdout, sys.stderr)

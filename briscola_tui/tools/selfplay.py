@@ -4,21 +4,24 @@ through the full protocol — one of them cheating, if asked."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import TextIO, cast
 
 from briscola_tui.tools.cheaters import CHEATS, cheat_chooser, honest_chooser
 from engine import bots
 from engine.games import make
 from protocol.audit import ABSENT
+from protocol.errors import RemoteProtocolError
+from protocol.events import Event
 from protocol.identity import Identity
 from protocol.local import LocalTable, replacement_seat
 from protocol.session import TableSession
 from protocol.view import summary
 
-from ..files.storage import TranscriptFile
+from ..files.storage import TranscriptFile, fixed_store
 from ..language import _
 from ..names import CHEATER
 from ..render import render, render_hand
-from ..tables.offline import fixed_store
 from ..wording import count, option
 
 
@@ -33,7 +36,7 @@ def selfplay(
     seed: int | None,
     transcript: str | None,
     options: dict,
-    out,
+    out: TextIO,
     cheat: str | None = None,
     cheater: int | None = None,
     quiet: bool = False,
@@ -58,11 +61,63 @@ def selfplay(
     levels = seats or ["random"] * n
     if len(levels) != n:
         raise SelfplayError(_("--seats names {k} levels for a {n}-player table").format(k=len(levels), n=n))
-    choosers = {s: (honest_chooser(cheat, rng.randrange(1 << 30)) if kind else bots.get(levels[s])) for s in range(n)}
+
+    def chooser(seat: int) -> bots.Player:
+        """An honest seat's player: shy beside a cheat, else the level --seats names."""
+        return honest_chooser(cheat, rng.randrange(1 << 30)) if cheat else bots.get(levels[seat])
+
+    table, cheating = _new_table(game, n, options, seed, bots_replace, deal_seed, cheat, cheater, chooser)
+    log = TranscriptFile.create(transcript, table.host.table_id) if transcript else None
+    if log is not None:
+        table.on_entry = log.append
+    if not quiet:
+        table.on_event = _printer(table.spectators[0], out)
+    _print_heading(game, n, rules.options, levels, cheat, cheater, out)
+    try:
+        _play(table, hands, kind, out)
+    finally:
+        if log is not None:
+            log.close()
+    _print_end(table, transcript, out)
+    named = culprits_of(table)
+    if kind is not None and not _had_chance(table, kind, cheating):
+        print(_("the cheater never had its chance in this series; try another --seed"), file=out)
+        return 2
+    if named:
+        print(_("culprits: {names}").format(names=", ".join(named)), file=out)
+        return 3
+    return 0
+
+
+def _printer(watcher: TableSession, out: TextIO) -> Callable[[TableSession, object], None]:
+    """What prints each event the spectator `watcher` sees, as a line."""
+
+    def show(node: TableSession, event: object) -> None:
+        if node is watcher:
+            print(f"  {render(cast(Event, event))}", file=out)  # (a table's nodes hear only events)
+
+    return show
+
+
+def _new_table(
+    game: str,
+    n: int,
+    options: dict,
+    seed: int | None,
+    bots_replace: bool,
+    deal_seed: int | None,
+    cheat: str | None,
+    cheater: int | None,
+    chooser: Callable[[int], bots.Player],
+) -> tuple[LocalTable, TableSession | None]:
+    """The table (a cheating host's, or an honest one), and the cheating seat's node (None: no
+    cheat, or the host cheats). A seat taken over by a computer player gets `chooser`'s player."""
+    kind = CHEATS[cheat] if cheat else None
+    choosers = {s: chooser(s) for s in range(n)}
     stores = {s: fixed_store(deal_seed, s) for s in range(n)} if deal_seed is not None else {}
     sessions = {s: TableSession(s, Identity.generate(), f"seat {s}", store=store) for s, store in stores.items()}
-    cheating = None  # the cheating seat's node (None: no cheat, or the host cheats)
-    if kind is not None and kind.session is not None:
+    cheating = None
+    if cheat and kind is not None and kind.session is not None and cheater is not None:
         cheating = sessions[cheater] = kind.session(
             cheater, Identity.generate(), f"seat {cheater}", store=stores.get(cheater)
         )
@@ -79,8 +134,8 @@ def selfplay(
         rules={"retake": True, "replace_cheats": True} if bots_replace else {"retake": True},
     )
 
-    def replacement(seat: int, entries: list[bytes]):
-        choosers[seat] = honest_chooser(cheat, rng.randrange(1 << 30)) if kind else bots.get(levels[seat])
+    def replacement(seat: int, entries: list[bytes]) -> tuple[TableSession, list[bytes]]:
+        choosers[seat] = chooser(seat)
         return replacement_seat(seat, entries)
 
     table.replacement = replacement
@@ -88,27 +143,28 @@ def selfplay(
         table.outsiders.append(cheating)  # its word counts for nothing: it leaves, the table goes on
     elif kind is not None:
         table.victim = cheater
-    log = TranscriptFile.create(transcript, table.host.table_id) if transcript else None
-    if log is not None:
-        table.on_entry = log.append
-    if not quiet:
-        watcher = table.spectators[0]
-        table.on_event = lambda node, event: print(f"  {render(event)}", file=out) if node is watcher else None
-    heading = _("{game}, {n} players, options {options}").format(game=game, n=n, options=as_flags(rules.options))
-    if not kind:
-        heading += _(", players {levels}").format(levels=", ".join(levels))
+    return table, cheating
+
+
+def _print_heading(
+    game: str, n: int, options: dict, levels: list[str], cheat: str | None, cheater: int | None, out: TextIO
+) -> None:
+    """The table, and its players or its cheat."""
+    heading = _("{game}, {n} players, options {options}").format(game=game, n=n, options=as_flags(options))
+    if not cheat:
+        print(heading + _(", players {levels}").format(levels=", ".join(levels)), file=out)
+        return
     print(heading, file=out)
-    if kind is not None:
-        who = _("the host") if kind.session is None else _("seat {n}").format(n=cheater)
-        print(
-            _("cheat: {who} {what} ({cheat}), at its first chance").format(who=who, what=_(kind.what), cheat=cheat),
-            file=out,
-        )
-    try:
-        _play(table, hands, kind, out)
-    finally:
-        if log is not None:
-            log.close()
+    kind = CHEATS[cheat]
+    who = _("the host") if kind.session is None else _("seat {n}").format(n=cheater)
+    print(
+        _("cheat: {who} {what} ({cheat}), at its first chance").format(who=who, what=_(kind.what), cheat=cheat),
+        file=out,
+    )
+
+
+def _print_end(table: LocalTable, transcript: str | None, out: TextIO) -> None:
+    """The scores and the winners, or how the table ended; where the transcript is."""
     host = table.host.session
     if host.series is not None:
         print(_("scores: {scores}").format(scores=host.series.scores), file=out)
@@ -121,14 +177,6 @@ def selfplay(
     if transcript:
         entries = count(len(table.entries), "entry", "entries")
         print(_("transcript: {file} ({entries})").format(file=transcript, entries=entries), file=out)
-    named = culprits_of(table)
-    if kind is not None and not _had_chance(table, kind, cheating):
-        print(_("the cheater never had its chance in this series; try another --seed"), file=out)
-        return 2
-    if named:
-        print(_("culprits: {names}").format(names=", ".join(named)), file=out)
-        return 3
-    return 0
 
 
 def _play(table, hands, kind, out) -> None:
@@ -190,7 +238,7 @@ def culprits_of(table) -> list[str]:
         named.update(c.seat for c in verdict.culprits)
     named.update(c.seat for c in host.culprits)
     for _node, error in table.failures:
-        culprit = getattr(error, "culprit", None)
+        culprit = error.culprit if isinstance(error, RemoteProtocolError) else None
         named.add("host" if culprit in (None, "host", -1) else culprit)
     if "host" in named:
         # A host proven to cheat is not believed on its own word: who it timed

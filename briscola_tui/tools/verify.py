@@ -47,6 +47,7 @@ from protocol.view import summary
 
 from ..files.storage import read_transcript_file
 from ..language import N_, _
+from ..os_errors import os_error_words
 from ..render import render_hand
 from ..wording import count, option
 
@@ -92,7 +93,7 @@ def verify(path: str | os.PathLike, out, err) -> int:
             table_id, entries = None, []
         warnings = []
     except (OSError, ValueError) as error:
-        why = getattr(error, "strerror", None) or error
+        why = os_error_words(error)
         return _refuse(err, _("cannot read {path}: {why}").format(path=path, why=why))
     for warning in warnings:
         print(clean(_("{prog}: warning: {path}: {warning}").format(prog=PROG, path=path, warning=warning)), file=err)
@@ -167,7 +168,8 @@ class _Story:
             try:
                 session.receive(entry.encode())
             except ProtocolError as error:
-                failed = Culprit(party(getattr(error, "culprit", None)), error.reason, k)
+                culprit = error.culprit if isinstance(error, RemoteProtocolError) else None
+                failed = Culprit(party(culprit), error.reason, k)
                 break
             self._news(k)
         if failed is None and broken is not None:
@@ -205,6 +207,7 @@ class _Story:
 
     def _show_table(self) -> None:
         session, table = self.session, self.session.table
+        assert table is not None and session.transcript is not None and session.game is not None  # (its message is in)
         self.table_shown = True
         self.say(_('table {id} "{name}"').format(id=session.transcript.table_id.hex(), name=table.name))
         options = ", ".join(option(k, v) for k, v in sorted(session.game.options.items())) or _("none")
@@ -232,6 +235,7 @@ class _Story:
     def _seat_changes(self, k: int) -> None:
         """A seat taken again after a time-out: by a new key, or by its own."""
         now, absent = self._seating(), set(self.session.absent)
+        assert self.seats is not None  # (`_news` shows them first)
         for seat, (key, _name) in sorted(now.items()):
             before = self.seats.get(seat)
             if before is None or before[0] != key:
@@ -289,7 +293,7 @@ class _Story:
             where = _("stops before its first entry")
         else:
             where = _("stops after entry {entry}").format(entry=checked - 1)
-        if session.phase == "commit" and not session.hand.commits:
+        if session.phase == "commit" and session.hand is not None and not session.hand.commits:
             where += _(", before the first hand") if session.hand.number == 0 else _(", between hands")
         return _("{where}: {owed}").format(where=where, owed=owed(session))
 
@@ -312,6 +316,7 @@ def owed(session: TableSession) -> str:
         return (_("{names} has not joined again") if again else _("{names} has not joined")).format(names=names)
     noun = _(OWED[kind][several]) if kind in OWED else kind
     if kind == "shuffle":
+        assert session.hand is not None  # (a shuffle is owed within a hand)
         phase = 1 if len(session.hand.shuffles) < session.players else 2
         noun = _("phase-{k} {noun}").format(k=phase, noun=noun)
     hand = ""

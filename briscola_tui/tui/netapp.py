@@ -12,6 +12,7 @@ import sys
 from engine.text import visible
 
 from ..language import _
+from ..options import HostOptions, JoinOptions, NetOptions
 from ..tables.network import NetTable
 from .app import BriscolaApp
 from .screens.lobby import open_lobby
@@ -36,19 +37,12 @@ class NetworkApp(BriscolaApp):
         self.call_later(open_lobby, self, self.table)
 
 
-def run_app(kind: str, args) -> int:
+def run_app(kind: str, options: NetOptions) -> int:
     """`briscola host|join|watch` without --headless. Exit status as the headless command's;
     0 when the person left before the end (the same command takes the seat back)."""
-    from ..net.commands import join_options, player_identity, watch_options
-
-    if kind == "host":
-        table = NetTable.hosting_table(args, player_identity())
-    elif kind == "join":
-        table = NetTable(join_options(args), player_identity())
-    else:
-        table = NetTable(watch_options(args))
+    table = _table(options)
     try:
-        NetworkApp(table, ascii=True if getattr(args, "ascii", False) else None).run()
+        NetworkApp(table, ascii=True if options.ascii else None).run()
     finally:
         table.stop()
     with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
@@ -56,6 +50,17 @@ def run_app(kind: str, args) -> int:
     if table.exit_status is None:  # left before the end (0), or never got going (2)
         return 2 if table.lobby().failed else 0
     return table.exit_status
+
+
+def _table(options: NetOptions) -> NetTable:
+    """The table the command's options describe: hosted here with a seat, joined, or watched."""
+    from ..net.commands import join_options, player_identity, watch_options
+
+    if isinstance(options, HostOptions):
+        return NetTable.hosting_table(options, player_identity())
+    if isinstance(options, JoinOptions):
+        return NetTable(join_options(options), player_identity())
+    return NetTable(watch_options(options))
 
 
 def farewell(kind: str, table: NetTable) -> str:

@@ -22,6 +22,7 @@ from engine.text import name_problem, normal_name
 from ...files.settings import Settings, value_word
 from ...language import N_, _
 from ...options import HostOptions, JoinOptions, WatchOptions
+from ...os_errors import os_error_words
 from ..widgets.literal import literal
 
 MAX_TEXT = 64
@@ -197,7 +198,7 @@ class NetForm(Screen):
             self.query_one("#form-error", Static).update(literal(str(error)))
             return
         except OSError as error:
-            self.query_one("#form-error", Static).update(literal(f"{error.strerror or error}"))
+            self.query_one("#form-error", Static).update(literal(os_error_words(error)))
             return
         open_lobby(self.app, table, replace=True)
 

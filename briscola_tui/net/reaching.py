@@ -1,0 +1,81 @@
+"""Reaching the host: what a client asks for (`Options`), what stops it trying (`Refused`,
+`Distrusted`), what has it wait (`Busy`), and how a failure is said."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from engine.bots import Player
+from protocol.channel import WRONG_CODE
+from protocol.errors import ProtocolError
+from protocol.session import TableSession
+
+from ..language import _
+from ..os_errors import os_error_words
+
+FIRST_CONTACT_SECONDS = 2.5
+"""How long a client that never reached the table tries before it says nothing answers (a table
+it was at, it tries again for --retry seconds)."""
+
+
+class Refused(Exception):
+    """The host said no (wrong code, no seat free...): not worth retrying."""
+
+
+class Busy(ConnectionError):
+    """The host turned this connection away for load (too many connections, or this key sent
+    too many messages): try again, `seconds` later at the earliest."""
+
+    def __init__(self, reason: str, seconds: float):
+        super().__init__(reason)
+        self.seconds = seconds
+
+
+class Distrusted(Refused):
+    """The host did what an honest host does not (another seat than the one asked for, no
+    proof of the join code): this client stops, and does not retry either."""
+
+
+@dataclass
+class Options:
+    address: str
+    port: int
+    role: str  # "player" or "spectator"
+    name: str = ""
+    code: str = ""
+    seat: int = -1
+    player: Player | None = None  # a computer player `play(view, rng)`, or None: a person on stdin
+    retry_seconds: float = 60.0  # how long to keep trying to reconnect
+
+
+def unreachable(error: BaseException, address: str) -> str:
+    """Why a first connection to `address` (HOST:PORT) failed, in words."""
+    if isinstance(error, ConnectionRefusedError):
+        return _("nothing answers at {address} (is the host running, on that port?)").format(address=address)
+    if isinstance(error, (ProtocolError, asyncio.IncompleteReadError)):
+        return _("{address} does not answer as a briscola host ({error})").format(address=address, error=error)
+    return _("cannot reach the host at {address}: {why}").format(address=address, why=why(error))
+
+
+def refusal(reason: str, code: str) -> str:
+    """The host's refusal in words (`code`: the join code given, "" for none)."""
+    if reason == WRONG_CODE and not code:
+        return _("the host refused: this table needs a join code (--code)")
+    if reason == WRONG_CODE:
+        reason = _("wrong join code")  # the one reason known here; the others are the host's words
+    return _("the host refused: {reason}").format(reason=reason)
+
+
+def exit_status(session: TableSession | None) -> int:
+    """0 for a table played to its end, 3 for one stopped for a cheat, 1 otherwise."""
+    if session is None:
+        return 1
+    if session.phase == "over":
+        return 0
+    return 3 if session.phase == "aborted" else 1
+
+
+def why(error: BaseException) -> str:
+    """An error in words: a socket's without its number ("Connection reset by peer")."""
+    return os_error_words(error) or _("closed")

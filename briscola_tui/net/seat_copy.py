@@ -1,0 +1,77 @@
+"""A client's own copy of the table: the session rebuilt from the transcript and its
+seat's store, its transcript file (what it checked, for `briscola verify`), and what
+that copy holds. The client (`client.Client`) keeps them across its connections."""
+
+from __future__ import annotations
+
+from protocol.errors import RemoteProtocolError
+from protocol.identity import Identity
+from protocol.session import TableSession
+from protocol.transcript import entry_hash
+
+from ..files.folders import subfolder
+from ..files.storage import FileSeatStore, TranscriptFile
+from ..render import Note
+
+
+def rebuild(
+    entries: list[bytes],
+    table_id: bytes,
+    seat: int | None,
+    identity: Identity | None,
+    name: str,
+    session_class: type[TableSession] = TableSession,
+) -> tuple[TranscriptFile, TableSession, list[bytes]]:
+    """This client's transcript file, a fresh session from the whole transcript and the seat's
+    store (a restart resumes here), and what the seat owes the table. `seat` None: a spectator."""
+    log = open_log(table_id, seat, entries)
+    if seat is None:
+        session = TableSession(None)
+        for data in entries:
+            session.receive(data)
+        return log, session, []
+    assert identity is not None  # (a player joins with its key)
+    store = FileSeatStore.for_seat(table_id, seat)
+    session, owed = session_class.resume(seat, identity, store, entries, name=name)
+    return log, session, owed
+
+
+def open_log(table_id: bytes, seat: int | None, entries: list[bytes]) -> TranscriptFile:
+    """This client's own copy of the transcript, brought up to `entries`; RemoteProtocolError
+    if the host's transcript is not the one stored."""
+    folder = subfolder("transcripts")
+    who = "watch" if seat is None else f"seat{seat}"
+    path = folder / f"{table_id.hex()}-{who}.bin"
+    log = TranscriptFile.open(path) if path.exists() else TranscriptFile.create(path, table_id)
+    log.sync_each = False  # the host's file is the table's; this copy is synced at the end
+    held = [e.encode() for e in log.entries]
+    if held != entries[: len(held)]:
+        raise RemoteProtocolError("the host's transcript is not the one this client stored")
+    for data in entries[len(held) :]:
+        log.append(data)
+    return log
+
+
+def holding(session: TableSession | None) -> tuple[int, bytes]:
+    """How much of the transcript this client holds (to resume from there)."""
+    if session is None or session.transcript is None or not session.transcript.entries:
+        return 0, bytes(32)
+    entries = session.transcript.entries
+    return len(entries), entry_hash(entries[-1])
+
+
+def unconfirmed(session: TableSession) -> list[bytes]:
+    """Messages this seat signed (and stored) that the transcript does not hold yet."""
+    if session.seat is None or session.transcript is None:
+        return []
+    store = session.store
+    return [store.sent[q] for q in sorted(store.sent) if not session.transcript.has_message(store.sent[q])]
+
+
+def so_far(session: TableSession) -> Note | None:
+    """What a client arriving late missed: who sits where, and the hands scored."""
+    if not session.names:
+        return None
+    seats = tuple(sorted(session.names))
+    names = tuple(session.names[s] for s in seats)
+    return Note("so_far", names=names, seats=seats, scored=len(session.outcomes))
