@@ -10,8 +10,8 @@ from textual.app import ComposeResult
 
 from engine.state import Action
 
+from ...games import presentation
 from ...language import _, p_
-from .cards import rank_order
 from .grid import CardGrid
 from .picker import Mode, Picker, phase_title
 
@@ -33,7 +33,9 @@ class GridPicker(Picker):
 
     def draw(self) -> None:
         v = self.view
-        self.query_one(CardGrid).show(rank_order(v.game, v.options), self.calls, self.cursor, title=phase_title(v))
+        self.query_one(CardGrid).show(
+            presentation(v.game).rank_order(v.options), self.calls, self.cursor, title=phase_title(v)
+        )
 
     @property
     def card(self):

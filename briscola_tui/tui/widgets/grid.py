@@ -8,7 +8,8 @@ from rich.text import Text
 
 from engine.cards import Card
 
-from .cards import SUIT_ORDER, Style
+from ...games.base import SUIT_ORDER
+from .cards import Style
 from .pickable import Pickable
 
 CELL = 4

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from engine.cards import SUIT_GLYPHS, Card
 
+from ...games import presentation
 from ...language import _, p_
 from .cards import Style
 from .choices import Choice, Choices
@@ -27,20 +28,9 @@ RULE_WIDTH = 80
 """The two rule's line fits the 80 columns of the table."""
 
 
-def two_rule_calls(view) -> tuple:
-    """The calls the Chiamata two rule offers: after a bid of 2, holding the 2 of a suit, the
-    lowest card of that suit not held (docs/rules.md), the cards of another rank than the 2."""
-    if view.game != "chiamata" or view.phase != "call" or (view.options or {}).get("auction") == "points":
-        return ()
-    ranks = [a.rank for a in view.auction if a.kind == "bid" and a.rank is not None]
-    if not ranks or ranks[-1] != "2":
-        return ()
-    return tuple(a.card for a in view.legal if a.kind == "call" and a.card is not None and a.card.rank != "2")
-
-
 def two_rule_line(view, style: Style) -> str:
     """The two rule in one line, when it offers a call: what it is, and what comes of it."""
-    calls = two_rule_calls(view)
+    calls = presentation(view.game).two_rule_calls(view)
     if not calls:
         return ""
     twos = " ".join(style.card(Card("2", c.suit)) for c in calls)
@@ -60,17 +50,18 @@ def two_rule_line(view, style: Style) -> str:
 def choices_of(view, style: Style) -> list[Choice]:
     """The legal actions as numbered choices; bids with a target grouped into one (a number to enter)."""
     items: list[Choice] = []
-    groups: dict = {}
+    groups: dict[str | None, Choice] = {}
+    rule_calls = presentation(view.game).two_rule_calls(view)
     for action in view.legal:
         if action.kind == "bid" and action.target is not None:
             group = groups.get(action.rank)
             if group is None:
-                group = groups[action.rank] = Choice("", None, [], [])
+                group = groups[action.rank] = Choice("")
                 items.append(group)
             group.targets.append(action.target)
             group.actions.append(action)
         else:
-            rule = _(" (two rule)") if action.kind == "call" and action.card in two_rule_calls(view) else ""
+            rule = _(" (two rule)") if action.kind == "call" and action.card in rule_calls else ""
             items.append(Choice(style.action(action, view.names) + rule, action))
     for rank, group in groups.items():
         low, high = min(group.targets), max(group.targets)
