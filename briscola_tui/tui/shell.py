@@ -20,6 +20,9 @@ class Shell(App[None]):
     """The player's settings, as the settings screen changes them."""
     level: str
     """The computer players' level of the next table."""
+    from_command: bool
+    """Whether a command (`play`, `host`, `join`, `watch`) opened the app straight into a table: leaving it
+    leaves the app."""
     style_: Style
     """How cards and marks are written (from the settings)."""
 
@@ -36,6 +39,10 @@ class Shell(App[None]):
         level: str | None = None,
     ) -> None:
         """Open a new table against the computer."""
+        raise NotImplementedError
+
+    def table_over(self) -> None:
+        """The series (or the hands asked for) is over: leave the table."""
         raise NotImplementedError
 
     def resume_table(self, slot: Slot, failed: Callable[[str], None]) -> None:

@@ -190,11 +190,15 @@ class SummaryScreen(Screen):
 
         seat = self.view.seat if self.view.seat is not None else 0
         try:
-            result = review(self.decisions, seat, progress=lambda i, n: self.post_message(self.Reviewing(i, n)))
+            result = review(self.decisions, seat, progress=self._progress)
         except Exception as error:  # shown, not raised
             self.post_message(self.Reviewing(failed=f"{type(error).__name__}: {error}"))
             return
         self.post_message(self.Reviewing(review=result))
+
+    def _progress(self, i: int, n: int) -> None:
+        """From the review's worker: decision `i` of `n` is being looked at."""
+        self.post_message(self.Reviewing(i, n))
 
     def on_summary_screen_reviewing(self, message: Reviewing) -> None:
         from ...tools.review import hand_lines

@@ -32,7 +32,7 @@ class GridPicker(Picker):
         self.cursor = 0
 
     def draw(self) -> None:
-        v = self.view
+        v = self.decision
         self.query_one(CardGrid).show(
             presentation(v.game).rank_order(v.options), self.calls, self.cursor, title=phase_title(v)
         )
@@ -44,7 +44,7 @@ class GridPicker(Picker):
 
     def prompt(self) -> Text:
         s = self.style_
-        prompt = _("{title}: arrows move, Enter calls").format(title=phase_title(self.view))
+        prompt = _("{title}: arrows move, Enter calls").format(title=phase_title(self.decision))
         return Text(f"{prompt}   {s.cursor} {s.card_name(self.card)}", "bold")
 
     def keys(self) -> tuple[tuple[str, str], ...]:
@@ -61,7 +61,7 @@ class GridPicker(Picker):
         action = self.calls.get(self.card)
         if action is None:
             self.refuse_action(
-                Action(self.view.seat, "call", card=self.card),
+                Action(self.seat, "call", card=self.card),
                 _("{card} may not be called").format(card=self.style_.card(self.card)),
             )
         return action

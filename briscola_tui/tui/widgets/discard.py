@@ -38,7 +38,7 @@ class DiscardPicker(Picker):
     @property
     def count(self) -> int:
         """How many cards to discard."""
-        return len(self.view.legal[0].cards)
+        return len(self.decision.legal[0].cards)
 
     def prompt(self) -> Text:
         return Text(
@@ -83,7 +83,7 @@ class DiscardPicker(Picker):
 
     def confirm(self):
         cards = {self.hand[i] for i in self.chosen}
-        action = next((a for a in self.view.legal if set(a.cards) == cards), None)
+        action = next((a for a in self.decision.legal if set(a.cards) == cards), None)
         if action is None:
             short = self.count - len(cards)
             if short > 0:

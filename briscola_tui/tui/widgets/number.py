@@ -33,7 +33,7 @@ class NumberPicker(Picker):
 
     def ask(self, back: Picker, group: Choice) -> None:
         """Ask for one of `group`'s targets, under `back` (the options picker)."""
-        self.start(back.view, back.hand)
+        self.start(back.decision, back.hand)
         self.back, self.group = back, group
         target = self.query_one(Input)
         target.value, target.can_focus = "", True
@@ -64,7 +64,9 @@ class NumberPicker(Picker):
             value = None
         if value not in self.group.targets:
             low, high = self.bounds
-            beaten = [a.target for a in self.view.auction if a.target is not None] if self.view is not None else []
+            beaten: list[int] = (
+                [a.target for a in self.view.auction if a.target is not None] if self.view is not None else []
+            )
             why = ""
             if beaten and value is not None and value <= max(beaten):
                 why = _(" (a bid must beat the {n} bid so far)").format(n=max(beaten))

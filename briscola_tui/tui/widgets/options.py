@@ -90,15 +90,15 @@ class OptionsPicker(Picker):
         self.cursor = 0
 
     def draw(self) -> None:
-        self.query_one(Choices).show(self.items, self.cursor, 1, title=phase_title(self.view))
-        rule = two_rule_line(self.view, self.style_)
+        self.query_one(Choices).show(self.items, self.cursor, 1, title=phase_title(self.decision))
+        rule = two_rule_line(self.decision, self.style_)
         line = self.query_one("#rule", Static)
         line.display = bool(rule)
         line.update(Text(rule, "italic"))
 
     def prompt(self) -> Text:
         prompt = _("{title}: {numbers}, Enter").format(
-            title=phase_title(self.view), numbers=self.numbers(self.style_.dash)
+            title=phase_title(self.decision), numbers=self.numbers(self.style_.dash)
         )
         return Text(prompt + self.typing(), "bold")
 

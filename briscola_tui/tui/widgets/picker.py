@@ -23,8 +23,12 @@ from rich.text import Text
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
+from textual.timer import Timer
 
+from engine.cards import Card
 from engine.refusal import why_illegal
+from engine.state import Action
+from engine.view import SeatView
 
 from ...language import N_, _
 from ...render import refusal
@@ -79,7 +83,7 @@ def key_line(keys: tuple[tuple[str, str], ...], coach: bool = False) -> str:
     return line
 
 
-def phase_title(view) -> str:
+def phase_title(view: SeatView) -> str:
     """What the options (or the grid) are for: "Your bid", "Call a card"...; "Choose" otherwise."""
     kinds = {a.kind for a in view.legal}
     if view.phase == "call" and "call" not in kinds:
@@ -111,17 +115,32 @@ class Picker(Vertical):
     def __init__(self, style: Style, **kwargs) -> None:
         super().__init__(**kwargs)
         self.style_ = style
-        self.view = None
-        self.hand: tuple = ()
+        self.view: SeatView | None = None
+        self.hand: tuple[Card, ...] = ()
         self.error: Text | None = None  # what was refused, shown instead of the prompt until the next key
         self.typed: int | None = None  # a first digit waiting for a second (see NUMBER_WAIT)
-        self._wait = None  # its timer
+        self._wait: Timer | None = None  # its timer
         self._before = 0  # the cursor before it
 
-    def start(self, view, hand: tuple) -> None:
+    def start(self, view: SeatView, hand: tuple[Card, ...]) -> None:
         """A new decision: `view` the seat view, `hand` my cards as shown (numbered from 1)."""
         self.drop()
         self.view, self.hand, self.error = view, hand, None
+
+    @property
+    def decision(self) -> SeatView:
+        """The seat view of the decision shown: `start` sets it before the picker shows or takes a key."""
+        if self.view is None:
+            raise RuntimeError("a picker is used before its decision started")
+        return self.view
+
+    @property
+    def seat(self) -> int:
+        """My seat, the one deciding (a spectator has no decisions)."""
+        seat = self.decision.seat
+        if seat is None:
+            raise RuntimeError("a spectator has no decision to show")
+        return seat
 
     def set_shown(self, shown: bool) -> None:
         """Shown, or hidden, by the screen."""
@@ -159,7 +178,7 @@ class Picker(Vertical):
         """Say why the key did nothing (until the next one)."""
         self.error = Text(text, "bold")
 
-    def refuse_action(self, action, what: str) -> None:
+    def refuse_action(self, action: Action, what: str) -> None:
         """Refuse `action` (not legal now), saying why in the rules' words: "7♠ may not be played: ..."
         (`what`: in the current language already)."""
         reason = why_illegal(self.view.state, action) if self.view is not None else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 
-from engine.state import Action
+from engine.state import Action, ActionKind
 
 from ...language import _, n_
 from .choices import Choice, Choices
@@ -47,7 +47,7 @@ class PlayPicker(Picker):
         )
 
     def prompt(self) -> Text:
-        v, s = self.view, self.style_
+        v, s = self.decision, self.style_
         verb = _("Return a card") if "return" in {a.kind for a in v.legal} else _("Play a card")
         led = ""
         if v.trick and v.trick_leader is not None:
@@ -85,11 +85,12 @@ class PlayPicker(Picker):
 
     def confirm(self):
         card = self.hand[self.cursor] if self.cursor < len(self.hand) else None
-        action = next((a for a in self.view.legal if a.kind in CARD_KINDS and a.card == card), None)
+        legal = self.decision.legal
+        action = next((a for a in legal if a.kind in CARD_KINDS and a.card == card), None)
         if action is None:
-            kind = "return" if "return" in {a.kind for a in self.view.legal} else "play"
+            kind: ActionKind = "return" if "return" in {a.kind for a in legal} else "play"
             what = _("{card} may not be returned") if kind == "return" else _("{card} may not be played")
-            self.refuse_action(Action(self.view.seat, kind, card=card), what.format(card=self.style_.card(card)))
+            self.refuse_action(Action(self.seat, kind, card=card), what.format(card=self.style_.card(card)))
         return action
 
     def on_hand_clicked(self, event: Hand.Clicked) -> None:
