@@ -6,6 +6,7 @@ them names a game."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.cards import BRISCOLA_ORDER, SEVEN_SECOND_ORDER, Card
@@ -43,6 +44,19 @@ def scoring_sides(view: SeatView) -> list[list[int]]:
     return make(view.game, view.players, dict(view.options)).sides()
 
 
+@dataclass(frozen=True)
+class Scored:
+    """A hand to say how it was scored: the seat view, the audited result, the seats' names as
+    the summary writes them, the card style, and the hand's trick events (the winner `seat`,
+    the `cards`, the `points`)."""
+
+    view: SeatView
+    result: Mapping[str, Any]
+    names: Sequence[str]
+    style: CardWriter
+    played: Sequence[Event]
+
+
 class Presentation:
     """A game as the product shows it. The defaults are the plain trick game's (Briscola's);
     a game's module overrides what it shows differently."""
@@ -72,17 +86,9 @@ class Presentation:
         """The calls a special rule of the game offers now, marked among the options (none)."""
         return ()
 
-    def breakdown(
-        self,
-        view: SeatView,
-        result: Mapping[str, Any],
-        names: Sequence[str],
-        style: CardWriter,
-        played: Sequence[Event],
-    ) -> list[str]:
-        """How the hand was scored, in words, from the audited `result` (and `played`, the
-        hand's trick events): each side's card points and who won."""
-        return side_points_lines(view, result, names)
+    def breakdown(self, hand: Scored) -> list[str]:
+        """How the hand was scored, in words: each side's card points and who won."""
+        return side_points_lines(hand.view, hand.result, hand.names)
 
 
 def side_points_lines(view: SeatView, result: Mapping[str, Any], names: Sequence[str]) -> list[str]:

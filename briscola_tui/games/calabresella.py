@@ -9,13 +9,12 @@ from typing import Any
 from engine.cards import THIRDS, TRESSETTE_ORDER
 from engine.deal import Deal
 from engine.games.calabresella import LAST_TRICK, PRICE
-from engine.view import SeatView
 from protocol.events import Event
 
 from ..language import N_, _
 from ..render import YOU
 from ..wording import count
-from .base import CardWriter, Presentation, sort_cards
+from .base import CardWriter, Presentation, Scored, sort_cards
 
 
 class Calabresella(Presentation):
@@ -35,16 +34,10 @@ x2, the losers under 3 thirds x3.""")
     def rank_order(self, options: Mapping[str, object] | None = None) -> str:
         return TRESSETTE_ORDER
 
-    def breakdown(
-        self,
-        view: SeatView,
-        result: Mapping[str, Any],
-        names: Sequence[str],
-        style: CardWriter,
-        played: Sequence[Event],
-    ) -> list[str]:
-        deal = view.last_hand.deal if view.last_hand is not None else None
-        return soloist_lines(result, names, style, played, deal, view.names)
+    def breakdown(self, hand: Scored) -> list[str]:
+        last = hand.view.last_hand
+        deal = last.deal if last is not None else None
+        return soloist_lines(hand.result, hand.names, hand.style, hand.played, deal, hand.view.names)
 
 
 def soloist_lines(

@@ -9,11 +9,10 @@ from typing import Any
 from engine.cards import Card
 from engine.games.chiamata import unit
 from engine.view import SeatView, sides_of
-from protocol.events import Event
 
 from ..language import N_, _
 from ..wording import count
-from .base import CardWriter, Named, Presentation
+from .base import CardWriter, Named, Presentation, Scored
 
 DEFAULT_TARGET = 61
 """The target when no "2 with a target" won the auction."""
@@ -62,15 +61,8 @@ defender -u; alone +4u; failure the reverse. All 8 tricks: double.""")
             return ()
         return tuple(a.card for a in view.legal if a.kind == "call" and a.card is not None and a.card.rank != "2")
 
-    def breakdown(
-        self,
-        view: SeatView,
-        result: Mapping[str, Any],
-        names: Sequence[str],
-        style: CardWriter,
-        played: Sequence[Event],
-    ) -> list[str]:
-        return called_lines(result, names, view.options, style)
+    def breakdown(self, hand: Scored) -> list[str]:
+        return called_lines(hand.result, hand.names, hand.view.options, hand.style)
 
 
 def called_lines(

@@ -18,6 +18,7 @@ from engine.view import SeatView
 from protocol.events import Event
 
 from ...games import presentation
+from ...games.base import Scored
 from ...language import _
 from ...render import render_hand, shown_name
 from ..widgets.cards import Style, sort_hand
@@ -36,7 +37,7 @@ def breakdown(view: SeatView, style: Style, played: Sequence[Event] = ()) -> lis
     result = (last.result if last is not None else None) or {}
     if result.get("redeal"):
         return [_("Everybody passed: the hand is dealt again and does not count.")]
-    return presentation(view.game).breakdown(view, result, names, style, played)
+    return presentation(view.game).breakdown(Scored(view, result, names, style, played))
 
 
 def series_hands(view, history) -> tuple:
