@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.cards import BRISCOLA_ORDER, SEVEN_SECOND_ORDER, Card
 from engine.games import make
 from engine.view import SeatView
-from protocol.events import Event
 
 from ..language import N_, _
 from ..wording import count
+
+if TYPE_CHECKING:
+    from protocol.events import Event
 
 SUIT_ORDER = "SHCD"
 """Suits in the hand, left to right: alternating colours."""

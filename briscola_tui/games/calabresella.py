@@ -4,17 +4,18 @@ points beside the seats, the soloist's thirds in the summary with the monte at t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import THIRDS, TRESSETTE_ORDER
 from engine.deal import Deal
 from engine.games.calabresella import LAST_TRICK, PRICE
-from protocol.events import Event
 
 from ..language import N_, _
-from ..render import YOU
 from ..wording import count
 from .base import CardWriter, Presentation, Scored, sort_cards
+
+if TYPE_CHECKING:
+    from protocol.events import Event
 
 
 class Calabresella(Presentation):
@@ -85,6 +86,8 @@ def thirds_sum(
     """Where the soloist's thirds come from: the tricks, and with the last trick the monte at the
     end (the soloist's discards, the defenders', or the monte unused) and 3 more; None when the
     tricks or the deal are not all known, or do not add up to the result."""
+    from ..render import YOU
+
     soloist, contract, raised = result.get("soloist"), result.get("contract"), result.get("raise")
     if not played or deal is None or soloist is None:
         return None

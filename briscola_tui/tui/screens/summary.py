@@ -4,7 +4,8 @@ Calabresella), the score change and the series table. Enter goes on."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,8 +15,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from engine.cards import Card
+from engine.state import Action
 from engine.view import SeatView
-from protocol.events import Event
 
 from ...games import presentation
 from ...games.base import Scored
@@ -24,8 +26,15 @@ from ...render import render_hand, shown_name
 from ..widgets.cards import Style, sort_hand
 from ..widgets.literal import literal
 
+if TYPE_CHECKING:
+    from engine.bots.coach import Review
+    from protocol.events import Event
 
-def shown_names(view) -> tuple[str, ...]:
+HandScore = tuple[int, tuple[int, ...] | None]
+"""An audited hand's number and score change (None: a void hand)."""
+
+
+def shown_names(view: SeatView) -> tuple[str, ...]:
     """The seats' names as the summary writes them ("you" in the current language)."""
     return tuple(map(shown_name, view.names))
 
@@ -40,14 +49,14 @@ def breakdown(view: SeatView, style: Style, played: Sequence[Event] = ()) -> lis
     return presentation(view.game).breakdown(Scored(view, result, names, style, played))
 
 
-def series_hands(view, history) -> tuple:
+def series_hands(view: SeatView, history: Sequence[HandScore]) -> tuple[HandScore, ...]:
     """(number, score change) of every hand audited: the view's, from the whole transcript (the
     screen's own `history` has only the hands it saw: none from before a restart)."""
     hands = tuple(view.hand_scores)
     return hands if len(hands) >= len(history) else tuple(history)
 
 
-def scoreboard(view, history) -> str:
+def scoreboard(view: SeatView, history: Sequence[HandScore]) -> str:
     """The series so far: each hand's score change by seat, and the totals."""
     names = shown_names(view)
     hands = [(n, score) for n, score in series_hands(view, history) if score is not None]
@@ -66,7 +75,14 @@ def scoreboard(view, history) -> str:
     return note + "\n\n" + "\n".join(rows)
 
 
-def summary_text(view, style: Style, final: bool, tricks=(), history=(), played=()) -> Text:
+def summary_text(
+    view: SeatView,
+    style: Style,
+    final: bool,
+    tricks: Sequence[str] = (),
+    history: Sequence[HandScore] = (),
+    played: Sequence[Event] = (),
+) -> Text:
     last = view.last_hand
     names = shown_names(view)
     out = Text()
@@ -121,7 +137,7 @@ CARDS_A_LINE = 20
 stock of 33 takes two lines, indented under the first)."""
 
 
-def _cards(out: Text, style: Style, cards) -> None:
+def _cards(out: Text, style: Style, cards: Iterable[Card | None]) -> None:
     for i, card in enumerate(cards):
         if i and i % CARDS_A_LINE == 0:
             out.append("\n" + " " * 9)
@@ -144,12 +160,20 @@ class SummaryScreen(Screen):
     class Reviewing(Message):
         """From the review's worker: decision `i` of `n` is being looked at, or (`review` set) done."""
 
-        def __init__(self, i: int = 0, n: int = 0, review=None, failed: str = "") -> None:
+        def __init__(self, i: int = 0, n: int = 0, review: Review | None = None, failed: str = "") -> None:
             super().__init__()
             self.i, self.n, self.review, self.failed = i, n, review, failed
 
     def __init__(
-        self, view, style: Style, final: bool = False, tricks=(), history=(), played=(), decisions=(), **kwargs
+        self,
+        view: SeatView,
+        style: Style,
+        final: bool = False,
+        tricks: Sequence[str] = (),
+        history: Sequence[HandScore] = (),
+        played: Sequence[Event] = (),
+        decisions: Sequence[tuple[SeatView, Action]] = (),
+        **kwargs,
     ) -> None:
         super().__init__(**kwargs)
         self.view, self.style_, self.final = view, style, final
