@@ -8,12 +8,14 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 
+from engine.cards import Card
 from engine.state import Action
+from engine.view import SeatView
 
 from ...games import presentation
 from ...language import _, p_
 from .grid import CardGrid
-from .picker import Mode, Picker, phase_title
+from .picker import Mode, Outcome, Picker, phase_title
 
 
 class GridPicker(Picker):
@@ -26,7 +28,7 @@ class GridPicker(Picker):
     def compose(self) -> ComposeResult:
         yield CardGrid(self.style_)
 
-    def start(self, view, hand: tuple) -> None:
+    def start(self, view: SeatView, hand: tuple[Card, ...]) -> None:
         super().start(view, hand)
         self.calls = {a.card: a for a in view.legal}
         self.cursor = 0
@@ -50,14 +52,14 @@ class GridPicker(Picker):
     def keys(self) -> tuple[tuple[str, str], ...]:
         return ((_("arrows"), p_("key", "move")), ("Enter", _("call")), (_("click"), _("a card")))
 
-    def move(self, step: int):
+    def move(self, step: int) -> None:
         self.cursor = (self.cursor + step) % len(self.query_one(CardGrid).cells)
 
-    def move_row(self, step: int):
+    def move_row(self, step: int) -> None:
         grid = self.query_one(CardGrid)
         self.cursor = (self.cursor + step * grid.columns) % len(grid.cells)
 
-    def confirm(self):
+    def confirm(self) -> Outcome:
         action = self.calls.get(self.card)
         if action is None:
             self.refuse_action(

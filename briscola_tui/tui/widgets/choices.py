@@ -32,6 +32,11 @@ class Choice:
     actions: list[Action] = field(default_factory=list)
     dim: bool = False  # shown but not available now (the home menu's Resume with no game to resume)
 
+    @property
+    def as_action(self) -> Action | None:
+        """The action chosen, in a list of a decision's options (None: a group that needs a number)."""
+        return self.action if isinstance(self.action, Action) else None
+
 
 class Choices(Pickable):
     DEFAULT_CSS = "Choices { height: auto; max-height: 11; }"

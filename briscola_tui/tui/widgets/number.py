@@ -11,7 +11,7 @@ from textual.widgets import Input
 
 from ...language import _
 from .choices import Choice
-from .picker import Mode, Picker
+from .picker import Mode, Outcome, Picker
 
 
 class NumberPicker(Picker):
@@ -52,7 +52,7 @@ class NumberPicker(Picker):
     def keys(self) -> tuple[tuple[str, str], ...]:
         return self.back.keys() if self.back is not None else ()
 
-    def cancel(self):
+    def cancel(self) -> Outcome:
         return self.back
 
     @on(Input.Submitted)

@@ -12,13 +12,14 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from engine.cards import SUIT_GLYPHS, Card
+from engine.view import SeatView
 
 from ...games import presentation
 from ...language import _, p_
 from .cards import Style
 from .choices import Choice, Choices
 from .number import NumberPicker
-from .picker import Mode, Picker, phase_title
+from .picker import Mode, Outcome, Picker, phase_title
 
 ONE_PAGE = 99
 """The options are never paged: each has its number (up to 99; the most there are is 16, the takes)."""
@@ -84,7 +85,7 @@ class OptionsPicker(Picker):
         yield Static(id="rule")  # the two rule, when it offers a call
         yield NumberPicker(self.style_)
 
-    def start(self, view, hand: tuple) -> None:
+    def start(self, view: SeatView, hand: tuple[Card, ...]) -> None:
         super().start(view, hand)
         self.items = choices_of(view, self.style_)
         self.cursor = 0
@@ -112,19 +113,19 @@ class OptionsPicker(Picker):
     def preview(self, n: int) -> None:
         self.cursor = n - 1
 
-    def number(self, n: int):
+    def number(self, n: int) -> None:
         self.cursor = n - 1
 
-    def move(self, step: int):
+    def move(self, step: int) -> None:
         if self.items:
             self.cursor = (self.cursor + step) % len(self.items)
 
-    def confirm(self):
+    def confirm(self) -> Outcome:
         if not self.items:
             return None
         item = self.items[self.cursor]
-        if item.action is not None:
-            return item.action
+        if item.as_action is not None:
+            return item.as_action
         number = self.query_one(NumberPicker)
         number.ask(self, item)
         return number

@@ -108,7 +108,7 @@ class Picker(Vertical):
         """Input the picker took by itself (a click, a number entered), and its `outcome`:
         an action, a picker to show, or None."""
 
-        def __init__(self, picker: Picker, outcome) -> None:
+        def __init__(self, picker: Picker, outcome: Outcome) -> None:
             super().__init__()
             self.picker, self.outcome = picker, outcome
 
@@ -201,7 +201,7 @@ class Picker(Vertical):
         """How many things the digits number (0: the digits choose nothing)."""
         return 0
 
-    def number(self, n: int):
+    def number(self, n: int) -> Outcome:
         """Number `n` (1..numbered) chosen: what comes of it."""
         return None
 
@@ -212,7 +212,7 @@ class Picker(Vertical):
         """What the numbers name, for a refusal ("card", "choice"), in the current language."""
         return _("choice")
 
-    def digit(self, d: int):
+    def digit(self, d: int) -> Outcome:
         """A digit typed: a number chosen, or the first of two (see NUMBER_WAIT)."""
         if self.typed is not None:
             n = self.typed * 10 + d
@@ -238,7 +238,7 @@ class Picker(Vertical):
             what=self.what(), n=n, numbers=self.numbers(self.style_.dash)
         )
 
-    def flush(self):
+    def flush(self) -> Outcome:
         """A first digit still waiting is taken alone (another key came): what comes of it."""
         if self.typed is None:
             return None
@@ -258,26 +258,31 @@ class Picker(Vertical):
         if self.typed is not None:
             self.post_message(self.Done(self, self.flush()))
 
-    def move(self, step: int):
+    def move(self, step: int) -> Outcome:
         return None
 
-    def move_row(self, step: int):
+    def move_row(self, step: int) -> Outcome:
         """Up and down: one step as left and right, unless the picker has rows."""
         return self.move(step)
 
-    def space(self):
+    def space(self) -> Outcome:
         return self.confirm()
 
-    def confirm(self):
+    def confirm(self) -> Outcome:
         return None
 
-    def cancel(self):
+    def cancel(self) -> Outcome:
         return None
 
-    def pick(self, index: int):
+    def pick(self, index: int) -> Outcome:
         """A click on an item: the first selects it, a second on the same one confirms."""
         self.drop()
         if self.cursor == index:
             return self.confirm()
         self.cursor = index
         return None
+
+
+Outcome = Action | Picker | None
+"""What came of a key or a click in a picker: an action to send, another picker to show, or None
+(still deciding)."""
