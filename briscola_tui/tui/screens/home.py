@@ -11,6 +11,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from engine.games import GAMES
+
 from ...files.saved import SavedGame, Slot
 from ...language import N_, _
 from ...wording import SHORT_NAMES, count
@@ -67,7 +69,7 @@ class HomeScreen(Screen[None]):
         self.confirming = False  # the delete dialog is open over the resume menu
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(" Briscola · Chiamata · Calabresella", "bold"), id="home-title")
+        yield Static(Text(" " + " · ".join(info.short for info in GAMES.values()), "bold"), id="home-title")
         yield Static(_(SUBTITLE), id="home-sub")
         yield Choices(id="home-menu")
         yield Static(id="home-note")

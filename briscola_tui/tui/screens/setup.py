@@ -77,7 +77,7 @@ class Row:
         self.value = self.values[(i + by) % len(self.values)]
 
 
-def show_value(value) -> str:
+def show_value(value: object) -> str:
     if value is None:
         return _("whole series")
     if isinstance(value, bool):
@@ -87,7 +87,7 @@ def show_value(value) -> str:
     return str(value)
 
 
-def rows_for(game: str, players: int | None, level: str, hands, options: dict) -> list[Row]:
+def rows_for(game: str, players: int | None, level: str, hands: int | None, options: dict) -> list[Row]:
     """The setup rows of `game`: fixed rows, then the game's options (defaults from the engine)."""
     info = GAMES[game]
     cls = info.load()

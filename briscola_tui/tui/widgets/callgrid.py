@@ -14,6 +14,7 @@ from engine.view import SeatView
 
 from ...games import presentation
 from ...language import _, p_
+from .cards import Style
 from .grid import CardGrid
 from .picker import Mode, Outcome, Picker, phase_title
 
@@ -21,7 +22,7 @@ from .picker import Mode, Outcome, Picker, phase_title
 class GridPicker(Picker):
     MODE = Mode.GRID
 
-    def __init__(self, style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs) -> None:
         super().__init__(style, **kwargs)
         self.calls: dict = {}  # the card: the action that calls it
 
@@ -40,7 +41,7 @@ class GridPicker(Picker):
         )
 
     @property
-    def card(self):
+    def card(self) -> Card:
         """The card under the cursor."""
         return self.query_one(CardGrid).cells[self.cursor]
 

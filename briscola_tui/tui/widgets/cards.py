@@ -182,7 +182,7 @@ class Style:
         rank = FRENCH_RANKS_IN_ITALIAN[card.rank]
         return f"{rank} di {self.suit_name(card.suit)}"
 
-    def cards(self, cards) -> str:
+    def cards(self, cards: Iterable[Card | None]) -> str:
         return " ".join(self.card(c) for c in cards)
 
     def action(self, action, names=()) -> str:

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.widgets import Input
 
 from ...language import _
+from .cards import Style
 from .choices import Choice
 from .picker import Mode, Outcome, Picker
 
@@ -17,7 +18,7 @@ from .picker import Mode, Outcome, Picker
 class NumberPicker(Picker):
     MODE = Mode.TARGET
 
-    def __init__(self, style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs) -> None:
         super().__init__(style, **kwargs)
         self.back: Picker | None = None  # the options it was opened from
         self.group = Choice("")  # the bid: its targets, and the action for each

@@ -29,7 +29,7 @@ RULE_WIDTH = 80
 """The two rule's line fits the 80 columns of the table."""
 
 
-def two_rule_line(view, style: Style) -> str:
+def two_rule_line(view: SeatView, style: Style) -> str:
     """The two rule in one line, when it offers a call: what it is, and what comes of it."""
     calls = presentation(view.game).two_rule_calls(view)
     if not calls:
@@ -48,7 +48,7 @@ def two_rule_line(view, style: Style) -> str:
     return next((line for line in lines if len(line) <= RULE_WIDTH), min(lines, key=len))
 
 
-def choices_of(view, style: Style) -> list[Choice]:
+def choices_of(view: SeatView, style: Style) -> list[Choice]:
     """The legal actions as numbered choices; bids with a target grouped into one (a number to enter)."""
     items: list[Choice] = []
     groups: dict[str | None, Choice] = {}

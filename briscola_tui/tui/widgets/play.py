@@ -13,6 +13,7 @@ from engine.state import Action, ActionKind
 from engine.view import SeatView
 
 from ...language import _, n_
+from .cards import Style
 from .choices import Choice, Choices
 from .hand import Hand
 from .literal import literal
@@ -25,7 +26,7 @@ class PlayPicker(Picker):
     MODE = Mode.CARD
     SHOWS_HAND = True
 
-    def __init__(self, style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs) -> None:
         super().__init__(style, **kwargs)
         self.playable: list = []
         self.items: list[Choice] = []  # the other actions ("or:")
