@@ -109,11 +109,11 @@ def test_the_english_words_are_unchanged():
 
 
 def test_the_summary_and_a_refusal_in_italian(italian):
+    from briscola_tui.games.calabresella import soloist_lines
     from briscola_tui.tui.screens.netforms import FormError, whole
-    from briscola_tui.tui.screens.summary import _calabresella
 
     result = {"soloist": 0, "contract": "solo", "raise": "none", "soloist_thirds": 21, "success": True}
-    said = _calabresella(result, ["tu", "Bea", "Cia"], SimpleNamespace(), ())
+    said = soloist_lines(result, ["tu", "Bea", "Cia"], SimpleNamespace(), ())
     assert said[0] == "tu ha giocato solo: posta 2 per difensore"
     assert said[1] == "tu ha fatto 21 terzi = 7 punti su 35 (servono 18 terzi, 6 punti): riuscita"
     with pytest.raises(FormError, match="un numero intero da 0 a 9"):

@@ -30,14 +30,15 @@ def test_a_trick_is_worth_one_point_not_one_points(points, unit, worth):
 
 
 def test_the_summary_counts_card_points_and_thirds_in_words():
-    from briscola_tui.tui.screens.summary import _briscola, _calabresella
+    from briscola_tui.games.base import side_points_lines
+    from briscola_tui.games.calabresella import soloist_lines
     from briscola_tui.tui.widgets.cards import Style
 
     view = SimpleNamespace(players=2, game="briscola", options={})
-    lines = _briscola(view, {"side_points": [1, 119], "winner": 1}, ["Ada", "Bo"])
+    lines = side_points_lines(view, {"side_points": [1, 119], "winner": 1}, ["Ada", "Bo"])
     assert lines[:2] == ["Ada: 1 card point of 120", "Bo: 119 card points of 120"]
     result = {"soloist": 0, "contract": "solo", "raise": "none", "soloist_thirds": 4, "success": False}
-    lines = _calabresella(result, ["Ada", "Bo", "Cy"], Style(ascii=True))
+    lines = soloist_lines(result, ["Ada", "Bo", "Cy"], Style(ascii=True))
     assert any(line.startswith("Ada took 4 thirds = 1 point of 35 ") for line in lines), lines
 
 

@@ -8,9 +8,10 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
-from textual.app import App
 from textual.filter import LineFilter
 
 from .. import language
@@ -18,8 +19,13 @@ from ..files import settings as settings_module
 from ..language import _
 from ..options import PlayOptions
 from .screens.toosmall import TooSmall, too_small
+from .shell import Shell
 from .widgets.cards import Style, ascii_text, can_show_glyphs
 from .widgets.literal import literal
+
+if TYPE_CHECKING:
+    from ..files.saved import Slot
+    from ..tables.offline import OfflineTable
 
 
 def terminal_shows_glyphs() -> bool:
@@ -48,7 +54,7 @@ HANGUP_GRACE = 20.0
 network table's own shutdown, telling the host, takes up to 10 s)."""
 
 
-class BriscolaApp(App):
+class BriscolaApp(Shell):
     TITLE = "briscola"
 
     def __init__(
@@ -80,7 +86,7 @@ class BriscolaApp(App):
         self.level = level or self.settings.level
         self.resume = resume
         self.from_command = play is not None or resume is not None
-        self.offline = None  # the last game against the computer opened (for the line at exit)
+        self.offline: OfflineTable | None = None  # the last game against the computer opened (for the line at exit)
 
     def on_mount(self) -> None:
         self.theme = "textual-dark"
@@ -191,7 +197,7 @@ class BriscolaApp(App):
         game: str,
         players: int | None = None,
         hands: int | None = None,
-        options: dict | None = None,
+        options: dict[str, object] | None = None,
         level: str | None = None,
     ) -> None:
         from ..files.saved import Slot
@@ -212,12 +218,12 @@ class BriscolaApp(App):
         self.offline = controller
         self.push_screen(TableScreen(controller, self.style_))
 
-    def resume_table(self, slot, failed) -> None:
+    def resume_table(self, slot: Slot, failed: Callable[[str], None]) -> None:
         """Open the unfinished game kept in `slot`, rebuilt in a worker thread (a
         long series takes a moment); `failed(why)` if it cannot be resumed."""
         self.run_worker(lambda: self._resume(slot, failed), thread=True, group="resume")
 
-    def _resume(self, slot, failed) -> None:
+    def _resume(self, slot: Slot, failed: Callable[[str], None]) -> None:
         from ..files.folders import InUse
         from ..files.saved import NotResumable
         from ..tables.offline import OfflineTable

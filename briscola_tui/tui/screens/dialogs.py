@@ -8,6 +8,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ...games import PRESENTATIONS
 from ...language import N_, _
 from ..widgets.literal import literal
 
@@ -37,38 +38,7 @@ def paragraph(text: str) -> str:
     return " ".join(text.split())
 
 
-RULES_SOURCE = {
-    "briscola": N_("""\
-Briscola (2, 3, 4 or 6 players): 40 Italian cards (39 with 3 players, 36
-with 6), 120 points in all: A 11, 3 10, K 4, Q 3, J 2, the rest 0; rank
-A 3 K Q J 7 6 5 4 2. Each player holds 3 cards; the card face up under the
-stock names trump (briscola). No need to follow suit: the highest trump
-wins the trick, else the highest card of the suit led. The winner leads
-and draws first; the face-up card is drawn last. More than 60 points wins
-the hand; with 4 or 6 players partners sit opposite and add their points.
-Options: trump_exchange (swap the 2 or 7 of trump for the face-up card),
-seven_second (7 ranks second, worth 10), open_hands, black_hand (A 3 K of
-trump ends the hand), scoring by hands or game points, match length."""),
-    "chiamata": N_("""\
-Briscola Chiamata (5 players): 8 cards each, no stock. An auction on a
-rank, each bid lower in A 3 K Q J 7 6 5 4 2; passing is final; after the 2
-a player may bid "2 with a target" (62-120). The winner, the caller, calls
-a card of the rank bid: its suit is trump and whoever holds it is the
-secret partner, revealed when the card falls. Caller and partner need the
-target (61 unless raised); the unit grows with the target (61-70 1, 71-80
-2, ... 101-120 5): success with a partner caller +2u, partner +u, each
-defender -u; alone +4u; failure the reverse. All 8 tricks: double."""),
-    "calabresella": N_("""\
-Calabresella (3 players): 12 cards each and a monte of 4; no trumps, you
-must follow suit. Rank 3 2 A K Q J 7 6 5 4; values in thirds: A 3, 3 2 K Q
-J 1 each; the last trick adds 3: 35 thirds in all. Auction once round:
-chiamo < solo < solissimo. Chiamo: call a card (its holder hands it over;
-you return one), take the monte and discard 4. Solo: take the monte and
-discard 4. Solissimo: play without the monte, or raise: dividete (the
-defenders share it) or scegliete (they choose from it). The soloist needs
-18 thirds (6 points). Price per defender 1, 2, 4, 8, 16; all or no tricks
-x2, the losers under 3 thirds x3."""),
-}
+RULES_SOURCE = {game: each.rules for game, each in PRESENTATIONS.items()}
 """Each game's rules in short, as lines of source (translated with `_` where shown)."""
 FULL_RULES = N_("The full rules as the engine plays them: docs/rules.md.")
 GAME_RULES = {game: paragraph(text) for game, text in RULES_SOURCE.items()}
@@ -89,7 +59,7 @@ def game_rules(game: str) -> str | None:
 
 def all_rules() -> str:
     """Every game's rules, then where the full rules are, in the current language."""
-    return "\n\n".join(game_rules(game) for game in RULES_SOURCE) + "\n\n" + _(FULL_RULES)
+    return "\n\n".join(paragraph(_(text)) for text in RULES_SOURCE.values()) + "\n\n" + _(FULL_RULES)
 
 
 def help_text(game: str | None) -> str:

@@ -5,7 +5,7 @@ network table (their forms: `netforms.py`), quit."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -13,8 +13,10 @@ from textual.widgets import Static
 
 from engine.games import GAMES
 
+from ...files.saved import SavedGame, Slot
 from ...language import N_, _
 from ...wording import SHORT_NAMES, count
+from ..shell import Shell
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.literal import literal
 
@@ -35,7 +37,7 @@ SUBTITLE = N_(" Dealt by mental poker: no one, the host included, sees a hidden 
 KEYS = N_(" digits choose   arrows move   Enter confirm   Escape back   ctrl+q quit")
 
 
-def saved_label(saved, dot: str) -> str:
+def saved_label(saved: SavedGame, dot: str) -> str:
     """One unfinished game: when, game and players, hands played, scores."""
     import time
 
@@ -46,7 +48,8 @@ def saved_label(saved, dot: str) -> str:
     return f"{when}  {game}, {players} {dot} {count(saved.played, 'hand')} {dot} {scores}"
 
 
-class HomeScreen(Screen):
+class HomeScreen(Screen[None]):
+    app = getters.app(Shell)
     CSS_PATH = "home.tcss"
     BINDINGS = [
         *DIGITS,
@@ -61,12 +64,12 @@ class HomeScreen(Screen):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.menu = "home"
-        self.saved: list = []  # the unfinished games against the computer, newest first
+        self.saved: list[SavedGame] = []  # the unfinished games against the computer, newest first
         self.resuming = False  # a game is being rebuilt: one at a time
         self.confirming = False  # the delete dialog is open over the resume menu
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(" Briscola · Chiamata · Calabresella", "bold"), id="home-title")
+        yield Static(Text(" " + " · ".join(info.short for info in GAMES.values()), "bold"), id="home-title")
         yield Static(_(SUBTITLE), id="home-sub")
         yield Choices(id="home-menu")
         yield Static(id="home-note")
@@ -75,7 +78,7 @@ class HomeScreen(Screen):
     def on_mount(self) -> None:
         self.query_one(Choices).columns_max = 1  # a menu reads top to bottom
         self._show()
-        problem = getattr(getattr(self.app, "settings", None), "problem", "")
+        problem = self.app.settings.problem
         if problem:
             self.query_one("#home-note", Static).update(literal(" " + _("Settings: {problem}").format(problem=problem)))
 
@@ -92,11 +95,9 @@ class HomeScreen(Screen):
             self.query_one("#home-keys", Static).update(_(KEYS))
             self._show()
 
-    def _items(self):
-        if self.menu == "games":
-            return GAMES
+    def _items(self) -> list[tuple[str, object]]:
         if self.menu == "resume":
-            dot = getattr(getattr(self.app, "style_", None), "dot", "-")
+            dot = self.app.style_.dot
             return [(saved_label(saved, dot), saved.slot) for saved in self.saved]
         return [(_(text), value) for text, value in MENU]
 
@@ -105,10 +106,7 @@ class HomeScreen(Screen):
 
         if self.menu == "home":
             self.saved = saved_games()[:9]
-        title = {
-            "games": _("Play against the computer:"),
-            "resume": _("Resume (newest first; d deletes one):"),
-        }.get(self.menu, "")
+        title = _("Resume (newest first; d deletes one):") if self.menu == "resume" else ""
         items = [Choice(text, value) for text, value in self._items()]
         if self.menu == "home" and not self.saved:
             items[1] = Choice(_("{item} (none)").format(item=_(MENU[1][0])), "resume", dim=True)
@@ -136,7 +134,7 @@ class HomeScreen(Screen):
 
         self.app.push_screen(InfoScreen(_("Keys"), help_keys()))
 
-    def _resume(self, slot) -> None:
+    def _resume(self, slot: Slot) -> None:
         """Rebuild the game (a moment for a long series); the menu waits meanwhile."""
         note = self.query_one("#home-note", Static)
 
@@ -147,7 +145,7 @@ class HomeScreen(Screen):
 
         if not self.resuming:
             self.resuming = True
-            note.update(" " + _("Resuming") + getattr(getattr(self.app, "style_", None), "ellipsis", "..."))
+            note.update(" " + _("Resuming") + self.app.style_.ellipsis)
             self.app.resume_table(slot, failed)
 
     def action_delete(self) -> None:
@@ -160,13 +158,13 @@ class HomeScreen(Screen):
         item = menu.items[menu.cursor]
 
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes and isinstance(item.action, Slot):
                 self._delete(item.action, menu.cursor)
 
         self.confirming = True
         self.app.push_screen(ConfirmDelete(item.text), answered)
 
-    def _delete(self, slot, cursor: int) -> None:
+    def _delete(self, slot: Slot, cursor: int) -> None:
         from ...files.folders import InUse
         from ...files.saved import saved_games
 
@@ -193,10 +191,7 @@ class HomeScreen(Screen):
     def action_confirm(self) -> None:
         menu = self.query_one(Choices)
         value = menu.items[menu.cursor].action
-        if self.menu == "games":
-            game, players = value
-            self.app.start_table(game, players)
-        elif self.menu == "resume":
+        if self.menu == "resume" and isinstance(value, Slot):
             self._resume(value)
         elif value == "resume" and not self.saved:
             self.query_one("#home-note", Static).update(
@@ -226,4 +221,4 @@ class HomeScreen(Screen):
         else:
             from .netforms import FORMS
 
-            self.app.push_screen(FORMS[value]())
+            self.app.push_screen(FORMS[str(value)]())

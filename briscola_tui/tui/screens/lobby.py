@@ -9,8 +9,10 @@ a busy table cannot fill the screen's queue)."""
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING, Protocol
 
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
@@ -19,15 +21,19 @@ from textual.widgets import Static
 
 from ...files.settings import value_word
 from ...language import _
-from ...tables.controller import LobbyController
+from ...tables.controller import Lobby, LobbyController, TableController
 from ...wording import TITLES
+from ..shell import Shell
 from ..widgets.cards import Style
 from ..widgets.literal import literal
+
+if TYPE_CHECKING:
+    from ...tables.network import NetTable
 
 LOG_SHOWN = 6
 
 
-def friends_text(lobby) -> Text:
+def friends_text(lobby: Lobby) -> Text:
     """What to give friends (hosting), or where this client is."""
     out = Text()
     if lobby.role == "host":
@@ -46,7 +52,7 @@ def friends_text(lobby) -> Text:
     return out
 
 
-def seats_text(lobby) -> Text:
+def seats_text(lobby: Lobby) -> Text:
     out = Text(" " + _("Seats") + "\n", "bold")
     if not lobby.seats:
         out.append("   " + _("(not known until the host welcomes us)") + "\n", "dim")
@@ -71,7 +77,7 @@ def seats_text(lobby) -> Text:
     return out
 
 
-def status_text(lobby) -> Text:
+def status_text(lobby: Lobby) -> Text:
     if lobby.failed:
         return literal(f" {lobby.failed}", "bold red").append("\n " + _("Escape: back"), "bold red")
     out = Text(f" {lobby.waiting or _('waiting for the table')}\n", "bold")
@@ -81,18 +87,23 @@ def status_text(lobby) -> Text:
     return out
 
 
-class LobbyScreen(Screen):
+class LobbyTable(LobbyController, TableController, Protocol):
+    """A network table: its lobby, then, once the first hand starts, the table itself."""
+
+
+class LobbyScreen(Screen[None]):
+    app = getters.app(Shell)
     CSS_PATH = "lobby.tcss"
     BINDINGS = [Binding("escape", "leave", show=False)]
 
     class Changed(Message):
         """The table's lobby changed (posted from the network thread)."""
 
-    def __init__(self, controller: LobbyController, style: Style, **kwargs) -> None:
+    def __init__(self, controller: LobbyTable, style: Style, **kwargs) -> None:
         super().__init__(**kwargs)
         self.controller = controller
         self.style_ = style
-        self.lobby = None
+        self.lobby: Lobby | None = None
         self.watching = False
         self.posted = threading.Event()  # a Changed message waits to be handled
 
@@ -140,7 +151,7 @@ class LobbyScreen(Screen):
             return
         self.show(lobby)
 
-    def show(self, lobby) -> None:
+    def show(self, lobby: Lobby) -> None:
         game = TITLES.get(lobby.game, lobby.game) or _("A table on the network")
         role = {"host": _("you host"), "player": _("you play"), "spectator": _("you watch")}[lobby.role]
         players = f" {self.style_.dot} " + _("{n} players").format(n=lobby.players) if lobby.players else ""
@@ -155,13 +166,13 @@ class LobbyScreen(Screen):
         """Back to the home screen (or out, when the command opened the lobby); the seat's
         store stays on disk, so the same table can be joined again."""
         self.app.run_worker(self.controller.stop, thread=True)
-        if getattr(self.app, "from_command", False):
+        if self.app.from_command:
             self.app.exit()
         else:
             self.app.pop_screen()
 
 
-def open_lobby(app, table, *, replace: bool = False) -> None:
+def open_lobby(app: Shell, table: NetTable, *, replace: bool = False) -> None:
     """Start `table` (a NetTable) and show its lobby (in place of the current screen if `replace`)."""
     table.start()
     screen = LobbyScreen(table, app.style_)

@@ -7,7 +7,9 @@ the lobby that follows."""
 
 from __future__ import annotations
 
-from textual import on
+from typing import TYPE_CHECKING, Literal, overload
+
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -23,7 +25,16 @@ from ...files.settings import Settings, value_word
 from ...language import N_, _
 from ...options import HostOptions, JoinOptions, WatchOptions
 from ...os_errors import os_error_words
+from ..shell import Shell
 from ..widgets.literal import literal
+
+if TYPE_CHECKING:
+    from engine.games import GameInfo
+
+    from ...tables.network import NetTable
+
+Field = Input | Select[tuple[str, int]] | Select[str] | Checkbox
+"""A form's field: a text, a choice or a tick box."""
 
 MAX_TEXT = 64
 """Longest name or join code the host takes (docs/network.md, limits)."""
@@ -35,7 +46,7 @@ def example_address() -> str:
     return _(EXAMPLE_ADDRESS).format(port=HostOptions.port)
 
 
-def table_label(info, n: int) -> str:
+def table_label(info: GameInfo, n: int) -> str:
     """A game at a table size, as the host form offers it."""
     if n in info.teams:
         return _("{game}, {n} players (partners)").format(game=info.title, n=n)
@@ -58,7 +69,17 @@ class FormError(ValueError):
 # --- checking the fields (plain functions: the forms and the tests use them) -----------------
 
 
+@overload
+def whole(text: str, what: str, low: int, high: int, blank: int) -> int: ...
+
+
+@overload
+def whole(text: str, what: str, low: int, high: int, blank: None = None) -> int | None: ...
+
+
 def whole(text: str, what: str, low: int, high: int, blank: int | None = None) -> int | None:
+    """The number typed in a field (`blank` when the field is blank, None with no `blank`), or
+    FormError naming the field (`what`) and the numbers it takes."""
     text = text.strip()
     if not text and blank is not None:
         return blank
@@ -147,19 +168,21 @@ def watch_args(values: dict) -> WatchOptions:
 # --- the screens ---------------------------------------------------------------------------
 
 
-class NetForm(Screen):
+class NetForm(Screen[None]):
     """A titled column of labelled fields; Enter in a field (or ctrl+s) starts, Escape goes back."""
+
+    app = getters.app(Shell)
 
     CSS_PATH = "netforms.tcss"
     BINDINGS = [Binding("escape", "back", show=False), Binding("ctrl+s", "submit", show=False)]
     HEADING = ""
     INTRO = ""
 
-    def fields(self) -> list[tuple[str, str, object]]:
+    def fields(self) -> list[tuple[str, str, Field]]:
         """(id, label, widget) for each field, in order."""
         raise NotImplementedError
 
-    def table(self, values: dict):
+    def table(self, values: dict) -> NetTable:
         """The NetTable these values make (not started yet)."""
         raise NotImplementedError
 
@@ -219,7 +242,7 @@ class Tick(Checkbox):
         self.refresh()
 
 
-def compact_input(value: str = "", placeholder: str = "", kind: str = "text") -> Input:
+def compact_input(value: str = "", placeholder: str = "", kind: Literal["integer", "text"] = "text") -> Input:
     return Input(value, placeholder, type=kind, compact=True, max_length=MAX_TEXT)
 
 
@@ -230,7 +253,7 @@ class HostForm(NetForm):
         " the join code and the addresses to give friends."
     )
 
-    def fields(self):
+    def fields(self) -> list[tuple[str, str, Field]]:
         return [
             (
                 "table",
@@ -262,7 +285,7 @@ class HostForm(NetForm):
             ("name", _("Your name"), compact_input("", _("what the others see"))),
         ]
 
-    def table(self, values: dict):
+    def table(self, values: dict) -> NetTable:
         from ...net.commands import player_identity
         from ...tables.network import NetTable
 
@@ -273,7 +296,7 @@ class JoinForm(NetForm):
     HEADING = N_("Join a table")
     INTRO = N_(" Ask the host for the address and the join code: its lobby shows them.")
 
-    def fields(self):
+    def fields(self) -> list[tuple[str, str, Field]]:
         return [
             ("address", _("Address"), compact_input("", example_address())),
             ("code", _("Join code"), compact_input("", _("blank for an open table"))),
@@ -281,7 +304,7 @@ class JoinForm(NetForm):
             ("seat", _("Seat"), compact_input("", _("blank: any free seat"), "integer")),
         ]
 
-    def table(self, values: dict):
+    def table(self, values: dict) -> NetTable:
         from ...net.commands import join_options, player_identity
         from ...tables.network import NetTable
 
@@ -292,13 +315,13 @@ class WatchForm(NetForm):
     HEADING = N_("Watch a table")
     INTRO = N_(" A spectator sees every public card and nothing hidden, and sends nothing.")
 
-    def fields(self):
+    def fields(self) -> list[tuple[str, str, Field]]:
         return [
             ("address", _("Address"), compact_input("", example_address())),
             ("code", _("Join code"), compact_input("", _("blank for an open table"))),
         ]
 
-    def table(self, values: dict):
+    def table(self, values: dict) -> NetTable:
         from ...net.commands import watch_options
         from ...tables.network import NetTable
 

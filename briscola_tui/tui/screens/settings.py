@@ -24,7 +24,7 @@ LABELS = {
 }
 
 
-def shown(value, name: str = "") -> str:
+def shown(value: object, name: str = "") -> str:
     """A setting's value in words (the language's own name for `language`)."""
     return value_word(name, value)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -20,6 +20,7 @@ from ...files.settings import LEVELS, Settings, value_word
 from ...language import N_, _
 from ...options import PlayOptions
 from ...wording import listing
+from ..shell import Shell
 from ..widgets.choices import DIGITS, Choice, Choices
 
 STOP_AFTER = (None, 1, 2, 3, 5, 10)
@@ -76,7 +77,7 @@ class Row:
         self.value = self.values[(i + by) % len(self.values)]
 
 
-def show_value(value) -> str:
+def show_value(value: object) -> str:
     if value is None:
         return _("whole series")
     if isinstance(value, bool):
@@ -86,7 +87,7 @@ def show_value(value) -> str:
     return str(value)
 
 
-def rows_for(game: str, players: int | None, level: str, hands, options: dict) -> list[Row]:
+def rows_for(game: str, players: int | None, level: str, hands: int | None, options: dict) -> list[Row]:
     """The setup rows of `game`: fixed rows, then the game's options (defaults from the engine)."""
     info = GAMES[game]
     cls = info.load()
@@ -108,8 +109,10 @@ def rows_for(game: str, players: int | None, level: str, hands, options: dict) -
     return rows
 
 
-class RowsScreen(Screen):
+class RowsScreen(Screen[None]):
     """A titled list of rows, one line explaining the row under the cursor, keys at the bottom."""
+
+    app = getters.app(Shell)
 
     CSS_PATH = "setup.tcss"
     HEADING = ""
@@ -200,7 +203,7 @@ class SetupScreen(RowsScreen):
         row.step(step)
         if row.name == "game":  # another game: its players and options
             chosen = self.choice()
-            self.rows = rows_for(row.value, None, chosen["level"], chosen["hands"], {})
+            self.rows = rows_for(str(row.value), None, chosen["level"], chosen["hands"], {})
         self.show_rows(cursor)
 
     def action_start(self) -> None:

@@ -4,6 +4,9 @@ Calabresella), the score change and the series table. Enter goes on."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,176 +15,48 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from engine.cards import Card
+from engine.state import Action
+from engine.view import SeatView
+
+from ...games import presentation
+from ...games.base import Scored
 from ...language import _
-from ...render import YOU, render_hand, shown_name
-from ...wording import count
+from ...render import render_hand, shown_name
 from ..widgets.cards import Style, sort_hand
 from ..widgets.literal import literal
 
+if TYPE_CHECKING:
+    from engine.bots.coach import Review
+    from protocol.events import Event
 
-def sides_of(view) -> list[list[int]]:
-    """Who scores together: partners in Briscola for 4 or 6, else each seat."""
-    from engine.games import make
-
-    return make(view.game, view.players, dict(view.options)).sides()
+HandScore = tuple[int, tuple[int, ...] | None]
+"""An audited hand's number and score change (None: a void hand)."""
 
 
-def shown_names(view) -> tuple[str, ...]:
+def shown_names(view: SeatView) -> tuple[str, ...]:
     """The seats' names as the summary writes them ("you" in the current language)."""
     return tuple(map(shown_name, view.names))
 
 
-def breakdown(view, style: Style, played=()) -> list[str]:
+def breakdown(view: SeatView, style: Style, played: Sequence[Event] = ()) -> list[str]:
     """How the hand was scored, in words, from the audited result (and `played`, the hand's
     trick events: the winner `seat`, the `cards`, the `points`)."""
     last, names = view.last_hand, shown_names(view)
-    result = last.result or {}
+    result = (last.result if last is not None else None) or {}
     if result.get("redeal"):
         return [_("Everybody passed: the hand is dealt again and does not count.")]
-    if view.game == "chiamata":
-        return _chiamata(result, names, view.options, style)
-    if view.game == "calabresella":
-        return _calabresella(result, names, style, played, last.deal, view.names)
-    return _briscola(view, result, names)
+    return presentation(view.game).breakdown(Scored(view, result, names, style, played))
 
 
-def _briscola(view, result, names) -> list[str]:
-    sides = sides_of(view)
-    points = result.get("side_points") or []
-    lines = []
-    for i, side in enumerate(sides):
-        who = " + ".join(names[s] for s in side)
-        if i < len(points):
-            lines.append(_("{who}: {points} of 120").format(who=who, points=count(points[i], "card point")))
-    winner = result.get("winner")
-    if result.get("black_hand") is not None:
-        lines.append(_("{name} declared a black hand (A, 3 and K of trump)").format(name=names[result["black_hand"]]))
-    if winner is None:
-        lines.append(_("Nobody passed 60: a draw."))
-    else:
-        lines.append(_("{who} won the hand.").format(who=" + ".join(names[s] for s in sides[winner])))
-    return lines
-
-
-def _chiamata(result, names, options, style) -> list[str]:
-    from engine.cards import Card
-    from engine.games.chiamata import unit
-
-    caller, partner, target = result.get("caller"), result.get("partner"), result.get("target", 61)
-    called = result.get("called")
-    card = style.card(Card.parse(called)) if called else "?"
-    u = 1 if options.get("scoring") == "flat" else unit(target)
-    side = names[caller] + ("" if partner is None else f" + {names[partner]}" if isinstance(partner, int) else "")
-    success = result.get("success")
-    won, lost = ("+", "-") if success else ("-", "+")
-    compare = (">=" if style.ascii else "≥") if success else "<"
-    lines = [
-        _("{caller} called {card}").format(caller=names[caller], card=card)
-        + (
-            _("; partner {name}").format(name=names[partner])
-            if isinstance(partner, int)
-            else _("; alone (own card)")
-            if partner is None
-            else ""
-        ),
-        _("Target {target}: unit {unit}").format(target=target, unit=u)
-        + (_(" (flat scoring)") if options.get("scoring") == "flat" else ""),
-        _("{side}: {points} of 120 {compare} {target}: {outcome}").format(
-            side=side,
-            points=count(result.get("side_points") or 0, "card point"),
-            compare=compare,
-            target=target,
-            outcome=_("success") if success else _("failure"),
-        ),
-    ]
-    if result.get("multiplier", 1) > 1:
-        lines.append(f"Cappotto: x{result['multiplier']}")
-    if isinstance(partner, int):
-        lines.append(_("Caller {won}2u, partner {won}u, each defender {lost}u").format(won=won, lost=lost))
-    else:
-        lines.append(_("Caller alone {won}4u, each defender {lost}u").format(won=won, lost=lost))
-    return lines
-
-
-def _calabresella(result, names, style, played=(), deal=None, raw_names=()) -> list[str]:
-    from engine.games.calabresella import PRICE
-
-    soloist, contract, raised = result.get("soloist"), result.get("contract"), result.get("raise")
-    thirds = result.get("soloist_thirds", 0)
-    price = PRICE[raised if raised and raised != "none" else contract]
-    what = contract + (f", {raised}" if raised and raised != "none" else "")
-    lines = [_("{name} played {what}: price {price} per defender").format(name=names[soloist], what=what, price=price)]
-    sum_ = _thirds_sum(result, names, style, played, deal, raw_names)
-    if sum_ is not None:
-        lines.extend(sum_)
-    lines.append(
-        _("{name} took {thirds} = {points} of 35 (needs 18 thirds, 6 points): {outcome}").format(
-            name=names[soloist],
-            thirds=count(thirds, "third"),
-            points=count(thirds // 3, "point"),
-            outcome=_("success") if result.get("success") else _("failure"),
-        )
-    )
-    multiplier = result.get("multiplier", 1)
-    if multiplier == 2:
-        lines.append(_("Cappotto (all or no tricks): x2"))
-    elif multiplier == 3:
-        lines.append(_("Stramazzo (the losers took under 3 thirds in tricks): x3"))
-    return lines
-
-
-def _thirds_sum(result, names, style, played, deal, raw_names=()) -> list[str] | None:
-    """Where the soloist's thirds come from: the tricks, and with the last trick the monte at the
-    end (the soloist's discards, the defenders', or the monte unused) and 3 more; None when the
-    tricks or the deal are not all known, or do not add up to the result."""
-    from engine.cards import THIRDS
-    from engine.games.calabresella import LAST_TRICK
-
-    soloist, contract, raised = result.get("soloist"), result.get("contract"), result.get("raise")
-    if not played or deal is None or soloist is None:
-        return None
-    dealt = [c for hand in deal.hands for c in hand if c is not None] + [c for c in deal.monte if c is not None]
-    in_tricks = {c for t in played for c in t.cards}
-    monte = sort_hand([c for c in dealt if c not in in_tricks], "calabresella")
-    if len(dealt) != 40 or len(monte) != 4:
-        return None
-    monte_thirds = sum(THIRDS.get(c.rank, 0) for c in monte)
-    last = played[-1].seat
-    whose = (
-        (
-            _("your discards")
-            if tuple(raw_names)[soloist : soloist + 1] == (YOU,)
-            else _("{name}'s discards").format(name=names[soloist])
-        )
-        if contract != "solissimo"
-        else _("the monte, unused")
-        if raised in (None, "none")
-        else _("the defenders' discards")
-    )
-    tricks = sum(t.points or 0 for t in played if t.seat == soloist)
-    parts = [_("{n} in tricks").format(n=tricks)]
-    if last == soloist:
-        parts += [_("{n} the monte").format(n=monte_thirds), _("{n} the last trick").format(n=LAST_TRICK)]
-    total = tricks + (monte_thirds + LAST_TRICK if last == soloist else 0)
-    if total != result.get("soloist_thirds"):
-        return None
-    return [
-        _("The monte at the end ({whose}): {cards}, {n} thirds").format(
-            whose=whose, cards=style.cards(monte), n=monte_thirds
-        ),
-        _("The last trick: {name}, who takes the monte and {n} thirds more").format(name=names[last], n=LAST_TRICK),
-        _("{name}: {parts} = {n} thirds").format(name=names[soloist], parts=" + ".join(parts), n=total),
-    ]
-
-
-def series_hands(view, history) -> tuple:
+def series_hands(view: SeatView, history: Sequence[HandScore]) -> tuple[HandScore, ...]:
     """(number, score change) of every hand audited: the view's, from the whole transcript (the
     screen's own `history` has only the hands it saw: none from before a restart)."""
     hands = tuple(view.hand_scores)
     return hands if len(hands) >= len(history) else tuple(history)
 
 
-def scoreboard(view, history) -> str:
+def scoreboard(view: SeatView, history: Sequence[HandScore]) -> str:
     """The series so far: each hand's score change by seat, and the totals."""
     names = shown_names(view)
     hands = [(n, score) for n, score in series_hands(view, history) if score is not None]
@@ -200,7 +75,14 @@ def scoreboard(view, history) -> str:
     return note + "\n\n" + "\n".join(rows)
 
 
-def summary_text(view, style: Style, final: bool, tricks=(), history=(), played=()) -> Text:
+def summary_text(
+    view: SeatView,
+    style: Style,
+    final: bool,
+    tricks: Sequence[str] = (),
+    history: Sequence[HandScore] = (),
+    played: Sequence[Event] = (),
+) -> Text:
     last = view.last_hand
     names = shown_names(view)
     out = Text()
@@ -212,7 +94,7 @@ def summary_text(view, style: Style, final: bool, tricks=(), history=(), played=
         out.append(literal(" " + render_hand(last, style, view.names), "bold")).append("\n")
     for line in breakdown(view, style, played) if last.ok else []:
         out.append(f"  {line}\n")
-    unit = _("thirds") if view.game == "calabresella" else _("points")
+    unit = _(presentation(view.game).score_unit)
     out.append(f"\n {'':<8}{unit:>8}{_('change'):>8}{_('series'):>8}\n", "bold")
     for seat in range(view.players):
         points = last.points[seat] if last.points else "-"
@@ -255,7 +137,7 @@ CARDS_A_LINE = 20
 stock of 33 takes two lines, indented under the first)."""
 
 
-def _cards(out: Text, style: Style, cards) -> None:
+def _cards(out: Text, style: Style, cards: Iterable[Card | None]) -> None:
     for i, card in enumerate(cards):
         if i and i % CARDS_A_LINE == 0:
             out.append("\n" + " " * 9)
@@ -278,12 +160,20 @@ class SummaryScreen(Screen):
     class Reviewing(Message):
         """From the review's worker: decision `i` of `n` is being looked at, or (`review` set) done."""
 
-        def __init__(self, i: int = 0, n: int = 0, review=None, failed: str = "") -> None:
+        def __init__(self, i: int = 0, n: int = 0, review: Review | None = None, failed: str = "") -> None:
             super().__init__()
             self.i, self.n, self.review, self.failed = i, n, review, failed
 
     def __init__(
-        self, view, style: Style, final: bool = False, tricks=(), history=(), played=(), decisions=(), **kwargs
+        self,
+        view: SeatView,
+        style: Style,
+        final: bool = False,
+        tricks: Sequence[str] = (),
+        history: Sequence[HandScore] = (),
+        played: Sequence[Event] = (),
+        decisions: Sequence[tuple[SeatView, Action]] = (),
+        **kwargs,
     ) -> None:
         super().__init__(**kwargs)
         self.view, self.style_, self.final = view, style, final
@@ -325,11 +215,15 @@ class SummaryScreen(Screen):
 
         seat = self.view.seat if self.view.seat is not None else 0
         try:
-            result = review(self.decisions, seat, progress=lambda i, n: self.post_message(self.Reviewing(i, n)))
+            result = review(self.decisions, seat, progress=self._progress)
         except Exception as error:  # shown, not raised
             self.post_message(self.Reviewing(failed=f"{type(error).__name__}: {error}"))
             return
         self.post_message(self.Reviewing(review=result))
+
+    def _progress(self, i: int, n: int) -> None:
+        """From the review's worker: decision `i` of `n` is being looked at."""
+        self.post_message(self.Reviewing(i, n))
 
     def on_summary_screen_reviewing(self, message: Reviewing) -> None:
         from ...tools.review import hand_lines

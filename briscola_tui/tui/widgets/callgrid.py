@@ -8,58 +8,63 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 
+from engine.cards import Card
 from engine.state import Action
+from engine.view import SeatView
 
+from ...games import presentation
 from ...language import _, p_
-from .cards import rank_order
+from .cards import Style
 from .grid import CardGrid
-from .picker import Mode, Picker, phase_title
+from .picker import Mode, Outcome, Picker, phase_title
 
 
 class GridPicker(Picker):
     MODE = Mode.GRID
 
-    def __init__(self, style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs) -> None:
         super().__init__(style, **kwargs)
         self.calls: dict = {}  # the card: the action that calls it
 
     def compose(self) -> ComposeResult:
         yield CardGrid(self.style_)
 
-    def start(self, view, hand: tuple) -> None:
+    def start(self, view: SeatView, hand: tuple[Card, ...]) -> None:
         super().start(view, hand)
         self.calls = {a.card: a for a in view.legal}
         self.cursor = 0
 
     def draw(self) -> None:
-        v = self.view
-        self.query_one(CardGrid).show(rank_order(v.game, v.options), self.calls, self.cursor, title=phase_title(v))
+        v = self.decision
+        self.query_one(CardGrid).show(
+            presentation(v.game).rank_order(v.options), self.calls, self.cursor, title=phase_title(v)
+        )
 
     @property
-    def card(self):
+    def card(self) -> Card:
         """The card under the cursor."""
         return self.query_one(CardGrid).cells[self.cursor]
 
     def prompt(self) -> Text:
         s = self.style_
-        prompt = _("{title}: arrows move, Enter calls").format(title=phase_title(self.view))
+        prompt = _("{title}: arrows move, Enter calls").format(title=phase_title(self.decision))
         return Text(f"{prompt}   {s.cursor} {s.card_name(self.card)}", "bold")
 
     def keys(self) -> tuple[tuple[str, str], ...]:
         return ((_("arrows"), p_("key", "move")), ("Enter", _("call")), (_("click"), _("a card")))
 
-    def move(self, step: int):
+    def move(self, step: int) -> None:
         self.cursor = (self.cursor + step) % len(self.query_one(CardGrid).cells)
 
-    def move_row(self, step: int):
+    def move_row(self, step: int) -> None:
         grid = self.query_one(CardGrid)
         self.cursor = (self.cursor + step * grid.columns) % len(grid.cells)
 
-    def confirm(self):
+    def confirm(self) -> Outcome:
         action = self.calls.get(self.card)
         if action is None:
             self.refuse_action(
-                Action(self.view.seat, "call", card=self.card),
+                Action(self.seat, "call", card=self.card),
                 _("{card} may not be called").format(card=self.style_.card(self.card)),
             )
         return action

@@ -5,13 +5,16 @@ only on top of the letter or glyph, and none under NO_COLOR."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from rich.cells import get_character_cell_size
 
-from engine.cards import BRISCOLA_ORDER, SEVEN_SECOND_ORDER, SUIT_GLYPHS, SUIT_NAMES, TRESSETTE_ORDER, Card
+from engine.cards import SUIT_GLYPHS, SUIT_NAMES, Card
 
 from ...engine_words import action_words, suit_word
+from ...games import presentation
+from ...games.base import sort_cards
 from ...language import _, current
 
 GLYPHS = "".join(SUIT_GLYPHS.values()) + "┌┐└┘│─←▲✓·–…"
@@ -49,8 +52,6 @@ ANSI "red" goes through the theme's palette first, whose red is a pinkish #f4005
 16-colour terminal (TERM=xterm) then shows that as magenta.)"""
 TWO_COLOURS = {"H": RED, "D": RED, "S": "", "C": ""}
 FOUR_COLOURS = {"S": "", "H": RED, "D": "dodger_blue1", "C": "green3"}
-SUIT_ORDER = "SHCD"
-"""Suits in the hand, left to right: alternating colours."""
 
 
 ASCII_MARKS = {
@@ -127,19 +128,9 @@ def can_show_glyphs(encoding: str | None) -> bool:
     return True
 
 
-def rank_order(game: str, options: dict | None = None) -> str:
-    """The game's ranks, high to low."""
-    if game == "calabresella":
-        return TRESSETTE_ORDER
-    if (options or {}).get("seven_second"):
-        return SEVEN_SECOND_ORDER
-    return BRISCOLA_ORDER
-
-
-def sort_hand(cards, game: str, options: dict | None = None) -> tuple[Card, ...]:
+def sort_hand(cards: Iterable[Card], game: str, options: Mapping[str, object] | None = None) -> tuple[Card, ...]:
     """A hand as the table shows it: by suit, then by rank, highest first."""
-    order = rank_order(game, options)
-    return tuple(sorted(cards, key=lambda c: (SUIT_ORDER.index(c.suit), order.index(c.rank))))
+    return sort_cards(cards, presentation(game).rank_order(options))
 
 
 class Style:
@@ -191,7 +182,7 @@ class Style:
         rank = FRENCH_RANKS_IN_ITALIAN[card.rank]
         return f"{rank} di {self.suit_name(card.suit)}"
 
-    def cards(self, cards) -> str:
+    def cards(self, cards: Iterable[Card | None]) -> str:
         return " ".join(self.card(c) for c in cards)
 
     def action(self, action, names=()) -> str:

@@ -6,11 +6,12 @@ as the arrows step), never down one column and then the next."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rich.text import Text
 from textual.binding import Binding
 
+from engine.state import Action
 from engine.text import visible
 
 from ...language import _
@@ -27,9 +28,14 @@ GAP = 2
 class Choice:
     text: str
     action: object = None  # the Action, or None for a group that needs a number
-    targets: tuple = ()  # a group: the legal targets, and their actions
-    actions: tuple = ()
+    targets: list[int] = field(default_factory=list)  # a group: the legal targets, and their actions
+    actions: list[Action] = field(default_factory=list)
     dim: bool = False  # shown but not available now (the home menu's Resume with no game to resume)
+
+    @property
+    def as_action(self) -> Action | None:
+        """The action chosen, in a list of a decision's options (None: a group that needs a number)."""
+        return self.action if isinstance(self.action, Action) else None
 
 
 class Choices(Pickable):

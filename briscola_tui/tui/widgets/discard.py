@@ -10,9 +10,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.reactive import reactive
 
+from engine.cards import Card
+from engine.view import SeatView
+
 from ...language import _, n_, p_
 from .hand import Hand
-from .picker import Mode, Picker
+from .picker import Mode, Outcome, Picker
 
 
 class DiscardPicker(Picker):
@@ -25,7 +28,7 @@ class DiscardPicker(Picker):
     def compose(self) -> ComposeResult:
         yield Hand(self.style_)
 
-    def start(self, view, hand: tuple) -> None:
+    def start(self, view: SeatView, hand: tuple[Card, ...]) -> None:
         super().start(view, hand)
         self.chosen, self.cursor = frozenset(), 0
 
@@ -38,7 +41,7 @@ class DiscardPicker(Picker):
     @property
     def count(self) -> int:
         """How many cards to discard."""
-        return len(self.view.legal[0].cards)
+        return len(self.decision.legal[0].cards)
 
     def prompt(self) -> Text:
         return Text(
@@ -71,19 +74,19 @@ class DiscardPicker(Picker):
     def preview(self, n: int) -> None:
         self.cursor = n - 1  # (toggled once no second digit comes)
 
-    def number(self, n: int):
+    def number(self, n: int) -> None:
         self._toggle(n - 1)
 
-    def move(self, step: int):
+    def move(self, step: int) -> None:
         if self.hand:
             self.cursor = (self.cursor + step) % len(self.hand)
 
-    def space(self):
+    def space(self) -> None:
         self.chosen ^= {self.cursor}
 
-    def confirm(self):
+    def confirm(self) -> Outcome:
         cards = {self.hand[i] for i in self.chosen}
-        action = next((a for a in self.view.legal if set(a.cards) == cards), None)
+        action = next((a for a in self.decision.legal if set(a.cards) == cards), None)
         if action is None:
             short = self.count - len(cards)
             if short > 0:

@@ -4,11 +4,14 @@ click calls. Cards that may not be called are dimmed."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from rich.text import Text
 
 from engine.cards import Card
 
-from .cards import SUIT_ORDER, Style
+from ...games.base import SUIT_ORDER
+from .cards import Style
 from .pickable import Pickable
 
 CELL = 4
@@ -24,12 +27,12 @@ class CardGrid(Pickable):
         super().__init__(**kwargs)
         self.style_ = style
         self.cells: list[Card] = []
-        self.allowed: set = set()
+        self.allowed: set[Card] = set()
         self.cursor = 0
         self.title = ""
         self.columns = 10
 
-    def show(self, order: str, allowed, cursor: int, title: str = "") -> None:
+    def show(self, order: str, allowed: Collection[Card], cursor: int, title: str = "") -> None:
         """`order`: ranks high to low; `allowed`: the cards that may be chosen."""
         self.columns = len(order)
         self.cells = [Card(rank, suit) for suit in SUIT_ORDER for rank in order]

@@ -15,8 +15,9 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from engine.view import sides_of
+from engine.view import SeatView
 
+from ...games import presentation
 from ...language import _
 from ...render import bid_words
 from ...wording import TITLES
@@ -29,11 +30,9 @@ MIN_WIDTH = 40
 """The width the lines are laid out for before the first layout gives its size."""
 NAME_CUTS = (10, 6)
 """The lengths a name is cut to, in turn, when a line is too wide."""
-DEFAULT_TARGET = 61
-"""The Chiamata target when no "2 with a target" won the auction."""
 
 
-def around(template: str, **fields) -> tuple[str, str]:
+def around(template: str, **fields: str) -> tuple[str, str]:
     """The words of `template` (translated, with a `{name}` field) before and after the name, the
     other `fields` filled in: the name goes between in each of its forms (whole, then cut)."""
     before, _name, after = template.format(name="\0", **fields).partition("\0")
@@ -43,7 +42,7 @@ def around(template: str, **fields) -> tuple[str, str]:
 class TableHeader(Widget):
     DEFAULT_CSS = "TableHeader { height: 2; }"
 
-    view = reactive(None, always_update=True)
+    view: reactive[SeatView | None] = reactive(None, always_update=True)
     """The seat view shown (None: nothing yet)."""
     hands = reactive(0)
     """Hands the table was asked for (0: no limit)."""
@@ -57,10 +56,11 @@ class TableHeader(Widget):
 
     def header_text(self) -> Text:
         """Both lines, as they show at the widget's width."""
-        if self.view is None:
+        v = self.view
+        if v is None:
             return Text()
         width = max(self.size.width, MIN_WIDTH) - 1  # one space before each line
-        title, first = TITLES.get(self.view.game, self.view.game), fit(self._first(), width, " ")
+        title, first = TITLES.get(v.game, v.game), fit(self._first(), width, " ")
         text = Text(" ")
         text.append(title, "bold")
         text.append(literal(first[len(title) :]))
@@ -68,17 +68,11 @@ class TableHeader(Widget):
         text.append(literal(fit(self._second(), width)))
         return text
 
-    def _named(self, seat, prefix: str = "", suffix: str = "") -> tuple[str, ...]:
-        """A seat's name in its forms, between `prefix` and `suffix`: whole, then cut."""
-        return tuple(f"{prefix}{form}{suffix}" for form in self._forms(seat))
-
-    def _forms(self, seat) -> list[str]:
-        name = seat_name(self.view, seat)
-        return [name, *(name[:cut] for cut in NAME_CUTS if len(name) > cut)]
-
     def _first(self) -> list[tuple[str, ...]]:
         """The game, the hand, the score."""
         v, s = self.view, self.style_
+        if v is None:
+            return []
         items: list[tuple[str, ...]] = [(TITLES.get(v.game, v.game),)]
         if v.hand_number is not None or v.hands_played:
             number = (v.hand_number + 1) if v.hand_number is not None else v.hands_played
@@ -88,32 +82,36 @@ class TableHeader(Widget):
             items.append((f"{s.dot} " + hand.format(n=number, hands=self.hands),))
         if v.scores:
             if v.players == 2:
-                left, right = self._forms(0), self._forms(1)
-                steps = max(len(left), len(right))
-                items.append(
-                    tuple(
-                        f"{s.dot} {left[min(i, len(left) - 1)]} {v.scores[0]} {s.dash} "
-                        f"{v.scores[1]} {right[min(i, len(right) - 1)]}"
-                        for i in range(steps)
-                    )
-                )
+                items.append(self._both(v))
             elif v.seat is not None:
                 items.append((f"{s.dot} " + _("your score {n}").format(n=v.scores[v.seat]),))
             else:  # a spectator: every seat's
-                items.append(self._everyone())
+                items.append(self._everyone(v))
         return items
 
-    def _everyone(self) -> tuple[str, ...]:
+    def _both(self, v: SeatView) -> tuple[str, ...]:
+        """The score of a game of two, the names on either side, in their forms."""
+        s = self.style_
+        left, right = forms(v, 0), forms(v, 1)
+        steps = max(len(left), len(right))
+        return tuple(
+            f"{s.dot} {left[min(i, len(left) - 1)]} {v.scores[0]} {s.dash} {v.scores[1]} {right[min(i, len(right) - 1)]}"
+            for i in range(steps)
+        )
+
+    def _everyone(self, v: SeatView) -> tuple[str, ...]:
         """Every seat's score (a spectator's header), in its forms: with the names whole, then
         cut, then the scores alone in seat order (a
         space between, as a score may be negative)."""
-        v, s = self.view, self.style_
-        forms = [self._forms(seat) for seat in range(v.players)]
-        steps = max(len(each) for each in forms)
+        s = self.style_
+        each_forms = [forms(v, seat) for seat in range(v.players)]
+        steps = max(len(each) for each in each_forms)
         label = f"{s.dot} " + _("scores") + " "
         named = tuple(
             label
-            + ", ".join(f"{each[min(i, len(each) - 1)]} {score}" for each, score in zip(forms, v.scores, strict=False))
+            + ", ".join(
+                f"{each[min(i, len(each) - 1)]} {score}" for each, score in zip(each_forms, v.scores, strict=False)
+            )
             for i in range(steps)
         )
         return (*named, label + " ".join(str(score) for score in v.scores))
@@ -122,31 +120,21 @@ class TableHeader(Widget):
         """The hand as it stands: the bid to beat, or the contract, called card, partner, trump,
         face-up card, stock, target."""
         v, s = self.view, self.style_
-        items: list[tuple[str, ...]] = []
-        bids = [a for a in v.auction if a.kind == "bid"]
-        if v.phase == "auction":
-            if bids:
-                beat = around(_("to beat: {bid} ({name})"), bid=bid_words(bids[-1], s))
-                items.append(self._named(bids[-1].seat, *beat))
-            elif v.auction or v.turn is not None:
-                items.append((_("no bid yet"),))
+        if v is None:
+            return []
+        game = presentation(v.game)
+        items = self._auction(v)
         leader = next((seat for seat, roles in v.roles.items() if "caller" in roles or "soloist" in roles), None)
         if v.contract and v.phase != "auction":  # in the auction the bid to beat says it
             items.append((v.contract,))
         if leader is not None and v.phase != "auction":
             role = _("caller {name}") if "caller" in v.roles[leader] else _("soloist {name}")
-            items.append(self._named(leader, *around(role)))
+            items.append(named(v, leader, role))
         if v.called is not None:
             items.append((_("called {card}").format(card=s.card(v.called)),))
-        sides = sides_of(v)
-        if v.game == "chiamata" and sides:
-            caller = sides[0]
-            if caller.alone:
-                items.append((_("alone"),))
-            elif caller.partner is not None:
-                items.append(self._named(caller.partner, *around(_("partner {name}"))))
-            else:
-                items.append((_("partner {name}").format(name="?"),))
+        partner = game.partner_item(v, lambda seat, template: named(v, seat, template))
+        if partner is not None:
+            items.append(partner)
         if v.trump is not None:
             trump = _("trump {suit}")
             items.append((trump.format(suit=s.suit(v.trump)), trump.format(suit=s.suit(v.trump).split()[0])))
@@ -154,7 +142,31 @@ class TableHeader(Widget):
             items.append((_("face up {card}").format(card=s.card(v.faceup)),))
         if v.stock is not None:
             items.append((_("stock {n}").format(n=v.stock),))
-        if v.game == "chiamata" and leader is not None and v.phase != "auction":
-            targets = [a.target for a in bids if a.target is not None]
-            items.append((_("target {n}").format(n=targets[-1] if targets else DEFAULT_TARGET),))
+        target = game.target_item(v)
+        if target is not None:
+            items.append(target)
         return items
+
+    def _auction(self, v: SeatView) -> list[tuple[str, ...]]:
+        """In the auction: the bid to beat and who holds it, or that there is none yet."""
+        if v.phase != "auction":
+            return []
+        bids = [a for a in v.auction if a.kind == "bid"]
+        if bids:
+            return [named(v, bids[-1].seat, _("to beat: {bid} ({name})"), bid=bid_words(bids[-1], self.style_))]
+        if v.auction or v.turn is not None:
+            return [(_("no bid yet"),)]
+        return []
+
+
+def forms(view: SeatView, seat: int | None) -> list[str]:
+    """A seat's name in its forms: whole, then cut."""
+    name = seat_name(view, seat)
+    return [name, *(name[:cut] for cut in NAME_CUTS if len(name) > cut)]
+
+
+def named(view: SeatView, seat: int | None, template: str, **fields: str) -> tuple[str, ...]:
+    """`template` (with a `{name}` field, the other `fields` filled in) with the seat's name in
+    each of its forms: whole, then cut."""
+    before, after = around(template, **fields)
+    return tuple(f"{before}{form}{after}" for form in forms(view, seat))

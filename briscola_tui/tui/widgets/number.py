@@ -10,14 +10,15 @@ from textual.app import ComposeResult
 from textual.widgets import Input
 
 from ...language import _
+from .cards import Style
 from .choices import Choice
-from .picker import Mode, Picker
+from .picker import Mode, Outcome, Picker
 
 
 class NumberPicker(Picker):
     MODE = Mode.TARGET
 
-    def __init__(self, style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs) -> None:
         super().__init__(style, **kwargs)
         self.back: Picker | None = None  # the options it was opened from
         self.group = Choice("")  # the bid: its targets, and the action for each
@@ -33,7 +34,7 @@ class NumberPicker(Picker):
 
     def ask(self, back: Picker, group: Choice) -> None:
         """Ask for one of `group`'s targets, under `back` (the options picker)."""
-        self.start(back.view, back.hand)
+        self.start(back.decision, back.hand)
         self.back, self.group = back, group
         target = self.query_one(Input)
         target.value, target.can_focus = "", True
@@ -52,7 +53,7 @@ class NumberPicker(Picker):
     def keys(self) -> tuple[tuple[str, str], ...]:
         return self.back.keys() if self.back is not None else ()
 
-    def cancel(self):
+    def cancel(self) -> Outcome:
         return self.back
 
     @on(Input.Submitted)
@@ -64,7 +65,9 @@ class NumberPicker(Picker):
             value = None
         if value not in self.group.targets:
             low, high = self.bounds
-            beaten = [a.target for a in self.view.auction if a.target is not None] if self.view is not None else []
+            beaten: list[int] = (
+                [a.target for a in self.view.auction if a.target is not None] if self.view is not None else []
+            )
             why = ""
             if beaten and value is not None and value <= max(beaten):
                 why = _(" (a bid must beat the {n} bid so far)").format(n=max(beaten))

@@ -12,12 +12,14 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from engine.cards import SUIT_GLYPHS, Card
+from engine.view import SeatView
 
+from ...games import presentation
 from ...language import _, p_
 from .cards import Style
 from .choices import Choice, Choices
 from .number import NumberPicker
-from .picker import Mode, Picker, phase_title
+from .picker import Mode, Outcome, Picker, phase_title
 
 ONE_PAGE = 99
 """The options are never paged: each has its number (up to 99; the most there are is 16, the takes)."""
@@ -27,20 +29,9 @@ RULE_WIDTH = 80
 """The two rule's line fits the 80 columns of the table."""
 
 
-def two_rule_calls(view) -> tuple:
-    """The calls the Chiamata two rule offers: after a bid of 2, holding the 2 of a suit, the
-    lowest card of that suit not held (docs/rules.md), the cards of another rank than the 2."""
-    if view.game != "chiamata" or view.phase != "call" or (view.options or {}).get("auction") == "points":
-        return ()
-    ranks = [a.rank for a in view.auction if a.kind == "bid" and a.rank is not None]
-    if not ranks or ranks[-1] != "2":
-        return ()
-    return tuple(a.card for a in view.legal if a.kind == "call" and a.card is not None and a.card.rank != "2")
-
-
-def two_rule_line(view, style: Style) -> str:
+def two_rule_line(view: SeatView, style: Style) -> str:
     """The two rule in one line, when it offers a call: what it is, and what comes of it."""
-    calls = two_rule_calls(view)
+    calls = presentation(view.game).two_rule_calls(view)
     if not calls:
         return ""
     twos = " ".join(style.card(Card("2", c.suit)) for c in calls)
@@ -57,20 +48,21 @@ def two_rule_line(view, style: Style) -> str:
     return next((line for line in lines if len(line) <= RULE_WIDTH), min(lines, key=len))
 
 
-def choices_of(view, style: Style) -> list[Choice]:
+def choices_of(view: SeatView, style: Style) -> list[Choice]:
     """The legal actions as numbered choices; bids with a target grouped into one (a number to enter)."""
     items: list[Choice] = []
-    groups: dict = {}
+    groups: dict[str | None, Choice] = {}
+    rule_calls = presentation(view.game).two_rule_calls(view)
     for action in view.legal:
         if action.kind == "bid" and action.target is not None:
             group = groups.get(action.rank)
             if group is None:
-                group = groups[action.rank] = Choice("", None, [], [])
+                group = groups[action.rank] = Choice("")
                 items.append(group)
             group.targets.append(action.target)
             group.actions.append(action)
         else:
-            rule = _(" (two rule)") if action.kind == "call" and action.card in two_rule_calls(view) else ""
+            rule = _(" (two rule)") if action.kind == "call" and action.card in rule_calls else ""
             items.append(Choice(style.action(action, view.names) + rule, action))
     for rank, group in groups.items():
         low, high = min(group.targets), max(group.targets)
@@ -93,21 +85,21 @@ class OptionsPicker(Picker):
         yield Static(id="rule")  # the two rule, when it offers a call
         yield NumberPicker(self.style_)
 
-    def start(self, view, hand: tuple) -> None:
+    def start(self, view: SeatView, hand: tuple[Card, ...]) -> None:
         super().start(view, hand)
         self.items = choices_of(view, self.style_)
         self.cursor = 0
 
     def draw(self) -> None:
-        self.query_one(Choices).show(self.items, self.cursor, 1, title=phase_title(self.view))
-        rule = two_rule_line(self.view, self.style_)
+        self.query_one(Choices).show(self.items, self.cursor, 1, title=phase_title(self.decision))
+        rule = two_rule_line(self.decision, self.style_)
         line = self.query_one("#rule", Static)
         line.display = bool(rule)
         line.update(Text(rule, "italic"))
 
     def prompt(self) -> Text:
         prompt = _("{title}: {numbers}, Enter").format(
-            title=phase_title(self.view), numbers=self.numbers(self.style_.dash)
+            title=phase_title(self.decision), numbers=self.numbers(self.style_.dash)
         )
         return Text(prompt + self.typing(), "bold")
 
@@ -121,19 +113,19 @@ class OptionsPicker(Picker):
     def preview(self, n: int) -> None:
         self.cursor = n - 1
 
-    def number(self, n: int):
+    def number(self, n: int) -> None:
         self.cursor = n - 1
 
-    def move(self, step: int):
+    def move(self, step: int) -> None:
         if self.items:
             self.cursor = (self.cursor + step) % len(self.items)
 
-    def confirm(self):
+    def confirm(self) -> Outcome:
         if not self.items:
             return None
         item = self.items[self.cursor]
-        if item.action is not None:
-            return item.action
+        if item.as_action is not None:
+            return item.as_action
         number = self.query_one(NumberPicker)
         number.ask(self, item)
         return number

@@ -23,8 +23,12 @@ from rich.text import Text
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
+from textual.timer import Timer
 
+from engine.cards import Card
 from engine.refusal import why_illegal
+from engine.state import Action
+from engine.view import SeatView
 
 from ...language import N_, _
 from ...render import refusal
@@ -79,7 +83,7 @@ def key_line(keys: tuple[tuple[str, str], ...], coach: bool = False) -> str:
     return line
 
 
-def phase_title(view) -> str:
+def phase_title(view: SeatView) -> str:
     """What the options (or the grid) are for: "Your bid", "Call a card"...; "Choose" otherwise."""
     kinds = {a.kind for a in view.legal}
     if view.phase == "call" and "call" not in kinds:
@@ -104,24 +108,39 @@ class Picker(Vertical):
         """Input the picker took by itself (a click, a number entered), and its `outcome`:
         an action, a picker to show, or None."""
 
-        def __init__(self, picker: Picker, outcome) -> None:
+        def __init__(self, picker: Picker, outcome: Outcome) -> None:
             super().__init__()
             self.picker, self.outcome = picker, outcome
 
     def __init__(self, style: Style, **kwargs) -> None:
         super().__init__(**kwargs)
         self.style_ = style
-        self.view = None
-        self.hand: tuple = ()
+        self.view: SeatView | None = None
+        self.hand: tuple[Card, ...] = ()
         self.error: Text | None = None  # what was refused, shown instead of the prompt until the next key
         self.typed: int | None = None  # a first digit waiting for a second (see NUMBER_WAIT)
-        self._wait = None  # its timer
+        self._wait: Timer | None = None  # its timer
         self._before = 0  # the cursor before it
 
-    def start(self, view, hand: tuple) -> None:
+    def start(self, view: SeatView, hand: tuple[Card, ...]) -> None:
         """A new decision: `view` the seat view, `hand` my cards as shown (numbered from 1)."""
         self.drop()
         self.view, self.hand, self.error = view, hand, None
+
+    @property
+    def decision(self) -> SeatView:
+        """The seat view of the decision shown: `start` sets it before the picker shows or takes a key."""
+        if self.view is None:
+            raise RuntimeError("a picker is used before its decision started")
+        return self.view
+
+    @property
+    def seat(self) -> int:
+        """My seat, the one deciding (a spectator has no decisions)."""
+        seat = self.decision.seat
+        if seat is None:
+            raise RuntimeError("a spectator has no decision to show")
+        return seat
 
     def set_shown(self, shown: bool) -> None:
         """Shown, or hidden, by the screen."""
@@ -159,7 +178,7 @@ class Picker(Vertical):
         """Say why the key did nothing (until the next one)."""
         self.error = Text(text, "bold")
 
-    def refuse_action(self, action, what: str) -> None:
+    def refuse_action(self, action: Action, what: str) -> None:
         """Refuse `action` (not legal now), saying why in the rules' words: "7♠ may not be played: ..."
         (`what`: in the current language already)."""
         reason = why_illegal(self.view.state, action) if self.view is not None else None
@@ -182,7 +201,7 @@ class Picker(Vertical):
         """How many things the digits number (0: the digits choose nothing)."""
         return 0
 
-    def number(self, n: int):
+    def number(self, n: int) -> Outcome:
         """Number `n` (1..numbered) chosen: what comes of it."""
         return None
 
@@ -193,7 +212,7 @@ class Picker(Vertical):
         """What the numbers name, for a refusal ("card", "choice"), in the current language."""
         return _("choice")
 
-    def digit(self, d: int):
+    def digit(self, d: int) -> Outcome:
         """A digit typed: a number chosen, or the first of two (see NUMBER_WAIT)."""
         if self.typed is not None:
             n = self.typed * 10 + d
@@ -219,7 +238,7 @@ class Picker(Vertical):
             what=self.what(), n=n, numbers=self.numbers(self.style_.dash)
         )
 
-    def flush(self):
+    def flush(self) -> Outcome:
         """A first digit still waiting is taken alone (another key came): what comes of it."""
         if self.typed is None:
             return None
@@ -239,26 +258,31 @@ class Picker(Vertical):
         if self.typed is not None:
             self.post_message(self.Done(self, self.flush()))
 
-    def move(self, step: int):
+    def move(self, step: int) -> Outcome:
         return None
 
-    def move_row(self, step: int):
+    def move_row(self, step: int) -> Outcome:
         """Up and down: one step as left and right, unless the picker has rows."""
         return self.move(step)
 
-    def space(self):
+    def space(self) -> Outcome:
         return self.confirm()
 
-    def confirm(self):
+    def confirm(self) -> Outcome:
         return None
 
-    def cancel(self):
+    def cancel(self) -> Outcome:
         return None
 
-    def pick(self, index: int):
+    def pick(self, index: int) -> Outcome:
         """A click on an item: the first selects it, a second on the same one confirms."""
         self.drop()
         if self.cursor == index:
             return self.confirm()
         self.cursor = index
         return None
+
+
+Outcome = Action | Picker | None
+"""What came of a key or a click in a picker: an action to send, another picker to show, or None
+(still deciding)."""

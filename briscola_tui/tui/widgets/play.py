@@ -8,14 +8,17 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 
-from engine.state import Action
+from engine.cards import Card
+from engine.state import Action, ActionKind
+from engine.view import SeatView
 
 from ...language import _, n_
+from .cards import Style
 from .choices import Choice, Choices
 from .hand import Hand
 from .literal import literal
 from .options import ONE_PAGE
-from .picker import CARD_KINDS, Mode, Picker
+from .picker import CARD_KINDS, Mode, Outcome, Picker
 from .seats import seat_name
 
 
@@ -23,7 +26,7 @@ class PlayPicker(Picker):
     MODE = Mode.CARD
     SHOWS_HAND = True
 
-    def __init__(self, style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs) -> None:
         super().__init__(style, **kwargs)
         self.playable: list = []
         self.items: list[Choice] = []  # the other actions ("or:")
@@ -34,7 +37,7 @@ class PlayPicker(Picker):
         others.page_size_max = ONE_PAGE
         yield others
 
-    def start(self, view, hand: tuple) -> None:
+    def start(self, view: SeatView, hand: tuple[Card, ...]) -> None:
         super().start(view, hand)
         self.items = [Choice(self.style_.action(a, view.names), a) for a in view.legal if a.kind not in CARD_KINDS]
         self.playable = [a.card for a in view.legal if a.kind in CARD_KINDS]
@@ -47,7 +50,7 @@ class PlayPicker(Picker):
         )
 
     def prompt(self) -> Text:
-        v, s = self.view, self.style_
+        v, s = self.decision, self.style_
         verb = _("Return a card") if "return" in {a.kind for a in v.legal} else _("Play a card")
         led = ""
         if v.trick and v.trick_leader is not None:
@@ -72,24 +75,25 @@ class PlayPicker(Picker):
         if n <= len(self.hand):
             self.cursor = n - 1
 
-    def number(self, n: int):
+    def number(self, n: int) -> Outcome:
         if n <= len(self.hand):
             self.cursor = n - 1
             return None
         i = self.query_one(Choices).on_page(n)
-        return self.items[i].action if i is not None else None
+        return self.items[i].as_action if i is not None else None
 
-    def move(self, step: int):
+    def move(self, step: int) -> None:
         if self.hand:
             self.cursor = (self.cursor + step) % len(self.hand)
 
-    def confirm(self):
+    def confirm(self) -> Outcome:
         card = self.hand[self.cursor] if self.cursor < len(self.hand) else None
-        action = next((a for a in self.view.legal if a.kind in CARD_KINDS and a.card == card), None)
+        legal = self.decision.legal
+        action = next((a for a in legal if a.kind in CARD_KINDS and a.card == card), None)
         if action is None:
-            kind = "return" if "return" in {a.kind for a in self.view.legal} else "play"
+            kind: ActionKind = "return" if "return" in {a.kind for a in legal} else "play"
             what = _("{card} may not be returned") if kind == "return" else _("{card} may not be played")
-            self.refuse_action(Action(self.view.seat, kind, card=card), what.format(card=self.style_.card(card)))
+            self.refuse_action(Action(self.seat, kind, card=card), what.format(card=self.style_.card(card)))
         return action
 
     def on_hand_clicked(self, event: Hand.Clicked) -> None:
@@ -99,4 +103,4 @@ class PlayPicker(Picker):
 
     def on_choices_clicked(self, event: Choices.Clicked) -> None:
         event.stop()
-        self.post_message(self.Done(self, self.items[event.index].action))
+        self.post_message(self.Done(self, self.items[event.index].as_action))

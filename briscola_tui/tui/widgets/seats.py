@@ -13,9 +13,12 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from engine.cards import Card
 from engine.games import GAMES
-from engine.view import sides_of
+from engine.state import Trick
+from engine.view import SeatView, sides_of
 
+from ...games import presentation
 from ...language import N_, _, n_
 from ...render import bid_words, shown_name, side_words, worth
 from .cards import Style
@@ -45,7 +48,7 @@ UNIT_LABELS = {"point": N_("points:"), "third": N_("thirds:")}
 """The label of the sides' totals, by the unit of the game's points."""
 
 
-def seat_name(view, seat) -> str:
+def seat_name(view: SeatView | None, seat: int | None) -> str:
     """The seat's player by name ("you" for mine, in the current language), or "seat N"."""
     names = view.names if view is not None else ()
     if seat is None or not 0 <= seat < len(names):
@@ -53,20 +56,20 @@ def seat_name(view, seat) -> str:
     return shown_name(names[seat])
 
 
-def is_you(view, seat) -> bool:
+def is_you(view: SeatView | None, seat: int | None) -> bool:
     """Whether the seat is the one named "you" (mine, at a table against the computer)."""
     names = view.names if view is not None else ()
     return seat is not None and 0 <= seat < len(names) and names[seat] == "you"
 
 
-def trick_by_seat(view) -> dict:
+def trick_by_seat(view: SeatView) -> dict[int, Card]:
     """The cards on the table, by the seat that played each."""
     if not view.trick or view.trick_leader is None:
         return {}
     return {(view.trick_leader + i) % view.players: card for i, card in enumerate(view.trick)}
 
 
-def trick_by_seat_of(view, trick) -> dict:
+def trick_by_seat_of(view: SeatView, trick: Trick) -> dict[int, Card]:
     """A trick taken (an `engine.state.Trick`): its cards by the seat that played each."""
     return {(trick.leader + i) % view.players: card for i, card in enumerate(trick.cards)}
 
@@ -74,13 +77,13 @@ def trick_by_seat_of(view, trick) -> dict:
 class SeatsPanel(Widget):
     DEFAULT_CSS = "SeatsPanel { height: auto; }"
 
-    view = reactive(None, always_update=True, layout=True)
+    view: reactive[SeatView | None] = reactive(None, always_update=True, layout=True)
     """The seat view shown (None: nothing yet)."""
-    thinking = reactive(None)
+    thinking: reactive[int | None] = reactive(None)
     """The seat shown thinking (None: none, or not for long enough to say)."""
-    away: reactive[frozenset] = reactive(frozenset())
+    away: reactive[frozenset[int]] = reactive(frozenset())
     """Seats with no connection."""
-    clock: reactive[tuple | None] = reactive(None)
+    clock: reactive[tuple[int, int] | None] = reactive(None)
     """(seat, whole seconds left) of the seat on the clock, or None."""
     status = reactive("", layout=True)
     """The table's status line ("reconnecting"), or ""."""
@@ -103,33 +106,39 @@ class SeatsPanel(Widget):
         column = max((CARD_WIDTH, *(len(bid) for bid in last_bid.values())))
         order = [*range(v.seat + 1, v.players), *range(0, v.seat + 1)] if v.seat is not None else range(v.players)
         lines = Text()
-        statuses = {seat: self._seat_status(seat) for seat in order}
-        roles_width = self._roles_width(statuses, column)
+        statuses = {seat: self._seat_status(v, seat) for seat in order}
+        roles_width = self._roles_width(v, statuses, column)
         for seat in order:
-            lines.append(self._seat_line(seat, trick, done, last_bid, roles_width, column, statuses[seat]))
+            lines.append(self._seat_line(v, seat, trick, done, last_bid, roles_width, column, statuses[seat]))
             lines.append("\n")
         if self.status:
             lines.append(literal(f" {self.status}", "bold"))
             lines.append("\n")
         width = (self.size.width or SEATS_WIDTH) - 1
         if v.tricks and v.phase == "play":
-            lines.append(literal(" " + fit([self._last_trick(v.tricks[-1])], width), "dim"))
+            lines.append(literal(" " + fit([self._last_trick(v, v.tricks[-1])], width), "dim"))
             lines.append("\n")
-        sides = sides_of(v, GAMES[v.game].teams if v.game in GAMES else ())
+        sides = self._sides(v)
         if sides:
-            unit = UNIT_LABELS.get(v.unit)
-            label = _(unit) if unit is not None else f"{v.unit}s:"
-            forms = tuple(
-                f"{label} " + f" {s.dot} ".join(side_words(side, v.names, cut, joiner) for side in sides)
-                for joiner, cuts in ((" + ", NAME_CUTS), ("+", COMPACT_CUTS))
-                for cut in cuts
-            )
-            lines.append(literal(" " + fit([forms], width), "bold"))
+            lines.append(literal(" " + fit([sides], width), "bold"))
         return lines
 
-    def _last_trick(self, t) -> tuple[str, ...]:
+    def _sides(self, v: SeatView) -> tuple[str, ...]:
+        """The sides' points so far, in their forms (names whole, then cut); none outside the play."""
+        sides = sides_of(v, GAMES[v.game].teams if v.game in GAMES else ())
+        if not sides:
+            return ()
+        unit = UNIT_LABELS.get(v.unit)
+        label = _(unit) if unit is not None else f"{v.unit}s:"
+        return tuple(
+            f"{label} " + f" {self.style_.dot} ".join(side_words(side, v.names, cut, joiner) for side in sides)
+            for joiner, cuts in ((" + ", NAME_CUTS), ("+", COMPACT_CUTS))
+            for cut in cuts
+        )
+
+    def _last_trick(self, v: SeatView, t: Trick) -> tuple[str, ...]:
         """The last trick taken, in its forms: its cards from the lead, who led, who took it for what."""
-        v, s = self.view, self.style_
+        s = self.style_
         winner = seat_name(v, t.winner)
         taker = _("you take {points}") if is_you(v, t.winner) else _("{name} takes {points}")
         points = worth(t.points, v.unit)
@@ -148,17 +157,25 @@ class SeatsPanel(Widget):
         return tuple(forms)
 
     def _seat_line(
-        self, seat: int, trick: dict, done: bool, last_bid: dict, roles_width: int, column: int, status: Text
+        self,
+        v: SeatView,
+        seat: int,
+        trick: dict[int, Card],
+        done: bool,
+        last_bid: dict[int, str],
+        roles_width: int,
+        column: int,
+        status: Text,
     ) -> Text:
         """One seat: name, cards held, roles, its card on the table (`done`: of the trick just
         taken, dimmed but the winner's) or its last bid, points, and its status (turn, thinking,
         away, clock)."""
-        v, s = self.view, self.style_
+        s = self.style_
         size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
         cards = n_("card", "cards", size)
         line = literal(f" {seat_name(v, seat):<6.6} {size:>2} {cards:<5} ")
-        roles = self._roles(seat)
-        revealed = {"partner", "alone"} & set(self.view.roles.get(seat, ()))
+        roles = self._roles(v, seat)
+        revealed = {"partner", "alone"} & set(v.roles.get(seat, ()))
         line.append(f"{roles:<{roles_width}.{roles_width}} ", "bold" if revealed else "")
         if seat in trick:
             card = trick[seat]
@@ -171,14 +188,14 @@ class SeatsPanel(Widget):
             line.append(f"{last_bid[seat]:<{column}}")
         else:
             line.append(" " * column)
-        if self._shows_points(seat):
+        if shows_points(v, seat):
             line.append(f" {v.captured[seat]:>3}pt", "dim")
         return line + status
 
-    def _seat_status(self, seat: int) -> Text:
+    def _seat_status(self, v: SeatView, seat: int) -> Text:
         """What the seat is doing now, at the end of its line: thinking, its turn, what the table awaits
         of it; and its clock."""
-        v, s = self.view, self.style_
+        s = self.style_
         status = Text()
         if seat in self.away:
             status.append(f" {s.arrow} " + _("away"), "bold")
@@ -192,28 +209,29 @@ class SeatsPanel(Widget):
             status.append(f" {self.clock[1]}s", "bold")
         return status
 
-    def _roles(self, seat: int) -> str:
+    def _roles(self, v: SeatView, seat: int) -> str:
         """The seat's roles in words ("dealer, caller"), and "team" for my fixed team mates."""
-        roles = (*self.view.roles.get(seat, ()), *(("team",) if seat in self._team() else ()))
+        roles = (*v.roles.get(seat, ()), *(("team",) if seat in team_mates(v) else ()))
         return ", ".join(_(ROLE_WORDS[role]) if role in ROLE_WORDS else role for role in roles)
 
-    def _shows_points(self, seat: int) -> bool:
-        v = self.view
-        return v.game in ("briscola", "chiamata") and seat < len(v.captured) and v.phase == "play"
-
-    def _roles_width(self, statuses: dict, column: int = CARD_WIDTH) -> int:
+    def _roles_width(self, v: SeatView, statuses: dict[int, Text], column: int = CARD_WIDTH) -> int:
         """The roles column: 13 wide, or as wide as the longest roles ('dealer, soloist'), as far as
         the line has room beside each seat's status ('thinking...' and a clock): a line never wraps."""
         width = self.size.width or SEATS_WIDTH
-        fixed = 17 + 1 + column + (6 if any(self._shows_points(seat) for seat in statuses) else 0)
+        fixed = 17 + 1 + column + (6 if any(shows_points(v, seat) for seat in statuses) else 0)
         room = width - fixed - max(text.cell_len for text in statuses.values())
-        roles = max(len(self._roles(seat)) for seat in statuses)
+        roles = max(len(self._roles(v, seat)) for seat in statuses)
         return max(0, min(max(roles, ROLES_WIDTH), room))
 
-    def _team(self) -> set:
-        """The other seats of my fixed team (Briscola for 4 or 6: `GameInfo.teams`), known from the start."""
-        v = self.view
-        info = GAMES.get(v.game or "")
-        if v.seat is None or info is None or v.players not in info.teams:
-            return set()
-        return {seat for seat in range(v.seat % 2, v.players, 2)} - {v.seat}
+
+def shows_points(v: SeatView, seat: int) -> bool:
+    """Whether the seat's line shows its card points (in the play, where the game shows them)."""
+    return presentation(v.game).shows_captured and seat < len(v.captured) and v.phase == "play"
+
+
+def team_mates(v: SeatView) -> set[int]:
+    """The other seats of my fixed team (Briscola for 4 or 6: `GameInfo.teams`), known from the start."""
+    info = GAMES.get(v.game or "")
+    if v.seat is None or info is None or v.players not in info.teams:
+        return set()
+    return set(range(v.seat % 2, v.players, 2)) - {v.seat}
