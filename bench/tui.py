@@ -104,6 +104,7 @@ import briscola_tui.cli  # what `briscola` imports first
 from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tables import offline
 from briscola_tui.tui.screens.table import TableScreen
+from protocol.events import Acted
 from protocol.local import LocalTable
 
 log = []  # (what, wall, cpu or seconds, extra): the timeline the parent cuts into waits
@@ -154,7 +155,7 @@ def timed_snapshot(self):
     view, events = snapshot(self)
     now = time.perf_counter()
     for event in events:
-        if event.action is not None and event.seat not in (None, 0):
+        if isinstance(event, Acted) and event.seat != 0:
             note("shown", now, event.seat, event.action.kind)
     return view, events
 offline.OfflineTable.snapshot = timed_snapshot

@@ -16,17 +16,42 @@ with its verbs in the second person.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Protocol
 
 from engine.cards import SUIT_NAMES, Card
 from engine.state import Refusal
-from engine.view import HandSummary, Side
-from protocol.audit import Culprit
-from protocol.events import Event
+from engine.view import HandSummary, Named, Side
+from protocol.events import (
+    Acted,
+    Complained,
+    Dealt,
+    DealtSizes,
+    Drawn,
+    Event,
+    Evicted,
+    FaceUp,
+    FirstDealer,
+    HandBegins,
+    HandedOver,
+    HandScored,
+    HandVoid,
+    MonteDivided,
+    MonteShown,
+    Refused,
+    RoleShown,
+    Seated,
+    SecretRole,
+    SeriesOver,
+    StoppedEarly,
+    TableClosed,
+    TableOpened,
+    TimedOut,
+    TrickTaken,
+)
 
 from . import engine_words
 from .language import N_, _, n_
+from .notes import AtTable, Away, Back, Note, Resumed, Said, SoFar, Stopping, TableOver, TableStopped
 from .wording import count
 
 __all__ = [
@@ -43,34 +68,6 @@ __all__ = [
     "side_words",
     "worth",
 ]
-
-
-@dataclass(frozen=True)
-class Note:
-    """What a node says beside the table's events (a network client's word, a resumed game),
-    as data like an `Event`: `render` writes it.
-
-    Kinds: seated (`seat`, or None watching, at `table` of `game`), so_far (who sits where:
-    `names` on `seats`, `scored` hands), away and back (`seat`, its `name` if known), stopping
-    (`reason`, the `culprit` seat or "host" if named), stopped (the `culprits`), over
-    (`scores`, the `reason` the host closed), resumed (in `hand`, or after `scored` hands), and
-    said (`text`: words of the app's own or an error's, written as they are)."""
-
-    kind: Literal["seated", "so_far", "away", "back", "stopping", "stopped", "over", "resumed", "said"]
-    seat: int | None = None
-    text: str = ""
-    table: str = ""  # seated: the table id, in hex
-    game: str = ""  # seated
-    name: str | None = None  # away, back: the seat's name
-    names: tuple[str, ...] = ()  # so_far: the names, in seat order
-    seats: tuple[int, ...] = ()  # so_far
-    scored: int = 0  # so_far, resumed: hands scored
-    hand: int | None = None  # resumed: the hand going on (from 0)
-    reason: str | None = None  # stopping: why; over: why the host closed
-    culprit: int | str | None = None  # stopping: the seat (or "host") named
-    culprits: tuple[Culprit, ...] = ()  # stopped
-    scores: tuple[int, ...] = ()  # over
-    cards: tuple = ()  # (none: a note moves no card)
 
 
 class CardStyle(Protocol):
@@ -140,6 +137,8 @@ ARRIVALS = {
     ),
 }
 """A seat's arrival: (named already, third person; second person; under another name)."""
+NOTES = (AtTable, SoFar, Away, Back, Stopping, TableStopped, TableOver, Resumed, Said)
+"""The note types (`notes.Note`), to tell a note from an event."""
 YOU = "you"
 """The name of the local seat (tables/offline.py names it so): its verbs are in the second
 person, and the name itself is said in the current language ("tu")."""
@@ -148,7 +147,7 @@ person, and the name itself is said in the current language ("tu")."""
 def render(event: Event | Note, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
     """`event` (or a note) as one line: cards and suits as `style` writes them, seats by `names`."""
     words = _Words(style, names)
-    return words.note(event) if isinstance(event, Note) else words.line(event)
+    return words.note(event) if isinstance(event, NOTES) else words.line(event)
 
 
 def shown_name(name: str) -> str:
@@ -284,137 +283,162 @@ class _Words:
         return " ".join(self.style.card(c) for c in cards)
 
     def line(self, e: Event) -> str:
-        kind, seat = e.kind, e.seat
-        if e.action is not None:
-            return f"{self.who(seat)}: {engine_words.action_words(e.action, self.style.card)}"
-        if kind == "table":
-            return _("{game}, {n} players").format(game=e.game, n=e.players)
-        if kind == "seated":
-            named, second, other = ARRIVALS[e.arrival or "joins"]
-            name = self.name(seat)
-            # named already: "Ann joins (seat 0)", not "Ann: Ann joins"; a player named "seat 0"
-            # (selfplay's) is the seat's own name in any language ("posto 0")
-            default = e.name == f"seat {seat}" and name == _("seat {n}").format(n=seat)
-            if name in (e.name, YOU) or default:
-                return self.said(seat, named, second, seat=seat)
-            return _(other).format(who=self.who(seat), name=e.name)
-        if kind == "dealer":
-            return self.said(seat, N_("{name} deals first"), N_("you deal first"))
-        if kind == "hand":
-            return self.said(seat, N_("hand {n}: {name} deals"), N_("hand {n}: you deal"), n=_hand(e.hand))
-        if kind == "dealt":
-            if e.trump is not None:
+        """An event as one line: the table's own events, a seat's decision, or what went wrong."""
+        match e:
+            case Acted(action=action):
+                return f"{self.who(action.seat)}: {engine_words.action_words(action, self.style.card)}"
+            case TableOpened(game=game, players=players):
+                return _("{game}, {n} players").format(game=game, n=players)
+            case Seated():
+                return self.seated(e)
+            case FirstDealer(seat=seat):
+                return self.said(seat, N_("{name} deals first"), N_("you deal first"))
+            case HandBegins(dealer=dealer, hand=hand):
+                return self.said(dealer, N_("hand {n}: {name} deals"), N_("hand {n}: you deal"), n=_hand(hand))
+            case Dealt(cards=cards):
+                return _("you are dealt {cards}").format(cards=self.cards(cards))
+            case DealtSizes(sizes=sizes):
+                return _("cards dealt ({sizes} each)").format(sizes=", ".join(map(str, sizes)))
+            case FaceUp(card=card, trump=trump):
                 return _("the face-up card is {card}: trump {suit}").format(
-                    card=self.cards(e.cards), suit=self.style.suit(e.trump)
+                    card=self.style.card(card), suit=self.style.suit(trump)
                 )
-            if seat is not None:
-                return _("you are dealt {cards}").format(cards=self.cards(e.cards))
-            return _("cards dealt ({sizes} each)").format(sizes=", ".join(map(str, e.sizes)))
-        if kind == "trick":
-            return self.said(
-                seat,
-                N_("{name} takes the trick ({cards}) for {worth}"),
-                N_("you take the trick ({cards}) for {worth}"),
-                cards=self.cards(e.cards),
-                worth=worth(e.points or 0, e.unit),
-            )
-        if kind == "role":
-            third, second = ROLES[e.role or ""]
-            return self.said(seat, third, second)
-        if kind == "secret":
-            return _(SECRETS[e.role or ""])
-        if kind == "draw":
-            return "; ".join(
-                self.said(s, N_("{name} draws {card}"), N_("you draw {card}"), card=self.style.card(c))
-                if c is not None
-                else self.said(s, N_("{name} draws a card"), N_("you draw a card"))
-                for s, c in e.drawn
-            )
-        if kind in ("monte", "dividete"):
-            verb = _("the monte is shown: {cards}") if kind == "monte" else _("the monte is divided: {cards}")
-            return verb.format(cards=self.cards(e.cards) or _("face down"))
-        if kind == "handover":
-            card = self.style.card(e.card)
-            if seat is None:
-                return _("nobody hands over {card}: the caller holds it").format(card=card)
-            return self.said(seat, N_("{name} hands over {card}"), N_("you hand over {card}"), card=card)
-        if kind == "stopped":
-            return self.said(
-                seat, N_("{name} stops the hand (an early reveal)"), N_("you stop the hand (an early reveal)")
-            )
-        if kind == "evicted":
-            return self.said(
-                seat,
-                N_("{name} is evicted for cheating: its key may not sit here again"),
-                N_("you are evicted for cheating: your key may not sit here again"),
-            )
-        if kind == "refused":  # the reason: a peer's words, as they are
-            return self.said(
-                seat, N_("{name}'s message refused: {reason}"), N_("your message refused: {reason}"), reason=e.reason
-            )
-        if kind == "complained":  # a true complaint about a sealed share: the seat it names
-            return self.said(
-                seat,
-                N_("{name} named by a complaint: {reason}"),
-                N_("you are named by a complaint: {reason}"),
-                reason=e.reason,
-            )
-        if kind == "timeout":  # what was owed: a message's kind, as the wire names it
-            return self.said(
-                seat, N_("{name} timed out (owed its {owed})"), N_("you timed out (owed your {owed})"), owed=e.reason
-            )
-        if kind == "verdict":
-            if e.culprits:
-                return _("hand {n} void: {culprits}").format(n=_hand(e.hand), culprits=self.culprits(e.culprits))
-            if not e.hand_points:
-                return _("hand {n}: void").format(n=_hand(e.hand))
-            facts = self.facts(e.result, e.redeal, e.hand_points, e.score)
+            case TrickTaken(seat=seat, cards=cards, points=points, unit=unit):
+                return self.said(
+                    seat,
+                    N_("{name} takes the trick ({cards}) for {worth}"),
+                    N_("you take the trick ({cards}) for {worth}"),
+                    cards=self.cards(cards),
+                    worth=worth(points, unit),
+                )
+            case RoleShown(seat=seat, role=role):
+                third, second = ROLES[role]
+                return self.said(seat, third, second)
+            case SecretRole(role=role):
+                return _(SECRETS[role])
+            case Drawn(drawn=drawn):
+                return "; ".join(self.draw(seat, card) for seat, card in drawn)
+            case MonteShown(cards=cards):
+                return _("the monte is shown: {cards}").format(cards=self.cards(cards) or _("face down"))
+            case MonteDivided(cards=cards):
+                return _("the monte is divided: {cards}").format(cards=self.cards(cards) or _("face down"))
+            case HandedOver(seat=None, card=card):
+                return _("nobody hands over {card}: the caller holds it").format(card=self.style.card(card))
+            case HandedOver(seat=seat, card=card):
+                return self.said(
+                    seat, N_("{name} hands over {card}"), N_("you hand over {card}"), card=self.style.card(card)
+                )
+            case HandVoid() | HandScored():
+                return self.verdict(e)
+            case SeriesOver(scores=scores, winners=winners):
+                return _("series over; scores {scores}; winners seats {winners}").format(
+                    scores=list(scores), winners=list(winners)
+                )
+            case TableClosed(reason=reason):
+                return _("table closed: {reason}").format(reason=reason)
+            case _:
+                return self.trouble(e)
+
+    def seated(self, e: Seated) -> str:
+        """A seat's arrival: "Ann joins (seat 0)", "you are back (seat 1)", "seat 2: Bo takes the seat"."""
+        named, second, other = ARRIVALS[e.arrival]
+        name = self.name(e.seat)
+        # named already: "Ann joins (seat 0)", not "Ann: Ann joins"; a player named "seat 0"
+        # (selfplay's) is the seat's own name in any language ("posto 0")
+        default = e.name == f"seat {e.seat}" and name == _("seat {n}").format(n=e.seat)
+        if name in (e.name, YOU) or default:
+            return self.said(e.seat, named, second, seat=e.seat)
+        return _(other).format(who=self.who(e.seat), name=e.name)
+
+    def draw(self, seat: int, card: Card | None) -> str:
+        """One seat's draw: the card, if this node saw it."""
+        if card is None:
+            return self.said(seat, N_("{name} draws a card"), N_("you draw a card"))
+        return self.said(seat, N_("{name} draws {card}"), N_("you draw {card}"), card=self.style.card(card))
+
+    def verdict(self, e: HandVoid | HandScored) -> str:
+        """An audited hand: who was named (void), or what it gave."""
+        if isinstance(e, HandScored):
+            facts = self.facts(e.result, e.redeal, e.points, e.score)
             return _("hand {n}: {facts}").format(n=_hand(e.hand), facts=facts)
-        if kind == "series":
-            return _("series over; scores {scores}; winners seats {winners}").format(
-                scores=list(e.scores), winners=list(e.winners)
-            )
-        if kind == "closed":
-            return _("table closed: {reason}").format(reason=e.reason)
-        return kind
+        if e.culprits:
+            return _("hand {n} void: {culprits}").format(n=_hand(e.hand), culprits=self.culprits(e.culprits))
+        return _("hand {n}: void").format(n=_hand(e.hand))
+
+    def trouble(self, e: StoppedEarly | Refused | Complained | TimedOut | Evicted) -> str:
+        """What went wrong at the table: a stop, a refusal, a complaint, a time-out, an eviction."""
+        match e:
+            case StoppedEarly(seat=seat):
+                return self.said(
+                    seat, N_("{name} stops the hand (an early reveal)"), N_("you stop the hand (an early reveal)")
+                )
+            case Evicted(seat=seat):
+                return self.said(
+                    seat,
+                    N_("{name} is evicted for cheating: its key may not sit here again"),
+                    N_("you are evicted for cheating: your key may not sit here again"),
+                )
+            case Refused(seat=seat, reason=reason):  # the reason: a peer's words, as they are
+                return self.said(
+                    seat, N_("{name}'s message refused: {reason}"), N_("your message refused: {reason}"), reason=reason
+                )
+            case Complained(seat=seat, reason=reason):  # a true complaint about a sealed share: the seat it names
+                return self.said(
+                    seat,
+                    N_("{name} named by a complaint: {reason}"),
+                    N_("you are named by a complaint: {reason}"),
+                    reason=reason,
+                )
+            case TimedOut(seat=seat, owed=owed):  # what was owed: a message's kind, as the wire names it
+                return self.said(
+                    seat, N_("{name} timed out (owed its {owed})"), N_("you timed out (owed your {owed})"), owed=owed
+                )
 
     def note(self, n: Note) -> str:
-        kind, seat = n.kind, n.seat
-        if kind == "seated":
-            game = n.game or "?"
-            if seat is None:
-                return _("watching at table {table} ({game})").format(table=n.table, game=game)
-            return _("{name} at table {table} ({game})").format(name=self.who(seat), table=n.table, game=game)
-        if kind == "so_far":
-            seats = n_("seat {seats}", "seats {seats}", len(n.seats)).format(seats=", ".join(map(str, n.seats)))
-            scored = _("; {hands} scored so far").format(hands=count(n.scored, "hand")) if n.scored else ""
-            return _("at the table: {names} ({seats}){scored}").format(
-                names=", ".join(self.who_named(name) for name in n.names), seats=seats, scored=scored
-            )
-        if kind in ("away", "back"):
-            name = self.who_named(n.name) if n.name else self.who(seat)
-            text = _("{name} is away (no connection)") if kind == "away" else _("{name} is back")
-            return text.format(name=name)
-        if kind == "stopping":
-            line = _("stopping: {reason}").format(reason=n.reason)
-            return line + ("" if n.culprit is None else f" [{self.who(n.culprit)}]")
-        if kind == "stopped":
-            return _("the table stopped: {culprits}").format(culprits=self.culprits(n.culprits))
-        if kind == "over":
-            line = _("the table is over: scores {scores}").format(scores=list(n.scores))
-            return line + (f" ({n.reason})" if n.reason else "")
-        if kind == "resumed":
-            if n.hand is not None:
-                return _("Resumed in hand {n}: the game goes on where it stopped.").format(n=n.hand + 1)
-            return _("Resumed after {hands}: the game goes on where it stopped.").format(hands=count(n.scored, "hand"))
-        return n.text
+        """A note of the node's own in words."""
+        match n:
+            case AtTable(seat=None, table=table, game=game):
+                return _("watching at table {table} ({game})").format(table=table, game=game or "?")
+            case AtTable(seat=seat, table=table, game=game):
+                return _("{name} at table {table} ({game})").format(name=self.who(seat), table=table, game=game or "?")
+            case SoFar():
+                return self.so_far(n)
+            case Away(seat=seat, name=name):
+                return _("{name} is away (no connection)").format(name=self.who_named(name) if name else self.who(seat))
+            case Back(seat=seat, name=name):
+                return _("{name} is back").format(name=self.who_named(name) if name else self.who(seat))
+            case Stopping(reason=reason, culprit=culprit):
+                line = _("stopping: {reason}").format(reason=reason)
+                return line + ("" if culprit is None else f" [{self.who(culprit)}]")
+            case TableStopped(culprits=culprits):
+                return _("the table stopped: {culprits}").format(culprits=self.culprits(culprits))
+            case TableOver(scores=scores, reason=reason):
+                line = _("the table is over: scores {scores}").format(scores=list(scores))
+                return line + (f" ({reason})" if reason else "")
+            case Resumed(hand=None, scored=scored):
+                return _("Resumed after {hands}: the game goes on where it stopped.").format(
+                    hands=count(scored, "hand")
+                )
+            case Resumed(hand=int() as hand):
+                return _("Resumed in hand {n}: the game goes on where it stopped.").format(n=hand + 1)
+            case Said(text=text):
+                return text
+        return ""  # (every note is matched above)
+
+    def so_far(self, n: SoFar) -> str:
+        """Who sits where, and the hands scored so far."""
+        seats = n_("seat {seats}", "seats {seats}", len(n.seats)).format(seats=", ".join(map(str, n.seats)))
+        scored = _("; {hands} scored so far").format(hands=count(n.scored, "hand")) if n.scored else ""
+        return _("at the table: {names} ({seats}){scored}").format(
+            names=", ".join(self.who_named(name) for name in n.names), seats=seats, scored=scored
+        )
 
     @staticmethod
     def who_named(name: str) -> str:
         """A name in words: "you" in the current language."""
         return shown_name(name)
 
-    def culprits(self, culprits: Iterable[Culprit]) -> str:
+    def culprits(self, culprits: Iterable[Named]) -> str:
         """Who the audit named, why, and the transcript entry that shows it."""
         return "; ".join(
             f"{self.who(c.seat)}: {engine_words.culprit_reason(c.reason)}"

@@ -1,14 +1,11 @@
 """What happened, in terms a player understands: the events a session reports.
 
-`TableSession.receive` and `act` return an `Update`: the messages to send,
-and the events the entry caused: plain data (a kind and its fields) that
-`briscola_tui.render` writes as the one line a headless client prints, and a
-UI animates from. Events tell only what this node may
-know: a seat hears which cards it was dealt, a spectator only how many.
-
-Kinds: table, seated, dealer, hand, dealt, play, bid, pass, call, exchange,
-declare, return, discard, raise, take, role, secret, trick, draw, monte,
-dividete, handover, stopped, refused, complained, timeout, verdict, series, closed.
+`TableSession.receive` and `act` return an `Update`: the messages to send, and the
+events the entry caused. An event is data, one frozen type per kind (h11's style), and
+`Event` is their union: `briscola_tui.render` writes each as the one line a headless
+client prints, and a UI dispatches on the class (`match`), never on a string. Events
+tell only what this node may know: a seat hears which cards it was dealt, a spectator
+only how many.
 """
 
 from __future__ import annotations
@@ -17,64 +14,244 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.cards import Card
-from engine.state import Action, ActionKind
+from engine.state import Action, State
 from engine.view import hand_fields, roles_of
 
 from .audit import Culprit
 
-EventKind = (
-    Literal[
-        "table",
-        "seated",
-        "dealer",
-        "hand",
-        "dealt",
-        "role",
-        "secret",
-        "trick",
-        "stopped",
-        "refused",
-        "complained",
-        "timeout",
-        "evicted",
-        "verdict",
-        "series",
-        "closed",
-    ]
-    | ActionKind
-)
-"""`Event.kind` (see the module doc): the table's own, or the action or chance event it reports."""
+Arrival = Literal["joins", "back", "takes"]
+"""How a seat arrives: its first join, its own key back, a new key taking it."""
 
 
 @dataclass(frozen=True)
-class Event:
-    """What happened, as data: the kind and the fields it needs (the rest stay empty).
-    `briscola_tui.render` writes it in words."""
+class TableOpened:
+    """The table message: the game and how many sit."""
 
-    kind: EventKind
-    seat: int | None = None  # who did it (or won, or was named); None for the table itself
-    cards: tuple = ()  # the cards this node saw move, when there are any
-    action: Action | None = None  # a seat's decision (its kind, card or cards, bid, choice)
-    card: Card | None = None  # handover: the called card
-    points: int | None = None  # trick: what it is worth, in `unit`s
+    game: str
+    players: int
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A seat taken, under the name it joins with."""
+
+    seat: int
+    name: str
+    arrival: Arrival = "joins"
+
+
+@dataclass(frozen=True)
+class FirstDealer:
+    """The coin drawn: the seat that deals the first hand."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class HandBegins:
+    """A hand begins (`hand` from 0), dealt by `dealer`."""
+
+    dealer: int
+    hand: int
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """The cards this seat is dealt."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class DealtSizes:
+    """The deal as a spectator sees it: how many cards each seat holds."""
+
+    sizes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FaceUp:
+    """The face-up card under the stock, and the trump suit it sets."""
+
+    card: Card
+    trump: str
+
+
+@dataclass(frozen=True)
+class Acted:
+    """A seat's decision (its kind, card or cards, bid, choice); `cards`: the cards this node saw move."""
+
+    action: Action
+    cards: tuple[Card, ...] = ()
+
+    @property
+    def seat(self) -> int:
+        return self.action.seat
+
+
+@dataclass(frozen=True)
+class TrickTaken:
+    """A trick taken by `seat`, worth `points` in `unit`s ("point", or "third" in Calabresella)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    points: int
     unit: str = "point"
-    role: str | None = None  # role: partner, alone, caller, soloist; secret: alone or partner
-    name: str | None = None  # seated: the name the seat joins with
-    arrival: Literal["joins", "back", "takes"] | None = None  # seated: first join, own key back, a new key
-    game: str | None = None  # table
-    players: int | None = None  # table
-    hand: int | None = None  # hand, verdict: the hand's number (from 0)
-    trump: str | None = None  # dealt: the face-up card's suit
-    sizes: tuple[int, ...] = ()  # dealt, to a spectator: every seat's hand size
-    drawn: tuple[tuple[int, Card | None], ...] = ()  # draw: (seat, card or None if hidden) in drawing order
-    reason: str | None = None  # refused, complained, closed: why; timeout: what the seat owed
-    culprits: tuple[Culprit, ...] = ()  # verdict: who is named (a void hand)
-    result: tuple[tuple[str, object], ...] = ()  # verdict: the outcome's result, in order
-    redeal: bool = False  # verdict: everybody passed
-    hand_points: tuple[int, ...] = ()  # verdict: card points
-    score: tuple[int, ...] | None = None  # verdict: the score change
-    scores: tuple[int, ...] = ()  # series: the final scores
-    winners: tuple[int, ...] = ()  # series: the winning seats
+
+
+@dataclass(frozen=True)
+class RoleShown:
+    """A role the table now knows: caller, soloist, partner, alone."""
+
+    seat: int
+    role: str
+
+
+@dataclass(frozen=True)
+class SecretRole:
+    """What only this seat knows: it holds the called card (partner), or called its own (alone)."""
+
+    seat: int
+    role: Literal["alone", "partner"]
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """Cards drawn from the stock: (seat, card or None if this node may not see it), in order."""
+
+    drawn: tuple[tuple[int, Card | None], ...]
+
+
+@dataclass(frozen=True)
+class MonteShown:
+    """The monte turned face up (`cards`: empty where this node may not see them)."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class MonteDivided:
+    """The monte divided between the defenders (`cards`: those this node saw)."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class HandedOver:
+    """The called card handed over by `seat` (None: nobody, the caller holds it)."""
+
+    seat: int | None
+    card: Card
+
+
+@dataclass(frozen=True)
+class StoppedEarly:
+    """A seat stops the hand by an early reveal."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A seat's message refused, and why (a peer's words: data, shown literally)."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Complained:
+    """A true complaint about a sealed share names `seat`."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    """A seat did not send what it owed (the message's kind, as the wire names it) in time."""
+
+    seat: int
+    owed: str
+
+
+@dataclass(frozen=True)
+class Evicted:
+    """A seat evicted for cheating: its key may not sit here again."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class HandVoid:
+    """An audited hand that scores nothing: who was named (none: a hand stopped with nobody to blame)."""
+
+    hand: int
+    culprits: tuple[Culprit, ...] = ()
+
+    @property
+    def seat(self) -> int | None:
+        """The first seat named, if a seat (not the host) was."""
+        first = self.culprits[0].seat if self.culprits else None
+        return first if isinstance(first, int) else None
+
+
+@dataclass(frozen=True)
+class HandScored:
+    """An audited hand's outcome: its result (in order), card points and score change."""
+
+    hand: int
+    result: tuple[tuple[str, object], ...]
+    points: tuple[int, ...]
+    score: tuple[int, ...] | None
+    redeal: bool = False  # everybody passed
+
+
+@dataclass(frozen=True)
+class SeriesOver:
+    """The series ended: the final scores and the winning seats."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TableClosed:
+    """The host closed the table, and why."""
+
+    reason: str
+
+
+Event = (
+    TableOpened
+    | Seated
+    | FirstDealer
+    | HandBegins
+    | Dealt
+    | DealtSizes
+    | FaceUp
+    | Acted
+    | TrickTaken
+    | RoleShown
+    | SecretRole
+    | Drawn
+    | MonteShown
+    | MonteDivided
+    | HandedOver
+    | StoppedEarly
+    | Refused
+    | Complained
+    | TimedOut
+    | Evicted
+    | HandVoid
+    | HandScored
+    | SeriesOver
+    | TableClosed
+)
+"""Every event a session reports: one frozen type per kind."""
+PROBLEMS = (TimedOut, StoppedEarly, Refused, Complained, HandVoid)
+"""The events that say something went wrong at the table."""
 
 
 @dataclass(frozen=True)
@@ -85,96 +262,74 @@ class Update:
     events: list[Event] = field(default_factory=list)
 
 
-def who(seat: int) -> str:
-    return f"seat {seat}"
-
-
-def action_events(before, after, action) -> list[Event]:
+def action_events(before: State, after: State, action: Action) -> list[Event]:
     """The events of a seat's decision: the action, and what it settled (a trick, a partner)."""
-    events = [
-        Event(
-            action.kind,
-            action.seat,
-            tuple(c for c in (action.card, *action.cards) if c is not None),
-            action=action,
-        )
-    ]
+    events: list[Event] = [Acted(action, tuple(c for c in (action.card, *action.cards) if c is not None))]
     if len(after.tricks) > len(before.tricks):
         trick = after.tricks[-1]
-        unit = getattr(after, "POINT_UNIT", "point")
-        events.append(Event("trick", trick.winner, tuple(trick.cards), points=trick.points, unit=unit))
+        events.append(TrickTaken(trick.winner, tuple(trick.cards), trick.points, after.POINT_UNIT))
     if after.phase == "auction":
         return events  # who leads the auction is not a role yet
     earlier = {} if before.phase == "auction" else roles_of(before)
     for seat, roles in roles_of(after).items():
         for role in sorted(set(roles) - set(earlier.get(seat, ())) - {"dealer"}):
-            events.append(Event("role", seat, role=role))
+            events.append(RoleShown(seat, role))
     me = after.viewer
     if (
         action.kind == "call"
-        and after.game.name == "chiamata"
+        and after.SECRET_PARTNER
         and isinstance(me, int)
         and me >= 0
         and action.card in after.hands[me]
     ):
         # Only the seat holding the called card knows who the partner is, until it is played. (The
         # holder of a Calabresella call hands it over face up and stays a defender.)
-        events.append(Event("secret", me, role="alone" if me == action.seat else "partner"))
+        events.append(SecretRole(me, "alone" if me == action.seat else "partner"))
     return events
 
 
-def chance_events(need, cards: tuple, after) -> list[Event]:
+def chance_events(need, cards: tuple[Card | None, ...], after: State) -> list[Event]:
     """A chance event as this node saw it (None: a card it may not see)."""
     shown = tuple(c for c in cards if c is not None)
     if need.kind == "draw":
         drawers = [(after.leader + i) % after.n for i in range(len(cards))]
-        return [Event("draw", None, shown, drawn=tuple(zip(drawers, cards)))]
-    if need.kind in ("monte", "dividete"):
-        return [Event(need.kind, None, shown)]
+        return [Drawn(tuple(zip(drawers, cards)))]
+    if need.kind == "monte":
+        return [MonteShown(shown)]
+    if need.kind == "dividete":
+        return [MonteDivided(shown)]
     return []
 
 
-def deal_events(view, seat: int | None) -> list[Event]:
+def deal_events(view: State, seat: int | None) -> list[Event]:
     """The deal as this node sees it: its own hand, and what is face up."""
-    events = []
+    events: list[Event] = []
     if seat is not None and seat >= 0:
-        hand = sorted(view.hands[seat])
-        events.append(Event("dealt", seat, tuple(hand)))
+        events.append(Dealt(seat, tuple(sorted(view.hands[seat]))))
     else:
-        events.append(Event("dealt", None, sizes=tuple(view.hand_size(s) for s in range(view.n))))
+        events.append(DealtSizes(tuple(view.hand_size(s) for s in range(view.n))))
     faceup = hand_fields(view, seat)["faceup"]
     if faceup is not None:
-        events.append(Event("dealt", None, (faceup,), trump=faceup.suit))
+        events.append(FaceUp(faceup, faceup.suit))
     return events
 
 
-def handover_events(holder: int | None, called) -> list[Event]:
-    if holder is None:
-        return [Event("handover", None, card=called)]
-    return [Event("handover", holder, (called,), card=called)]
+def handover_events(holder: int | None, called: Card) -> list[Event]:
+    return [HandedOver(holder, called)]
 
 
 def verdict_events(verdict) -> list[Event]:
-    """The audit's verdict: the hand's result, or who is named (the first: a void hand)."""
-    if verdict.ok:
-        outcome = verdict.outcome
-        if outcome is None:
-            return [Event("verdict", None, hand=verdict.hand, culprits=tuple(verdict.culprits))]
-        result = outcome.result
-        return [
-            Event(
-                "verdict",
-                None,
-                hand=verdict.hand,
-                redeal=bool(result.get("redeal")),
-                result=tuple((k, v) for k, v in result.items() if k != "side_points"),
-                hand_points=tuple(outcome.points),
-                score=None if outcome.score is None else tuple(outcome.score),
-            )
-        ]
+    """The audit's verdict: the hand's result, or who is named (a void hand)."""
+    outcome = verdict.outcome if verdict.ok else None
+    if outcome is None:
+        return [HandVoid(verdict.hand, tuple(verdict.culprits))]
+    result = outcome.result
     return [
-        Event(
-            "verdict", c.seat if isinstance(c.seat, int) else None, hand=verdict.hand, culprits=tuple(verdict.culprits)
+        HandScored(
+            verdict.hand,
+            result=tuple((k, v) for k, v in result.items() if k != "side_points"),
+            points=tuple(outcome.points),
+            score=None if outcome.score is None else tuple(outcome.score),
+            redeal=bool(result.get("redeal")),
         )
-        for c in verdict.culprits[:1]
     ]

@@ -13,7 +13,7 @@ import hashlib
 from engine.deal import Deal
 from engine.state import CHANCE, PUBLIC, TERMINAL, Action, IllegalAction, State
 
-from . import complaint, curve, hidden_proofs, statements, stepproofs
+from . import complaint, curve, events, hidden_proofs, statements, stepproofs
 from . import deck as mp
 from .audit import Culprit
 from .errors import CheatDetected, RemoteProtocolError
@@ -59,7 +59,7 @@ class HandFlow(SessionState):
         if not self.hand.commits:
             # The hand begins with its first commitment, not when the last one ended: a table
             # closed after its last hand (`--hands`) announces no hand it never deals.
-            self._emit("hand", self.hand.dealer, hand=self.hand.number)
+            self._emit(events.HandBegins(self.hand.dealer, self.hand.number))
         self.hand.commits[sender] = (msg, index)
         if len(self.hand.commits) == self.players:
             self.phase = "shuffle"
@@ -223,7 +223,7 @@ class HandFlow(SessionState):
         if culprit == sender:
             raise CheatDetected(reason, culprit=sender, entry=index)
         hand.findings.append(Culprit(culprit, reason, index))
-        self._emit("complained", culprit, reason=reason)
+        self._emit(events.Complained(culprit, reason))
         self._stop_hand(index)
 
     def _apply_step(self, step: Step) -> None:
@@ -410,5 +410,5 @@ class HandFlow(SessionState):
             hand.stopped = (sender, index)  # the first interruption: no evidence or time-out came before it
             self._interrupted_at = index
             self.phase = "reveal"
-            self._emit("stopped", sender)
+            self._emit(events.StoppedEarly(sender))
         self._finish_if_revealed()

@@ -14,7 +14,7 @@ from engine.games import make
 from engine.series import Series
 from engine.text import name_problem
 
-from . import coin
+from . import coin, events
 from .audit import ABSENT, Culprit, Verdict, audit_hand
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
 from .handstate import HandState
@@ -40,7 +40,7 @@ class TableLifecycle(SessionState):
         self.table, self.game = table, game
         self.rules = dict(table.rules)
         self.phase = "join"
-        self._emit("table", None, game=table.game, players=table.players)
+        self._emit(events.TableOpened(table.game, table.players))
 
     def _on_join(self, sender: int, join: Join, index: int) -> None:
         problem = name_problem(join.name)
@@ -65,8 +65,8 @@ class TableLifecycle(SessionState):
         returning = self.phase == "seating" and join.key == self.keys.get(sender)
         self.keys[sender] = join.key
         self.names[sender] = join.name
-        arrival = "back" if returning else ("takes" if self.phase == "seating" else "joins")
-        self._emit("seated", sender, name=join.name, arrival=arrival)
+        arrival: events.Arrival = "back" if returning else ("takes" if self.phase == "seating" else "joins")
+        self._emit(events.Seated(sender, join.name, arrival))
         if self.phase == "join":
             if len(self.keys) == self.players + 1:
                 self.phase = "coin_commit"
@@ -104,7 +104,7 @@ class TableLifecycle(SessionState):
             values = [self.toss.values[s] for s in sorted(self.toss.values) if s in present]
             assert self.game is not None  # named by the table message
             self.series = Series(self.game, coin.coin_result(values, self.players))
-            self._emit("dealer", self.series.dealer)
+            self._emit(events.FirstDealer(self.series.dealer))
             self._start_hand(0)
 
     # --- hands begin and end ---------------------------------------------------------
@@ -153,7 +153,7 @@ class TableLifecycle(SessionState):
             self.series.record(verdict.outcome)
             if self.series.is_over():
                 self.phase = "over"
-                self._emit("series", None, scores=tuple(self.series.scores), winners=tuple(self.series.winners()))
+                self._emit(events.SeriesOver(tuple(self.series.scores), tuple(self.series.winners())))
             else:
                 self._start_hand(hand.number + 1)
 
@@ -170,7 +170,7 @@ class TableLifecycle(SessionState):
         for seat in seats:
             self.banned.add(self.keys[seat])
             self.absent.add(seat)
-            self._emit("evicted", seat)
+            self._emit(events.Evicted(seat))
         mine = self.identity.public_bytes if self.identity is not None else None
         if mine in self.banned:
             self.evicted = True  # this node's key is out: it sends nothing more (a replacement's key is not)
@@ -224,7 +224,7 @@ class TableLifecycle(SessionState):
             )
         log.spend(opened)
         self._note_own(inner)
-        self._emit("refused", inner.sender, reason=proven.reason)
+        self._emit(events.Refused(inner.sender, proven.reason))
         if self.phase in HAND_PHASES:
             assert self.hand is not None  # a hand's phases
             self.hand.findings.append(proven)
@@ -241,7 +241,7 @@ class TableLifecycle(SessionState):
             )
         self.absent.add(msg.seat)
         finding = Culprit(msg.seat, f"left or withheld its {msg.owed} past the time limit", index, ABSENT)
-        self._emit("timeout", msg.seat, reason=msg.owed)
+        self._emit(events.TimedOut(msg.seat, msg.owed))
         if self.phase in HAND_PHASES:
             assert self.hand is not None  # a hand's phases
             self.hand.findings.append(finding)
@@ -254,4 +254,4 @@ class TableLifecycle(SessionState):
     def _on_close(self, sender: int, msg: Close, index: int) -> None:
         self.closed = msg.reason
         self.phase = "over"
-        self._emit("closed", None, reason=msg.reason)
+        self._emit(events.TableClosed(msg.reason))

@@ -14,7 +14,7 @@ session's `shared`). The table's phases are named in phases.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.cards import Card
 from engine.deal import DealPlan
@@ -27,7 +27,7 @@ from .audit import Culprit, Verdict
 from .claims import Claims
 from .coin import Toss
 from .errors import LocalProtocolError
-from .events import Event, EventKind, action_events, chance_events, deal_events, handover_events, verdict_events
+from .events import Event, action_events, chance_events, deal_events, handover_events, verdict_events
 from .handstate import HandState
 from .identity import Identity
 from .messages import MessageKind, Table
@@ -239,16 +239,19 @@ class SessionState:
 
     # --- events -------------------------------------------------------------------
 
-    def _emit(self, kind: EventKind, seat: int | None, **fields: Any) -> None:
-        self._events.append(Event(kind, seat, **fields))
+    def _emit(self, event: Event) -> None:
+        self._events.append(event)
 
     def _emit_deal(self) -> None:
+        assert self.view is not None  # dealt
         self._events += deal_events(self.view, self.seat if self.holds_seat() else None)
 
     def _emit_action(self, before: State, action: Action) -> None:
+        assert self.view is not None  # an action is taken in a hand
         self._events += action_events(before, self.view, action)
 
     def _emit_chance(self, before: State, need, positions: list[int]) -> None:
+        assert self.view is not None  # a chance event happens in a hand
         self._events += chance_events(need, tuple(self.cards.card(p) for p in positions), self.view)
 
     def _emit_handover(self, holder: int | None, called: Card) -> None:

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from briscola_tui import engine_words, language
-from briscola_tui.render import FACT_NAMES, HEADLESS, YES_NO, Note, bid_words, refusal, render, seat_names, side_words
+from briscola_tui.notes import SoFar
+from briscola_tui.render import FACT_NAMES, HEADLESS, YES_NO, bid_words, refusal, render, seat_names, side_words
 from briscola_tui.tui.widgets.cards import Style
 from briscola_tui.wording import TITLES, listing
 from engine.cards import SUIT_NAMES, Card
@@ -22,7 +23,7 @@ from engine.labels import BARE_KINDS, CARD_KINDS, CARDS_KINDS, CHANCE_KINDS, KIN
 from engine.state import Action, Refusal
 from engine.view import Side
 from protocol.audit import Culprit
-from protocol.events import Event
+from protocol.events import Acted, HandBegins, HandVoid, RoleShown, Seated, TrickTaken
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = (Card("4", "S"), Card("5", "S"))
@@ -38,20 +39,17 @@ def italian():
 
 
 def test_the_local_seat_is_tu_with_second_person_verbs(italian):
-    trick = Event("trick", 0, CARDS, points=2, unit="point")
+    trick = TrickTaken(0, CARDS, 2)
     assert render(trick, names=NAMES) == "prendi la presa (4S 5S) per 2 punti"
-    assert (
-        render(Event("trick", 1, CARDS, points=1, unit="point"), names=NAMES)
-        == "Bea prende la presa (4S 5S) per 1 punto"
-    )
-    assert render(Event("hand", 0, hand=2), names=NAMES) == "mano 3: dai tu le carte"
-    assert render(Event("role", 0, role="caller"), names=NAMES) == "vinci l'asta"
-    assert render(Event("seated", 0, name="you", arrival="joins"), names=NAMES) == "entri (posto 0)"
-    assert render(Event("trick", 2, CARDS, points=0, unit="point")) == "posto 2 prende la presa (4S 5S) per 0 punti"
+    assert render(TrickTaken(1, CARDS, 1), names=NAMES) == "Bea prende la presa (4S 5S) per 1 punto"
+    assert render(HandBegins(0, 2), names=NAMES) == "mano 3: dai tu le carte"
+    assert render(RoleShown(0, "caller"), names=NAMES) == "vinci l'asta"
+    assert render(Seated(0, "you", "joins"), names=NAMES) == "entri (posto 0)"
+    assert render(TrickTaken(2, CARDS, 0)) == "posto 2 prende la presa (4S 5S) per 0 punti"
     assert seat_names({0: "Ann"}, 2) == ("Ann", "posto 1")
-    assert render(Event("seated", 1, name="seat 1"), names=seat_names({}, 2)) == "posto 1 entra (posto 1)"
+    assert render(Seated(1, "seat 1"), names=seat_names({}, 2)) == "posto 1 entra (posto 1)"
     assert side_words(Side("team", (0, 1), 34), NAMES) == "tu + Bea: 34"
-    assert render(Note("so_far", names=NAMES, seats=(0, 1, 2))) == "al tavolo: tu, Bea, Carlo (posti 0, 1, 2)"
+    assert render(SoFar(NAMES, (0, 1, 2))) == "al tavolo: tu, Bea, Carlo (posti 0, 1, 2)"
 
 
 def test_a_refusal_in_italian(italian):
@@ -63,7 +61,7 @@ def test_a_refusal_in_italian(italian):
 
 
 def test_actions_titles_and_lists_in_italian(italian):
-    assert render(Event("play", 1, action=Action(1, "pass")), names=NAMES) == "Bea: passo"
+    assert render(Acted(Action(1, "pass")), names=NAMES) == "Bea: passo"
     assert engine_words.action_words(Action(0, "call", card=Card("4", "S")), GLYPHS.card) == "chiamo 4♠"
     assert bid_words(Action(0, "bid", rank="2", target=75)) == "2 a 75"
     assert bid_words(Action(0, "pass")) == "passo"
@@ -85,7 +83,7 @@ def test_card_names_follow_the_language_and_the_suit_names(italian):
 
 def test_the_audits_reasons_in_italian_and_a_peers_words_as_they_are(italian):
     named = (Culprit(1, "sent a wrong key share", 4), Culprit(2, "some peer's own words", None))
-    line = render(Event("verdict", None, hand=0, culprits=named), names=NAMES)
+    line = render(HandVoid(0, named), names=NAMES)
     assert (
         line
         == "mano 1 nulla: Bea: ha inviato una quota di chiave errata (voce 4 del registro); Carlo: some peer's own words"
@@ -95,10 +93,7 @@ def test_the_audits_reasons_in_italian_and_a_peers_words_as_they_are(italian):
 
 
 def test_english_is_unchanged():
-    assert (
-        render(Event("trick", 0, CARDS, points=2, unit="point"), names=NAMES)
-        == "you take the trick (4S 5S) for 2 points"
-    )
+    assert render(TrickTaken(0, CARDS, 2), names=NAMES) == "you take the trick (4S 5S) for 2 points"
     assert Style(names="french").card_name(Card("A", "S")) == "Ace of spades"
     assert Style(names="italian").card_name(Card("A", "S")) == "Asso di Spade"
     assert Style(names="french").card_name(None) == "a hidden card"

@@ -66,7 +66,8 @@ from helpers.network import (
 )
 
 from briscola_tui.files.storage import read_transcript
-from briscola_tui.render import Note, render
+from briscola_tui.notes import SoFar
+from briscola_tui.render import render
 from briscola_tui.tui.widgets.cards import Style
 from protocol import deck as mp
 from protocol import handshake as hs
@@ -566,7 +567,7 @@ def test_a_spectator_arriving_late_is_told_who_sits_where(children):
     names = watcher.wait_for(r"^at the table: (.*)$").group(1)
     assert re.fullmatch(r"Ann, \w+ \(seats 0, 1\)", names), watcher.tail()
     who, seats = re.fullmatch(r"(.*) \(seats (.*)\)", names).groups()
-    note = Note("so_far", names=tuple(who.split(", ")), seats=tuple(int(s) for s in seats.split(", ")))
+    note = SoFar(tuple(who.split(", ")), tuple(int(s) for s in seats.split(", ")))
     assert render(note, Style(True), ["Ann", "Bea"]).removeprefix("at the table: ") == names  # written as it is
     assert watcher.text.index("watching at table") < watcher.text.index("at the table: ")
 

@@ -15,17 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "briscola_tui"
 GAME_NAMES = frozenset(GAMES)
 
-TODO_ALLOWED = (
-    "briscola_tui/render.py",
-    "briscola_tui/tui/screens/table.py",
-    "briscola_tui/tui/screens/verdict.py",
-    "briscola_tui/tui/screens/replay.py",
-    "briscola_tui/cli.py",
-    "briscola_tui/net/",
-    "briscola_tui/tools/",
-)
-"""TODO: files not scanned yet (their owners move their game branches into briscola_tui/games/,
-then take them off this list)."""
+ALLOWED = ("briscola_tui/tools/play_cheats.py",)
+"""Files that may name a game: the cheating seats `briscola selfplay --cheat` plays, whose lax views
+subclass each game's own state (a cheat is made against one game's rules)."""
 
 
 def test_every_game_of_the_engine_has_its_presentation():
@@ -74,7 +66,8 @@ def branches(tree: ast.AST) -> list[tuple[int, str]]:
             if isinstance(node.func, ast.Name) and node.func.id == "isinstance" and len(node.args) == 2:
                 classes = [n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)]
                 found += [(node.lineno, f"isinstance of {c}") for c in classes if c.endswith("State")]
-            arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+            # (argparse's `prog="briscola"` names the program, not the game)
+            arguments = [*node.args, *(keyword.value for keyword in node.keywords if keyword.arg != "prog")]
             found += [
                 (node.lineno, f"{name!r} passed")
                 for argument in arguments
@@ -89,7 +82,7 @@ def scanned() -> list[Path]:
         path
         for path in sorted(PACKAGE.rglob("*.py"))
         if "games" not in path.relative_to(PACKAGE).parts[:1]
-        and not path.relative_to(ROOT).as_posix().startswith(TODO_ALLOWED)
+        and not path.relative_to(ROOT).as_posix().startswith(ALLOWED)
     ]
 
 

@@ -28,6 +28,9 @@ HOLD = 60.0
 def own_home(tmp_path, monkeypatch):
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
     monkeypatch.delenv("NO_COLOR", raising=False)
+    # The seat held still would show "thinking" once the screen's timer passed THINKING_DELAY, on a
+    # loaded machine or not: never, so that the picture is the same every time.
+    monkeypatch.setattr("briscola_tui.tui.screens.table.THINKING_DELAY", HOLD * 10)
 
 
 class Holding:

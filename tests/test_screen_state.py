@@ -97,6 +97,7 @@ async def choose_until_summary(app, pilot, rng: random.Random, deadline: float) 
         if screen is not None and app.screen is screen and screen.picker is not None and screen.view.legal:
             screen.advance(rng.choice(screen.view.legal))
         await pilot.pause(0.01)
+    await wait_for(pilot, lambda: app.screen.query("#summary-review"), "the summary, mounted")
 
 
 @pytest.mark.parametrize(
@@ -175,6 +176,7 @@ async def test_a_spectator_is_never_shown_a_hand_and_sees_the_counts_and_trick(c
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary", HAND_WAIT)
+            await wait_for(pilot, lambda: app.screen.query("#summary-review"), "the summary, mounted")
             await pilot.press("enter")
             await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
     finally:

@@ -194,9 +194,9 @@ def test_the_log_names_the_trump_suit_as_the_table_writes_it():
     from briscola_tui.render import render
     from briscola_tui.tui.widgets.cards import Style
     from engine.cards import Card
-    from protocol.events import Event
+    from protocol.events import FaceUp
 
-    event = Event("dealt", cards=(Card.parse("6H"),), trump="H")  # "the face-up card is 6H: trump H"
+    event = FaceUp(Card.parse("6H"), "H")  # "the face-up card is 6H: trump H"
     assert render(event, Style(False)) == "the face-up card is 6♥: trump ♥ hearts"
     assert render(event, Style(True, names="italian")) == "the face-up card is 6H: trump H Coppe"
 

@@ -53,6 +53,7 @@ from engine.cards import Card
 from engine.state import Action
 from protocol.audit import ABSENT, CHEAT
 from protocol.errors import RemoteProtocolError
+from protocol.events import HandBegins
 from protocol.identity import Identity
 from protocol.local import LocalTable, replacement_seat
 from protocol.messages import Join
@@ -268,7 +269,7 @@ def evicted_and_replaced(table, cheat, played: int = 2):
     assert table.seats[seat] is not cheat and host.keys[seat] != cheat.identity.public_bytes
     assert second.hand == 1 and second.ok and second.outcome is not None
     assert host.outcomes == [second.outcome]  # the series counts the played hand only
-    dealers = [e.seat for e in table.host.events if e.kind == "hand"]
+    dealers = [e.dealer for e in table.host.events if isinstance(e, HandBegins)]
     assert dealers[0] == dealers[1]  # a void hand does not move the dealer
     assert len(host.verdicts) == played and host.phase != "aborted"
     for node in every_node(table):  # every node banned the same key, and holds the same series

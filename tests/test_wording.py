@@ -10,7 +10,7 @@ import pytest
 
 from briscola_tui.render import render
 from engine.cards import Card
-from protocol.events import Event
+from protocol.events import TrickTaken
 
 CARDS = tuple(Card.parse(c) for c in ("4S", "5S"))
 
@@ -25,7 +25,7 @@ CARDS = tuple(Card.parse(c) for c in ("4S", "5S"))
     ],
 )
 def test_a_trick_is_worth_one_point_not_one_points(points, unit, worth):
-    line = render(Event("trick", 1, CARDS, points=points, unit=unit))
+    line = render(TrickTaken(1, CARDS, points, unit))
     assert line == f"seat 1 takes the trick (4S 5S) {worth}"
 
 

@@ -17,7 +17,7 @@ from ..language import N_, _
 from ..wording import count
 
 if TYPE_CHECKING:
-    from protocol.events import Event
+    from protocol.events import TrickTaken
 
 SUIT_ORDER = "SHCD"
 """Suits in the hand, left to right: alternating colours."""
@@ -56,7 +56,7 @@ class Scored:
     result: Mapping[str, Any]
     names: Sequence[str]
     style: CardWriter
-    played: Sequence[Event]
+    played: Sequence[TrickTaken]
 
 
 class Presentation:

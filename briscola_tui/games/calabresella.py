@@ -15,7 +15,7 @@ from ..wording import count
 from .base import CardWriter, Presentation, Scored, sort_cards
 
 if TYPE_CHECKING:
-    from protocol.events import Event
+    from protocol.events import TrickTaken
 
 
 class Calabresella(Presentation):
@@ -45,7 +45,7 @@ def soloist_lines(
     result: Mapping[str, Any],
     names: Sequence[str],
     style: CardWriter,
-    played: Sequence[Event] = (),
+    played: Sequence[TrickTaken] = (),
     deal: Deal | None = None,
     raw_names: Sequence[str] = (),
 ) -> list[str]:
@@ -79,7 +79,7 @@ def thirds_sum(
     result: Mapping[str, Any],
     names: Sequence[str],
     style: CardWriter,
-    played: Sequence[Event],
+    played: Sequence[TrickTaken],
     deal: Deal | None,
     raw_names: Sequence[str] = (),
 ) -> list[str] | None:

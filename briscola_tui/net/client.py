@@ -31,9 +31,11 @@ from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolErr
 from protocol.identity import Identity
 from protocol.session import TableSession
 
+from .. import notes
 from ..files.storage import TranscriptFile
 from ..language import _
-from ..render import Note, seat_names
+from ..notes import Note
+from ..render import seat_names
 from .listener import Keyboard, Listener, Person
 from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, unreachable, why
 from .seat_copy import holding, rebuild, so_far, unconfirmed
@@ -80,7 +82,7 @@ class Client:
                 await self._connection()
                 delay, waited = 0.2, 0.0
             except Distrusted as distrust:
-                self.listener.note(Note("stopping", reason=str(distrust)))
+                self.listener.note(notes.Stopping(str(distrust)))
                 return 2
             except Refused as refusal:
                 self.listener.line(self._refusal(str(refusal)))
@@ -185,10 +187,10 @@ class Client:
         names = self.session.names if self.session is not None else {}
         for seat in seats:
             if seat not in self.away:
-                self.listener.note(Note("away", seat, name=names.get(seat)))
+                self.listener.note(notes.Away(seat, names.get(seat)))
         for seat in self.away:
             if seat not in seats:
-                self.listener.note(Note("back", seat, name=names.get(seat)))
+                self.listener.note(notes.Back(seat, names.get(seat)))
         self.away = seats
         self.listener.changed()
 
@@ -289,7 +291,7 @@ class Client:
     def _seated(self) -> Note:
         assert self.session is not None and self.table_id is not None  # (caught up)
         game = self.session.table.game if self.session.table else ""
-        return Note("seated", self.seat, table=self.table_id.hex(), game=game)
+        return notes.AtTable(self.seat, self.table_id.hex(), game)
 
     # --- the table -------------------------------------------------------------------------
 
@@ -377,7 +379,7 @@ class Client:
                 update = await asyncio.to_thread(session.receive, data)
         except ProtocolError as error:
             culprit = error.culprit if isinstance(error, RemoteProtocolError) else None
-            self.listener.note(Note("stopping", reason=error.reason, culprit=culprit))
+            self.listener.note(notes.Stopping(error.reason, culprit))
             self.ended = "refused an entry"
             self.listener.took_entry()
             return
@@ -423,9 +425,9 @@ class Client:
         assert session is not None  # (caught up)
         if session.phase == "aborted":
             named = {str(c): c for v in session.verdicts for c in v.cheats} | {str(c): c for c in session.culprits}
-            return Note("stopped", culprits=tuple(named[k] for k in sorted(named)))
+            return notes.TableStopped(tuple(named[k] for k in sorted(named)))
         scores = tuple(session.series.scores) if session.series else ()
-        return Note("over", scores=scores, reason=session.closed or None)
+        return notes.TableOver(scores, session.closed or None)
 
 
 def _taken(task: asyncio.Future) -> None:

@@ -20,7 +20,8 @@ from engine.state import Action
 from protocol.events import Event
 
 from ..language import _
-from ..render import HEADLESS, Note, render
+from ..notes import Note
+from ..render import HEADLESS, render
 
 
 class Listener:

@@ -11,7 +11,7 @@ from protocol.transcript import entry_hash
 
 from ..files.folders import subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
-from ..render import Note
+from ..notes import SoFar
 
 
 def rebuild(
@@ -68,10 +68,10 @@ def unconfirmed(session: TableSession) -> list[bytes]:
     return [store.sent[q] for q in sorted(store.sent) if not session.transcript.has_message(store.sent[q])]
 
 
-def so_far(session: TableSession) -> Note | None:
+def so_far(session: TableSession) -> SoFar | None:
     """What a client arriving late missed: who sits where, and the hands scored."""
     if not session.names:
         return None
     seats = tuple(sorted(session.names))
     names = tuple(session.names[s] for s in seats)
-    return Note("so_far", names=names, seats=seats, scored=len(session.outcomes))
+    return SoFar(names, seats, len(session.outcomes))

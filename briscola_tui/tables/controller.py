@@ -15,7 +15,7 @@ from engine.state import Action
 from engine.view import SeatView
 from protocol.events import Event
 
-from ..render import Note
+from ..notes import Note
 
 
 class Result(Enum):

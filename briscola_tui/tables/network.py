@@ -35,8 +35,9 @@ from ..language import _, n_
 from ..net.client import Client, Options
 from ..net.commands import Hosting, addresses, is_bot_name, person_name
 from ..net.listener import Listener
+from ..notes import Note, Said
 from ..os_errors import os_error_words
-from ..render import Note, render, seat_names
+from ..render import render, seat_names
 from .controller import Lobby, LobbySeat, Result
 
 LOBBY_PHASES = ("table", "join", "coin_commit", "coin_reveal")
@@ -278,7 +279,7 @@ class NetTable:
         if not retrying and "; trying again" not in line:  # the client's own retry chatter
             self._client_line = line
         with self._changed:
-            self._events.append(Note("said", text=line))
+            self._events.append(Said(line))
 
     def client_noted(self, note: Note) -> None:
         """A note of the client's (who sits where, who went, why it stopped): the log keeps its

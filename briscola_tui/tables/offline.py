@@ -34,8 +34,8 @@ from protocol.session import Shared, TableSession
 from ..files.saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
 from ..files.storage import StoreError, TranscriptFile, fixed_store
 from ..language import _
+from ..notes import Note, Resumed
 from ..os_errors import os_error_words
-from ..render import Note
 from ..wording import count
 from .controller import Result
 
@@ -135,7 +135,7 @@ class OfflineTable:
             table.send(seat, owed)
         self._stop_if_done()
         view = self.me.seat_view()
-        self._events.append(Note("resumed", hand=view.hand_number, scored=view.hands_played))
+        self._events.append(Resumed(view.hand_number, view.hands_played))
         return self
 
     @staticmethod

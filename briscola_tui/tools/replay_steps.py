@@ -9,12 +9,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..language import _
 from ..os_errors import os_error_words
 
-STEP_KINDS = frozenset({"trick", "verdict", "call", "monte", "raise", "stopped", "closed", "series"})
-"""Events after which the viewer stops: a trick taken, a hand audited, a call, the monte shown..."""
+if TYPE_CHECKING:
+    from protocol.events import Event
+
+STEP_ACTIONS = ("call", "raise")
+"""Decisions after which the viewer stops: a call, the monte raised."""
 
 
 class ReplayError(Exception):
@@ -31,9 +35,28 @@ class Step:
     events: list = field(default_factory=list)  # the events of this step (`lines` is them in letters)
 
 
+def is_step(event: Event) -> bool:
+    """The viewer stops after this event: a trick taken, a hand audited, a call, the monte shown..."""
+    from protocol.events import (
+        Acted,
+        HandScored,
+        HandVoid,
+        MonteShown,
+        SeriesOver,
+        StoppedEarly,
+        TableClosed,
+        TrickTaken,
+    )
+
+    if isinstance(event, Acted):
+        return event.action.kind in STEP_ACTIONS
+    return isinstance(event, TrickTaken | HandScored | HandVoid | MonteShown | StoppedEarly | TableClosed | SeriesOver)
+
+
 def steps_of(path: str | os.PathLike) -> list[Step]:
     """Every step of the transcript at `path`. ReplayError for a file that is not one."""
     from protocol.errors import ProtocolError
+    from protocol.events import HandScored, HandVoid, TrickTaken
     from protocol.session import TableSession
     from protocol.transcript_file import NotATranscript
 
@@ -71,14 +94,14 @@ def steps_of(path: str | os.PathLike) -> list[Step]:
             return steps
         lines += [clean(render(event)) for event in update.events]
         events += update.events
-        kinds = {event.kind for event in update.events}
-        if kinds & STEP_KINDS:
+        if any(map(is_step, update.events)):
             view = session.seat_view()
             trick: tuple[object, ...] = ()
-            if "trick" in kinds and view.tricks:
+            if any(isinstance(event, TrickTaken) for event in update.events) and view.tricks:
                 t = view.tricks[-1]
                 trick = (t.leader, t.cards, t.winner, t.points)
-            steps.append(Step(view, lines, trick, audited="verdict" in kinds, events=events))
+            audited = any(isinstance(event, HandScored | HandVoid) for event in update.events)
+            steps.append(Step(view, lines, trick, audited=audited, events=events))
             lines, events = [], []
     if lines or not steps:
         steps.append(Step(session.seat_view(), lines, events=events))

@@ -14,6 +14,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from protocol.events import Seated
+
 from ...language import _
 from ...render import render
 from ...tools.verify import clean
@@ -174,7 +176,7 @@ def step_text(steps, k: int, style) -> Text:
     out.append("\n")
     for event in step.events[-8:]:
         line = clean(render(event, style, v.names))
-        out.append(literal(" " + line, "dim" if event.kind == "seated" and event.arrival == "joins" else "")).append(
+        out.append(literal(" " + line, "dim" if isinstance(event, Seated) and event.arrival == "joins" else "")).append(
             "\n"
         )
     if step.failure:

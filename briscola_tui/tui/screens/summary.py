@@ -28,7 +28,7 @@ from ..widgets.literal import literal
 
 if TYPE_CHECKING:
     from engine.bots.coach import Review
-    from protocol.events import Event
+    from protocol.events import TrickTaken
 
 HandScore = tuple[int, tuple[int, ...] | None]
 """An audited hand's number and score change (None: a void hand)."""
@@ -39,7 +39,7 @@ def shown_names(view: SeatView) -> tuple[str, ...]:
     return tuple(map(shown_name, view.names))
 
 
-def breakdown(view: SeatView, style: Style, played: Sequence[Event] = ()) -> list[str]:
+def breakdown(view: SeatView, style: Style, played: Sequence[TrickTaken] = ()) -> list[str]:
     """How the hand was scored, in words, from the audited result (and `played`, the hand's
     trick events: the winner `seat`, the `cards`, the `points`)."""
     last, names = view.last_hand, shown_names(view)
@@ -81,7 +81,7 @@ def summary_text(
     final: bool,
     tricks: Sequence[str] = (),
     history: Sequence[HandScore] = (),
-    played: Sequence[Event] = (),
+    played: Sequence[TrickTaken] = (),
 ) -> Text:
     last = view.last_hand
     names = shown_names(view)
@@ -171,7 +171,7 @@ class SummaryScreen(Screen):
         final: bool = False,
         tricks: Sequence[str] = (),
         history: Sequence[HandScore] = (),
-        played: Sequence[Event] = (),
+        played: Sequence[TrickTaken] = (),
         decisions: Sequence[tuple[SeatView, Action]] = (),
         **kwargs,
     ) -> None:

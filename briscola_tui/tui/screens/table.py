@@ -28,10 +28,24 @@ from textual.widgets import RichLog, Static
 
 from engine.cards import Card
 from engine.view import SeatView
-from protocol.events import Event
+from protocol.events import (
+    Acted,
+    Complained,
+    Event,
+    HandScored,
+    HandVoid,
+    MonteShown,
+    Refused,
+    RoleShown,
+    SecretRole,
+    StoppedEarly,
+    TimedOut,
+    TrickTaken,
+)
 
 from ...language import _
-from ...render import Note, render, worth
+from ...notes import Note
+from ...render import render, worth
 from ...tables.controller import Result, TableController
 from ..frame import Marks, frame_of, shown_hand
 from ..widgets.callgrid import GridPicker
@@ -48,6 +62,8 @@ from ..widgets.seats import SeatsPanel, is_you, seat_name
 
 THINKING_DELAY = 0.3
 """Seconds before "X is thinking..." shows (a quick computer player shows nothing)."""
+BOLD = (RoleShown, SecretRole, HandScored, HandVoid, TimedOut)
+"""Events whose line the log writes in bold: a role, a secret, a hand's verdict, a time-out."""
 BELL_WAIT = 1.0
 """My turn comes after a wait longer than this (seconds since my last move, or since the table
 started waiting: the deal, the others' moves): the terminal bell rings, with the setting "bell"
@@ -273,7 +289,7 @@ class TableScreen(Screen):
             tricks, unit = seen.tricks, seen.unit
         else:
             return ()
-        return tuple(Event("trick", t.winner, tuple(t.cards), points=t.points, unit=unit) for t in tricks)
+        return tuple(TrickTaken(t.winner, tuple(t.cards), t.points, unit) for t in tricks)
 
     # --- showing ------------------------------------------------------------------
 
@@ -297,37 +313,34 @@ class TableScreen(Screen):
         for event in events:
             self._note(event)
             text = self.words(event)
-            log.write(literal(text, "bold" if event.kind in ("role", "secret", "verdict", "timeout") else ""))
+            log.write(literal(text, "bold" if isinstance(event, BOLD) else ""))
         self.paint()
 
     def words(self, event) -> str:
         """An event (or a note of the app's) as this screen writes it: its cards and suits, seats by name."""
         return render(event, self.style_, self.view.names if self.view else ())
 
-    def _note(self, event) -> None:
+    def _note(self, event: Event | Note) -> None:
         """The short-lived marks an event leaves (a notice), and the problems the verdict screen shows."""
-        s = self.style_
-        if isinstance(event, Note):
-            return
         tricks = len(self.view.tricks) if self.view is not None else 0
-        if event.kind == "trick":
-            if self.notice_until is not None and tricks >= self.notice_until:
+        match event:
+            case TrickTaken() if self.notice_until is not None and tricks >= self.notice_until:
                 self.notice, self.notice_until = "", None
-        elif event.kind == "monte" and event.cards:
-            self.notice = _("The monte is shown: {cards}").format(cards=s.cards(event.cards))
-            self.notice_monte = True
-        elif event.kind == "role" and event.role in ("partner", "alone", "soloist"):
-            self.notice = self.words(event) + ("!" if event.role == "partner" else "")
-            self.notice_until = tricks + 2  # seen for the rest of this trick and the next
-        elif event.kind == "secret":
-            text = self.words(event)
-            self.notice = text[0].upper() + text[1:]
-        elif event.kind in ("discard", "play") and self.notice_monte:
-            self.notice, self.notice_monte = "", False
-        elif event.kind in ("timeout", "stopped", "refused", "complained") or (
-            event.kind == "verdict" and bool(event.culprits)
-        ):
-            self.problems.append(event)
+            case MonteShown(cards=cards) if cards:
+                self.notice = _("The monte is shown: {cards}").format(cards=self.style_.cards(cards))
+                self.notice_monte = True
+            case RoleShown(role="partner" | "alone" | "soloist" as role):
+                self.notice = self.words(event) + ("!" if role == "partner" else "")
+                self.notice_until = tricks + 2  # seen for the rest of this trick and the next
+            case SecretRole():
+                text = self.words(event)
+                self.notice = text[0].upper() + text[1:]
+            case Acted(action=action) if action.kind in ("discard", "play") and self.notice_monte:
+                self.notice, self.notice_monte = "", False
+            case HandVoid(culprits=culprits) if culprits:
+                self.problems.append(event)
+            case TimedOut() | StoppedEarly() | Refused() | Complained():
+                self.problems.append(event)
 
     def _thinking_shown(self) -> int | None:
         """The seat thinking, once it has thought long enough to say so."""

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from protocol.audit import ABSENT
+from protocol.events import HandVoid, TimedOut
 
 from ...language import N_, _
 from ...render import render, render_hand
@@ -33,10 +34,10 @@ def problem_lines(view, problems, style: Style) -> list[tuple[str, str]]:
     names = view.names
     out = []
     for event in problems:
-        kind = "timeout" if event.kind == "timeout" else "cheat" if event.kind == "verdict" else "stopped"
+        kind = "timeout" if isinstance(event, TimedOut) else "cheat" if isinstance(event, HandVoid) else "stopped"
         out.append((render(event, style, names), _(MEANING[kind])))
     last = view.last_hand
-    if last is not None and not last.ok and not any(e.kind == "verdict" for e in problems):
+    if last is not None and not last.ok and not any(isinstance(e, HandVoid) for e in problems):
         kind = "timeout" if any(c.kind == ABSENT for c in last.culprits) else "cheat"
         void = _("Hand {n} void:").format(n=last.number + 1)
         out.append((f"{void} " + render_hand(last, style, names), _(MEANING[kind])))
