@@ -12,7 +12,7 @@ from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.screens.dialogs import InfoScreen
 from briscola_tui.tui.widgets.cards import Style
 from briscola_tui.tui.widgets.header import TableHeader
-from briscola_tui.tui.widgets.seats import SeatsPanel
+from briscola_tui.tui.widgets.seats import SeatsPanel, seat_name
 from engine.cards import Card
 from engine.state import Action, Trick
 from engine.view import SeatView
@@ -199,7 +199,7 @@ async def test_t_shows_the_last_trick_in_every_game(monkeypatch, tmp_path, game,
         await pilot.press("t")
         await wait_for(pilot, lambda: isinstance(app.screen, InfoScreen), "the last trick", 10)
         text = app.screen.text
-        assert f"led by {table.who(last.leader)}" in text
+        assert f"led by {seat_name(table.view, last.leader)}" in text
         assert text.endswith(f"{last.points} {unit}" + ("" if last.points == 1 else "s"))
         assert all(table.style_.card(card) in text for card in last.cards)
 

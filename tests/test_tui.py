@@ -15,6 +15,7 @@ from briscola_tui.tui.screens.home import HomeScreen
 from briscola_tui.tui.screens.setup import SetupScreen
 from briscola_tui.tui.screens.table import TableScreen
 from briscola_tui.tui.widgets.hand import Hand
+from briscola_tui.tui.widgets.seats import seat_name
 
 
 @pytest.fixture(autouse=True)
@@ -70,7 +71,7 @@ async def test_a_whole_hand_of_every_game_from_the_home_screen(game_steps, playe
         assert last is not None
         if game == "chiamata" and isinstance(last.result.get("partner"), int):  # the reveal was shown
             log = " ".join(" ".join(line.text.split()) for line in table.query_one("#log").lines)  # unwrapped
-            assert f"{table.who(last.result['partner'])} is the caller's partner" in log
+            assert f"{seat_name(table.view, last.result['partner'])} is the caller's partner" in log
 
 
 @pytest.mark.parametrize(

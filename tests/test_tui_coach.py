@@ -118,10 +118,10 @@ async def test_h_when_it_is_not_my_turn_and_when_the_host_does_not_allow_it():
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: table_of(app) is not None and table_of(app).view is not None, "the table")
         table = table_of(app)
-        table.picker, saved = None, table.picker  # as while another seat thinks
+        table.decision.picker, saved = None, table.picker  # as while another seat thinks
         table.action_coach()
         assert "not your turn" in str(table.query_one("#notice").render())
-        table.picker = saved
+        table.decision.picker = saved
         table.controller.coach_allowed = False  # as a network table without the rule `coach`
         await until(pilot, lambda: my_turn(app), "my first turn")
         await pilot.press("h")

@@ -1,24 +1,17 @@
-"""The table: my hand and what I may do, the trick, trump, whose turn; then
-roles, stock, score and the log. Reads only the seat view and its events;
-the protocol and the computer players run in a worker thread, which tells the
-screen what happened by messages (`Moved`, `Finished`, `Failed`).
-
-What shows is in widgets of its own: the header (`widgets.header`), the seats
-(`widgets.seats`), the log, the hand, and one picker for each kind of decision
-(`widgets.play`, `.discard`, `.options` with `.number`, `.callgrid`); the screen
-shows the picker the decision needs (none while it waits), passes it the keys,
-and writes its prompt and keys, or what the table waits for.
-
-The controller is a `controller.TableController` (`OfflineTable`, or the
-network's `NetTable`): `advance(action, moved)` -> a `controller.Result`,
-`snapshot()` -> (view, new events), `over`, `hands` (hands asked for),
-`deadline()` -> (seat, seconds left) or None, `status` (a line such as
-"reconnecting"), `save_problem` and `ticking`."""
+"""The table: the header, the seats around the trick, the log, my hand and what I may
+decide. It shows the seat's view it is given: `paint` turns the view and the screen's own
+marks (`tui.frame`) into every widget at every update, and the events only add log lines
+and the notice. The controller (`tables.controller.TableController`: offline, or the
+network's) runs in a worker thread and posts what happened (`Moved`, `Finished`, `Failed`);
+the decision area (`widgets.decision`) shows the picker a decision needs and takes the keys."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -29,36 +22,35 @@ from textual.widgets import RichLog, Static
 from engine.cards import Card
 from engine.view import SeatView
 from protocol.events import (
-    Acted,
-    Complained,
+    PROBLEMS,
     Event,
     HandScored,
     HandVoid,
     MonteShown,
-    Refused,
     RoleShown,
     SecretRole,
-    StoppedEarly,
     TimedOut,
-    TrickTaken,
 )
 
 from ...language import _
 from ...notes import Note
-from ...render import render, worth
+from ...render import render
 from ...tables.controller import Result, TableController
-from ..frame import Marks, frame_of, shown_hand
-from ..widgets.callgrid import GridPicker
+from ..frame import Frame, Marks, frame_of, shown_hand
+from ..notice import Notice
+from ..shell import Shell
 from ..widgets.cards import Style
 from ..widgets.choices import DIGITS
-from ..widgets.discard import DiscardPicker
-from ..widgets.hand import Hand
+from ..widgets.decision import DecisionArea
 from ..widgets.header import TableHeader
 from ..widgets.literal import literal
-from ..widgets.options import OptionsPicker
-from ..widgets.picker import CARD_KINDS, Mode, Picker, key_line
-from ..widgets.play import PlayPicker
-from ..widgets.seats import SeatsPanel, is_you, seat_name
+from ..widgets.picker import Mode, Outcome, Picker
+from ..widgets.seats import SeatsPanel
+from .table_coach import advice_for, advice_text, coach_refusal
+from .table_words import hand_tricks, last_trick_text, waiting_words
+
+if TYPE_CHECKING:
+    from engine.bots.coach import Advice
 
 THINKING_DELAY = 0.3
 """Seconds before "X is thinking..." shows (a quick computer player shows nothing)."""
@@ -70,7 +62,8 @@ started waiting: the deal, the others' moves): the terminal bell rings, with the
 on, for a player in another window. A turn that follows my own move at once stays silent."""
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
+    app = getters.app(Shell)
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = None  # keys go to the screen; the target Input takes focus only when asked
     BINDINGS = [
@@ -92,14 +85,14 @@ class TableScreen(Screen):
     class Moved(Message):
         """A seat moved (the worker's `moved`): the view and the new events; `seat` moves next."""
 
-        def __init__(self, view, events, seat) -> None:
+        def __init__(self, view: SeatView, events: list[Event | Note], seat: int | None) -> None:
             super().__init__()
             self.view, self.events, self.seat = view, events, seat
 
     class Finished(Message):
         """The table stopped for me: my turn, the hand or the table over (`result`)."""
 
-        def __init__(self, view, events, result: Result) -> None:
+        def __init__(self, view: SeatView, events: list[Event | Note], result: Result) -> None:
             super().__init__()
             self.view, self.events, self.result = view, events, result
 
@@ -113,7 +106,7 @@ class TableScreen(Screen):
     class Advised(Message):
         """The coach's advice (from its worker) for the view `view`."""
 
-        def __init__(self, view, advice) -> None:
+        def __init__(self, view: SeatView, advice: Advice | str) -> None:
             super().__init__()
             self.view, self.advice = view, advice
 
@@ -122,23 +115,26 @@ class TableScreen(Screen):
         self.controller = controller
         self.style_ = style
         self.view: SeatView | None = None  # the seat's view as last given: the state this screen shows
-        self.picker: Picker | None = None  # the decision asked of me (None: the table goes on)
+        self.decision = DecisionArea(style, id="decision")  # my hand, the picker, the prompt, the keys
         self.thinking: int | None = None
         self.thinking_since = 0.0
         self.waiting_since = time.monotonic()  # since when the table goes on without me (BELL_WAIT)
         self.over = False
-        self.notice = ""  # one line worth seeing now: the partner revealed, the monte shown
-        self.notice_until: int | None = None  # the trick count that clears it (None: something else does)
-        self.notice_monte = False  # the notice is the monte shown: the first card played or discarded clears it
+        self.notice = Notice()  # one line worth seeing now: the partner revealed, the monte shown
         self.hand_view: SeatView | None = None  # the last view given in a hand (its tricks, for the summary)
         self.problems: list = []  # events naming a cheat or a time-out this hand
         self.decisions: list[tuple] = []  # this hand's (my view, my action), for the coach's review
-        self.advising = None  # the view the coach thinks about (None: it does not)
+        self.advising: SeatView | None = None  # the view the coach thinks about (None: it does not)
+
+    @property
+    def picker(self) -> Picker | None:
+        """The decision asked of me (None: the table goes on)."""
+        return self.decision.picker
 
     @property
     def mode(self) -> Mode:
         """What is asked of me: the picker's mode, or WAIT."""
-        return self.picker.MODE if self.picker is not None else Mode.WAIT
+        return self.decision.mode
 
     def compose(self) -> ComposeResult:
         s = self.style_
@@ -149,19 +145,12 @@ class TableScreen(Screen):
             log.can_focus = False
             yield log
         yield Static(id="notice")
-        yield Hand(s, id="hand")  # while no picker shows the hand
-        yield PlayPicker(s)
-        yield DiscardPicker(s)
-        yield OptionsPicker(s)
-        yield GridPicker(s)
-        yield Static(id="prompt")
-        yield Static(id="keys")
+        yield self.decision
 
     def on_mount(self) -> None:
         self._show_picker(None)
         self.query_one("#notice", Static).display = False
-        self.query_one("#hand", Hand).show(())
-        self.query_one("#prompt", Static).update(_("dealing by mental poker") + self.style_.ellipsis)
+        self.decision.say(_("dealing by mental poker") + self.style_.ellipsis)
         # Time, not the table, moves the thinking mark and the clock: a timer redraws them.
         self.set_interval(0.25, self._tick)
         self.advance()
@@ -207,9 +196,7 @@ class TableScreen(Screen):
 
     def on_table_screen_failed(self, message: Failed) -> None:
         self.over = True
-        self.query_one("#prompt", Static).update(
-            literal(_("The table stopped: {why}").format(why=message.text), "bold")
-        )
+        self.decision.say(literal(_("The table stopped: {why}").format(why=message.text), "bold"))
 
     def on_table_screen_finished(self, message: Finished) -> None:
         self.finished(message.view, message.events, message.result)
@@ -221,7 +208,7 @@ class TableScreen(Screen):
             return
         self.over = result is Result.OVER or self.controller.over
         if self.controller.save_problem:
-            self.notice, self.notice_until = self.controller.save_problem, None
+            self.notice.say(self.controller.save_problem)
             self.paint()
         last = view.last_hand
         if last is None and not self.problems:
@@ -252,16 +239,9 @@ class TableScreen(Screen):
     def _open_summary(self, view) -> None:
         from .summary import SummaryScreen
 
-        played = self._hand_tricks(view)
-        summary = SummaryScreen(
-            view,
-            self.style_,
-            final=self.over,
-            tricks=tuple(self.words(event) for event in played),
-            history=tuple(view.hand_scores),
-            played=played,
-            decisions=tuple(self.decisions) if self.controller.coach_allowed else (),
-        )
+        played, decisions = hand_tricks(view, self.hand_view), self.decisions if self.controller.coach_allowed else []
+        tricks = tuple(map(self.words, played))
+        summary = SummaryScreen(view, self.style_, self.over, tricks, view.hand_scores, played, tuple(decisions))
         self.app.push_screen(summary, self._summary_closed)
 
     def _summary_closed(self, _=None) -> None:
@@ -274,27 +254,11 @@ class TableScreen(Screen):
     def _new_hand(self, notice: str = "", until: int | None = None) -> None:
         """A new hand begins on a clear log: the marks of the last one go."""
         self.query_one("#log", RichLog).clear()
-        self.notice, self.notice_until, self.notice_monte = notice, until, False
+        self.notice.say(notice, until)
         self.decisions, self.hand_view = [], None
         self.paint()
 
-    def _hand_tricks(self, view) -> tuple:
-        """Every trick of the audited hand, as trick events: as the audit replayed them, else
-        (no outcome: a void hand) as the last view given in that hand showed them. A node that
-        joins or comes back mid-hand is told the hand so far by its view, not by events."""
-        last, seen = view.last_hand, self.hand_view
-        if last is not None and last.tricks:
-            tricks, unit = last.tricks, seen.unit if seen is not None else view.unit
-        elif last is not None and seen is not None and seen.hand_number == last.number:
-            tricks, unit = seen.tricks, seen.unit
-        else:
-            return ()
-        return tuple(TrickTaken(t.winner, tuple(t.cards), t.points, unit) for t in tricks)
-
     # --- showing ------------------------------------------------------------------
-
-    def who(self, seat) -> str:
-        return seat_name(self.view, seat)
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -321,26 +285,12 @@ class TableScreen(Screen):
         return render(event, self.style_, self.view.names if self.view else ())
 
     def _note(self, event: Event | Note) -> None:
-        """The short-lived marks an event leaves (a notice), and the problems the verdict screen shows."""
+        """The mark an event leaves in the notice, and the problems the verdict screen shows."""
         tricks = len(self.view.tricks) if self.view is not None else 0
-        match event:
-            case TrickTaken() if self.notice_until is not None and tricks >= self.notice_until:
-                self.notice, self.notice_until = "", None
-            case MonteShown(cards=cards) if cards:
-                self.notice = _("The monte is shown: {cards}").format(cards=self.style_.cards(cards))
-                self.notice_monte = True
-            case RoleShown(role="partner" | "alone" | "soloist" as role):
-                self.notice = self.words(event) + ("!" if role == "partner" else "")
-                self.notice_until = tricks + 2  # seen for the rest of this trick and the next
-            case SecretRole():
-                text = self.words(event)
-                self.notice = text[0].upper() + text[1:]
-            case Acted(action=action) if action.kind in ("discard", "play") and self.notice_monte:
-                self.notice, self.notice_monte = "", False
-            case HandVoid(culprits=culprits) if culprits:
-                self.problems.append(event)
-            case TimedOut() | StoppedEarly() | Refused() | Complained():
-                self.problems.append(event)
+        cards = self.style_.cards(event.cards) if isinstance(event, MonteShown) else ""
+        self.notice.take(event, tricks, self.words, cards)
+        if isinstance(event, PROBLEMS) and not (isinstance(event, HandVoid) and not event.culprits):
+            self.problems.append(event)
 
     def _thinking_shown(self) -> int | None:
         """The seat thinking, once it has thought long enough to say so."""
@@ -357,7 +307,7 @@ class TableScreen(Screen):
             away=frozenset(ctrl.away()),
             clock=(left[0], max(0, int(left[1]))) if left else None,
             status=ctrl.status or "",
-            notice=self.notice,
+            notice=self.notice.text,
             picker_draws_hand=self.picker is not None and self.picker.SHOWS_HAND,
         )
 
@@ -374,11 +324,7 @@ class TableScreen(Screen):
         notice = self.query_one("#notice", Static)
         notice.display = bool(frame.marks.notice)
         notice.update(literal(" " + frame.marks.notice, "bold"))
-        hand = self.query_one("#hand", Hand)
-        hand.display = frame.hand_shown
-        if self.picker is None or not self.picker.SHOWS_HAND:
-            hand.show(frame.hand)
-        self._show_controls()
+        self.decision.paint(frame, self._waiting(frame), self.controller.coach_allowed)
 
     def _tick(self) -> None:
         """Redraw what moves by itself: the thinking mark and a clock."""
@@ -389,63 +335,22 @@ class TableScreen(Screen):
         """My turn: the picker for what is asked of me (and the bell, after a wait)."""
         if time.monotonic() - self.waiting_since > BELL_WAIT and self.app.settings.bell:
             self.app.bell()
-        v = self.view
-        kinds = {a.kind for a in v.legal}
-        if kinds & set(CARD_KINDS):
-            picker: Picker = self.query_one(PlayPicker)
-        elif kinds == {"discard"}:
-            picker = self.query_one(DiscardPicker)
-        elif kinds == {"call"} and len(v.legal) > 9:
-            picker = self.query_one(GridPicker)
-        else:
-            picker = self.query_one(OptionsPicker)
-        picker.start(v, self.hand)
-        self._show_picker(picker)
+        assert self.view is not None  # a turn comes with the view that asks it
+        self._show_picker(self.decision.ask(self.view, self.hand))
 
     def _show_picker(self, picker: Picker | None) -> None:
-        """Show `picker` (with the picker it was opened from) and no other; None: the plain hand."""
-        self.picker = picker
-        shown = [picker, *picker.ancestors] if picker is not None else []
-        for each in self.query(Picker):
-            each.set_shown(each in shown)
+        """Show `picker` (None: the plain hand); the focus leaves a picker no longer shown."""
+        self.decision.show_picker(picker)
         if self.focused is not None and (picker is None or picker not in self.focused.ancestors):
             self.set_focus(None)
         self.paint()
 
-    def _show_controls(self) -> None:
-        """The prompt and the keys: the picker's, or what the table waits for."""
-        if self.view is None:
-            return
-        prompt = self.query_one("#prompt", Static)
-        if self.picker is not None:
-            prompt.update(self.picker.error or self.picker.prompt())
-        else:
-            prompt.update(self._waiting())
-        keys = self.picker.keys() if self.picker is not None else ()
-        coach = self.picker is not None and self.controller.coach_allowed
-        self.query_one("#keys", Static).update(key_line(keys, coach=coach))
-
-    def _waiting(self):
-        """What the table waits for, while it asks nothing of me."""
-        v, s = self.view, self.style_
-        if self.thinking is not None and self.thinking in self.controller.away():
-            away = _("{name} is away (no connection): the table waits for them to come back")
-            return literal(away.format(name=self.who(self.thinking)) + s.ellipsis)
-        if self._thinking_shown() is not None:
-            return literal(_("{name} is thinking").format(name=self.who(self.thinking)) + s.ellipsis)
-        if v.table_phase not in ("play", "over"):
-            waiting = ", ".join(self.who(seat) for seat in sorted(v.awaited) if seat != v.seat)
-            deal = _("the mental-poker deal goes on ({phase})").format(phase=v.table_phase)
-            if waiting:
-                deal = _("{deal}: waiting for {names}").format(deal=deal, names=waiting)
-            return literal(deal + s.ellipsis)
-        if v.turn is not None and v.turn != v.seat:
-            return literal(_("waiting for {name}").format(name=self.who(v.turn)) + s.ellipsis)
-        return ""
+    def _waiting(self, frame: Frame) -> str:
+        return waiting_words(frame.view, frame.marks, self.style_.ellipsis)
 
     # --- keys: passed on to the picker showing ---------------------------------------
 
-    def _answer(self, outcome) -> None:
+    def _answer(self, outcome: Outcome) -> None:
         """What came of a key or a click: an action to send, another picker to show, or
         (None) the same picker, its prompt redrawn."""
         if isinstance(outcome, Picker):
@@ -453,14 +358,11 @@ class TableScreen(Screen):
         elif outcome is not None:
             self.advance(outcome)
         else:
-            self._show_controls()
+            self.paint()
 
-    def _key(self, press, digit: bool = False) -> None:
-        """A key for the picker; any key but a digit first takes a digit waiting for a second alone."""
+    def _key(self, press: Callable[[Picker], Outcome], digit: bool = False) -> None:
         if self.picker is not None:
-            self.picker.error = None
-            outcome = None if digit else self.picker.flush()
-            self._answer(outcome if outcome is not None else press(self.picker))
+            self._answer(self.decision.key(press, digit))
 
     def action_digit(self, d: int) -> None:
         self._key(lambda picker: picker.digit(d), digit=True)
@@ -479,14 +381,8 @@ class TableScreen(Screen):
         self._key(lambda picker: picker.confirm())
 
     def action_cancel(self) -> None:
-        if self.picker is not None and self.picker.typed is not None:  # Escape forgets a digit typed
-            self.picker.drop()
-            self._show_controls()
-            return
         if self.picker is not None:
-            outcome = self.picker.cancel()
-            if outcome is not None:
-                self._answer(outcome)
+            self._answer(self.decision.cancel())
 
     def on_picker_done(self, message: Picker.Done) -> None:
         """A click in the picker showing, or a number entered."""
@@ -496,20 +392,7 @@ class TableScreen(Screen):
     def action_last_trick(self) -> None:
         from .dialogs import InfoScreen
 
-        v, s = self.view, self.style_
-        if v is None or not v.tricks:
-            text = _("No trick has been taken yet in this hand.")
-        else:
-            t = v.tricks[-1]
-            cards = "\n".join(f"  {self.who((t.leader + i) % v.players):<6} {s.card(c)}" for i, c in enumerate(t.cards))
-            taker = _("you take it: {points}") if is_you(v, t.winner) else _("{name} takes it: {points}")
-            took = taker.format(name=self.who(t.winner), points=worth(t.points, v.unit))
-            if is_you(v, t.leader):
-                led = _("Last trick (led by you):")
-            else:
-                led = _("Last trick (led by {name}):").format(name=self.who(t.leader))
-            text = f"{led}\n\n{cards}\n\n{took}"
-        self.app.push_screen(InfoScreen(_("Last trick"), text))
+        self.app.push_screen(InfoScreen(_("Last trick"), last_trick_text(self.view, self.style_)))
 
     def action_score(self) -> None:
         from .dialogs import InfoScreen
@@ -529,44 +412,35 @@ class TableScreen(Screen):
     def action_coach(self) -> None:
         """`h`: what the hard player would do now, and what each choice is worth (computed in a
         worker thread; "thinking" meanwhile)."""
-        v = self.view
-        if not self.controller.coach_allowed:
-            self._say(_("The host does not allow the coach at this table."))
-        elif v is None or self.picker is None or not v.legal:
-            self._say(_("The coach advises on your own decisions: it is not your turn."))
-        elif self.advising is not v:
-            self.advising = v
+        view = self.view
+        refusal = coach_refusal(self.controller.coach_allowed, view, self.picker is not None)
+        if refusal is not None:
+            self._say(refusal)
+        elif view is not None and self.advising is not view:
+            self.advising = view
             self._say(_("The coach is thinking") + self.style_.ellipsis)
-            self.run_worker(lambda: self._advise(v), thread=True, exclusive=True, group="coach")
+            self.run_worker(
+                lambda: self.post_message(self.Advised(view, advice_for(view))),
+                thread=True,
+                exclusive=True,
+                group="coach",
+            )
 
     def _say(self, text: str) -> None:
-        self.notice, self.notice_until = text, len(self.view.tricks) + 1 if self.view is not None else None
+        self.notice.say(text, len(self.view.tricks) + 1 if self.view is not None else None)
         self.paint()
 
-    def _advise(self, view) -> None:
-        """In the coach's worker thread."""
-        import random
-
-        from engine.bots.coach import advise
-
-        try:
-            advice = advise(view, random.Random())
-        except Exception as error:  # shown, not raised: the table goes on
-            advice = f"{type(error).__name__}: {error}"
-        self.post_message(self.Advised(view, advice))
-
     def on_table_screen_advised(self, message: Advised) -> None:
-        from ...tools.review import advice_lines
         from .dialogs import InfoScreen
 
         if message.view is not self.advising:
             return
         self.advising = None
-        self.notice, self.notice_until = "", None
+        self.notice.say("")
         self.paint()
         if message.view is not self.view or self.picker is None:
             return  # the table went on: the advice is of a decision already taken
         if isinstance(message.advice, str):
             self._say(_("The coach failed: {why}").format(why=message.advice))
             return
-        self.app.push_screen(InfoScreen(_("Coach"), "\n".join(advice_lines(message.advice, self.style_))))
+        self.app.push_screen(InfoScreen(_("Coach"), advice_text(message.advice, self.style_)))

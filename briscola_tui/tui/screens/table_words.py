@@ -1,0 +1,64 @@
+"""What the table screen writes from the view it is given: the line that says what the
+table waits for, the last trick in full, and the hand's tricks for its summary. Plain
+functions of the view (and the screen's marks): the screen shows what they return."""
+
+from __future__ import annotations
+
+from engine.view import SeatView
+from protocol.events import TrickTaken
+
+from ...language import _
+from ...render import worth
+from ..frame import Marks
+from ..widgets.cards import Style
+from ..widgets.seats import is_you, seat_name
+
+
+def waiting_words(view: SeatView, marks: Marks, ellipsis: str) -> str:
+    """What the table waits for, while it asks nothing of me: a seat away, a seat thinking (once
+    it has thought long enough to say so), the deal, or another seat's turn."""
+    if marks.thinking is not None and marks.thinking in marks.away:
+        away = _("{name} is away (no connection): the table waits for them to come back")
+        return away.format(name=seat_name(view, marks.thinking)) + ellipsis
+    if marks.thinking is not None:
+        return _("{name} is thinking").format(name=seat_name(view, marks.thinking)) + ellipsis
+    if view.table_phase not in ("play", "over"):
+        waiting = ", ".join(seat_name(view, seat) for seat in sorted(view.awaited) if seat != view.seat)
+        deal = _("the mental-poker deal goes on ({phase})").format(phase=view.table_phase)
+        if waiting:
+            deal = _("{deal}: waiting for {names}").format(deal=deal, names=waiting)
+        return deal + ellipsis
+    if view.turn is not None and view.turn != view.seat:
+        return _("waiting for {name}").format(name=seat_name(view, view.turn)) + ellipsis
+    return ""
+
+
+def last_trick_text(view: SeatView | None, style: Style) -> str:
+    """The last trick taken in this hand, card by card from the lead, and who took it for what."""
+    if view is None or not view.tricks:
+        return _("No trick has been taken yet in this hand.")
+    t = view.tricks[-1]
+    cards = "\n".join(
+        f"  {seat_name(view, (t.leader + i) % view.players):<6} {style.card(c)}" for i, c in enumerate(t.cards)
+    )
+    taker = _("you take it: {points}") if is_you(view, t.winner) else _("{name} takes it: {points}")
+    took = taker.format(name=seat_name(view, t.winner), points=worth(t.points, view.unit))
+    if is_you(view, t.leader):
+        led = _("Last trick (led by you):")
+    else:
+        led = _("Last trick (led by {name}):").format(name=seat_name(view, t.leader))
+    return f"{led}\n\n{cards}\n\n{took}"
+
+
+def hand_tricks(view: SeatView, seen: SeatView | None) -> tuple[TrickTaken, ...]:
+    """Every trick of the hand `view` has just audited: as the audit replayed them, else (no
+    outcome: a void hand) as `seen`, the last view given in that hand, showed them. A node that
+    joins or comes back mid-hand is told the hand so far by its view, not by events."""
+    last = view.last_hand
+    if last is not None and last.tricks:
+        tricks, unit = last.tricks, seen.unit if seen is not None else view.unit
+    elif last is not None and seen is not None and seen.hand_number == last.number:
+        tricks, unit = seen.tricks, seen.unit
+    else:
+        return ()
+    return tuple(TrickTaken(t.winner, tuple(t.cards), t.points, unit) for t in tricks)
