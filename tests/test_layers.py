@@ -288,3 +288,68 @@ def test_the_checks_catch_textual_outside_the_ui_package(tmp_path):
         "briscola_tui/render.py:1: rich.text",
         "briscola_tui/tables/network.py:2: textual.message",
     ]
+
+
+# --- the layers inside the product (docs/architecture.md) --------------------------------
+
+PRODUCT_LAYERS = (
+    ("language", "po", "names", "options", "os_errors", "wording", "render", "notes", "engine_words"),
+    ("files", "games"),
+    ("net", "tools"),
+    ("tables",),
+    ("tui",),
+    ("cli", "cli_parser", "__main__"),
+)
+"""The product's layers, lowest first: the words and plain data; the files on disk and each
+game's presentation; the network and the tools (neither imports the other); the table
+controllers; the Textual client; the command line. A module imports only from its own part
+or a lower layer."""
+
+
+APART = {frozenset(("net", "tools")), frozenset(("files", "games"))}
+"""Parts of one layer that never import each other."""
+
+
+def product_part(module: str) -> str:
+    """The part of the product a module belongs to: `briscola_tui.net.client` -> `net`."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def layer_of(part: str) -> int:
+    return next((i for i, parts in enumerate(PRODUCT_LAYERS) if part in parts), -1)
+
+
+def product_imports_down(graph: dict[str, dict[str, int]]) -> list[str]:
+    """Every import inside the product that goes up a layer or across to another part of the
+    same layer (net and tools stay apart), or leaves a part no layer names."""
+    bad = []
+    for module, edges in sorted(graph.items()):
+        if not module.startswith("briscola_tui."):
+            continue
+        part = product_part(module)
+        for target, line in edges.items():
+            if not target.startswith("briscola_tui.") or target == "briscola_tui":
+                continue
+            other = product_part(target)
+            if layer_of(part) < 0 or layer_of(other) < 0:
+                bad.append(f"{module}:{line}: {target} (a part no layer names)")
+            elif layer_of(other) > layer_of(part) or frozenset((part, other)) in APART:
+                bad.append(f"{module}:{line}: {target}")
+    return bad
+
+
+def test_the_product_imports_only_down_its_layers():
+    assert product_imports_down(import_graph(ROOT)) == []
+
+
+def test_the_product_layer_check_sees_an_import_up():
+    graph = {
+        "briscola_tui.tools.selfplay": {"briscola_tui.tables.offline": 3},
+        "briscola_tui.net.client": {"briscola_tui.tools.verify": 9, "briscola_tui.files.storage": 2},
+        "briscola_tui.tables.offline": {"briscola_tui.net.client": 4},
+    }
+    assert product_imports_down(graph) == [
+        "briscola_tui.net.client:9: briscola_tui.tools.verify",
+        "briscola_tui.tools.selfplay:3: briscola_tui.tables.offline",
+    ]
