@@ -7,6 +7,7 @@ confirmation. Every frame after them is sealed with the keys it gave
 (`Channel.seal`, one key and one frame counter per direction):
 
     client -> host   ["hello", version, spake2_message]       in the clear
+                or   ["hello", version, spake2_message, signature]
     host -> client   ["exchange", table_id, spake2_message]   in the clear
     client -> host   ["confirm", mac]                         in the clear
     host -> client   ["confirm", mac]  or  ["refuse", reason] in the clear
@@ -21,6 +22,18 @@ confirmation. Every frame after them is sealed with the keys it gave
     client -> host   ["submit", signed_message]               (a message for the table)
     either way       ["bye", reason]                          (closing, with why)
     host -> client   ["busy", reason, seconds]                (refused for load: try again that much later)
+
+A player may name its key in its hello, without saying it: `signature` is its
+key's over the hello's version and SPAKE2 message, and the host finds which
+seated key made it (it checks it against each, six at most; the key itself is
+not sent, so nobody on the way learns it, nor that two hellos come from one
+key). A hello signed by a key that holds a seat spends that key's wrong-code
+tries, not its address's, and takes a slot of the handshake pool kept for it,
+so a returning seat is not kept out by an outsider on its address (behind one
+NAT, one SSH server). A signature that matches no seated key, or a hello seen
+before (a replay), names nobody: the address's tries. The key named must be
+the one the request then brings. A signed hello is the longer form: a host
+from before it refuses it (update the host first).
 
 A client's `mac` proves it derived the host's key, so it used the join code
 ("" for a table without one): the host checks it before it answers anything
@@ -68,6 +81,7 @@ VERSION = 3
 """3: the join code is a SPAKE2 password and every frame after the exchange is sealed (2 sent the
 code in the clear; 1 had no `away`)."""
 PROOF_TAG = b"briscola-tui/handshake/v3\x00"
+HELLO_TAG = b"briscola-tui/hello/v3\x00"
 ROLES = ("player", "spectator")
 NONCE_LEN = 32
 MAX_CODE = 64
@@ -86,9 +100,30 @@ class Hello:
     head: bytes
 
 
-def hello(message: bytes) -> bytes:
-    """The client's first frame: the protocol version and its SPAKE2 message."""
-    return encode(["hello", VERSION, message])
+def hello(message: bytes, identity: Identity | None = None) -> bytes:
+    """The client's first frame: the protocol version and its SPAKE2 message (and, for a
+    player, its key's signature over them: `named`)."""
+    if identity is None:
+        return encode(["hello", VERSION, message])
+    return encode(["hello", VERSION, message, identity.sign(_hello_bytes(message))])
+
+
+def _hello_bytes(message: bytes) -> bytes:
+    return HELLO_TAG + VERSION.to_bytes(2, "big") + message
+
+
+def named(fields: list, keys) -> bytes:
+    """Which of `keys` signed this hello (b"": none, or the hello is not signed)."""
+    if len(fields) < 3:
+        return b""
+    _version, message, signature = fields
+    for key in keys:
+        try:
+            verify(key, _hello_bytes(message), signature)
+        except (RemoteProtocolError, ValueError):
+            continue
+        return key
+    return b""
 
 
 def exchange(table_id: bytes, message: bytes) -> bytes:
@@ -169,6 +204,8 @@ def parse(data: bytes) -> tuple[str, list]:
     if kind == "hello" and fields and isinstance(fields[0], int) and fields[0] != VERSION:
         # every version's hello starts with its version: name both, whatever else it holds
         raise RemoteProtocolError(f"protocol version {fields[0]}; this host speaks {VERSION}")
+    if kind == "hello" and isinstance(fields, list) and len(fields) == 2:  # a hello that names no key
+        shape = shape[:2]
     expect_array(fields, len(shape), kind)
     return kind, [check(v) for check, v in zip(shape, fields)]
 
@@ -198,7 +235,7 @@ def _str(n):
 
 
 SHAPES = {
-    "hello": (_int(0, 1 << 16), _bytes(MESSAGE_LEN)),
+    "hello": (_int(0, 1 << 16), _bytes(MESSAGE_LEN), _bytes(64)),
     "exchange": (_bytes(16), _bytes(MESSAGE_LEN)),
     "confirm": (_bytes(MAC_LEN),),
     "request": (

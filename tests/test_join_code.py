@@ -45,7 +45,7 @@ from protocol.codec import FrameReader, frame
 from protocol.identity import Identity
 from protocol.session import TableSession
 
-HELLO = len(frame(hs.hello(bytes(33))))
+HELLO = len(frame(hs.hello(bytes(33), Identity.generate())))  # a player's hello: signed by its key
 EXCHANGE = len(frame(hs.exchange(bytes(16), bytes(33))))
 CONFIRM = len(frame(hs.confirm(bytes(32))))
 """The frames in the clear have fixed sizes: the sealed ones start after them."""
@@ -215,7 +215,7 @@ class FakeHost(threading.Thread):
                 return data
 
             try:
-                _, (_, theirs) = hs.parse(read())
+                _, (_, theirs, *_signed) = hs.parse(read())  # a player's hello is signed
                 exchange = Exchange("host", CODE)
                 exchange.finish(theirs, TABLE, hs.VERSION)
                 sock.sendall(frame(hs.exchange(TABLE, exchange.message)))
@@ -295,14 +295,15 @@ def test_wrong_codes_are_refused_slowed_per_address_and_summed_up(children):
     checked = sum(answer == ("refuse", ["wrong join code"]) for answer in answers)
     assert checked in (2, 3), answers  # 3 tries, one spent by the join (a try may come back meanwhile)
     assert answers[:checked] == [("refuse", ["wrong join code"])] * checked
-    for kind, (reason,) in answers[checked:]:
-        assert kind == "refuse" and re.fullmatch(r"too many wrong codes from your address; wait [1-5] s", reason)
+    for kind, (reason, seconds) in answers[checked:]:  # told when to come back (busy): a client does
+        assert kind == "busy" and re.fullmatch(r"too many wrong codes from your address; wait [1-5] s", reason)
+        assert 1 <= seconds <= 5
     # Refused before its code is checked, the right code too: nothing tells the guess apart.
     raw = Raw(table.port)
     children.closers.append(raw)
-    kind, (reason,) = raw.exchange(CODE)
-    assert kind == "refuse" and reason.startswith("too many wrong codes from your address; wait ")
-    assert raw.kinds == ["refuse"]  # not even the key exchange
+    kind, (reason, _seconds) = raw.exchange(CODE)
+    assert kind == "busy" and reason.startswith("too many wrong codes from your address; wait ")
+    assert raw.kinds == ["busy"]  # not even the key exchange
     time.sleep(int(reason.split()[-2]) + 0.2)
     raw = Raw(table.port)
     children.closers.append(raw)

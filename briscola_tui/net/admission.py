@@ -1,12 +1,14 @@
 """Who may connect to the host, and how: the handshake and every limit on getting in.
 
 `Admission` keeps the pool of connections still in their handshake (`handshaking`: a
-bound for all, a share for each address's idle ones, the oldest made room for), runs the
+bound for all, a share for each address whatever it sends, the oldest made room for; a
+slot for each seated key that names itself, `returning`), runs the
 handshake (`protocol/handshake.py`: the join code's key exchange, the request, a player's
 proof of its key), gives a player its seat (`reserved` until its join is ordered), and
 admits the connection past the handshake (the cap on connections, a key kept out). The
-join code is `new_code`'s; `Guesses` limits an address's wrong codes and sums them up on
-the console; `rate` counts the messages of each key (a spectator's: its address's).
+join code is `new_code`'s; `Guesses` limits the wrong codes (and the key exchanges never
+finished) of an address, or of a seated key that names itself, and sums them up on the
+console; `rate` counts the messages of each key (a spectator's: its address's).
 """
 
 from __future__ import annotations
@@ -54,46 +56,63 @@ class GuessLimits:
 
     free: int = 5
     seconds: float = 10.0
+    free_hellos: int = 8  # key exchanges left unfinished that cost no try (one more back each `hello_seconds`)
+    hello_seconds: float = 2.0
     report_seconds: float = 60.0
     addresses: int = 4096  # the most addresses remembered at once (those with tries left are forgotten first)
 
 
-class TooManyGuesses(RemoteProtocolError):
-    """This address has no try left for now."""
+class TooManyGuesses(Busy):
+    """This address (or seated key) has no try left for now: told when to come back (`busy`),
+    which the client does."""
 
 
 class Guesses:
-    """Wrong join codes per source address: IPv4 addresses one by one, IPv6 by /64 (one
-    host's share of a network), so an attacker with many addresses of one network is one source."""
+    """Wrong join codes per spender: a source address (IPv4 addresses one by one, IPv6 by /64,
+    one host's share of a network, so an attacker with many addresses of one network is one
+    source), or a seated key that signed its hello (`("key", key)`: its tries are its own, so
+    nobody on its address spends them). A key exchange the client never finishes (a hello
+    and no confirmation: SPAKE2 work for nothing) costs a try too, past `free_hellos`."""
 
     def __init__(self, limits: GuessLimits, clock=time.monotonic):
         self.limits = limits
         self.tries = Buckets(limits.free, limits.seconds, limits.addresses, forget="fullest", clock=clock)
+        self.halves = Buckets(limits.free_hellos, limits.hello_seconds, limits.addresses, forget="fullest", clock=clock)
         self.wrong: Counter = Counter()  # wrong codes since the last report, per source
         self.held = 0  # tries refused since the last report (no try left)
+        self.unfinished = 0  # key exchanges never finished since the last report, past the free ones
         self.told = False  # the first wrong code since the last report was said at once
 
-    def wait(self, source: str) -> float:
-        """Seconds until `source` may try a code (0: now)."""
-        return self.tries.wait(source)
+    def unconfirmed(self, who: object) -> None:
+        """A key exchange `who` began and never finished: free while it has some left, else a try."""
+        if self.halves.spend(who):
+            return
+        self.unfinished += 1
+        self.tries.spend(who)
+
+    def wait(self, who: object) -> float:
+        """Seconds until `who` (an address, or a seated key) may try a code (0: now)."""
+        return self.tries.wait(who)
 
     @property
     def pending(self) -> bool:
         """Something to sum up at the next report."""
-        return bool(self.wrong or self.held)
+        return bool(self.wrong or self.held or self.unfinished)
 
-    def hold(self, source: str) -> str:
-        """A try refused: `source` has none left. The refusal's reason."""
+    def hold(self, who: object) -> TooManyGuesses:
+        """A try refused: `who` has none left. The refusal (`busy`, with when to try again)."""
         self.held += 1
-        return f"too many wrong codes from your address; wait {math.ceil(self.wait(source))} s"
+        wait = self.wait(who)
+        whose = "your key" if isinstance(who, tuple) else "your address"
+        return TooManyGuesses(f"too many wrong codes from {whose}; wait {math.ceil(wait)} s", wait)
 
-    def take(self, source: str) -> bool:
-        """Spend one try of `source` (before its code is checked); False if none is left."""
-        return self.tries.spend(source)
+    def take(self, who: object) -> bool:
+        """Spend one try of `who` (before its code is checked); False if none is left."""
+        return self.tries.spend(who)
 
-    def give_back(self, source: str) -> None:
+    def give_back(self, who: object) -> None:
         """The code was right: that try is not counted."""
-        self.tries.give_back(source)
+        self.tries.give_back(who)
 
     @property
     def window(self) -> str:
@@ -123,9 +142,25 @@ class Guesses:
         wrong, held, self.wrong, self.held = self.wrong, self.held, Counter(), 0
         told, self.told = self.told, False
         self.tries.forget_full()
+        self.halves.forget_full()
         total = sum(wrong.values())
         if not held and total <= (1 if told else 0):  # nothing, or only the one said at once
-            return None
+            return self._unfinished(None)
+        return self._unfinished(self._wrong_line(wrong, held, total))
+
+    def _unfinished(self, line: str | None) -> str | None:
+        """`line`, with the key exchanges never finished (past the free ones) since the last report."""
+        unfinished, self.unfinished = self.unfinished, 0
+        if not unfinished:
+            return line
+        words = n_(
+            "{n} key exchange never finished (counted as a try)",
+            "{n} key exchanges never finished (counted as tries)",
+            unfinished,
+        ).format(n=unfinished)
+        return f"{line}; {words}" if line else _("{words} {last}").format(words=words, last=self.last)
+
+    def _wrong_line(self, wrong: Counter, held: int, total: int) -> str:
         last = self.last
         if len(wrong) == 1:
             [(source, n)] = wrong.items()
@@ -150,6 +185,15 @@ class Guesses:
             )
             line += more.format(n=held)
         return line
+
+
+def _oldest_of_busiest(conns: list[Conn], newcomer: str) -> Conn:
+    """Who makes room in a full pool: the oldest connection of the address holding the most
+    (the newcomer's own address first among equals)."""
+    counts = Counter(c.address for c in conns)
+    most = max(counts.values())
+    address = newcomer if counts.get(newcomer) == most else next(a for a, n in counts.items() if n == most)
+    return next(c for c in conns if c.address == address)
 
 
 def _waiting_bytes(sock) -> int:
@@ -200,6 +244,8 @@ class Admission:
         self.guesses = Guesses(guesses)
         self.report: asyncio.TimerHandle | None = None  # when the wrong codes are summed up next
         self.handshaking: dict[int, Conn] = {}  # connections still in their handshake, oldest first
+        self.returning: dict[bytes, Conn] = {}  # seated key -> its connection in its handshake (not in the pool)
+        self.seen: dict[bytes, None] = {}  # the SPAKE2 messages of hellos that named a key (a replay names none)
         seconds = 1 / limits.messages_per_second if limits.messages_per_second else math.inf
         self.rates = Buckets(  # a player's key or a spectator's address -> what it may still send
             limits.burst, seconds, limits.buckets, forget="oldest", penalty=limits.penalty_seconds
@@ -209,40 +255,61 @@ class Admission:
     # --- the pool of handshakes ----------------------------------------------------------
 
     def enter(self, conn: Conn) -> None:
-        """A new connection joins the pool of handshakes, room made for it (Busy if there is none).
-        The pool holds `handshaking` connections, and those of one address that have sent nothing
-        yet are at most `quiet_per_address`: past it, the oldest of them is closed (busy), so an
-        outsider holding idle connections cannot keep anyone from that address out, however many
-        it opens. A full pool closes the oldest quiet connection of any address, else the oldest
-        older than `handshake_grace` (one that sends too slowly: a real client's handshake takes a
-        few milliseconds); else the newcomer itself is told to try again."""
+        """A new connection joins the pool of handshakes, room made for it. One address holds at
+        most `per_address` of the pool, whatever its connections send (and at most
+        `quiet_per_address` that sent nothing yet): past it, its own oldest goes (busy), so an
+        outsider re-opening connections only ever competes with itself, and a newcomer on its
+        address is read long before it is the oldest. A full pool takes its room from the
+        address holding the most. A connection whose hello names a seated key leaves the pool
+        for a slot of that key's (`returning`): no address's load reaches it."""
         limits = self.limits
-        quiet = [c for c in self.handshaking.values() if c.address == conn.address and _quiet(c)]
+        mine = [c for c in self.handshaking.values() if c.address == conn.address]
+        quiet = [c for c in mine if _quiet(c)]
         if len(quiet) >= limits.quiet_per_address:
             self.busy(quiet[0], Busy("the host is busy: too many idle connections from your address", 1.0))
+        elif len(mine) >= limits.per_address:
+            self.busy(mine[0], Busy("the host is busy: too many connections from your address", 1.0))
         if len(self.handshaking) >= limits.handshaking:
-            victim = next((c for c in self.handshaking.values() if _quiet(c)), None)
-            if victim is None:
-                old = time.monotonic() - limits.handshake_grace
-                victim = next((c for c in self.handshaking.values() if c.opened <= old), None)
-            busy = Busy("the host is busy: too many connections in their handshake", limits.busy_seconds)
-            if victim is None:
-                raise busy
-            self.busy(victim, busy)
+            victim = _oldest_of_busiest(list(self.handshaking.values()), conn.address)
+            self.busy(victim, Busy("the host is busy: too many connections in their handshake", limits.busy_seconds))
         self.handshaking[conn.number] = conn
 
-    def leave(self, conn: Conn) -> None:
-        """A connection is gone: nothing of it stays (its place in the pool, a seat kept for it)."""
+    def _return(self, conn: Conn, key: bytes) -> None:
+        """A connection named a seated key (its hello signed by it): out of the pool, into that
+        key's slot (an older connection there for the same key goes: the key came back again)."""
         self.handshaking.pop(conn.number, None)
+        older = self.returning.get(key)
+        if older is not None and older is not conn:
+            self.busy(older, Busy("the same key connected again", 0.0))
+        self.returning[key] = conn
+
+    def _out_of_pool(self, conn: Conn) -> None:
+        self.handshaking.pop(conn.number, None)
+        for key, holder in list(self.returning.items()):
+            if holder is conn:
+                del self.returning[key]
+
+    @property
+    def in_handshake(self) -> int:
+        return len(self.handshaking) + len(self.returning)
+
+    def leave(self, conn: Conn) -> None:
+        """A connection is gone: nothing of it stays (its place in the pool, a seat kept for it);
+        a key exchange it began and never finished is counted (`Guesses.unconfirmed`)."""
+        self._out_of_pool(conn)
         for seat, holder in list(self.reserved.items()):
             if holder is conn:
                 del self.reserved[seat]
+        if conn.half is not None:
+            self.guesses.unconfirmed(conn.half)
+            conn.half = None
+            self._report_later()
 
     def busy(self, conn: Conn, busy: Busy, quiet: bool = True) -> None:
         """Close a connection for load, telling it when to try again (one out of the pool of
         handshakes is not said on the console: `stats` counts them)."""
         self.load_refusals += 1
-        self.handshaking.pop(conn.number, None)
+        self._out_of_pool(conn)
         self.relay.close(conn, busy.reason, busy=busy.seconds, quiet=quiet)
 
     def _admit(self, conn: Conn) -> None:
@@ -259,7 +326,7 @@ class Admission:
             raise Busy("too many connections from your address: kept out for now", self.rates.penalty)
         if conn.seat is None and self.relay.reading() >= self.limits.max_connections:
             raise Busy("the host has too many connections", self.limits.busy_seconds)
-        self.handshaking.pop(conn.number, None)
+        self._out_of_pool(conn)
 
     # --- messages --------------------------------------------------------------------------
 
@@ -282,16 +349,19 @@ class Admission:
         if kind != "hello":
             raise RemoteProtocolError("a connection starts with hello")
         source = conn.address
-        if self.guesses.wait(source) > 0:  # before any work: a guesser out of tries costs nothing
-            raise self._held(source)
+        who = self._spends(conn, fields)
+        if self.guesses.wait(who) > 0:  # before any work: a guesser out of tries costs nothing
+            raise self._held(who)
         table_id = self.host.table_id
         exchange = await asyncio.to_thread(self._exchange, fields[1], table_id)
+        conn.half = who  # a key exchange begun: counted if it is never finished
         conn.writer.write(frame(hs.exchange(table_id, exchange.message)))  # in the clear, as the confirmations
         kind, fields = hs.parse(await read_frame(reader, frames))
         if kind != "confirm":
             raise RemoteProtocolError("expected the key confirmation")
-        if not self.guesses.take(source):  # one try per code checked, taken before it is checked
-            raise self._held(source)
+        conn.half = None  # finished: the code is checked (a try)
+        if not self.guesses.take(who):  # one try per code checked, taken before it is checked
+            raise self._held(who)
         try:
             exchange.check(fields[0])
         except WrongCode:
@@ -300,7 +370,7 @@ class Admission:
             self._report_later()
             hint = " (this table is open: join it without --code)" if self.code is None else ""
             raise WrongCode(WRONG_CODE + hint) from None
-        self.guesses.give_back(source)
+        self.guesses.give_back(who)
         conn.writer.write(frame(hs.confirm(exchange.confirmation())))
         conn.channel = exchange.channel()  # every frame from now on, either way, is sealed
         kind, fields = hs.parse(await read_frame(reader, frames, conn))
@@ -317,6 +387,8 @@ class Admission:
             if kind != "proof":
                 raise RemoteProtocolError("expected the handshake proof")
             hs.check_proof(hello.key, nonce, table_id, exchange.transcript, fields[0])
+            if conn.named and conn.named != hello.key:
+                raise RemoteProtocolError("the hello named another key than the request")
             conn.key = hello.key
             conn.seat = self._assign(conn, hello)
         self._admit(conn)
@@ -329,6 +401,25 @@ class Admission:
             self.say(_("{conn} joined").format(conn=conn))
         if not self.tell_away():  # to everyone when it changed; else to this one, which has not heard it
             self.relay.send(conn, hs.away(self.relay.told_away), status="away")
+
+    def _spends(self, conn: Conn, fields: list) -> object:
+        """Whose tries a hello spends: a seated key's, when the hello names it (signed, and not
+        a hello seen before: a replay names nobody); its address's otherwise. A connection
+        naming a seated key takes that key's slot, out of the pool."""
+        key = hs.named(fields, self._seated())
+        if not key or fields[1] in self.seen:
+            return conn.address
+        self.seen[fields[1]] = None
+        if len(self.seen) > self.guesses.limits.addresses:
+            del self.seen[next(iter(self.seen))]
+        conn.named = key
+        self._return(conn, key)
+        return ("key", key)
+
+    def _seated(self) -> list[bytes]:
+        """The keys that hold a seat at this table (not the host's, not one evicted)."""
+        session = self.host.session
+        return [k for s, k in session.keys.items() if s != HOST and k not in session.banned]
 
     def _exchange(self, theirs: bytes, table_id: bytes) -> Exchange:
         """The host's side of SPAKE2 over the join code (a worker thread: it is pure Python, a few ms)."""
@@ -343,10 +434,10 @@ class Admission:
         if isinstance(error, Tampered):
             self.relay.close(conn, error.reason)
         else:
-            self.relay.close(conn, error.reason, refuse=True, quiet=isinstance(error, WrongCode | TooManyGuesses))
+            self.relay.close(conn, error.reason, refuse=True, quiet=isinstance(error, WrongCode))
 
-    def _held(self, source: str) -> TooManyGuesses:
-        refusal = TooManyGuesses(self.guesses.hold(source))
+    def _held(self, who: object) -> TooManyGuesses:
+        refusal = self.guesses.hold(who)
         self._report_later()
         return refusal
 

@@ -37,7 +37,19 @@ from ..language import _
 from ..notes import Note
 from ..render import seat_names
 from .listener import Keyboard, Listener, Person
-from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, unreachable, why
+from .reaching import (
+    CLEAR_BUSY_SECONDS,
+    FIRST_CONTACT_SECONDS,
+    Busy,
+    Distrusted,
+    Options,
+    Refused,
+    Unconfirmed,
+    exit_status,
+    refusal,
+    unreachable,
+    why,
+)
 from .seat_copy import holding, rebuild, so_far, unconfirmed
 from .thinking import think
 
@@ -92,6 +104,9 @@ class Client:
                 # that) is treated as a lost connection: try again, as long as --retry allows.
                 if self.ended is not None:
                     break
+                if isinstance(error, Unconfirmed) and self.session is None:
+                    self.listener.line(self._refusal(error.reason))  # never at the table: nothing to keep
+                    return 2
                 if self.session is None and not isinstance(error, Busy):
                     # Never at this table: a host that is not there is said in a few seconds.
                     if waited >= FIRST_CONTACT_SECONDS:
@@ -157,9 +172,9 @@ class Client:
                 if kind == "bye":
                     raise ConnectionError(_("the host closed the connection: {reason}").format(reason=fields[0]))
                 if kind == "refuse":
-                    raise Refused(fields[0])
-                if kind == "busy":
-                    raise Busy(fields[0], fields[1])
+                    raise Refused(fields[0]) if self.channel is not None else Unconfirmed(fields[0])
+                if kind == "busy":  # in the clear, heeded for a few seconds at most
+                    raise Busy(fields[0], fields[1] if self.channel is not None else min(fields[1], CLEAR_BUSY_SECONDS))
                 if kind == "away":
                     self._away(fields[0])
                     continue
@@ -223,8 +238,9 @@ class Client:
         """SPAKE2 over the join code and its key confirmation, in the clear; then this
         connection's channel. The table's id and the exchange's transcript hash."""
         exchange = Exchange("client", self.options.code)
-        self._send(hs.hello(exchange.message))
-        kind, fields = await self._read(reader, frames)  # a refusal is Refused; one for load (busy) is Busy
+        named = self.identity if self.options.role == "player" else None  # a seat's key spends its own tries
+        self._send(hs.hello(exchange.message, named))
+        kind, fields = await self._read(reader, frames)  # a refusal is Unconfirmed; one for load (busy) is Busy
         if kind != "exchange":
             raise RemoteProtocolError(f"expected the key exchange, not {kind}")
         table_id, theirs = fields
@@ -232,7 +248,7 @@ class Client:
             raise Distrusted(_("the host now serves another table"))
         exchange.finish(theirs, table_id, hs.VERSION)
         self._send(hs.confirm(exchange.confirmation()))
-        kind, fields = await self._read(reader, frames)  # a wrong code: Refused("wrong join code")
+        kind, fields = await self._read(reader, frames)  # a wrong code: Unconfirmed("wrong join code")
         if kind != "confirm":
             raise RemoteProtocolError(f"expected the host's key confirmation, not {kind}")
         try:

@@ -27,8 +27,8 @@ ROLES = {"player": N_("connection {n} (player)"), "spectator": N_("connection {n
 class Limits:
     max_connections: int = 256  # connections past their handshake; a player (it holds a seat) is let in past it
     handshaking: int = 128  # connections still in their handshake, from every address together
+    per_address: int = 32  # of those, from one address, whatever they sent (past it the address's oldest goes)
     quiet_per_address: int = 32  # of those, from one address and not a byte sent yet (past it the oldest goes)
-    handshake_grace: float = 1.0  # a full pool makes room by closing a handshake at least this old
     busy_seconds: float = 1.0  # how long a connection refused for load is told to wait before it tries again
     listen_backlog: int = 256  # connections the kernel holds until the host accepts them (a burst past it waits)
     send_buffer: int = 32_768  # the kernel's send buffer for one connection (and as much again buffered
@@ -98,6 +98,8 @@ class Conn:
     reader: asyncio.StreamReader | None = None
     frames: Frames | None = None
     heard: bool = False  # a byte came from it (it is not a connection that only holds a slot)
+    named: bytes = b""  # the seated key its hello named (signed): it spends that key's tries
+    half: object = None  # whose tries a key exchange begun and not finished would cost (None: none such)
     closed: bool = False
     welcomed: bool = False  # it has its welcome: it reads the stored entries from its cursor on
     returning: bool = False  # it came back holding part of the transcript (it resumes, not starts)

@@ -14,6 +14,10 @@ from protocol.session import TableSession
 from ..language import _
 from ..os_errors import os_error_words
 
+CLEAR_BUSY_SECONDS = 5.0
+"""The longest a `busy` said before the host proved the join code is heeded: anyone on the way
+could have said it (a forged `busy 3600` would keep a client away for its whole --retry)."""
+
 FIRST_CONTACT_SECONDS = 2.5
 """How long a client that never reached the table tries before it says nothing answers (a table
 it was at, it tries again for --retry seconds)."""
@@ -30,6 +34,16 @@ class Busy(ConnectionError):
     def __init__(self, reason: str, seconds: float):
         super().__init__(reason)
         self.seconds = seconds
+
+
+class Unconfirmed(ConnectionError):
+    """A refusal said before the host proved the join code (in the clear, so anyone on the way
+    could have said it): retried like a lost connection by a client that was at the table; one
+    that never reached it takes it as the refusal it says (a wrong code is the user's to fix)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Distrusted(Refused):

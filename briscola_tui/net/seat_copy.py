@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from protocol.errors import RemoteProtocolError
 from protocol.identity import Identity
+from protocol.messages import from_body
 from protocol.session import TableSession
-from protocol.transcript import entry_hash
+from protocol.transcript import Entry, Signed, entry_hash, parse_header
 
 from ..files.folders import subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
@@ -32,8 +33,19 @@ def rebuild(
         return log, session, []
     assert identity is not None  # (a player joins with its key)
     store = FileSeatStore.for_seat(table_id, seat)
-    session, owed = session_class.resume(seat, identity, store, entries, name=name)
+    replacing = taken_over(entries, seat, identity.public_bytes)
+    session, owed = session_class.resume(seat, identity, store, entries, name=name, replacing=replacing)
     return log, session, owed
+
+
+def taken_over(entries: list[bytes], seat: int, key: bytes) -> bool:
+    """The seat was first taken by another key: this one was given it later (table rule
+    `retake`), and its session resumes as the seat's replacement."""
+    for data in entries:
+        header, body = parse_header(Signed.decode(Entry.decode(data).message).payload)
+        if header.kind == "join" and header.sender == seat:
+            return from_body("join", body).key != key
+    return False
 
 
 def open_log(table_id: bytes, seat: int | None, entries: list[bytes]) -> TranscriptFile:

@@ -7,7 +7,8 @@ players in-process. Each connection first does the handshake
 (`protocol/handshake.py`): a player proves the key it plays with and is
 given a seat; a spectator only reads. Everything that can be slow or
 hostile is bounded: connections (a small pool for those in their handshake,
-with a share per address; a seat's own key always gets back in), frame size,
+with a share per address whatever it sends, and a slot for each seated key that
+names itself in its hello; a seat's own key always gets back in), frame size,
 the handshake, the message rate of each key (a spectator's: its address's,
 kept across reconnections), each connection's queue of frames in bytes, and
 each connection's backlog of entries to read. Nothing of a closed connection
@@ -285,7 +286,7 @@ class TableServer:
         """What the host holds for its connections, in one line."""
         conns = list(self.conns.values())
         reading = self.relay.reading()
-        handshaking = len(self.admission.handshaking)
+        handshaking = self.admission.in_handshake
         return (
             f"stats: {reading} connections past the handshake, {handshaking} in it, "
             f"{len(conns) - reading - handshaking} closing; {len(self.handlers)} handlers; "
