@@ -54,9 +54,11 @@ class Guesser(threading.Thread):
             try:
                 raw = Raw(self.port)
                 try:
-                    kind, _fields = raw.exchange(f"guess{n}")
+                    kind, fields = raw.exchange(f"guess{n}")
                 finally:
                     raw.close()
+                if "too many wrong codes" in fields[0]:  # no try left (before: a refusal, now: busy)
+                    kind = "held"
             except (OSError, TypeError):  # closed without a word (TypeError: no frame at all)
                 kind = "closed"
             self.kinds[kind] = self.kinds.get(kind, 0) + 1
@@ -69,11 +71,13 @@ class Guesser(threading.Thread):
 
 class Flood(threading.Thread):
     """Someone without the code holding `hold` connections that each send `first` (a byte, or
-    a hello) and nothing more, re-opening each one the host closes, until `stop()`."""
+    a hello) and nothing more, re-opening each one the host closes, and closing (to open again)
+    each one older than `life` seconds, so that every one it holds is young, until `stop()`."""
 
-    def __init__(self, port: int, first: bytes, hold: int = 260, seconds: float = 120.0):
+    def __init__(self, port: int, first: bytes, hold: int = 260, life: float = 0.5, seconds: float = 120.0):
         super().__init__(daemon=True)
-        self.port, self.first, self.hold, self.seconds = port, first, hold, seconds
+        self.port, self.first, self.hold, self.life, self.seconds = port, first, hold, life, seconds
+        self.born: dict[socket.socket, float] = {}
         self.opened = 0
         self.closed = 0
         self.stopping = threading.Event()
@@ -97,12 +101,18 @@ class Flood(threading.Thread):
         sock.sendall(self.first)
         sock.setblocking(False)
         self.opened += 1
+        self.born[sock] = time.monotonic()
         return sock
 
     def _still_open(self, held: list[socket.socket]) -> list[socket.socket]:
         """Those the host has not closed (the others are let go, to be opened again)."""
         kept = []
+        old = time.monotonic() - self.life
         for sock in held:
+            if self.born[sock] < old:
+                del self.born[sock]
+                sock.close()
+                continue
             try:
                 while sock.recv(65536):
                     pass
@@ -111,6 +121,7 @@ class Flood(threading.Thread):
                 continue
             except OSError:
                 pass
+            del self.born[sock]
             sock.close()
             self.closed += 1
         return kept
@@ -172,7 +183,7 @@ def test_an_outsider_guessing_codes_on_the_players_address_keeps_no_restarted_pl
     wait_until(lambda: person.moves >= 2, "the hand to start", kids=children)
     guesser = Guesser(table.port)
     try:
-        wait_until(lambda: guesser.kinds.get("busy", 0) >= 3, "the address's tries to run out", kids=children)
+        wait_until(lambda: guesser.kinds.get("held", 0) >= 3, "the address's tries to run out", kids=children)
         cleo = restart_during(table, person, cleo, children)
         assert "wrong codes" not in cleo.text, cleo.tail()
         kinds = dict(guesser.kinds)
@@ -180,7 +191,7 @@ def test_an_outsider_guessing_codes_on_the_players_address_keeps_no_restarted_pl
         guesser.stop()
     finished_by_all(table, watcher)
     # The outsider's tries stayed spent all along: checked codes were few, the rest turned away.
-    assert kinds.get("refuse", 0) <= 3 + 10 and kinds["busy"] > 3, kinds
+    assert kinds.get("refuse", 0) <= 3 + 10 and kinds["held"] > 3, kinds
     assert "more tries refused (too many wrong codes)" in table.host.text, table.host.tail()
 
 
