@@ -23,15 +23,19 @@ has its own data folder, ports are the ones the OS picks, every wait has a deadl
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 
 from helpers.floods import Flood, Guesser, half_hellos
 from helpers.network import WAIT, Human, Proxy, Table, wait_until
 
+from briscola_tui.net.admission import Admission, Guesses, GuessLimits
+from briscola_tui.net.connection import Busy, Conn, Limits
 from protocol import handshake as hs
 from protocol.channel import Exchange
 from protocol.codec import frame
+from protocol.identity import Identity
 
 
 def restart_during(table: Table, person: Human, cleo, children):
@@ -185,3 +189,93 @@ def test_hellos_that_never_finish_are_counted_turned_away_and_summed_up(children
     assert counted.get("exchange", 0) <= 8 + 5 + 8 + 10, counted  # (8 in flight; what refilled meanwhile)
     assert counted.get("busy", 0) > counted.get("exchange", 0), counted
     assert "wrong join code" not in summary.string, summary.string
+
+
+# --- 5: the pieces, sans IO ----------------------------------------------------------------------
+
+
+def test_a_signed_hello_names_a_seated_key_without_sending_it():
+    me, other = Identity.generate(), Identity.generate()
+    message = Exchange("client", "x").message
+    data = hs.hello(message, me)
+    assert me.public_bytes not in data
+    fields = hs.parse(data)[1]
+    assert hs.named(fields, [other.public_bytes, me.public_bytes]) == me.public_bytes
+    assert hs.named(fields, [other.public_bytes]) == b""  # not seated: nobody
+    assert hs.named(hs.parse(hs.hello(message))[1], [me.public_bytes]) == b""  # not signed
+    moved = hs.parse(hs.hello(Exchange("client", "x").message, me))[1]
+    moved[1] = message  # a signature taken to another exchange message
+    assert hs.named(moved, [me.public_bytes]) == b""
+
+
+def test_a_seated_keys_tries_are_its_own_and_unfinished_exchanges_cost_tries():
+    now = [0.0]
+    limits = GuessLimits(free=2, seconds=10.0, free_hellos=2, hello_seconds=5.0)
+    guesses = Guesses(limits, clock=lambda: now[0])
+    key = ("key", bytes(32))
+    assert guesses.take("a") and guesses.take("a") and not guesses.take("a")
+    assert guesses.wait(key) == 0 and guesses.take(key)  # the address is out of tries, the key is not
+    held = guesses.hold("a")
+    assert isinstance(held, Busy) and held.seconds == 10.0 and "from your address" in held.reason
+    assert "from your key" in guesses.hold(key).reason
+    guesses.unconfirmed("b")
+    guesses.unconfirmed("b")
+    assert guesses.wait("b") == 0  # two free
+    guesses.unconfirmed("b")
+    guesses.unconfirmed("b")
+    assert guesses.wait("b") == 10.0  # then each a try
+    line = guesses.report()
+    assert line == (
+        "2 tries refused in the last minute: too many wrong codes; 2 key exchanges never finished (counted as tries)"
+    ), line
+    guesses.unconfirmed("b")
+    assert guesses.report() == "1 key exchange never finished (counted as a try) in the last minute"
+
+
+class Closer:
+    """The relay, as the pool uses it: who was closed, and why."""
+
+    def __init__(self):
+        self.closed: list[tuple[int, str]] = []
+
+    def close(self, conn, reason: str, **_how) -> None:
+        self.closed.append((conn.number, reason))
+
+
+def _pool(limits: Limits) -> Admission:
+    return Admission(
+        None,  # the host: the pool does not look at it
+        Closer(),
+        code="x",
+        limits=limits,
+        guesses=GuessLimits(),
+        bots={},
+        reserved={},
+        lock=asyncio.Lock(),
+        say=print,
+        tell_away=lambda: False,
+    )
+
+
+def _conn(number: int, address: str) -> Conn:
+    conn = Conn(number, None, address=address)  # no writer: the pool does not write
+    conn.heard = True  # it sent a byte
+    return conn
+
+
+def test_the_pool_is_shared_per_address_whatever_is_sent_and_a_seated_key_is_out_of_it():
+    admission = _pool(Limits(handshaking=6, per_address=3))
+    for n in range(3):
+        admission.enter(_conn(n, "10.0.0.1"))
+    admission.enter(_conn(3, "10.0.0.1"))  # its own oldest goes
+    assert admission.relay.closed == [(0, "the host is busy: too many connections from your address")]
+    admission._return(admission.handshaking[3], bytes(32))  # it named a seated key: out of the pool
+    assert 3 not in admission.handshaking and admission.in_handshake == 3
+    for n in range(4, 8):
+        admission.enter(_conn(n, "10.0.0.2"))
+    assert admission.relay.closed[-1][0] == 4  # the other address's share, not the first's
+    admission.enter(_conn(8, "10.0.0.3"))
+    admission.enter(_conn(9, "10.0.0.3"))
+    # Full (6): room is made at the busiest address (its oldest), never the named key's slot.
+    assert admission.relay.closed[-1] == (5, "the host is busy: too many connections in their handshake")
+    assert admission.returning[bytes(32)].number == 3
