@@ -27,15 +27,22 @@ import asyncio
 import threading
 import time
 
+import pytest
+from helpers.cheaters import random_choosers
 from helpers.floods import Flood, Guesser, half_hellos
 from helpers.network import WAIT, Human, Proxy, Table, wait_until
 
+from briscola_tui.net import seat_copy
 from briscola_tui.net.admission import Admission, Guesses, GuessLimits
 from briscola_tui.net.connection import Busy, Conn, Limits
+from briscola_tui.net.seat_copy import taken_over
 from protocol import handshake as hs
 from protocol.channel import Exchange
 from protocol.codec import frame
+from protocol.errors import RemoteProtocolError
 from protocol.identity import Identity
+from protocol.local import LocalTable, replacement_seat
+from protocol.session import TableSession
 
 
 def restart_during(table: Table, person: Human, cleo, children):
@@ -279,3 +286,43 @@ def test_the_pool_is_shared_per_address_whatever_is_sent_and_a_seated_key_is_out
     # Full (6): room is made at the busiest address (its oldest), never the named key's slot.
     assert admission.relay.closed[-1] == (5, "the host is busy: too many connections in their handshake")
     assert admission.returning[bytes(32)].number == 3
+
+
+def test_a_key_given_a_seat_another_key_held_resumes_its_copy_as_the_replacement(monkeypatch):
+    """Table rule `retake`: a seat timed out goes to a new key. That key's client, rebuilding its
+    copy from the whole transcript, meets the old key's join for its seat: it resumes as the
+    seat's replacement (`replacing`), not as a node whose seat the host gave away."""
+    seat = 1
+    gone = quitter_at_play(seat)
+    table = LocalTable(
+        "briscola", 2, {"match": 3}, choosers=random_choosers(2, 7), sessions={seat: gone}, rules={"retake": True}
+    )
+    table.replacement = replacement_seat
+    table.run(max_hands=2)
+    new = table.seats[seat]
+    assert new.identity.public_bytes != gone.identity.public_bytes and new.holds_seat()
+    assert taken_over(table.entries, seat, new.identity.public_bytes)
+    assert not taken_over(table.entries, seat, gone.identity.public_bytes)
+    assert not taken_over(table.entries, 0, table.seats[0].identity.public_bytes)
+    monkeypatch.setattr(seat_copy.FileSeatStore, "for_seat", lambda table_id, s: new.store)
+    table_id = table.host.table_id
+    _log, session, _owed = seat_copy.rebuild(table.entries, table_id, seat, new.identity, "new")
+    assert session.keys[seat] == new.identity.public_bytes and session.holds_seat() and not session.evicted
+    assert session.transcript.head == table.host.session.transcript.head
+    # What the client did before: the old key's join stops its own copy.
+    with pytest.raises(RemoteProtocolError, match="seated another key"):
+        TableSession.resume(seat, new.identity, new.store, table.entries)
+
+
+def quitter_at_play(seat: int) -> TableSession:
+    """A seat that stops playing at its first turn (timed out, then retaken by a new key)."""
+
+    class Quitter(TableSession):
+        gone = False
+
+        def my_turn(self):
+            if super().my_turn():
+                self.gone = True
+            return False if self.gone else super().my_turn()
+
+    return Quitter(seat, Identity.generate(), "leaver")
