@@ -5,11 +5,12 @@ the table's pace must hold.
     python bench/handshake_floods.py --json         # the same as one JSON object
     python bench/handshake_floods.py --seconds 20
 
-One `briscola host` process (Briscola for two, one computer player, a match to 5 hands won to keep
+One `briscola host` process (Briscola for four, three computer players, a match to 5 hands won to keep
 playing, its own BRISCOLA_HOME in a temporary folder deleted at the end) plays against one
 `briscola join --bot random` process; a spectator made by hand counts the entries as they come.
-Each phase lasts `--seconds` (10); for each, the host's resident memory at its end (VmRSS) and
-the table's pace (entries a second, over the phase) are given:
+Each phase, at a table of its own (a fresh host and player, the hand begun), lasts `--seconds`
+(10); for each, the host's resident memory at its end (VmRSS, and the peak VmHWM) and the
+table's pace (entries a second, over the phase) are given:
 
 1. **quiet**: nothing else happens (the pace to compare with);
 2. **bytes**: an outsider re-opens 260 connections that each send one byte, each closed by it
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -46,6 +48,16 @@ from host_memory import BRISCOLA, Host  # noqa: E402
 from protocol import handshake as hs  # noqa: E402
 from protocol.channel import Exchange  # noqa: E402
 from protocol.codec import frame  # noqa: E402
+
+
+class FloodHost(Host):
+    """The host, its console's lines about wrong codes and unfinished exchanges counted too."""
+
+    PATTERNS = {
+        **Host.PATTERNS,
+        "wrong codes summed up": re.compile(r"wrong join codes? .*in the last|tries refused"),
+        "unfinished exchanges summed up": re.compile(r"never finished"),
+    }
 
 
 class Player:
@@ -74,53 +86,75 @@ def pace(watcher: RawWatcher, seconds: float) -> float:
     return round((len(watcher.entries) - before) / (time.monotonic() - start), 1)
 
 
-def flooded(host: Host, watcher: RawWatcher, seconds: float, first: bytes) -> dict:
-    flood = Flood(host.port, first=first, seconds=seconds + 10)
-    try:
-        figures = {"entries_per_second": pace(watcher, seconds)}
-    finally:
-        flood.stop()
-    return {**figures, "rss_mib": round(host.memory()[0], 1), "opened": flood.opened, "closed_by_host": flood.closed}
+class Bytes:
+    """`Flood`: connections that send `first` (a byte, or a hello), re-opened young."""
+
+    def __init__(self, first: bytes):
+        self.first = first
+
+    def start(self, port: int, seconds: float) -> None:
+        self.flood = Flood(port, first=self.first, seconds=seconds + 10)
+
+    def stop(self) -> dict:
+        self.flood.stop()
+        return {"opened": self.flood.opened, "closed_by_host": self.flood.closed}
 
 
-def halves(host: Host, watcher: RawWatcher, seconds: float) -> dict:
-    stopping = threading.Event()
-    answers: dict[str, int] = {}
-    threads = [threading.Thread(target=half_hellos, args=(host.port, stopping, answers), daemon=True) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    try:
-        figures = {"entries_per_second": pace(watcher, seconds)}
-    finally:
-        stopping.set()
-        for thread in threads:
+class Halves:
+    """8 threads of `half_hellos`: key exchanges begun and never finished."""
+
+    def start(self, port: int, seconds: float) -> None:
+        self.stopping = threading.Event()
+        self.answers: dict[str, int] = {}
+        args = (port, self.stopping, self.answers)
+        self.threads = [threading.Thread(target=half_hellos, args=args, daemon=True) for _ in range(8)]
+        for thread in self.threads:
+            thread.start()
+
+    def stop(self) -> dict:
+        self.stopping.set()
+        for thread in self.threads:
             thread.join(30)
-    return {**figures, "rss_mib": round(host.memory()[0], 1), "answers": answers}
+        return {"answers": dict(self.answers)}
 
 
-def measure(args) -> dict:
+def phase(args, attack) -> dict:
+    """A fresh table, its hand begun; `attack` (if any) for `--seconds`: the pace meanwhile and
+    the host's memory at the end."""
     folder = Path(tempfile.mkdtemp(prefix="briscola-handshake-floods-"))
-    extra = ["--bots", "1", "-o", "match=5", "--time-limit", "60", "--guess-report-seconds", "5", *args.host_arg]
-    host = Host(folder, extra)
+    extra = [
+        "--players",
+        "4",
+        "--bots",
+        "3",
+        "-o",
+        "match=5",
+        "--time-limit",
+        "60",
+        "--guess-report-seconds",
+        "5",
+        *args.host_arg,
+    ]
+    host = FloodHost(folder, extra)
     player = Player(folder, host.port)
     watcher = None
-    figures: dict = {"host_args": extra, "seconds": args.seconds}
+    figures: dict = {}
     try:
         watcher = RawWatcher(host.port)
         deadline = time.monotonic() + 60
         while len(watcher.entries) < 20 and time.monotonic() < deadline:  # the hand has begun
             time.sleep(0.1)
-        hello = frame(hs.hello(Exchange("client", "nothing").message))
-        figures["quiet"] = {"entries_per_second": pace(watcher, args.seconds), "rss_mib": round(host.memory()[0], 1)}
-        figures["bytes"] = flooded(host, watcher, args.seconds, b"\x00")
-        figures["hellos"] = flooded(host, watcher, args.seconds, hello)
-        figures["halves"] = halves(host, watcher, args.seconds)
-        time.sleep(6)  # the console's summary of the last phase
-        figures["peak_mib"] = round(host.memory()[1], 1)
-        figures["host_lines"] = host.lines
-        figures["host_tail"] = [
-            line for line in host.tail().splitlines() if "never finished" in line or "wrong" in line
-        ]
+        if attack is not None:
+            attack.start(host.port, args.seconds)
+        try:
+            figures["entries_per_second"] = pace(watcher, args.seconds)
+        finally:
+            if attack is not None:
+                figures.update(attack.stop())
+        rss, peak = host.memory()
+        figures["rss_mib"], figures["peak_mib"] = round(rss, 1), round(peak, 1)
+        time.sleep(6 if attack is not None else 0)  # the console's summary
+        figures["console"] = {"lines": host.lines, **{name: host.count(name) for name in FloodHost.PATTERNS}}
     finally:
         if watcher is not None:
             watcher.raw.close()
@@ -129,6 +163,12 @@ def measure(args) -> dict:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)
     return figures
+
+
+def measure(args) -> dict:
+    hello = frame(hs.hello(Exchange("client", "nothing").message))
+    attacks = {"quiet": None, "bytes": Bytes(b"\x00"), "hellos": Bytes(hello), "halves": Halves()}
+    return {"seconds": args.seconds, **{name: phase(args, attack) for name, attack in attacks.items()}}
 
 
 def main() -> int:
@@ -142,9 +182,8 @@ def main() -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    for phase in ("quiet", "bytes", "hellos", "halves"):
-        print(f"{phase}: {figures[phase]}")
-    print(f"peak {figures['peak_mib']} MiB; {figures['host_lines']} host lines; summary: {figures['host_tail']}")
+    for name in ("quiet", "bytes", "hellos", "halves"):
+        print(f"{name}: {figures[name]}")
     return 0
 
 
