@@ -27,7 +27,6 @@ the end.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -43,7 +42,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from helpers.floods import Flood, half_hellos  # noqa: E402
 from helpers.network import CODE, RawWatcher  # noqa: E402
-from host_memory import BRISCOLA, Host  # noqa: E402
+from host_memory import BRISCOLA, Host, measured  # noqa: E402
 
 from protocol import handshake as hs  # noqa: E402
 from protocol.channel import Exchange  # noqa: E402
@@ -70,13 +69,7 @@ class Player:
             argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
 
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            pass
+    kill = Host.kill  # the same: its process, killed and waited for
 
 
 def pace(watcher: RawWatcher, seconds: float) -> float:
@@ -174,13 +167,8 @@ def measure(args) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="how long each phase lasts")
-    parser.add_argument("--host-arg", action="append", default=[], help="one more argument for the host")
-    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    figures = measure(args)
-    if args.json:
-        print(json.dumps(figures, indent=2))
+    figures = measured(parser, measure)
+    if figures is None:
         return 0
     for name in ("quiet", "bytes", "hellos", "halves"):
         print(f"{name}: {figures[name]}")

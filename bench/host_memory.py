@@ -400,6 +400,20 @@ def measure(args) -> dict:
     return figures
 
 
+def measured(parser: argparse.ArgumentParser, measure) -> dict | None:
+    """The options every host bench has (--host-arg, --keep, --json), the figures `measure`
+    takes; None once printed as JSON (--json), else the figures, to be said in lines."""
+    parser.add_argument("--host-arg", action="append", default=[], help="one more argument for the host")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    figures = measure(args)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return None
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--refusals", type=int, default=10_000)
@@ -411,13 +425,8 @@ def main() -> int:
     parser.add_argument("--handshake-seconds", type=float, default=10.0)
     parser.add_argument("--timeout", type=float, default=300.0, help="the longest one phase may take")
     parser.add_argument("--stats", action="store_true", help="the host's hidden stats line (not on old hosts)")
-    parser.add_argument("--host-arg", action="append", default=[], help="one more argument for the host")
-    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    figures = measure(args)
-    if args.json:
-        print(json.dumps(figures, indent=2))
+    figures = measured(parser, measure)
+    if figures is None:
         return 0
     rss = figures["rss_mib"]
     print("host RSS (MiB): " + ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in rss.items()))

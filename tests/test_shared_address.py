@@ -92,13 +92,17 @@ def test_an_outsider_guessing_codes_on_the_players_address_keeps_no_restarted_pl
 # --- 2: connections that send a byte --------------------------------------------------------------
 
 
-def test_an_outsider_reopening_connections_that_send_a_byte_keeps_no_restarted_player_out(children):
+HELLO = frame(hs.hello(Exchange("client", "nothing").message))
+
+
+@pytest.mark.parametrize("first", [b"\x00", HELLO], ids=["a byte", "a hello"])
+def test_an_outsider_reopening_connections_that_send_something_keeps_no_restarted_player_out(children, first):
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", "--handshake-seconds", "3"))
     watcher = table.watch()
     person = Human(seed=5, delay=0.1, hold_at=6)
     cleo = table.join("Cleo", human=person)
     wait_until(lambda: person.moves >= 2, "the hand to start", kids=children)
-    flood = Flood(table.port, first=b"\x00")
+    flood = Flood(table.port, first=first)
     try:
         wait_until(lambda: flood.opened >= 260 and flood.closed > 100, "the flood to be closed", kids=children)
         cleo = restart_during(table, person, cleo, children)
@@ -108,21 +112,6 @@ def test_an_outsider_reopening_connections_that_send_a_byte_keeps_no_restarted_p
     finished_by_all(table, watcher)
     assert opened > 400 and closed > 300, (opened, closed)  # it kept coming all along
     assert table.host.text.count("\n") < 200, table.host.tail()  # and the console did not say each one
-
-
-def test_an_outsider_reopening_connections_that_send_a_hello_keeps_no_restarted_player_out(children):
-    table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", "--handshake-seconds", "3"))
-    watcher = table.watch()
-    person = Human(seed=6, delay=0.1, hold_at=6)
-    cleo = table.join("Cleo", human=person)
-    wait_until(lambda: person.moves >= 2, "the hand to start", kids=children)
-    flood = Flood(table.port, first=frame(hs.hello(Exchange("client", "nothing").message)))
-    try:
-        wait_until(lambda: flood.opened >= 260 and flood.closed > 100, "the flood to be closed", kids=children)
-        cleo = restart_during(table, person, cleo, children)
-    finally:
-        flood.stop()
-    finished_by_all(table, watcher)
 
 
 # --- 3: words in the clear before the key confirmation -------------------------------------------
