@@ -187,13 +187,23 @@ class Guesses:
         return line
 
 
-def _oldest_of_busiest(conns: list[Conn], newcomer: str) -> Conn:
-    """Who makes room in a full pool: the oldest connection of the address holding the most
-    (the newcomer's own address first among equals)."""
+def _busiest(conns: list[Conn], newcomer: str) -> list[Conn]:
+    """The connections of the address holding the most (the newcomer's own first among equals)."""
     counts = Counter(c.address for c in conns)
     most = max(counts.values())
     address = newcomer if counts.get(newcomer) == most else next(a for a, n in counts.items() if n == most)
-    return next(c for c in conns if c.address == address)
+    return [c for c in conns if c.address == address]
+
+
+def _first_to_go(conns: list[Conn]) -> Conn:
+    """Which of one address's handshakes makes room (oldest first): one that has sent nothing,
+    else one whose hello named no seated key (it is known not to be a seat coming back), else
+    the oldest (its hello not read yet: the newest are those a returning seat may be among)."""
+    for goes in (_quiet, lambda c: c.anonymous):
+        found = next((c for c in conns if goes(c)), None)
+        if found is not None:
+            return found
+    return conns[0]
 
 
 def _waiting_bytes(sock) -> int:
@@ -257,10 +267,10 @@ class Admission:
     def enter(self, conn: Conn) -> None:
         """A new connection joins the pool of handshakes, room made for it. One address holds at
         most `per_address` of the pool, whatever its connections send (and at most
-        `quiet_per_address` that sent nothing yet): past it, its own oldest goes (busy), so an
-        outsider re-opening connections only ever competes with itself, and a newcomer on its
-        address is read long before it is the oldest. A full pool takes its room from the
-        address holding the most. A connection whose hello names a seated key leaves the pool
+        `quiet_per_address` that sent nothing yet): past it, one of its own goes (busy: one that
+        sent nothing, else one whose hello named no seated key, else the oldest), so an outsider
+        re-opening connections only ever competes with itself, and a newcomer on its address is
+        read long before it would go. A full pool takes its room from the address holding the most. A connection whose hello names a seated key leaves the pool
         for a slot of that key's (`returning`): no address's load reaches it."""
         limits = self.limits
         mine = [c for c in self.handshaking.values() if c.address == conn.address]
@@ -268,9 +278,9 @@ class Admission:
         if len(quiet) >= limits.quiet_per_address:
             self.busy(quiet[0], Busy("the host is busy: too many idle connections from your address", 1.0))
         elif len(mine) >= limits.per_address:
-            self.busy(mine[0], Busy("the host is busy: too many connections from your address", 1.0))
+            self.busy(_first_to_go(mine), Busy("the host is busy: too many connections from your address", 1.0))
         if len(self.handshaking) >= limits.handshaking:
-            victim = _oldest_of_busiest(list(self.handshaking.values()), conn.address)
+            victim = _first_to_go(_busiest(list(self.handshaking.values()), conn.address))
             self.busy(victim, Busy("the host is busy: too many connections in their handshake", limits.busy_seconds))
         self.handshaking[conn.number] = conn
 
@@ -408,6 +418,7 @@ class Admission:
         naming a seated key takes that key's slot, out of the pool."""
         key = hs.named(fields, self._seated())
         if not key or fields[1] in self.seen:
+            conn.anonymous = True
             return conn.address
         self.seen[fields[1]] = None
         if len(self.seen) > self.guesses.limits.addresses:

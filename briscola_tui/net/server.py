@@ -244,7 +244,9 @@ class TableServer:
         except (ProtocolError, ConnectionError, asyncio.IncompleteReadError) as error:
             self._count_watcher_away(conn, error)
             reason = error.reason if isinstance(error, ProtocolError) else ""
-            self.relay.close(conn, reason or "connection lost")
+            # One lost in its handshake is not said: an outsider's connections would fill the console.
+            lost_early = not conn.welcomed and not isinstance(error, ProtocolError)
+            self.relay.close(conn, reason or "connection lost", quiet=lost_early)
         finally:
             self.conns.pop(conn.number, None)
             admission.leave(conn)
