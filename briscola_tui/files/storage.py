@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -258,7 +259,7 @@ class QuickSeatStore(FileSeatStore):
     the secrets in memory only and the game plays on; `lost(error)` is told."""
 
     kept = True
-    lost = None
+    lost: Callable[[OSError], None] | None = None
 
     def save(self) -> None:
         if not self.kept:
