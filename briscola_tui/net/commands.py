@@ -20,6 +20,7 @@ from engine.text import name_problem, normal_name, visible
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.identity import Identity
+from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript_file import NotATranscript
 
@@ -119,6 +120,7 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
         _save_code(host.table_id, code)  # a restarted host keeps the code its players were given
     level = host_level(options)
     bots = _host_bots(host, options, log, level)
+    bots.update(_replacement_bots(host, options, log, level))
     replace_with_bot = players.get(level) if options.bots_replace else None
     time_limit = options.time_limit if options.time_limit is not None else session.rules.get("time_limit")
     server = TableServer(
@@ -129,6 +131,7 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
         time_limit=time_limit,
         replace_with_bot=replace_with_bot,
         hands=options.hands,
+        replacement=lambda seat, entries: kept_replacement(host.table_id, seat, entries),
         say=say,
         limits=_limits(options),
         guesses=_guess_limits(options),
@@ -304,12 +307,57 @@ def _host_bots(host: Host, options: HostOptions, log: TranscriptFile, level: str
     player = players.get(level)
     out = {}
     for seat in range(session.players - options.bots, session.players):
-        key = subfolder("host-bots") / f"{host.table_id.hex()}-seat{seat}.key"
-        identity = Identity.load_or_create(key)
+        identity = Identity.load_or_create(_bot_key(host.table_id, seat))
         store = FileSeatStore.for_seat(host.table_id, seat)
         bot, owed = TableSession.resume(seat, identity, store, entries, name=bot_name(seat))
         out[seat] = Bot(bot, player, random.Random(), owed)
     return out
+
+
+def _bot_key(table_id: bytes, seat: int, tag: str = "") -> Path:
+    """Where the key of the host's computer player at `seat` is kept (`tag`: "-replacement")."""
+    return subfolder("host-bots") / f"{table_id.hex()}-seat{seat}{tag}.key"
+
+
+def _replacement_files(table_id: bytes, seat: int) -> tuple[Path, Path]:
+    """The key and the store of a computer player that took `seat` (`--bots-replace`): names of
+    their own, apart from the seat's earlier holder's (who may have played from this data folder)."""
+    tag = "-replacement"
+    return _bot_key(table_id, seat, tag), subfolder("seats") / f"{table_id.hex()}-seat{seat}{tag}.store"
+
+
+def kept_replacement(table_id: bytes, seat: int, entries: list[bytes]) -> tuple[TableSession, list[bytes]]:
+    """A computer player taking `seat` with a new key and an empty store, both on disk before its
+    join is signed (a leftover of an earlier try, whose join never got in, is replaced)."""
+    key, store_path = _replacement_files(table_id, seat)
+    identity = Identity.generate()
+    identity.save(key)
+    store_path.unlink(missing_ok=True)
+    return replacement_seat(seat, entries, identity, FileSeatStore(store_path))
+
+
+def _replacement_bots(host: Host, options: HostOptions, log: TranscriptFile, level: str) -> dict[int, Bot]:
+    """The computer players that took a seat before this host restarted: each seat whose key in
+    the transcript is the one kept for it, rebuilt from its store."""
+    session = host.session
+    entries = [e.encode() for e in log.entries]
+    out = {}
+    for seat in range(session.players - options.bots):
+        key, store = _replacement_files(host.table_id, seat)
+        identity = _kept_key(key, session.keys.get(seat))
+        if identity is None:
+            continue
+        bot, owed = replacement_seat(seat, entries, identity, FileSeatStore(store))
+        out[seat] = Bot(bot, players.get(level), random.Random(), owed)
+    return out
+
+
+def _kept_key(path: Path, key: bytes | None) -> Identity | None:
+    """The key kept at `path`, if there is one and it is `key` (the seat's now)."""
+    if key is None or not path.exists():
+        return None
+    identity = Identity.load(path)
+    return identity if identity.public_bytes == key else None
 
 
 def addresses(bind: str, port: int) -> list[str]:
