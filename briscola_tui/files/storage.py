@@ -231,13 +231,16 @@ class FileSeatStore(SeatStore):
     def __init__(self, path: str | os.PathLike) -> None:
         super().__init__()
         self.path = Path(path)
-        if self.path.exists():
-            try:
-                self.load_bytes(self.path.read_bytes())
-            except ProtocolError as error:
-                raise StoreError(
-                    _("{path} is not a seat store: {reason}").format(path=self.path, reason=error.reason)
-                ) from None
+        try:
+            data = folders.read_own(self.path)  # not through a link planted there (UnsafeFolder)
+        except FileNotFoundError:
+            return
+        try:
+            self.load_bytes(data)
+        except ProtocolError as error:
+            raise StoreError(
+                _("{path} is not a seat store: {reason}").format(path=self.path, reason=error.reason)
+            ) from None
 
     @classmethod
     def for_seat(cls, table_id: bytes, seat: int) -> FileSeatStore:

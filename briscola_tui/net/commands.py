@@ -25,7 +25,7 @@ from protocol.session import TableSession
 from protocol.transcript_file import NotATranscript
 
 from ..files import atomic
-from ..files.folders import InUse, data_dir, hold_lock, open_private, subfolder
+from ..files.folders import InUse, data_dir, hold_lock, open_private, own_file, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
 from ..language import _, n_
 from ..options import HostOptions, JoinOptions, WatchOptions
@@ -94,11 +94,17 @@ class Hosting:
             Path(self.port_file).write_text(str(port))
 
 
+HOST_FOLDERS = ("transcripts", "codes", "seats", "host-bots")
+"""The subfolders of the data folder a host keeps its table's files in."""
+
+
 def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
     """The table `briscola host` serves (a new one, or the one its --transcript holds), its
     computer players and join code; `say(line)` hears what the server has to tell."""
     person_name(options.name or "")
-    identity = Identity.load_or_create(data_dir() / "host.key")
+    for name in HOST_FOLDERS:  # a link there (UnsafeFolder) is said before anything is written
+        subfolder(name)
+    identity = Identity.load_or_create(own_file(data_dir() / "host.key"))
     path = Path(options.transcript) if options.transcript else None
     resumed = path is not None and path.exists()
     if path is not None and resumed:
@@ -316,7 +322,7 @@ def _host_bots(host: Host, options: HostOptions, log: TranscriptFile, level: str
 
 def _bot_key(table_id: bytes, seat: int, tag: str = "") -> Path:
     """Where the key of the host's computer player at `seat` is kept (`tag`: "-replacement")."""
-    return subfolder("host-bots") / f"{table_id.hex()}-seat{seat}{tag}.key"
+    return own_file(subfolder("host-bots") / f"{table_id.hex()}-seat{seat}{tag}.key")
 
 
 def _replacement_files(table_id: bytes, seat: int) -> tuple[Path, Path]:
@@ -429,7 +435,7 @@ def player_identity() -> Identity:
         hold_lock("player")
     except InUse as error:
         raise SetupError(str(error)) from None
-    return Identity.load_or_create(data_dir() / "identity.key")
+    return Identity.load_or_create(own_file(data_dir() / "identity.key"))
 
 
 def join_command(options: JoinOptions) -> int:
