@@ -19,7 +19,7 @@ from engine.games import make
 from engine.text import name_problem, normal_name, visible
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Host
-from protocol.identity import Identity
+from protocol.identity import Identity, KeyFileError
 from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript_file import NotATranscript
@@ -362,7 +362,10 @@ def _kept_key(path: Path, key: bytes | None) -> Identity | None:
     """The key kept at `path`, if there is one and it is `key` (the seat's now)."""
     if key is None or not path.exists():
         return None
-    identity = Identity.load(path)
+    try:
+        identity = Identity.load(path)
+    except KeyFileError as error:
+        raise SetupError(_("{why}; the file is left as it is").format(why=error)) from None
     return identity if identity.public_bytes == key else None
 
 
