@@ -220,3 +220,24 @@ def test_a_host_with_a_link_in_its_data_folder_stops_with_one_line(tmp_path, pla
     assert mode(victim) == 0o755 and sorted(p.name for p in victim.iterdir()) == ["precious"]
     assert (victim / "precious").read_text() == "precious"
     assert not (home / "transcripts").exists() or not any((home / "transcripts").iterdir())  # no table was opened
+
+
+@pytest.mark.parametrize("kind", ["join", "watch"])
+def test_a_client_with_a_link_for_its_transcripts_stops_with_one_line_before_connecting(tmp_path, kind):
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    victim = planted(tmp_path)
+    (home / "transcripts").symlink_to(victim)
+    done = subprocess.run(
+        [sys.executable, "-m", "briscola_tui", kind, "127.0.0.1:9", "--headless", "--retry", "0", "--code", "x"],
+        env={**os.environ, "BRISCOLA_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr == (
+        f"briscola {kind}: {home / 'transcripts'} is a symbolic link; briscola keeps keys and secrets "
+        "only in folders and files of its own (remove the link)\n"
+    )
+    assert done.stdout == "" and mode(victim) == 0o755

@@ -96,14 +96,22 @@ class Hosting:
 
 HOST_FOLDERS = ("transcripts", "codes", "seats", "host-bots")
 """The subfolders of the data folder a host keeps its table's files in."""
+CLIENT_FOLDERS = ("transcripts", "seats")
+"""Those a player or a spectator keeps its copy of the transcript and its seat's secrets in."""
+
+
+def own_folders(names: tuple[str, ...]) -> None:
+    """Make (private) or check the data folder's subfolders `names`: a link where one should be
+    is said (UnsafeFolder) before anything is written or any connection made."""
+    for name in names:
+        subfolder(name)
 
 
 def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
     """The table `briscola host` serves (a new one, or the one its --transcript holds), its
     computer players and join code; `say(line)` hears what the server has to tell."""
     person_name(options.name or "")
-    for name in HOST_FOLDERS:  # a link there (UnsafeFolder) is said before anything is written
-        subfolder(name)
+    own_folders(HOST_FOLDERS)
     identity = Identity.load_or_create(own_file(data_dir() / "host.key"))
     path = Path(options.transcript) if options.transcript else None
     resumed = path is not None and path.exists()
@@ -411,6 +419,7 @@ def join_address(address: str, port: int) -> str:
 def join_options(options: JoinOptions) -> Options:
     """What `briscola join` asks of the host (SetupError for a bad address)."""
     address, port = host_port(options.address)
+    own_folders(CLIENT_FOLDERS)
     player = players.get(options.bot) if options.bot else None
     return Options(
         address,
@@ -427,6 +436,7 @@ def join_options(options: JoinOptions) -> Options:
 def watch_options(options: WatchOptions) -> Options:
     """What `briscola watch` asks of the host (SetupError for a bad address)."""
     address, port = host_port(options.address)
+    own_folders(CLIENT_FOLDERS)
     return Options(address, port, "spectator", "", options.code or "", -1, None, retry_seconds=options.retry)
 
 
