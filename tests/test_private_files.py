@@ -241,3 +241,32 @@ def test_a_client_with_a_link_for_its_transcripts_stops_with_one_line_before_con
         "only in folders and files of its own (remove the link)\n"
     )
     assert done.stdout == "" and mode(victim) == 0o755
+
+
+def test_a_saved_game_whose_folder_or_transcript_is_a_link_is_not_offered(tmp_path, monkeypatch):
+    from briscola_tui.files.saved import saved_games
+
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    done = subprocess.run(
+        [sys.executable, "-m", "briscola_tui", "selfplay", "--hands", "1", "-q", "--transcript", "t.bin"],
+        cwd=tmp_path,
+        env={**os.environ, "BRISCOLA_HOME": str(tmp_path / "home")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    saved = folders.subfolder("saved")
+    transcripts = folders.subfolder("transcripts")
+    real = saved / "offline-briscola-real"
+    real.mkdir(mode=0o700)
+    (real / "game.json").write_text('{"version": 1, "game": "briscola", "players": 2}')
+    (transcripts / "offline-briscola-real.bin").write_bytes((tmp_path / "t.bin").read_bytes())
+    assert [g.slot.name for g in saved_games()] == ["offline-briscola-real"]
+    (saved / "offline-briscola-linked").symlink_to(real)  # a folder planted as a link
+    (transcripts / "offline-briscola-linked.bin").write_bytes((tmp_path / "t.bin").read_bytes())
+    elsewhere = saved / "offline-briscola-elsewhere"  # a real folder, its transcript a link
+    elsewhere.mkdir(mode=0o700)
+    (elsewhere / "game.json").write_text('{"version": 1, "game": "briscola", "players": 2}')
+    (transcripts / "offline-briscola-elsewhere.bin").symlink_to(tmp_path / "t.bin")
+    assert [g.slot.name for g in saved_games()] == ["offline-briscola-real"]

@@ -166,7 +166,7 @@ def saved_games() -> list[SavedGame]:
         slot = Slot(folder.name, root)
         try:
             meta = slot.read_meta()
-            when = slot.transcript.stat().st_mtime
+            when = os.lstat(folders.own_file(slot.transcript)).st_mtime  # a link there: not resumed
             games.append(
                 SavedGame(
                     slot,
