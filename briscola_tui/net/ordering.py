@@ -76,6 +76,7 @@ class Ordering:
         bots: dict[int, Bot],
         hands: int | None,
         replace_with_bot: object | None,
+        replacement=replacement_seat,
         reserved: dict[int, Conn],
         say,
         tell,
@@ -84,6 +85,7 @@ class Ordering:
         self.host, self.log, self.relay = host, log, relay
         self.bots, self.hands, self.reserved = bots, hands, reserved
         self.replace_with_bot = replace_with_bot  # a player function, or None
+        self.replacement = replacement  # (seat, entries) -> its session and what it owes (kept on disk by the host)
         self.say, self.tell, self.tell_away = say, tell, tell_away
         self.lock = asyncio.Lock()
         self.finished = asyncio.Event()
@@ -210,7 +212,7 @@ class Ordering:
                 continue  # a new key came to take it (table rule `retake`)
             assert self.host.transcript is not None  # (the host opened the table)
             entries = entries or [e.encode() for e in self.host.transcript.entries]
-            session, owed = await asyncio.to_thread(replacement_seat, seat, entries)
+            session, owed = await asyncio.to_thread(self.replacement, seat, entries)
             self.bots[seat] = Bot(session, self.replace_with_bot, random.Random())
             self.say(_("a computer player takes seat {seat}").format(seat=seat))
             for conn in list(self.relay.conns.values()):

@@ -35,6 +35,7 @@ from protocol import handshake as hs
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.host import Host
+from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript import HOST
 
@@ -61,6 +62,7 @@ class TableServer:
         time_limit: float | None,
         replace_with_bot: object | None,
         hands: int | None,
+        replacement=replacement_seat,
         say,
         limits: Limits | None = None,
         guesses: GuessLimits | None = None,
@@ -84,6 +86,7 @@ class TableServer:
             bots=bots,
             hands=hands,
             replace_with_bot=replace_with_bot,
+            replacement=replacement,
             reserved=reserved,
             say=self._say,
             tell=self._tell,
