@@ -17,7 +17,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from protocol.errors import ProtocolError
-from protocol.host import Dropped, Host
+from protocol.host import Dropped, Flooding, Host, Oversized
 from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript import Signed, parse_header
@@ -136,7 +136,7 @@ class Ordering:
             ordered = await asyncio.to_thread(self.host.submit, message, source)
         except Dropped as error:
             if source is not None:
-                self.say(_("dropped a message from {source}: {reason}").format(source=source, reason=error.reason))
+                self._dropped(source, error)
             return
         if ordered.refused is not None:
             self.say(
@@ -146,6 +146,16 @@ class Ordering:
             )
         await self.append(ordered.entry)
         await self._check_end()
+
+    def _dropped(self, source: Conn, error: Dropped) -> None:
+        """Say a message dropped, naming its connection; refuse one whose sender broke the
+        bounds no client breaks: a message too large to keep as evidence, or no-ops past the
+        seat's bounds again and again (a flooder)."""
+        self.say(_("dropped a message from {source}: {reason}").format(source=source, reason=error.reason))
+        if isinstance(error, Oversized):
+            self.relay.close(source, "a message over the size limit", refuse=True)
+        elif isinstance(error, Flooding) and error.flooder:
+            self.relay.close(source, "flooding the table with out-of-date messages", refuse=True)
 
     def _signed_by(self, conn: Conn, message: bytes) -> bool:
         """May this connection submit this message? Only in the name of the key it proved."""
