@@ -56,11 +56,7 @@ class Oversized(Dropped):
 
 
 class Flooding(Dropped):
-    """A no-op past the seat's bounds (`protocol/stale.py`); `flooder`: the seat keeps at it."""
-
-    def __init__(self, reason: str, flooder: bool, *, culprit=None, entry: int | None = None) -> None:
-        super().__init__(reason, culprit=culprit, entry=entry)
-        self.flooder = flooder
+    """A no-op past the seat's bounds (`protocol/stale.py`): dropped, its number not spent."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +161,7 @@ class Host:
         assert echoed is not None  # `screen` passed
         reason = self.noops.check(seat, self.session.interrupted_at, index - 1 - echoed, size)
         if reason is not None:
-            raise Flooding(reason, self.noops.flooder(seat), culprit=connection, entry=index)
+            raise Flooding(reason, culprit=connection, entry=index)
 
     def screen(self, signed: bytes, connection=None):
         """The checks that need no rules: a signature by a known key (or the

@@ -6,7 +6,8 @@ a handful, echoing a head a few entries behind. A seat that echoes an old head o
 could have every message it signs ordered as a no-op, of any size, for as long as the table
 runs. So the host orders a seat's no-ops only within these bounds, counted from the latest
 interruption: past them it drops the message without ordering it (`Flooding`), and a seat
-that keeps sending past them is a flooder (`Flooding.flooder`): its connection is refused.
+that keeps sending after that (FLOOD_DROPS messages dropped in a row) is a flooder: its
+connection is refused.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ STALE_MESSAGES = 8
 STALE_BYTES = 2 * MAX_SUBMIT
 """Bytes of those no-ops, together (two messages of the largest size)."""
 FLOOD_DROPS = 8
-"""Messages dropped past the bounds, from one interruption to the next, that make a seat a flooder."""
+"""Messages of one seat dropped in a row, from the first past the bounds on, that make it a
+flooder (its connection is refused: `briscola_tui/net/ordering.py`)."""
 
 
 @dataclass
@@ -32,7 +34,6 @@ class Spent:
     since: int
     messages: int = 0
     size: int = 0
-    dropped: int = 0
 
 
 def past_bounds(spent: Spent, echo_behind: int, size: int) -> str | None:
@@ -61,20 +62,11 @@ class NoopBounds:
         return spent
 
     def check(self, seat: int, interrupted_at: int, echo_behind: int, size: int) -> str | None:
-        """Why this no-op may not be ordered (and it counts as dropped), or None."""
-        spent = self.of(seat, interrupted_at)
-        reason = past_bounds(spent, echo_behind, size)
-        if reason is not None:
-            spent.dropped += 1
-        return reason
+        """Why this no-op may not be ordered, or None."""
+        return past_bounds(self.of(seat, interrupted_at), echo_behind, size)
 
     def charge(self, seat: int, interrupted_at: int, size: int) -> None:
         """A no-op of `size` bytes ordered for `seat`."""
         spent = self.of(seat, interrupted_at)
         spent.messages += 1
         spent.size += size
-
-    def flooder(self, seat: int) -> bool:
-        """Has `seat` sent FLOOD_DROPS messages past the bounds since the last interruption?"""
-        spent = self.spent.get(seat)
-        return spent is not None and spent.dropped >= FLOOD_DROPS
