@@ -11,83 +11,21 @@ the host's memory stays within a stated bound.
 
 from __future__ import annotations
 
-import random
 import subprocess
 import time
 from pathlib import Path
 
-from helpers.network import BRISCOLA, ROOT, WAIT, Table, sit
+from helpers.network import BRISCOLA, ROOT, WAIT, Table
+from helpers.seated import Mallory
 
-from engine import bots
 from protocol import handshake as hs
 from protocol.codec import encode
 from protocol.errors import RemoteProtocolError
-from protocol.identity import Identity, sign_message
 from protocol.messages import Evidence, from_body, to_body
-from protocol.session import TableSession
 from protocol.transcript import HOST, VERSION, Entry, Header, make_payload, parse_signed
 
 HOST_RSS_GROWTH_MIB = 25
 """How much the host's resident memory may grow from before the attack to the end of the table."""
-
-
-class Mallory:
-    """Seat 0 by hand: a session of her own over a connection of her own. `play` sends what her
-    session owes and, unless held, a random legal move at her turn."""
-
-    def __init__(self, port: int):
-        self.port, self.identity = port, Identity.generate()
-        self.session = TableSession(0, self.identity, "Mallory")
-        self.entries: list[bytes] = []
-        self.rng = random.Random(5)
-        self.player = bots.get("random")
-        self.connect()
-        self.send(self.session.start().messages)
-
-    def connect(self) -> None:
-        """(Again:) the handshake; the entries she holds already are skipped."""
-        self.raw, seat, entries = sit(self.port, self.identity, seat=0)
-        assert seat == 0
-        assert entries[: len(self.entries)] == self.entries
-        for data in entries[len(self.entries) :]:
-            self.take(data)
-
-    def take(self, data: bytes) -> None:
-        self.entries.append(data)
-        self.send(self.session.receive(data).messages)
-
-    def send(self, messages: list[bytes]) -> None:
-        for message in messages:
-            self.raw.send(hs.submit(message))
-
-    def play(self, until, hold: bool = False, timeout: float = WAIT) -> None:
-        """Take entries (and move, unless `hold`) until `until()`; the connection stays open."""
-        deadline = time.monotonic() + timeout
-        while not until():
-            if not hold and self.session.my_turn():
-                action = self.player(self.session.seat_view(), self.rng)
-                self.send(self.session.act(action).messages)
-                continue
-            item = self.raw.next(max(0.1, deadline - time.monotonic()))
-            assert item is not None, "the host closed Mallory's connection"
-            if item[0] == "entry":
-                self.take(item[1][0])
-
-    def come_back(self) -> None:
-        """Her connection was closed: connect again, take her seat back, play the table out."""
-        self.raw.close()
-        self.connect()
-        self.play(lambda: self.session.phase == "seating" and 0 in self.session.absent)
-        self.send(self.session.rejoin().messages)
-        self.play(lambda: self.session.phase in ("over", "aborted"), timeout=2 * WAIT)
-        self.raw.send(hs.bye("holding the end"))  # as a client says it: the host need not linger
-
-    def signed(self, kind: str, body: list, seq: int, head: bytes) -> bytes:
-        """A message of hers, signed, with the sequence number and echo given."""
-        assert self.session.transcript is not None
-        header = Header(VERSION, self.session.transcript.table_id, kind, 0, seq, head)
-        payload = make_payload(header, body)
-        return encode([payload, sign_message(self.identity, payload)])
 
 
 def rss_mib(pid: int) -> float:
