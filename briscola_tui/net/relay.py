@@ -17,6 +17,7 @@ import time
 
 from protocol import handshake as hs
 from protocol.codec import frame
+from protocol.errors import ProtocolError
 
 from ..language import _
 from .connection import Conn, Limits
@@ -167,8 +168,8 @@ class Relay:
             last = hs.refuse(reason) if refuse else hs.bye(reason)
         try:
             conn.writer.write(self._wire(conn, frame(last)))
-        except (ConnectionError, RuntimeError):
-            pass
+        except (ConnectionError, RuntimeError, ProtocolError):
+            pass  # gone, or (a writer that failed: `failed`) not even the goodbye could be sealed
         conn.closed = True
         conn.writer.close()
         self.cut_later(conn)
