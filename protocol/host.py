@@ -6,6 +6,11 @@ What the host does with a message (`submit`):
 - it proves nothing about its author (a bad signature, bytes already in the
   transcript, a wrong sequence number or echoed head, a join that cannot be
   taken): **dropped**, `Dropped` names the connection it came from;
+- it is over MAX_SUBMIT bytes (the evidence of it could not be relayed:
+  `sizes.py`): **dropped** as `Oversized`, naming the connection, with the
+  message's SHA-256;
+- it would be a no-op (it crossed an interruption in flight) past its seat's
+  bounds (`stale.py`): **dropped** as `Flooding`, naming the connection;
 - it is the seat's own next message but the rules refuse it (its signature
   proves who sent it): **kept as evidence** in a host-signed entry, which
   every node checks again, and the hand stops;
