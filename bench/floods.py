@@ -38,19 +38,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from helpers.network import CODE  # noqa: E402
 from helpers.seated import Mallory  # noqa: E402
+from host_memory import memory  # noqa: E402  (bench/, the script's folder)
 
 BRISCOLA = [sys.executable, "-m", "briscola_tui.cli"]
 WAIT = 60.0
-
-
-def memory(pid: int) -> tuple[float, float]:
-    """(VmRSS, VmHWM) of a process, in MiB."""
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        name, _, value = line.partition(":")
-        if name in ("VmRSS", "VmHWM"):
-            fields[name] = int(value.split()[0]) / 1024
-    return fields["VmRSS"], fields["VmHWM"]
 
 
 def start_host(folder: Path, hands: int) -> tuple[subprocess.Popen, int]:
