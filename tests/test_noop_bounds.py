@@ -21,7 +21,7 @@ from protocol.identity import sign_message
 from protocol.local import LocalTable
 from protocol.messages import Complaint, to_body
 from protocol.session import TableSession
-from protocol.stale import STALE_BYTES, STALE_ECHO, STALE_MESSAGES
+from protocol.stale import STALE_BYTES, STALE_ECHO, STALE_MESSAGES, NoopBounds
 from protocol.transcript import VERSION, Header, make_payload
 
 
@@ -90,6 +90,16 @@ def test_a_no_op_echoing_too_far_back_is_dropped():
         log.entries.append(log.entries[-1])  # only the distance counts here: a longer log
     with pytest.raises(Flooding, match="echoing"):
         table.host.submit(by_hand(seat, "act", stale_act(hand, 10), head, table), "conn")
+
+
+def test_the_bounds_count_each_seat_again_from_each_interruption():
+    bounds = NoopBounds()
+    for _ in range(STALE_MESSAGES):
+        assert bounds.check(0, 10, 1, 100) is None
+        bounds.charge(0, 10, 100)
+    assert "more than 8" in (bounds.check(0, 10, 1, 100) or "")
+    assert bounds.check(1, 10, 1, 100) is None  # another seat
+    assert bounds.check(0, 20, 1, 100) is None  # a new interruption
 
 
 def test_a_burst_of_false_complaints_orders_at_most_a_few():
