@@ -133,3 +133,11 @@ def test_a_malformed_act_one_byte_over_is_dropped_naming_its_connection_with_a_d
     assert caught.value.culprit == "conn" and len(caught.value.digest) == 32
     assert caught.value.digest.hex()[:16] in caught.value.reason
     assert len(table.entries) == stored
+
+
+def test_evidence_of_a_message_over_the_limit_is_refused_by_every_node_the_host_too():
+    """The evidence body takes no message over MAX_SUBMIT: a host that ordered one would be
+    named by every node, and the host's own session refuses to order it."""
+    table, seat = at_a_turn()
+    with pytest.raises(LocalProtocolError, match="evidence message"):
+        table.host._own(Evidence(malformed_act(seat, MAX_SUBMIT + 1), "too large"))
