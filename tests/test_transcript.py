@@ -5,9 +5,10 @@ import os
 
 import pytest
 
-from protocol.codec import MAX_FRAME, encode, frame
+from protocol.codec import encode, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
+from protocol.sizes import MAX_ENTRY
 from protocol.transcript import (
     GENESIS,
     HOST,
@@ -403,7 +404,7 @@ def test_worst_case_entry_fits_a_frame():
     message = signed.encode()
     entry = Entry(MAX_INDEX, b"\xff" * 32, message).signed_by(table.ids[HOST], TABLE)
     framed = frame(entry.encode())
-    assert len(framed) == 4 + MAX_FRAME  # the bound is tight
+    assert len(framed) == 4 + MAX_ENTRY  # the bound is tight (tests/test_size_chain.py: the rest of the chain)
     assert Entry.decode(framed[4:]) == entry
     assert Signed.decode(entry.message) == signed
 
