@@ -32,8 +32,9 @@ from protocol.events import Event
 from protocol.identity import Identity
 
 from ..language import _
+from ..net.addresses import addresses
 from ..net.client import Client, Options
-from ..net.commands import Hosting, addresses, person_name
+from ..net.commands import Hosting, person_name
 from ..notes import Note, Said
 from ..os_errors import os_error_words
 from ..render import render, seat_names
