@@ -100,8 +100,7 @@ def choose(setting: str = "auto") -> str:
     _translation, _current = translation, code if code in available() else ENGLISH
     # argparse writes its own words ("usage:", "options:", its errors) through gettext's
     # module-level functions, which read only the environment: give it ours.
-    argparse._ = _translation.gettext  # type: ignore[attr-defined]
-    argparse.ngettext = _translation.ngettext  # type: ignore[attr-defined]
+    vars(argparse).update(_=_translation.gettext, ngettext=_translation.ngettext)
     return _current
 
 

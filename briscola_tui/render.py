@@ -52,6 +52,7 @@ from protocol.events import (
 from . import engine_words
 from .language import N_, _, n_
 from .notes import AtTable, Away, Back, Note, Resumed, Said, SoFar, Stopping, TableOver, TableStopped
+from .phrases import ARRIVALS, FACT_NAMES, NONE_FACTS, ROLES, SEAT_FACTS, SECRETS, YES_NO
 from .wording import count
 
 __all__ = [
@@ -96,47 +97,6 @@ class Headless(Letters):
 LETTERS = Letters()
 HEADLESS = Headless()
 
-ROLES = {
-    "partner": (N_("{name} is the caller's partner"), N_("you are the caller's partner")),
-    "alone": (N_("{name} called its own card: it plays alone"), N_("you called your own card: you play alone")),
-    "caller": (N_("{name} wins the auction"), N_("you win the auction")),
-    "soloist": (N_("{name} plays alone against the others"), N_("you play alone against the others")),
-}
-"""A seat's role in a hand: (the third person, with `{name}`; the second, for "you")."""
-SECRETS = {
-    "alone": N_("you called your own card: you play alone"),
-    "partner": N_("you hold the called card: you are the caller's partner, and nobody else knows"),
-}
-SEAT_FACTS = ("caller", "partner", "soloist", "black_hand")
-"""Facts of a hand's result that are a seat (named as the seats are)."""
-YES_NO = {"success": (N_("success"), N_("failure"))}
-"""A yes-or-no fact of a hand's result, in words for yes and for no."""
-NONE_FACTS = {"winner": N_("a draw"), "partner": N_("no partner (the caller plays alone)")}
-FACT_NAMES = {
-    "winner": N_("winner"),
-    "trump": N_("trump"),
-    "caller": N_("caller"),
-    "partner": N_("partner"),
-    "called": N_("called"),
-    "target": N_("target"),
-    "multiplier": N_("multiplier"),
-    "soloist": N_("soloist"),
-    "contract": N_("contract"),
-    "raise": N_("raise"),
-    "soloist_thirds": N_("soloist_thirds"),
-    "black_hand": N_("black_hand"),
-}
-"""The keys of a hand's result (the games' `RESULT_KEYS`) in words; another key as it is."""
-ARRIVALS = {
-    "joins": (N_("{name} joins (seat {seat})"), N_("you join (seat {seat})"), N_("{who}: {name} joins")),
-    "back": (N_("{name} is back (seat {seat})"), N_("you are back (seat {seat})"), N_("{who}: {name} is back")),
-    "takes": (
-        N_("{name} takes the seat (seat {seat})"),
-        N_("you take the seat (seat {seat})"),
-        N_("{who}: {name} takes the seat"),
-    ),
-}
-"""A seat's arrival: (named already, third person; second person; under another name)."""
 NOTES = (AtTable, SoFar, Away, Back, Stopping, TableStopped, TableOver, Resumed, Said)
 """The note types (`notes.Note`), to tell a note from an event."""
 YOU = "you"

@@ -37,8 +37,9 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from spake2 import SPAKE2_A, SPAKE2_B
 
-from .codec import MAX_FRAME, encode
+from .codec import encode
 from .errors import LocalProtocolError, RemoteProtocolError
+from .sizes import MAX_PLAIN  # the largest frame that can be sealed (the chain of size bounds)
 
 TAG = b"briscola-tui/join/v3"
 CLIENT_ID = TAG + b"/client"
@@ -48,10 +49,6 @@ HOST_ID = TAG + b"/host"
 MESSAGE_LEN = 33
 """A SPAKE2 message: its side byte, then a 32-byte Ed25519 group element."""
 MAC_LEN = 32
-SEAL_OVERHEAD = 16
-"""What `seal` adds to a frame: the Poly1305 tag."""
-MAX_PLAIN = MAX_FRAME - SEAL_OVERHEAD
-"""Largest frame that can be sealed (the sealed frame is itself a frame)."""
 SIDES = ("client", "host")
 
 WRONG_CODE = "wrong join code"
@@ -83,7 +80,7 @@ class Channel:
     def seal(self, data: bytes) -> bytes:
         """The sealed form of one frame's payload (a frame payload itself)."""
         if not 0 < len(data) <= MAX_PLAIN:
-            raise LocalProtocolError(f"cannot seal a frame of {len(data)} bytes")
+            raise LocalProtocolError(f"cannot seal a frame of {len(data)} bytes (at most {MAX_PLAIN})")
         sealed = self._send.encrypt(self._nonce(self.sent), data, None)
         self.sent += 1
         return sealed

@@ -6,6 +6,11 @@ What the host does with a message (`submit`):
 - it proves nothing about its author (a bad signature, bytes already in the
   transcript, a wrong sequence number or echoed head, a join that cannot be
   taken): **dropped**, `Dropped` names the connection it came from;
+- it is over MAX_SUBMIT bytes (the evidence of it could not be relayed:
+  `sizes.py`): **dropped** as `Oversized`, naming the connection, with the
+  message's SHA-256;
+- it would be a no-op (it crossed an interruption in flight) past its seat's
+  bounds (`stale.py`): **dropped** as `Flooding`, naming the connection;
 - it is the seat's own next message but the rules refuse it (its signature
   proves who sent it): **kept as evidence** in a host-signed entry, which
   every node checks again, and the hand stops;
@@ -17,6 +22,7 @@ series ends (`close`). It cannot forge a seat's move with either.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from engine.games import make
@@ -25,6 +31,8 @@ from .errors import LocalProtocolError, RemoteProtocolError
 from .identity import Identity
 from .messages import KIND_OF, Close, Evidence, Table, Timeout, to_body
 from .session import TableSession
+from .sizes import MAX_SUBMIT, clip_reason
+from .stale import NoopBounds
 from .transcript import (
     GENESIS,
     HOST,
@@ -38,11 +46,22 @@ from .transcript import (
     parse_header,
 )
 
-MAX_REASON = 200
-
 
 class Dropped(RemoteProtocolError):
     """A message the host refused without ordering it; `culprit` is the connection."""
+
+
+class Oversized(Dropped):
+    """A seat's message over MAX_SUBMIT: kept as evidence it could not be relayed. Its sender
+    broke the protocol (no client sends one); `digest` (SHA-256) names the bytes dropped."""
+
+    def __init__(self, reason: str, digest: bytes, *, culprit=None, entry: int | None = None) -> None:
+        super().__init__(reason, culprit=culprit, entry=entry)
+        self.digest = digest
+
+
+class Flooding(Dropped):
+    """A no-op past the seat's bounds (`protocol/stale.py`): dropped, its number not spent."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +103,7 @@ class Host:
         )
         self._seq = 0
         self.events: list = []  # what happened, as the host's own spectator session saw it
+        self.noops = NoopBounds()  # what each seat's no-ops cost the table
 
     @classmethod
     def resume(cls, identity: Identity, entries: list[bytes], shared=None) -> Host:
@@ -98,6 +118,7 @@ class Host:
         host.identity, host.table_id, host.session = identity, session.transcript.table_id, session
         host._table = None  # sent long ago: the first entry
         host.events = []
+        host.noops = NoopBounds()
         host._seq = sum(1 for data in entries if _sender_of(Entry.decode(data).message) == HOST)
         return host
 
@@ -121,15 +142,31 @@ class Host:
             index = len(self.transcript.entries) if self.transcript is not None else 0
             raise Dropped("the table has ended", culprit=None, entry=index)
         opened = self.screen(signed, connection)
+        noop = self.session.crosses_interruption(opened)
+        if noop:
+            self._bound_noop(opened, len(signed), connection)
         try:
             entry = self.judge(signed)
         except RemoteProtocolError as error:
             sender = opened.header.sender
             if opened.header.kind == "join" or error.culprit != sender:
                 raise Dropped(error.reason, culprit=connection, entry=error.entry) from None
-            evidence = self._own(Evidence(signed, error.reason[:MAX_REASON]))
+            evidence = self._own(Evidence(signed, clip_reason(error.reason)))
             return Ordered(evidence, error)
+        if noop:
+            self.noops.charge(opened.header.sender, self.session.interrupted_at, len(signed))
         return Ordered(entry)
+
+    def _bound_noop(self, opened, size: int, connection) -> None:
+        """`Flooding` if one more no-op from this seat is past its bounds (`protocol/stale.py`)."""
+        log, seat = self.transcript, opened.header.sender
+        assert log is not None  # `screen` passed
+        index = len(log.entries)
+        echoed = log.echoed_index(opened.header.head)
+        assert echoed is not None  # `screen` passed
+        reason = self.noops.check(seat, self.session.interrupted_at, index - 1 - echoed, size)
+        if reason is not None:
+            raise Flooding(reason, culprit=connection, entry=index)
 
     def screen(self, signed: bytes, connection=None):
         """The checks that need no rules: a signature by a known key (or the
@@ -138,6 +175,7 @@ class Host:
         session, log = self.session, self.transcript
         assert log is not None  # `open` ordered the table message first
         index = len(log.entries)
+        _check_size(signed, connection, index)
         try:
             opened = open_signed(signed, session.keys_for_message(signed), self.table_id)
             if log.has_message(signed):
@@ -170,7 +208,7 @@ class Host:
 
     def close(self, reason: str = "the host closed the table") -> bytes:
         """The entry that ends the table between hands."""
-        return self._own(Close(reason[:MAX_REASON]))
+        return self._own(Close(clip_reason(reason)))
 
     def _own(self, message) -> bytes:
         """Sign a host message, order it, and check it through our own session."""
@@ -191,6 +229,14 @@ class Host:
         log = self.transcript
         index, prev = (len(log.entries), log.head) if log else (0, GENESIS)
         return Entry(index, prev, signed).signed_by(self.identity, self.table_id).encode()
+
+
+def _check_size(signed: bytes, connection, index: int) -> None:
+    """`Oversized` for a message over MAX_SUBMIT: the host could not relay the evidence of it."""
+    if len(signed) > MAX_SUBMIT:
+        digest = hashlib.sha256(signed).digest()
+        reason = f"a message of {len(signed)} bytes, over the {MAX_SUBMIT}-byte limit (sha256 {digest.hex()[:16]})"
+        raise Oversized(reason, digest, culprit=connection, entry=index)
 
 
 def _sender_of(signed: bytes):

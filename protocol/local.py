@@ -230,7 +230,12 @@ class LocalTable:
                 on_hand(verdict)
 
 
-def replacement_seat(seat: int, entries: list[bytes]) -> tuple[TableSession, list[bytes]]:
-    """A computer player with a new key, caught up on the transcript, taking `seat`."""
-    identity = Identity.generate()
-    return TableSession.resume(seat, identity, SeatStore(), entries, name=f"seat {seat} (computer)", replacing=True)
+def replacement_seat(
+    seat: int, entries: list[bytes], identity: Identity | None = None, store: SeatStore | None = None
+) -> tuple[TableSession, list[bytes]]:
+    """A computer player taking `seat`, caught up on the transcript: a new key and an empty
+    store in memory, or the ones given (a host keeps them on disk, and a restarted host
+    rebuilds the seat from them)."""
+    identity = identity or Identity.generate()
+    store = SeatStore() if store is None else store
+    return TableSession.resume(seat, identity, store, entries, name=f"seat {seat} (computer)", replacing=True)

@@ -15,6 +15,7 @@ from typing import Literal, overload
 
 from .codec import expect_array, expect_bytes, expect_int, expect_list, expect_str
 from .errors import RemoteProtocolError
+from .sizes import MAX_SUBMIT
 
 MAX_HANDS = 10_000
 MAX_POSITION = 39
@@ -342,7 +343,7 @@ _PARSERS: dict[MessageKind, Callable[..., Message]] = {
     ),
     "reveal": lambda hand, seed: Reveal(_hand(hand), expect_bytes(seed, 32, "seed")),
     "evidence": lambda message, reason: Evidence(
-        expect_bytes(message, (1, 65536), "evidence message"),
+        expect_bytes(message, (1, MAX_SUBMIT), "evidence message"),  # the host takes none larger (sizes.py)
         expect_str(reason, 200, "evidence reason"),
     ),
     "timeout": lambda seat, owed: Timeout(expect_int(seat, 0, 5, "timed-out seat"), expect_str(owed, 16, "owed kind")),

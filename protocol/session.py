@@ -240,6 +240,23 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         echoed = self.transcript.echoed_index(header.head)
         return echoed is not None and echoed < self._interrupted_at and not self._in_phase(header, message)
 
+    def crosses_interruption(self, opened: Opened) -> bool:
+        """Would this message, as the next entry, be a no-op (`_is_stale`)? The host bounds
+        how many it orders (`protocol/stale.py`)."""
+        header = opened.header
+        if header.kind in HOST_KINDS or header.sender == HOST:
+            return False
+        try:
+            message = from_body(header.kind, opened.body)
+        except RemoteProtocolError:
+            return False  # refused as evidence, not a no-op
+        return self._is_stale(header, message)
+
+    @property
+    def interrupted_at(self) -> int:
+        """The index of the latest interruption (an early reveal, evidence, a time-out); -1 for none."""
+        return self._interrupted_at
+
     def _check_expected(self, header: Header, message, index: int) -> None:
         if not self._in_phase(header, message):
             hand = getattr(message, "hand", None)

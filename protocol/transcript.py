@@ -14,7 +14,6 @@ import hashlib
 from dataclasses import dataclass
 
 from .codec import (
-    MAX_FRAME,
     decode,
     encode,
     expect_array,
@@ -24,6 +23,7 @@ from .codec import (
 )
 from .errors import LocalProtocolError, RemoteProtocolError
 from .identity import Identity, sign_message, verify, verify_message
+from .sizes import MAX_MESSAGE  # the largest signed message an entry may hold (the chain of size bounds)
 
 VERSION = 3
 """Message format. 2: the deck on secp256k1 with a proof on every step (1: P-256, no proofs)."""
@@ -37,16 +37,6 @@ MAX_KIND = 32
 TABLE_ID_LEN = 16
 HASH_LEN = 32
 SIGNATURE_LEN = 64
-ENTRY_OVERHEAD = 1 + 9 + (2 + HASH_LEN) + 3 + (2 + SIGNATURE_LEN)
-"""Bytes an encoded `Entry` adds around its message, at worst: the msgpack
-array [index, prev, message, signature] costs 1 (fixarray of 4), 9 for the
-largest index (uint64 marker + 8 bytes, MAX_INDEX = 2**63-1), 2 + 32 for
-prev (bin8 header + hash), 3 for the message's bin16 header (every message
-is under 2**16 bytes), and 2 + 64 for the signature: 113 bytes."""
-MAX_MESSAGE = MAX_FRAME - ENTRY_OVERHEAD
-"""Largest encoded `Signed`, so that an `Entry` wrapping it fits in a frame:
-65536 - 113 = 65423 bytes (under 2**16, so its bin16 header is 3 bytes as
-counted)."""
 ENTRY_TAG = b"briscola-tui/entry/v1\x00"
 ENTRY_SIG_TAG = b"briscola-tui/entry-signature/v1\x00"
 

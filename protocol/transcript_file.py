@@ -1,11 +1,14 @@
 """The transcript file: a header frame (magic, format, table id, metadata), then one
-frame per entry, as `dump_transcript` writes it; `load_transcript_prefix` reads it back,
-forgiving only a last frame cut short by a crash. What the entries mean is
+frame per entry, as `dump_transcript` writes it; `load_transcript_prefix` reads it back
+(`TranscriptReader` a frame at a time), forgiving only a last frame cut short by a crash. What the entries mean is
 `transcript.py`'s."""
 
 from __future__ import annotations
 
+import io
+import itertools
 from collections.abc import Iterator
+from typing import BinaryIO
 
 from .codec import decode, encode, expect_array, expect_bytes, frame, frame_length, is_cut_value
 from .errors import ProtocolError, RemoteProtocolError
@@ -43,48 +46,78 @@ def load_transcript_prefix(data: bytes) -> tuple[bytes, list, list[Entry], int]:
     Chain and signature checks are left to a TableSession reading the
     entries, which names the entry that is itself wrong.
     """
-    frames = _split_frames(data)
-    try:
-        head = next(frames, None)
-        if head is None and data:
-            raise RemoteProtocolError("header frame cut short")
-        table_id, meta = _parse_file_header(head)
-    except OldTranscript:
-        raise
-    except ProtocolError as exc:
-        raise NotATranscript(f"not a transcript: {exc.reason}") from None
-    assert head is not None  # else `_parse_file_header` refused it
-    entries: list[Entry] = []
-    consumed = 4 + len(head)
-    try:
-        for payload in frames:
-            entries.append(_parse_stored_entry(payload, table_id))
-            consumed += 4 + len(payload)
-    except RemoteProtocolError as exc:
-        raise RemoteProtocolError(f"corrupted entry: {exc.reason}", entry=len(entries)) from None
-    return table_id, meta, entries, len(data) - consumed
+    reader = TranscriptReader(io.BytesIO(data))
+    entries = list(reader.entries())
+    return reader.table_id, reader.meta, entries, reader.torn
 
 
-def _split_frames(data: bytes) -> Iterator[bytes]:
-    """Payloads of the whole frames of a file, one at a time (errors when
-    reached); stops before a last frame that the end of the data cuts short."""
-    offset = 0
-    while offset < len(data):
-        prefix = data[offset : offset + 4]
+class TranscriptReader:
+    """A transcript file read one frame at a time from a binary stream, as
+    `load_transcript_prefix` reads it whole: the header when made (`table_id`,
+    `meta`; NotATranscript or OldTranscript), then `entries()`, each decoded
+    only when asked for. It holds one frame at a time (MAX_FRAME bytes at
+    most), so a caller checking each entry as it comes stops at the first bad
+    one without reading the rest. Once `entries()` has ended, `torn` is how
+    many bytes a last frame cut short had (dropped, as a crash mid-write
+    leaves it)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self.torn = 0
+        try:
+            self.table_id, self.meta = _parse_file_header(self._next_frame())
+        except OldTranscript:
+            raise
+        except ProtocolError as exc:
+            raise NotATranscript(f"not a transcript: {exc.reason}") from None
+
+    def entries(self) -> Iterator[Entry]:
+        """Each whole frame's entry, in order; a RemoteProtocolError naming the
+        entry (its index) for the first that does not decode or has a length
+        prefix no writer could have written."""
+        for index in itertools.count():
+            try:
+                payload = self._next_frame()
+                if payload is None:
+                    return
+                entry = _parse_stored_entry(payload, self.table_id)
+            except RemoteProtocolError as exc:
+                raise RemoteProtocolError(f"corrupted entry: {exc.reason}", entry=index) from None
+            yield entry
+
+    def _next_frame(self) -> bytes | None:
+        """The next whole frame's payload; None at the end of the file, or for a
+        last frame the end cuts short (its bytes are `torn`)."""
+        prefix = self._read(4)
         if len(prefix) < 4:
-            # Cut inside the prefix: forgiven only if some valid length starts so.
-            lowest = max(int.from_bytes(prefix.ljust(4, b"\x00"), "big"), 1)
-            frame_length(lowest.to_bytes(4, "big"))
-            return
+            _check_cut_prefix(prefix)
+            self.torn = len(prefix)
+            return None
         size = frame_length(prefix)
-        if offset + 4 + size > len(data):
-            if not is_cut_value(data[offset + 4 :]):
+        payload = self._read(size)
+        if len(payload) < size:
+            if not is_cut_value(payload):
                 raise RemoteProtocolError(
                     f"frame length {size} runs past the end of the file, but its content does not"
                 )
-            return
-        yield data[offset + 4 : offset + 4 + size]
-        offset += 4 + size
+            self.torn = 4 + len(payload)
+            return None
+        return payload
+
+    def _read(self, size: int) -> bytes:
+        """`size` bytes, or fewer at the end of the stream."""
+        chunks, left = [], size
+        while left > 0 and (chunk := self._stream.read(left)):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+
+def _check_cut_prefix(prefix: bytes) -> None:
+    """A length prefix cut short is forgiven only if some valid length starts so."""
+    if prefix:
+        lowest = max(int.from_bytes(prefix.ljust(4, b"\x00"), "big"), 1)
+        frame_length(lowest.to_bytes(4, "big"))
 
 
 def _parse_file_header(payload: bytes | None) -> tuple[bytes, list]:

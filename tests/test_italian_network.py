@@ -19,7 +19,7 @@ from briscola_tui.net.client import Client, Options
 from briscola_tui.net.connection import Conn
 from briscola_tui.net.listener import Keyboard, Listener
 from briscola_tui.net.ordering import BOT_NAMES
-from briscola_tui.tables.network import _waiting
+from briscola_tui.tables.lobby_data import waiting
 from protocol.channel import WRONG_CODE
 
 BRISCOLA = Path(sys.executable).parent / "briscola"
@@ -72,8 +72,8 @@ def test_refusals_and_the_prompt_in_italian(italian):
 
 def test_the_lobby_and_the_host_console_in_italian(italian):
     joining = SimpleNamespace(phase="join", expected=lambda: (None, {1, 2}))
-    assert _waiting(joining) == "in attesa di giocatori per i posti 1, 2"
-    assert _waiting(SimpleNamespace(phase="play", expected=lambda: (None, set()))) == "mano in corso"
+    assert waiting(joining) == "in attesa di giocatori per i posti 1, 2"
+    assert waiting(SimpleNamespace(phase="play", expected=lambda: (None, set()))) == "mano in corso"
     conn = Conn(3, writer=None)
     conn.seat = 0
     assert str(conn) == "connessione 3 (posto 0)"
@@ -97,7 +97,7 @@ def test_english_is_unchanged():
     conn.role = "spectator"
     assert str(conn) == "connection 3 (spectator)"
     seating = SimpleNamespace(phase="seating", expected=lambda: (None, {1, 2}))
-    assert _waiting(seating) == "waiting for seat 1, 2 to be taken again"
+    assert waiting(seating) == "waiting for seat 1, 2 to be taken again"
     guesses = Guesses(GuessLimits())
     guesses.wrong_code("10.0.0.9")
     guesses.wrong_code("10.0.0.9")

@@ -293,7 +293,7 @@ def test_the_checks_catch_textual_outside_the_ui_package(tmp_path):
 # --- the layers inside the product (docs/architecture.md) --------------------------------
 
 PRODUCT_LAYERS = (
-    ("language", "po", "names", "options", "os_errors", "wording", "render", "notes", "engine_words"),
+    ("language", "po", "names", "options", "os_errors", "wording", "phrases", "render", "notes", "engine_words"),
     ("files", "games"),
     ("net", "tools"),
     ("tables",),

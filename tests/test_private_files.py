@@ -141,3 +141,132 @@ def test_a_host_transcript_with_garbage_appended_is_a_one_line_error(tmp_path):
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith("briscola host: t.bin: entry ") and "cannot be read" in lines[0]
     assert path.read_bytes() == before  # nothing cut off or lost
+
+
+# --- links where briscola expects a folder or file of its own ----------------------------
+
+
+def planted(tmp_path: Path, target_mode: int = 0o755) -> Path:
+    """Someone else's folder (open to all), with a file in it, for a link to point at."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "precious").write_text("precious")
+    os.chmod(victim, target_mode)
+    return victim
+
+
+@pytest.mark.parametrize("name", ["seats", "host-bots", "codes", "transcripts"])
+def test_a_subfolder_planted_as_a_link_is_refused_and_its_target_left_alone(tmp_path, monkeypatch, name):
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    victim = planted(tmp_path)
+    (data_dir() / name).symlink_to(victim)
+    with pytest.raises(UnsafeFolder, match=f"^{tmp_path / 'home' / name} is a symbolic link; "):
+        folders.subfolder(name)
+    assert mode(victim) == 0o755 and sorted(p.name for p in victim.iterdir()) == [
+        "precious"
+    ]  # not chmod'ed, nothing in it
+    assert (data_dir() / name).is_symlink()  # nothing removed either
+
+
+def test_a_dangling_link_for_a_subfolder_is_refused_and_nothing_made_where_it_points(tmp_path, monkeypatch):
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    (data_dir() / "seats").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(UnsafeFolder, match="is a symbolic link"):
+        folders.subfolder("seats")
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_data_folder_that_is_a_link_is_refused(tmp_path, monkeypatch):
+    victim = planted(tmp_path)
+    (tmp_path / "home").symlink_to(victim)
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    with pytest.raises(UnsafeFolder, match="is a symbolic link"):
+        data_dir()
+    assert mode(victim) == 0o755
+
+
+def test_a_seat_store_planted_as_a_link_is_not_read(tmp_path, monkeypatch):
+    from briscola_tui.files.storage import FileSeatStore
+
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    victim = planted(tmp_path) / "precious"
+    table_id = bytes(range(16))
+    (folders.subfolder("seats") / f"{table_id.hex()}-seat0.store").symlink_to(victim)
+    with pytest.raises(UnsafeFolder, match="seat0.store is a symbolic link"):
+        FileSeatStore.for_seat(table_id, 0)
+    assert victim.read_text() == "precious"
+
+
+@pytest.mark.parametrize("planted_at", ["seats", "host.key", "host-bots"])
+def test_a_host_with_a_link_in_its_data_folder_stops_with_one_line(tmp_path, planted_at):
+    """A real `briscola host`: a link where its folder or key should be is named, and refused
+    before anything is written or listened on; the link's target is left as it was."""
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    victim = planted(tmp_path)
+    (home / planted_at).symlink_to(victim / "precious" if planted_at.endswith(".key") else victim)
+    command = ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--bots", "1", "--level", "random"]
+    done = subprocess.run(
+        [sys.executable, "-m", "briscola_tui", *command],
+        cwd=tmp_path,
+        env={**os.environ, "BRISCOLA_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"briscola host: {home / planted_at} is a symbolic link; "), done.stderr
+    assert mode(victim) == 0o755 and sorted(p.name for p in victim.iterdir()) == ["precious"]
+    assert (victim / "precious").read_text() == "precious"
+    assert not (home / "transcripts").exists() or not any((home / "transcripts").iterdir())  # no table was opened
+
+
+@pytest.mark.parametrize("kind", ["join", "watch"])
+def test_a_client_with_a_link_for_its_transcripts_stops_with_one_line_before_connecting(tmp_path, kind):
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    victim = planted(tmp_path)
+    (home / "transcripts").symlink_to(victim)
+    done = subprocess.run(
+        [sys.executable, "-m", "briscola_tui", kind, "127.0.0.1:9", "--headless", "--retry", "0", "--code", "x"],
+        env={**os.environ, "BRISCOLA_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr == (
+        f"briscola {kind}: {home / 'transcripts'} is a symbolic link; briscola keeps keys and secrets "
+        "only in folders and files of its own (remove the link)\n"
+    )
+    assert done.stdout == "" and mode(victim) == 0o755
+
+
+def test_a_saved_game_whose_folder_or_transcript_is_a_link_is_not_offered(tmp_path, monkeypatch):
+    from briscola_tui.files.saved import saved_games
+
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
+    done = subprocess.run(
+        [sys.executable, "-m", "briscola_tui", "selfplay", "--hands", "1", "-q", "--transcript", "t.bin"],
+        cwd=tmp_path,
+        env={**os.environ, "BRISCOLA_HOME": str(tmp_path / "home")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    saved = folders.subfolder("saved")
+    transcripts = folders.subfolder("transcripts")
+    real = saved / "offline-briscola-real"
+    real.mkdir(mode=0o700)
+    (real / "game.json").write_text('{"version": 1, "game": "briscola", "players": 2}')
+    (transcripts / "offline-briscola-real.bin").write_bytes((tmp_path / "t.bin").read_bytes())
+    assert [g.slot.name for g in saved_games()] == ["offline-briscola-real"]
+    (saved / "offline-briscola-linked").symlink_to(real)  # a folder planted as a link
+    (transcripts / "offline-briscola-linked.bin").write_bytes((tmp_path / "t.bin").read_bytes())
+    elsewhere = saved / "offline-briscola-elsewhere"  # a real folder, its transcript a link
+    elsewhere.mkdir(mode=0o700)
+    (elsewhere / "game.json").write_text('{"version": 1, "game": "briscola", "players": 2}')
+    (transcripts / "offline-briscola-elsewhere.bin").symlink_to(tmp_path / "t.bin")
+    assert [g.slot.name for g in saved_games()] == ["offline-briscola-real"]

@@ -1,12 +1,14 @@
 """The signed message envelope and the hash-chained transcript."""
 
+import io
 import os
 
 import pytest
 
-from protocol.codec import MAX_FRAME, encode, frame
+from protocol.codec import encode, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
+from protocol.sizes import MAX_ENTRY
 from protocol.transcript import (
     GENESIS,
     HOST,
@@ -27,6 +29,7 @@ from protocol.transcript_file import (
     FILE_VERSION,
     NotATranscript,
     OldTranscript,
+    TranscriptReader,
     dump_transcript,
     load_transcript_prefix,
 )
@@ -401,7 +404,7 @@ def test_worst_case_entry_fits_a_frame():
     message = signed.encode()
     entry = Entry(MAX_INDEX, b"\xff" * 32, message).signed_by(table.ids[HOST], TABLE)
     framed = frame(entry.encode())
-    assert len(framed) == 4 + MAX_FRAME  # the bound is tight
+    assert len(framed) == 4 + MAX_ENTRY  # the bound is tight (tests/test_size_chain.py: the rest of the chain)
     assert Entry.decode(framed[4:]) == entry
     assert Signed.decode(entry.message) == signed
 
@@ -497,3 +500,39 @@ def test_prefix_leaves_chain_checks_to_the_reader_who_names_the_changed_entry():
     with pytest.raises(RemoteProtocolError) as info:
         receive_all(TABLE, got, table.keys)
     assert info.value.entry == 1  # the reader names the changed one
+
+
+class Counted(io.BytesIO):
+    """A stream that counts the bytes read from it."""
+
+    taken = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        self.taken += len(data)
+        return data
+
+
+def test_a_reader_reads_an_entry_only_when_asked_and_stops_at_the_first_bad_frame():
+    table = Table()
+    entries = table.play([HOST, 0, 1])
+    good = dump_transcript(TABLE, META, entries)
+    stream = Counted(good + frame(b"\xc1 not msgpack") + good * 50)
+    reader = TranscriptReader(stream)
+    assert (reader.table_id, reader.meta) == (TABLE, META)
+    assert stream.taken == 4 + int.from_bytes(good[:4], "big")  # the header only
+    read = reader.entries()
+    assert next(read) == entries[0]
+    with pytest.raises(RemoteProtocolError) as info:
+        list(read)
+    assert info.value.entry == len(entries) and "corrupted entry" in info.value.reason
+    assert stream.taken == len(good) + len(frame(b"\xc1 not msgpack"))  # nothing after the bad frame
+
+
+def test_a_reader_counts_a_torn_last_frame_as_load_transcript_prefix_does():
+    table = Table()
+    data = dump_transcript(TABLE, META, table.play([HOST, 0, 1]))
+    for cut in (len(data) - 3, len(data) - 40):
+        reader = TranscriptReader(io.BytesIO(data[:cut]))
+        assert [*reader.entries()] == load_transcript_prefix(data[:cut])[2]
+        assert reader.torn == load_transcript_prefix(data[:cut])[3] > 0

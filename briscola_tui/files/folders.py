@@ -17,7 +17,7 @@ from pathlib import Path
 import platformdirs
 
 from ..language import _
-from .platform import PRIVATE, owned_by_another
+from .platform import BINARY, PRIVATE, owned_by_another
 
 
 class UnsafeFolder(OSError):
@@ -27,17 +27,49 @@ class UnsafeFolder(OSError):
 def private_folder(folder: Path) -> Path:
     """`folder`, made if missing (each new level mode 0o700, whatever the umask), and
     readable by this user only: an existing one that others may read or enter is made
-    private with a warning on standard error; one another user owns, or a path that is
-    not a folder, is refused (UnsafeFolder) with a message that says what to do."""
+    private with a warning on standard error; one another user owns, a symbolic link
+    (never followed, nor its target changed) or a path that is not a folder, is refused
+    (UnsafeFolder) with a message that says what to do."""
+    _make_levels(folder)
+    if os.name != "posix":
+        _check_folder(folder, os.lstat(folder))
+        return folder
+    fd = _open_folder(folder)
+    try:
+        status = os.fstat(fd)
+        _check_folder(folder, status)
+        _make_private(fd, folder, status)
+    finally:
+        os.close(fd)
+    return folder
+
+
+def _make_levels(folder: Path) -> None:
+    """Make the levels of `folder` that are missing (a link, even a dangling one, is there)."""
     missing = []
     probe = folder
-    while not probe.exists() and probe != probe.parent:
+    while not os.path.lexists(probe) and probe != probe.parent:
         missing.append(probe)
         probe = probe.parent
     for level in reversed(missing):
         with contextlib.suppress(FileExistsError):
             os.mkdir(level, 0o700)  # the umask can only take bits away from 0o700
-    status = os.stat(folder)
+
+
+def _open_folder(folder: Path) -> int:
+    """A descriptor of `folder` itself, never of what a link there points to."""
+    try:
+        return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | PRIVATE)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.ENOTDIR):
+            _check_folder(folder, os.lstat(folder))  # says which
+        raise
+
+
+def _check_folder(folder: Path, status: os.stat_result) -> None:
+    """UnsafeFolder unless `status` is of a folder of this user's."""
+    if stat.S_ISLNK(status.st_mode):
+        raise link_refused(folder)
     if not stat.S_ISDIR(status.st_mode):
         raise UnsafeFolder(_("{folder} is not a folder (set BRISCOLA_HOME to a folder of yours)").format(folder=folder))
     if owned_by_another(status):
@@ -47,18 +79,31 @@ def private_folder(folder: Path) -> Path:
                 "(set BRISCOLA_HOME to a folder of yours)"
             ).format(folder=folder)
         )
-    if os.name == "posix" and stat.S_IMODE(status.st_mode) & 0o077:
-        os.chmod(folder, 0o700)
-        if folder not in _WARNED:
-            _WARNED.add(folder)
-            with contextlib.suppress(OSError, ValueError):
-                print(
-                    _("briscola: {folder} was open to other users (mode {mode}); made it private (700)").format(
-                        folder=folder, mode=f"{stat.S_IMODE(status.st_mode):o}"
-                    ),
-                    file=sys.stderr,
-                )
-    return folder
+
+
+def link_refused(path: Path) -> UnsafeFolder:
+    """The error for a symbolic link where briscola expects a folder or file of its own."""
+    return UnsafeFolder(
+        _(
+            "{path} is a symbolic link; briscola keeps keys and secrets only in folders and files of its own (remove the link)"
+        ).format(path=path)
+    )
+
+
+def _make_private(fd: int, folder: Path, status: os.stat_result) -> None:
+    """Take away every bit of the folder open at `fd` that lets others in, and say so once."""
+    if not stat.S_IMODE(status.st_mode) & 0o077:
+        return
+    os.fchmod(fd, 0o700)
+    if folder not in _WARNED:
+        _WARNED.add(folder)
+        with contextlib.suppress(OSError, ValueError):
+            print(
+                _("briscola: {folder} was open to other users (mode {mode}); made it private (700)").format(
+                    folder=folder, mode=f"{stat.S_IMODE(status.st_mode):o}"
+                ),
+                file=sys.stderr,
+            )
 
 
 _WARNED: set[Path] = set()
@@ -76,6 +121,27 @@ def data_dir() -> Path:
 def subfolder(name: str) -> Path:
     """`<data folder>/<name>`, made private like the data folder."""
     return private_folder(data_dir() / name)
+
+
+def own_file(path: Path) -> Path:
+    """`path`, unless a symbolic link is there (UnsafeFolder): a file of ours is read
+    only where it is, never through a link someone planted."""
+    if os.path.islink(path):
+        raise link_refused(path)
+    return path
+
+
+def read_own(path: Path) -> bytes:
+    """The bytes of a file of ours, never read through a symbolic link at `path`
+    (UnsafeFolder); FileNotFoundError if there is none."""
+    try:
+        fd = open_private(path, os.O_RDONLY | BINARY)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise link_refused(path) from None
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
 
 
 def open_private(path: Path, flags: int) -> int:

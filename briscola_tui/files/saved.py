@@ -83,7 +83,7 @@ class Slot:
         hold_lock(f"saved/{self.name}/game")
 
     def key(self, node: str) -> Path:
-        return self.folder / f"{node}.key"
+        return folders.own_file(self.folder / f"{node}.key")  # never a link planted there
 
     def save_identity(self, node: str, identity: Identity) -> None:
         identity.save(self.key(node))
@@ -115,7 +115,7 @@ class Slot:
 
     def read_meta(self) -> dict:
         try:
-            meta = json.loads((self.folder / "game.json").read_text())
+            meta = json.loads(folders.read_own(self.folder / "game.json").decode())
         except (OSError, ValueError) as error:
             raise NotResumable(
                 _("{name}: no readable game.json ({why})").format(name=self.name, why=os_error_words(error))
@@ -158,15 +158,15 @@ def saved_games() -> list[SavedGame]:
     """The unfinished offline games in the data folder, newest first (unreadable ones left out)."""
     root = data_dir()
     try:
-        folders = [p for p in (root / "saved").iterdir() if p.is_dir()]
+        found = [p for p in (root / "saved").iterdir() if p.is_dir() and not p.is_symlink()]  # a link: not ours
     except OSError:
         return []
     games = []
-    for folder in folders:
+    for folder in found:
         slot = Slot(folder.name, root)
         try:
             meta = slot.read_meta()
-            when = slot.transcript.stat().st_mtime
+            when = os.lstat(folders.own_file(slot.transcript)).st_mtime  # a link there: not resumed
             games.append(
                 SavedGame(
                     slot,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from protocol.codec import frame
 from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.store import SeatStore
 from protocol.transcript import GENESIS, Entry, entry_hash, verify_chain
-from protocol.transcript_file import dump_transcript, load_transcript_prefix
+from protocol.transcript_file import TranscriptReader, dump_transcript, load_transcript_prefix
 
 from ..language import _
 from . import atomic, folders
@@ -54,9 +55,10 @@ def read_transcript_file(path: str | os.PathLike) -> LoadedTranscript:
     Chain and signature checks are left to a TableSession reading the
     entries, which names the entry that is itself wrong.
     """
-    data = Path(path).read_bytes()
-    table_id, meta, entries, torn = load_transcript_prefix(data)
-    return LoadedTranscript(table_id, meta, entries, [torn_warning(torn)] if torn else [])
+    with open(path, "rb") as stream:  # a frame at a time (`TranscriptReader`): no copy of the whole file
+        reader = TranscriptReader(stream)
+        entries = list(reader.entries())
+    return LoadedTranscript(reader.table_id, reader.meta, entries, [torn_warning(reader.torn)] if reader.torn else [])
 
 
 def read_transcript(path: str | os.PathLike) -> tuple[bytes, list[Entry]]:
@@ -230,13 +232,16 @@ class FileSeatStore(SeatStore):
     def __init__(self, path: str | os.PathLike) -> None:
         super().__init__()
         self.path = Path(path)
-        if self.path.exists():
-            try:
-                self.load_bytes(self.path.read_bytes())
-            except ProtocolError as error:
-                raise StoreError(
-                    _("{path} is not a seat store: {reason}").format(path=self.path, reason=error.reason)
-                ) from None
+        try:
+            data = folders.read_own(self.path)  # not through a link planted there (UnsafeFolder)
+        except FileNotFoundError:
+            return
+        try:
+            self.load_bytes(data)
+        except ProtocolError as error:
+            raise StoreError(
+                _("{path} is not a seat store: {reason}").format(path=self.path, reason=error.reason)
+            ) from None
 
     @classmethod
     def for_seat(cls, table_id: bytes, seat: int) -> FileSeatStore:
@@ -258,7 +263,7 @@ class QuickSeatStore(FileSeatStore):
     the secrets in memory only and the game plays on; `lost(error)` is told."""
 
     kept = True
-    lost = None
+    lost: Callable[[OSError], None] | None = None
 
     def save(self) -> None:
         if not self.kept:

@@ -17,6 +17,7 @@ import asyncio
 import math
 import secrets
 import struct
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -34,11 +35,9 @@ from .connection import Busy, Conn, Limits, read_frame
 from .ordering import BOT_NAMES, Bot, is_bot_name
 from .relay import Relay
 
-try:
+if sys.platform != "win32":  # (not on Windows: the pool only counts what asyncio has read there)
     import fcntl
     import termios
-except ImportError:  # not on Windows: the pool only counts what asyncio has read there
-    fcntl = termios = None  # type: ignore[assignment]
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
@@ -208,7 +207,7 @@ def _first_to_go(conns: list[Conn]) -> Conn:
 
 def _waiting_bytes(sock) -> int:
     """Bytes received on a socket that nobody has read yet (0 where that cannot be asked)."""
-    if fcntl is None:
+    if sys.platform == "win32":
         return 0
     try:
         return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, bytes(4)))[0]

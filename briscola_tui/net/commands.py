@@ -8,7 +8,6 @@ import os
 import random
 import secrets
 import shlex
-import socket
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -19,15 +18,17 @@ from engine.games import make
 from engine.text import name_problem, normal_name, visible
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Host
-from protocol.identity import Identity
+from protocol.identity import Identity, KeyFileError
+from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript_file import NotATranscript
 
 from ..files import atomic
-from ..files.folders import InUse, data_dir, hold_lock, open_private, subfolder
+from ..files.folders import InUse, data_dir, hold_lock, open_private, own_file, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
 from ..language import _, n_
 from ..options import HostOptions, JoinOptions, WatchOptions
+from .addresses import addresses
 from .admission import GuessLimits, new_code
 from .client import Client, Options
 from .connection import Limits
@@ -93,11 +94,25 @@ class Hosting:
             Path(self.port_file).write_text(str(port))
 
 
+HOST_FOLDERS = ("transcripts", "codes", "seats", "host-bots")
+"""The subfolders of the data folder a host keeps its table's files in."""
+CLIENT_FOLDERS = ("transcripts", "seats")
+"""Those a player or a spectator keeps its copy of the transcript and its seat's secrets in."""
+
+
+def own_folders(names: tuple[str, ...]) -> None:
+    """Make (private) or check the data folder's subfolders `names`: a link where one should be
+    is said (UnsafeFolder) before anything is written or any connection made."""
+    for name in names:
+        subfolder(name)
+
+
 def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
     """The table `briscola host` serves (a new one, or the one its --transcript holds), its
     computer players and join code; `say(line)` hears what the server has to tell."""
     person_name(options.name or "")
-    identity = Identity.load_or_create(data_dir() / "host.key")
+    own_folders(HOST_FOLDERS)
+    identity = Identity.load_or_create(own_file(data_dir() / "host.key"))
     path = Path(options.transcript) if options.transcript else None
     resumed = path is not None and path.exists()
     if path is not None and resumed:
@@ -119,6 +134,7 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
         _save_code(host.table_id, code)  # a restarted host keeps the code its players were given
     level = host_level(options)
     bots = _host_bots(host, options, log, level)
+    bots.update(_replacement_bots(host, options, log, level))
     replace_with_bot = players.get(level) if options.bots_replace else None
     time_limit = options.time_limit if options.time_limit is not None else session.rules.get("time_limit")
     server = TableServer(
@@ -129,6 +145,7 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
         time_limit=time_limit,
         replace_with_bot=replace_with_bot,
         hands=options.hands,
+        replacement=lambda seat, entries: kept_replacement(host.table_id, seat, entries),
         say=say,
         limits=_limits(options),
         guesses=_guess_limits(options),
@@ -304,56 +321,66 @@ def _host_bots(host: Host, options: HostOptions, log: TranscriptFile, level: str
     player = players.get(level)
     out = {}
     for seat in range(session.players - options.bots, session.players):
-        key = subfolder("host-bots") / f"{host.table_id.hex()}-seat{seat}.key"
-        identity = Identity.load_or_create(key)
+        identity = Identity.load_or_create(_bot_key(host.table_id, seat))
         store = FileSeatStore.for_seat(host.table_id, seat)
         bot, owed = TableSession.resume(seat, identity, store, entries, name=bot_name(seat))
         out[seat] = Bot(bot, player, random.Random(), owed)
     return out
 
 
-def addresses(bind: str, port: int) -> list[str]:
-    """The HOST:PORT others should give to reach a table listening on `bind`:
-    `bind` itself, or for every interface this machine's LAN addresses, then loopback."""
-    if bind not in ("0.0.0.0", "::", ""):
-        return [join_address(bind, port)]
-    family = socket.AF_INET6 if bind == "::" else socket.AF_INET
-    found = [a for a in _lan_addresses(family) if not _loopback(a)]
-    return [join_address(a, port) for a in found] + [join_address("::1" if bind == "::" else "127.0.0.1", port)]
+def _bot_key(table_id: bytes, seat: int, tag: str = "") -> Path:
+    """Where the key of the host's computer player at `seat` is kept (`tag`: "-replacement")."""
+    return own_file(subfolder("host-bots") / f"{table_id.hex()}-seat{seat}{tag}.key")
 
 
-def _lan_addresses(family: int) -> list[str]:
-    """This machine's addresses: the one its default route leaves from (a UDP socket
-    "connected" to a private address sends nothing), then those its name resolves to."""
-    found: list[str] = []
-    probe = "fd00::1" if family == socket.AF_INET6 else "10.255.255.255"
+def _replacement_files(table_id: bytes, seat: int) -> tuple[Path, Path]:
+    """The key and the store of a computer player that took `seat` (`--bots-replace`): names of
+    their own, apart from the seat's earlier holder's (who may have played from this data folder)."""
+    tag = "-replacement"
+    return _bot_key(table_id, seat, tag), subfolder("seats") / f"{table_id.hex()}-seat{seat}{tag}.store"
+
+
+def kept_replacement(table_id: bytes, seat: int, entries: list[bytes]) -> tuple[TableSession, list[bytes]]:
+    """A computer player taking `seat` with a new key and an empty store, both on disk before its
+    join is signed (a leftover of an earlier try, whose join never got in, is replaced)."""
+    key, store_path = _replacement_files(table_id, seat)
+    identity = Identity.generate()
+    identity.save(key)
+    store_path.unlink(missing_ok=True)
+    return replacement_seat(seat, entries, identity, FileSeatStore(store_path))
+
+
+def _replacement_bots(host: Host, options: HostOptions, log: TranscriptFile, level: str) -> dict[int, Bot]:
+    """The computer players that took a seat before this host restarted: each seat whose key in
+    the transcript is the one kept for it, rebuilt from its store."""
+    session = host.session
+    entries = [e.encode() for e in log.entries]
+    out = {}
+    for seat in range(session.players - options.bots):
+        key, store = _replacement_files(host.table_id, seat)
+        identity = _kept_key(key, session.keys.get(seat))
+        if identity is None:
+            continue
+        bot, owed = replacement_seat(seat, entries, identity, FileSeatStore(store))
+        out[seat] = Bot(bot, players.get(level), random.Random(), owed)
+    return out
+
+
+def _kept_key(path: Path, key: bytes | None) -> Identity | None:
+    """The key kept at `path`, if there is one and it is `key` (the seat's now)."""
+    if key is None or not path.exists():
+        return None
     try:
-        with socket.socket(family, socket.SOCK_DGRAM) as udp:
-            udp.connect((probe, 9))
-            found.append(str(udp.getsockname()[0]))
-    except OSError:
-        pass
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, family):
-            if info[4][0] not in found:
-                found.append(str(info[4][0]))
-    except OSError:
-        pass
-    return [a.split("%")[0] for a in found]
-
-
-def _loopback(address: str) -> bool:
-    return address.startswith("127.") or address == "::1"
-
-
-def join_address(address: str, port: int) -> str:
-    """HOST:PORT as `briscola join` takes it (an IPv6 address in brackets)."""
-    return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+        identity = Identity.load(path)
+    except KeyFileError as error:
+        raise SetupError(_("{why}; the file is left as it is").format(why=error)) from None
+    return identity if identity.public_bytes == key else None
 
 
 def join_options(options: JoinOptions) -> Options:
     """What `briscola join` asks of the host (SetupError for a bad address)."""
     address, port = host_port(options.address)
+    own_folders(CLIENT_FOLDERS)
     player = players.get(options.bot) if options.bot else None
     return Options(
         address,
@@ -370,6 +397,7 @@ def join_options(options: JoinOptions) -> Options:
 def watch_options(options: WatchOptions) -> Options:
     """What `briscola watch` asks of the host (SetupError for a bad address)."""
     address, port = host_port(options.address)
+    own_folders(CLIENT_FOLDERS)
     return Options(address, port, "spectator", "", options.code or "", -1, None, retry_seconds=options.retry)
 
 
@@ -381,7 +409,7 @@ def player_identity() -> Identity:
         hold_lock("player")
     except InUse as error:
         raise SetupError(str(error)) from None
-    return Identity.load_or_create(data_dir() / "identity.key")
+    return Identity.load_or_create(own_file(data_dir() / "identity.key"))
 
 
 def join_command(options: JoinOptions) -> int:

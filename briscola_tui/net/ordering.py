@@ -17,9 +17,10 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from protocol.errors import ProtocolError
-from protocol.host import Dropped, Host
+from protocol.host import Dropped, Flooding, Host, Oversized
 from protocol.local import replacement_seat
 from protocol.session import TableSession
+from protocol.stale import FLOOD_DROPS
 from protocol.transcript import Signed, parse_header
 
 from ..language import N_, _
@@ -76,6 +77,7 @@ class Ordering:
         bots: dict[int, Bot],
         hands: int | None,
         replace_with_bot: object | None,
+        replacement=replacement_seat,
         reserved: dict[int, Conn],
         say,
         tell,
@@ -84,11 +86,13 @@ class Ordering:
         self.host, self.log, self.relay = host, log, relay
         self.bots, self.hands, self.reserved = bots, hands, reserved
         self.replace_with_bot = replace_with_bot  # a player function, or None
+        self.replacement = replacement  # (seat, entries) -> its session and what it owes (kept on disk by the host)
         self.say, self.tell, self.tell_away = say, tell, tell_away
         self.lock = asyncio.Lock()
         self.finished = asyncio.Event()
         self.since = time.monotonic()  # when the last entry was stored (the clock's turns start there)
         self.pending: deque = deque()
+        self.strikes: dict[int | None, int] = {}  # per seat: messages dropped in a row since one past its no-op bounds
 
     @property
     def session(self) -> TableSession:
@@ -136,8 +140,10 @@ class Ordering:
             ordered = await asyncio.to_thread(self.host.submit, message, source)
         except Dropped as error:
             if source is not None:
-                self.say(_("dropped a message from {source}: {reason}").format(source=source, reason=error.reason))
+                self._dropped(source, error)
             return
+        if source is not None:
+            self.strikes.pop(source.seat, None)  # it sent something the table takes: no flooder
         if ordered.refused is not None:
             self.say(
                 _("refused a message of seat {seat}: {reason} (kept as evidence)").format(
@@ -146,6 +152,23 @@ class Ordering:
             )
         await self.append(ordered.entry)
         await self._check_end()
+
+    def _dropped(self, source: Conn, error: Dropped) -> None:
+        """Say a message dropped, naming its connection; refuse one whose sender broke the
+        bounds no client breaks: a message too large to keep as evidence, or no-ops past the
+        seat's bounds again and again (a flooder)."""
+        self.say(_("dropped a message from {source}: {reason}").format(source=source, reason=error.reason))
+        if isinstance(error, Oversized):
+            self.relay.close(source, "a message over the size limit", refuse=True)
+        elif self._strike(source.seat, error) >= FLOOD_DROPS:
+            self.relay.close(source, "flooding the table with out-of-date messages", refuse=True)
+
+    def _strike(self, seat: int | None, error: Dropped) -> int:
+        """Count a drop against a seat that went past its no-op bounds (from that drop on, until
+        one of its messages is ordered); how many in a row."""
+        if isinstance(error, Flooding) or seat in self.strikes:
+            self.strikes[seat] = self.strikes.get(seat, 0) + 1
+        return self.strikes.get(seat, 0)
 
     def _signed_by(self, conn: Conn, message: bytes) -> bool:
         """May this connection submit this message? Only in the name of the key it proved."""
@@ -210,7 +233,7 @@ class Ordering:
                 continue  # a new key came to take it (table rule `retake`)
             assert self.host.transcript is not None  # (the host opened the table)
             entries = entries or [e.encode() for e in self.host.transcript.entries]
-            session, owed = await asyncio.to_thread(replacement_seat, seat, entries)
+            session, owed = await asyncio.to_thread(self.replacement, seat, entries)
             self.bots[seat] = Bot(session, self.replace_with_bot, random.Random())
             self.say(_("a computer player takes seat {seat}").format(seat=seat))
             for conn in list(self.relay.conns.values()):

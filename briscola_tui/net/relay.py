@@ -17,6 +17,7 @@ import time
 
 from protocol import handshake as hs
 from protocol.codec import frame
+from protocol.errors import ProtocolError
 
 from ..language import _
 from .connection import Conn, Limits
@@ -91,22 +92,36 @@ class Relay:
 
     async def writer(self, conn: Conn) -> None:
         """Write to one reader at its own pace: its frames, then the stored entries from its
-        cursor on (a slow reader costs the table nothing but its place in the list)."""
+        cursor on (a slow reader costs the table nothing but its place in the list). If writing
+        fails for any reason but the connection's, it is said and the connection is closed
+        (its client comes back): a writer never dies without a word."""
         try:
-            while True:
-                if conn.queue and conn.cursor >= conn.queue[0][0]:
-                    data = self._unqueue(conn)  # the goodbye comes after the entries stored before it
-                elif self._left_for(conn):
-                    data = self.frames[conn.cursor]
-                    conn.cursor += 1
-                else:
-                    conn.wake.clear()
-                    await conn.wake.wait()
-                    continue
-                conn.writer.write(self._wire(conn, data))
-                await conn.writer.drain()
+            await self._write(conn)
         except (ConnectionError, asyncio.CancelledError):
             return
+        except Exception as error:  # our own bug: said, never a silent table
+            self.failed(conn, error)
+
+    def failed(self, conn: Conn, error: Exception) -> None:
+        """Writing to `conn` failed on our side: say what failed, and close it (it may come back)."""
+        what = f"{type(error).__name__}: {error}"
+        self.say(_("could not relay to {conn}: {error}").format(conn=conn, error=what))
+        self.close(conn, "the host failed to relay to this connection", quiet=True)
+
+    async def _write(self, conn: Conn) -> None:
+        """The writer's loop (`writer`)."""
+        while True:
+            if conn.queue and conn.cursor >= conn.queue[0][0]:
+                data = self._unqueue(conn)  # the goodbye comes after the entries stored before it
+            elif self._left_for(conn):
+                data = self.frames[conn.cursor]
+                conn.cursor += 1
+            else:
+                conn.wake.clear()
+                await conn.wake.wait()
+                continue
+            conn.writer.write(self._wire(conn, data))
+            await conn.writer.drain()
 
     @staticmethod
     def _wire(conn: Conn, framed: bytes) -> bytes:
@@ -153,8 +168,8 @@ class Relay:
             last = hs.refuse(reason) if refuse else hs.bye(reason)
         try:
             conn.writer.write(self._wire(conn, frame(last)))
-        except (ConnectionError, RuntimeError):
-            pass
+        except (ConnectionError, RuntimeError, ProtocolError):
+            pass  # gone, or (a writer that failed: `failed`) not even the goodbye could be sealed
         conn.closed = True
         conn.writer.close()
         self.cut_later(conn)

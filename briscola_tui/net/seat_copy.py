@@ -10,7 +10,7 @@ from protocol.messages import from_body
 from protocol.session import TableSession
 from protocol.transcript import Entry, Signed, entry_hash, parse_header
 
-from ..files.folders import subfolder
+from ..files.folders import own_file, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
 from ..notes import SoFar
 
@@ -53,7 +53,7 @@ def open_log(table_id: bytes, seat: int | None, entries: list[bytes]) -> Transcr
     if the host's transcript is not the one stored."""
     folder = subfolder("transcripts")
     who = "watch" if seat is None else f"seat{seat}"
-    path = folder / f"{table_id.hex()}-{who}.bin"
+    path = own_file(folder / f"{table_id.hex()}-{who}.bin")  # never appended to through a planted link
     log = TranscriptFile.open(path) if path.exists() else TranscriptFile.create(path, table_id)
     log.sync_each = False  # the host's file is the table's; this copy is synced at the end
     held = [e.encode() for e in log.entries]

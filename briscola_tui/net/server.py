@@ -36,6 +36,7 @@ from protocol import handshake as hs
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.host import Host
+from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript import HOST
 
@@ -62,6 +63,7 @@ class TableServer:
         time_limit: float | None,
         replace_with_bot: object | None,
         hands: int | None,
+        replacement=replacement_seat,
         say,
         limits: Limits | None = None,
         guesses: GuessLimits | None = None,
@@ -85,6 +87,7 @@ class TableServer:
             bots=bots,
             hands=hands,
             replace_with_bot=replace_with_bot,
+            replacement=replacement,
             reserved=reserved,
             say=self._say,
             tell=self._tell,
@@ -137,6 +140,7 @@ class TableServer:
         if on_listen is not None:
             on_listen(addresses)
         clock = asyncio.create_task(self.clock.run())
+        clock.add_done_callback(self._clock_stopped)
         stats = asyncio.create_task(self._print_stats()) if self.limits.stats_seconds else None
         await self.ordering.start_bots()
         try:
@@ -158,6 +162,14 @@ class TableServer:
             await self._handlers_done(1.0)
         cheat = any(v.cheats for v in self.session.verdicts)  # one evicted (--bots-replace) and the table went on
         return 0 if self.session.phase == "over" and not cheat else 3
+
+    def _clock_stopped(self, clock: asyncio.Task) -> None:
+        """The clock ended by an error (it runs until cancelled): said, never a silent table."""
+        if not clock.cancelled() and clock.exception() is not None:
+            error = clock.exception()
+            self.say(
+                _("the clock stopped (no more time-outs): {error}").format(error=f"{type(error).__name__}: {error}")
+            )
 
     async def _handlers_done(self, seconds: float) -> None:
         """Let each connection's handler end by itself (its reader sees the close), rather than

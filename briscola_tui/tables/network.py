@@ -29,97 +29,27 @@ from dataclasses import replace
 from engine.state import Action
 from engine.view import SeatView
 from protocol.events import Event
-from protocol.identity import Identity, fingerprint
+from protocol.identity import Identity
 
-from ..language import _, n_
+from ..language import _
+from ..net.addresses import addresses
 from ..net.client import Client, Options
-from ..net.commands import Hosting, addresses, is_bot_name, person_name
-from ..net.listener import Listener
+from ..net.commands import Hosting, person_name
 from ..notes import Note, Said
 from ..os_errors import os_error_words
 from ..render import render, seat_names
-from .controller import Lobby, LobbySeat, Result
-
-LOBBY_PHASES = ("table", "join", "coin_commit", "coin_reveal")
-"""Table phases before the first hand: the lobby shows them, the table takes over after."""
+from .controller import Lobby, Result
+from .lobby_data import table_lobby
+from .screen_person import ScreenPerson
+from .table_listener import TableListener
 
 LOG_LINES = 40
 CLOSING_WAIT = 1.0
 """Seconds to wait, after a hand's audit, for the entry that may close the table."""
-ELLIPSIS = "..."
 
 
 class NetError(RuntimeError):
     """The table cannot go on for this client (refused, unreachable, stopped on a bad entry)."""
-
-
-class TableListener(Listener):
-    """What the client tells the app's network table: the log keeps the words, the screen the
-    events and notes; every change is published for the UI (`NetTable.publish`)."""
-
-    def __init__(self, net: NetTable) -> None:
-        super().__init__(net.client_said)
-        self.net = net
-
-    def event(self, event: Event) -> None:
-        self.net.client_told(event)
-
-    def note(self, note: Note) -> None:
-        self.net.client_noted(note)
-
-    def connected(self) -> None:
-        self.net.link(None)
-
-    def lost(self, what: str, error: BaseException) -> None:
-        self.net.link(_("{what}: the host is gone; trying again{ellipsis}").format(what=what, ellipsis=ELLIPSIS))
-
-    def retrying(self, text: str) -> None:
-        self.net.client_said(text, retrying=True)
-
-    def changed(self) -> None:
-        self.net.publish()
-
-    def took_entry(self) -> None:
-        self.net.entry_at = time.monotonic()  # the host's clock restarts with every entry it appends
-        self.net.publish()
-
-
-class ScreenPerson:
-    """The person at the screen answers for the seat: `decision` is the future the table
-    screen's choice resolves (`NetTable.advance`, from the UI's thread)."""
-
-    def __init__(self, net: NetTable) -> None:
-        self.net = net
-        self.decision: asyncio.Future | None = None
-
-    def prompt(self, offered: list[str]) -> None:
-        self._decision()
-        self.net.publish()
-
-    async def answer(self) -> Action | None:
-        """The action the person chose on the screen."""
-        decision = self._decision()
-        self.net.publish()  # the screen may ask now
-        try:
-            return await decision
-        finally:
-            self.decision = None
-
-    def awaiting(self, client: Client) -> bool:
-        """The person's answer is wanted now (entries may still arrive meanwhile); not while
-        an answer already given waits to be taken (after a reconnection)."""
-        return (
-            self.decision is not None
-            and not self.decision.done()
-            and not client.answer_given()
-            and client.session is not None
-            and client.session.my_turn()
-        )
-
-    def _decision(self) -> asyncio.Future:
-        if self.decision is None or self.decision.done():
-            self.decision = asyncio.get_running_loop().create_future()
-        return self.decision
 
 
 class NetTable:
@@ -135,7 +65,7 @@ class NetTable:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
         self.client: Client | None = None
-        self.person = ScreenPerson(self)
+        self.person = ScreenPerson(self.publish)
         self.exit_status: int | None = None
         self._main_task: asyncio.Task | None = None
         self._changed = threading.Condition()
@@ -182,41 +112,33 @@ class NetTable:
         return self
 
     def _run(self) -> None:
-        self.loop = asyncio.new_event_loop()
+        loop = self.loop = asyncio.new_event_loop()
         try:
-            self._main_task = self.loop.create_task(self._main())
-            self.loop.run_until_complete(self._main_task)
+            self._main_task = loop.create_task(self._main())
+            loop.run_until_complete(self._main_task)
         except asyncio.CancelledError:
             pass
         except Exception as error:  # shown in the lobby or on the table, never a silent stop
             self._fail(_("the network client stopped: {kind}: {error}").format(kind=type(error).__name__, error=error))
             raise
         finally:
-            self._cancel_the_rest()
+            _cancel_the_rest(loop)
             if self.hosting is not None:
                 self.hosting.log.close()
-            self.loop.close()
-
-    def _cancel_the_rest(self) -> None:
-        """Tasks the client left behind when it was stopped (a read, the person's answer)."""
-        rest = asyncio.all_tasks(self.loop)
-        for task in rest:
-            task.cancel()
-        if rest:
-            self.loop.run_until_complete(asyncio.gather(*rest, return_exceptions=True))
+            loop.close()
 
     async def _main(self) -> None:
-        server_task = None
+        hosting, server_task = self.hosting, None
         try:
-            if self.hosting is not None:
-                server_task = await self._serve()
+            if hosting is not None:
+                server_task = await self._serve(hosting)
                 if server_task is None:
                     return
-            self.client = Client(self.options, TableListener(self), self.identity, self.person)
-            self.exit_status = await self.client.run()
-            self._ended()
-            if server_task is not None:
-                await asyncio.wait_for(asyncio.shield(server_task), self.hosting.server.limits.linger_seconds + 5)
+            client = self.client = Client(self.options, TableListener(self), self.identity, self.person)
+            self.exit_status = await client.run()
+            self._ended(client)
+            if hosting is not None and server_task is not None:
+                await asyncio.wait_for(asyncio.shield(server_task), hosting.server.limits.linger_seconds + 5)
         except TimeoutError:
             pass
         finally:
@@ -224,12 +146,11 @@ class NetTable:
                 server_task.cancel()
                 await asyncio.gather(server_task, return_exceptions=True)
 
-    async def _serve(self) -> asyncio.Task | None:
+    async def _serve(self, hosting: Hosting) -> asyncio.Task[int] | None:
         """Start the table server; None (and the lobby says why) when it cannot listen."""
-        hosting = self.hosting
-        ready = asyncio.get_running_loop().create_future()
+        ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
-        def listening(sockets) -> None:
+        def listening(sockets: list[tuple[str, int]]) -> None:
             ready.set_result(sockets[0][1])
 
         task = asyncio.create_task(hosting.server.run(hosting.bind, hosting.port, listening))
@@ -246,8 +167,8 @@ class NetTable:
         self.publish()
         return task
 
-    def _ended(self) -> None:
-        status, session = self.exit_status, self.client.session
+    def _ended(self, client: Client) -> None:
+        status, session = self.exit_status, client.session
         if session is not None and session.phase in ("over", "aborted"):
             self._over = True
         elif status != 0:
@@ -315,7 +236,7 @@ class NetTable:
         session = self.client.session if self.client is not None else None
         awaiting = self.client is not None and self.person.awaiting(self.client)
         view = session.seat_view() if session is not None and session.table is not None else None
-        lobby = self._lobby_of(session)
+        lobby = self._lobby_of(self.client)
         with self._changed:
             self._view = view or self._view
             self._lobby = lobby
@@ -348,13 +269,14 @@ class NetTable:
         for changed in watchers:
             changed()
 
-    def _lobby_of(self, session) -> Lobby:
+    def _lobby_of(self, client: Client | None) -> Lobby:
+        session = client.session if client is not None else None
         status = self._link or (
             _("connected")
             if session is not None
             else _("connecting to {address}").format(address=f"{self.options.address}:{self.options.port}")
         )
-        common = dict(
+        connection = Lobby(
             role=self.role,
             status=status,
             trouble=self._link is not None or session is None,
@@ -364,30 +286,10 @@ class NetTable:
             level=self.hosting.level if self.hosting is not None else "",
             addresses=self._listening or (f"{self.options.address}:{self.options.port}",),
         )
-        if session is None or session.table is None:
-            return Lobby(**common)
-        n = session.players
+        if client is None or session is None or session.table is None:
+            return connection
         bots = set(self.hosting.server.bots) if self.hosting is not None else set()
-        seats = tuple(
-            LobbySeat(
-                s,
-                session.names.get(s, "") if s in session.keys else "",
-                fingerprint(session.keys[s]) if s in session.keys else "",
-                s in bots or is_bot_name(session.names.get(s, "")),
-                s == self.client.seat,
-                s in self.client.away,
-            )
-            for s in range(n)
-        )
-        return Lobby(
-            game=session.table.game,
-            players=n,
-            seats=seats,
-            waiting=_waiting(session),
-            coach=bool(session.rules.get("coach")),
-            started=session.phase not in LOBBY_PHASES,
-            **common,
-        )
+        return table_lobby(connection, session, client.seat, client.away, bots)
 
     # --- what the UI reads (any thread) ----------------------------------------------
 
@@ -405,7 +307,9 @@ class NetTable:
         """The seat's view now, and what was said since the last snapshot."""
         with self._changed:
             events, self._events = self._events, []
-            return self._view, events
+            view = self._view
+        assert view is not None  # the table screen takes over once the table has opened (a view)
+        return view, events
 
     @property
     def plays_itself(self) -> bool:
@@ -466,7 +370,7 @@ class NetTable:
                 if self._shown is not None and self._verdicts > self._shown:
                     self._shown += 1
                     if not self._over:  # the entry after a hand's audit may close the table: the summary says so
-                        self._changed.wait_for(lambda seen=seen: self._version > seen, CLOSING_WAIT)
+                        self._wait_for_news(seen, CLOSING_WAIT)
                     return Result.HAND
                 if self._over:
                     return Result.OVER
@@ -480,6 +384,10 @@ class NetTable:
                 playing = view.turn != view.seat and view.table_phase == "play" and self._link is None
                 moved(view.turn if playing else None)
 
+    def _wait_for_news(self, seen: int, timeout: float) -> None:
+        """Wait (holding `_changed`) until the table changes after version `seen`, `timeout` at most."""
+        self._changed.wait_for(lambda: self._version > seen, timeout)
+
     def interrupt(self) -> None:
         """Make a waiting `advance` return Result.STOPPED now (and any later one at once): the screen that
         waits is going away, and the app cannot close while a thread of it waits."""
@@ -491,12 +399,8 @@ class NetTable:
         with self._changed:
             self._awaiting = False
 
-        def deliver() -> None:
-            decision = self.person.decision
-            if decision is not None and not decision.done():
-                decision.set_result(action)
-
-        self.loop.call_soon_threadsafe(deliver)
+        assert self.loop is not None  # the person answers a turn the running table asked for
+        self.loop.call_soon_threadsafe(self.person.deliver, action)
 
 
 def _loopback(bind: str) -> str:
@@ -504,29 +408,10 @@ def _loopback(bind: str) -> str:
     return {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(bind, bind)
 
 
-def _waiting(session) -> str:
-    """Who the table waits for, in words."""
-    phase = session.phase
-    _whose, owing = session.expected()
-    owed = sorted(s for s in owing if s >= 0)
-    seats, n = ", ".join(str(s) for s in owed), len(owed)  # "seat 1, 2" in English; by number in Italian
-    if phase == "join":
-        if not seats:
-            return _("every seat is taken")
-        line = n_("waiting for players to take seat {seats}", "waiting for players to take seat {seats}", n)
-        return line.format(seats=seats)
-    if phase in ("coin_commit", "coin_reveal"):
-        if not seats:
-            return _("every seat is taken: drawing the first dealer")
-        line = n_(
-            "every seat is taken: drawing the first dealer (waiting for seat {seats})",
-            "every seat is taken: drawing the first dealer (waiting for seat {seats})",
-            n,
-        )
-        return line.format(seats=seats)
-    if phase == "seating":
-        line = n_("waiting for seat {seats} to be taken again", "waiting for seat {seats} to be taken again", n)
-        return line.format(seats=seats)
-    if phase in ("over", "aborted"):
-        return _("the table is over")
-    return _("a hand is on")
+def _cancel_the_rest(loop: asyncio.AbstractEventLoop) -> None:
+    """Tasks the client left behind when it was stopped (a read, the person's answer)."""
+    rest = asyncio.all_tasks(loop)
+    for task in rest:
+        task.cancel()
+    if rest:
+        loop.run_until_complete(asyncio.gather(*rest, return_exceptions=True))

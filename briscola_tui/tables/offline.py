@@ -19,6 +19,8 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import cast
 
 from engine import bots
 from engine.games import make
@@ -32,7 +34,7 @@ from protocol.local import LocalTable
 from protocol.session import Shared, TableSession
 
 from ..files.saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
-from ..files.storage import StoreError, TranscriptFile, fixed_store
+from ..files.storage import QuickSeatStore, StoreError, TranscriptFile, fixed_store
 from ..language import _
 from ..notes import Note, Resumed
 from ..os_errors import os_error_words
@@ -112,7 +114,9 @@ class OfflineTable:
         except BaseException:
             log.close()
             raise
-        n, options = host.session.players, dict(host.session.table.options)
+        opened, shared = host.session.table, host.session.shared
+        assert opened is not None and shared is not None  # the transcript opened the table; `_rebuild` shares
+        n, options = host.session.players, dict(opened.options)
         table = LocalTable(
             meta["game"],
             n,
@@ -122,7 +126,7 @@ class OfflineTable:
             name="offline table",
             sessions={s: session for s, (session, _) in resumed.items()},
         )
-        table.host, table.shared, table.entries = host, host.session.shared, entries
+        table.host, table.shared, table.entries = host, shared, entries
         for node in table.nodes:
             node.shared = table.shared
         self = object.__new__(cls)
@@ -178,7 +182,8 @@ class OfflineTable:
         self._interrupted = False  # the screen waiting in `advance` is gone (the app is closing)
         self.slot: Slot | None = None
         self._log: TranscriptFile | None = None
-        self.saved, self.save_problem = None, ""
+        self.saved: Path | None = None
+        self.save_problem = ""
         self.status: str | None = None  # no connection to lose: every seat is in this process
         self.ticking = False  # nothing changes between the screen's looks but by `advance`
 
@@ -190,6 +195,7 @@ class OfflineTable:
             self._attach(slot, TranscriptFile.create(slot.transcript, self.table.host.table_id))
             slot.save_identity("host", self.table.host.identity)
             for seat in self.table.seats:
+                assert seat.identity is not None  # every seat of a LocalTable has its keys
                 slot.save_identity(f"seat{seat.seat}", seat.identity)
             self._remember()
         except OSError as error:
@@ -199,8 +205,8 @@ class OfflineTable:
         log.sync_each = False  # every node is in this process: nothing has left it before the write
         self.slot, self._log, self.saved = slot, log, slot.transcript
         self.table.on_entry = self._append
-        for seat in self.table.seats:
-            seat.store.lost = self._lost
+        for store in self._stores():
+            store.lost = self._lost
 
     def _append(self, entry: bytes) -> None:
         if self._log is None:
@@ -217,17 +223,26 @@ class OfflineTable:
         if self._log is not None:
             self._log.close()
         self._log = None
-        for seat in self.table.seats:
-            seat.store.kept = False  # a QuickSeatStore: in memory from now on
+        for store in self._stores():
+            store.kept = False  # in memory from now on
         if self.slot is not None:
             self.slot.discard()
         self.save_problem = _("the game could not be kept on disk: {why}").format(why=os_error_words(error))
 
+    def _stores(self) -> list[QuickSeatStore]:
+        """The seats' stores of a kept game (`Slot.store` made them)."""
+        stores = []
+        for seat in self.table.seats:
+            assert isinstance(seat.store, QuickSeatStore)
+            stores.append(seat.store)
+        return stores
+
     def _remember(self) -> None:
         """Write what the transcript does not say (game.json); at the end, forget the secrets."""
+        slot, view = self.slot, self.me.seat_view()
         if self._log is None:
             return
-        slot, view = self.slot, self.me.seat_view()
+        assert slot is not None  # a transcript is kept in a slot (`_attach`)
         try:
             self._log.sync()
             if self.over:
@@ -253,9 +268,9 @@ class OfflineTable:
 
     # --- what the UI reads ------------------------------------------------------
 
-    def _on_event(self, node, event: Event) -> None:
+    def _on_event(self, node: TableSession, event: object) -> None:
         if node is self.me:
-            self._events.append(event)
+            self._events.append(cast(Event, event))  # a session's events (`LocalTable.on_event` says object)
 
     def snapshot(self) -> tuple[SeatView, list[Event | Note]]:
         """Seat 0's view now, and the events since the last snapshot."""

@@ -3,7 +3,10 @@
 Every entry goes, in order, through a spectator `TableSession`, which checks
 it completely (link, host signature, message signature, sequence, phase,
 proofs, rules) before the next: a changed entry is named as itself. Nothing
-is chain-checked ahead of that replay.
+is chain-checked ahead of that replay, and nothing is read ahead of it either:
+the file is read a frame at a time (`TranscriptReader`), so a file bad from
+some entry on is refused there, in a moment and in little memory, however
+long it is.
 
 What is printed on standard output, in this order:
 
@@ -34,7 +37,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from pathlib import Path
+from typing import BinaryIO
 
 from protocol.audit import Culprit
 from protocol.errors import ProtocolError, RemoteProtocolError
@@ -42,10 +45,10 @@ from protocol.identity import fingerprint
 from protocol.phases import HAND_PHASES
 from protocol.session import TableSession
 from protocol.transcript import HOST, Entry
-from protocol.transcript_file import NotATranscript, OldTranscript, load_transcript_prefix
+from protocol.transcript_file import NotATranscript, OldTranscript, TranscriptReader
 from protocol.view import summary
 
-from ..files.storage import read_transcript_file
+from ..files.storage import torn_warning
 from ..language import N_, _
 from ..os_errors import os_error_words
 from ..render import render_hand
@@ -75,45 +78,41 @@ def clean(text: str) -> str:
 
 
 def verify(path: str | os.PathLike, out, err) -> int:
-    """Check the transcript at `path`, print its story to `out`; the exit status."""
-    broken = None
+    """Check the transcript at `path`, print its story to `out`; the exit status.
+
+    The file is read a frame at a time and each entry checked before the next is read:
+    a file bad from its first entry on is refused there, however long it is."""
     try:
-        loaded = read_transcript_file(path)
-        entries, warnings, table_id = loaded.entries, loaded.warnings, loaded.table_id
+        with open(path, "rb") as stream:
+            return _verify_stream(path, stream, out, err)
+    except OSError as error:
+        return _cannot_read(err, path, error)
+
+
+def _verify_stream(path, stream: BinaryIO, out, err) -> int:
+    try:
+        reader = TranscriptReader(stream)
     except OldTranscript as error:
         return _refuse(err, _("{path} is {reason}").format(path=path, reason=error.reason))
     except NotATranscript:  # (why its bytes do not read as one: nothing a person can act on)
         return _refuse(err, _("{path} is not a briscola transcript").format(path=path))
-    except RemoteProtocolError as error:
-        # A whole frame that does not decode: replay the entries before it, then name it.
-        broken = error
-        try:
-            table_id, entries = _entries_before(path, error.entry or 0)
-        except (OSError, ProtocolError):
-            table_id, entries = None, []
-        warnings = []
     except (OSError, ValueError) as error:
-        why = os_error_words(error)
-        return _refuse(err, _("cannot read {path}: {why}").format(path=path, why=why))
-    for warning in warnings:
+        return _cannot_read(err, path, error)
+    status = _Story(out).tell(reader)
+    if reader.torn:
+        warning = torn_warning(reader.torn)
         print(clean(_("{prog}: warning: {path}: {warning}").format(prog=PROG, path=path, warning=warning)), file=err)
-    return _Story(out).tell(entries, broken, table_id)
+    return status
+
+
+def _cannot_read(err, path, error: OSError | ValueError) -> int:
+    why = os_error_words(error)
+    return _refuse(err, _("cannot read {path}: {why}").format(path=path, why=why))
 
 
 def _refuse(err, message: str) -> int:
     print(clean(f"{PROG}: {message}"), file=err)
     return UNREADABLE
-
-
-def _entries_before(path, bad: int) -> tuple[bytes, list[Entry]]:
-    """The table id and the entries of a file before its entry frame number
-    `bad` (0: the first), which does not decode; the frames before it did."""
-    data = Path(path).read_bytes()
-    offset = 0
-    for _frame in range(bad + 1):  # the header frame, then the good entries
-        offset += 4 + int.from_bytes(data[offset : offset + 4], "big")
-    table_id, _meta, entries, _torn = load_transcript_prefix(data[:offset])
-    return table_id, entries
 
 
 def party(culprit) -> int | str:
@@ -159,26 +158,37 @@ class _Story:
     def say(self, line: str) -> None:
         print(clean(line), file=self.out)
 
-    def tell(self, entries: list[Entry], broken: RemoteProtocolError | None, table_id: bytes | None) -> int:
-        """Replay `entries`, then name `broken` (a frame after them that does not
-        decode), if any. `table_id`: the file's, shown if no entry shows the table."""
-        session = self.session
-        failed: Culprit | None = None
-        for k, entry in enumerate(entries):
-            try:
-                session.receive(entry.encode())
-            except ProtocolError as error:
-                culprit = error.culprit if isinstance(error, RemoteProtocolError) else None
-                failed = Culprit(party(culprit), error.reason, k)
-                break
-            self._news(k)
-        if failed is None and broken is not None:
-            failed = Culprit("host", broken.reason, len(entries) if broken.entry is None else broken.entry)
-        if not self.table_shown and table_id is not None:
-            self.say(_("table {id} (from the file header)").format(id=table_id.hex()))
+    def tell(self, reader: TranscriptReader) -> int:
+        """Replay the entries `reader` reads, each checked before the next is read, until
+        one is refused or a frame does not decode (named as that entry)."""
+        failed = self._replay(reader)
+        if not self.table_shown:
+            self.say(_("table {id} (from the file header)").format(id=reader.table_id.hex()))
         if self.table_shown and self.seats is None:
             self._show_seats()  # it stopped before every seat joined: those that did
         return self._end(failed)
+
+    def _replay(self, reader: TranscriptReader) -> Culprit | None:
+        """Feed the spectator each entry as it is read; the first one refused, if any."""
+        k = 0
+        try:
+            for k, entry in enumerate(reader.entries()):  # noqa: B007 - k names a frame that does not decode
+                failed = self._take(k, entry)
+                if failed is not None:
+                    return failed
+        except RemoteProtocolError as broken:
+            return Culprit("host", broken.reason, k if broken.entry is None else broken.entry)
+        return None
+
+    def _take(self, k: int, entry: Entry) -> Culprit | None:
+        """Entry `k` checked by the spectator: None, or who is named for it."""
+        try:
+            self.session.receive(entry.encode())
+        except ProtocolError as error:
+            culprit = error.culprit if isinstance(error, RemoteProtocolError) else None
+            return Culprit(party(culprit), error.reason, k)
+        self._news(k)
+        return None
 
     # --- as each entry is accepted ----------------------------------------------
 

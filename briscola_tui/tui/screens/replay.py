@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -20,6 +20,7 @@ from ...language import _
 from ...render import render
 from ...tools.verify import clean
 from ...wording import TITLES, count
+from ..shell import Shell
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.literal import literal
 
@@ -40,6 +41,8 @@ def shown_folder(folder: Path) -> str:
 class OpenReplay(Screen):
     """Choose a transcript: every stored one, newest first, by number (nine a page, the
     arrows for the rest), or a path typed in."""
+
+    app = getters.app(Shell)
 
     CSS_PATH = "replay.tcss"
     AUTO_FOCUS = ""  # none (None is the app's: the first field): digits choose, Tab reaches the field
@@ -203,6 +206,8 @@ def header(v, style, k: int, steps: int) -> str:
 class ReplayScreen(Screen):
     """One transcript step by step: the header (game, hand, step, trump, the called card),
     the file's name under it, the seats and what happened."""
+
+    app = getters.app(Shell)
 
     CSS_PATH = "replay.tcss"
     BINDINGS = [
