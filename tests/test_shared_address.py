@@ -59,6 +59,13 @@ def restart_during(table: Table, person: Human, cleo, children):
     return cleo
 
 
+def at_the_table(watcher):
+    """The spectator, once it watches: one that came later from the outsider's address would
+    share its tries and its share of the pool (docs/network.md, "A host on a shared address")."""
+    watcher.wait_for(r"^watching at table ", timeout=WAIT)
+    return watcher
+
+
 def finished_by_all(table: Table, watcher) -> None:
     scores = table.finish()
     table.verify_all(scores)
@@ -71,7 +78,7 @@ def finished_by_all(table: Table, watcher) -> None:
 def test_an_outsider_guessing_codes_on_the_players_address_keeps_no_restarted_player_out(children):
     knobs = ("--guess-free", "3", "--guess-seconds", "5", "--guess-report-seconds", "5")
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", *knobs))
-    watcher = table.watch()
+    watcher = at_the_table(table.watch())
     person = Human(seed=7, delay=0.1, hold_at=6)
     cleo = table.join("Cleo", human=person)
     wait_until(lambda: person.moves >= 2, "the hand to start", kids=children)
@@ -98,7 +105,7 @@ HELLO = frame(hs.hello(Exchange("client", "nothing").message))
 @pytest.mark.parametrize("first", [b"\x00", HELLO], ids=["a byte", "a hello"])
 def test_an_outsider_reopening_connections_that_send_something_keeps_no_restarted_player_out(children, first):
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", "--handshake-seconds", "3"))
-    watcher = table.watch()
+    watcher = at_the_table(table.watch())
     person = Human(seed=5, delay=0.1, hold_at=6)
     cleo = table.join("Cleo", human=person)
     wait_until(lambda: person.moves >= 2, "the hand to start", kids=children)
@@ -141,7 +148,7 @@ class Forger:
 
 def test_a_forged_refusal_or_busy_before_the_key_confirmation_ends_nothing(children):
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30"))
-    watcher = table.watch()
+    watcher = at_the_table(table.watch())
     forger = Forger()
     proxy = Proxy(table.port, tap=forger)
     children.closers.append(proxy)
@@ -164,7 +171,7 @@ def test_a_forged_refusal_or_busy_before_the_key_confirmation_ends_nothing(child
 def test_hellos_that_never_finish_are_counted_turned_away_and_summed_up(children):
     knobs = ("--guess-report-seconds", "5")
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", *knobs))
-    watcher = table.watch()
+    watcher = at_the_table(table.watch())
     ann = table.join("Ann")
     ann.wait_for(r"^seat 0 at table ", timeout=WAIT)
     stopping = threading.Event()
