@@ -1,7 +1,7 @@
 """Token buckets keyed by who spends them: "so many at once, then one more every so often".
 
 The host's two rate limits are both such buckets, held here by one piece of code: the join
-code's tries of an address (`admission.Guesses`) and the messages of a key or of a
+code's tries of an address (`guesses.Guesses`) and the messages of a key or of a
 spectator's address (`admission.Admission.rate`). They differ in two parameters only: what
 is forgotten first when the buckets held reach their bound (`forget`), and how long one
 that ran dry keeps its spender out (`penalty`). A full bucket is the same as none, so one

@@ -36,20 +36,9 @@ from ..files.storage import TranscriptFile
 from ..language import _
 from ..notes import Note
 from ..render import seat_names
+from . import reaching
 from .listener import Keyboard, Listener, Person
-from .reaching import (
-    CLEAR_BUSY_SECONDS,
-    FIRST_CONTACT_SECONDS,
-    Busy,
-    Distrusted,
-    Options,
-    Refused,
-    Unconfirmed,
-    exit_status,
-    refusal,
-    unreachable,
-    why,
-)
+from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, unreachable, why
 from .seat_copy import holding, rebuild, so_far, unconfirmed
 from .thinking import think
 
@@ -104,7 +93,7 @@ class Client:
                 # that) is treated as a lost connection: try again, as long as --retry allows.
                 if self.ended is not None:
                     break
-                if isinstance(error, Unconfirmed) and self.session is None:
+                if isinstance(error, reaching.Unconfirmed) and self.session is None:
                     self.listener.line(self._refusal(error.reason))  # never at the table: nothing to keep
                     return 2
                 if self.session is None and not isinstance(error, Busy):
@@ -171,10 +160,12 @@ class Client:
                 kind, fields = hs.parse(data)
                 if kind == "bye":
                     raise ConnectionError(_("the host closed the connection: {reason}").format(reason=fields[0]))
+                if kind in ("refuse", "busy") and self.channel is None:
+                    raise reaching.in_the_clear(kind, fields)  # anyone on the way could have said it
                 if kind == "refuse":
-                    raise Refused(fields[0]) if self.channel is not None else Unconfirmed(fields[0])
-                if kind == "busy":  # in the clear, heeded for a few seconds at most
-                    raise Busy(fields[0], fields[1] if self.channel is not None else min(fields[1], CLEAR_BUSY_SECONDS))
+                    raise Refused(fields[0])
+                if kind == "busy":
+                    raise Busy(fields[0], fields[1])
                 if kind == "away":
                     self._away(fields[0])
                     continue

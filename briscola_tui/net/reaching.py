@@ -46,6 +46,14 @@ class Unconfirmed(ConnectionError):
         self.reason = reason
 
 
+def in_the_clear(kind: str, fields: list) -> Exception:
+    """A `refuse` or `busy` before the host proved the join code, as it is heeded: a refusal
+    as `Unconfirmed`, a wait of `CLEAR_BUSY_SECONDS` at most."""
+    if kind == "refuse":
+        return Unconfirmed(fields[0])
+    return Busy(fields[0], min(fields[1], CLEAR_BUSY_SECONDS))
+
+
 class Distrusted(Refused):
     """The host did what an honest host does not (another seat than the one asked for, no
     proof of the join code): this client stops, and does not retry either."""
