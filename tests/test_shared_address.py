@@ -264,6 +264,7 @@ def _pool(limits: Limits) -> Admission:
 def _conn(number: int, address: str) -> Conn:
     conn = Conn(number, None, address=address)  # no writer: the pool does not write
     conn.heard = True  # it sent a byte
+    conn.peeked = False  # and no hello signed by a seated key
     return conn
 
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import secrets
+import socket
 import struct
 import sys
 from collections import Counter
@@ -53,15 +55,22 @@ def _busiest(conns: list[Conn], newcomer: str) -> list[Conn]:
     return [c for c in conns if c.address == address]
 
 
-def _first_to_go(conns: list[Conn]) -> Conn:
-    """Which of one address's handshakes makes room (oldest first): one that has sent nothing,
-    else one whose hello named no seated key (it is known not to be a seat coming back), else
-    the oldest (its hello not read yet: the newest are those a returning seat may be among)."""
-    for goes in (_quiet, lambda c: c.anonymous):
-        found = next((c for c in conns if goes(c)), None)
-        if found is not None:
-            return found
-    return conns[0]
+def _pending(conn: Conn) -> bytes:
+    """The first bytes come from a connection that its handler has not read yet: those asyncio
+    holds, else a peek at the socket's (b"" where that cannot be asked)."""
+    reader = conn.reader
+    buffered = bytes(getattr(reader, "_buffer", b"")) if reader is not None else b""
+    sock = conn.writer.get_extra_info("socket") if conn.writer is not None else None
+    if buffered or sock is None or not _waiting_bytes(sock):
+        return buffered[:PEEK]
+    try:
+        with socket.socket(fileno=os.dup(sock.fileno())) as peek:
+            return peek.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except OSError:
+        return b""
+
+
+PEEK = 256  # bytes enough for a signed hello's frame
 
 
 def _waiting_bytes(sock) -> int:
@@ -136,11 +145,36 @@ class Admission:
         if len(quiet) >= limits.quiet_per_address:
             self.busy(quiet[0], Busy("the host is busy: too many idle connections from your address", 1.0))
         elif len(mine) >= limits.per_address:
-            self.busy(_first_to_go(mine), Busy("the host is busy: too many connections from your address", 1.0))
+            self.busy(self._first_to_go(mine), Busy("the host is busy: too many connections from your address", 1.0))
         if len(self.handshaking) >= limits.handshaking:
-            victim = _first_to_go(_busiest(list(self.handshaking.values()), conn.address))
+            victim = self._first_to_go(_busiest(list(self.handshaking.values()), conn.address))
             self.busy(victim, Busy("the host is busy: too many connections in their handshake", limits.busy_seconds))
         self.handshaking[conn.number] = conn
+
+    def _first_to_go(self, conns: list[Conn]) -> Conn:
+        """Which of one address's handshakes makes room (oldest first): one that has sent nothing,
+        else one whose hello named no seated key, else the oldest whose hello, come but not read
+        yet, is not signed by a seated key (a returning seat is never pushed out by its address)."""
+        for goes in (_quiet, lambda c: c.anonymous, lambda c: not self._names_a_seat(c)):
+            found = next((c for c in conns if goes(c)), None)
+            if found is not None:
+                return found
+        return conns[0]
+
+    def _names_a_seat(self, conn: Conn) -> bool:
+        """Its hello, come but not read yet, is signed by a seated key (known once it is whole)."""
+        if conn.peeked is None:
+            frames = FrameReader()
+            frames.feed(_pending(conn))
+            try:
+                data = frames.next_frame()
+                if data is None:
+                    return False  # not whole yet: it names nobody for now
+                kind, fields = hs.parse(data)
+            except ProtocolError:
+                kind, fields = "", []
+            conn.peeked = kind == "hello" and bool(hs.named(fields, self._seated()))
+        return conn.peeked
 
     def _return(self, conn: Conn, key: bytes) -> None:
         """A connection named a seated key (its hello signed by it): out of the pool, into that

@@ -100,6 +100,7 @@ class Conn:
     heard: bool = False  # a byte came from it (it is not a connection that only holds a slot)
     named: bytes = b""  # the seated key its hello named (signed): it spends that key's tries
     anonymous: bool = False  # its hello named no seated key (in a full share, it goes before one not read yet)
+    peeked: bool | None = None  # its hello, seen before it was read, is signed by a seated key (None: not seen)
     half: object = None  # whose tries a key exchange begun and not finished would cost (None: none such)
     closed: bool = False
     welcomed: bool = False  # it has its welcome: it reads the stored entries from its cursor on
