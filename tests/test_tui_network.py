@@ -653,11 +653,12 @@ def test_the_host_app_leaves_at_once_while_it_waits_for_another_seats_move(child
             "20",
             driver=lambda child, line: None,
         )  # takes seat 1, never answers its turn
-        while b"Play a card" not in shown and b"thinking" not in shown:
+        # Bo is a person: the table says it waits for Bo (a computer player would be "thinking")
+        while b"Play a card" not in shown and b"waiting for Bo" not in shown:
             read()
-        if b"thinking" not in shown:  # my turn first: I play, then the table waits for Bo
+        if b"waiting for Bo" not in shown:  # my turn first: I play, then the table waits for Bo
             os.write(master, b"1\r")
-            while b"thinking" not in shown:
+            while b"waiting for Bo" not in shown:
                 read()
         if leave == "hangup":
             app.send_signal(signal.SIGHUP)  # the terminal goes away

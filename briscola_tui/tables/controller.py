@@ -83,6 +83,10 @@ class TableController(Protocol):
         """Make a waiting `advance` return `Result.STOPPED`: the screen is going away."""
         ...
 
+    def computers(self) -> frozenset[int]:
+        """Seats a computer player plays: their turn shows as thinking, a person's as their turn."""
+        ...
+
     def away(self) -> tuple[int, ...]:
         """Seats with no connection now."""
         ...

@@ -328,6 +328,11 @@ class NetTable:
     def over(self) -> bool:
         return self._over
 
+    def computers(self) -> frozenset[int]:
+        """The seats the lobby shows as computer players (the host's own, and `join --bot` seats)."""
+        with self._changed:
+            return frozenset(s.seat for s in self._lobby.seats if s.computer)
+
     def away(self) -> tuple[int, ...]:
         """The seats the host says have no connection now (their player left or was cut off)."""
         client = self.client

@@ -346,6 +346,10 @@ class OfflineTable:
                 time.sleep(left)
         self._shown = time.monotonic()
 
+    def computers(self) -> frozenset[int]:
+        """Every seat but the person's."""
+        return frozenset(range(1, self.players))
+
     def away(self) -> tuple[int, ...]:
         """Seats with no connection: none, every seat is in this process."""
         return ()

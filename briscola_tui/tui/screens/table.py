@@ -293,10 +293,12 @@ class TableScreen(Screen[None]):
             self.problems.append(event)
 
     def _thinking_shown(self) -> int | None:
-        """The seat thinking, once it has thought long enough to say so."""
-        if self.thinking is not None and time.monotonic() - self.thinking_since >= THINKING_DELAY:
-            return self.thinking
-        return None
+        """The computer player thinking, once it has thought long enough to say so (a person's
+        turn shows as their turn)."""
+        thinking = self.thinking
+        if thinking is None or thinking not in self.controller.computers():
+            return None
+        return thinking if time.monotonic() - self.thinking_since >= THINKING_DELAY else None
 
     def marks(self) -> Marks:
         """The screen's own marks now: who thinks, who is away, the clock, the status, the notice."""

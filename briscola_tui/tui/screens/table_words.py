@@ -17,9 +17,9 @@ from ..widgets.seats import is_you, seat_name
 def waiting_words(view: SeatView, marks: Marks, ellipsis: str) -> str:
     """What the table waits for, while it asks nothing of me: a seat away, a seat thinking (once
     it has thought long enough to say so), the deal, or another seat's turn."""
-    if marks.thinking is not None and marks.thinking in marks.away:
+    if view.turn is not None and view.turn in marks.away:
         away = _("{name} is away (no connection): the table waits for them to come back")
-        return away.format(name=seat_name(view, marks.thinking)) + ellipsis
+        return away.format(name=seat_name(view, view.turn)) + ellipsis
     if marks.thinking is not None:
         return _("{name} is thinking").format(name=seat_name(view, marks.thinking)) + ellipsis
     if view.table_phase not in ("play", "over"):
