@@ -31,13 +31,12 @@ class Marks:
 
 @dataclass(frozen=True)
 class Frame:
-    """Everything the table screen shows but the log, the prompt and the picker."""
+    """What the table screen shows at one moment: the view (the header and the seats draw the
+    counts, the trick and the sides from it), my hand as shown, and the screen's marks."""
 
     view: SeatView
     hand: tuple[Card, ...]  # my cards as shown: by suit and rank, numbered from 1 (none for a spectator)
     hand_shown: bool  # the plain hand row shows (not to a spectator; not while a picker draws it)
-    counts: tuple[int, ...]  # each seat's cards, as its line shows them
-    trick: dict[int, Card]  # the cards on the table by seat (the trick just taken, until the next card)
     marks: Marks
 
 
@@ -48,8 +47,6 @@ def frame_of(view: SeatView, marks: Marks) -> Frame:
         view=view,
         hand=() if spectator else shown_hand(view),
         hand_shown=not spectator and not marks.picker_draws_hand,
-        counts=tuple(view.hand_sizes),
-        trick=table_cards(view),
         marks=marks,
     )
 
@@ -58,13 +55,3 @@ def shown_hand(view: SeatView) -> tuple[Card, ...]:
     """The seat's hand in the order the table shows it (the numbers the keys choose by)."""
     return sort_hand(view.hand, view.game, view.options)
 
-
-def table_cards(view: SeatView) -> dict[int, Card]:
-    """The cards on the table by the seat that played each: the trick under way or, in the play
-    before the next card goes down, the trick just taken."""
-    if view.trick and view.trick_leader is not None:
-        return {(view.trick_leader + i) % view.players: card for i, card in enumerate(view.trick)}
-    if view.tricks and view.phase == "play":
-        last = view.tricks[-1]
-        return {(last.leader + i) % view.players: card for i, card in enumerate(last.cards)}
-    return {}
