@@ -97,8 +97,6 @@ class Headless(Letters):
 LETTERS = Letters()
 HEADLESS = Headless()
 
-NOTES = (AtTable, SoFar, Away, Back, Stopping, TableStopped, TableOver, Resumed, Said)
-"""The note types (`notes.Note`), to tell a note from an event."""
 YOU = "you"
 """The name of the local seat (tables/offline.py names it so): its verbs are in the second
 person, and the name itself is said in the current language ("tu")."""
@@ -107,7 +105,7 @@ person, and the name itself is said in the current language ("tu")."""
 def render(event: Event | Note, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:
     """`event` (or a note) as one line: cards and suits as `style` writes them, seats by `names`."""
     words = _Words(style, names)
-    return words.note(event) if isinstance(event, NOTES) else words.line(event)
+    return words.note(event) if isinstance(event, Note) else words.line(event)
 
 
 def shown_name(name: str) -> str:

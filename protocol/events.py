@@ -314,10 +314,6 @@ def deal_events(view: State, seat: int | None) -> list[Event]:
     return events
 
 
-def handover_events(holder: int | None, called: Card) -> list[Event]:
-    return [HandedOver(holder, called)]
-
-
 def verdict_events(verdict) -> list[Event]:
     """The audit's verdict: the hand's result, or who is named (a void hand)."""
     outcome = verdict.outcome if verdict.ok else None

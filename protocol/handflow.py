@@ -255,7 +255,7 @@ class HandFlow(SessionState):
             public = tuple(c if a == PUBLIC else None for c, a in zip(cards, need.audiences))
             self.view = before.child(Action(CHANCE, need.kind, cards=public))
         self.cards.move_chance(self.view, need, positions)
-        self._emit_chance(before, need, positions)
+        self._emit_chance(need, positions)
 
     def _build_view(self) -> None:
         assert self.game is not None and self.hand is not None  # the deal of a hand

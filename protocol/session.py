@@ -244,8 +244,8 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         """Would this message, as the next entry, be a no-op (`_is_stale`)? The host bounds
         how many it orders (`protocol/stale.py`)."""
         header = opened.header
-        if header.kind in HOST_KINDS or header.sender == HOST:
-            return False
+        if header.kind in HOST_KINDS or header.sender == HOST or self._interrupted_at < 0:
+            return False  # (no interruption yet: the usual case, and no need to read the body twice)
         try:
             message = from_body(header.kind, opened.body)
         except RemoteProtocolError:

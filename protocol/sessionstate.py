@@ -27,7 +27,7 @@ from .audit import Culprit, Verdict
 from .claims import Claims
 from .coin import Toss
 from .errors import LocalProtocolError
-from .events import Event, action_events, chance_events, deal_events, handover_events, verdict_events
+from .events import Event, HandedOver, action_events, chance_events, deal_events, verdict_events
 from .handstate import HandState
 from .identity import Identity
 from .messages import MessageKind, Table
@@ -250,12 +250,12 @@ class SessionState:
         assert self.view is not None  # an action is taken in a hand
         self._events += action_events(before, self.view, action)
 
-    def _emit_chance(self, before: State, need, positions: list[int]) -> None:
+    def _emit_chance(self, need, positions: list[int]) -> None:
         assert self.view is not None  # a chance event happens in a hand
         self._events += chance_events(need, tuple(self.cards.card(p) for p in positions), self.view)
 
     def _emit_handover(self, holder: int | None, called: Card) -> None:
-        self._events += handover_events(holder, called)
+        self._events.append(HandedOver(holder, called))
 
     def _emit_verdict(self, verdict: Verdict) -> None:
         self._events += verdict_events(verdict)

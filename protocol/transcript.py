@@ -23,7 +23,7 @@ from .codec import (
 )
 from .errors import LocalProtocolError, RemoteProtocolError
 from .identity import Identity, sign_message, verify, verify_message
-from .sizes import MAX_MESSAGE  # the largest signed message an entry may hold (the chain of size bounds)
+from .sizes import HASH_LEN, MAX_MESSAGE, SIGNATURE_LEN, TABLE_ID_LEN  # (MAX_MESSAGE: the chain of size bounds)
 
 VERSION = 3
 """Message format. 2: the deck on secp256k1 with a proof on every step (1: P-256, no proofs)."""
@@ -34,9 +34,6 @@ MAX_SEAT = 5
 MAX_SEQ = 2**63 - 1
 MAX_INDEX = 2**63 - 1
 MAX_KIND = 32
-TABLE_ID_LEN = 16
-HASH_LEN = 32
-SIGNATURE_LEN = 64
 ENTRY_TAG = b"briscola-tui/entry/v1\x00"
 ENTRY_SIG_TAG = b"briscola-tui/entry-signature/v1\x00"
 

@@ -187,9 +187,8 @@ class Admission:
 
     def _out_of_pool(self, conn: Conn) -> None:
         self.handshaking.pop(conn.number, None)
-        for key, holder in list(self.returning.items()):
-            if holder is conn:
-                del self.returning[key]
+        if conn.named and self.returning.get(conn.named) is conn:  # (a newer connection may hold the key's slot)
+            del self.returning[conn.named]
 
     @property
     def in_handshake(self) -> int:

@@ -119,16 +119,13 @@ class Client:
                 await asyncio.sleep(pause)
                 waited += pause
                 delay = min(delay * 2, 5.0)
-        return self._exit_status()
+        return exit_status(self.session)
 
     def _where(self) -> str:
         return f"{self.options.address}:{self.options.port}"
 
     def _refusal(self, reason: str) -> str:
         return refusal(reason, self.options.code)
-
-    def _exit_status(self) -> int:
-        return exit_status(self.session)
 
     async def _connection(self) -> None:
         reader, writer = await asyncio.open_connection(self.options.address, self.options.port, limit=MAX_FRAME + 4)

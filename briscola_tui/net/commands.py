@@ -133,8 +133,9 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
     if code is not None:
         _save_code(host.table_id, code)  # a restarted host keeps the code its players were given
     level = host_level(options)
-    bots = _host_bots(host, options, log, level)
-    bots.update(_replacement_bots(host, options, log, level))
+    entries = [e.encode() for e in log.entries]
+    bots = _host_bots(host, options, entries, level)
+    bots.update(_replacement_bots(host, options, entries, level))
     replace_with_bot = players.get(level) if options.bots_replace else None
     time_limit = options.time_limit if options.time_limit is not None else session.rules.get("time_limit")
     server = TableServer(
@@ -314,10 +315,9 @@ def _resume_host(identity: Identity, path: Path) -> tuple[Host, TranscriptFile]:
     return host, log
 
 
-def _host_bots(host: Host, options: HostOptions, log: TranscriptFile, level: str) -> dict[int, Bot]:
+def _host_bots(host: Host, options: HostOptions, entries: list[bytes], level: str) -> dict[int, Bot]:
     """The last `--bots` seats, played by this process (their keys and secrets kept like anyone's)."""
     session = host.session
-    entries = [e.encode() for e in log.entries]
     player = players.get(level)
     out = {}
     for seat in range(session.players - options.bots, session.players):
@@ -350,11 +350,10 @@ def kept_replacement(table_id: bytes, seat: int, entries: list[bytes]) -> tuple[
     return replacement_seat(seat, entries, identity, FileSeatStore(store_path))
 
 
-def _replacement_bots(host: Host, options: HostOptions, log: TranscriptFile, level: str) -> dict[int, Bot]:
+def _replacement_bots(host: Host, options: HostOptions, entries: list[bytes], level: str) -> dict[int, Bot]:
     """The computer players that took a seat before this host restarted: each seat whose key in
     the transcript is the one kept for it, rebuilt from its store."""
     session = host.session
-    entries = [e.encode() for e in log.entries]
     out = {}
     for seat in range(session.players - options.bots):
         key, store = _replacement_files(host.table_id, seat)

@@ -170,14 +170,13 @@ class _Story:
 
     def _replay(self, reader: TranscriptReader) -> Culprit | None:
         """Feed the spectator each entry as it is read; the first one refused, if any."""
-        k = 0
         try:
-            for k, entry in enumerate(reader.entries()):  # noqa: B007 - k names a frame that does not decode
+            for k, entry in enumerate(reader.entries()):
                 failed = self._take(k, entry)
                 if failed is not None:
                     return failed
-        except RemoteProtocolError as broken:
-            return Culprit("host", broken.reason, k if broken.entry is None else broken.entry)
+        except RemoteProtocolError as broken:  # (the reader names the frame that does not decode)
+            return Culprit("host", broken.reason, broken.entry)
         return None
 
     def _take(self, k: int, entry: Entry) -> Culprit | None:

@@ -54,4 +54,3 @@ def frame_of(view: SeatView, marks: Marks) -> Frame:
 def shown_hand(view: SeatView) -> tuple[Card, ...]:
     """The seat's hand in the order the table shows it (the numbers the keys choose by)."""
     return sort_hand(view.hand, view.game, view.options)
-

@@ -133,12 +133,12 @@ class ChiamataState(State):
         options, card, bid = self.game.options, action.card, self.rank
         if action.kind != "call" or options["auction"] == "points" or card is None or bid is None or card.rank == bid:
             return []
-        if options["call"] == "at_least" and BRISCOLA_ORDER.index(card.rank) < BRISCOLA_ORDER.index(bid):
+        if options["call"] == "at_least" and RISING[card.rank] > RISING[bid]:
             return []
         if bid != "2":
             return []  # refused by the rules: the replay says so
         caller = action.seat
-        lower = LOW_TO_HIGH[: LOW_TO_HIGH.index(card.rank)]
+        lower = LOW_TO_HIGH[: RISING[card.rank]]
         return [("lacks", caller, card)] + [("holds", caller, Card(rank, card.suit)) for rank in lower]
 
     # --- auction ------------------------------------------------------------
