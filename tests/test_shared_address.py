@@ -31,6 +31,7 @@ import pytest
 from helpers.cheaters import random_choosers
 from helpers.floods import Flood, Guesser, half_hellos
 from helpers.network import WAIT, Human, Proxy, Table, wait_until
+from test_relay_floods import rss_mib
 
 from briscola_tui.net import seat_copy
 from briscola_tui.net.admission import Admission, Guesses, GuessLimits
@@ -66,7 +67,20 @@ def at_the_table(watcher):
     return watcher
 
 
-def finished_by_all(table: Table, watcher) -> None:
+HOST_GROWTH_MIB = 40
+"""What the host's memory may grow by over an attack and the hand (bench/handshake_floods.py: about
+12 MiB under a byte or hello flood)."""
+
+
+def host_held(table: Table, rss_before: float) -> None:
+    """The host's memory grew by less than HOST_GROWTH_MIB since `rss_before`."""
+    grown = rss_mib(table.host.proc.pid) - rss_before
+    assert grown < HOST_GROWTH_MIB, f"the host grew by {grown:.1f} MiB"
+
+
+def finished_by_all(table: Table, watcher, rss_before: float | None) -> None:
+    if rss_before is not None:
+        host_held(table, rss_before)
     scores = table.finish()
     table.verify_all(scores)
     assert "timed out" not in table.host.text and "timed out" not in watcher.text, table.host.tail()
@@ -79,6 +93,7 @@ def test_an_outsider_guessing_codes_on_the_players_address_keeps_no_restarted_pl
     knobs = ("--guess-free", "3", "--guess-seconds", "5", "--guess-report-seconds", "5")
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", *knobs))
     watcher = at_the_table(table.watch())
+    rss_before = rss_mib(table.host.proc.pid)
     person = Human(seed=7, delay=0.1, hold_at=6)
     cleo = table.join("Cleo", human=person)
     wait_until(lambda: person.moves >= 2, "the hand to start", kids=children)
@@ -90,7 +105,7 @@ def test_an_outsider_guessing_codes_on_the_players_address_keeps_no_restarted_pl
         kinds = dict(guesser.kinds)
     finally:
         guesser.stop()
-    finished_by_all(table, watcher)
+    finished_by_all(table, watcher, rss_before)
     # The outsider's tries stayed spent all along: checked codes were few, the rest turned away.
     assert kinds.get("refuse", 0) <= 3 + 10 and kinds["held"] > 3, kinds
     assert "more tries refused (too many wrong codes)" in table.host.text, table.host.tail()
@@ -106,6 +121,7 @@ HELLO = frame(hs.hello(Exchange("client", "nothing").message))
 def test_an_outsider_reopening_connections_that_send_something_keeps_no_restarted_player_out(children, first):
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", "--handshake-seconds", "3"))
     watcher = at_the_table(table.watch())
+    rss_before = rss_mib(table.host.proc.pid)
     person = Human(seed=5, delay=0.1, hold_at=6)
     cleo = table.join("Cleo", human=person)
     wait_until(lambda: person.moves >= 2, "the hand to start", kids=children)
@@ -116,7 +132,7 @@ def test_an_outsider_reopening_connections_that_send_something_keeps_no_restarte
         opened, closed = flood.opened, flood.closed
     finally:
         flood.stop()
-    finished_by_all(table, watcher)
+    finished_by_all(table, watcher, rss_before)
     assert opened > 400 and closed > 300, (opened, closed)  # it kept coming all along
     said = [line for line in table.host.lines if "busy" in line or "closing connection" in line]
     assert len(said) < 10, said  # and the console did not say each one
@@ -149,6 +165,7 @@ class Forger:
 def test_a_forged_refusal_or_busy_before_the_key_confirmation_ends_nothing(children):
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30"))
     watcher = at_the_table(table.watch())
+    rss_before = rss_mib(table.host.proc.pid)
     forger = Forger()
     proxy = Proxy(table.port, tap=forger)
     children.closers.append(proxy)
@@ -161,7 +178,7 @@ def test_a_forged_refusal_or_busy_before_the_key_confirmation_ends_nothing(child
     cleo.wait_for(r"trying again", timeout=10)
     wait_until(lambda: table.host.text.count("(seat 0) joined") >= 2, "Cleo back at the table", kids=children)
     person.go.set()
-    finished_by_all(table, watcher)
+    finished_by_all(table, watcher, rss_before)
     assert "the host refused" not in cleo.text, cleo.tail()
 
 
@@ -172,6 +189,7 @@ def test_hellos_that_never_finish_are_counted_turned_away_and_summed_up(children
     knobs = ("--guess-report-seconds", "5")
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", *knobs))
     watcher = at_the_table(table.watch())
+    rss_before = rss_mib(table.host.proc.pid)
     ann = table.join("Ann")
     ann.wait_for(r"^seat 0 at table ", timeout=WAIT)
     stopping = threading.Event()
@@ -181,13 +199,14 @@ def test_hellos_that_never_finish_are_counted_turned_away_and_summed_up(children
         thread.start()
     try:
         summary = table.host.wait_for(r"key exchanges never finished \(counted as tries\)", timeout=WAIT)
+        host_held(table, rss_before)  # (under the flood, seconds into it: the hand may end soon after)
         time.sleep(3)
         counted = dict(answers)
     finally:
         stopping.set()
         for thread in floods:
             thread.join(WAIT)
-    finished_by_all(table, watcher)
+    finished_by_all(table, watcher, None)
     # A few halves for free (8), the address's tries (5), one back each 10 s: the rest were
     # turned away before any work, told when to come back.
     assert counted.get("exchange", 0) <= 8 + 5 + 8 + 10, counted  # (8 in flight; what refilled meanwhile)
