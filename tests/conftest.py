@@ -44,8 +44,22 @@ def session_folders(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def own_folders(session_folders, tmp_path_factory, monkeypatch):
-    """The user's folders, fresh for each test (beside its tmp_path, which stays its own)."""
+    """The user's folders, fresh for each test (beside its tmp_path, which stays its own),
+    and colour on whatever the terminal running the suite says (a test of NO_COLOR sets it)."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
     return point_home_at(monkeypatch, tmp_path_factory.mktemp("home"))
+
+
+@pytest.fixture
+def italian():
+    """The app's words in Italian for the test, English again after it."""
+    from briscola_tui import language
+
+    language.choose("it")
+    try:
+        yield
+    finally:
+        language.choose("en")
 
 
 @pytest.fixture

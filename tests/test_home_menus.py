@@ -15,11 +15,6 @@ from briscola_tui.tui.screens.home import HomeScreen
 from briscola_tui.tui.widgets.choices import Choice, Choices
 
 
-@pytest.fixture(autouse=True)
-def own_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
-
-
 def unfinished():
     return SimpleNamespace(when=0, names=["you", "Bea"], scores=[1, 0], game="briscola", players=2, played=1, slot="s")
 

@@ -21,15 +21,6 @@ from briscola_tui.tools import replay_steps, selfplay, verify
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
-@pytest.fixture
-def italian():
-    language.choose("it")
-    try:
-        yield
-    finally:
-        language.choose("en")
-
-
 def help_of(argv: list[str]) -> str:
     out = io.StringIO()
     parser = cli.build_parser()

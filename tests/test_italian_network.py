@@ -11,8 +11,6 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
-
 from briscola_tui import language
 from briscola_tui.net.admission import Guesses, GuessLimits
 from briscola_tui.net.client import Client, Options
@@ -23,13 +21,6 @@ from briscola_tui.tables.lobby_data import waiting
 from protocol.channel import WRONG_CODE
 
 BRISCOLA = Path(sys.executable).parent / "briscola"
-
-
-@pytest.fixture
-def italian():
-    language.choose("it")
-    yield
-    language.choose("en")
 
 
 def free_port() -> int:

@@ -18,13 +18,6 @@ from briscola_tui.tui.widgets.choices import Choices
 
 
 @pytest.fixture
-def italian():
-    language.choose("it")
-    yield
-    language.choose("en")
-
-
-@pytest.fixture
 def home_in_italian(tmp_path, monkeypatch):
     """A home folder whose settings say language="it" (the environment says English)."""
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))

@@ -7,8 +7,6 @@ from __future__ import annotations
 import os
 import time
 
-import pytest
-
 from briscola_tui import language
 from briscola_tui.files.settings import Settings
 from briscola_tui.tui.app import BriscolaApp
@@ -18,15 +16,6 @@ from briscola_tui.tui.widgets.picker import key_line
 
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 SIZE = (80, 24)
-
-
-@pytest.fixture
-def italian(tmp_path, monkeypatch):
-    """Italian for the test, English again after it."""
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
-    language.choose("it")
-    yield
-    language.choose("en")
 
 
 def app_for(game: str, deal_seed: int, lang: str = "it") -> BriscolaApp:

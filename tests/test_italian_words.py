@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from briscola_tui import engine_words, language
+from briscola_tui import engine_words
 from briscola_tui.notes import SoFar
 from briscola_tui.render import FACT_NAMES, HEADLESS, YES_NO, bid_words, refusal, render, seat_names, side_words
 from briscola_tui.tui.widgets.cards import Style
@@ -29,13 +29,6 @@ ROOT = Path(__file__).resolve().parent.parent
 CARDS = (Card("4", "S"), Card("5", "S"))
 NAMES = ("you", "Bea", "Carlo")
 GLYPHS = Style(ascii=False, colour=False)
-
-
-@pytest.fixture
-def italian():
-    language.choose("it")
-    yield
-    language.choose("en")
 
 
 def test_the_local_seat_is_tu_with_second_person_verbs(italian):

@@ -42,13 +42,6 @@ msgstr ""
 """
 
 
-@pytest.fixture
-def italian():
-    language.choose("it")
-    yield
-    language.choose("en")
-
-
 def test_a_po_text_reads_back_as_it_was_written():
     entries = po.parse(SAMPLE)
     assert [e.msgid for e in entries] == [

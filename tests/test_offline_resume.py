@@ -30,13 +30,6 @@ from briscola_tui.tui.screens.summary import SummaryScreen
 from engine import bots
 
 
-@pytest.fixture(autouse=True)
-def own_home(tmp_path, monkeypatch):
-    """Settings and saved games in a fresh folder: never the user's own."""
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-
-
 def play_on(table: OfflineTable, rng: random.Random, stop_at_turn: int | None = None) -> Result:
     """The person's moves chosen by a random player: to the end, or until its `stop_at_turn`th turn."""
     person, turns = bots.get("random"), 0
@@ -207,7 +200,7 @@ def test_sighup_in_a_real_terminal_exits_cleanly_and_the_game_resumes(tmp_path):
     )
     env = (
         f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none PYTHONPATH={os.getcwd()} "
-        f"BRISCOLA_HOME={tmp_path}"
+        f"BRISCOLA_HOME={os.environ['BRISCOLA_HOME']}"
     )  # the test's HOME and XDG folders (helpers/home.py); settings and the saved game in a fresh folder
     tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(), f"env {env} sh -c '{command}'")
     try:

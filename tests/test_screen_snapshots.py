@@ -25,9 +25,7 @@ HOLD = 60.0
 
 
 @pytest.fixture(autouse=True)
-def own_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
+def no_thinking_mark(monkeypatch):
     # The seat held still would show "thinking" once the screen's timer passed THINKING_DELAY, on a
     # loaded machine or not: never, so that the picture is the same every time.
     monkeypatch.setattr("briscola_tui.tui.screens.table.THINKING_DELAY", HOLD * 10)

@@ -31,14 +31,6 @@ HAND_WAIT = 240.0
 SEAT_LINE = re.compile(r"^ .{6} +(\d+) cards? ")
 
 
-@pytest.fixture(autouse=True)
-def own_home(tmp_path, monkeypatch):
-    """Settings and data in a fresh folder: never the user's own."""
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "app"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-
-
 def seat_order(view) -> list[int]:
     """The seats in the order the panel lists them: after mine, mine last."""
     if view.seat is None:

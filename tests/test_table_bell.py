@@ -4,17 +4,11 @@ that comes without a wait."""
 
 from __future__ import annotations
 
-import pytest
 from helpers.app import SIZE, turn_of, wait_for
 
 from briscola_tui.files.settings import Settings
 from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.screens import table as table_module
-
-
-@pytest.fixture(autouse=True)
-def own_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
 
 
 async def bells_over_two_cards(monkeypatch, pace: float, bell: bool) -> list:

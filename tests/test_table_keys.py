@@ -3,17 +3,10 @@ of 12 to 17 has a number the digits reach (two digits from 10), every option too
 
 from __future__ import annotations
 
-import pytest
 from helpers.app import SIZE, prompt_of, turn_of, wait_for
 
 from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.widgets import picker as picker_module
-
-
-@pytest.fixture(autouse=True)
-def own_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
 
 
 def calabresella(deal_seed: int) -> BriscolaApp:

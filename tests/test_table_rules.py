@@ -4,18 +4,11 @@ explained in one line when it offers a call, and every refused choice saying why
 
 from __future__ import annotations
 
-import pytest
 from helpers.app import SIZE, prompt_of, turn_of, wait_for
 
 from briscola_tui.tables.offline import OfflineTable
 from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.screens.table import TableScreen
-
-
-@pytest.fixture(autouse=True)
-def own_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
 
 
 def passer(view, rng):

@@ -15,13 +15,6 @@ from test_tui_snapshots import app_for, my_turn, until  # noqa: E402
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
 
-@pytest.fixture(autouse=True)
-def own_home(tmp_path, monkeypatch):
-    """Settings in a fresh folder (the defaults), colour on: never the user's own."""
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-
-
 def test_briscola_table_at_100x30(snap_compare):
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app))

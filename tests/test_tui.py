@@ -18,19 +18,12 @@ from briscola_tui.tui.widgets.hand import Hand
 from briscola_tui.tui.widgets.seats import seat_name
 
 
-@pytest.fixture(autouse=True)
-def own_home(tmp_path, monkeypatch):
-    """Settings and data in a fresh folder: never the user's own."""
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-
-
 def make_app(game="briscola", players=2, **kwargs) -> BriscolaApp:
     play = None if game is None else {"game": game, "players": players, "hands": kwargs.pop("hands", 1)}
     return BriscolaApp(play, seed=kwargs.pop("seed", 1), deal_seed=kwargs.pop("deal_seed", 1), pace=0, **kwargs)
 
 
-async def test_briscola_two_players_to_the_summary_and_out(tmp_path):
+async def test_briscola_two_players_to_the_summary_and_out(own_folders):
     from briscola_tui.tools.replay_steps import steps_of, stored_transcripts
 
     app = make_app()
@@ -41,7 +34,7 @@ async def test_briscola_two_players_to_the_summary_and_out(tmp_path):
         await pilot.press("enter")
         await wait_for(pilot, lambda: not app.is_running, "the app to exit", 10)
     stored = stored_transcripts()  # kept for the replay viewer, in the data folder
-    assert len(stored) == 1 and stored[0].parent == tmp_path / "transcripts"
+    assert len(stored) == 1 and stored[0].parent == own_folders["BRISCOLA_HOME"] / "transcripts"
     assert any(step.audited for step in steps_of(stored[0]))
 
 
@@ -154,7 +147,8 @@ async def test_setup_options_reach_the_table_and_explain_themselves():
         assert controller.hands == 1
 
 
-async def test_settings_are_saved_and_read_back(tmp_path):
+async def test_settings_are_saved_and_read_back(own_folders):
+    home = own_folders["BRISCOLA_HOME"]
     from briscola_tui.files import settings
     from briscola_tui.tui.screens.settings import SettingsScreen
 
@@ -169,13 +163,13 @@ async def test_settings_are_saved_and_read_back(tmp_path):
         assert app.style_.ascii and app.style_.four_colour
     saved = settings.load()
     assert (saved.ascii, saved.four_colour, saved.suit_names) == ("on", True, "italian")
-    assert (tmp_path / "settings.json").exists()
+    assert (home / "settings.json").exists()
     again = BriscolaApp()
     assert (
         again.style_.ascii
         and again.style_.card_name(__import__("engine.cards").cards.Card.parse("AS")) == "Asso di Spade"
     )
-    (tmp_path / "settings.json").write_text('{"level": "grandmaster", "ascii": "on"}')
+    (home / "settings.json").write_text('{"level": "grandmaster", "ascii": "on"}')
     bad = settings.load()
     assert bad.level == "normal" and bad.ascii == "on" and "level='grandmaster'" in bad.problem
 

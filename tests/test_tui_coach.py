@@ -20,18 +20,11 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 from briscola_tui.tui.app import BriscolaApp
 
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 SIZE = (80, 24)
 DEADLINE = 120.0
-
-
-@pytest.fixture(autouse=True)
-def own_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
 
 
 def app_for(game="briscola", players=2) -> BriscolaApp:

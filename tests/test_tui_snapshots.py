@@ -15,13 +15,6 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"
 SIZE = (80, 24)
 
 
-@pytest.fixture(autouse=True)
-def own_home(tmp_path, monkeypatch):
-    """Settings in a fresh folder (the defaults), colour on: never the user's own."""
-    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-
-
 def app_for(game: str, players: int | None = None, **kwargs) -> BriscolaApp:
     app = BriscolaApp(
         {"game": game, "players": players, "hands": 1},
@@ -375,7 +368,7 @@ def test_briscola_six_a_trick_later(snap_compare):
     assert snap_compare(app_for("briscola", 6), terminal_size=SIZE, run_before=run_before)
 
 
-def italian():
+def italian_settings():
     from briscola_tui.files.settings import Settings
 
     return Settings(language="it")
@@ -389,7 +382,7 @@ def test_italian_table(snap_compare, game, players):
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app))
 
-    app = app_for(game, players, settings=italian())
+    app = app_for(game, players, settings=italian_settings())
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
@@ -404,7 +397,7 @@ def test_italian_chiamata_play(snap_compare):
             if table(app).mode != "card":
                 await pilot.press("1", "enter")  # pass
 
-    assert snap_compare(app_for("chiamata", 5, settings=italian()), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app_for("chiamata", 5, settings=italian_settings()), terminal_size=SIZE, run_before=run_before)
 
 
 def test_italian_hand_summary(snap_compare):
@@ -427,4 +420,4 @@ def test_italian_hand_summary(snap_compare):
             await pilot.press(str(table(app).hand.index(card) + 1), "enter")
         await settle(pilot)
 
-    assert snap_compare(app_for("chiamata", 5, settings=italian()), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app_for("chiamata", 5, settings=italian_settings()), terminal_size=SIZE, run_before=run_before)
