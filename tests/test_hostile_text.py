@@ -199,7 +199,8 @@ def test_a_join_under_a_bad_name_is_not_ordered_and_no_node_takes_one():
 
 
 def rendered(screen, *ids: str) -> str:
-    return "\n".join(str(screen.query_one(f"#{i}").render()) for i in ids)
+    """What the widgets `ids` of `screen` show ("" for one not mounted yet)."""
+    return "\n".join(str(found[0].render()) if (found := screen.query(f"#{i}")) else "" for i in ids)
 
 
 async def test_the_lobby_a_dialog_and_a_form_show_hostile_text_as_it_is(tmp_path, monkeypatch):
@@ -225,8 +226,9 @@ async def test_the_lobby_a_dialog_and_a_form_show_hostile_text_as_it_is(tmp_path
     async with app.run_test(size=SIZE) as pilot:
         app.push_screen(LobbyScreen(FixedLobby(lobby), Style(True)))
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.lobby is not None, "the lobby")
-        await pilot.pause(0.3)
         screen = app.screen
+        await wait_for(pilot, lambda: "[/]" in rendered(screen, "lobby-seats"), "the seats drawn")
+        await wait_for(pilot, lambda: "connection lost" in rendered(screen, "lobby-waiting"), "the status drawn")
         seats = rendered(screen, "lobby-seats")
         assert "[bold]x" in seats and "[/]" in seats
         log = rendered(screen, "lobby-log").splitlines()
@@ -240,18 +242,18 @@ async def test_the_lobby_a_dialog_and_a_form_show_hostile_text_as_it_is(tmp_path
         app.push_screen(
             LobbyScreen(FixedLobby(Lobby(role="player", failed=f"the host refused: [/] {FORGED}")), Style(True))
         )
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "refused" in rendered(app.screen, "lobby-waiting"), "the refusal drawn")
         assert rendered(app.screen, "lobby-waiting").splitlines() == [
             " the host refused: [/] Bo\\nthe table stopped: seat 0: cheated",
             " Escape: back",
         ]
         app.pop_screen()
         app.push_screen(InfoScreen("Last trick", "Last trick (led by [/]):\n\n  [bold]x  AS"))
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, InfoScreen) and app.screen.query("#body Static"), "it")
         assert "led by [/]" in str(app.screen.query_one("#body Static").render())
         app.pop_screen()
         app.push_screen(JoinForm())
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinForm) and app.screen.query("#address"), "the form")
         app.screen.query_one("#address").value = "[/]"
         await pilot.press("enter")
         assert "not '[/]'" in rendered(app.screen, "form-error")

@@ -6,7 +6,6 @@ from __future__ import annotations
 from helpers.app import SIZE, prompt_of, turn_of, wait_for
 
 from briscola_tui.tui.app import BriscolaApp
-from briscola_tui.tui.widgets import picker as picker_module
 
 
 def calabresella(deal_seed: int) -> BriscolaApp:
@@ -28,8 +27,8 @@ async def test_card_twelve_of_a_calabresella_hand_is_chosen_by_its_number():
         assert table.style_.card_name(table.hand[11]) in prompt_of(table)
         await pilot.press("1")  # waits for a second digit, the cursor on card 1 meanwhile
         assert table.picker.cursor == 0 and "(or 10–12)" in prompt_of(table)
-        await pilot.pause(picker_module.NUMBER_WAIT + 0.3)
-        assert table.picker.typed is None and "(or 10" not in prompt_of(table)
+        await wait_for(pilot, lambda: table.picker.typed is None, "the wait for a second digit to end")
+        assert "(or 10" not in prompt_of(table)
         await pilot.press("1", "0")
         assert table.picker.cursor == 9
         await pilot.press("1", "3")  # no card 13: said, and the cursor stays
@@ -52,8 +51,7 @@ async def test_cards_fifteen_and_sixteen_are_discarded_by_their_numbers():
         assert table.picker.chosen == {14, 15}
         await pilot.press("1")  # a lone "1" toggles card 1 once the wait is over
         assert table.picker.chosen == {14, 15}
-        await pilot.pause(picker_module.NUMBER_WAIT + 0.3)
-        assert table.picker.chosen == {0, 14, 15}
+        await wait_for(pilot, lambda: table.picker.chosen == {0, 14, 15}, "card 1 toggled once the wait is over")
         await pilot.press("1", "right", "space")  # untoggle 1 (Right takes the "1" alone), toggle 2
         assert table.picker.chosen == {1, 14, 15}
         await pilot.press("right", "space", "enter")  # toggle 3, discard

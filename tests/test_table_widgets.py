@@ -211,7 +211,7 @@ async def test_the_calabresella_summary_adds_up_the_soloists_thirds(monkeypatch,
     app = BriscolaApp({"game": "calabresella", "hands": 1}, seed=3, deal_seed=5, pace=0, level="easy")
     async with app.run_test(size=SIZE) as pilot:
         await play_hand(app, pilot, None, {"auction": "3"})  # 3: bid solo
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: app.screen.query("#summary-text"), "the summary's text")
         text = str(app.screen.query_one("#summary-text").render())
         thirds = app.screen.view.last_hand.result["soloist_thirds"]
     assert "The monte at the end (your discards): " in text

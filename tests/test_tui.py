@@ -227,12 +227,12 @@ def test_replay_steps_show_only_public_cards_until_the_audit(transcripts):
 
 
 async def test_replay_viewer_from_home_steps_to_the_audit(transcripts):
-    from briscola_tui.tui.screens.replay import ReplayScreen
+    from briscola_tui.tui.screens.replay import OpenReplay, ReplayScreen
 
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("3", "enter")  # Replay a transcript
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenReplay), "the file form", 10)
         await pilot.press(*str(transcripts[0]), "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay viewer", 30)
         viewer = app.screen
@@ -289,8 +289,7 @@ async def test_the_replay_list_shows_every_stored_transcript_newest_first_and_na
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("3", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, OpenReplay), "the list", 10)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenReplay) and app.screen.files, "the list", 10)
         screen = app.screen
         assert [p.name for p in screen.files] == [f"{k:08x}-seat1.bin" for k in reversed(range(12))]
         assert f"12 transcripts in {shown_folder(folder)}, newest first" in str(
@@ -348,9 +347,10 @@ async def test_the_replay_viewer_header_fits_80_columns(transcripts):
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
         app.push_screen(ReplayScreen(name, steps))
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.query("#replay-header"), "it")
         viewer = app.screen
         await pilot.press(*["right"] * 6)
+        await wait_for(pilot, lambda: "step 7 of" in str(viewer.query_one("#replay-header").render()), "step 7")
         header = str(viewer.query_one("#replay-header").render())
         file = str(viewer.query_one("#replay-file").render())
         assert header.startswith(" Briscola Chiamata") and "step 7 of" in header and "trump" in header
@@ -365,11 +365,12 @@ async def test_replay_refuses_a_file_that_is_not_a_transcript(tmp_path):
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("3", "enter")  # Replay a transcript
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenReplay), "the file form", 10)
+        form = app.screen
         await pilot.press(*str(junk), "enter")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, OpenReplay)
-        assert "not a briscola transcript" in str(app.screen.query_one("#replay-error").render())
+        said = lambda: str(form.query_one("#replay-error").render())  # noqa: E731
+        await wait_for(pilot, lambda: "not a briscola transcript" in said(), "the refusal", 10)
+        assert app.screen is form
 
 
 async def test_a_cheat_named_by_the_audit_gets_its_own_screen(transcripts):
@@ -381,7 +382,7 @@ async def test_a_cheat_named_by_the_audit_gets_its_own_screen(transcripts):
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
         app.push_screen(VerdictScreen(view, (), app.style_))
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, VerdictScreen) and app.screen.query("#body"), "it", 10)
         text = str(app.screen.query_one("#body").render())
         assert "void" in text and "seat 1" in text and "scores nothing" in text
         await pilot.press("enter")

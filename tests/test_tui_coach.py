@@ -69,11 +69,15 @@ async def test_h_shows_hards_move_and_every_choice_then_the_summary_reviews():
         table._say = lambda text: (said.append(text), say(text))
         await pilot.press("h")
         assert said and said[0].startswith("The coach is thinking")  # at once, while the worker thinks
+
+        def every_choice_shown(shown: str) -> bool:  # every card I may play, with its estimate
+            lines = shown.split("\n")
+            return all(any(str(a.card) in line or table.style_.card(a.card) in line for line in lines) for a in legal)
+
         await until(pilot, lambda: isinstance(app.screen, InfoScreen), "the coach's advice")
+        await until(pilot, lambda: every_choice_shown(text_of(app.screen)), "every choice on the advice")
         shown = text_of(app.screen)
         assert "hard would play" in shown and "win" in shown
-        for action in legal:  # every card I may play, with its estimate
-            assert any(str(action.card) in line or table.style_.card(action.card) in line for line in shown.split("\n"))
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is table, "the table again")
         assert table.picker is not None and table.view.legal == legal  # nothing was played for me
@@ -118,8 +122,8 @@ async def test_h_when_it_is_not_my_turn_and_when_the_host_does_not_allow_it():
         table.controller.coach_allowed = False  # as a network table without the rule `coach`
         await until(pilot, lambda: my_turn(app), "my first turn")
         await pilot.press("h")
-        await pilot.pause(0.1)
-        assert "The host does not allow the coach at this table." in str(table.query_one("#notice").render())
+        refused = "The host does not allow the coach at this table."
+        await until(pilot, lambda: refused in str(table.query_one("#notice").render()), "the refusal")
         assert app.screen is table and table.advising is None
         await pilot.press("ctrl+q", "y")
 

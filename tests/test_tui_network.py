@@ -392,13 +392,15 @@ async def test_forms_name_a_bad_field_and_the_lobby_shows_a_refusal_or_no_answer
         lobby = app.screen
         await wait_for(pilot, lambda: lobby.controller.lobby().failed, "the refusal", WAIT)
         assert lobby.controller.lobby().failed == "the host refused: wrong join code"
-        await pilot.pause(0.3)
-        assert "wrong join code" in str(lobby.query_one("#lobby-waiting").render())
+        waiting = lobby.query_one("#lobby-waiting")
+        await wait_for(pilot, lambda: "wrong join code" in str(waiting.render()), "the refusal shown", WAIT)
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen), "back home", WAIT)
 
         app.push_screen(WatchForm())
-        await pilot.pause(0.2)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, WatchForm) and app.screen.query("#address"), "the form", WAIT
+        )
         app.screen.query_one("#address").value = f"127.0.0.1:{silent}"
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby", WAIT)
