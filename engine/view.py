@@ -179,11 +179,12 @@ def sides_of(view: SeatView, teams: tuple[int, ...] = ()) -> tuple[Side, ...]:
 
 
 def roles_of(state: State) -> dict[int, tuple[str, ...]]:
-    """Each seat's roles in the hand: dealer, and caller, soloist or partner once known."""
+    """Each seat's roles in the hand: dealer, and caller, soloist or partner once known. The high
+    bidder is no caller or soloist until the auction is over: another may still outbid it."""
     roles: dict[int, list[str]] = {state.dealer: ["dealer"]}
     for role in ("caller", "soloist"):
         seat = getattr(state, role, None)
-        if isinstance(seat, int) and seat >= 0:
+        if isinstance(seat, int) and seat >= 0 and state.phase != "auction":
             roles.setdefault(seat, []).append(role)
     holder = _played_by(state, getattr(state, "called", None))
     caller = getattr(state, "caller", None)

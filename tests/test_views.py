@@ -211,3 +211,17 @@ def test_a_view_rejects_the_face_up_card_and_cards_on_the_table():
         view.apply(Action(2, "play", first))
     view.apply(Action(2, "play", deal.hands[2][0]))
     assert len(view.tricks) == 1
+
+
+def test_the_high_bidder_is_no_soloist_until_the_auction_ends():
+    """A newcomer read `soloist` beside a seat that had only bid first: another may still outbid it."""
+    from engine.view import roles_of
+
+    game = make("calabresella", 3)
+    deal = game.plan(2).deal(game.deck())
+    state = game.new_hand(2, deal)
+    state.apply(Action(kind="bid", seat=state.current_player(), contract="chiamo"))
+    assert state.phase == "auction" and all("soloist" not in r for r in roles_of(state).values())
+    while state.phase == "auction":  # the others pass: the bid stands
+        state.apply(next(a for a in state.legal_actions() if a.kind == "pass"))
+    assert "soloist" in roles_of(state)[state.soloist]
