@@ -281,7 +281,10 @@ class _Words:
             case MonteDivided(cards=cards):
                 return _("the monte is divided: {cards}").format(cards=self.cards(cards) or _("face down"))
             case HandedOver(seat=None, card=card):
-                return _("nobody hands over {card}: the caller holds it").format(card=self.style.card(card))
+                # In the monte or the soloist's own hand: which of the two, the monte shown next tells.
+                return _("no defender holds {card}: it is in the monte or the soloist's hand").format(
+                    card=self.style.card(card)
+                )
             case HandedOver(seat=seat, card=card):
                 return self.said(
                     seat, N_("{name} hands over {card}"), N_("you hand over {card}"), card=self.style.card(card)

@@ -49,3 +49,13 @@ def test_cheater_help_names_every_default(capsys):
         main(["selfplay", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--cheater N with --cheat: the cheating seat (default 1; substitute and tag-card: seat 0" in text
+
+
+def test_a_called_card_no_defender_holds_is_not_said_to_be_the_callers():
+    """Chiamo of a card in the monte: before the monte is shown nobody knows where it lies,
+    so the log says the monte or the soloist's hand, never "the caller holds it"."""
+    from protocol.events import HandedOver
+
+    line = render(HandedOver(None, Card.parse("3S")))
+    assert line == "no defender holds 3S: it is in the monte or the soloist's hand"
+    assert render(HandedOver(1, Card.parse("3S")), names=("you", "Bea", "Cleo")) == "Bea hands over 3S"
