@@ -106,8 +106,10 @@ def test_the_summary_and_a_refusal_in_italian(italian):
     from briscola_tui.tui.screens.netforms import FormError, whole
 
     result = {"soloist": 0, "contract": "solo", "raise": "none", "soloist_thirds": 21, "success": True}
-    said = soloist_lines(result, ["tu", "Bea", "Cia"], SimpleNamespace(), ())
-    assert said[0] == "tu ha giocato solo: posta 2 per difensore"
-    assert said[1] == "tu ha fatto 21 terzi = 7 punti su 35 (servono 18 terzi, 6 punti): riuscita"
+    said = soloist_lines(result, ["tu", "Bea", "Cia"], SimpleNamespace(), (), None, ["you", "Bea", "Cia"])
+    assert said[0] == "hai giocato solo: posta 2 per difensore"
+    assert said[1] == "hai fatto 21 terzi su 35 (7 punti su 11); ne servono 18 (6 punti): riuscita"
+    said = soloist_lines({**result, "soloist": 1}, ["tu", "Bea", "Cia"], SimpleNamespace(), (), None, ["you", "Bea"])
+    assert said[0] == "Bea ha giocato solo: posta 2 per difensore"
     with pytest.raises(FormError, match="un numero intero da 0 a 9"):
         whole("x", "porta", 0, 9)

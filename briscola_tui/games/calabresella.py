@@ -51,16 +51,29 @@ def soloist_lines(
 ) -> list[str]:
     """The contract and its price, where the soloist's thirds come from, whether they made 18,
     and a cappotto or stramazzo."""
+    from ..render import YOU
+
     soloist, contract, raised = result["soloist"], result["contract"], result.get("raise")
     thirds = result.get("soloist_thirds", 0)
     price = PRICE[raised if raised and raised != "none" else contract]
     what = contract + (f", {raised}" if raised and raised != "none" else "")
-    lines = [_("{name} played {what}: price {price} per defender").format(name=names[soloist], what=what, price=price)]
+    mine = tuple(raw_names)[soloist : soloist + 1] == (YOU,)
+    played_ = (
+        _("you played {what}: price {price} per defender")
+        if mine
+        else _("{name} played {what}: price {price} per defender")
+    )
+    lines = [played_.format(name=names[soloist], what=what, price=price)]
     sum_ = thirds_sum(result, names, style, played, deal, raw_names)
     if sum_ is not None:
         lines.extend(sum_)
+    took = (
+        _("you took {thirds} of 35 ({points} of 11); 18 thirds (6 points) needed: {outcome}")
+        if mine
+        else _("{name} took {thirds} of 35 ({points} of 11); 18 thirds (6 points) needed: {outcome}")
+    )
     lines.append(
-        _("{name} took {thirds} = {points} of 35 (needs 18 thirds, 6 points): {outcome}").format(
+        took.format(
             name=names[soloist],
             thirds=count(thirds, "third"),
             points=count(thirds // 3, "point"),
