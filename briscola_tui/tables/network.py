@@ -99,7 +99,9 @@ class NetTable:
         options = Options(_loopback(args.bind), 0, "player", name, hosting.code or "", 0, None)
         table = cls(options, identity, hosting)
         hosting.server.say = table.host_said
-        hosting.server.tell = lambda event: table.host_said(render(event, names=hosting.server.names()))
+        # The table's events are told once, by the seat's own client (from the transcript it reads,
+        # in its words: "you"): the host telling them too wrote each line twice in the lobby.
+        hosting.server.tell = lambda event: None
         for line in lines:
             table.host_said(line)
         return table
