@@ -235,3 +235,24 @@ async def test_a_large_terminal_gets_a_larger_table_centred_beyond_200x60():
         await pilot.resize_terminal(80, 24)
         await pilot.pause(0.2)
         assert log.region.width == 28 and header.region.x == 0
+
+
+@tmux_needed
+def test_no_color_sends_no_colour_at_all(tmp_path):
+    """NO_COLOR=1 in a 256-colour terminal: the table is drawn with bold, dim and reverse only;
+    not one colour is sent, not even the greys Textual's own NO_COLOR filter turns colours into."""
+    import re
+
+    name = session_name("briscola-no-color")
+    pid = start(
+        name, f"env NO_COLOR=1 {sys.executable} -m briscola_tui.cli play --seed 1 --deal-seed 1 --pace 0", tmp_path
+    )
+    try:
+        wait_pane(name, "Play a card", time.monotonic() + 60)
+        drawn = tmux("capture-pane", "-e", "-p", "-t", name)  # with the terminal's escape sequences
+        styles = re.findall(r"\x1b\[([0-9;]*)m", drawn)
+        assert styles, drawn  # (the capture carries them: bold and reverse at least)
+        colours = [s for s in styles if re.search(r"(^|;)([34][0-7]|9[0-7]|10[0-7]|[34]8;[25])(;|$)", s)]
+        assert colours == [], sorted(set(colours))
+    finally:
+        stop(name, pid)

@@ -75,7 +75,9 @@ class BriscolaApp(Shell):
         `pace`: seconds a computer player takes per decision. `settings`: the
         player's settings (default: those saved in the config directory);
         `ascii` and `level` given here win over them for this run."""
-        super().__init__()
+        # NO_COLOR means no colour at all: with ANSI colours on, Textual's NO_COLOR filter drops
+        # every colour (with them off it turns each colour grey, still sent as 256 colours).
+        super().__init__(ansi_color=True if "NO_COLOR" in os.environ else None)
         self.settings = settings if settings is not None else settings_module.load()
         language.choose(self.settings.language)
         self.ascii_forced = ascii
