@@ -44,7 +44,7 @@ async def test_the_two_rule_is_explained_when_it_offers_a_call():
         await bid(pilot, table, "bid 2")
         table = await turn_of(app, pilot, "choose", "call")
         texts = [item.text for item in table.picker.items]
-        assert "call 4♥ (two rule)" in texts and "call 2♥" in texts
+        assert "call 4♥ (two rule)" in texts and "call 2♥ (yours: you play alone)" in texts  # I hold the 2♥
         line = str(rule.render())
         assert rule.display and line.startswith(" Two rule: you hold 2♥") and "4♥" in line and "partner" in line
         assert len(line) <= 80
@@ -132,3 +132,20 @@ async def test_a_target_refused_says_the_bid_to_beat():
             prompt_of(table)
             == "65 may not be bid: a target is a number from 71 to 120 (a bid must beat the 70 bid so far)"
         )
+
+
+async def test_the_call_grid_says_that_calling_a_card_of_my_own_plays_alone():
+    """`call: at_least` after a bid of J: the cursor on each card of the grid; the prompt says
+    "yours: you play alone" on exactly the cards of my hand."""
+    app = BriscolaApp(None, pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(TableScreen(chiamata_alone(call="at_least"), app.style_))
+        table = await turn_of(app, pilot, "choose", "auction")
+        await bid(pilot, table, "bid J")
+        table = await turn_of(app, pilot, "grid", "call")
+        marked = set()
+        for _ in range(40):
+            if "(yours: you play alone)" in prompt_of(table):
+                marked.add(table.picker.card)
+            await pilot.press("right")
+        assert marked == set(table.view.hand)  # (the cursor went round the whole deck)

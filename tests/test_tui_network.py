@@ -351,7 +351,9 @@ async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
             await lobby_then_table(app, pilot)
             log = net.lobby().log  # each line said once: the host's lines and my seat's, not both
             assert log.count("Ada joins (seat 0)") + log.count("you join (seat 0)") == 1, log
-            assert log.count("Bo joins (seat 1)") == 1 and sum(line.startswith("at the table:") for line in log) <= 1, log
+            assert log.count("Bo joins (seat 1)") == 1 and sum(line.startswith("at the table:") for line in log) <= 1, (
+                log
+            )
             await play_my_hand(app, pilot, net)
             await pilot.press("enter")
             await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)

@@ -39,7 +39,9 @@ def test_the_summary_counts_card_points_and_thirds_in_words():
     assert lines[:2] == ["Ada: 1 card point of 120", "Bo: 119 card points of 120"]
     result = {"soloist": 0, "contract": "solo", "raise": "none", "soloist_thirds": 4, "success": False}
     lines = soloist_lines(result, ["Ada", "Bo", "Cy"], Style(ascii=True))
-    assert any(line.startswith("Ada took 4 thirds of 35 (1 point of 11); 18 thirds (6 points) needed: ") for line in lines), lines
+    assert any(
+        line.startswith("Ada took 4 thirds of 35 (1 point of 11); 18 thirds (6 points) needed: ") for line in lines
+    ), lines
 
 
 def test_cheater_help_names_every_default(capsys):

@@ -88,6 +88,10 @@ class Presentation:
         """The calls a special rule of the game offers now, marked among the options (none)."""
         return ()
 
+    def own_call_words(self) -> str:
+        """What calling a card of one's own hand means, said beside it ("": nothing special)."""
+        return ""
+
     def breakdown(self, hand: Scored) -> list[str]:
         """How the hand was scored, in words: each side's card points and who won."""
         return side_points_lines(hand.view, hand.result, hand.names)

@@ -61,6 +61,9 @@ defender -u; alone +4u; failure the reverse. All 8 tricks: double.""")
             return ()
         return tuple(a.card for a in view.legal if a.kind == "call" and a.card is not None and a.card.rank != "2")
 
+    def own_call_words(self) -> str:
+        return _("yours: you play alone")
+
     def breakdown(self, hand: Scored) -> list[str]:
         return called_lines(hand.result, hand.names, hand.view.options, hand.style)
 

@@ -48,7 +48,8 @@ class GridPicker(Picker):
     def prompt(self) -> Text:
         s = self.style_
         prompt = _("{title}: arrows move, Enter calls").format(title=phase_title(self.decision))
-        return Text(f"{prompt}   {s.cursor} {s.card_name(self.card)}", "bold")
+        own = presentation(self.decision.game).own_call_words() if self.card in self.decision.hand else ""
+        return Text(f"{prompt}   {s.cursor} {s.card_name(self.card)}" + (f" ({own})" if own else ""), "bold")
 
     def keys(self) -> tuple[tuple[str, str], ...]:
         return ((_("arrows"), p_("key", "move")), ("Enter", _("call")), (_("click"), _("a card")))

@@ -52,7 +52,8 @@ def choices_of(view: SeatView, style: Style) -> list[Choice]:
     """The legal actions as numbered choices; bids with a target grouped into one (a number to enter)."""
     items: list[Choice] = []
     groups: dict[str | None, Choice] = {}
-    rule_calls = presentation(view.game).two_rule_calls(view)
+    game = presentation(view.game)
+    rule_calls, own = game.two_rule_calls(view), game.own_call_words()
     for action in view.legal:
         if action.kind == "bid" and action.target is not None:
             group = groups.get(action.rank)
@@ -63,6 +64,8 @@ def choices_of(view: SeatView, style: Style) -> list[Choice]:
             group.actions.append(action)
         else:
             rule = _(" (two rule)") if action.kind == "call" and action.card in rule_calls else ""
+            if action.kind == "call" and own and action.card in view.hand:
+                rule = f" ({own})"
             items.append(Choice(style.action(action, view.names) + rule, action))
     for rank, group in groups.items():
         low, high = min(group.targets), max(group.targets)
