@@ -108,5 +108,9 @@ def test_the_user_guide_installs_as_the_readme_does():
 
 def test_ci_runs_the_readmes_test_command_as_written():
     test_command = re.findall(r"```sh\n(.*?)\n```", (ROOT / "README.md").read_text(), re.S)[1].strip()
-    assert test_command.endswith(".venv/bin/python -m pytest")
+    assert test_command.endswith(".venv-test/bin/python -m pytest")
+    # Its own venv: run while a game from the first command is open, it must not reinstall the
+    # game's packages under it (the game crashed on the next module it imported).
+    game_venv = re.findall(r"python3 -m venv (\S+) ", (ROOT / "README.md").read_text())[0]
+    assert game_venv == ".venv" and f" {game_venv}/" not in test_command and f"venv {game_venv} " not in test_command
     assert test_command in (ROOT / ".ci" / "run").read_text().splitlines()
