@@ -331,7 +331,7 @@ class TableScreen(TableKeys, Screen[None]):
         notice = self.query_one("#notice", Static)
         notice.display = bool(frame.marks.notice)
         notice.update(literal(" " + frame.marks.notice, "bold"))
-        self.decision.paint(frame, self._waiting(frame), self.controller.coach_allowed, layout.face)
+        self.decision.paint(frame, self._waiting(frame), self.controller.coach_allowed, layout.face, layout.centre)
 
     def _tick(self) -> None:
         """Redraw what moves by itself: the thinking mark and a clock."""

@@ -28,6 +28,7 @@ class Layout:
     ring: bool  # the seats around the trick (else one line each, the 80x24 way)
     face: Face  # the largest card face (the hand's; the trick's as far as its room allows): SMALL unless ring
     log_width: int  # the log's columns
+    centre: int  # the column in the middle of the seats (the hand's row of cards centres on it, with room)
 
 
 def layout_for(width: int, height: int) -> Layout:
@@ -35,7 +36,10 @@ def layout_for(width: int, height: int) -> Layout:
     size = (width, height)
     ring = fits(size, RING_SIZE)
     face = LARGE if fits(size, LARGE_SIZE) else MEDIUM if fits(size, MEDIUM_SIZE) else SMALL
-    return Layout(ring=ring, face=face if ring else SMALL, log_width=max(LOG_WIDTH, min(width, MAX_WIDTH) // 3))
+    log_width = max(LOG_WIDTH, min(width, MAX_WIDTH) // 3)
+    return Layout(
+        ring=ring, face=face if ring else SMALL, log_width=log_width, centre=(min(width, MAX_WIDTH) - log_width) // 2
+    )
 
 
 def fits(size: tuple[int, int], least: tuple[int, int]) -> bool:

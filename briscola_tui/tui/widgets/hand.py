@@ -35,6 +35,7 @@ class Hand(Pickable):
         self.cursor: int | None = None
         self.chosen: set[int] = set()
         self.most: Face = SMALL  # the largest face the table's layout allows (`table_layout`)
+        self.centre: int | None = None  # the column the row of cards centres on (None: the middle)
 
     def show(self, cards, playable=(), cursor: int | None = None, chosen=()) -> None:
         self.cards, self.playable, self.cursor, self.chosen = tuple(cards), set(playable), cursor, set(chosen)
@@ -53,10 +54,11 @@ class Hand(Pickable):
     def _mark(self, i: int) -> str:
         return (self.style_.cursor if i == self.cursor else " ") + (self.style_.tick if i in self.chosen else " ")
 
-    def allow(self, most: Face) -> None:
-        """The largest face the table's layout allows now."""
-        if most is not self.most:
-            self.most = most
+    def allow(self, most: Face, centre: int | None = None) -> None:
+        """The largest face the table's layout allows now, and the column to centre the cards on
+        (None: the widget's middle)."""
+        if most is not self.most or centre != self.centre:
+            self.most, self.centre = most, centre
             self.refresh(layout=True)
 
     def face(self, width: int | None = None) -> Face | None:
@@ -78,10 +80,13 @@ class Hand(Pickable):
         return self._boxes(face) if face is not None else self._compact()
 
     def indent(self, face: Face | None) -> int:
-        """The blank before the row of boxes: none at 80x24, else what centres the row."""
+        """The blank before the row of boxes: none at 80x24, else what centres the row on `centre`
+        as far as the width allows."""
         if face is None or self.most is SMALL:
             return 0
-        return max(0, (self.size.width - len(self.cards) * (NUMBER_WIDTH + face.width + GAP)) // 2)
+        row = len(self.cards) * (NUMBER_WIDTH + face.width + GAP)
+        centre = self.size.width // 2 if self.centre is None else self.centre
+        return max(0, min(self.size.width - row, centre - row // 2))
 
     def _boxes(self, face: Face) -> Text:
         """One row of boxes, each numbered, its marks (the cursor, a tick) under it."""

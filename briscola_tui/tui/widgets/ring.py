@@ -72,10 +72,15 @@ class Canvas:
     def lines(self) -> list[Text]:
         out = []
         for row in self.cells:
-            line = Text()
+            line, run, run_style = Text(), "", RichStyle.null()
             for cell in row:
-                if cell is not None:
-                    line.append(cell[0], cell[1])
+                if cell is None:
+                    continue
+                if cell[1] != run_style:
+                    line.append(run, run_style)
+                    run, run_style = "", cell[1]
+                run += cell[0]
+            line.append(run, run_style)
             out.append(line)
         return out
 
@@ -137,8 +142,7 @@ def ring_lines(spots: list[Spot], width: int, height: int, most: Face, style: St
         for row, (line, x) in enumerate(zip(labels, label_xs, strict=True)):
             canvas.put(x, label_y + row, line)
         draw_card(canvas, spot, card_x, card_y, face, style)
-    lines = canvas.lines()
-    return lines
+    return canvas.lines()
 
 
 def draw_card(canvas: Canvas, spot: Spot, x: int, y: int, face: Face, style: Style) -> None:
