@@ -104,3 +104,20 @@ async def test_a_resize_mid_hand_keeps_the_game_to_its_end():
         await play_hand(app, pilot)
         assert isinstance(app.screen, SummaryScreen)
         assert screen.view.last_hand is not None and screen.view.last_hand.ok
+
+
+async def test_a_click_on_a_larger_card_picks_that_card():
+    """At 200x60 the hand's cards are LARGE boxes centred under the seats: a click on the middle
+    of the second box selects the second card, a second click plays it."""
+    app = app_for("briscola", 2)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode == "card", "my turn")
+        screen = table_of(app)
+        hand = screen.picker.query_one("Hand")
+        await wait_for(pilot, lambda: hand.face() is LARGE and hand.indent(LARGE) > 0, "the hand's larger cards")
+        second = hand.indent(LARGE) + (2 + LARGE.width + 1) + 2 + LARGE.width // 2
+        await pilot.click(hand, offset=(second, LARGE.height // 2))
+        await wait_for(pilot, lambda: screen.picker is not None and screen.picker.cursor == 1, "card 2 selected")
+        card = screen.hand[1]
+        await pilot.click(hand, offset=(second, LARGE.height // 2))
+        await wait_for(pilot, lambda: any(a.seat == 0 and a.card == card for a in screen.view.history), "card 2 played")
