@@ -3,10 +3,14 @@ holds, its roles (and "team" for my fixed team mates), its card on the table
 (or its last bid, in the auction), its points in the play, and what it is doing
 (its turn, thinking, away, what the deal awaits of it) with its clock; under
 them the table's status line and the last trick. Drawn from reactive data at
-its own width: the roles column narrows so that a line never wraps. Names and
-the status (from the wire) are literal."""
+its own width: the roles column narrows so that a line never wraps. With room
+(`ring`, from the table's layout) the seats sit around the trick instead, their
+cards as boxes (`widgets.ring`), when they fit the panel. Names and the status
+(from the wire) are literal."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from rich.text import Text
 from textual.content import Content
@@ -125,8 +129,18 @@ class SeatsPanel(Widget):
             lines.append("\n")
         return lines + footer
 
-    def _ring(self, v, order, trick, done, last_bid, statuses, footer: int) -> list[Text] | None:
-        """The seats around the trick (`widgets.ring`), if the panel shows them and they fit."""
+    def _ring(
+        self,
+        v: SeatView,
+        order: Iterable[int],
+        trick: dict[int, Card],
+        done: bool,
+        last_bid: dict[int, str],
+        statuses: dict[int, Text],
+        footer: int,
+    ) -> list[Text] | None:
+        """The seats around the trick (`widgets.ring`), if the panel shows them and they fit above
+        the `footer` lines."""
         if self.ring is None:
             return None
         spots = []

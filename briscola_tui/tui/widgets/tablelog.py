@@ -4,6 +4,8 @@ mid-hand re-wraps every line, not only the next ones)."""
 
 from __future__ import annotations
 
+from collections import deque
+
 from rich.text import Text
 from textual.widgets import RichLog
 
@@ -17,16 +19,16 @@ class TableLog(RichLog):
     def __init__(self, **kwargs) -> None:
         super().__init__(wrap=True, markup=False, min_width=16, **kwargs)
         self.can_focus = False
-        self.kept: list[Text] = []  # every line written since the last clear, unwrapped
+        self.kept: deque[Text] = deque(maxlen=MAX_LINES)  # the lines written since the last clear, unwrapped
         self.wrapped_at = 0  # the width the lines shown were wrapped at (0: not yet)
 
     def add(self, line: Text) -> None:
         """A line at the end of the log, wrapped at the log's width now."""
-        self.kept = [*self.kept[-(MAX_LINES - 1) :], line]
+        self.kept.append(line)
         self.write(line)
 
     def clear(self) -> TableLog:
-        self.kept = []
+        self.kept.clear()
         super().clear()
         return self
 
