@@ -15,8 +15,13 @@ from .pickable import Pickable
 BOXES = 8
 """Up to this many cards are drawn as SMALL boxes at 80 columns; more go two rows, compact."""
 COMPACT_WIDTH = 8
-NUMBER_WIDTH, GAP = 2, 1
-"""The card's number before its box, and the blank after it."""
+GAP = 1
+"""The blank after a card's box."""
+
+
+def number_width(count: int) -> int:
+    """The cells of a card's number before its box, in a hand of `count`: 2, or 3 from 10 cards."""
+    return 2 if count < 10 else 3
 
 
 class Hand(Pickable):
@@ -67,7 +72,7 @@ class Hand(Pickable):
         if self.most is SMALL:
             return SMALL if len(self.cards) <= BOXES else None
         room = self.size.width if width is None else width
-        return largest(room, self.most.height, len(self.cards), self.most, NUMBER_WIDTH + GAP)
+        return largest(room, self.most.height, len(self.cards), self.most, number_width(len(self.cards)) + GAP)
 
     def get_content_height(self, container, viewport, width) -> int:
         face = self.face(width)
@@ -84,21 +89,22 @@ class Hand(Pickable):
         as far as the width allows."""
         if face is None or self.most is SMALL:
             return 0
-        row = len(self.cards) * (NUMBER_WIDTH + face.width + GAP)
+        row = len(self.cards) * (number_width(len(self.cards)) + face.width + GAP)
         centre = self.size.width // 2 if self.centre is None else self.centre
         return max(0, min(self.size.width - row, centre - row // 2))
 
     def _boxes(self, face: Face) -> Text:
         """One row of boxes, each numbered, its marks (the cursor, a tick) under it."""
         lines = [Text(" " * self.indent(face)) for _ in range(face.height + 1)]
+        number = number_width(len(self.cards))
         for i, card in enumerate(self.cards):
             box = face_lines(card, face, self.style_, self._style(i, card))
             for row, line in enumerate(box):
-                lines[row].append(f"{i + 1:<2}" if row == 0 else "  ")
+                lines[row].append(f"{i + 1:<{number}}" if row == 0 else " " * number)
                 lines[row].append(line)
                 lines[row].append(" ")
             mark = f"{self._mark(i):^{face.width}}" if face is not SMALL else f" {self._mark(i)}   "
-            lines[-1].append(f"  {mark} ")
+            lines[-1].append(" " * number + f"{mark} ")
         return Text("\n").join(lines)
 
     def _compact(self) -> Text:
@@ -115,7 +121,7 @@ class Hand(Pickable):
     def index_at(self, x: int, y: int) -> int | None:
         face = self.face()
         if face is not None:
-            i = (x - self.indent(face)) // (NUMBER_WIDTH + face.width + GAP)
+            i = (x - self.indent(face)) // (number_width(len(self.cards)) + face.width + GAP)
         else:
             i = x // COMPACT_WIDTH + (BOXES if y >= 2 else 0)
         return i if 0 <= i < len(self.cards) else None
