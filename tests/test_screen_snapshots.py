@@ -1,4 +1,5 @@
-"""Snapshots at 80x24 of the table of every game right after my card goes down, and of
+"""Snapshots at 80x24 (and at 120x40 and 200x60, issue 35 item 1: the seats around the trick,
+larger cards) of the table of every game right after my card goes down, and of
 Briscola right after a draw, while a computer player is about to move: the hand shows
 the cards I hold then (not the card just played, and the card just drawn). Every deal and
 computer choice is fixed; the table is held still at that moment by a controller that
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable
 
 import pytest
@@ -108,6 +110,41 @@ def test_after_my_card(snap_compare, monkeypatch, game, players, deal_seed):
 
     app = app_for(game, players, deal_seed=deal_seed)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+SIZES = [(80, 24), (120, 40), (200, 60)]
+"""80x24, and terminals with room: the seats around the trick, the cards larger (`screens.table_layout`)."""
+
+
+def my_turn_on_a_trick(screen) -> bool:
+    """My turn to play, a card or more on the table already."""
+    view = screen.view
+    return screen.picker is not None and view is not None and bool(view.trick) and view.phase == "play"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("game, players, deal_seed", [*CASES, ("calabresella", 3, 1)])
+def test_my_turn_at_every_size(snap_compare, game, players, deal_seed, size):
+    """My turn with the others' cards on the table, in every game, at 80x24 and with room: the
+    cards on the table and my hand as the view has them (the first legal choice until then)."""
+
+    async def run_before(pilot):
+        app = pilot.app
+        end = time.monotonic() + HOLD
+        while not (app.screen is table_of(app) and my_turn_on_a_trick(table_of(app))):
+            assert time.monotonic() < end, "timed out"
+            screen = table_of(app)
+            if screen.picker is not None and screen.view.legal and app.screen is screen:
+                screen.advance(screen.view.legal[0])
+            await pilot.pause(0.02)
+        await settle(pilot)
+        screen = table_of(app)
+        assert screen.picker.query_one("Hand").cards == screen.hand
+        shown = str(screen.query_one("#seats").render())
+        assert all(screen.style_.card(card) in shown for card in screen.view.trick)
+        assert (screen.query_one("#seats").ring is not None) == (size != (80, 24))
+
+    assert snap_compare(app_for(game, players, deal_seed=deal_seed), terminal_size=size, run_before=run_before)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])

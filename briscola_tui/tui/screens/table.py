@@ -8,7 +8,6 @@ the decision area (`widgets.decision`) shows the picker a decision needs and tak
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual import getters
@@ -17,7 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from engine.cards import Card
 from engine.view import SeatView
@@ -44,10 +43,13 @@ from ..widgets.choices import DIGITS
 from ..widgets.decision import DecisionArea
 from ..widgets.header import TableHeader
 from ..widgets.literal import literal
-from ..widgets.picker import Mode, Outcome, Picker
+from ..widgets.picker import Mode, Picker
 from ..widgets.seats import SeatsPanel
+from ..widgets.tablelog import TableLog
 from .table_coach import advice_for, advice_text, coach_refusal
-from .table_words import hand_tricks, last_trick_text, waiting_words
+from .table_keys import TableKeys
+from .table_layout import layout_for
+from .table_words import hand_tricks, waiting_words
 
 if TYPE_CHECKING:
     from engine.bots.coach import Advice
@@ -62,7 +64,7 @@ started waiting: the deal, the others' moves): the terminal bell rings, with the
 on, for a player in another window. A turn that follows my own move at once stays silent."""
 
 
-class TableScreen(Screen[None]):
+class TableScreen(TableKeys, Screen[None]):
     app = getters.app(Shell)
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = None  # keys go to the screen; the target Input takes focus only when asked
@@ -141,9 +143,7 @@ class TableScreen(Screen[None]):
         yield TableHeader(s, id="header")
         with Horizontal(id="top"):
             yield SeatsPanel(s, id="seats")
-            log = RichLog(id="log", wrap=True, markup=False, min_width=16)
-            log.can_focus = False
-            yield log
+            yield TableLog(id="log")
         yield Static(id="notice")
         yield self.decision
 
@@ -160,9 +160,8 @@ class TableScreen(Screen[None]):
         self.controller.interrupt()
 
     def on_resize(self, event) -> None:
-        """More room than 80 columns: the log takes a third of it, up to the 200 columns the
-        table takes at most (table.tcss: wider, it is centred)."""
-        self.query_one("#log", RichLog).styles.width = max(28, min(event.size.width, 200) // 3)
+        """Another size: the table laid out for it (`table_layout`), the log's lines wrapped again."""
+        self.paint()
 
     # --- the worker ---------------------------------------------------------------
 
@@ -253,7 +252,7 @@ class TableScreen(Screen[None]):
 
     def _new_hand(self, notice: str = "", until: int | None = None) -> None:
         """A new hand begins on a clear log: the marks of the last one go."""
-        self.query_one("#log", RichLog).clear()
+        self.query_one(TableLog).clear()
         self.notice.say(notice, until)
         self.decisions, self.hand_view = [], None
         self.paint()
@@ -273,11 +272,10 @@ class TableScreen(Screen[None]):
         self.view, self.thinking = view, thinking
         if view.hand_number is not None:
             self.hand_view = view
-        log = self.query_one("#log", RichLog)
+        log = self.query_one(TableLog)
         for event in events:
             self._note(event)
-            text = self.words(event)
-            log.write(literal(text, "bold" if isinstance(event, BOLD) else ""))
+            log.add(literal(self.words(event), "bold" if isinstance(event, BOLD) else ""))
         self.paint()
 
     def words(self, event) -> str:
@@ -314,19 +312,26 @@ class TableScreen(Screen[None]):
         )
 
     def paint(self) -> None:
-        """Every widget from the view given and the screen's marks: the one place that shows the table."""
+        """Every widget from the view given, the screen's marks and the terminal's size: the one
+        place that shows the table."""
+        layout = layout_for(self.size.width, self.size.height)
+        self.set_class(layout.ring, "-ring")
+        log = self.query_one(TableLog)
+        if log.styles.width is None or log.styles.width.value != layout.log_width:
+            log.styles.width = layout.log_width
+        seats = self.query_one(SeatsPanel)
+        seats.ring = layout.face if layout.ring else None
         if self.view is None:
             return
         frame = frame_of(self.view, self.marks())
         header = self.query_one(TableHeader)
         header.view, header.hands = frame.view, self.controller.hands or 0
-        seats = self.query_one(SeatsPanel)
         seats.view, seats.away, seats.status = frame.view, frame.marks.away, frame.marks.status
         seats.thinking, seats.clock = frame.marks.thinking, frame.marks.clock
         notice = self.query_one("#notice", Static)
         notice.display = bool(frame.marks.notice)
         notice.update(literal(" " + frame.marks.notice, "bold"))
-        self.decision.paint(frame, self._waiting(frame), self.controller.coach_allowed)
+        self.decision.paint(frame, self._waiting(frame), self.controller.coach_allowed, layout.face, layout.centre)
 
     def _tick(self) -> None:
         """Redraw what moves by itself: the thinking mark and a clock."""
@@ -349,65 +354,6 @@ class TableScreen(Screen[None]):
 
     def _waiting(self, frame: Frame) -> str:
         return waiting_words(frame.view, frame.marks, self.style_.ellipsis)
-
-    # --- keys: passed on to the picker showing ---------------------------------------
-
-    def _answer(self, outcome: Outcome) -> None:
-        """What came of a key or a click: an action to send, another picker to show, or
-        (None) the same picker, its prompt redrawn."""
-        if isinstance(outcome, Picker):
-            self._show_picker(outcome)
-        elif outcome is not None:
-            self.advance(outcome)
-        else:
-            self.paint()
-
-    def _key(self, press: Callable[[Picker], Outcome], digit: bool = False) -> None:
-        if self.picker is not None:
-            self._answer(self.decision.key(press, digit))
-
-    def action_digit(self, d: int) -> None:
-        self._key(lambda picker: picker.digit(d), digit=True)
-
-    def action_move(self, step: int) -> None:
-        self._key(lambda picker: picker.move(step))
-
-    def action_move_row(self, step: int) -> None:
-        """Up and down: a suit in the call grid, else one step as left and right."""
-        self._key(lambda picker: picker.move_row(step))
-
-    def action_space(self) -> None:
-        self._key(lambda picker: picker.space())
-
-    def action_confirm(self) -> None:
-        self._key(lambda picker: picker.confirm())
-
-    def action_cancel(self) -> None:
-        if self.picker is not None:
-            self._answer(self.decision.cancel())
-
-    def on_picker_done(self, message: Picker.Done) -> None:
-        """A click in the picker showing, or a number entered."""
-        if message.picker is self.picker:
-            self._answer(message.outcome)
-
-    def action_last_trick(self) -> None:
-        from .dialogs import InfoScreen
-
-        self.app.push_screen(InfoScreen(_("Last trick"), last_trick_text(self.view, self.style_)))
-
-    def action_score(self) -> None:
-        from .dialogs import InfoScreen
-        from .summary import scoreboard
-
-        if self.view is not None:
-            self.app.push_screen(InfoScreen(_("Scores"), scoreboard(self.view, self.view.hand_scores)))
-
-    def action_help(self) -> None:
-        from .dialogs import InfoScreen, help_text
-
-        game = self.view.game if self.view else self.controller.game
-        self.app.push_screen(InfoScreen(_("Help"), help_text(game)))
 
     # --- the coach ----------------------------------------------------------------
 

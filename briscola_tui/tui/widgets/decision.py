@@ -17,6 +17,7 @@ from ..frame import Frame
 from .callgrid import GridPicker
 from .cards import Style
 from .discard import DiscardPicker
+from .faces import SMALL, Face
 from .hand import Hand
 from .literal import literal
 from .options import OptionsPicker
@@ -68,9 +69,13 @@ class DecisionArea(Vertical):
         for each in self.query(Picker):
             each.set_shown(each in shown)
 
-    def paint(self, frame: Frame, waiting: str, coach: bool) -> None:
+    def paint(self, frame: Frame, waiting: str, coach: bool, face: Face = SMALL, centre: int | None = None) -> None:
         """The hand (unless the picker draws it), the prompt and the keys, for `frame`; `waiting`:
-        what the table waits for, while it asks nothing of me; `coach`: the coach may advise."""
+        what the table waits for, while it asks nothing of me; `coach`: the coach may advise;
+        `face`: the largest card face the hand may take, `centre` the column its cards centre on
+        (the table's layout)."""
+        for each in self.query(Hand):
+            each.allow(face, centre)
         hand = self.query_one("#hand", Hand)
         hand.display = frame.hand_shown
         if self.picker is None or not self.picker.SHOWS_HAND:

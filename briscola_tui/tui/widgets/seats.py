@@ -3,10 +3,14 @@ holds, its roles (and "team" for my fixed team mates), its card on the table
 (or its last bid, in the auction), its points in the play, and what it is doing
 (its turn, thinking, away, what the deal awaits of it) with its clock; under
 them the table's status line and the last trick. Drawn from reactive data at
-its own width: the roles column narrows so that a line never wraps. Names and
-the status (from the wire) are literal."""
+its own width: the roles column narrows so that a line never wraps. With room
+(`ring`, from the table's layout) the seats sit around the trick instead, their
+cards as boxes (`widgets.ring`), when they fit the panel. Names and the status
+(from the wire) are literal."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from rich.text import Text
 from textual.content import Content
@@ -22,8 +26,10 @@ from ...games import presentation
 from ...language import N_, _, n_
 from ...render import bid_words, shown_name, side_words, worth
 from .cards import Style
+from .faces import Face
 from .fit import fit
 from .literal import literal
+from .ring import Spot, ring_lines
 
 SEATS_WIDTH = 52
 """The panel at 80 columns (before the first layout gives its size)."""
@@ -87,6 +93,9 @@ class SeatsPanel(Widget):
     """(seat, whole seconds left) of the seat on the clock, or None."""
     status = reactive("", layout=True)
     """The table's status line ("reconnecting"), or ""."""
+    ring: reactive[Face | None] = reactive(None, layout=True)
+    """The seats around the trick, with cards up to this face (`screens.table_layout`); None: one
+    line a seat (the 80x24 table; also when the ring does not fit the panel)."""
 
     def __init__(self, style: Style, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -107,10 +116,47 @@ class SeatsPanel(Widget):
         order = [*range(v.seat + 1, v.players), *range(0, v.seat + 1)] if v.seat is not None else range(v.players)
         lines = Text()
         statuses = {seat: self._seat_status(v, seat) for seat in order}
+        footer = self._footer(v)
+        under = footer.plain.rstrip("\n").count("\n") + 1 if footer.plain else 0
+        ring = self._ring(v, order, trick, done, last_bid, statuses, under)
+        if ring is not None:  # in the middle of the panel's height
+            footer.rstrip()
+            above = [Text()] * max(0, (self.size.height - len(ring) - under) // 2)
+            return Text("\n").join([*above, *ring, footer] if under else [*above, *ring])
         roles_width = self._roles_width(v, statuses, column)
         for seat in order:
             lines.append(self._seat_line(v, seat, trick, done, last_bid, roles_width, column, statuses[seat]))
             lines.append("\n")
+        return lines + footer
+
+    def _ring(
+        self,
+        v: SeatView,
+        order: Iterable[int],
+        trick: dict[int, Card],
+        done: bool,
+        last_bid: dict[int, str],
+        statuses: dict[int, Text],
+        footer: int,
+    ) -> list[Text] | None:
+        """The seats around the trick (`widgets.ring`), if the panel shows them and they fit above
+        the `footer` lines."""
+        if self.ring is None:
+            return None
+        spots = []
+        for seat in order:
+            size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
+            name = literal(seat_name(v, seat), "bold")
+            points = f"{v.captured[seat]}pt" if shows_points(v, seat) else ""
+            more = f" {self.style_.dot} ".join(part for part in (self._roles(v, seat), points) if part)
+            look = "dim" if done and seat != v.tricks[-1].winner else ""
+            label = (name + statuses[seat], Text(f"{size} " + n_("card", "cards", size)), Text(more, "dim"))
+            spots.append(Spot(label, trick.get(seat), look, last_bid.get(seat, "")))
+        return ring_lines(spots, self.size.width, self.size.height - footer, self.ring, self.style_)
+
+    def _footer(self, v: SeatView) -> Text:
+        """Under the seats: the table's status, the last trick, the sides' points."""
+        lines = Text()
         if self.status:
             lines.append(literal(f" {self.status}", "bold"))
             lines.append("\n")
