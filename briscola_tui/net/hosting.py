@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..files import hosted
-from ..files.folders import InUse, hold_lock
+from ..files.folders import InUse, hold_lock, subfolder
 from ..files.hosted import HostedTable
 from ..files.storage import TranscriptFile
 from ..language import _
@@ -67,6 +67,7 @@ class Hosting:
 
 def hold_table(table: str) -> None:
     """This process serves table `table` (hex): NotResumed if another one of this data folder does."""
+    subfolder("hosted")  # (made private if new: a --transcript table keeps no record there)
     try:
         hold_lock(f"hosted/{table}")
     except InUse:
