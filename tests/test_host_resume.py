@@ -10,10 +10,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
+import shutil
+import socket
 import stat
 import subprocess
 
+import pytest
+from helpers.home import terminal_env
 from helpers.network import BRISCOLA, ROOT, WAIT, Child, Children, Human, wait_until
+from helpers.tmux import capture, session_name, tmux
 
 from briscola_tui.files.hosted import command_key
 from briscola_tui.options import HostOptions
@@ -120,6 +126,32 @@ def test_the_record_of_a_hosted_table_is_private_and_holds_no_code(children):
     assert code_file.read_text() == CODE and stat.S_IMODE(os.lstat(code_file).st_mode) == 0o600
 
 
+def test_every_file_the_host_keeps_is_private(children):
+    """Its key, its computer player's key and secrets, the table's code, record and transcript."""
+    host = Host(children, players=2)
+    host.start()
+    bea = host.join("Bea", human=nobody)
+    bea.wait_for(r"^seat \d at table ")
+    home = children.folder / "host"
+    kinds = {"hosted", "codes", "host-bots", "seats", "transcripts"}
+    wait_until(lambda: {p.parent.name for p in home.rglob("*") if p.is_file()} >= kinds, "the host's files")
+    for path in home.rglob("*"):
+        assert stat.S_IMODE(os.lstat(path).st_mode) == (0o700 if path.is_dir() else 0o600), path
+
+
+def test_a_table_taken_up_whose_port_is_taken_listens_on_another_and_says_so(children):
+    host = Host(children, players=2)
+    table = table_of(host.start())
+    old = host.port
+    host.kill()
+    with socket.create_server(("127.0.0.1", old)):  # another program holds the port now
+        again = host.start()
+        assert again.wait_for(r"^resuming table ([0-9a-f]{32}) ").group(1) == table
+        new = int(again.wait_for(rf"^port {old} is taken now: listening on port (\d+) instead").group(1))
+        assert new == host.port != old
+        again.wait_for(rf"join with: briscola join 127\.0\.0\.1:{new} --code {CODE}$")
+
+
 def test_a_client_whose_host_now_serves_another_table_exits_4_at_once(children):
     host = Host(children, players=2)
     host.start()
@@ -191,3 +223,30 @@ def test_the_same_command_is_the_options_that_make_the_table():
         HostOptions(game="briscola", players=3, bots=1, code="abc", port=0, option=(("match", 3),)),
     ):
         assert command_key(other) != command_key(base), other
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_the_app_shows_each_try_and_closes_at_once_when_the_host_serves_another_table(children):
+    """A person's seat in the app (a real terminal: tmux, 80x24): the host killed, the line
+    above the seats says what it waits for and how long is left; the host back with a new
+    table, the app closes at once, prints why and exits 4."""
+    host = Host(children, players=2)
+    host.start()
+    argv = [*BRISCOLA, "join", f"127.0.0.1:{host.port}", "--code", CODE, "--name", "Ada", "--retry", "600"]
+    env = f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none"
+    env += f" BRISCOLA_HOME={children.folder / 'ada'}"
+    name = session_name("briscola-join")
+    shell = f"env {env} PYTHONPATH={os.getcwd()} {shlex.join(argv)}; echo exit status $?; sleep 30"
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(), shell)
+    try:
+        wait_until(lambda: "? help" in capture(name), "the table on the screen")  # (its keys' line)
+        host.kill()
+        wait_until(lambda: "still no host at 127.0.0.1:" in capture(name), "a try on the screen")
+        assert re.search(r"trying again, \d+ s left", capture(name).replace("\n", " ")), capture(name)
+        host.start("--new", "--port", str(host.port))
+        wait_until(lambda: "exit status" in capture(name), "the app to close")
+        screen = tmux("capture-pane", "-p", "-J", "-t", name, check=False)
+        assert "exit status 4" in screen and "Traceback" not in screen, screen
+        assert f"briscola join: the host at 127.0.0.1:{host.port} now serves another table (" in screen, screen
+    finally:
+        tmux("kill-session", "-t", name, check=False)

@@ -106,10 +106,17 @@ def kept(options: HostOptions) -> HostedTable | None:
 def others(options: HostOptions) -> list[HostedTable]:
     """The unfinished tables other commands host from this data folder (at most three, newest first)."""
     mine = command_key(options)
-    folder = folders.subfolder("hosted")
-    paths = sorted(folder.glob("*.json"), key=lambda p: os.lstat(p).st_mtime, reverse=True)
+    paths = sorted(folders.subfolder("hosted").glob("*.json"), key=_changed, reverse=True)
     found = [_read(p) for p in paths if p.stem != mine and not p.is_symlink()]
     return [record for record in found if record is not None][:3]
+
+
+def _changed(path: Path) -> float:
+    """When the record at `path` last changed (0 for one gone meanwhile)."""
+    try:
+        return os.lstat(path).st_mtime
+    except OSError:
+        return 0.0
 
 
 def forget(table: bytes) -> None:

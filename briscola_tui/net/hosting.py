@@ -52,10 +52,10 @@ class Hosting:
         """The server listens on `port`: write it to the port file, if one was asked for, and
         to the table's record."""
         self.listened = port
+        if self.record is not None:  # (first: a script that reads the port file finds the record so)
+            self.record = self.record.listening(port, self.resume_command(port))
         if self.port_file:
             Path(self.port_file).write_text(str(port))
-        if self.record is not None:
-            self.record = self.record.listening(port, self.resume_command(port))
 
     def close(self) -> None:
         """The table stops being served here: its file closed and, once it is over, its record

@@ -179,7 +179,8 @@ class NetTable:
         elif status != 0:
             said = self._client_line
             self._link = None  # no longer trying: the failure says why it stopped
-            self.gone = session is not None and status in (1, ANOTHER_TABLE)
+            # (1 with the client not ended: its --retry time ran out; ended, it stopped on a bad entry)
+            self.gone = session is not None and (status == ANOTHER_TABLE or status == 1 and client.ended is None)
             self._fail(said or _("the client stopped (status {status})").format(status=status))
         else:
             self._over = True
