@@ -32,14 +32,10 @@ from .addresses import addresses
 from .admission import GuessLimits, new_code
 from .client import Client, Options
 from .connection import Limits
-from .hosting import Hosting, NotResumed, hold_table, kept_table, new_record
+from .hosting import Hosting, SetupError, hold_table, kept_table, new_record
 from .listener import Keyboard, Listener, stdin_lines
 from .ordering import BOT_NAMES, Bot, bot_name, is_bot_name
 from .server import TableServer
-
-
-class SetupError(ValueError):
-    """A command line that cannot make a table (said before anything starts)."""
 
 
 def person_name(name: str) -> str:
@@ -123,17 +119,11 @@ def _host_and_log(
     same command's unfinished table, else new; the table's record (None with --transcript);
     whether it was taken up."""
     identity = Identity.load_or_create(own_file(data_dir() / "host.key"))
-    try:
-        record = kept_table(options, _saved_code, say)
-    except NotResumed as error:
-        raise SetupError(str(error)) from None
+    record = kept_table(options, _saved_code, say)
     path = Path(record.transcript) if record is not None else Path(options.transcript) if options.transcript else None
     if path is None or not path.exists():
         host, log = _new_host(identity, options, path)
-        try:
-            return host, log, new_record(options, host.table_id, log, host.session.players), False
-        except NotResumed as error:
-            raise SetupError(str(error)) from None
+        return host, log, new_record(options, host.table_id, log, host.session.players), False
     try:
         host, log = _resume_host(identity, path)
     except SetupError as error:
@@ -149,10 +139,7 @@ def _host_and_log(
         ).format(table=host.table_id.hex(), path=path, n=len(log.entries))
     )
     if record is None:
-        try:
-            hold_table(host.table_id.hex())
-        except NotResumed as error:
-            raise SetupError(str(error)) from None
+        hold_table(host.table_id.hex())
     return host, log, record, True
 
 

@@ -18,8 +18,9 @@ from ..options import HostOptions
 from .server import TableServer
 
 
-class NotResumed(ValueError):
-    """The table this command hosted cannot be taken up (said in one line, with what would do)."""
+class SetupError(ValueError):
+    """A command line that cannot make a table (said before anything starts, in one line): a
+    table this command hosted that cannot be taken up says what would do."""
 
 
 @dataclass
@@ -66,12 +67,12 @@ class Hosting:
 
 
 def hold_table(table: str) -> None:
-    """This process serves table `table` (hex): NotResumed if another one of this data folder does."""
+    """This process serves table `table` (hex): SetupError if another one of this data folder does."""
     subfolder("hosted")  # (made private if new: a --transcript table keeps no record there)
     try:
         hold_lock(f"hosted/{table}")
     except InUse:
-        raise NotResumed(
+        raise SetupError(
             _(
                 "table {table} is being hosted by another briscola process of this data folder; "
                 "add --new to host another table"
