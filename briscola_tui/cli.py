@@ -104,6 +104,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
         bots_replace=args.bots_replace,
         coach=args.coach,
         transcript=args.transcript,
+        new=args.new,
         time_limit=args.time_limit,
         option=tuple(args.option),
         name=args.name,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from engine.games import GAMES
 
-from .language import _
+from .language import N_, _
 from .names import CHEAT_KINDS, CHEATER, FIRST_SHUFFLER_CHEATS, HOST_CHEATS, LEVELS
 from .options import DEFAULT_GAME, HostOptions, JoinOptions, PlayOptions, WatchOptions
 from .wording import TITLES, listing
@@ -254,6 +254,14 @@ def _add_host_command(sub: Commands) -> None:
             "the transcript (each entry on disk before it is relayed). Prints the join code and the "
             "addresses to give friends. Exit 0 with the final scores when the series ends."
         ),
+        epilog=_(
+            "The same command run again (after the host was killed, or its terminal lost) takes its "
+            "unfinished table up again: the same table, the same join code, and the same port when it "
+            "is free (else another, said with the new address); --new hosts a new table instead. "
+            "Exit status: 0 the series is over (or the hands asked for are played); 2 a bad command "
+            "line, a port in use, or a table that cannot be taken up (the line says what would); 3 a "
+            "cheat was named; 130 Ctrl-C."
+        ),
     )
     _add_table_arguments(host)
     host.add_argument(
@@ -272,6 +280,11 @@ def _add_host_command(sub: Commands) -> None:
     _add_host_bot_arguments(host)
     host.add_argument(
         "--transcript", metavar="FILE", help=_("the transcript file; an existing one is resumed (a restarted host)")
+    )
+    host.add_argument(
+        "--new",
+        action="store_true",
+        help=_("host a new table, even when this command's unfinished table is kept (that one stays on disk)"),
     )
     host.add_argument(
         "--time-limit", type=_positive, metavar="S", help=_("whole seconds a seat has to send what it owes")
@@ -323,6 +336,16 @@ def _add_host_test_arguments(host: argparse.ArgumentParser) -> None:
     host.add_argument("--guess-report-seconds", type=float, help=argparse.SUPPRESS)  # tests: the summary's minute
 
 
+EXIT_CODES = N_(
+    "Exit status: 0 the table is over; 1 the host cannot be reached (within a few seconds when "
+    "this client never reached the table, after --retry seconds of tries when it was at it; each "
+    "try says what it waits for and how long is left); 2 the host refused this client, or this "
+    "client the host; 3 a cheat was named; 4 the host now serves another table (it was started "
+    "anew, not taken up: this table is gone); 130 Ctrl-C."
+)
+"""The exit statuses of `join` and `watch` (their help's epilog; docs/user-guide.md says the same)."""
+
+
 def _add_join_command(sub: Commands) -> None:
     join = sub.add_parser(
         "join",
@@ -332,6 +355,7 @@ def _add_join_command(sub: Commands) -> None:
             "moves are listed and one move is read per line from standard input (e.g. 'play 3S'). "
             "With --bot the seat plays by itself. Exit 0 when the series ends."
         ),
+        epilog=_(EXIT_CODES),
     )
     join.add_argument("address", metavar="HOST:PORT")
     join.add_argument("--name", help=_("the name others see"))
@@ -362,6 +386,7 @@ def _add_watch_command(sub: Commands) -> None:
         "watch",
         help=_("watch a table read-only"),
         description=_("Watch a table: everything public, nothing hidden, nothing sent."),
+        epilog=_(EXIT_CODES),
     )
     watch.add_argument("address", metavar="HOST:PORT")
     watch.add_argument("--code", help=_("the table's join code"))

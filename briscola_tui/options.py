@@ -53,6 +53,8 @@ class HostOptions:
     coach: bool = False
     """True: the table rule `coach`, the players may ask the coach (`h`, the review)."""
     transcript: str | None = None
+    new: bool = False
+    """True: a new table, even when this command's unfinished table is kept (`files.hosted`)."""
     time_limit: int | None = None
     option: tuple[tuple[str, object], ...] = ()
     """Game options, (NAME, VALUE) as `-o NAME=VALUE` gives them."""

@@ -102,7 +102,7 @@ def test_a_host_restarted_mid_hand_is_said_lost_once_and_without_error_numbers(c
     table.verify_all(table.finish())
     for client in clients:
         lost = [line for line in client.lines if "connection lost" in line]
-        assert len(lost) == 1 and lost[0].endswith("; trying again"), client.tail()
+        assert len(lost) == 1 and lost[0].endswith(f"; trying {table.address} again for up to 20 s"), client.tail()
         assert "Errno" not in client.text and "Connect call failed" not in client.text
 
 

@@ -82,6 +82,9 @@ class Client:
             try:
                 await self._connection()
                 delay, waited = 0.2, 0.0
+            except reaching.AnotherTable as another:
+                self.listener.line(str(another))
+                return reaching.ANOTHER_TABLE
             except Distrusted as distrust:
                 self.listener.note(notes.Stopping(str(distrust)))
                 return 2
@@ -102,24 +105,31 @@ class Client:
                         self.listener.line(unreachable(error, self._where()))
                         return 1
                 elif waited >= self.options.retry_seconds:
-                    self.listener.line(_("cannot reach the host: {why}").format(why=why(error)))
+                    self.listener.line(reaching.given_up(self._where(), self.options.retry_seconds, error))
                     return 1
-                pause = delay
-                if isinstance(error, Busy):
-                    # Turned away for load: not before the host says, backing off all the same (and a
-                    # little at random, so that those turned away together do not all come back together).
-                    left = self.options.retry_seconds - waited
-                    pause = min(max(delay, error.seconds) * random.uniform(1.0, 1.25), left)
-                    line = _("the host is busy ({reason}); trying again in {seconds:.1f} s")  # the reason: the host's
-                    self.listener.retrying(line.format(reason=error, seconds=pause))
-                elif self.session is not None and not self._lost:
-                    self._lost = True  # said once, not again at every try
-                    self.listener.lost(_("connection lost"), error)
-                    self.listener.retrying(_("connection lost ({why}); trying again").format(why=why(error)))
+                pause = self._pause(error, delay, waited)
                 await asyncio.sleep(pause)
                 waited += pause
                 delay = min(delay * 2, 5.0)
         return exit_status(self.session)
+
+    def _pause(self, error: BaseException, delay: float, waited: float) -> float:
+        """How long to wait before the next try, said with what is waited for and how long is left."""
+        left = self.options.retry_seconds - waited
+        if isinstance(error, Busy):
+            # Not before the host says, backing off all the same (a little at random: not all back together).
+            pause = min(max(delay, error.seconds) * random.uniform(1.0, 1.25), left)
+            line = _("the host is busy ({reason}); trying again in {seconds:.1f} s")  # the reason: the host's
+            self.listener.retrying(line.format(reason=error, seconds=pause))
+            return pause
+        if self.session is not None and not self._lost:
+            self._lost = True  # said once as lost, then as tries
+            self.listener.lost(_("connection lost"), error)
+            line = _("connection lost ({why}); trying {address} again for up to {seconds:g} s")
+            self.listener.retrying(line.format(why=why(error), address=self._where(), seconds=left))
+        elif self.session is not None:
+            self.listener.retrying(reaching.still_trying(self._where(), error, left))
+        return delay
 
     def _where(self) -> str:
         return f"{self.options.address}:{self.options.port}"
@@ -169,7 +179,7 @@ class Client:
                 return kind, fields
             chunk = await reader.read(65536)
             if not chunk:
-                raise ConnectionError(_("closed by the host"))
+                raise ConnectionError(_("the connection ended without a word from the host"))
             frames.feed(chunk)
 
     async def _entry(self, reader, frames: FrameReader) -> bytes:
@@ -233,7 +243,7 @@ class Client:
             raise RemoteProtocolError(f"expected the key exchange, not {kind}")
         table_id, theirs = fields
         if self.table_id is not None and table_id != self.table_id:
-            raise Distrusted(_("the host now serves another table"))
+            raise reaching.AnotherTable(reaching.another_table(self._where(), table_id, self.table_id))
         exchange.finish(theirs, table_id, hs.VERSION)
         self._send(hs.confirm(exchange.confirmation()))
         kind, fields = await self._read(reader, frames)  # a wrong code: Unconfirmed("wrong join code")

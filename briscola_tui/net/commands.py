@@ -7,9 +7,8 @@ import errno
 import os
 import random
 import secrets
-import shlex
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 
 from engine import bots as players
@@ -25,6 +24,7 @@ from protocol.transcript_file import NotATranscript
 
 from ..files import atomic
 from ..files.folders import InUse, data_dir, hold_lock, open_private, own_file, subfolder
+from ..files.hosted import HostedTable
 from ..files.storage import FileSeatStore, TranscriptFile
 from ..language import _, n_
 from ..options import HostOptions, JoinOptions, WatchOptions
@@ -32,13 +32,10 @@ from .addresses import addresses
 from .admission import GuessLimits, new_code
 from .client import Client, Options
 from .connection import Limits
+from .hosting import Hosting, SetupError, hold_table, kept_table, new_record
 from .listener import Keyboard, Listener, stdin_lines
 from .ordering import BOT_NAMES, Bot, bot_name, is_bot_name
 from .server import TableServer
-
-
-class SetupError(ValueError):
-    """A command line that cannot make a table (said before anything starts)."""
 
 
 def person_name(name: str) -> str:
@@ -63,37 +60,6 @@ def say(line: str) -> None:
     print(visible(line), flush=True)
 
 
-@dataclass
-class Hosting:
-    """A table set up to be served: the server, its transcript file and how to reach it."""
-
-    server: TableServer
-    log: TranscriptFile
-    code: str | None
-    bind: str
-    port: int  # the port asked for (0: any free one)
-    resumed: bool
-    level: str  # of the computer players this process runs
-    port_file: str | None = None  # where to write the port once listening (for scripts and tests)
-    again: tuple[str, ...] = ()  # the options, beside --port, that take the table up again
-    listened: int = 0  # the port it listens on, once it does
-
-    def resume_command(self, port: int) -> str:
-        """The `briscola host` command that takes this table up again, listening on `port`."""
-        words = ["briscola", "host", "--transcript", str(self.log.path), "--port", str(port), *self.again]
-        return shlex.join(words)
-
-    @property
-    def table_id(self) -> bytes:
-        return self.server.host.table_id
-
-    def listening_on(self, port: int) -> None:
-        """The server listens on `port`: write it to the port file, if one was asked for."""
-        self.listened = port
-        if self.port_file:
-            Path(self.port_file).write_text(str(port))
-
-
 HOST_FOLDERS = ("transcripts", "codes", "seats", "host-bots")
 """The subfolders of the data folder a host keeps its table's files in."""
 CLIENT_FOLDERS = ("transcripts", "seats")
@@ -108,24 +74,12 @@ def own_folders(names: tuple[str, ...]) -> None:
 
 
 def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
-    """The table `briscola host` serves (a new one, or the one its --transcript holds), its
-    computer players and join code; `say(line)` hears what the server has to tell."""
+    """The table `briscola host` serves (the one its --transcript holds, else the unfinished
+    table of the same command, else a new one), its computer players and join code; `say(line)`
+    hears what the server has to tell."""
     person_name(options.name or "")
     own_folders(HOST_FOLDERS)
-    identity = Identity.load_or_create(own_file(data_dir() / "host.key"))
-    path = Path(options.transcript) if options.transcript else None
-    resumed = path is not None and path.exists()
-    if path is not None and resumed:
-        host, log = _resume_host(identity, path)
-        say(
-            n_(
-                "resuming table {table} from {path} ({n} entries)",
-                "resuming table {table} from {path} ({n} entries)",
-                len(log.entries),
-            ).format(table=host.table_id.hex(), path=path, n=len(log.entries))
-        )
-    else:
-        host, log = _new_host(identity, options, path)
+    host, log, record, resumed = _host_and_log(options, say)
     for warning in log.warnings:
         say(_("warning: {warning}").format(warning=warning))
     session = host.session
@@ -152,7 +106,41 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
         guesses=_guess_limits(options),
     )
     again = _again(options, level)
-    return Hosting(server, log, code, options.bind, options.port, resumed, level, options.port_file, again)
+    port = record.port if record is not None and record.port else options.port
+    hosting = Hosting(server, log, code, options.bind, port, resumed, level, options.port_file, again)
+    hosting.record, hosting.fallback = record, record is not None and record.port > 0
+    return hosting
+
+
+def _host_and_log(
+    options: HostOptions, say: Callable[[str], None]
+) -> tuple[Host, TranscriptFile, HostedTable | None, bool]:
+    """The host and its transcript file: taken up from --transcript, or from the record of the
+    same command's unfinished table, else new; the table's record (None with --transcript);
+    whether it was taken up."""
+    identity = Identity.load_or_create(own_file(data_dir() / "host.key"))
+    record = kept_table(options, _saved_code, say)
+    path = Path(record.transcript) if record is not None else Path(options.transcript) if options.transcript else None
+    if path is None or not path.exists():
+        host, log = _new_host(identity, options, path)
+        return host, log, new_record(options, host.table_id, log, host.session.players), False
+    try:
+        host, log = _resume_host(identity, path)
+    except SetupError as error:
+        if record is None:
+            raise
+        hint = _("the same command with --new hosts a new table")
+        raise SetupError(f"{error}; {hint}") from None
+    say(
+        n_(
+            "resuming table {table} from {path} ({n} entries)",
+            "resuming table {table} from {path} ({n} entries)",
+            len(log.entries),
+        ).format(table=host.table_id.hex(), path=path, n=len(log.entries))
+    )
+    if record is None:
+        hold_table(host.table_id.hex())
+    return host, log, record, True
 
 
 def host_level(options: HostOptions) -> str:
@@ -201,14 +189,14 @@ def host_command(options: HostOptions) -> int:
         hosting.listening_on(port)
 
     try:
-        status = asyncio.run(hosting.server.run(options.bind, options.port, listening))
+        status = asyncio.run(hosting.server.run(options.bind, hosting.port, listening, hosting.fallback))
     except KeyboardInterrupt:
         if session.phase not in ("over", "aborted"):
             command = hosting.resume_command(hosting.listened or options.port)
             say(_("left the table; to take it up again run: {command}").format(command=command))
         raise
     finally:
-        hosting.log.close()
+        hosting.close()
     if session.series is not None:
         say(_("scores: {scores}").format(scores=session.series.scores))
     return status

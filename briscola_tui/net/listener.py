@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Protocol
 
@@ -23,6 +24,9 @@ from ..language import _
 from ..notes import Note
 from ..render import HEADLESS, render
 
+RETRY_LINE_SECONDS = 4.5
+"""The least time between two lines saying a try (each says how long is left)."""
+
 
 class Listener:
     """What a client tells whoever runs it. This one writes lines (`say`), as the headless
@@ -32,6 +36,7 @@ class Listener:
     def __init__(self, say: Callable[[str], None]) -> None:
         self.say = say
         self.names: tuple[str, ...] = ()  # the seats' names, once known (`named`)
+        self._retry_said: float | None = None  # when a try was last said (None: none since connected)
 
     def named(self, names: tuple[str, ...]) -> None:
         """The seats' names as the table knows them now (seat order; "seat N" for one not named)."""
@@ -42,8 +47,13 @@ class Listener:
         self.say(text)
 
     def retrying(self, text: str) -> None:
-        """The client says it tries again (the connection lost, the host busy): a `line` here."""
-        self.line(text)
+        """The client says it tries again (the connection lost, the host busy), with what it waits
+        for and how long is left: a `line` here, the first since the connection was up and then
+        one every `RETRY_LINE_SECONDS` at most (the first tries come a fraction of a second apart)."""
+        now = time.monotonic()
+        if self._retry_said is None or now - self._retry_said >= RETRY_LINE_SECONDS:
+            self._retry_said = now
+            self.line(text)
 
     def event(self, event: Event) -> None:
         """An event of the table, from an entry the client took in."""
@@ -55,6 +65,7 @@ class Listener:
 
     def connected(self) -> None:
         """The handshake is done: the connection is up."""
+        self._retry_said = None
 
     def lost(self, what: str, error: BaseException) -> None:
         """The connection dropped, or was never made (`what` says which): it is tried again."""

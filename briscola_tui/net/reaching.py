@@ -59,6 +59,15 @@ class Distrusted(Refused):
     proof of the join code): this client stops, and does not retry either."""
 
 
+class AnotherTable(Refused):
+    """The host this client was at serves another table now (it was started anew, not taken
+    up): the table this client was at is not there, and waiting will not bring it back."""
+
+
+ANOTHER_TABLE = 4
+"""The exit status of a client whose host now serves another table (`AnotherTable`)."""
+
+
 @dataclass
 class Options:
     address: str
@@ -78,6 +87,31 @@ def unreachable(error: BaseException, address: str) -> str:
     if isinstance(error, (ProtocolError, asyncio.IncompleteReadError)):
         return _("{address} does not answer as a briscola host ({error})").format(address=address, error=error)
     return _("cannot reach the host at {address}: {why}").format(address=address, why=why(error))
+
+
+def another_table(address: str, new: bytes, old: bytes) -> str:
+    """A host at `address` serving table `new`, where this client was at table `old`, in words."""
+    return _(
+        "the host at {address} now serves another table ({new}, not {old}): it was started anew, not "
+        "taken up; stopping (a seat is kept: if the host takes that table up again, the same command "
+        "comes back to it)"
+    ).format(address=address, new=new.hex()[:12], old=old.hex()[:12])
+
+
+def given_up(address: str, seconds: float, error: BaseException) -> str:
+    """The retry window after a drop is over: why, and what to do."""
+    return _(
+        "cannot reach the host at {address} after {seconds:g} s ({why}); stopping: the same command "
+        "comes back to the table once the host is up (a seat is kept), or join the new address the "
+        "host gives if it listens on another port"
+    ).format(address=address, seconds=seconds, why=why(error))
+
+
+def still_trying(address: str, error: BaseException, left: float) -> str:
+    """A try after a drop failed: what is waited for, and how long is left."""
+    return _("still no host at {address} ({why}); trying again, {left:.0f} s left").format(
+        address=address, why=why(error), left=max(left, 0)
+    )
 
 
 def refusal(reason: str, code: str) -> str:
@@ -100,4 +134,6 @@ def exit_status(session: TableSession | None) -> int:
 
 def why(error: BaseException) -> str:
     """An error in words: a socket's without its number ("Connection reset by peer")."""
+    if isinstance(error, ConnectionRefusedError):
+        return _("nothing answers on that port")  # (asyncio's words name the address again)
     return os_error_words(error) or _("closed")

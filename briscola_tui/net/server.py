@@ -29,6 +29,7 @@ turn) runs in a worker thread, so the event loop keeps answering.
 from __future__ import annotations
 
 import asyncio
+import errno
 import socket
 import time
 
@@ -132,10 +133,10 @@ class TableServer:
 
     # --- serving ------------------------------------------------------------------
 
-    async def run(self, bind: str, port: int, on_listen=None) -> int:
-        server = await asyncio.start_server(
-            self._connected, bind, port, limit=MAX_FRAME + 4, backlog=self.limits.listen_backlog
-        )
+    async def run(self, bind: str, port: int, on_listen=None, fallback: bool = False) -> int:
+        """Serve the table on `bind`:`port` until it ends; its exit status. `fallback`: `port` is
+        the one a table taken up listened on before, and another is taken (and said) if it is not free."""
+        server = await self._listen(bind, port, fallback)
         addresses = [s.getsockname() for s in server.sockets]
         if on_listen is not None:
             on_listen(addresses)
@@ -162,6 +163,24 @@ class TableServer:
             await self._handlers_done(1.0)
         cheat = any(v.cheats for v in self.session.verdicts)  # one evicted (--bots-replace) and the table went on
         return 0 if self.session.phase == "over" and not cheat else 3
+
+    async def _listen(self, bind: str, port: int, fallback: bool) -> asyncio.Server:
+        try:
+            return await asyncio.start_server(
+                self._connected, bind, port, limit=MAX_FRAME + 4, backlog=self.limits.listen_backlog
+            )
+        except OSError as error:
+            if not fallback or error.errno != errno.EADDRINUSE:
+                raise
+        server = await asyncio.start_server(
+            self._connected, bind, 0, limit=MAX_FRAME + 4, backlog=self.limits.listen_backlog
+        )
+        line = _(
+            "port {port} is taken now: listening on port {new} instead; the players' seats are kept, "
+            "and they come back by joining the new address (below)"
+        )
+        self.say(line.format(port=port, new=server.sockets[0].getsockname()[1]))
+        return server
 
     def _clock_stopped(self, clock: asyncio.Task) -> None:
         """The clock ended by an error (it runs until cancelled): said, never a silent table."""

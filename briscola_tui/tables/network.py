@@ -34,7 +34,9 @@ from protocol.identity import Identity
 from ..language import _
 from ..net.addresses import addresses
 from ..net.client import Client, Options
-from ..net.commands import Hosting, person_name
+from ..net.commands import person_name
+from ..net.hosting import Hosting
+from ..net.reaching import ANOTHER_TABLE
 from ..notes import Note, Said
 from ..os_errors import os_error_words
 from ..render import render, seat_names
@@ -87,6 +89,9 @@ class NetTable:
         self._time_limit: int | None = None  # seconds a seat has to send what it owes (the table's rules)
         self._coach = False  # the table rule `coach`: the host allows the coach
         self._watchers: list[Callable[[], None]] = []
+        self.gone = False
+        """The client was at the table and stopped for good: the host cannot be reached in its
+        --retry time, or serves another table now (the app closes, saying why)."""
 
     @classmethod
     def hosting_table(cls, args, identity: Identity) -> NetTable:
@@ -126,7 +131,7 @@ class NetTable:
         finally:
             _cancel_the_rest(loop)
             if self.hosting is not None:
-                self.hosting.log.close()
+                self.hosting.close()
             loop.close()
 
     async def _main(self) -> None:
@@ -155,7 +160,7 @@ class NetTable:
         def listening(sockets: list[tuple[str, int]]) -> None:
             ready.set_result(sockets[0][1])
 
-        task = asyncio.create_task(hosting.server.run(hosting.bind, hosting.port, listening))
+        task = asyncio.create_task(hosting.server.run(hosting.bind, hosting.port, listening, hosting.fallback))
         await asyncio.wait([task, ready], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             error = task.exception()
@@ -175,6 +180,9 @@ class NetTable:
             self._over = True
         elif status != 0:
             said = self._client_line
+            self._link = None  # no longer trying: the failure says why it stopped
+            # (1 with the client not ended: its --retry time ran out; ended, it stopped on a bad entry)
+            self.gone = session is not None and (status == ANOTHER_TABLE or status == 1 and client.ended is None)
             self._fail(said or _("the client stopped (status {status})").format(status=status))
         else:
             self._over = True

@@ -40,6 +40,7 @@ class TableListener(Listener):
     def __init__(self, net: ListeningTable) -> None:
         super().__init__(net.client_said)
         self.net = net
+        self._told = False  # a try was said in the log since the connection was up
 
     def event(self, event: Event) -> None:
         self.net.client_told(event)
@@ -48,13 +49,19 @@ class TableListener(Listener):
         self.net.client_noted(note)
 
     def connected(self) -> None:
+        self._told = False
         self.net.link(None)
 
     def lost(self, what: str, error: BaseException) -> None:
-        self.net.link(_("{what}: the host is gone; trying again{ellipsis}").format(what=what, ellipsis=ELLIPSIS))
+        self.net.link(_("{what}: trying again{ellipsis}").format(what=what, ellipsis=ELLIPSIS))
 
     def retrying(self, text: str) -> None:
-        self.net.client_said(text, retrying=True)
+        """Each try shows above the seats (what is waited for, how long is left); the log keeps
+        the first since the connection was up."""
+        self.net.link(text)
+        if not self._told:
+            self._told = True
+            self.net.client_said(text, retrying=True)
 
     def changed(self) -> None:
         self.net.publish()

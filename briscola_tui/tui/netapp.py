@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import sys
 
+from textual.message import Message
+
 from engine.text import visible
 
 from ..language import _
@@ -31,10 +33,24 @@ class NetworkApp(BriscolaApp):
             return _("The table is kept: briscola prints, as it closes, the command that takes it up again.")
         return _("Your seat is kept: the same join command takes it back.")
 
+    class Gone(Message):
+        """The client stopped for good at the table (posted from the network thread)."""
+
     def on_mount(self) -> None:
         # Textual runs BriscolaApp.on_mount after this one (it pushes the home screen): the
         # lobby goes on top of it once that is done.
+        self.table.watch(self._changed)
         self.call_later(open_lobby, self, self.table)
+
+    def _changed(self) -> None:
+        """On the network thread: a client that stopped for good (the host gone past --retry, or
+        serving another table) closes the app at once; the farewell line says why."""
+        if self.table.gone:
+            self.table.unwatch(self._changed)
+            self.post_message(self.Gone())
+
+    def on_network_app_gone(self, _message: Gone) -> None:
+        self.exit()
 
 
 def run_app(kind: str, options: NetOptions) -> int:
