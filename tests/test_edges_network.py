@@ -97,13 +97,16 @@ def test_a_host_restarted_mid_hand_is_said_lost_once_and_without_error_numbers(c
     clients[0].wait_for(r"^Cleo takes the trick|^Dan takes the trick|^cpu2 takes the trick")
     table.host.proc.kill()
     assert table.host.finish() != 0
-    time.sleep(4)  # several tries meet a closed port
+    for client in clients:  # several tries meet a closed port, and each client says it is still trying
+        client.wait_for(r"^still no host at .*; trying again, \d+ s left")
     table.start_host().wait_for(r"^resuming table ")
     table.verify_all(table.finish())
     for client in clients:
         lost = [line for line in client.lines if "connection lost" in line]
         assert len(lost) == 1 and lost[0].endswith(f"; trying {table.address} again for up to 20 s"), client.tail()
         assert "Errno" not in client.text and "Connect call failed" not in client.text
+        seated = [line for line in client.lines if line.startswith("at the table:") or " joins (seat " in line]
+        assert len(seated) == len(set(seated)), client.tail()  # who sits where: said once, restart or not
 
 
 def test_a_host_that_is_not_there_is_said_in_a_few_seconds(children):
