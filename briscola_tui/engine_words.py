@@ -7,6 +7,11 @@ headless clients and `render` write them.
   current language (in English, `label`'s very text);
 - the games' titles and short names (`engine.games.GAMES`): `title`, `short`;
 - the French suit names (`engine.cards.SUIT_NAMES`; the Italian ones stay as they are);
+- the errors the engine raises as data (`engine.coded.CodedError`: a bad option, a bad
+  replay file): `error_words`, from the template listed in `ERRORS` and the fields;
+- the reasons that travel between nodes (`protocol.reasons`: a refusal, a goodbye, a close):
+  `reason_words`, from the code's words listed in `REASONS`; a text that is no known code is
+  shown as it is, marked as the peer's own words;
 - the audit's reasons (`protocol.audit.Culprit.reason`): `culprit_reason`, only for a
   reason written by the audit (listed here); any other is data and stays as it is.
 
@@ -18,11 +23,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.cards import Card
 from engine.games import GAMES
+from engine.text import visible
 
 from .language import N_, _, p_
+
+if TYPE_CHECKING:  # (the protocol is loaded only when a reason is written: not for --help)
+    from protocol.reasons import Reason
 
 __all__ = [
     "ACTIONS",
@@ -33,6 +43,9 @@ __all__ = [
     "action_words",
     "bid_bare",
     "culprit_reason",
+    "error_words",
+    "protocol_error_words",
+    "reason_words",
     "short",
     "suit_word",
     "title",
@@ -100,6 +113,92 @@ CULPRIT_PATTERNS = (
 """The audit's reasons with a part of their own: the part is kept as it is (a message kind,
 the engine's words)."""
 
+ERRORS = (
+    N_("{game} is played by {allowed} players, not {given}"),
+    N_("options must be an object of option names to values"),
+    N_("unknown {game} option {name} (known: {known})"),
+    N_("option {name} must be one of {shown}, not {given}"),
+    N_("option {name} must be a whole number {low}..{high}, not {given}"),
+    N_("unknown game {name} (games: {games})"),
+    N_("{where}: {error}"),
+    N_("{where}: expected a list of cards"),
+    N_("{where}: expected a whole number, not {given}"),
+    N_("{where}: expected an object"),
+    N_("{where}: unknown action {kind} (known: {known})"),
+    N_("{where}: missing {key}"),
+    N_("{where}: unexpected key {key} for {kind}"),
+    N_("{where}: {kind} needs {key}"),
+    N_("{where}: expected a rank letter"),
+    N_("a replay is a JSON object"),
+    N_("missing key {key}"),
+    N_("{where}: must be a seat 0..{last}"),
+    N_("{where}: expected a list"),
+    N_("{where}: expected {n} hands"),
+    N_("not valid JSON (line {line}, column {column})"),
+    N_("action {index}: {reason}"),
+)
+"""The templates of the engine's errors as data (`CodedError`: `OptionError`, the replay
+file's errors); tests/test_italian_errors.py checks each template the engine raises is here."""
+
+REASONS = {
+    "wrong-code": N_("wrong join code"),
+    "wrong-code-open": N_("wrong join code (this table is open: join it without --code)"),
+    "version": N_("protocol version {theirs}; this host speaks {ours}"),
+    "no-hello": N_("a connection starts with hello"),
+    "no-confirm": N_("expected the key confirmation"),
+    "no-request": N_("expected the client's request"),
+    "no-proof": N_("expected the handshake proof"),
+    "bad-proof": N_("the handshake proof is not signed by the key offered"),
+    "other-key": N_("the hello named another key than the request"),
+    "bad-frame": N_("a connection frame is an array starting with its kind"),
+    "unknown-frame": N_("unknown connection frame {kind}"),
+    "malformed": N_("a malformed frame ({detail})"),
+    "bad-role": N_("role must be player or spectator, not {role}"),
+    "no-key": N_("a player brings its 32-byte Ed25519 key"),
+    "bad-name": N_("the name {name} cannot sit at a table"),
+    "bot-name": N_(
+        "{name}: a name such as cpu1 (cpu and a digit) is kept for the host's computer players: choose another"
+    ),
+    "bot-join": N_("a join under a name kept for the host's computer players (such as cpu1)"),
+    "evicted": N_("this key was evicted from this table for cheating (watch it instead)"),
+    "no-free-seat": N_("no seat is free at this table (watch it instead)"),
+    "seat-taken": N_("seat {seat} is taken"),
+    "seat-given": N_("your seat was given to a computer player"),
+    "kept-out-seconds": N_("too many messages: kept out for {seconds} s"),
+    "too-large": N_("a message over the size limit"),
+    "flooding": N_("flooding the table with out-of-date messages"),
+    "other-signer": N_("a message signed by another key than the one this connection proved"),
+    "after-handshake": N_("{kind} after the handshake"),
+    "spectator-message": N_("a spectator cannot send game messages"),
+    "busy-idle": N_("the host is busy: too many idle connections from your address"),
+    "busy-address": N_("the host is busy: too many connections from your address"),
+    "busy-handshakes": N_("the host is busy: too many connections in their handshake"),
+    "busy-full": N_("the host has too many connections"),
+    "kept-out": N_("too many messages: kept out for now"),
+    "kept-out-address": N_("too many connections from your address: kept out for now"),
+    "guesses-address": N_("too many wrong codes from your address; wait {seconds} s"),
+    "guesses-key": N_("too many wrong codes from your key; wait {seconds} s"),
+    "same-key": N_("the same key connected again"),
+    "too-slow": N_("too slow to read the table"),
+    "relay-failed": N_("the host failed to relay to this connection"),
+    "tampered": N_("a frame failed its integrity check (changed, cut short, replayed or out of order on the way)"),
+    "no-handshake": N_("no handshake in time"),
+    "connection-lost": N_("connection lost"),
+    "series-over": N_("the series is over; scores {scores}"),
+    "table-stopped": N_("the table stopped"),
+    "done": N_("done: the client holds the table's end"),
+    "spectator-left": N_("the spectator left"),
+    "host-closed": N_("the host closed the table"),
+    "hands-played": N_("the table ends after hand {hands}, as it was started"),
+    "old-transcript": N_(
+        "a transcript of format {theirs}, written by an earlier release; this release reads only format {ours} (proofs about hidden cards, sealing on secp256k1, a complaint anyone can check) and cannot check it"
+    ),
+}
+"""Each code of `protocol.reasons.REASONS` in words (tests/test_italian_errors.py checks both
+tables hold the same codes and the same English)."""
+PEER_WORDS = N_("“{words}” (in the peer's own words)")
+"""A reason that is no known code: shown as it is, marked as the peer's."""
+
 REFUSAL_RULES = (
     "follow_suit",
     "hand_over",
@@ -139,6 +238,37 @@ def culprit_reason(reason: str) -> str:
         if match:
             return _(template).format(**match.groupdict())
     return reason
+
+
+def error_words(error: Exception) -> str:
+    """An engine's error in the current language: a `CodedError` from its template (when listed
+    in `ERRORS`) and its fields; any other as it is."""
+    template, fields = getattr(error, "template", None), getattr(error, "fields", None)
+    if template in ERRORS and isinstance(fields, dict):
+        return _(template).format(**fields)
+    return str(error)
+
+
+def reason_words(reason: Reason | str) -> str:
+    """A reason that travels between nodes in the current language: a `Reason`, or a frame's
+    field as it came (a known code and its fields; any other text, shortened, as the peer's
+    own words, shown literally)."""
+    from protocol import reasons
+
+    if isinstance(reason, str):
+        found = reasons.read(reason)
+        if found is None:
+            return _(PEER_WORDS).format(words=visible(reason[: reasons.MAX_REASON]))
+        reason = found
+    fields = {name: visible(value) for name, value in reason.fields.items()}
+    return _(REASONS[reason.code]).format(**fields)
+
+
+def protocol_error_words(error) -> str:
+    """A `ProtocolError` in the current language when it carries a code (`coded`); the
+    protocol's own English words otherwise (a frame or an entry that does not parse)."""
+    coded = getattr(error, "coded", None)
+    return reason_words(coded) if coded is not None else str(getattr(error, "reason", error))
 
 
 def _card_text(card: Card | None) -> str:

@@ -293,7 +293,7 @@ class _Words:
                     scores=list(scores), winners=list(winners)
                 )
             case TableClosed(reason=reason):
-                return _("table closed: {reason}").format(reason=reason)
+                return _("table closed: {reason}").format(reason=engine_words.reason_words(reason))
             case _:
                 return self.trouble(e)
 
@@ -372,7 +372,7 @@ class _Words:
                 return _("the table stopped: {culprits}").format(culprits=self.culprits(culprits))
             case TableOver(scores=scores, reason=reason):
                 line = _("the table is over: scores {scores}").format(scores=list(scores))
-                return line + (f" ({reason})" if reason else "")
+                return line + (f" ({engine_words.reason_words(reason)})" if reason else "")
             case Resumed(hand=None, scored=scored):
                 return _("Resumed after {hands}: the game goes on where it stopped.").format(
                     hands=count(scored, "hand")

@@ -23,6 +23,7 @@ from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript_file import NotATranscript
 
+from ..engine_words import error_words, protocol_error_words
 from ..files import atomic
 from ..files.folders import InUse, data_dir, hold_lock, open_private, own_file, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
@@ -269,7 +270,7 @@ def _new_host(identity: Identity, options: HostOptions, path: Path | None) -> tu
     try:
         game = make(options.game, options.players, game_options)
     except OptionError as error:
-        raise SetupError(str(error)) from None
+        raise SetupError(error_words(error)) from None
     if options.bots >= game.players:
         raise SetupError(
             _("--bots {bots} leaves no seat for a player at a {n}-player table").format(
@@ -296,21 +297,25 @@ def _resume_host(identity: Identity, path: Path) -> tuple[Host, TranscriptFile]:
     try:
         log = TranscriptFile.open(path)
     except NotATranscript as error:
-        raise SetupError(f"{path}: {error.reason}") from None
+        if error.coded is not None:  # a transcript of an earlier format
+            raise SetupError(_("{path} is {reason}").format(path=path, reason=protocol_error_words(error))) from None
+        raise SetupError(_("{path} is not a briscola transcript").format(path=path)) from None
     except ProtocolError as error:  # garbage after the last good entry, a bad frame: not cut off for us
         entry = error.entry if isinstance(error, RemoteProtocolError) else None
         where = _("entry {n}").format(n=entry) if entry is not None else _("a frame")
         raise SetupError(
             _("{path}: {where} cannot be read ({reason}); the file is left as it is").format(
-                path=path, where=where, reason=error.reason
+                path=path, where=where, reason=protocol_error_words(error)
             )
         ) from None
     try:
         host = Host.resume(identity, [e.encode() for e in log.entries])
     except LocalProtocolError as error:
-        raise SetupError(f"{path}: {error.reason}") from None
+        raise SetupError(f"{path}: {protocol_error_words(error)}") from None
     except ProtocolError as error:
-        raise SetupError(_("{path} does not check out: {reason}").format(path=path, reason=error.reason)) from None
+        raise SetupError(
+            _("{path} does not check out: {reason}").format(path=path, reason=protocol_error_words(error))
+        ) from None
     host.events.clear()
     return host, log
 

@@ -21,6 +21,7 @@ from engine.game import OptionError
 from engine.games import GAMES, make
 from engine.text import name_problem, normal_name
 
+from ...engine_words import error_words
 from ...files.settings import Settings, value_word
 from ...language import N_, _
 from ...options import HostOptions, JoinOptions, WatchOptions
@@ -136,7 +137,7 @@ def host_args(values: dict) -> HostOptions:
     try:
         make(game, players, {})
     except OptionError as error:
-        raise FormError(str(error)) from None
+        raise FormError(error_words(error)) from None
     return HostOptions(
         game=game,
         players=players,
