@@ -75,6 +75,29 @@ NONE_ACTIONS = {
     "handover": N_("handover {card} none"),
 }
 """An action of no cards (a `take none`), no raise, a handover nobody makes."""
+
+
+def _would_table() -> dict[str, str]:
+    """The decisions as what someone would do ("hard would play 2♥"), in the current language:
+    the same English as `ACTIONS`; a language that says it in another form (Italian: "hard
+    giocherebbe 2♥") gives that form, by the context "would"."""
+    return {
+        "play": p_("would", "play {card}"),
+        "call": p_("would", "call {card}"),
+        "return": p_("would", "return {card}"),
+        "pass": p_("would", "pass"),
+        "exchange": p_("would", "exchange"),
+        "declare": p_("would", "declare"),
+        "bid": p_("would", "bid {what}"),
+        "raise": p_("would", "raise {choice}"),
+        "discard": p_("would", "discard {cards}"),
+        "take": p_("would", "take {cards}"),
+        "discard none": p_("would", "discard none"),
+        "take none": p_("would", "take none"),
+        "raise none": p_("would", "raise none"),
+    }
+
+
 BIDS = {
     "target": N_("target {target}"),
     "rank_target": N_("{rank} target {target}"),
@@ -136,6 +159,35 @@ ERRORS = (
     N_("{where}: expected {n} hands"),
     N_("not valid JSON (line {line}, column {column})"),
     N_("action {index}: {reason}"),
+    # engine.labels.LabelError: a typed move that is none
+    N_("no label for an action of kind {kind}"),
+    N_("an action is text like 'play 3S', not {given}"),
+    N_("no action given; write one, e.g. 'play 3S' or 'pass'"),
+    N_("{kind} takes one card, e.g. '{kind} 3S'"),
+    N_("'{kind}' takes nothing after it, not '{given}'"),
+    N_("no such raise '{given}'; after Solissimo write {raises}"),
+    N_("'{word}' is dealt by the table, not played by a seat"),
+    N_("unknown action '{word}'; did you mean '{hint}'?"),
+    N_("unknown action '{word}'; actions are {kinds}"),
+    N_(
+        "no such card '{word}'; cards are written rank then suit, e.g. 3S, KD (ranks A 2 3 4 5 6 7 J Q K, suits D H S C)"
+    ),
+    N_("{kind} needs its cards, e.g. '{kind} 4C 5C' (or '{kind} none')"),
+    N_("{card} is named twice in '{given}'"),
+    N_("a target is a whole number from {low} to {high}, not '{word}'"),
+    N_("only the 2 is bid with a target (bid 2 target 75), not '{given}'"),
+    N_(
+        "no such bid '{given}'; a bid is a rank (bid K), the 2 with a target (bid 2 target 75), a target "
+        "(bid target 75) or a contract (bid chiamo, bid solo, bid solissimo)"
+    ),
+    N_("the hand is over"),
+    N_("wait: cards are being dealt"),
+    N_("it is seat {turn}'s turn, not seat {seat}'s"),
+    N_("'{label}' is not a legal action now; legal: {legal}"),
+    N_("'{label}' is not a legal action now ({why}); legal: {legal}"),
+    N_("'{label}' is not a legal action now; legal: {legal}, ... ({n} in all)"),
+    N_("'{label}' is not a legal action now ({why}); legal: {legal}, ... ({n} in all)"),
+    N_("'{word}' is dealt by the table, not played by a seat; did you mean '{hint}'?"),
 )
 """The templates of the engine's errors as data (`CodedError`: `OptionError`, the replay
 file's errors); tests/test_italian_errors.py checks each template the engine raises is here."""
@@ -279,6 +331,20 @@ def _sorted(cards) -> list:
     return sorted(cards, key=lambda c: 40 if c is None else c.index)
 
 
+def _would(action, card: Callable[[Card | None], str]) -> str:
+    """A play, a call, a pass... as what someone would do (`action_words(..., would=True)`)."""
+    kind, would = action.kind, _would_table()
+    if kind in ("pass", "exchange", "declare"):
+        return would[kind]
+    if kind == "raise":
+        return would["raise none"] if action.choice == "none" else would["raise"].format(choice=action.choice)
+    if kind in ("discard", "take"):
+        if not action.cards:
+            return would[f"{kind} none"]
+        return would[kind].format(cards=" ".join(card(c) for c in _sorted(action.cards)))
+    return would[kind].format(card=card(action.card))
+
+
 def bid_bare(action) -> str:
     """A bid without its verb (or a pass), as a seat's column shows it: "pass", "K",
     "2 target 70", "target 75", "solo"."""
@@ -293,9 +359,16 @@ def bid_bare(action) -> str:
     return _(BIDS["rank_target"]).format(rank=action.rank, target=action.target)
 
 
-def action_words(action, card: Callable[[Card | None], str] = _card_text) -> str:
+def action_words(action, card: Callable[[Card | None], str] = _card_text, would: bool = False) -> str:
     """`action` in words as `engine.labels.label` writes it (in English, the same text), in
-    the current language; `card` writes its cards."""
+    the current language; `card` writes its cards. `would`: as what someone would do, after
+    its name (`WOULD`: "hard would play 2♥", "hard giocherebbe 2♥")."""
+    if would and action.kind in ("play", "call", "return", "pass", "exchange", "declare", "raise", "discard", "take"):
+        return _would(action, card)
+    if would and action.kind == "bid" and action.contract is not None:
+        return p_("would contract", "bid {what}").format(what=bid_bare(action))
+    if would and action.kind == "bid":
+        return _would_table()["bid"].format(what=bid_bare(action))
     kind = action.kind
     if kind not in ACTIONS:
         from engine.labels import label

@@ -43,6 +43,7 @@ from .listener import Keyboard, Listener, Person
 from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, unreachable, why
 from .seat_copy import holding, rebuild, so_far, unconfirmed
 from .thinking import think
+from .typed import move_error
 
 
 class Client:
@@ -365,8 +366,10 @@ class Client:
             assert view.seat is not None  # (a player's view)
             action = parse(answer, view.seat, view.state) if isinstance(answer, str) else answer
             self._act(action)
-        except (LabelError, LocalProtocolError) as error:
-            self.listener.line(_("not a move: {error}").format(error=error))
+        except LabelError as error:
+            self.listener.line(_("not a move: {error}").format(error=move_error(error)))
+        except LocalProtocolError as error:
+            self.listener.line(_("not a move: {error}").format(error=protocol_error_words(error)))
 
     def _act(self, action: Action) -> None:
         assert self.session is not None  # (caught up)
