@@ -44,6 +44,7 @@ __all__ = [
     "bid_bare",
     "culprit_reason",
     "error_words",
+    "name_problem_words",
     "protocol_error_words",
     "reason_words",
     "short",
@@ -290,6 +291,44 @@ def culprit_reason(reason: str) -> str:
         if match:
             return _(template).format(**match.groupdict())
     return reason
+
+
+NAME_FAULTS = (
+    N_("a name cannot be empty"),
+    N_("a name cannot hold {what} (U+{code}, {char})"),
+    N_("a name cannot be blank"),
+    N_("a name cannot start or end with a space"),
+    N_("a name must be in Unicode normal form C (NFC)"),
+    N_("a name has at most {most} characters, not {given}"),
+)
+"""Why a name cannot sit at a table (`engine.text.name_fault`)."""
+CHARACTERS = {
+    "a bidi control": N_("a bidi control"),
+    "a blank filler": N_("a blank filler"),
+    "a control character": N_("a control character"),
+    "a formatting character": N_("a formatting character"),
+    "a line break": N_("a line break"),
+    "a noncharacter": N_("a noncharacter"),
+    "a private-use character": N_("a private-use character"),
+    "a space other than the plain one": N_("a space other than the plain one"),
+    "a surrogate": N_("a surrogate"),
+    "a zero-width character": N_("a zero-width character"),
+}
+"""The kinds of character a name may not hold (`what` in `NAME_FAULTS`)."""
+
+
+def name_problem_words(name: str) -> str | None:
+    """Why `name` cannot sit at a table (`engine.text.name_fault`) in the current language; None
+    when it can."""
+    from engine.text import name_fault
+
+    fault = name_fault(name)
+    if fault is None:
+        return None
+    template, fields = fault
+    if "what" in fields and fields["what"] in CHARACTERS:
+        fields = {**fields, "what": _(CHARACTERS[str(fields["what"])])}
+    return _(template).format(**fields) if template in NAME_FAULTS else template.format(**fields)
 
 
 def error_words(error: Exception) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from engine import bots as players
 from engine.game import OptionError
 from engine.games import make
-from engine.text import name_problem, normal_name, visible
+from engine.text import normal_name, visible
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.identity import Identity, KeyFileError
@@ -23,7 +23,7 @@ from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript_file import NotATranscript
 
-from ..engine_words import error_words, protocol_error_words
+from ..engine_words import error_words, name_problem_words, protocol_error_words
 from ..files import atomic
 from ..files.folders import InUse, data_dir, hold_lock, open_private, own_file, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
@@ -49,7 +49,7 @@ def person_name(name: str) -> str:
     if not name:
         return name
     name = normal_name(name)
-    problem = name_problem(name)
+    problem = name_problem_words(name)
     if problem is not None:
         raise SetupError(_("--name {name!r}: {problem}").format(name=name, problem=problem))
     if is_bot_name(name):
