@@ -260,6 +260,8 @@ REFUSAL_RULES = (
     "two_rule_two",
     "two_rule_held",
     "two_rule_lowest",
+    "out_of_turn",
+    "not_held",
 )
 """The rules `render.refusal` writes in a player's words (`engine.state.Refusal.rule`)."""
 

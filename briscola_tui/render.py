@@ -172,6 +172,10 @@ def refusal(reason: Refusal, style: CardStyle = LETTERS, names: Sequence[str] = 
         )
     if rule == "two_rule_lowest":
         return _("the two rule calls the lowest trump not held, which is below {card}").format(card=card)
+    if rule == "out_of_turn":
+        return words.said(seat, N_("it is {name}'s turn"), N_("it is your turn"))
+    if rule == "not_held":
+        return words.said(seat, N_("{name} does not hold {card}"), N_("you do not hold {card}"), card=card)
     return reason.text
 
 

@@ -17,7 +17,7 @@ from .coded import CodedError
 from .deal import Deal
 from .game import OptionError
 from .games import GAMES, make
-from .state import CHANCE, Action, IllegalAction, Outcome, State
+from .state import CHANCE, Action, IllegalAction, Outcome, Refusal, State
 
 
 class ReplayInputError(CodedError):
@@ -27,8 +27,9 @@ class ReplayInputError(CodedError):
 class ActionError(CodedError):
     """An action the rules forbid (exit status 2); `index` counts from 0."""
 
-    def __init__(self, index: int, reason: str):
+    def __init__(self, index: int, reason: str, refusal: Refusal | None = None):
         super().__init__("action {index}: {reason}", index=index, reason=reason)
+        self.refusal = refusal
         self.index = index
         self.reason = reason
 
@@ -50,7 +51,7 @@ def run_hand(game, dealer: int, deal: Deal, actions: list[Action]) -> State:
         try:
             state.apply(action)
         except IllegalAction as error:
-            raise ActionError(index, str(error)) from None
+            raise ActionError(index, str(error), error.refusal) from None
     resolve_chance(state)
     return state
 

@@ -12,6 +12,7 @@ from engine.replay import ActionError, ReplayInputError, parse_text, replay
 from ..engine_words import error_words
 from ..language import _
 from ..os_errors import os_error_words
+from ..render import refusal
 
 PROG = "briscola replay"
 
@@ -34,7 +35,10 @@ def replay_file(path: str, out, err) -> int:
     except ReplayInputError as error:
         return _say(err, error_words(error), 1)
     except ActionError as error:
-        return _say(err, error_words(error), 2)
+        if error.refusal is None:
+            return _say(err, error_words(error), 2)
+        why = refusal(error.refusal)  # the rule broken, in the player's words
+        return _say(err, _("action {index}: {reason}").format(index=error.index, reason=why), 2)
     out.write(json.dumps(outcome) + "\n")
     return 0
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from engine.bots import coach
 
-from ..engine_words import action_words
+from ..engine_words import action_words, protocol_error_words
 from ..language import _
 from ..os_errors import os_error_words
 from ..render import worth
@@ -71,11 +71,12 @@ def audited_hands(path: str | os.PathLike) -> Stored:
     try:
         loaded = read_transcript_file(path)
     except NotATranscript as error:
-        raise ReviewError(
-            _("{path} is not a briscola transcript: {reason}").format(path=path, reason=error.reason)
-        ) from None
+        if error.coded is not None:  # a transcript of an earlier format
+            raise ReviewError(_("{path} is {reason}").format(path=path, reason=protocol_error_words(error))) from None
+        raise ReviewError(_("{path} is not a briscola transcript").format(path=path)) from None
     except ProtocolError as error:
-        raise ReviewError(_("{path}: a damaged entry: {error}").format(path=path, error=error)) from None
+        why = protocol_error_words(error)
+        raise ReviewError(_("{path}: a damaged entry: {error}").format(path=path, error=why)) from None
     except (OSError, ValueError) as error:
         why = os_error_words(error)
         raise ReviewError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
@@ -256,9 +257,7 @@ def margin_lines(advice: coach.Advice, style=None) -> list[str]:
     lines = []
     if close:
         moves = listing([_card_or_words(e.action, style) for e in close])
-        lines.append(
-            _("about as good as {moves}: they scored a little higher here, within the margin").format(moves=moves)
-        )
+        lines.append(_("about as good as {moves}: the higher score there is within the margin").format(moves=moves))
     if clear:
         moves = listing([_card_or_words(e.action, style) for e in clear])
         lines.append(_("{moves} scored clearly higher on these sampled deals").format(moves=moves))
