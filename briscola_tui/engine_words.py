@@ -262,6 +262,7 @@ REFUSAL_RULES = (
     "two_rule_lowest",
     "out_of_turn",
     "not_held",
+    "not_now",
 )
 """The rules `render.refusal` writes in a player's words (`engine.state.Refusal.rule`)."""
 

@@ -174,6 +174,8 @@ def refusal(reason: Refusal, style: CardStyle = LETTERS, names: Sequence[str] = 
         return _("the two rule calls the lowest trump not held, which is below {card}").format(card=card)
     if rule == "out_of_turn":
         return words.said(seat, N_("it is {name}'s turn"), N_("it is your turn"))
+    if rule == "not_now":
+        return _("not at this point of the hand")
     if rule == "not_held":
         return words.said(seat, N_("{name} does not hold {card}"), N_("you do not hold {card}"), card=card)
     return reason.text

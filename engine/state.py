@@ -195,7 +195,8 @@ class State:
             raise IllegalAction(text, Refusal("out_of_turn", text, seat=turn))
         handler = self._DISPATCH.get((self.phase, action.kind))
         if handler is None:
-            raise IllegalAction(f"'{action.kind}' is not allowed now (phase: {self.phase})")
+            text = f"'{action.kind}' is not allowed now (phase: {self.phase})"
+            raise IllegalAction(text, Refusal("not_now", text))
         handler(self, action)
         self.history.append(action)
 

@@ -203,7 +203,15 @@ def _headless() -> list[str]:
     state = briscola.new_hand(0, briscola.plan(0).deal(list(briscola.deck())))
     seat = state.current_player()
     wrong = ["", "gioca", "gioca 3S 4S", "passo ora", "vola", "dividete", "chiamo", "gioca ZZ", "offri 9 9"]
-    wrong += ["scarta", "scarta 4C 4C", "offri obiettivo 200", "offri 3 obiettivo 70", "rilancia su", "gioca 3S"]
+    wrong += [
+        "scarta",
+        "scarta 4C 4C",
+        "offri obiettivo 200",
+        "offri 3 obiettivo 70",
+        "rilancia su",
+        "gioca 3S",
+        "passo",
+    ]
     for line in wrong:
         with pytest.raises(LabelError) as error:
             parse(read_typed(line), seat, state)
@@ -244,6 +252,8 @@ def test_every_message_a_person_meets_is_in_the_italian_catalogue(checking, tmp_
     for italian in ("si gioca in 5, non in 3", "opzione di briscola sconosciuta", "non è JSON valido"):
         assert italian in text
     assert "hard giocherebbe 2H" in text and "buona quanto KH" in text and "tu 1 Bea 0" in text
+    assert "'passo' non è una mossa valida ora (non in questo momento della mano); valide: gioca" in text
+    assert "tocca a te: gioca AD | passo | offri 2 obiettivo 75 | scarta niente" in text
 
 
 def test_the_cli_errors_read_in_italian(checking, tmp_path, capsys):
