@@ -354,6 +354,8 @@ def reason_words(reason: Reason | str) -> str:
         if found is None:
             return _(PEER_WORDS).format(words=visible(reason[: reasons.MAX_REASON]))
         reason = found
+    if reason.code == "bad-name" and (problem := name_problem_words(reason.fields["name"])) is not None:
+        return _("name: {problem}").format(problem=problem)  # why, from the name itself
     fields = {name: visible(value) for name, value in reason.fields.items()}
     return _(REASONS[reason.code]).format(**fields)
 

@@ -224,7 +224,7 @@ def parse_hello(fields: list) -> Hello:
     if role == "player" and len(key) != 32:
         raise RemoteProtocolError(Reason.of("no-key"))
     if name and name_problem(name) is not None:  # "": none (the seat's number stands for it)
-        raise RemoteProtocolError(Reason.of("bad-name", name=repr(name)))
+        raise RemoteProtocolError(Reason.of("bad-name", name=name))  # the receiver says why
     return Hello(role, key, name, seat, have, head)
 
 
