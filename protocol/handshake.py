@@ -23,6 +23,10 @@ confirmation. Every frame after them is sealed with the keys it gave
     either way       ["bye", reason]                          (closing, with why)
     host -> client   ["busy", reason, seconds]                (refused for load: try again that much later)
 
+Every `reason` is a code of reasons.py and its fields (`Reason.wire()`), which
+the receiver words in its own language; a text that is no code is the peer's
+own words.
+
 A player may name its key in its hello, without saying it: `signature` is its
 key's over the hello's version and SPAKE2 message, and the host finds which
 seated key made it (it checks it against each, six at most; the key itself is
