@@ -175,7 +175,7 @@ def refusal(reason: Refusal, style: CardStyle = LETTERS, names: Sequence[str] = 
     if rule == "out_of_turn":
         return words.said(seat, N_("it is {name}'s turn"), N_("it is your turn"))
     if rule == "not_now":
-        return _("not at this point of the hand")
+        return _("'{kind}' is not allowed at this point of the hand").format(kind=reason.kind)
     if rule == "not_held":
         return words.said(seat, N_("{name} does not hold {card}"), N_("you do not hold {card}"), card=card)
     return reason.text

@@ -196,7 +196,7 @@ class State:
         handler = self._DISPATCH.get((self.phase, action.kind))
         if handler is None:
             text = f"'{action.kind}' is not allowed now (phase: {self.phase})"
-            raise IllegalAction(text, Refusal("not_now", text))
+            raise IllegalAction(text, Refusal("not_now", text, kind=action.kind))
         handler(self, action)
         self.history.append(action)
 

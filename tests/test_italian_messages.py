@@ -36,6 +36,7 @@ from protocol.reasons import REASONS, Reason, fields_of
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
+_ENGLISH = gettext.NullTranslations()
 CATALOGUE = ROOT / "briscola_tui" / "locale" / "it" / "LC_MESSAGES" / "briscola.po"
 
 
@@ -76,7 +77,7 @@ def checking(monkeypatch):
     chooses the language again); the words found missing, in order."""
     missing: list[str] = []
     real = _translations()
-    monkeypatch.setattr(language, "_catalogue", lambda code: Checking(real, missing))
+    monkeypatch.setattr(language, "_catalogue", lambda code: Checking(real, missing) if code == "it" else _ENGLISH)
     monkeypatch.setenv("LANGUAGE", "it")
     monkeypatch.setenv("COLUMNS", "400")  # the help's sentences on one line each
     language.choose("it")
@@ -252,7 +253,10 @@ def test_every_message_a_person_meets_is_in_the_italian_catalogue(checking, tmp_
     for italian in ("si gioca in 5, non in 3", "opzione di briscola sconosciuta", "non è JSON valido"):
         assert italian in text
     assert "hard giocherebbe 2H" in text and "buona quanto KH" in text and "tu 1 Bea 0" in text
-    assert "'passo' non è una mossa valida ora (non in questo momento della mano); valide: gioca" in text
+    assert (
+        "'passo' non è una mossa valida ora ('passo' non si può fare in questo momento della mano); valide: gioca"
+        in text
+    )
     assert "tocca a te: gioca AD | passo | offri 2 obiettivo 75 | scarta niente" in text
 
 
@@ -271,7 +275,7 @@ def test_the_cli_errors_read_in_italian(checking, tmp_path, capsys):
 def test_the_checker_catches_a_missing_translation(monkeypatch):
     missing: list[str] = []
     without = _translations(drop="seat {seat} is taken")
-    monkeypatch.setattr(language, "_catalogue", lambda code: Checking(without, missing))
+    monkeypatch.setattr(language, "_catalogue", lambda code: Checking(without, missing) if code == "it" else _ENGLISH)
     language.choose("it")
     try:
         assert refusal(Reason.of("seat-taken", seat=2).wire(), "x") == "l'host ha rifiutato: seat 2 is taken"

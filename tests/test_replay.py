@@ -314,7 +314,7 @@ def test_an_action_of_another_game_is_refused_by_the_rules(capsys, tmp_path):
     """Kinds are read for every game (exit 2 from the rules, not an input error)."""
     doc = fixture("briscola_seed001.json")
     doc["actions"][0] = {"seat": 0, "action": "bid", "contract": "solo"}
-    assert_action_error(capsys, tmp_path, doc, 0, "not allowed now")
+    assert_action_error(capsys, tmp_path, doc, 0, "'bid' is not allowed at this point of the hand")
     doc["actions"][0] = {"seat": 0, "action": "raise"}
     assert_input_error(capsys, tmp_path, doc, "raise needs 'raise'")
     doc["actions"][0] = {"seat": 0, "action": "knock"}

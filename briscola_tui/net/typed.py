@@ -6,6 +6,8 @@ line is no move is said in the player's words (`move_error`)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..engine_words import ERRORS, error_words
 from ..language import _, p_
 from ..render import refusal
@@ -76,5 +78,7 @@ def move_error(error: Exception) -> str:
         fields["kinds"] = ", ".join(typed_label(kind) for kind in str(fields["kinds"]).split(", "))
     found = getattr(error, "refusal", None)
     if found is not None and "why" in fields:
+        if found.kind is not None:  # the kind as the player types it
+            found = dataclasses.replace(found, kind=typed_label(found.kind))
         fields["why"] = refusal(found)
     return _(template).format(**fields)
