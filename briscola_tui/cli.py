@@ -16,9 +16,9 @@ from .os_errors import os_error_words
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from engine.replay import main as replay_main
+    from .tools.replay_file import replay_file
 
-    return replay_main([args.file], prog="briscola replay")
+    return replay_file(args.file, sys.stdout, sys.stderr)
 
 
 def _selfplay(args: argparse.Namespace) -> int:
@@ -26,6 +26,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     from engine.game import OptionError
 
+    from .engine_words import error_words
     from .tools.selfplay import SelfplayError, selfplay
 
     if args.cheater is not None and not args.cheat:
@@ -68,7 +69,7 @@ def _selfplay(args: argparse.Namespace) -> int:
             bots_replace=args.bots_replace,
         )
     except (OptionError, SelfplayError) as error:
-        print(f"briscola selfplay: {error}", file=sys.stderr)
+        print(f"briscola selfplay: {error_words(error)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         raise
@@ -205,7 +206,9 @@ def _play(args: argparse.Namespace) -> int:
     try:
         make(args.game, args.players, dict(args.option))
     except OptionError as error:
-        print(f"briscola play: {error}", file=sys.stderr)
+        from .engine_words import error_words
+
+        print(f"briscola play: {error_words(error)}", file=sys.stderr)
         return 2
     from .tui.app import BriscolaApp
 

@@ -172,6 +172,12 @@ def refusal(reason: Refusal, style: CardStyle = LETTERS, names: Sequence[str] = 
         )
     if rule == "two_rule_lowest":
         return _("the two rule calls the lowest trump not held, which is below {card}").format(card=card)
+    if rule == "out_of_turn":
+        return words.said(seat, N_("it is {name}'s turn"), N_("it is your turn"))
+    if rule == "not_now":
+        return _("'{kind}' is not allowed at this point of the hand").format(kind=reason.kind)
+    if rule == "not_held":
+        return words.said(seat, N_("{name} does not hold {card}"), N_("you do not hold {card}"), card=card)
     return reason.text
 
 
@@ -296,7 +302,7 @@ class _Words:
                     scores=list(scores), winners=list(winners)
                 )
             case TableClosed(reason=reason):
-                return _("table closed: {reason}").format(reason=reason)
+                return _("table closed: {reason}").format(reason=engine_words.reason_words(reason))
             case _:
                 return self.trouble(e)
 
@@ -375,7 +381,7 @@ class _Words:
                 return _("the table stopped: {culprits}").format(culprits=self.culprits(culprits))
             case TableOver(scores=scores, reason=reason):
                 line = _("the table is over: scores {scores}").format(scores=list(scores))
-                return line + (f" ({reason})" if reason else "")
+                return line + (f" ({engine_words.reason_words(reason)})" if reason else "")
             case Resumed(hand=None, scored=scored):
                 return _("Resumed after {hands}: the game goes on where it stopped.").format(
                     hands=count(scored, "hand")

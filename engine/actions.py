@@ -58,6 +58,8 @@ class Refusal:
     suit: str | None = None
     rank: str | None = None
     at_least: bool = False
+    kind: str | None = None
+    """The kind of action refused (`not_now`: a kind this part of the hand does not take)."""
 
 
 class IllegalAction(ValueError):

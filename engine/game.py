@@ -8,12 +8,13 @@ one by name.
 from __future__ import annotations
 
 from .cards import Card
+from .coded import CodedError
 from .deal import Deal, DealPlan
 from .state import PUBLIC, State
 
 
-class OptionError(ValueError):
-    """A game, player count or option the rule book does not have."""
+class OptionError(CodedError):
+    """A game, player count or option the rule book does not have (a template and its fields)."""
 
 
 class Game:
@@ -46,7 +47,12 @@ class Game:
     def __init__(self, players: int, options: dict | None = None):
         if players not in self.PLAYERS:
             allowed = ", ".join(map(str, self.PLAYERS))
-            raise OptionError(f"{self.name} is played by {allowed} players, not {players!r}")
+            raise OptionError(
+                "{game} is played by {allowed} players, not {given}",
+                game=self.name,
+                allowed=allowed,
+                given=repr(players),
+            )
         self.players = players
         self.options = self._check_options(options or {})
         self._plans: dict[int, DealPlan] = {}
@@ -63,8 +69,10 @@ class Game:
             elif name in self.INT_OPTIONS:
                 options[name] = self._whole(name, value)
             else:
-                known = ", ".join(sorted([*self.OPTIONS, *self.INT_OPTIONS])) or "none"
-                raise OptionError(f"unknown {self.name} option {name!r} (known: {known})")
+                known = ", ".join(sorted([*self.OPTIONS, *self.INT_OPTIONS])) or "-"
+                raise OptionError(
+                    "unknown {game} option {name} (known: {known})", game=self.name, name=repr(name), known=known
+                )
         return options
 
     def _choice(self, name: str, value):
@@ -74,12 +82,20 @@ class Game:
             if value == candidate or (not isinstance(value, bool) and str(value).lower() == str(candidate).lower()):
                 return candidate
         shown = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in allowed)
-        raise OptionError(f"option {name} must be one of {shown}, not {value!r}")
+        raise OptionError(
+            "option {name} must be one of {shown}, not {given}", name=name, shown=shown, given=repr(value)
+        )
 
     def _whole(self, name: str, value) -> int:
         _, low, high = self.INT_OPTIONS[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise OptionError(f"option {name} must be a whole number {low}..{high}, not {value!r}")
+            raise OptionError(
+                "option {name} must be a whole number {low}..{high}, not {given}",
+                name=name,
+                low=low,
+                high=high,
+                given=repr(value),
+            )
         return value
 
     # --- what each game provides -------------------------------------------

@@ -35,14 +35,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .cards import BRISCOLA_ORDER, SUIT_GLYPHS, Card
+from .coded import CodedError
 from .games.calabresella import CONTRACTS, RAISES
-from .state import CHANCE, TERMINAL, Action, ActionKind, IllegalAction
+from .state import CHANCE, TERMINAL, Action, ActionKind, IllegalAction, Refusal
 
 __all__ = ["LabelError", "label", "labels", "parse"]
 
 
-class LabelError(ValueError):
-    """Text that is not an action (or not a legal one now); the message says what to write."""
+class LabelError(CodedError):
+    """Text that is not an action (or not a legal one now); the message says what to write (a
+    template and its fields: the product writes it in the player's language). `refusal`: the
+    rule an action that is not legal now breaks, when the rules name one."""
+
+    refusal: Refusal | None = None
 
 
 CARD_KINDS: tuple[ActionKind, ...] = ("play", "call", "return")
@@ -70,9 +75,11 @@ HINTS = {
 }
 """What a player probably meant by a lone word that is not an action."""
 
-CARD_HELP = "cards are written rank then suit, e.g. 3S, KD (ranks A 2 3 4 5 6 7 J Q K, suits D H S C)"
+CARD_HELP = (
+    "no such card '{word}'; cards are written rank then suit, e.g. 3S, KD (ranks A 2 3 4 5 6 7 J Q K, suits D H S C)"
+)
 BID_HELP = (
-    "a bid is a rank (bid K), the 2 with a target (bid 2 target 75), a target "
+    "no such bid '{given}'; a bid is a rank (bid K), the 2 with a target (bid 2 target 75), a target "
     "(bid target 75) or a contract (bid chiamo, bid solo, bid solissimo)"
 )
 LOW, HIGH = 61, 120
@@ -122,7 +129,7 @@ def label(action: Action, card: Callable[[Card | None], str] = _card_text) -> st
         return f"handover {card(action.card)} {giver}"
     if kind in CHANCE_KINDS:  # dealing order matters: keep it
         return " ".join([kind, *(card(c) for c in action.cards)])
-    raise LabelError(f"no label for an action of kind {kind!r}")
+    raise LabelError("no label for an action of kind {kind}", kind=repr(kind))
 
 
 def labels(state) -> list[str]:
@@ -158,18 +165,18 @@ def parse(text: str, seat: int, state=None) -> Action:
     for an action that is not legal now (the message lists some that are).
     """
     if not isinstance(text, str):
-        raise LabelError(f"an action is text like 'play 3S', not {type(text).__name__}")
+        raise LabelError("an action is text like 'play 3S', not {given}", given=type(text).__name__)
     words = text.translate(_GLYPHS).split()
     if not words:
         raise LabelError("no action given; write one, e.g. 'play 3S' or 'pass'")
     kind, args = words[0].lower(), words[1:]
     if kind in CARD_KINDS:
         if len(args) != 1:
-            raise LabelError(f"{kind} takes one card, e.g. '{kind} 3S'")
+            raise LabelError("{kind} takes one card, e.g. '{kind} 3S'", kind=kind)
         action = Action(seat, kind, card=_card(args[0]))
     elif kind in BARE_KINDS:
         if args:
-            raise LabelError(f"'{kind}' takes nothing after it, not '{' '.join(args)}'")
+            raise LabelError("'{kind}' takes nothing after it, not '{given}'", kind=kind, given=" ".join(args))
         action = Action(seat, kind)
     elif kind == "bid":
         action = _bid(seat, args)
@@ -178,46 +185,53 @@ def parse(text: str, seat: int, state=None) -> Action:
         if choice not in RAISES:
             shown = " ".join(args) or "nothing"
             raise LabelError(
-                f"no such raise '{shown}'; after Solissimo write {', '.join('raise ' + r for r in RAISES)}"
+                "no such raise '{given}'; after Solissimo write {raises}",
+                given=shown,
+                raises=", ".join("raise " + r for r in RAISES),
             )
         action = Action(seat, "raise", choice=choice)
     elif kind in CARDS_KINDS:
         action = Action(seat, kind, cards=_card_set(kind, args))
     else:
-        raise LabelError(_unknown(words[0], kind))
+        raise _unknown(words[0], kind)
     return action if state is None else _resolve(action, state)
 
 
-def _unknown(word: str, kind: str) -> str:
-    hint = f"; did you mean '{HINTS[kind]}'?" if kind in HINTS else ""
+def _unknown(word: str, kind: str) -> LabelError:
+    if kind in CHANCE_KINDS and kind in HINTS:
+        return LabelError(
+            "'{word}' is dealt by the table, not played by a seat; did you mean '{hint}'?", word=word, hint=HINTS[kind]
+        )
     if kind in CHANCE_KINDS:
-        return f"'{word}' is dealt by the table, not played by a seat{hint}"
-    return f"unknown action '{word}'" + (hint or f"; actions are {', '.join(KINDS)}")
+        return LabelError("'{word}' is dealt by the table, not played by a seat", word=word)
+    if kind in HINTS:
+        return LabelError("unknown action '{word}'; did you mean '{hint}'?", word=word, hint=HINTS[kind])
+    return LabelError("unknown action '{word}'; actions are {kinds}", word=word, kinds=", ".join(KINDS))
 
 
 def _card(word: str) -> Card:
     try:
         return Card.parse(word)
     except ValueError:
-        raise LabelError(f"no such card '{word}'; {CARD_HELP}") from None
+        raise LabelError(CARD_HELP, word=word) from None
 
 
 def _card_set(kind: str, args: list[str]) -> tuple:
     if [a.lower() for a in args] == ["none"]:
         return ()
     if not args:
-        raise LabelError(f"{kind} needs its cards, e.g. '{kind} 4C 5C' (or '{kind} none')")
+        raise LabelError("{kind} needs its cards, e.g. '{kind} 4C 5C' (or '{kind} none')", kind=kind)
     cards = [_card(a) for a in args]
     if len(set(cards)) != len(cards):
         twice = next(c for c in cards if cards.count(c) > 1)
-        raise LabelError(f"{twice} is named twice in '{kind} {' '.join(args)}'")
+        raise LabelError("{card} is named twice in '{given}'", card=twice, given=" ".join([kind, *args]))
     return tuple(sorted(cards))
 
 
 def _target(word: str) -> int:
     if word.isdigit() and LOW <= int(word) <= HIGH:
         return int(word)
-    raise LabelError(f"a target is a whole number from {LOW} to {HIGH}, not '{word}'")
+    raise LabelError("a target is a whole number from {low} to {high}, not '{word}'", low=LOW, high=HIGH, word=word)
 
 
 def _bid(seat: int, args: list[str]) -> Action:
@@ -232,10 +246,10 @@ def _bid(seat: int, args: list[str]) -> Action:
         return Action(seat, "bid", target=_target(args[1]))
     if len(args) == 3 and lowered[1] == "target":
         if args[0] != "2":
-            raise LabelError(f"only the 2 is bid with a target (bid 2 target 75), not '{args[0]}'")
+            raise LabelError("only the 2 is bid with a target (bid 2 target 75), not '{given}'", given=args[0])
         return Action(seat, "bid", rank="2", target=_target(args[2]))
     shown = " ".join(args) or "nothing"
-    raise LabelError(f"no such bid '{shown}'; {BID_HELP}")
+    raise LabelError(BID_HELP, given=shown)
 
 
 def _key(action: Action) -> tuple:
@@ -259,15 +273,27 @@ def _resolve(action: Action, state) -> Action:
             raise LabelError("the hand is over")
         if turn == CHANCE:
             raise LabelError("wait: cards are being dealt")
-        raise LabelError(f"it is seat {turn}'s turn, not seat {action.seat}'s")
+        raise LabelError("it is seat {turn}'s turn, not seat {seat}'s", turn=turn, seat=action.seat)
     for legal in state.legal_actions():
         if _key(legal) == _key(action):
             return legal
+    refusal = None
     try:
         state.clone().apply(action)
-        why = ""
     except IllegalAction as error:
-        why = f" ({error})"
+        refusal = error.refusal or Refusal("rule", str(error))
     legal = labels(state)
-    more = f", ... ({len(legal)} in all)" if len(legal) > SHOWN else ""
-    raise LabelError(f"'{label(action)}' is not a legal action now{why}; legal: {', '.join(legal[:SHOWN])}{more}")
+    shown = ", ".join(legal[:SHOWN])
+    more = ", ... ({n} in all)" if len(legal) > SHOWN else ""
+    if refusal is None:
+        template = "'{label}' is not a legal action now; legal: {legal}" + more
+        raise LabelError(template, label=label(action), legal=shown, n=len(legal))
+    refused = LabelError(
+        "'{label}' is not a legal action now ({why}); legal: {legal}" + more,
+        label=label(action),
+        why=refusal.text,
+        legal=shown,
+        n=len(legal),
+    )
+    refused.refusal = refusal
+    raise refused

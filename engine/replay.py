@@ -13,21 +13,23 @@ import json
 import sys
 
 from .cards import Card
+from .coded import CodedError
 from .deal import Deal
 from .game import OptionError
 from .games import GAMES, make
-from .state import CHANCE, Action, IllegalAction, Outcome, State
+from .state import CHANCE, Action, IllegalAction, Outcome, Refusal, State
 
 
-class ReplayInputError(ValueError):
-    """The file is not a valid replay (exit status 1)."""
+class ReplayInputError(CodedError):
+    """The file is not a valid replay (exit status 1): a template and its fields."""
 
 
-class ActionError(ValueError):
+class ActionError(CodedError):
     """An action the rules forbid (exit status 2); `index` counts from 0."""
 
-    def __init__(self, index: int, reason: str):
-        super().__init__(f"action {index}: {reason}")
+    def __init__(self, index: int, reason: str, refusal: Refusal | None = None):
+        super().__init__("action {index}: {reason}", index=index, reason=reason)
+        self.refusal = refusal
         self.index = index
         self.reason = reason
 
@@ -49,7 +51,7 @@ def run_hand(game, dealer: int, deal: Deal, actions: list[Action]) -> State:
         try:
             state.apply(action)
         except IllegalAction as error:
-            raise ActionError(index, str(error)) from None
+            raise ActionError(index, str(error), error.refusal) from None
     resolve_chance(state)
     return state
 
@@ -76,18 +78,18 @@ def _card(value, where: str) -> Card:
     try:
         return Card.parse(value)
     except ValueError as error:
-        raise ReplayInputError(f"{where}: {error}") from None
+        raise ReplayInputError("{where}: {error}", where=where, error=str(error)) from None
 
 
 def _cards(value, where: str) -> list[Card]:
     if not isinstance(value, list):
-        raise ReplayInputError(f"{where}: expected a list of cards")
+        raise ReplayInputError("{where}: expected a list of cards", where=where)
     return [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
 def _seat_int(value, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ReplayInputError(f"{where}: expected a whole number, not {value!r}")
+        raise ReplayInputError("{where}: expected a whole number, not {given}", where=where, given=repr(value))
     return value
 
 
@@ -110,30 +112,35 @@ ACTION_FIELDS = _action_fields()
 def action_from_json(data, index: int) -> Action:
     where = f"actions[{index}]"
     if not isinstance(data, dict):
-        raise ReplayInputError(f"{where}: expected an object")
+        raise ReplayInputError("{where}: expected an object", where=where)
     kind = data.get("action")
     if kind not in ACTION_FIELDS:
-        raise ReplayInputError(f"{where}: unknown action {kind!r} (known: {', '.join(ACTION_FIELDS)})")
+        raise ReplayInputError(
+            "{where}: unknown action {kind} (known: {known})",
+            where=where,
+            kind=repr(kind),
+            known=", ".join(ACTION_FIELDS),
+        )
     if "seat" not in data:
-        raise ReplayInputError(f"{where}: missing 'seat'")
+        raise ReplayInputError("{where}: missing {key}", where=where, key="'seat'")
     seat = _seat_int(data["seat"], f"{where}.seat")
     allowed = {"seat", "action", *ACTION_FIELDS[kind]}
     extra = sorted(set(data) - allowed)
     if extra:
-        raise ReplayInputError(f"{where}: unexpected key {extra[0]!r} for {kind}")
+        raise ReplayInputError("{where}: unexpected key {key} for {kind}", where=where, key=repr(extra[0]), kind=kind)
     fields: dict = {}
     if "card" in data:
         fields["card"] = _card(data["card"], f"{where}.card")
     elif "card" in ACTION_FIELDS[kind]:
-        raise ReplayInputError(f"{where}: {kind} needs 'card'")
+        raise ReplayInputError("{where}: {kind} needs {key}", where=where, kind=kind, key="'card'")
     if "cards" in data:
         fields["cards"] = tuple(_cards(data["cards"], f"{where}.cards"))
     elif "cards" in ACTION_FIELDS[kind]:
-        raise ReplayInputError(f"{where}: {kind} needs 'cards'")
+        raise ReplayInputError("{where}: {kind} needs {key}", where=where, kind=kind, key="'cards'")
     if "rank" in data:
         rank = data["rank"]
         if not isinstance(rank, str):
-            raise ReplayInputError(f"{where}.rank: expected a rank letter")
+            raise ReplayInputError("{where}: expected a rank letter", where=f"{where}.rank")
         fields["rank"] = rank.upper()
     if "target" in data:
         fields["target"] = _seat_int(data["target"], f"{where}.target")
@@ -142,7 +149,7 @@ def action_from_json(data, index: int) -> Action:
     if "raise" in data:
         fields["choice"] = data["raise"]
     elif "raise" in ACTION_FIELDS[kind]:
-        raise ReplayInputError(f"{where}: {kind} needs 'raise'")
+        raise ReplayInputError("{where}: {kind} needs {key}", where=where, kind=kind, key="'raise'")
     return Action(seat, kind, **fields)
 
 
@@ -166,38 +173,40 @@ def read_replay(data) -> tuple:
         raise ReplayInputError("a replay is a JSON object")
     for key in ("game", "players", "dealer", "deal", "actions"):
         if key not in data:
-            raise ReplayInputError(f"missing key {key!r}")
+            raise ReplayInputError("missing key {key}", key=repr(key))
     try:
         game = make(data["game"], _seat_int(data["players"], "players"), data.get("options") or {})
     except OptionError as error:
-        raise ReplayInputError(str(error)) from None
+        raise ReplayInputError(error.template, **error.fields) from None
     dealer = _seat_int(data["dealer"], "dealer")
     if not 0 <= dealer < game.players:
-        raise ReplayInputError(f"dealer: must be a seat 0..{game.players - 1}")
+        raise ReplayInputError("{where}: must be a seat 0..{last}", where="dealer", last=game.players - 1)
     deal = _read_deal(data["deal"], game)
     try:
         game.check_deal(deal, dealer)
     except ValueError as error:
-        raise ReplayInputError(f"deal: {error}") from None
+        raise ReplayInputError("{where}: {error}", where="deal", error=str(error)) from None
     if not isinstance(data["actions"], list):
-        raise ReplayInputError("actions: expected a list")
+        raise ReplayInputError("{where}: expected a list", where="actions")
     actions = [action_from_json(a, i) for i, a in enumerate(data["actions"])]
     return game, dealer, deal, actions
 
 
 def _read_deal(data, game) -> Deal:
     if not isinstance(data, dict):
-        raise ReplayInputError("deal: expected an object")
+        raise ReplayInputError("{where}: expected an object", where="deal")
     extra = sorted(set(data) - {"hands", *game.DEAL_KEYS})
     if extra:
-        raise ReplayInputError(f"deal: unexpected key {extra[0]!r} for {game.name}")
+        raise ReplayInputError(
+            "{where}: unexpected key {key} for {kind}", where="deal", key=repr(extra[0]), kind=game.name
+        )
     hands = data.get("hands")
     if not isinstance(hands, list) or len(hands) != game.players:
-        raise ReplayInputError(f"deal.hands: expected {game.players} hands")
+        raise ReplayInputError("{where}: expected {n} hands", where="deal.hands", n=game.players)
     deal = Deal([list(_cards(h, f"deal.hands[{i}]")) for i, h in enumerate(hands)])
     for key in game.DEAL_KEYS:
         if key not in data:
-            raise ReplayInputError(f"deal: missing {key!r}")
+            raise ReplayInputError("{where}: missing {key}", where="deal", key=repr(key))
     for key, part in game.DEAL_KEYS.items():
         if part == "faceup":
             deal.faceup = _card(data[key], f"deal.{key}")
@@ -216,14 +225,20 @@ def replay(data) -> dict:
     return outcome_json(run_hand(game, dealer, deal, actions).outcome())
 
 
+def parse_text(text: str):
+    """The JSON document in `text`; ReplayInputError (where it stops) when it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ReplayInputError(
+            "not valid JSON (line {line}, column {column})", line=error.lineno, column=error.colno
+        ) from None
+
+
 def replay_text(text: str) -> tuple[int, str, str]:
     """(exit status, stdout, stderr) for the text of a replay file."""
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        return 1, "", f"not valid JSON: {error}\n"
-    try:
-        out = replay(data)
+        out = replay(parse_text(text))
     except ReplayInputError as error:
         return 1, "", f"{error}\n"
     except ActionError as error:

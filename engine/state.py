@@ -191,10 +191,12 @@ class State:
             if turn == CHANCE:
                 raise IllegalAction(f"cards must be dealt first ({self.need().kind})")
             who = "chance" if action.seat == CHANCE else f"seat {action.seat}"
-            raise IllegalAction(f"out of turn: {who} acted, it is seat {turn}'s turn")
+            text = f"out of turn: {who} acted, it is seat {turn}'s turn"
+            raise IllegalAction(text, Refusal("out_of_turn", text, seat=turn))
         handler = self._DISPATCH.get((self.phase, action.kind))
         if handler is None:
-            raise IllegalAction(f"'{action.kind}' is not allowed now (phase: {self.phase})")
+            text = f"'{action.kind}' is not allowed now (phase: {self.phase})"
+            raise IllegalAction(text, Refusal("not_now", text, kind=action.kind))
         handler(self, action)
         self.history.append(action)
 
@@ -344,7 +346,8 @@ class State:
         if self.unknown[seat] and not self._located_elsewhere(card, seat):
             self.unknown[seat] -= 1
             return
-        raise IllegalAction(f"cannot {why} {card}: seat {seat} does not hold it")
+        text = f"cannot {why} {card}: seat {seat} does not hold it"
+        raise IllegalAction(text, Refusal("not_held", text, seat=seat, card=card))
 
     def _show_card(self, seat: int, card: Card) -> None:
         """`seat` shows `card` and keeps it: it becomes a known card of that hand."""

@@ -107,21 +107,32 @@ def name_problem(name: str) -> str | None:
     """Why `name` cannot be a seat's name, or None: 1 to MAX_NAME characters in Unicode
     normal form C, printable (no control, bidi, zero-width or other formatting character,
     no space but U+0020, no blank filler, no private-use character), not blank, and with
-    no space at either end."""
+    no space at either end. In English; `name_fault` gives it as data."""
+    fault = name_fault(name)
+    return None if fault is None else fault[0].format(**fault[1])
+
+
+def name_fault(name: str) -> tuple[str, dict[str, object]] | None:
+    """`name_problem` as data: its English template and the template's fields (`what`, one
+    of the kinds of character `_CONTROLS` and `_NOT_IN_NAMES` name), or None."""
     if not name:
-        return "a name cannot be empty"
+        return "a name cannot be empty", {}
     bad = _REFUSED.search(name)
     if bad is not None:
         char = bad.group()
         code = ord(char)
         what = next(w for a, b, w in _CONTROLS + _NOT_IN_NAMES if a <= code <= b)
-        return f"a name cannot hold {what} (U+{code:04X}, {escape(char)})"
+        return "a name cannot hold {what} (U+{code}, {char})", {
+            "what": what,
+            "code": f"{code:04X}",
+            "char": escape(char),
+        }
     if not name.strip(" "):
-        return "a name cannot be blank"
+        return "a name cannot be blank", {}
     if name != name.strip(" "):
-        return "a name cannot start or end with a space"
+        return "a name cannot start or end with a space", {}
     if not unicodedata.is_normalized("NFC", name):
-        return "a name must be in Unicode normal form C (NFC)"
+        return "a name must be in Unicode normal form C (NFC)", {}
     if len(name) > MAX_NAME:
-        return f"a name has at most {MAX_NAME} characters, not {len(name)}"
+        return "a name has at most {most} characters, not {given}", {"most": MAX_NAME, "given": len(name)}
     return None

@@ -39,6 +39,7 @@ from spake2 import SPAKE2_A, SPAKE2_B
 
 from .codec import encode
 from .errors import LocalProtocolError, RemoteProtocolError
+from .reasons import Reason
 from .sizes import MAX_PLAIN  # the largest frame that can be sealed (the chain of size bounds)
 
 TAG = b"briscola-tui/join/v3"
@@ -51,7 +52,8 @@ MESSAGE_LEN = 33
 MAC_LEN = 32
 SIDES = ("client", "host")
 
-WRONG_CODE = "wrong join code"
+WRONG_CODE = "wrong-code"
+"""The code of the refusal of a wrong join code (reasons.py)."""
 
 
 class WrongCode(RemoteProtocolError):
@@ -91,9 +93,7 @@ class Channel:
         try:
             plain = self._receive.decrypt(self._nonce(self.received), data, None)
         except InvalidTag:
-            raise Tampered(
-                "a frame failed its integrity check (changed, cut short, replayed or out of order on the way)"
-            ) from None
+            raise Tampered(Reason.of("tampered")) from None
         self.received += 1
         return plain
 
@@ -147,7 +147,7 @@ class Exchange:
         other = "host" if self.side == "client" else "client"
         expected = hmac.new(self._key(f"{other} confirm"), self.transcript, hashlib.sha256).digest()
         if not hmac.compare_digest(expected, theirs):
-            raise WrongCode(WRONG_CODE)
+            raise WrongCode(Reason.of("wrong-code"))
 
     def channel(self) -> Channel:
         """The sealed channel (call once the other side's confirmation checked out)."""

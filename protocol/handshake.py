@@ -23,6 +23,10 @@ confirmation. Every frame after them is sealed with the keys it gave
     either way       ["bye", reason]                          (closing, with why)
     host -> client   ["busy", reason, seconds]                (refused for load: try again that much later)
 
+Every `reason` is a code of reasons.py and its fields (`Reason.wire()`), which
+the receiver words in its own language; a text that is no code is the peer's
+own words.
+
 A player may name its key in its hello, without saying it: `signature` is its
 key's over the hello's version and SPAKE2 message, and the host finds which
 seated key made it (it checks it against each, six at most; the key itself is
@@ -76,6 +80,7 @@ from .channel import MAC_LEN, MESSAGE_LEN
 from .codec import decode, encode, expect_array, expect_bytes, expect_int, expect_list, expect_str
 from .errors import RemoteProtocolError
 from .identity import Identity, verify
+from .reasons import MAX_REASON, Reason
 
 VERSION = 3
 """3: the join code is a SPAKE2 password and every frame after the exchange is sealed (2 sent the
@@ -151,8 +156,13 @@ def welcome(table_id: bytes, seat: int, count: int) -> bytes:
     return encode(["welcome", table_id, seat, count])
 
 
-def refuse(reason: str) -> bytes:
-    return encode(["refuse", reason[:200]])
+def refuse(reason: Reason | str) -> bytes:
+    """A refusal: a `Reason` as its code, or (a peer of an earlier version) words."""
+    return encode(["refuse", _reason(reason)])
+
+
+def _reason(reason: Reason | str) -> str:
+    return reason.wire() if isinstance(reason, Reason) else reason[:MAX_REASON]
 
 
 def entry(data: bytes) -> bytes:
@@ -171,13 +181,13 @@ def _seats(v) -> tuple[int, ...]:
     return tuple(expect_int(s, 0, 5, "seat") for s in expect_list(v, 6, "seats"))
 
 
-def bye(reason: str) -> bytes:
-    return encode(["bye", reason[:200]])
+def bye(reason: Reason | str) -> bytes:
+    return encode(["bye", _reason(reason)])
 
 
-def busy(reason: str, seconds: float) -> bytes:
+def busy(reason: Reason | str, seconds: float) -> bytes:
     """Refused for load: try again in `seconds` (whole seconds, rounded up; at most an hour)."""
-    return encode(["busy", reason[:200], min(3600, max(0, math.ceil(seconds)))])
+    return encode(["busy", _reason(reason), min(3600, max(0, math.ceil(seconds)))])
 
 
 def _proof_bytes(nonce: bytes, table_id: bytes, key: bytes, binding: bytes) -> bytes:
@@ -189,21 +199,21 @@ def check_proof(key: bytes, nonce: bytes, table_id: bytes, binding: bytes, signa
     try:
         verify(key, _proof_bytes(nonce, table_id, key, binding), signature)
     except (RemoteProtocolError, ValueError):
-        raise RemoteProtocolError("the handshake proof is not signed by the key offered") from None
+        raise RemoteProtocolError(Reason.of("bad-proof")) from None
 
 
 def parse(data: bytes) -> tuple[str, list]:
     """(kind, fields) of a connection frame; RemoteProtocolError if malformed."""
     value = decode(data)
     if not isinstance(value, list) or not value or not isinstance(value[0], str):
-        raise RemoteProtocolError("a connection frame is an array starting with its kind")
+        raise RemoteProtocolError(Reason.of("bad-frame"))
     kind, fields = value[0], value[1:]
     shape = SHAPES.get(kind)
     if shape is None:
-        raise RemoteProtocolError(f"unknown connection frame {kind[:20]!r}")
+        raise RemoteProtocolError(Reason.of("unknown-frame", kind=repr(kind[:20])))
     if kind == "hello" and fields and isinstance(fields[0], int) and fields[0] != VERSION:
         # every version's hello starts with its version: name both, whatever else it holds
-        raise RemoteProtocolError(f"protocol version {fields[0]}; this host speaks {VERSION}")
+        raise RemoteProtocolError(Reason.of("version", theirs=fields[0], ours=VERSION))
     if kind == "hello" and isinstance(fields, list) and len(fields) == 2:  # a hello that names no key
         shape = shape[:2]
     expect_array(fields, len(shape), kind)
@@ -214,11 +224,11 @@ def parse_hello(fields: list) -> Hello:
     """The fields of a client's `request`, checked."""
     role, key, name, seat, have, head = fields
     if role not in ROLES:
-        raise RemoteProtocolError(f"role must be player or spectator, not {role[:20]!r}")
+        raise RemoteProtocolError(Reason.of("bad-role", role=repr(role[:20])))
     if role == "player" and len(key) != 32:
-        raise RemoteProtocolError("a player brings its 32-byte Ed25519 key")
-    if name and (problem := name_problem(name)) is not None:  # "": none (the seat's number stands for it)
-        raise RemoteProtocolError(f"name: {problem}")
+        raise RemoteProtocolError(Reason.of("no-key"))
+    if name and name_problem(name) is not None:  # "": none (the seat's number stands for it)
+        raise RemoteProtocolError(Reason.of("bad-name", name=name))  # the receiver says why
     return Hello(role, key, name, seat, have, head)
 
 

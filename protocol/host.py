@@ -206,8 +206,9 @@ class Host:
             raise LocalProtocolError(f"seat {seat} owes nothing now")
         return self._own(Timeout(seat, kinds[0]))
 
-    def close(self, reason: str = "the host closed the table") -> bytes:
-        """The entry that ends the table between hands."""
+    def close(self, reason: str = "host-closed") -> bytes:
+        """The entry that ends the table between hands; `reason` as the wire carries a `Reason`
+        (reasons.py: a code, which each reader writes in its own language)."""
         return self._own(Close(clip_reason(reason)))
 
     def _own(self, message) -> bytes:

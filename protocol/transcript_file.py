@@ -12,6 +12,7 @@ from typing import BinaryIO
 
 from .codec import decode, encode, expect_array, expect_bytes, frame, frame_length, is_cut_value
 from .errors import ProtocolError, RemoteProtocolError
+from .reasons import Reason
 from .transcript import TABLE_ID_LEN, Entry, Signed, parse_header
 
 FILE_MAGIC = "briscola-transcript"
@@ -127,10 +128,7 @@ def _parse_file_header(payload: bytes | None) -> tuple[bytes, list]:
     if fields[0] != FILE_MAGIC:
         raise RemoteProtocolError("wrong magic")
     if isinstance(fields[1], int) and not isinstance(fields[1], bool) and 1 <= fields[1] < FILE_VERSION:
-        raise OldTranscript(
-            f"a transcript of format {fields[1]}, written by an earlier release; this release reads "
-            f"only format {FILE_VERSION} (proofs about hidden cards, sealing on secp256k1, a complaint anyone can check) and cannot check it"
-        )
+        raise OldTranscript(Reason.of("old-transcript", theirs=fields[1], ours=FILE_VERSION))
     if fields[1] != FILE_VERSION or isinstance(fields[1], bool):
         raise RemoteProtocolError("unsupported transcript version")
     table_id = expect_bytes(fields[2], TABLE_ID_LEN, "table_id")

@@ -108,7 +108,7 @@ def test_a_quiet_selfplay_and_its_verify_read_in_italian(italian, tmp_path):
     assert "ok      mano 1: tutti i controlli superati — " in told
     assert "controllo di 1 mano" in told
     # what went into the transcript stays English (it is data, not words for the reader)
-    assert "completo: l'host ha chiuso il tavolo: selfplay stopped after 1 hand" in told
+    assert "completo: l'host ha chiuso il tavolo: il tavolo finisce dopo la mano 1, come stabilito all'avvio" in told
 
 
 def test_verify_refuses_a_bad_file_in_italian(italian, tmp_path):

@@ -11,14 +11,20 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from briscola_tui import language
 from briscola_tui.net.admission import Guesses, GuessLimits
 from briscola_tui.net.client import Client, Options
 from briscola_tui.net.connection import Conn
 from briscola_tui.net.listener import Keyboard, Listener
 from briscola_tui.net.ordering import BOT_NAMES
+from briscola_tui.net.typed import move_error, read_typed, typed_label
 from briscola_tui.tables.lobby_data import waiting
+from engine.games import make
+from engine.labels import LabelError, parse
 from protocol.channel import WRONG_CODE
+from protocol.reasons import Reason
 
 BRISCOLA = Path(sys.executable).parent / "briscola"
 
@@ -54,11 +60,41 @@ def client(code: str = "") -> Client:
 def test_refusals_and_the_prompt_in_italian(italian):
     assert client()._refusal(WRONG_CODE) == "l'host ha rifiutato: questo tavolo vuole un codice d'accesso (--code)"
     assert client("x")._refusal(WRONG_CODE) == "l'host ha rifiutato: codice d'accesso errato"
-    # Any other reason is the host's own words (it may speak another language): shown as it came.
-    assert client("x")._refusal("seat 2 is taken") == "l'host ha rifiutato: seat 2 is taken"
+    # The host sends a code and its fields: the client words it in its own language.
+    assert client("x")._refusal(Reason.of("seat-taken", seat=2).wire()) == "l'host ha rifiutato: il posto 2 è occupato"
+    # A host of an earlier version sent English words: a reason without fields is known by them.
+    assert client("x")._refusal("no handshake in time") == "l'host ha rifiutato: nessun handshake in tempo"
+    # Any other text is the host's own words: shown literally (escaped), marked as the peer's, bounded.
+    assert client("x")._refusal("posto\x1bpreso") == (
+        "l'host ha rifiutato: «posto\\x1bpreso» (parole dell'altro nodo, così come le ha scritte)"
+    )
+    assert len(client("x")._refusal("x" * 5000)) < 300
     said = []
     Keyboard(None, said.append).prompt(["play AD", "play 3C"])
-    assert said == ["tocca a te: play AD | play 3C"]  # the labels are what the player types: not translated
+    assert said == ["tocca a te: gioca AD | gioca 3C"]  # the moves as an Italian player types them
+
+
+def test_a_headless_player_types_italian_or_english(italian):
+    typed = ["gioca 3S", "play 3S", "Gioco 3S", "passo", "pass", "offri 2 obiettivo 75", "scarta niente", "chiama KD"]
+    typed += ["chiamo", "rilancia dividete"]
+    assert [read_typed(line) for line in typed] == [
+        "play 3S",
+        "play 3S",
+        "play 3S",
+        "pass",
+        "pass",
+        "bid 2 target 75",
+        "discard none",
+        "call KD",
+        "chiamo",  # alone, a contract: the labels read it as such (bid chiamo)
+        "raise dividete",
+    ]
+    assert typed_label("bid 2 target 75") == "offri 2 obiettivo 75"
+    game = make("briscola", 2)
+    state = game.new_hand(0, game.plan(0).deal(list(game.deck())))
+    with pytest.raises(LabelError) as error:
+        parse(read_typed("gioca 3S 4S"), state.current_player(), state)
+    assert move_error(error.value) == "gioca vuole una carta, es. 'gioca 3S'"
 
 
 def test_the_lobby_and_the_host_console_in_italian(italian):
@@ -76,9 +112,9 @@ def test_the_lobby_and_the_host_console_in_italian(italian):
     assert guesses.report() == "2 codici d'accesso errati da 10.0.0.9 nell'ultimo minuto"
 
 
-def test_what_goes_on_the_wire_stays_english(italian):
-    # A joiner under a computer player's name is refused with these words: the joiner may not read Italian.
-    assert BOT_NAMES.startswith("a name such as cpu1")
+def test_what_goes_on_the_wire_is_a_code(italian):
+    # A refusal goes as its code and fields, whatever the host's language: the joiner words it.
+    assert Reason.of("bot-name", name="'cpu1'").wire() == "bot-name\x1f'cpu1'"
     assert language._(BOT_NAMES).startswith("un nome come cpu1")
 
 

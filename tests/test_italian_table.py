@@ -115,7 +115,7 @@ async def test_chiamata_in_italian(italian):
         assert lines[-2].startswith("Carlo ha aperto con 2♣. Gioca una carta: 1–8, Enter")
         assert "Enter gioca" in lines[-1] and "h consiglio" in lines[-1]  # the coach before the last trick
         text = "\n".join(lines)
-        assert "Elio    7 carte chiamante" in text and "tu      8 carte" in text and "← tocca" in text
+        assert "Elio    7 carte chiamante" in text and "tu      8 carte" in text and "← di turno" in text
 
         # A number that names no card is refused, in Italian (until the next key).
         await pilot.press("9")

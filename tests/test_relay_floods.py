@@ -104,7 +104,7 @@ def test_an_act_sized_so_its_evidence_cannot_be_relayed_stalls_nobody(children):
     mallory.send([stalling_act(mallory)])
     line = table.host.wait_for(r"dropped a message from connection \d+ \(seat 0\): a message of (\d+) bytes, .*sha256")
     assert int(line.group(1)) > 65_041
-    assert ("refuse", ["a message over the size limit"]) in mallory.raw.closed_by_host()
+    assert ("refuse", ["too-large"]) in mallory.raw.closed_by_host()  # a code (protocol/reasons.py)
     table.host.wait_for(r"Mallory timed out")  # she owed her move: the hand is void, nobody else named
     mallory.come_back()
     after = rss_mib(table.host.proc.pid)
@@ -140,7 +140,7 @@ def test_a_seat_timed_out_then_flooding_out_of_date_messages_is_refused_and_the_
     except OSError:
         pass  # refused as a flooder: the connection is gone
     frames = mallory.raw.closed_by_host()
-    assert ("refuse", ["flooding the table with out-of-date messages"]) in frames, frames[-3:]
+    assert ("refuse", ["flooding"]) in frames, frames[-3:]  # a code (protocol/reasons.py)
     headers = [parse_signed(Entry.decode(f[1][0]).message).header for f in frames if f[0] == "entry"]
     noops = [h for h in headers if h.sender == 0 and h.seq >= start]
     assert len(noops) <= 8, len(noops)

@@ -56,13 +56,13 @@ def assert_input_error(capsys, tmp_path, doc, words: str, raw: str | None = None
 def test_out_of_turn(capsys, tmp_path):
     doc = fixture("briscola_seed001.json")
     doc["actions"][0]["seat"] = 1  # seat 0 leads
-    assert_action_error(capsys, tmp_path, doc, 0, "out of turn")
+    assert_action_error(capsys, tmp_path, doc, 0, "it is seat 0's turn")  # the rule, in words (render.refusal)
 
 
 def test_card_not_held(capsys, tmp_path):
     doc = fixture("briscola_seed001.json")
     doc["actions"][1]["card"] = "AS"  # seat 1 holds AD, KS, JC
-    assert_action_error(capsys, tmp_path, doc, 1, "cannot play AS: seat 1 does not hold it")
+    assert_action_error(capsys, tmp_path, doc, 1, "seat 1 does not hold AS")
 
 
 def test_card_already_played(capsys, tmp_path):
@@ -314,7 +314,7 @@ def test_an_action_of_another_game_is_refused_by_the_rules(capsys, tmp_path):
     """Kinds are read for every game (exit 2 from the rules, not an input error)."""
     doc = fixture("briscola_seed001.json")
     doc["actions"][0] = {"seat": 0, "action": "bid", "contract": "solo"}
-    assert_action_error(capsys, tmp_path, doc, 0, "not allowed now")
+    assert_action_error(capsys, tmp_path, doc, 0, "'bid' is not allowed at this point of the hand")
     doc["actions"][0] = {"seat": 0, "action": "raise"}
     assert_input_error(capsys, tmp_path, doc, "raise needs 'raise'")
     doc["actions"][0] = {"seat": 0, "action": "knock"}

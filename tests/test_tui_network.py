@@ -489,7 +489,7 @@ async def test_a_time_limit_shows_a_clock_on_the_seat_that_owes(children, home):
             assert seat == screen.view.seat and 0 < left <= 60
             await wait_for(
                 pilot,
-                lambda: re.search(r"<- turn \d+s", str(screen.query_one("#seats").render())),
+                lambda: re.search(r"<- to play \d+s", str(screen.query_one("#seats").render())),
                 "the clock beside my seat",
                 5,
             )

@@ -136,7 +136,8 @@ def test_a_closed_table_passes_and_says_so(tmp_path, capsys):
     code, out, err = verify(save(tmp_path / "closed.bin", table), capsys)
     assert code == 0, out + err
     assert "ok   hand 1: all checks pass" in out
-    assert last_line(out) == "complete: the host closed the table: time for dinner"
+    # a reason that is no code: the host's own words, shown as such
+    assert last_line(out) == "complete: the host closed the table: “time for dinner” (in the peer's own words)"
 
 
 # --- tampering ----------------------------------------------------------------------

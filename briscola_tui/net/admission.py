@@ -23,18 +23,19 @@ import sys
 from collections import Counter
 
 from protocol import handshake as hs
-from protocol.channel import WRONG_CODE, Exchange, Tampered, WrongCode
+from protocol.channel import Exchange, Tampered, WrongCode
 from protocol.codec import FrameReader, frame
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.host import Host
+from protocol.reasons import Reason
 from protocol.transcript import HOST, entry_hash
 
 from ..language import _
 from .buckets import Buckets
 from .connection import Busy, Conn, Limits, read_frame
 from .guesses import Guesses, GuessLimits, TooManyGuesses
-from .ordering import BOT_NAMES, Bot, is_bot_name
-from .relay import Relay
+from .ordering import Bot, is_bot_name
+from .relay import Relay, coded
 
 if sys.platform != "win32":  # (not on Windows: the pool only counts what asyncio has read there)
     import fcntl
@@ -143,12 +144,12 @@ class Admission:
         mine = [c for c in self.handshaking.values() if c.address == conn.address]
         quiet = [c for c in mine if _quiet(c)]
         if len(quiet) >= limits.quiet_per_address:
-            self.busy(quiet[0], Busy("the host is busy: too many idle connections from your address", 1.0))
+            self.busy(quiet[0], Busy(Reason.of("busy-idle"), 1.0))
         elif len(mine) >= limits.per_address:
-            self.busy(self._first_to_go(mine), Busy("the host is busy: too many connections from your address", 1.0))
+            self.busy(self._first_to_go(mine), Busy(Reason.of("busy-address"), 1.0))
         if len(self.handshaking) >= limits.handshaking:
             victim = self._first_to_go(_busiest(list(self.handshaking.values()), conn.address))
-            self.busy(victim, Busy("the host is busy: too many connections in their handshake", limits.busy_seconds))
+            self.busy(victim, Busy(Reason.of("busy-handshakes"), limits.busy_seconds))
         self.handshaking[conn.number] = conn
 
     def _first_to_go(self, conns: list[Conn]) -> Conn:
@@ -182,7 +183,7 @@ class Admission:
         self.handshaking.pop(conn.number, None)
         older = self.returning.get(key)
         if older is not None and older is not conn:
-            self.busy(older, Busy("the same key connected again", 0.0))
+            self.busy(older, Busy(Reason.of("same-key"), 0.0))
         self.returning[key] = conn
 
     def _out_of_pool(self, conn: Conn) -> None:
@@ -222,11 +223,11 @@ class Admission:
         who = self._spender(conn)
         kept_out = self.rates.kept_out(who)
         if kept_out > 0:
-            raise Busy("too many messages: kept out for now", kept_out)
+            raise Busy(Reason.of("kept-out"), kept_out)
         if conn.role == "spectator" and not self.rates.spend(who):
-            raise Busy("too many connections from your address: kept out for now", self.rates.penalty)
+            raise Busy(Reason.of("kept-out-address"), self.rates.penalty)
         if conn.seat is None and self.relay.reading() >= self.limits.max_connections:
-            raise Busy("the host has too many connections", self.limits.busy_seconds)
+            raise Busy(Reason.of("busy-full"), self.limits.busy_seconds)
         self._out_of_pool(conn)
 
     # --- messages --------------------------------------------------------------------------
@@ -241,14 +242,14 @@ class Admission:
         `burst` at once, then `messages_per_second`. A key that runs dry is closed and kept out
         for `penalty_seconds`, whatever it reconnects."""
         if not self.rates.spend(self._spender(conn)):
-            raise RemoteProtocolError(f"too many messages: kept out for {self.limits.penalty_seconds:g} s")
+            raise RemoteProtocolError(Reason.of("kept-out-seconds", seconds=f"{self.limits.penalty_seconds:g}"))
 
     # --- the handshake ---------------------------------------------------------------------
 
     async def handshake(self, conn: Conn, reader, frames: FrameReader) -> None:
         kind, fields = hs.parse(await read_frame(reader, frames))
         if kind != "hello":
-            raise RemoteProtocolError("a connection starts with hello")
+            raise RemoteProtocolError(Reason.of("no-hello"))
         source = conn.address
         who = self._spends(conn, fields)
         if self.guesses.wait(who) > 0:  # before any work: a guesser out of tries costs nothing
@@ -259,7 +260,7 @@ class Admission:
         conn.writer.write(frame(hs.exchange(table_id, exchange.message)))  # in the clear, as the confirmations
         kind, fields = hs.parse(await read_frame(reader, frames))
         if kind != "confirm":
-            raise RemoteProtocolError("expected the key confirmation")
+            raise RemoteProtocolError(Reason.of("no-confirm"))
         conn.half = None  # finished: the code is checked (a try)
         if not self.guesses.take(who):  # one try per code checked, taken before it is checked
             raise self._held(who)
@@ -269,27 +270,26 @@ class Admission:
             if (line := self.guesses.wrong_code(source)) is not None:
                 self.say(line)
             self._report_later()
-            hint = " (this table is open: join it without --code)" if self.code is None else ""
-            raise WrongCode(WRONG_CODE + hint) from None
+            raise WrongCode(Reason.of("wrong-code-open" if self.code is None else "wrong-code")) from None
         self.guesses.give_back(who)
         conn.writer.write(frame(hs.confirm(exchange.confirmation())))
         conn.channel = exchange.channel()  # every frame from now on, either way, is sealed
         kind, fields = hs.parse(await read_frame(reader, frames, conn))
         if kind != "request":
-            raise RemoteProtocolError("expected the client's request")
+            raise RemoteProtocolError(Reason.of("no-request"))
         hello = hs.parse_hello(fields)
         conn.role = hello.role
         if hello.role == "player" and is_bot_name(hello.name):
-            raise RemoteProtocolError(f"{hello.name!r}: {BOT_NAMES}")
+            raise RemoteProtocolError(Reason.of("bot-name", name=repr(hello.name)))
         if hello.role == "player":
             nonce = secrets.token_bytes(hs.NONCE_LEN)
             self.relay.send(conn, hs.challenge(nonce))
             kind, fields = hs.parse(await read_frame(reader, frames, conn))
             if kind != "proof":
-                raise RemoteProtocolError("expected the handshake proof")
+                raise RemoteProtocolError(Reason.of("no-proof"))
             hs.check_proof(hello.key, nonce, table_id, exchange.transcript, fields[0])
             if conn.named and conn.named != hello.key:
-                raise RemoteProtocolError("the hello named another key than the request")
+                raise RemoteProtocolError(Reason.of("other-key"))
             conn.key = hello.key
             conn.seat = self._assign(conn, hello)
         self._admit(conn)
@@ -333,10 +333,11 @@ class Admission:
         """A handshake that failed: refused (the client gives up), but a frame that failed its
         integrity check is only closed (someone on the way changed it: the client may come back).
         Wrong codes are not said one by one: `_report_later` sums them up."""
+        reason = coded(error)
         if isinstance(error, Tampered):
-            self.relay.close(conn, error.reason)
+            self.relay.close(conn, reason)
         else:
-            self.relay.close(conn, error.reason, refuse=True, quiet=isinstance(error, WrongCode))
+            self.relay.close(conn, reason, refuse=True, quiet=isinstance(error, WrongCode))
 
     def _held(self, who: object) -> TooManyGuesses:
         refusal = self.guesses.hold(who)
@@ -364,7 +365,7 @@ class Admission:
         """The seat this key holds, or a free one (the one asked for if free)."""
         session = self.host.session
         if hello.key in session.banned:
-            raise RemoteProtocolError("this key was evicted from this table for cheating (watch it instead)")
+            raise RemoteProtocolError(Reason.of("evicted"))
         for seat, key in session.keys.items():
             if key == hello.key and seat != HOST:
                 self._drop_other(seat, conn)
@@ -373,7 +374,7 @@ class Admission:
             if holder is not conn and holder.key == hello.key:
                 # Its join was not ordered yet, and its older connection is stale (a drop the host
                 # has not noticed): the seat stays this key's.
-                self.relay.close(holder, "the same key connected again")
+                self.relay.close(holder, Reason.of("same-key"))
                 self.reserved[seat] = conn
                 return seat
         taken = set(session.keys) | set(self.bots) | set(self.reserved)
@@ -384,9 +385,9 @@ class Admission:
         else:
             free = []
         if not free:
-            raise RemoteProtocolError("no seat is free at this table (watch it instead)")
+            raise RemoteProtocolError(Reason.of("no-free-seat"))
         if hello.seat >= 0 and hello.seat not in free:
-            raise RemoteProtocolError(f"seat {hello.seat} is taken")
+            raise RemoteProtocolError(Reason.of("seat-taken", seat=hello.seat))
         seat = hello.seat if hello.seat >= 0 else free[0]
         self.reserved[seat] = conn
         return seat
@@ -395,7 +396,7 @@ class Admission:
         """A seat's key connects again: its older connection is stale."""
         for other in list(self.relay.conns.values()):
             if other is not conn and other.seat == seat:
-                self.relay.close(other, "the same key connected again")
+                self.relay.close(other, Reason.of("same-key"))
 
     def _resume_point(self, hello) -> int:
         assert self.host.transcript is not None  # (the host opened the table)

@@ -29,9 +29,11 @@ from protocol.channel import Channel, Exchange, WrongCode
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
+from protocol.reasons import Reason
 from protocol.session import TableSession
 
 from .. import notes
+from ..engine_words import protocol_error_words, reason_words
 from ..files.storage import TranscriptFile
 from ..language import _
 from ..notes import Note
@@ -41,6 +43,7 @@ from .listener import Keyboard, Listener, Person
 from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, unreachable, why
 from .seat_copy import holding, rebuild, so_far, unconfirmed
 from .thinking import think
+from .typed import move_error
 
 
 class Client:
@@ -120,7 +123,7 @@ class Client:
             # Not before the host says, backing off all the same (a little at random: not all back together).
             pause = min(max(delay, error.seconds) * random.uniform(1.0, 1.25), left)
             line = _("the host is busy ({reason}); trying again in {seconds:.1f} s")  # the reason: the host's
-            self.listener.retrying(line.format(reason=error, seconds=pause))
+            self.listener.retrying(line.format(reason=reason_words(str(error)), seconds=pause))
             return pause
         if self.session is not None and not self._lost:
             self._lost = True  # said once as lost, then as tries
@@ -149,11 +152,11 @@ class Client:
             self.listener.changed()
             await self._play(reader, frames)
             if self.ended is not None:  # the host waits for this before it stops serving the table
-                self._send(hs.bye(f"done: {self.ended}"))
+                self._send(hs.bye(Reason.of("done")))
                 await asyncio.wait_for(writer.drain(), 5)
         except asyncio.CancelledError:
             if self.options.role == "spectator":  # it leaves on purpose: the host need not wait for it
-                self._send(hs.bye("the spectator left"))
+                self._send(hs.bye(Reason.of("spectator-left")))
             raise
         finally:
             writer.close()
@@ -166,7 +169,9 @@ class Client:
                     data = self.channel.open(data)  # a frame changed, replayed or moved on the way: closed
                 kind, fields = hs.parse(data)
                 if kind == "bye":
-                    raise ConnectionError(_("the host closed the connection: {reason}").format(reason=fields[0]))
+                    raise ConnectionError(
+                        _("the host closed the connection: {reason}").format(reason=reason_words(fields[0]))
+                    )
                 if kind in ("refuse", "busy") and self.channel is None:
                     raise reaching.in_the_clear(kind, fields)  # anyone on the way could have said it
                 if kind == "refuse":
@@ -371,8 +376,10 @@ class Client:
             assert view.seat is not None  # (a player's view)
             action = parse(answer, view.seat, view.state) if isinstance(answer, str) else answer
             self._act(action)
-        except (LabelError, LocalProtocolError) as error:
-            self.listener.line(_("not a move: {error}").format(error=error))
+        except LabelError as error:
+            self.listener.line(_("not a move: {error}").format(error=move_error(error)))
+        except LocalProtocolError as error:
+            self.listener.line(_("not a move: {error}").format(error=protocol_error_words(error)))
 
     def _act(self, action: Action) -> None:
         assert self.session is not None  # (caught up)
@@ -393,7 +400,7 @@ class Client:
                 update = await asyncio.to_thread(session.receive, data)
         except ProtocolError as error:
             culprit = error.culprit if isinstance(error, RemoteProtocolError) else None
-            self.listener.note(notes.Stopping(error.reason, culprit))
+            self.listener.note(notes.Stopping(protocol_error_words(error), culprit))
             self.ended = "refused an entry"
             self.listener.took_entry()
             return

@@ -14,7 +14,7 @@ from pathlib import Path
 from engine import bots as players
 from engine.game import OptionError
 from engine.games import make
-from engine.text import name_problem, normal_name, visible
+from engine.text import normal_name, visible
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.identity import Identity, KeyFileError
@@ -22,6 +22,7 @@ from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript_file import NotATranscript
 
+from ..engine_words import error_words, name_problem_words, protocol_error_words
 from ..files import atomic
 from ..files.folders import InUse, data_dir, hold_lock, open_private, own_file, subfolder
 from ..files.hosted import HostedTable
@@ -45,7 +46,7 @@ def person_name(name: str) -> str:
     if not name:
         return name
     name = normal_name(name)
-    problem = name_problem(name)
+    problem = name_problem_words(name)
     if problem is not None:
         raise SetupError(_("--name {name!r}: {problem}").format(name=name, problem=problem))
     if is_bot_name(name):
@@ -257,7 +258,7 @@ def _new_host(identity: Identity, options: HostOptions, path: Path | None) -> tu
     try:
         game = make(options.game, options.players, game_options)
     except OptionError as error:
-        raise SetupError(str(error)) from None
+        raise SetupError(error_words(error)) from None
     if options.bots >= game.players:
         raise SetupError(
             _("--bots {bots} leaves no seat for a player at a {n}-player table").format(
@@ -284,21 +285,25 @@ def _resume_host(identity: Identity, path: Path) -> tuple[Host, TranscriptFile]:
     try:
         log = TranscriptFile.open(path)
     except NotATranscript as error:
-        raise SetupError(f"{path}: {error.reason}") from None
+        if error.coded is not None:  # a transcript of an earlier format
+            raise SetupError(_("{path} is {reason}").format(path=path, reason=protocol_error_words(error))) from None
+        raise SetupError(_("{path} is not a briscola transcript").format(path=path)) from None
     except ProtocolError as error:  # garbage after the last good entry, a bad frame: not cut off for us
         entry = error.entry if isinstance(error, RemoteProtocolError) else None
         where = _("entry {n}").format(n=entry) if entry is not None else _("a frame")
         raise SetupError(
             _("{path}: {where} cannot be read ({reason}); the file is left as it is").format(
-                path=path, where=where, reason=error.reason
+                path=path, where=where, reason=protocol_error_words(error)
             )
         ) from None
     try:
         host = Host.resume(identity, [e.encode() for e in log.entries])
     except LocalProtocolError as error:
-        raise SetupError(f"{path}: {error.reason}") from None
+        raise SetupError(f"{path}: {protocol_error_words(error)}") from None
     except ProtocolError as error:
-        raise SetupError(_("{path} does not check out: {reason}").format(path=path, reason=error.reason)) from None
+        raise SetupError(
+            _("{path} does not check out: {reason}").format(path=path, reason=protocol_error_words(error))
+        ) from None
     host.events.clear()
     return host, log
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from protocol.channel import Channel
 from protocol.codec import FrameReader
+from protocol.reasons import Reason
 
 from ..language import N_, _
 
@@ -51,8 +52,8 @@ class Busy(Exception):
     """Refused for load, not for what the peer is or did: it is told (a `busy` frame) to try
     again `seconds` later, and the client does."""
 
-    def __init__(self, reason: str, seconds: float):
-        super().__init__(reason)
+    def __init__(self, reason: Reason, seconds: float):
+        super().__init__(str(reason))
         self.reason, self.seconds = reason, seconds
 
 

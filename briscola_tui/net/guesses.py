@@ -11,6 +11,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from protocol.reasons import Reason
+
 from ..language import _, n_
 from .buckets import Buckets
 from .connection import Busy
@@ -72,8 +74,8 @@ class Guesses:
         """A try refused: `who` has none left. The refusal (`busy`, with when to try again)."""
         self.held += 1
         wait = self.wait(who)
-        whose = "your key" if isinstance(who, tuple) else "your address"
-        return TooManyGuesses(f"too many wrong codes from {whose}; wait {math.ceil(wait)} s", wait)
+        code = "guesses-key" if isinstance(who, tuple) else "guesses-address"
+        return TooManyGuesses(Reason.of(code, seconds=math.ceil(wait)), wait)
 
     def take(self, who: object) -> bool:
         """Spend one try of `who` (before its code is checked); False if none is left."""

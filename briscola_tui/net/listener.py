@@ -23,6 +23,7 @@ from protocol.events import Event
 from ..language import _
 from ..notes import Note
 from ..render import HEADLESS, render
+from .typed import read_typed, typed_label
 
 RETRY_LINE_SECONDS = 4.5
 """The least time between two lines saying a try (each says how long is left)."""
@@ -97,13 +98,16 @@ class Keyboard:
         self.lines, self.say = lines, say
 
     def prompt(self, offered: list[str]) -> None:
-        self.say(_("your turn: {choices}").format(choices=" | ".join(offered)))
+        """The moves, as the player types them in their language ("gioca 3S"; English too)."""
+        self.say(_("your turn: {choices}").format(choices=" | ".join(typed_label(label) for label in offered)))
 
     async def answer(self) -> str | None:
+        """The next line, a move typed in the player's language or in English, as the labels
+        write it ("gioca 3S" is "play 3S")."""
         if self.lines is None:
             return None
         try:
-            return await self.lines.__anext__()
+            return read_typed(await self.lines.__anext__())
         except StopAsyncIteration:
             return None
 

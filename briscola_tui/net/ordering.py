@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from protocol.errors import ProtocolError
 from protocol.host import Dropped, Flooding, Host, Oversized
 from protocol.local import replacement_seat
+from protocol.reasons import Reason
 from protocol.session import TableSession
 from protocol.stale import FLOOD_DROPS
 from protocol.transcript import Signed, parse_header
@@ -131,10 +132,10 @@ class Ordering:
 
     async def _submit(self, source: Conn | None, message: bytes) -> None:
         if source is not None and not self._signed_by(source, message):
-            self.relay.close(source, "a message signed by another key than the one this connection proved")
+            self.relay.close(source, Reason.of("other-signer"))
             return
         if source is not None and _joins_as_a_bot(message):
-            self.relay.close(source, f"a join under {BOT_NAMES}")
+            self.relay.close(source, Reason.of("bot-join"))
             return
         try:
             ordered = await asyncio.to_thread(self.host.submit, message, source)
@@ -159,9 +160,9 @@ class Ordering:
         seat's bounds again and again (a flooder)."""
         self.say(_("dropped a message from {source}: {reason}").format(source=source, reason=error.reason))
         if isinstance(error, Oversized):
-            self.relay.close(source, "a message over the size limit", refuse=True)
+            self.relay.close(source, Reason.of("too-large"), refuse=True)
         elif self._strike(source.seat, error) >= FLOOD_DROPS:
-            self.relay.close(source, "flooding the table with out-of-date messages", refuse=True)
+            self.relay.close(source, Reason.of("flooding"), refuse=True)
 
     def _strike(self, seat: int | None, error: Dropped) -> int:
         """Count a drop against a seat that went past its no-op bounds (from that drop on, until
@@ -209,8 +210,8 @@ class Ordering:
             and not session.hand.commits
         ):
             self.pending.clear()
-            hands = f"{self.hands} hand{'' if self.hands == 1 else 's'}"  # in the transcript: never translated
-            await self.append(self.host.close(f"the table was started for {hands}"))
+            # in the transcript, as a code: each reader writes it in its own language
+            await self.append(self.host.close(Reason.of("hands-played", hands=self.hands).wire()))
             self.pending.clear()
             self.finished.set()
 
@@ -238,5 +239,5 @@ class Ordering:
             self.say(_("a computer player takes seat {seat}").format(seat=seat))
             for conn in list(self.relay.conns.values()):
                 if conn.seat == seat:
-                    self.relay.close(conn, "your seat was given to a computer player", refuse=True)  # final
+                    self.relay.close(conn, Reason.of("seat-given"), refuse=True)  # final
             self.pending.extendleft((None, m) for m in reversed(owed))

@@ -7,10 +7,12 @@ import asyncio
 from dataclasses import dataclass
 
 from engine.bots import Player
+from protocol import reasons
 from protocol.channel import WRONG_CODE
 from protocol.errors import ProtocolError
 from protocol.session import TableSession
 
+from ..engine_words import protocol_error_words, reason_words
 from ..language import _
 from ..os_errors import os_error_words
 
@@ -85,7 +87,8 @@ def unreachable(error: BaseException, address: str) -> str:
     if isinstance(error, ConnectionRefusedError):
         return _("nothing answers at {address} (is the host running, on that port?)").format(address=address)
     if isinstance(error, (ProtocolError, asyncio.IncompleteReadError)):
-        return _("{address} does not answer as a briscola host ({error})").format(address=address, error=error)
+        why_not = protocol_error_words(error) if isinstance(error, ProtocolError) else str(error)
+        return _("{address} does not answer as a briscola host ({error})").format(address=address, error=why_not)
     return _("cannot reach the host at {address}: {why}").format(address=address, why=why(error))
 
 
@@ -115,12 +118,12 @@ def still_trying(address: str, error: BaseException, left: float) -> str:
 
 
 def refusal(reason: str, code: str) -> str:
-    """The host's refusal in words (`code`: the join code given, "" for none)."""
-    if reason == WRONG_CODE and not code:
+    """The host's refusal (as the frame carries it: a code and its fields, or the host's own
+    words) in this client's language (`code`: the join code given, "" for none)."""
+    known = reasons.read(reason)
+    if known is not None and known.code == WRONG_CODE and not code:
         return _("the host refused: this table needs a join code (--code)")
-    if reason == WRONG_CODE:
-        reason = _("wrong join code")  # the one reason known here; the others are the host's words
-    return _("the host refused: {reason}").format(reason=reason)
+    return _("the host refused: {reason}").format(reason=reason_words(reason))
 
 
 def exit_status(session: TableSession | None) -> int:
@@ -136,4 +139,6 @@ def why(error: BaseException) -> str:
     """An error in words: a socket's without its number ("Connection reset by peer")."""
     if isinstance(error, ConnectionRefusedError):
         return _("nothing answers on that port")  # (asyncio's words name the address again)
+    if isinstance(error, Busy):  # the host's reason, as a code
+        return reason_words(str(error))
     return os_error_words(error) or _("closed")

@@ -18,9 +18,17 @@ import time
 from protocol import handshake as hs
 from protocol.codec import frame
 from protocol.errors import ProtocolError
+from protocol.reasons import Reason
 
+from ..engine_words import reason_words
 from ..language import _
 from .connection import Conn, Limits
+
+
+def coded(error: ProtocolError) -> Reason:
+    """A protocol error as the reason sent to the peer: its code, or (an error the protocol
+    gives only in English words: a frame that does not parse) `malformed` with those words."""
+    return error.coded or Reason.of("malformed", detail=error.reason[:120])
 
 
 class Relay:
@@ -39,7 +47,7 @@ class Relay:
         for conn in list(self.conns.values()):
             if conn.welcomed and not conn.closed:
                 if conn.behind(len(self.frames)) > self.limits.backlog:
-                    self.close(conn, "too slow to read the table")
+                    self.close(conn, Reason.of("too-slow"))
                 else:
                     conn.wake.set()
 
@@ -80,7 +88,7 @@ class Relay:
         conn.queue.append((len(self.frames) if conn.welcomed else 0, framed, status))
         conn.queued += len(framed)
         if conn.queued > self.limits.queue_bytes:
-            self.close(conn, "too slow to read the table")
+            self.close(conn, Reason.of("too-slow"))
             return
         conn.wake.set()
 
@@ -106,7 +114,7 @@ class Relay:
         """Writing to `conn` failed on our side: say what failed, and close it (it may come back)."""
         what = f"{type(error).__name__}: {error}"
         self.say(_("could not relay to {conn}: {error}").format(conn=conn, error=what))
-        self.close(conn, "the host failed to relay to this connection", quiet=True)
+        self.close(conn, Reason.of("relay-failed"), quiet=True)
 
     async def _write(self, conn: Conn) -> None:
         """The writer's loop (`writer`)."""
@@ -148,20 +156,22 @@ class Relay:
             await asyncio.sleep(0.005)
 
     def close(
-        self, conn: Conn, reason: str, refuse: bool = False, quiet: bool = False, busy: float | None = None
+        self, conn: Conn, reason: Reason, refuse: bool = False, quiet: bool = False, busy: float | None = None
     ) -> None:
         """Say goodbye and close: `bye` (the client may come back), `refuse` (it may not), or with
-        `busy`, a refusal for load: the client tries again that many seconds later."""
+        `busy`, a refusal for load: the client tries again that many seconds later. The reason
+        goes as its code (the client writes it in its own language), and is said on the console
+        in the host's."""
         if conn.closed:
             return
         if not quiet:
-            if refuse:  # the reason goes to the client as it is (its reader may speak another language)
+            if refuse:
                 line = _("refusing {conn}: {reason}")
             elif busy is None:
                 line = _("closing {conn}: {reason}")
             else:
                 line = _("turning away {conn}: {reason}")
-            self.say(line.format(conn=conn, reason=reason))
+            self.say(line.format(conn=conn, reason=reason_words(reason)))
         if busy is not None:
             last = hs.busy(reason, busy)
         else:

@@ -34,10 +34,12 @@ import socket
 import time
 
 from protocol import handshake as hs
+from protocol import reasons
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.local import replacement_seat
+from protocol.reasons import Reason
 from protocol.session import TableSession
 from protocol.transcript import HOST
 
@@ -48,7 +50,7 @@ from .admission import Admission, GuessLimits
 from .clock import Clock
 from .connection import Busy, Conn, Frames, Limits, peer_address, read_frame
 from .ordering import Bot, Ordering
-from .relay import Relay
+from .relay import Relay, coded
 
 
 class TableServer:
@@ -225,14 +227,15 @@ class TableServer:
             missing.append(count(self.watchers_away, "spectator"))
         return _(" and ").join(missing)
 
-    def _ending(self) -> str:
-        """Why the table ends, in the bye to every connection: sent as it is (never translated)."""
+    def _ending(self) -> Reason:
+        """Why the table ends, in the bye to every connection: a code, which each client writes
+        in its own language."""
         session = self.session
         if session.closed:
-            return f"the host closed the table: {session.closed}"
+            return reasons.read(session.closed) or Reason.of("host-closed")  # (why: the close entry says)
         if session.phase == "over" and session.series is not None:
-            return f"the series is over; scores {session.series.scores}"
-        return "the table stopped"
+            return Reason.of("series-over", scores=" ".join(map(str, session.series.scores)))
+        return Reason.of("table-stopped")
 
     async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         handler = asyncio.current_task()
@@ -271,13 +274,13 @@ class TableServer:
                 return
             await self._serve(conn, reader, frames)
         except TimeoutError:
-            self.relay.close(conn, "no handshake in time")
+            self.relay.close(conn, Reason.of("no-handshake"))
         except (ProtocolError, ConnectionError, asyncio.IncompleteReadError) as error:
             self._count_watcher_away(conn, error)
-            reason = error.reason if isinstance(error, ProtocolError) else ""
+            reason = coded(error) if isinstance(error, ProtocolError) else Reason.of("connection-lost")
             # One lost in its handshake is not said: an outsider's connections would fill the console.
             lost_early = not conn.welcomed and not isinstance(error, ProtocolError)
-            self.relay.close(conn, reason or "connection lost", quiet=lost_early)
+            self.relay.close(conn, reason, quiet=lost_early)
         finally:
             self.conns.pop(conn.number, None)
             admission.leave(conn)
@@ -343,9 +346,9 @@ class TableServer:
                     self._collect(conn)
                 return
             if kind != "submit":
-                raise RemoteProtocolError(f"{kind} after the handshake")
+                raise RemoteProtocolError(Reason.of("after-handshake", kind=repr(kind[:20])))
             if conn.role != "player":
-                raise RemoteProtocolError("a spectator cannot send game messages")
+                raise RemoteProtocolError(Reason.of("spectator-message"))
             self.admission.rate(conn)
             async with self.ordering.lock:
                 await self.ordering.order(conn, fields[0])

@@ -31,6 +31,7 @@ from protocol.events import Event
 from protocol.host import Host
 from protocol.identity import Identity
 from protocol.local import LocalTable
+from protocol.reasons import Reason
 from protocol.session import Shared, TableSession
 
 from ..files.saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
@@ -379,8 +380,8 @@ class OfflineTable:
         table, host = self.table, self.table.host.session
         if self.hands is not None and self.scored() >= self.hands and host.phase not in ("over", "aborted"):
             table.queue.clear()
-            hands = f"{self.hands} hand{'' if self.hands == 1 else 's'}"  # in the transcript: never translated
-            table.broadcast(table.host.close(f"stopped after {hands}"))
+            # in the transcript as a code: each reader writes it in its own language
+            table.broadcast(table.host.close(Reason.of("hands-played", hands=self.hands).wire()))
             table.queue.clear()
 
 

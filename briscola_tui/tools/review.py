@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING
 
 from engine.bots import coach
 
-from ..engine_words import action_words
+from ..engine_words import action_words, protocol_error_words
 from ..language import _
 from ..os_errors import os_error_words
 from ..render import worth
+from ..wording import listing
 
 if TYPE_CHECKING:
     from engine.deal import Deal
@@ -70,11 +71,12 @@ def audited_hands(path: str | os.PathLike) -> Stored:
     try:
         loaded = read_transcript_file(path)
     except NotATranscript as error:
-        raise ReviewError(
-            _("{path} is not a briscola transcript: {reason}").format(path=path, reason=error.reason)
-        ) from None
+        if error.coded is not None:  # a transcript of an earlier format
+            raise ReviewError(_("{path} is {reason}").format(path=path, reason=protocol_error_words(error))) from None
+        raise ReviewError(_("{path} is not a briscola transcript").format(path=path)) from None
     except ProtocolError as error:
-        raise ReviewError(_("{path}: a damaged entry: {error}").format(path=path, error=error)) from None
+        why = protocol_error_words(error)
+        raise ReviewError(_("{path}: a damaged entry: {error}").format(path=path, error=why)) from None
     except (OSError, ValueError) as error:
         why = os_error_words(error)
         raise ReviewError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
@@ -195,8 +197,12 @@ def _card_at(game, dealer: int, deal, position: int):
     return deal.faceup
 
 
-def _words(action, style) -> str:
-    return action_words(action, style.card) if style is not None else action_words(action)
+def _words(action, style, would: bool = False) -> str:
+    return action_words(action, style.card if style is not None else _card_text, would=would)
+
+
+def _card_text(card) -> str:
+    return "??" if card is None else str(card)
 
 
 def hand_lines(result: coach.Review, style=None) -> list[str]:
@@ -213,7 +219,7 @@ def hand_lines(result: coach.Review, style=None) -> list[str]:
             _("{where}: {played}, where hard would {best}: about {cost} lost (+/- {se})").format(
                 where=where,
                 played=_words(f.played.action, style),
-                best=_words(f.best.action, style),
+                best=_words(f.best.action, style, would=True),
                 cost=worth(round(f.cost), unit),
                 se=f"{f.se:.1f}",
             )
@@ -226,7 +232,8 @@ def advice_lines(advice: coach.Advice, style=None) -> list[str]:
     expected points, its chance of winning the hand and its difference to hard's move."""
     unit = _("thirds") if advice.unit == "third" else _("points")
     lines = [
-        _("hard would {action}").format(action=_words(advice.choice, style)),
+        _("hard would {action}").format(action=_words(advice.choice, style, would=True)),
+        *margin_lines(advice, style),
         _("estimated over {n} deals consistent with what you have seen:").format(n=advice.samples),
         "",
         f"  {_('choice'):<22.22}{unit:>8}{_('win'):>6}{_('vs hard'):>14}",
@@ -237,6 +244,31 @@ def advice_lines(advice: coach.Advice, style=None) -> list[str]:
         lines.append(f"{mark} {_words(e.action, style):<22.22}{e.points:>8.1f}{e.win:>6.0%}{diff:>14}")
     lines += ["", _("win: the share of the deals where your side wins the hand")]
     return lines
+
+
+def margin_lines(advice: coach.Advice, style=None) -> list[str]:
+    """What the table shows beside hard's move: the choices that scored higher on these deals,
+    said in words, so that a higher number below does not puzzle. Within the margin (as the
+    review judges one: `coach.MARGIN` and `coach.MARGIN_SE` standard errors), they are about
+    as good; past it, they scored clearly higher on these deals."""
+    higher = [e for e in advice.estimates if e.action != advice.choice and e.diff > 0]
+    clear = [e for e in higher if e.diff > coach.MARGIN[advice.unit] and e.diff > coach.MARGIN_SE * e.se]
+    close = [e for e in higher if e not in clear]
+    lines = []
+    if close:
+        moves = listing([_card_or_words(e.action, style) for e in close])
+        lines.append(_("about as good as {moves}: the higher score there is within the margin").format(moves=moves))
+    if clear:
+        moves = listing([_card_or_words(e.action, style) for e in clear])
+        lines.append(_("{moves} scored clearly higher on these sampled deals").format(moves=moves))
+    return lines
+
+
+def _card_or_words(action, style) -> str:
+    """A choice as a list names it: a card played by the card alone ("K♥"), any other in words."""
+    if action.kind == "play" and action.card is not None:
+        return style.card(action.card) if style is not None else str(action.card)
+    return _words(action, style)
 
 
 def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> int:

@@ -15,6 +15,7 @@ from protocol.errors import RemoteProtocolError
 from protocol.events import Event
 from protocol.identity import Identity
 from protocol.local import LocalTable, replacement_seat
+from protocol.reasons import Reason
 from protocol.session import TableSession
 from protocol.view import summary
 
@@ -187,9 +188,8 @@ def _play(table, hands, kind, out) -> None:
         _report(table, seen, out)
         print(describe_hand(verdict), file=out, flush=True)
         if hands is not None and table.hands_played() >= hands and table.host.session.phase not in ("over", "aborted"):
-            # the reason goes into the transcript: English, whatever the language
-            noun = "hand" if hands == 1 else "hands"
-            table.broadcast(table.host.close(f"selfplay stopped after {hands} {noun}"))
+            # the reason goes into the transcript as a code: each reader writes it in its own language
+            table.broadcast(table.host.close(Reason.of("hands-played", hands=hands).wire()))
 
     table.redeals_count = False  # --hands K: K hands played to a result (or made void), not K deals
     table.run(max_hands=hands, on_hand=on_hand)

@@ -48,6 +48,7 @@ from protocol.transcript import HOST, Entry
 from protocol.transcript_file import NotATranscript, OldTranscript, TranscriptReader
 from protocol.view import summary
 
+from ..engine_words import protocol_error_words, reason_words
 from ..files.storage import torn_warning
 from ..language import N_, _
 from ..os_errors import os_error_words
@@ -93,7 +94,7 @@ def _verify_stream(path, stream: BinaryIO, out, err) -> int:
     try:
         reader = TranscriptReader(stream)
     except OldTranscript as error:
-        return _refuse(err, _("{path} is {reason}").format(path=path, reason=error.reason))
+        return _refuse(err, _("{path} is {reason}").format(path=path, reason=protocol_error_words(error)))
     except NotATranscript:  # (why its bytes do not read as one: nothing a person can act on)
         return _refuse(err, _("{path} is not a briscola transcript").format(path=path))
     except (OSError, ValueError) as error:
@@ -279,7 +280,7 @@ class _Story:
             self.say(_("stopped at entry {entry}: nothing after it can be checked").format(entry=failed.entry))
         elif session.phase == "over":
             if session.closed is not None:
-                self.say(_("complete: the host closed the table: {reason}").format(reason=session.closed))
+                self.say(_("complete: the host closed the table: {reason}").format(reason=reason_words(session.closed)))
             else:
                 winners = session.series.winners() if session.series is not None else []
                 self.say(_("complete: the series is over; winners: seats {winners}").format(winners=winners))

@@ -59,5 +59,5 @@ def make(name: str, players: int | None = None, options: dict | None = None) -> 
 
     info = GAMES.get(name)
     if info is None:
-        raise OptionError(f"unknown game {name!r} (games: {', '.join(GAMES)})")
+        raise OptionError("unknown game {name} (games: {games})", name=repr(name), games=", ".join(GAMES))
     return info.load()(info.default_players if players is None else players, options)

@@ -37,7 +37,7 @@ class Guesser(threading.Thread):
                     kind, fields = raw.exchange(f"guess{n}")
                 finally:
                     raw.close()
-                if "too many wrong codes" in fields[0]:  # no try left (before: a refusal, now: busy)
+                if fields[0].startswith("guesses-"):  # no try left (a busy, its code protocol/reasons.py)
                     kind = "held"
             except (OSError, TypeError):  # closed without a word (TypeError: no frame at all)
                 kind = "closed"

@@ -37,12 +37,32 @@ SUBTITLE = N_(" Dealt by mental poker: no one, the host included, sees a hidden 
 KEYS = N_(" digits choose   arrows move   Enter confirm   Escape back   ctrl+q quit")
 
 
+MONTHS = (
+    N_("Jan"),
+    N_("Feb"),
+    N_("Mar"),
+    N_("Apr"),
+    N_("May"),
+    N_("Jun"),
+    N_("Jul"),
+    N_("Aug"),
+    N_("Sep"),
+    N_("Oct"),
+    N_("Nov"),
+    N_("Dec"),
+)
+"""The months as the resume list dates a game ("03 Dec 14:05"), in the current language."""
+
+
 def saved_label(saved: SavedGame, dot: str) -> str:
-    """One unfinished game: when, game and players, hands played, scores."""
+    """One unfinished game: when, game and players, hands played, scores (seat 0, the person
+    who played it, as "you" in the current language; the others by their names)."""
     import time
 
-    when = time.strftime("%d %b %H:%M", time.localtime(saved.when))
-    scores = " ".join(f"{name} {score}" for name, score in zip(saved.names, saved.scores))
+    moment = time.localtime(saved.when)
+    when = f"{moment.tm_mday:02d} {_(MONTHS[moment.tm_mon - 1])} {moment.tm_hour:02d}:{moment.tm_min:02d}"
+    names = [_("you") if seat == 0 else str(name) for seat, name in enumerate(saved.names)]
+    scores = " ".join(f"{name} {score}" for name, score in zip(names, saved.scores))
     game = SHORT_NAMES.get(saved.game, saved.game)
     players = _("{n}p").format(n=saved.players)
     return f"{when}  {game}, {players} {dot} {count(saved.played, 'hand')} {dot} {scores}"

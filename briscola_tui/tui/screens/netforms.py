@@ -19,8 +19,9 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 from engine.bots import PLAYERS
 from engine.game import OptionError
 from engine.games import GAMES, make
-from engine.text import name_problem, normal_name
+from engine.text import normal_name
 
+from ...engine_words import error_words, name_problem_words
 from ...files.settings import Settings, value_word
 from ...language import N_, _
 from ...options import HostOptions, JoinOptions, WatchOptions
@@ -107,11 +108,11 @@ def person(text: str) -> str:
     from ...net.ordering import BOT_NAMES, is_bot_name
 
     text = normal_name(short(text, _("name")))
-    problem = name_problem(text) if text else None
+    problem = name_problem_words(text) if text else None
     if problem is not None:
         raise FormError(_("name: {problem}").format(problem=problem))
     if is_bot_name(text):
-        raise FormError(_("name: {problem}").format(problem=BOT_NAMES))
+        raise FormError(_("name: {problem}").format(problem=_(BOT_NAMES)))
     return text
 
 
@@ -136,7 +137,7 @@ def host_args(values: dict) -> HostOptions:
     try:
         make(game, players, {})
     except OptionError as error:
-        raise FormError(str(error)) from None
+        raise FormError(error_words(error)) from None
     return HostOptions(
         game=game,
         players=players,

@@ -248,7 +248,7 @@ class SeatsPanel(Widget):
         elif seat == self.thinking:
             status.append(f" {s.arrow} " + _("thinking") + s.ellipsis, "italic")
         elif v.turn == seat and v.table_phase == "play":
-            status.append(f" {s.arrow} " + _("turn"), "bold")
+            status.append(f" {s.arrow} " + _("to play"), "bold")  # a person's turn (a computer player: thinking)
         elif v.table_phase not in ("play", "over") and seat in v.awaited:
             status.append(f" {s.arrow} {v.awaited[seat]}", "dim")
         if self.clock is not None and self.clock[0] == seat:
