@@ -240,9 +240,26 @@ def _coach() -> list[str]:
     return lines
 
 
+def _retries() -> list[str]:
+    """What a client says while its host is away (each try, the end of the window, a host now
+    serving another table, a host not there at all)."""
+    from briscola_tui.net import reaching
+
+    lost, refused = ConnectionResetError(104, "Connection reset by peer"), ConnectionRefusedError(111, "refused")
+    return [
+        reaching.still_trying("h:7777", refused, 41.5),
+        reaching.given_up("h:7777", 60, refused),
+        reaching.unreachable_at("h:7777", 60, reaching.Busy("too-many-connections", 2)),
+        reaching.another_table("h:7777", bytes(16), bytes([1]) * 16),
+        reaching.unreachable(refused, "h:7777"),
+        reaching.unreachable(lost, "h:7777"),
+        reaching.why(lost),
+    ]
+
+
 def test_every_message_a_person_meets_is_in_the_italian_catalogue(checking, tmp_path, capsys):
     said = _cli_errors(tmp_path, capsys)
-    said += _reasons() + _tables() + _headless() + _coach()
+    said += _reasons() + _tables() + _headless() + _coach() + _retries()
     saved = SavedGame(Slot("x", tmp_path), "briscola", 2, 3, (1, 0), ("you", "Bea"), 0.0)
     said.append(saved_label(saved, "·"))
     assert sorted(set(checking)) == [], "words with no Italian translation"
@@ -258,6 +275,7 @@ def test_every_message_a_person_meets_is_in_the_italian_catalogue(checking, tmp_
         in text
     )
     assert "tocca a te: gioca AD | passo | offri 2 obiettivo 75 | scarta niente" in text
+    assert "ancora nessun host a h:7777 (nessuno risponde su quella porta); riprovo, restano 42 s" in text
 
 
 def test_the_cli_errors_read_in_italian(checking, tmp_path, capsys):

@@ -175,7 +175,7 @@ def test_a_forged_refusal_or_busy_before_the_key_confirmation_ends_nothing(child
     forger.armed.set()
     proxy.cut()  # the connection drops; the man in the middle answers the next ones
     wait_until(lambda: len(forger.forged) >= 3, "three forged answers", kids=children)
-    cleo.wait_for(r"trying again", timeout=10)
+    cleo.wait_for(r"connection lost .*; trying .*again", timeout=10)
     wait_until(lambda: table.host.text.count("(seat 0) joined") >= 2, "Cleo back at the table", kids=children)
     person.go.set()
     finished_by_all(table, watcher, rss_before)

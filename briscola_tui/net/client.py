@@ -40,7 +40,18 @@ from ..notes import Note
 from ..render import seat_names
 from . import reaching
 from .listener import Keyboard, Listener, Person
-from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, unreachable, why
+from .reaching import (
+    FIRST_CONTACT_SECONDS,
+    Busy,
+    Distrusted,
+    Options,
+    Refused,
+    exit_status,
+    refusal,
+    unreachable,
+    unreachable_at,
+    why,
+)
 from .seat_copy import holding, rebuild, so_far, unconfirmed
 from .thinking import think
 from .typed import move_error
@@ -107,8 +118,9 @@ class Client:
                     if waited >= FIRST_CONTACT_SECONDS:
                         self.listener.line(unreachable(error, self._where()))
                         return 1
-                elif waited >= self.options.retry_seconds:
-                    self.listener.line(reaching.given_up(self._where(), self.options.retry_seconds, error))
+                elif waited >= self.options.retry_seconds:  # (never at the table: no seat kept to come back to)
+                    given_up = reaching.given_up if self.session is not None else unreachable_at
+                    self.listener.line(given_up(self._where(), self.options.retry_seconds, error))
                     return 1
                 pause = self._pause(error, delay, waited)
                 await asyncio.sleep(pause)
@@ -123,7 +135,7 @@ class Client:
             # Not before the host says, backing off all the same (a little at random: not all back together).
             pause = min(max(delay, error.seconds) * random.uniform(1.0, 1.25), left)
             line = _("the host is busy ({reason}); trying again in {seconds:.1f} s")  # the reason: the host's
-            self.listener.retrying(line.format(reason=reason_words(str(error)), seconds=pause))
+            self.listener.retrying(line.format(reason=reason_words(str(error)), seconds=pause), paced=True)
             return pause
         if self.session is not None and not self._lost:
             self._lost = True  # said once as lost, then as tries
@@ -230,7 +242,8 @@ class Client:
         welcomed, seat, count = fields
         if welcomed != table_id:
             raise RemoteProtocolError("the welcome names another table than the key exchange")
-        self._check_seat(None if seat < 0 else seat, asked)
+        held = self.seat if self.session is not None else None
+        reaching.check_seat(self.options.role, held, None if seat < 0 else seat, asked)
         self.table_id, self.seat = table_id, (None if seat < 0 else seat)
         backlog = []
         for _entry in range(count):
@@ -262,23 +275,6 @@ class Client:
             ) from None
         self.channel = exchange.channel()
         return table_id, exchange.transcript
-
-    def _check_seat(self, given: int | None, asked: int) -> None:
-        """The host gave the seat asked for (or, asked for none, a seat: a player has one, a
-        spectator none); a client coming back, its own seat. Distrusted otherwise: whoever
-        changed what was asked, or a host that lies, takes nothing."""
-        if (given is None) != (self.options.role == "spectator"):
-            if given is None:
-                raise Distrusted(_("the host gave a player no seat"))
-            raise Distrusted(_("the host gave a spectator seat {seat}").format(seat=given))
-        if self.session is not None and given != self.seat:
-            raise Distrusted(
-                _("the host gave seat {given}, but this client holds seat {seat}").format(given=given, seat=self.seat)
-            )
-        if asked >= 0 and given != asked:
-            raise Distrusted(
-                _("the host gave seat {given}, not seat {asked} that was asked for").format(given=given, asked=asked)
-            )
 
     async def _catch_up(self, backlog: list[bytes]) -> None:
         """Take in what the host sent since we last held the table (all of it, the first time)."""

@@ -47,12 +47,13 @@ class Listener:
         """Something the client says in its own words (retrying, refused, not a move)."""
         self.say(text)
 
-    def retrying(self, text: str) -> None:
+    def retrying(self, text: str, paced: bool = False) -> None:
         """The client says it tries again (the connection lost, the host busy), with what it waits
         for and how long is left: a `line` here, the first since the connection was up and then
-        one every `RETRY_LINE_SECONDS` at most (the first tries come a fraction of a second apart)."""
+        one every `RETRY_LINE_SECONDS` at most (the first tries come a fraction of a second apart);
+        each one when `paced` (the host said how long to wait: a second or more)."""
         now = time.monotonic()
-        if self._retry_said is None or now - self._retry_said >= RETRY_LINE_SECONDS:
+        if paced or self._retry_said is None or now - self._retry_said >= RETRY_LINE_SECONDS:
             self._retry_said = now
             self.line(text)
 

@@ -110,6 +110,13 @@ def given_up(address: str, seconds: float, error: BaseException) -> str:
     ).format(address=address, seconds=seconds, why=why(error))
 
 
+def unreachable_at(address: str, seconds: float, error: BaseException) -> str:
+    """The retry window of a client never let in is over (the host busy all along): why."""
+    return _("cannot reach the host at {address} after {seconds:g} s: {why}").format(
+        address=address, seconds=seconds, why=why(error)
+    )
+
+
 def still_trying(address: str, error: BaseException, left: float) -> str:
     """A try after a drop failed: what is waited for, and how long is left."""
     return _("still no host at {address} ({why}); trying again, {left:.0f} s left").format(
@@ -124,6 +131,24 @@ def refusal(reason: str, code: str) -> str:
     if known is not None and known.code == WRONG_CODE and not code:
         return _("the host refused: this table needs a join code (--code)")
     return _("the host refused: {reason}").format(reason=reason_words(reason))
+
+
+def check_seat(role: str, held: int | None, given: int | None, asked: int) -> None:
+    """The host gave the seat asked for (or, asked for none, a seat: a player has one, a
+    spectator none); a client coming back (`held`: its seat), its own seat. Distrusted
+    otherwise: whoever changed what was asked, or a host that lies, takes nothing."""
+    if (given is None) != (role == "spectator"):
+        if given is None:
+            raise Distrusted(_("the host gave a player no seat"))
+        raise Distrusted(_("the host gave a spectator seat {seat}").format(seat=given))
+    if held is not None and given != held:
+        raise Distrusted(
+            _("the host gave seat {given}, but this client holds seat {seat}").format(given=given, seat=held)
+        )
+    if asked >= 0 and given != asked:
+        raise Distrusted(
+            _("the host gave seat {given}, not seat {asked} that was asked for").format(given=given, asked=asked)
+        )
 
 
 def exit_status(session: TableSession | None) -> int:

@@ -55,7 +55,7 @@ class TableListener(Listener):
     def lost(self, what: str, error: BaseException) -> None:
         self.net.link(_("{what}: trying again{ellipsis}").format(what=what, ellipsis=ELLIPSIS))
 
-    def retrying(self, text: str) -> None:
+    def retrying(self, text: str, paced: bool = False) -> None:
         """Each try shows above the seats (what is waited for, how long is left); the log keeps
         the first since the connection was up."""
         self.net.link(text)
