@@ -249,7 +249,7 @@ def _retries() -> list[str]:
     return [
         reaching.still_trying("h:7777", refused, 41.5),
         reaching.given_up("h:7777", 60, refused),
-        reaching.unreachable_at("h:7777", 60, reaching.Busy("too-many-connections", 2)),
+        reaching.unreachable_at("h:7777", 60, reaching.Busy("busy-full", 2)),
         reaching.another_table("h:7777", bytes(16), bytes([1]) * 16),
         reaching.unreachable(refused, "h:7777"),
         reaching.unreachable(lost, "h:7777"),
