@@ -50,14 +50,19 @@ async def test_the_two_rule_is_explained_when_it_offers_a_call():
         assert len(line) <= 80
 
 
+async def call_grid_after_a_bid_of_j(app, pilot) -> TableScreen:
+    """Chiamata with `call: at_least`, the others passing: I bid J, and the call grid is mine."""
+    app.push_screen(TableScreen(chiamata_alone(call="at_least"), app.style_))
+    table = await turn_of(app, pilot, "choose", "auction")
+    await bid(pilot, table, "bid J")
+    return await turn_of(app, pilot, "grid", "call")
+
+
 async def test_a_call_refused_says_the_rule():
     """`call: at_least` after a bid of J: the grid of 20 callable cards; 7♠ is refused, and why."""
     app = BriscolaApp(None, pace=0)
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(TableScreen(chiamata_alone(call="at_least"), app.style_))
-        table = await turn_of(app, pilot, "choose", "auction")
-        await bid(pilot, table, "bid J")
-        table = await turn_of(app, pilot, "grid", "call")
+        table = await call_grid_after_a_bid_of_j(app, pilot)
         await pilot.press(*["right"] * 5)  # A 3 K Q J 7: the 7 of spades
         await pilot.press("enter")
         assert table.mode == "grid"
@@ -139,10 +144,7 @@ async def test_the_call_grid_says_that_calling_a_card_of_my_own_plays_alone():
     "yours: you play alone" on exactly the cards of my hand."""
     app = BriscolaApp(None, pace=0)
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(TableScreen(chiamata_alone(call="at_least"), app.style_))
-        table = await turn_of(app, pilot, "choose", "auction")
-        await bid(pilot, table, "bid J")
-        table = await turn_of(app, pilot, "grid", "call")
+        table = await call_grid_after_a_bid_of_j(app, pilot)
         marked = set()
         for _ in range(40):
             if "(yours: you play alone)" in prompt_of(table):
