@@ -40,18 +40,7 @@ from ..notes import Note
 from ..render import seat_names
 from . import reaching
 from .listener import Keyboard, Listener, Person
-from .reaching import (
-    FIRST_CONTACT_SECONDS,
-    Busy,
-    Distrusted,
-    Options,
-    Refused,
-    exit_status,
-    refusal,
-    unreachable,
-    unreachable_at,
-    why,
-)
+from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, why
 from .seat_copy import holding, rebuild, so_far, unconfirmed
 from .thinking import think
 from .typed import move_error
@@ -116,10 +105,10 @@ class Client:
                 if self.session is None and not isinstance(error, Busy):
                     # Never at this table: a host that is not there is said in a few seconds.
                     if waited >= FIRST_CONTACT_SECONDS:
-                        self.listener.line(unreachable(error, self._where()))
+                        self.listener.line(reaching.unreachable(error, self._where()))
                         return 1
                 elif waited >= self.options.retry_seconds:  # (never at the table: no seat kept to come back to)
-                    given_up = reaching.given_up if self.session is not None else unreachable_at
+                    given_up = reaching.given_up if self.session is not None else reaching.unreachable_at
                     self.listener.line(given_up(self._where(), self.options.retry_seconds, error))
                     return 1
                 pause = self._pause(error, delay, waited)
