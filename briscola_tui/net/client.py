@@ -124,7 +124,7 @@ class Client:
             # Not before the host says, backing off all the same (a little at random: not all back together).
             pause = min(max(delay, error.seconds) * random.uniform(1.0, 1.25), left)
             line = _("the host is busy ({reason}); trying again in {seconds:.1f} s")  # the reason: the host's
-            self.listener.retrying(line.format(reason=reason_words(str(error)), seconds=pause), paced=True)
+            self.listener.retrying(line.format(reason=why(error), seconds=pause), paced=True)
             return pause
         if self.session is not None and not self._lost:
             self._lost = True  # said once as lost, then as tries

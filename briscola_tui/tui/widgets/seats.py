@@ -54,6 +54,11 @@ UNIT_LABELS = {"point": N_("points:"), "third": N_("thirds:")}
 """The label of the sides' totals, by the unit of the game's points."""
 
 
+def cards_held(v: SeatView, seat: int) -> int:
+    """The cards `seat` holds, as its line and its place in the ring show them."""
+    return v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
+
+
 def seat_name(view: SeatView | None, seat: int | None) -> str:
     """The seat's player by name ("you" for mine, in the current language), or "seat N"."""
     names = view.names if view is not None else ()
@@ -145,7 +150,7 @@ class SeatsPanel(Widget):
             return None
         spots = []
         for seat in order:
-            size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
+            size = cards_held(v, seat)
             name = literal(seat_name(v, seat), "bold")
             points = f"{v.captured[seat]}pt" if shows_points(v, seat) else ""
             more = f" {self.style_.dot} ".join(part for part in (self._roles(v, seat), points) if part)
@@ -217,7 +222,7 @@ class SeatsPanel(Widget):
         taken, dimmed but the winner's) or its last bid, points, and its status (turn, thinking,
         away, clock)."""
         s = self.style_
-        size = v.hand_sizes[seat] if seat < len(v.hand_sizes) else 0
+        size = cards_held(v, seat)
         cards = n_("card", "cards", size)
         line = literal(f" {seat_name(v, seat):<6.6} {size:>2} {cards:<5} ")
         roles = self._roles(v, seat)

@@ -37,9 +37,7 @@ class TableLog(RichLog):
         if not self._size_known or self._deferred_renders:
             return  # the first size: RichLog writes the lines it deferred itself
         if width != self.wrapped_at and self.kept:
-            self.wrapped_at = width
             super().clear()
             for line in self.kept:
                 self.write(line, scroll_end=True)
-        else:
-            self.wrapped_at = width
+        self.wrapped_at = width
