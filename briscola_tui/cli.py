@@ -100,6 +100,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
         bind=args.bind,
         code=args.code,
         open=args.open,
+        advertise=not args.no_advertise,
         bots=args.bots,
         level=args.level,
         bots_replace=args.bots_replace,
@@ -154,6 +155,12 @@ def _watch(args: argparse.Namespace) -> int:
     return _network("watch", watch_options(args))
 
 
+def _tables(args: argparse.Namespace) -> int:
+    from .cli_lan import tables_command
+
+    return tables_command(args)
+
+
 def _network(kind: str, options: NetOptions) -> int:
     """`briscola host|join|watch`: the app on a terminal, else headless; a command line that
     cannot make the table, or an error of the system's, said in a line (exit status 2)."""
@@ -162,6 +169,10 @@ def _network(kind: str, options: NetOptions) -> int:
     from .net.commands import SetupError
 
     try:
+        if not isinstance(options, HostOptions):
+            from .cli_lan import found
+
+            options = found(kind, options)
         if not options.headless and _terminal():
             return _network_app(kind, options)
         return _headless(options)
@@ -268,6 +279,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "host": _host,
     "join": _join,
     "watch": _watch,
+    "tables": _tables,
 }
 """What runs each command, given its parsed command line."""
 

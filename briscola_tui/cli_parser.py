@@ -83,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_host_command(sub)
     _add_join_command(sub)
     _add_watch_command(sub)
+    _add_tables_command(sub)
     return parser
 
 
@@ -277,6 +278,11 @@ def _add_host_command(sub: Commands) -> None:
     code = host.add_mutually_exclusive_group()
     code.add_argument("--code", help=_("the join code players and spectators must give (default: a random one)"))
     code.add_argument("--open", action="store_true", help=_("no join code: anyone who reaches the port may sit"))
+    host.add_argument(
+        "--no-advertise",
+        action="store_true",
+        help=_("a private table: not announced on the LAN (friends give HOST:PORT and the code)"),
+    )
     _add_host_bot_arguments(host)
     host.add_argument(
         "--transcript", metavar="FILE", help=_("the transcript file; an existing one is resumed (a restarted host)")
@@ -346,6 +352,24 @@ EXIT_CODES = N_(
 """The exit statuses of `join` and `watch` (their help's epilog; docs/user-guide.md says the same)."""
 
 
+ADDRESS_HELP = N_("where the host listens, or the join code alone (42-7q8r2k) for a table announced on the LAN")
+
+
+def _add_tables_command(sub: Commands) -> None:
+    tables = sub.add_parser(
+        "tables",
+        help=_("list the tables announced on the LAN"),
+        description=_(
+            "Listen for the tables hosts announce on the LAN and print them, newest first: the code's "
+            "number, the game, the host, the seats free and who sits, the spectators, the address."
+        ),
+    )
+    tables.add_argument("--json", action="store_true", help=_("print JSON instead of lines"))
+    tables.add_argument(
+        "--wait", type=float, default=2.0, metavar="S", help=_("how long to listen (default: 2 seconds)")
+    )
+
+
 def _add_join_command(sub: Commands) -> None:
     join = sub.add_parser(
         "join",
@@ -357,7 +381,7 @@ def _add_join_command(sub: Commands) -> None:
         ),
         epilog=_(EXIT_CODES),
     )
-    join.add_argument("address", metavar="HOST:PORT")
+    join.add_argument("address", metavar="HOST:PORT|CODE", help=_(ADDRESS_HELP))
     join.add_argument("--name", help=_("the name others see"))
     join.add_argument("--code", help=_("the table's join code"))
     join.add_argument(
@@ -388,7 +412,7 @@ def _add_watch_command(sub: Commands) -> None:
         description=_("Watch a table: everything public, nothing hidden, nothing sent."),
         epilog=_(EXIT_CODES),
     )
-    watch.add_argument("address", metavar="HOST:PORT")
+    watch.add_argument("address", metavar="HOST:PORT|CODE", help=_(ADDRESS_HELP))
     watch.add_argument("--code", help=_("the table's join code"))
     watch.add_argument(
         "--retry", type=float, default=WatchOptions.retry, metavar="S", help=_("keep trying this long after a drop")

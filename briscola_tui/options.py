@@ -45,6 +45,8 @@ class HostOptions:
     """None: a random join code (or the one a resumed table had)."""
     open: bool = False
     """True: no join code at all."""
+    advertise: bool = True
+    """True: the table is announced on the LAN (net/announcing.py); False: a private table."""
     bots: int = 0
     """Computer players in the last seats."""
     level: str | None = None

@@ -54,3 +54,10 @@ def listing(items: Iterable[str], last: str = "and") -> str:
 def option(name: str, value) -> str:
     """`name=value` as `-o NAME=VALUE` takes it: `black_hand=false`, `match=2`."""
     return f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+
+
+def table_label(game: str, n: int) -> str:
+    """A game at a table size: "Briscola, 4 players (partners)" (the host form, the tables on the LAN)."""
+    if n in GAMES[game].teams:
+        return _("{game}, {n} players (partners)").format(game=TITLES[game], n=n)
+    return _("{game}, {n} players").format(game=TITLES[game], n=n)

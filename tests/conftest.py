@@ -14,6 +14,10 @@ themselves (port 0), the tmux tests have a tmux server per worker (helpers/tmux.
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
+
 import pytest
 from helpers.home import point_home_at
 from helpers.network import Children
@@ -42,11 +46,38 @@ def session_folders(tmp_path_factory):
         yield
 
 
+def pytest_configure(config):
+    """The multicast guard (the LAN discovery's tests): no test may send multicast from the
+    network namespace the suite runs in, only from a private one it makes (helpers/netns.py).
+    net/mdns.py refuses to, naming the namespace here, and writes who tried in a log that
+    `pytest_sessionfinish` reads (the workers of pytest-xdist inherit both from the first
+    process). Every test also runs with BRISCOLA_NO_MULTICAST set (`own_folders`): only the
+    discovery tests take it away, for the processes they start in a private namespace."""
+    if "BRISCOLA_TEST_NETNS" not in os.environ and os.path.exists("/proc/self/ns/net"):
+        os.environ["BRISCOLA_TEST_NETNS"] = os.readlink("/proc/self/ns/net")
+        log = Path(tempfile.mkdtemp(prefix="briscola-guard-")) / "multicast.log"
+        log.touch()
+        os.environ["BRISCOLA_TEST_MULTICAST_LOG"] = str(log)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The run fails if any test tried to send multicast outside a private namespace."""
+    if hasattr(session.config, "workerinput"):  # (the first process reads the log, once)
+        return
+    log = os.environ.get("BRISCOLA_TEST_MULTICAST_LOG")
+    tried = Path(log).read_text(encoding="utf-8").splitlines() if log and os.path.exists(log) else []
+    if tried:
+        print("\nmulticast was tried outside a private network namespace by:\n  " + "\n  ".join(tried))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 @pytest.fixture(autouse=True)
 def own_folders(session_folders, tmp_path_factory, monkeypatch):
     """The user's folders, fresh for each test (beside its tmp_path, which stays its own),
-    and colour on whatever the terminal running the suite says (a test of NO_COLOR sets it)."""
+    colour on whatever the terminal running the suite says (a test of NO_COLOR sets it), and
+    no multicast (`pytest_configure`)."""
     monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("BRISCOLA_NO_MULTICAST", "1")
     return point_home_at(monkeypatch, tmp_path_factory.mktemp("home"))
 
 

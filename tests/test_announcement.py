@@ -11,7 +11,7 @@ from engine.text import MAX_NAME
 from protocol.handshake import VERSION
 
 TABLE = "ab" * 16
-A = Announcement("chiamata", 5, ("Ada", "cpu4"), True, "Ada", TABLE, 40123)
+A = Announcement("chiamata", 5, ("Ada", "cpu4"), True, "Ada", TABLE, 40123, plate=42, watching=1)
 
 
 def record(a: Announcement = A, **changed: str) -> dict[bytes, bytes | None]:
@@ -25,7 +25,8 @@ def test_an_announcement_reads_back_as_it_was_sent():
 
 def test_it_carries_no_code_and_no_key():
     fields = properties(A)
-    assert set(fields) == {"v", "game", "players", "seated", "watch", "host", "table"}
+    assert set(fields) == {"v", "game", "players", "seated", "watch", "host", "table", "plate", "watching"}
+    assert fields["plate"] == "42"  # the code's public part, never its secret
     assert all(len(value.encode()) <= MAX_VALUE for value in fields.values())
 
 
@@ -40,6 +41,9 @@ def test_it_carries_no_code_and_no_key():
         {"table": "not hex"},
         {"table": "ab"},
         {"seated": "x" * 300},  # over a text record's value
+        {"plate": "-4"},
+        {"plate": "12345"},
+        {"watching": "lots"},
     ],
     ids=lambda c: ",".join(c),
 )

@@ -298,7 +298,7 @@ PRODUCT_LAYERS = (
     ("net", "tools"),
     ("tables",),
     ("tui",),
-    ("cli", "cli_parser", "__main__"),
+    ("cli", "cli_parser", "cli_lan", "__main__"),
 )
 """The product's layers, lowest first: the words and plain data; the files on disk and each
 game's presentation; the network and the tools (neither imports the other); the table

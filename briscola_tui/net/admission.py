@@ -6,7 +6,7 @@ slot for each seated key that names itself, `returning`), runs the
 handshake (`protocol/handshake.py`: the join code's key exchange, the request, a player's
 proof of its key), gives a player its seat (`reserved` until its join is ordered), and
 admits the connection past the handshake (the cap on connections, a key kept out). The
-join code is `new_code`'s; `Guesses` (guesses.py) limits the wrong codes (and the key exchanges never
+join code is joincode.py's; `Guesses` (guesses.py) limits the wrong codes (and the key exchanges never
 finished) of an address, or of a seated key that names itself, and sums them up on the
 console; `rate` counts the messages of each key (a spectator's: its address's).
 """
@@ -40,12 +40,6 @@ from .relay import Relay, coded
 if sys.platform != "win32":  # (not on Windows: the pool only counts what asyncio has read there)
     import fcntl
     import termios
-
-CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
-
-
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
 
 
 def _busiest(conns: list[Conn], newcomer: str) -> list[Conn]:

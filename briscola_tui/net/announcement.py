@@ -1,7 +1,8 @@
 """What a host tells passers-by on the LAN about its table (issue: tables that find each
 other), as the text record of a DNS-SD service: the game, who sits and how many seats are
-free, whether spectators may watch, the host's name, the table's id, the protocol version
-and the port. Never the join code and never a key: anyone on the LAN reads it.
+free, whether spectators may watch and how many do, the host's name, the table's id, the
+plate of its join code (joincode.py: the public part that names the table), the protocol
+version and the port. Never the secret of the code and never a key: anyone on the LAN reads it.
 
 `properties(announcement)` gives the record's keys and values; `read(properties, port)`
 takes a record heard on the LAN back, or None when it is not one this version can use.
@@ -36,6 +37,8 @@ class Announcement:
     host: str  # the host's name
     table: str  # the table's id, in hex
     port: int
+    plate: int | None = None  # the join code's public part (None: a code with none, or no code)
+    watching: int = 0  # spectators watching now
     version: int = VERSION
 
     @property
@@ -53,6 +56,8 @@ def properties(a: Announcement) -> dict[str, str]:
         "watch": "1" if a.spectators else "0",
         "host": a.host,
         "table": a.table,
+        "plate": "" if a.plate is None else str(a.plate),
+        "watching": str(a.watching),
     }
 
 
@@ -65,11 +70,15 @@ def read(record: dict[bytes, bytes | None], port: int) -> Announcement | None:
         seated = tuple(name for name in fields["seated"].split(SEPARATOR) if name)
         table = fields["table"]
         bytes.fromhex(table)
+        plate = int(fields["plate"]) if fields.get("plate") else None
+        watching = int(fields.get("watching") or 0)
     except (KeyError, ValueError, UnicodeDecodeError):
         return None
     if version != VERSION or fields["game"] not in GAMES or not 2 <= players <= MAX_SEATS:
         return None
     if len(seated) > players or len(table) != 32 or not 0 < port < 65536:
+        return None
+    if not (plate is None or 0 <= plate < 10_000) or not 0 <= watching < 100_000:
         return None
     return Announcement(
         game=fields["game"],
@@ -79,4 +88,6 @@ def read(record: dict[bytes, bytes | None], port: int) -> Announcement | None:
         host=fields.get("host", "")[:MAX_NAME],
         table=table,
         port=port,
+        plate=plate,
+        watching=watching,
     )

@@ -30,11 +30,15 @@ from ..files.storage import FileSeatStore, TranscriptFile
 from ..language import _, n_
 from ..options import HostOptions, JoinOptions, WatchOptions
 from .addresses import addresses
-from .admission import GuessLimits, new_code
+from .admission import GuessLimits
+from .announcing import Announcing
 from .client import Client, Options
 from .connection import Limits
+from .finding import plates_in_use
 from .hosting import Hosting, SetupError, hold_table, kept_table, new_record
+from .joincode import new_code
 from .listener import Keyboard, Listener, stdin_lines
+from .mdns import announced_on
 from .ordering import BOT_NAMES, Bot, bot_name, is_bot_name
 from .server import TableServer
 
@@ -84,7 +88,7 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
     for warning in log.warnings:
         say(_("warning: {warning}").format(warning=warning))
     session = host.session
-    code = None if options.open else (options.code or _saved_code(host.table_id) or new_code())
+    code = None if options.open else (options.code or _saved_code(host.table_id) or _fresh_code(options))
     if code is not None:
         _save_code(host.table_id, code)  # a restarted host keeps the code its players were given
     level = host_level(options)
@@ -110,7 +114,15 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
     port = record.port if record is not None and record.port else options.port
     hosting = Hosting(server, log, code, options.bind, port, resumed, level, options.port_file, again)
     hosting.record, hosting.fallback = record, record is not None and record.port > 0
+    if options.advertise:
+        server.announcing = Announcing(options.bind, options.name or "", code, lambda line: server.say(line))
     return hosting
+
+
+def _fresh_code(options: HostOptions) -> str:
+    """A new join code, its plate none of those the tables on the LAN use (looked for only
+    when this table is to be announced there too)."""
+    return new_code(plates_in_use() if options.advertise and announced_on(options.bind) else ())
 
 
 def _host_and_log(

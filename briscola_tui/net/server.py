@@ -47,6 +47,8 @@ from ..language import _
 from ..render import HEADLESS, render, seat_names
 from ..wording import count
 from .admission import Admission, GuessLimits
+from .announcement import Announcement
+from .announcing import Announcing
 from .clock import Clock
 from .connection import Busy, Conn, Frames, Limits, peer_address, read_frame
 from .ordering import Bot, Ordering
@@ -115,6 +117,7 @@ class TableServer:
         self.collected: set[int] = set()  # seats whose client said bye holding the table's end
         self.watchers_away = 0  # spectators whose connection was lost while the table was played
         self.said_bye = asyncio.Event()  # set when a seat joins `collected` (or a spectator is back)
+        self.announcing: Announcing | None = None  # the table's announcement on the LAN (None: not announced)
 
     @property
     def session(self) -> TableSession:
@@ -145,11 +148,14 @@ class TableServer:
         clock = asyncio.create_task(self.clock.run())
         clock.add_done_callback(self._clock_stopped)
         stats = asyncio.create_task(self._print_stats()) if self.limits.stats_seconds else None
+        announcing = self._announce(addresses[0][1])
         await self.ordering.start_bots()
         try:
             await self.ordering.finished.wait()
+            await _stopped(announcing)  # (withdrawn: the table takes nobody now)
             await self._linger()
         finally:
+            await _stopped(announcing)
             clock.cancel()
             if stats is not None:
                 stats.cancel()
@@ -165,6 +171,17 @@ class TableServer:
             await self._handlers_done(1.0)
         cheat = any(v.cheats for v in self.session.verdicts)  # one evicted (--bots-replace) and the table went on
         return 0 if self.session.phase == "over" and not cheat else 3
+
+    def _announce(self, port: int) -> asyncio.Task | None:
+        """Announce the table on the LAN while it takes players (`announcing.py`)."""
+        announcing = self.announcing
+        if announcing is None:
+            return None
+        return asyncio.create_task(announcing.run(lambda: self._announcement(announcing, port)))
+
+    def _announcement(self, announcing: Announcing, port: int) -> Announcement:
+        watching = sum(1 for conn in self.conns.values() if conn.role == "spectator")
+        return announcing.announcement(self.session, self.host.table_id, port, watching)
 
     async def _listen(self, bind: str, port: int, fallback: bool) -> asyncio.Server:
         try:
@@ -360,3 +377,10 @@ class TableServer:
         elif conn.returning and self.watchers_away:
             self.watchers_away -= 1
         self.said_bye.set()
+
+
+async def _stopped(task: asyncio.Task | None) -> None:
+    """`task` cancelled and its end awaited (a few seconds at most: a goodbye to send)."""
+    if task is not None and not task.done():
+        task.cancel()
+        await asyncio.wait([task], timeout=3.0)

@@ -26,12 +26,11 @@ from ...files.settings import Settings, value_word
 from ...language import N_, _
 from ...options import HostOptions, JoinOptions, WatchOptions
 from ...os_errors import os_error_words
+from ...wording import table_label
 from ..shell import Shell
 from ..widgets.literal import literal
 
 if TYPE_CHECKING:
-    from engine.games import GameInfo
-
     from ...tables.network import NetTable
 
 Field = Input | Select[tuple[str, int]] | Select[str] | Checkbox
@@ -45,13 +44,6 @@ EXAMPLE_ADDRESS = N_("HOST:PORT, e.g. 192.168.1.20:{port}")
 
 def example_address() -> str:
     return _(EXAMPLE_ADDRESS).format(port=HostOptions.port)
-
-
-def table_label(info: GameInfo, n: int) -> str:
-    """A game at a table size, as the host form offers it."""
-    if n in info.teams:
-        return _("{game}, {n} players (partners)").format(game=info.title, n=n)
-    return _("{game}, {n} players").format(game=info.title, n=n)
 
 
 TABLES = [
@@ -260,7 +252,7 @@ class HostForm(NetForm):
                 "table",
                 _("Game"),
                 Select(
-                    [(table_label(GAMES[value[0]], value[1]), value) for _text, value in TABLES],
+                    [(table_label(*value), value) for _text, value in TABLES],
                     value=TABLES[0][1],
                     allow_blank=False,
                     compact=True,

@@ -1,0 +1,94 @@
+"""The command line's side of the tables on the LAN: `briscola tables` (the list, or JSON),
+and `briscola join CODE` / `watch CODE` finding the table a join code names (net/finding.py)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+
+from engine.text import visible
+
+from .language import _
+from .net.finding import NotFound, find_code, tables_on_lan
+from .net.hosting import SetupError
+from .net.joincode import plate_of, tidy
+from .net.mdns import Seen
+from .options import JoinOptions, WatchOptions
+from .wording import count, listing, table_label
+
+
+def table_line(seen: Seen) -> str:
+    """One table heard on the LAN, in words (every name as it came: `visible` shows it literally)."""
+    a = seen.announcement
+    plate = "--" if a.plate is None else str(a.plate)
+    seats = count(a.free, "seat free", "seats free")
+    who = listing(a.seated) if a.seated else _("nobody yet")
+    watch = _("{n} watching").format(n=a.watching) if a.spectators else _("no spectators")
+    where = f"{seen.addresses[0]}:{a.port}"
+    return visible(f"{plate:>3}  {table_label(a.game, a.players)}  " + _("host {host}").format(host=a.host)) + (
+        visible(f"  {seats} ({who}), {watch}  {where}")
+    )
+
+
+def table_record(seen: Seen) -> dict:
+    """One table heard on the LAN, as `briscola tables --json` gives it."""
+    record = dataclasses.asdict(seen.announcement)
+    record.update(free=seen.announcement.free, addresses=list(seen.addresses), seated=list(record["seated"]))
+    return record
+
+
+def tables_command(args: argparse.Namespace) -> int:
+    """`briscola tables`: the tables announced on the LAN, newest first; exit 2 where none can be looked for."""
+    try:
+        tables = tables_on_lan(args.wait)
+    except OSError as error:
+        print(visible(f"briscola tables: {error.strerror or error}"), file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([table_record(s) for s in tables], ensure_ascii=False, indent=1))
+        return 0
+    for seen in tables:
+        print(table_line(seen))
+    if not tables:
+        line = _(
+            "no table heard on the LAN in {seconds:g} s; where multicast does not reach (WSL2, a guest "
+            "Wi-Fi, an SSH tunnel) ask the host for HOST:PORT"
+        )
+        print(line.format(seconds=args.wait), file=sys.stderr)
+    return 0
+
+
+def found(kind: str, options: JoinOptions | WatchOptions) -> JoinOptions | WatchOptions:
+    """`options` with the address of the table its join code names, when it was given a code
+    instead of HOST:PORT (said while it is looked for); where none is found, the person is
+    asked for HOST:PORT at a terminal, else SetupError says what to run instead."""
+    code = tidy(options.address or "") if plate_of(options.address or "") is not None else None
+    if code is None:
+        return options
+    if options.code is not None and tidy(options.code) != code:
+        raise SetupError(_("two join codes given: {a} and {b}").format(a=code, b=options.code))
+    print(_("looking for table {plate} on the LAN...").format(plate=plate_of(code)), file=sys.stderr)
+    try:
+        seen = find_code(code)
+    except NotFound as error:
+        return dataclasses.replace(options, address=_ask_address(kind, code, str(error)), code=code)
+    return dataclasses.replace(options, address=f"{seen.addresses[0]}:{seen.announcement.port}", code=code)
+
+
+def _ask_address(kind: str, code: str, why: str) -> str:
+    """HOST:PORT typed at the terminal, after `why` (SetupError where there is no terminal or nothing is typed)."""
+    instead = _("ask the host for HOST:PORT and run: {command}").format(
+        command=f"briscola {kind} HOST:PORT --code {code}"
+    )
+    if not sys.stdin.isatty():
+        raise SetupError(f"{why}; {instead}")
+    print(visible(why), file=sys.stderr)
+    try:
+        answer = input(_("HOST:PORT of the table (Enter to stop): ")).strip()
+    except EOFError:
+        answer = ""
+    if not answer:
+        raise SetupError(instead)
+    return answer

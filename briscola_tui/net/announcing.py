@@ -1,0 +1,76 @@
+"""A hosted table's announcement on the LAN, kept true while the table takes players: made
+from the table as it stands (`announcement_of`), sent when the host listens, sent again
+when a seat fills or a spectator comes or goes, withdrawn when the table stops taking
+anyone (its series over, or the host stopping). mdns.py sends it."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.text import MAX_NAME
+from protocol.session import TableSession
+
+from ..language import _
+from .announcement import Announcement
+from .joincode import plate_of
+from .mdns import Advertiser, announced_on, multicast_off
+
+REFRESH_SECONDS = 1.0
+"""How often the table is looked at for a change to announce."""
+
+
+@dataclass
+class Announcing:
+    """What a host announces: its name, its join code's plate, the address it listens on."""
+
+    bind: str
+    host_name: str
+    code: str | None
+    say: Callable[[str], None]
+
+    def announcement(self, session: TableSession, table_id: bytes, port: int, watching: int) -> Announcement:
+        assert session.table is not None  # (the host opened it, or took it up again)
+        names = session.names
+        return Announcement(
+            game=session.table.game,
+            players=session.players,
+            seated=tuple(names[seat] for seat in range(session.players) if names.get(seat)),
+            spectators=True,
+            host=(self.host_name or socket.gethostname())[:MAX_NAME],
+            table=table_id.hex(),
+            port=port,
+            plate=plate_of(self.code or ""),
+            watching=watching,
+        )
+
+    async def run(self, now: Callable[[], Announcement]) -> None:
+        """Announce `now()` and keep it true until cancelled, then withdraw it; a table that
+        cannot be announced is said in a line and served all the same."""
+        addresses = announced_on(self.bind)
+        if not addresses or multicast_off():  # (listening on loopback only, or asked for none)
+            return
+        advertiser = Advertiser(addresses)
+        sent = now()
+        try:
+            await advertiser.start(sent)
+        except OSError as error:
+            self.say(_("not announced on the LAN: {why}").format(why=error.strerror or error))
+            return
+        self.say(self._announced(sent))
+        try:
+            while True:
+                await asyncio.sleep(REFRESH_SECONDS)
+                if (current := now()) != sent:
+                    await advertiser.update(current)
+                    sent = current
+        finally:
+            await asyncio.shield(advertiser.close())
+
+    def _announced(self, sent: Announcement) -> str:
+        if sent.plate is None:
+            return _("announced on the LAN: it is in the list of `briscola join` and `briscola tables`")
+        line = _("announced on the LAN: friends here join with the code alone: {command}")
+        return line.format(command=f"briscola join {self.code}")
