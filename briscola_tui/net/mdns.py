@@ -29,7 +29,8 @@ logging.getLogger("zeroconf").addHandler(logging.NullHandler())
 logging.getLogger("zeroconf").propagate = False  # (its warnings would draw over the app)
 
 MAX_TABLES = 256
-"""Tables a browser keeps at once (a LAN flooded with records keeps the newest)."""
+"""Tables a browser keeps at once (past it, a flood of records is not kept: the tables
+already heard stay)."""
 MAX_LOOKUPS = 16
 """Records a browser asks for at once (the rest wait for the next time they are announced)."""
 LOOKUP_MS = 3000
@@ -203,9 +204,9 @@ class Browser:
         if announcement is None or not addresses:
             return
         before = self.seen.get(name)
+        if before is None and len(self.seen) >= MAX_TABLES:
+            return  # (a flood of records does not push out the tables already heard)
         heard = before.heard if before is not None else time.monotonic()
         self.seen[name] = Seen(announcement, addresses, heard)
-        while len(self.seen) > MAX_TABLES:
-            del self.seen[min(self.seen, key=lambda n: self.seen[n].heard)]
         if before is None or before.announcement != announcement or before.addresses != addresses:
             self.changed()

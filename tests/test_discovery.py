@@ -1,0 +1,197 @@
+"""Tables found on the LAN (net/mdns.py, announcing.py, finding.py; issue: find the table),
+with real `briscola` processes on a LAN of private network namespaces (helpers/netns.py:
+three machines on one switch, 10.77.0.1-3), never on this machine's own network: a host
+announces its table, friends join it and a spectator watches it by the join code alone,
+a second table on the same LAN is not mistaken for it, a host that leaves is gone from a
+live list, and hostile announcements (huge and escaped names, another version, a
+thousand records) are shown literally, bounded, and never crash a browser.
+
+Outside a namespace the guard holds (tests/conftest.py): no test may multicast from this
+machine's network; BRISCOLA_NO_MULTICAST is set for every test, and these remove it only
+for the processes they start inside the namespaces."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from helpers.netns import Machine, lan, why_no_lan
+from helpers.network import BRISCOLA, Child
+
+from briscola_tui.net import mdns
+
+ON = ["env", "-u", "BRISCOLA_NO_MULTICAST"]
+"""Before a command started inside a namespace: multicast allowed there."""
+WAIT = 40.0
+
+needs_lan = pytest.mark.skipif(why_no_lan() is not None, reason=why_no_lan() or "")
+
+
+@pytest.fixture(scope="module")
+def machines():
+    with lan(3) as found:
+        yield found
+
+
+def start(children, machine: Machine, name: str, *args: str, driver=None) -> Child:
+    """`briscola ARGS` on `machine`, with a data folder of its own."""
+    child = Child(name, machine.argv([*ON, *BRISCOLA, *args]), children.folder / name, driver)
+    children.started.append(child)
+    return child
+
+
+def host(children, machine: Machine, name: str, *args: str) -> tuple[Child, str, str]:
+    """A headless host on `machine`: the child, its join code and its table id, once announced."""
+    child = start(children, machine, name, "host", "--port", "0", "--headless", "--name", name, *args)
+    table = child.wait_for(r"table ([0-9a-f]{32})", WAIT).group(1)
+    code = child.wait_for(r"with the code alone: briscola join (\S+)", WAIT).group(1)
+    return child, code, table
+
+
+def listen(machine: Machine, seconds: float = 3.0) -> list[dict]:
+    """`briscola tables --json` on `machine`."""
+    argv = machine.argv([*ON, *BRISCOLA, "tables", "--json", "--wait", str(seconds)])
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 30)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@needs_lan
+def test_friends_and_a_spectator_find_the_table_by_its_code_alone(machines, children):
+    a, b, c = machines
+    first, code, table = host(children, a, "Ada", "--game", "briscola", "--players", "3", "--bots", "1", "--hands", "1")
+    other, other_code, other_table = host(children, c, "Cat", "--game", "briscola", "--players", "2", "--bots", "1")
+    assert code.split("-")[0] != other_code.split("-")[0]  # the second host picked a plate not in use
+    heard = {t["table"]: t for t in listen(b)}
+    assert heard[table]["plate"] == int(code.split("-")[0]) and heard[table]["addresses"] == [a.address]
+    assert heard[other_table]["host"] == "Cat" and heard[other_table]["free"] == 1
+    assert code.split("-")[1] not in json.dumps(heard)  # the secret is in no record
+    watcher = start(children, c, "watcher", "watch", code, "--headless")
+    joins = [
+        start(children, m, n, "join", code, "--name", n, "--bot", "easy", "--headless")
+        for m, n in ((b, "Bea"), (c, "Cy"))
+    ]
+    for child in (*joins, watcher, first):
+        assert child.finish(WAIT) == 0, child.tail()
+    assert "Bea joins" in first.text and "Cy joins" in first.text
+    assert "joins" not in other.text.replace("cpu1 joins", "")  # nobody went to the other table
+    assert f"watching at table {table}" in watcher.text and "the table is over" in watcher.text
+    assert all(table in join.text for join in joins)
+
+
+@needs_lan
+def test_a_list_follows_the_seats_and_drops_a_host_that_leaves(machines, children):
+    a, b, _c = machines
+    table_host, code, table = host(children, a, "Ada", "--game", "briscola", "--players", "3")
+    script = textwrap.dedent(
+        """
+        import asyncio, json
+        from briscola_tui.net.mdns import Browser
+
+        async def main():
+            browser = Browser(lambda: print(json.dumps([[s.announcement.table, s.announcement.seated]
+                                                       for s in browser.tables()]), flush=True))
+            await browser.start()
+            await asyncio.sleep(60)
+
+        asyncio.run(main())
+        """
+    )
+    browser = Child("browser", b.argv([*ON, sys.executable, "-c", script]), children.folder / "browser")
+    children.started.append(browser)
+    browser.wait_for(rf'\[\["{table}", \[\]\]\]', WAIT)  # the table, nobody seated yet
+    start(children, b, "Bea", "join", code, "--name", "Bea", "--headless", driver=lambda child, line: None)
+    browser.wait_for(rf'\[\["{table}", \["Bea"\]\]\]', WAIT)  # refreshed as the seat filled
+    table_host.proc.send_signal(signal.SIGINT)
+    table_host.finish(WAIT)
+    browser.wait_for(r"^\[\]$", 10)  # its goodbye: gone from the list at once, not when it expires
+
+
+HOSTILE = textwrap.dedent(
+    """
+    import asyncio, socket, sys
+    from zeroconf import IPVersion
+    from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+    from briscola_tui.net.announcement import SERVICE
+
+    def info(n, **fields):
+        record = {"v": "3", "game": "briscola", "players": "2", "seated": "", "watch": "1",
+                  "host": "h%d" % n, "table": "%032x" % n, "plate": "", "watching": "0"}
+        record.update(fields)
+        return AsyncServiceInfo(SERVICE, "t%d.%s" % (n, SERVICE), addresses=[socket.inet_aton(sys.argv[1])],
+                                port=4000 + n % 1000, properties=record, server="h%d.local." % n)
+
+    async def main():
+        zc = AsyncZeroconf(ip_version=IPVersion.V4Only)
+        if sys.argv[2] == "flood":
+            infos = [info(n) for n in range(10, 1010)]
+        else:
+            infos = [info(1, host="x" * 200), info(2, host="\\x1b[2J[bold]boom[/]\\u202e"), info(3, v="99")]
+        for i in infos:
+            await zc.async_register_service(i, cooperating_responders=True)
+        print("announced", flush=True)
+        await asyncio.sleep(120)
+
+    asyncio.run(main())
+    """
+)
+
+
+def lie(children, machine: Machine, kind: str) -> None:
+    """Hostile announcements from `machine` (HOSTILE), until the test ends."""
+    liar = Child(
+        kind, machine.argv([*ON, sys.executable, "-c", HOSTILE, machine.address, kind]), children.folder / kind
+    )
+    children.started.append(liar)
+    liar.wait_for("announced", 60)
+
+
+@needs_lan
+def test_a_thousand_tables_are_bounded(machines, children):
+    a, b, _c = machines
+    lie(children, b, "flood")
+    tables = listen(a, 4.0)
+    assert len(tables) == mdns.MAX_TABLES  # kept up to the bound, no crash, no more
+    assert len({t["table"] for t in tables}) == mdns.MAX_TABLES
+
+
+@needs_lan
+def test_hostile_announcements_are_bounded_and_shown_literally(machines, children):
+    a, b, _c = machines
+    lie(children, b, "names")
+    tables = listen(a)
+    by_table = {t["table"]: t for t in tables}
+    assert by_table[f"{1:032x}"]["host"] == "x" * 20  # a name cut to a name's length
+    assert by_table[f"{2:032x}"]["host"] == "\x1b[2J[bold]boom[/]\u202e"  # as it came (JSON escapes it)
+    assert f"{3:032x}" not in by_table  # another version: left out
+    lines = subprocess.run(
+        a.argv([*ON, *BRISCOLA, "tables", "--wait", "4"]), capture_output=True, text=True, timeout=60
+    ).stdout
+    assert "\x1b" not in lines and "\u202e" not in lines  # never a control character on the terminal
+    assert "host \\x1b[2J[bold]boom[/]\\u202e " in lines  # but its escape, literally
+    assert f"host {'x' * 20} " in lines
+
+
+def test_the_guard_refuses_multicast_outside_a_private_namespace(tmp_path):
+    """A `briscola` process multicasting from this machine's own namespace is refused, and
+    the guard's log names it (which fails the run: tests/conftest.py)."""
+    log = tmp_path / "multicast.log"
+    env = {k: v for k, v in os.environ.items() if k != "BRISCOLA_NO_MULTICAST"}
+    env.update(BRISCOLA_TEST_MULTICAST_LOG=str(log), BRISCOLA_HOME=str(tmp_path / "home"))
+    done = subprocess.run([*BRISCOLA, "tables", "--wait", "1"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "multicast only inside a private network namespace" in done.stderr
+    assert "tables" in log.read_text()
+
+
+def test_no_multicast_where_a_person_asked_for_none(monkeypatch):
+    monkeypatch.delenv("BRISCOLA_TEST_NETNS", raising=False)
+    monkeypatch.setenv("BRISCOLA_NO_MULTICAST", "1")
+    assert mdns.refusal() == "BRISCOLA_NO_MULTICAST is set"
+    with pytest.raises(mdns.MulticastRefused):
+        mdns._open([])
