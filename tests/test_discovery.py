@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
+from helpers.home import terminal_env
 from helpers.netns import Machine, lan, why_no_lan
 from helpers.network import BRISCOLA, Child
+from helpers.tmux import session_name, tmux
 
 from briscola_tui.net import mdns
 
@@ -195,3 +199,58 @@ def test_no_multicast_where_a_person_asked_for_none(monkeypatch):
     assert mdns.refusal() == "BRISCOLA_NO_MULTICAST is set"
     with pytest.raises(mdns.MulticastRefused):
         mdns._open([])
+
+
+@needs_lan
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_where_multicast_does_not_reach_a_terminal_asks_for_the_address(machines, children, tmp_path):
+    """A table not announced (as one behind an SSH tunnel): the code alone finds nothing, one
+    line says so after the wait, and the person at the terminal types HOST:PORT instead."""
+    a, _b, _c = machines
+    table_host = start(
+        children, a, "Ada", "host", "--port", "0", "--headless", "--players", "2", "--bots", "1", "--hands", "1",
+        "--code", "42-7q8r2k", "--no-advertise", "--bind", "127.0.0.1",
+    )  # fmt: skip
+    port = table_host.wait_for(r"join with: briscola join 127\.0\.0\.1:(\d+)", WAIT).group(1)
+    name = session_name("briscola-lan")
+    command = " ".join(a.argv([*ON, *BRISCOLA, "join", "42-7q8r2k", "--headless", "--bot", "easy", "--name", "Bea"]))
+    env = f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 PYTHONPATH={os.getcwd()} BRISCOLA_HOME={tmp_path}/bea"
+    tmux(
+        "new-session",
+        "-d",
+        "-s",
+        name,
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "-c",
+        os.getcwd(),
+        f"env {env} {command}; echo exit status $?; sleep 30",
+    )
+    try:
+        screen = _screen_with(name, "HOST:PORT of the table (Enter to stop):")
+        assert "no table on the LAN answers to 42 after 4 s: multicast may not reach here" in screen
+        tmux("send-keys", "-t", name, f"127.0.0.1:{port}", "Enter")
+        assert "exit status 0" in _screen_with(name, "exit status")
+        assert table_host.finish(WAIT) == 0
+    finally:
+        tmux("kill-session", "-t", name, check=False)
+
+
+def _screen_with(name: str, text: str) -> str:
+    deadline = time.monotonic() + WAIT
+    screen = ""
+    while text not in screen and time.monotonic() < deadline:
+        time.sleep(0.2)
+        screen = tmux("capture-pane", "-p", "-J", "-t", name, check=False)
+    assert text in screen, screen
+    return screen
+
+
+def test_a_table_is_announced_on_the_interfaces_it_listens_on_only(monkeypatch):
+    monkeypatch.setattr(mdns, "lan_addresses", lambda: ["192.168.1.20", "10.0.0.5"])
+    assert mdns.announced_on("0.0.0.0") == ["192.168.1.20", "10.0.0.5"]  # every interface
+    assert mdns.announced_on("10.0.0.5") == ["10.0.0.5"]  # the one it is bound to
+    for private in ("127.0.0.1", "::1", "fd00::2", "localhost"):
+        assert mdns.announced_on(private) == []  # nobody else could reach it (or IPv6: not announced)
