@@ -249,7 +249,7 @@ def _screen_with(name: str, text: str) -> str:
 
 
 def test_a_table_is_announced_on_the_interfaces_it_listens_on_only(monkeypatch):
-    monkeypatch.setattr(mdns, "lan_addresses", lambda: ["192.168.1.20", "10.0.0.5"])
+    monkeypatch.setattr(mdns, "interface_addresses", lambda: ["192.168.1.20", "10.0.0.5"])
     assert mdns.announced_on("0.0.0.0") == ["192.168.1.20", "10.0.0.5"]  # every interface
     assert mdns.announced_on("10.0.0.5") == ["10.0.0.5"]  # the one it is bound to
     for private in ("127.0.0.1", "::1", "fd00::2", "localhost"):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
+
+import ifaddr
 
 
 def addresses(bind: str, port: int) -> list[str]:
@@ -32,7 +35,20 @@ def _lan_addresses(family: int) -> list[str]:
                 found.append(str(info[4][0]))
     except OSError:
         pass
+    if family == socket.AF_INET:
+        found += [a for a in interface_addresses() if a not in found]
     return [a.split("%")[0] for a in found]
+
+
+def interface_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its interfaces, loopback left out (a LAN with no
+    default route, and the addresses a table is announced on)."""
+    found = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) and not ipaddress.ip_address(ip.ip).is_loopback and ip.ip not in found:
+                found.append(ip.ip)
+    return found
 
 
 def _loopback(address: str) -> bool:

@@ -18,11 +18,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import ifaddr
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from ..language import _
+from .addresses import interface_addresses
 from .announcement import SERVICE, Announcement, properties, read
 
 logging.getLogger("zeroconf").addHandler(logging.NullHandler())
@@ -68,22 +68,12 @@ def _namespace() -> str:
         return ""
 
 
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses on its interfaces, loopback left out."""
-    found = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if isinstance(ip.ip, str) and not ipaddress.ip_address(ip.ip).is_loopback and ip.ip not in found:
-                found.append(ip.ip)
-    return found
-
-
 def announced_on(bind: str) -> list[str]:
     """The addresses a table listening on `bind` is announced on: every LAN address for the
     wildcard, `bind` itself for an IPv4 address of an interface, none for loopback (nobody
     else could reach it) or an IPv6 address (announced over IPv4 only)."""
     if bind in ("", "0.0.0.0", "::"):
-        return lan_addresses()
+        return interface_addresses()
     try:
         address = ipaddress.ip_address(bind)
     except ValueError:
