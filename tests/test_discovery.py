@@ -75,6 +75,9 @@ def test_friends_and_a_spectator_find_the_table_by_its_code_alone(machines, chil
     assert heard[table]["plate"] == int(code.split("-")[0]) and heard[table]["addresses"] == [a.address]
     assert heard[other_table]["host"] == "Cat" and heard[other_table]["free"] == 1
     assert code.split("-")[1] not in json.dumps(heard)  # the secret is in no record
+    plate = code.split("-")[0]
+    guess = start(children, b, "guess", "join", f"{plate}-zzzzzz", "--headless", "--bot", "easy")
+    assert guess.finish(WAIT) == 2 and "wrong join code" in guess.text  # the plate alone gets nothing
     watcher = start(children, c, "watcher", "watch", code, "--headless")
     joins = [
         start(children, m, n, "join", code, "--name", n, "--bot", "easy", "--headless")
