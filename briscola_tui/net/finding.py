@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..language import _
 from .joincode import plate_of
-from .mdns import Browser, MulticastRefused, Seen, refusal
+from .mdns import Browser, Seen, refusal
 
 LIST_SECONDS = 2.0
 """How long `briscola tables` listens."""
@@ -67,20 +67,15 @@ def find_code(code: str, seconds: float = FIND_SECONDS) -> Seen:
     """The table announced with `code`'s plate (NotFound, saying why and what to do instead)."""
     plate = plate_of(code)
     assert plate is not None  # (the caller checked that `code` has one)
-    settled: list[float] = []
 
-    def done(tables: list[Seen]) -> bool:
-        if not any(s.announcement.plate == plate for s in tables):
-            return False
-        settled.append(time.monotonic())
-        return time.monotonic() - settled[0] > SETTLE_SECONDS
+    def done(tables: list[Seen]) -> bool:  # heard, and no other answering to it since a moment
+        return any(s.announcement.plate == plate and time.monotonic() - s.heard > SETTLE_SECONDS for s in tables)
 
     try:
         tables = _listen(seconds, done)
-    except MulticastRefused as error:
-        raise NotFound(_("tables on the LAN cannot be looked for here: {why}").format(why=error)) from None
-    except OSError as error:
-        raise NotFound(_("tables on the LAN cannot be looked for here: {why}").format(why=error.strerror)) from None
+    except OSError as error:  # (MulticastRefused too: its words are its reason)
+        why = error.strerror or str(error)
+        raise NotFound(_("tables on the LAN cannot be looked for here: {why}").format(why=why)) from None
     found = [s for s in tables if s.announcement.plate == plate]
     if len(found) > 1:
         hosts = ", ".join(s.announcement.host for s in found)
