@@ -284,8 +284,8 @@ class HostForm(NetForm):
             ("coach", _("Coach"), Tick(_("the players may ask it (h)"), compact=True)),
             ("port", _("Port"), compact_input(str(HostOptions.port), _("0: any free port"), "integer")),
             ("bind", _("Listen on"), compact_input("", _("blank: every interface"))),
-            ("name", _("Your name"), compact_input("", _("what the others see"))),
             ("advertise", _("Announce on the LAN"), Tick(_("friends see the table in their list"), True, compact=True)),
+            ("name", _("Your name"), compact_input("", _("what the others see"))),
         ]
 
     def table(self, values: dict) -> NetTable:
