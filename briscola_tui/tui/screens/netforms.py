@@ -324,12 +324,11 @@ class LanForm(NetForm):
         self.action_submit()
 
     def on_lan_tables_not_heard(self, event: LanTables.NotHeard) -> None:
-        line = _(
-            "no table on the LAN answers to {plate} after {seconds:g} s: multicast may not reach here "
-            "(WSL2, a guest Wi-Fi, an SSH tunnel)"
+        """Said under the fields; the list says whether anything at all was heard (multicast may not reach here)."""
+        line = _("no table on the LAN answers to {plate} after {seconds:g} s").format(
+            plate=event.plate, seconds=event.seconds
         )
-        why = line.format(plate=event.plate, seconds=event.seconds) + "; " + _("type the host's HOST:PORT")
-        self.query_one("#form-error", Static).update(literal(why))
+        self.query_one("#form-error", Static).update(literal(line + "; " + _("type the host's HOST:PORT")))
 
     def action_submit(self) -> None:
         lan = self.query_one(LanTables)
