@@ -226,6 +226,16 @@ async def test_the_code_alone_refuses_two_tables_with_one_plate_and_says_when_no
         await wait_for(pilot, lambda: "answers to 9 after 0.3 s" in shown(form, "form-error"), "the line", WAIT)
         assert shown(form, "form-error") == "no table on the LAN answers to 9 after 0.3 s; type the host's HOST:PORT"
         assert form.query_one("#address").value == "" and app.screen is form
+        app.pop_screen()
+        patient = WatchForm(FixedLan([THREE[1]]), wait=WAIT)  # HOST:PORT typed while a code is looked for
+        await open_form(pilot, patient)
+        patient.query_one("#code").value = "9-abcdef"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "looking for table 9" in shown(patient, "lan-status"), "the search", WAIT)
+        patient.query_one("#address").value = "[/]"
+        await pilot.press("enter")
+        assert "not '[/]'" in shown(patient, "form-error")
+        assert "Tables on the LAN" in shown(patient, "lan-status")
 
 
 async def test_nothing_heard_or_nothing_to_hear_is_said_in_one_line():

@@ -333,7 +333,9 @@ class LanForm(NetForm):
     def action_submit(self) -> None:
         lan = self.query_one(LanTables)
         if lan.listening.looking is not None:
-            return
+            if not self.query_one("#address", Input).value.strip():
+                return  # (still looking)
+            lan.stop_looking()  # (HOST:PORT typed meanwhile: that table)
         try:
             ready = self.resolve(lan)
         except FormError as error:

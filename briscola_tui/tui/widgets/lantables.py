@@ -44,17 +44,18 @@ class Listening:
 
 
 def entry(seen: Seen) -> Text:
-    """One table, in two lines, every name as it came."""
+    """One table, in two lines, every name as it came (the list's width cuts a line too long:
+    the spectators first, then the names)."""
     a = seen.announcement
     plate = "--" if a.plate is None else str(a.plate)
-    text = Text(no_wrap=True, overflow="ellipsis", end="")
+    text = Text(end="")
     text.append(f"{plate:>3}  ", "bold")
     text.append(table_label(a.game, a.players), "bold")
     text.append("   " + _("host {host}").format(host=visible(a.host)))
     seats = count(a.free, "seat free", "seats free") if a.free else _("full")
     who = listing(visible(name) for name in a.seated) if a.seated else _("nobody yet")
-    watch = _("{n} watching").format(n=a.watching) if a.spectators else _("no spectators")
-    text.append(f"\n     {seats} ({who}), {watch}", "dim" if not a.free else "")
+    watch = count(a.watching, "spectator") if a.spectators else _("closed to spectators")
+    text.append(f"\n     {seats} ({who}) · {watch}", "dim" if not a.free else "")
     return text
 
 
@@ -100,7 +101,7 @@ class LanTables(Vertical):
     DEFAULT_CSS = """
     LanTables { height: 1fr; min-height: 3; }
     LanTables #lan-status { height: auto; color: $text-muted; }
-    LanTables #lan-list { height: 1fr; border: none; padding: 0; background: $background; }
+    LanTables #lan-list { height: 1fr; border: none; padding: 0; background: $background; text-wrap: nowrap; text-overflow: ellipsis; }
     LanTables #lan-list.-empty { display: none; }
     """
 
@@ -161,21 +162,21 @@ class LanTables(Vertical):
             self.listening = replace(self.listening, heard=True)
         looked = self.listening.looking
         if looked is not None and any(s.announcement.plate == looked for s in tables):
-            self._stop_looking()
+            self.stop_looking()
             self.post_message(self.Found())
         self._draw()
 
     def look_for(self, plate: int) -> None:
         """Wait for a table with `plate` (the caller found none in `tables()`)."""
-        self._stop_looking()
+        self.stop_looking()
         self.looking = self.set_timer(self.wait, lambda: self._not_heard(plate))
         self._note(looking=plate)
 
     def _not_heard(self, plate: int) -> None:
-        self._stop_looking()
+        self.stop_looking()
         self.post_message(self.NotHeard(plate, self.wait))
 
-    def _stop_looking(self) -> None:
+    def stop_looking(self) -> None:
         if self.looking is not None:
             self.looking.stop()
         self.looking = None
