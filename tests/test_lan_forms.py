@@ -8,6 +8,9 @@ be, the browser closed with the form, and the host form's "Announce on the LAN" 
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import time
 
 import pytest
 from helpers.app import wait_for
@@ -284,3 +287,74 @@ async def test_the_host_forms_tick_keeps_the_table_off_the_lan():
         await pilot.press("space")
         await wait_for(pilot, lambda: not form.query_one("#advertise").value, "the tick off", WAIT)
         assert host_args(form.values()).advertise is False
+
+
+def screen_shows(name: str, text: str | re.Pattern, timeout: float = WAIT) -> str:
+    """The tmux session's screen once it shows `text` (AssertionError with the screen if it does not in time)."""
+    from helpers.tmux import capture
+
+    end = time.monotonic() + timeout
+    while True:
+        screen = capture(name)
+        if text.search(screen) is not None if isinstance(text, re.Pattern) else text in screen:
+            return screen
+        if time.monotonic() > end:
+            raise AssertionError(f"no {text!r} in time; the screen:\n{screen}")
+        time.sleep(0.1)
+
+
+# --- the real thing: a host and the app on a LAN of network namespaces -----------------
+
+
+def no_lan() -> str | None:
+    from helpers.netns import why_no_lan
+
+    return "tmux is not installed" if shutil.which("tmux") is None else why_no_lan()
+
+
+@pytest.mark.skipif(no_lan() is not None, reason=str(no_lan()))
+def test_a_friend_on_the_lan_sees_the_table_in_the_join_form_and_sits_by_the_code_alone(children, tmp_path):
+    """Machine A hosts (announced on the LAN); on machine B the app's join form lists A's
+    table, and the code alone, the address left blank, seats the friend there."""
+    from helpers.home import terminal_env
+    from helpers.netns import lan
+    from helpers.network import BRISCOLA, Child
+    from helpers.tmux import session_name, tmux
+
+    multicast = ["env", "-u", "BRISCOLA_NO_MULTICAST"]
+    with lan(2) as (a, b):
+        host = Child(
+            "host",
+            a.argv(
+                [*multicast, *BRISCOLA, "host", "--headless", "--game", "briscola", "--players", "3"]
+                + ["--bots", "1", "--port", "0", "--name", "Ada"]
+            ),
+            tmp_path / "a",
+        )
+        children.started.append(host)
+        code = host.wait_for(r"announced on the LAN.*briscola join (\d+-[a-z2-9]+)").group(1)
+        name = session_name("lan-form")
+        env = (
+            f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none BRISCOLA_HOME={tmp_path / 'b'}"
+        )
+        app = f"nsenter -t {b.namespace.holder.pid} -n {' '.join(multicast)} {env} {' '.join(BRISCOLA)}"
+        tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(), f"{app}; sleep 30")
+        try:
+            screen_shows(name, "Join a table")
+            for keys in (["7"], ["Enter"]):
+                tmux("send-keys", "-t", name, *keys)
+            listed = screen_shows(name, "host Ada")
+            assert f"{code.split('-')[0]:>3}  Briscola, 3 players   host Ada" in listed
+            assert "2 seats free (cpu2) · 0 spectators"  # (a headless host holds no seat) in listed
+            tmux("send-keys", "-t", name, "Tab")  # the address left blank
+            tmux("send-keys", "-t", name, "-l", code)
+            screen_shows(name, re.compile(rf"Join code +{code}\n"))  # (the next key once this one is drawn)
+            tmux("send-keys", "-t", name, "Tab")
+            tmux("send-keys", "-t", name, "-l", "Bo")
+            screen_shows(name, re.compile(r"Your name +Bo\n"))
+            tmux("send-keys", "-t", name, "Enter")
+            seat = host.wait_for(r"Bo joins \(seat (\d)\)").group(1)
+            screen_shows(name, re.compile(rf"\b{seat} +Bo +you\b"))  # the lobby's seats
+        finally:
+            tmux("kill-session", "-t", name, check=False)
+            host.kill()
