@@ -19,15 +19,18 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 from engine.bots import PLAYERS
 from engine.game import OptionError
 from engine.games import GAMES, make
-from engine.text import normal_name
+from engine.text import normal_name, visible
 
 from ...engine_words import error_words, name_problem_words
 from ...files.settings import Settings, value_word
 from ...language import N_, _
+from ...net.finding import FIND_SECONDS
+from ...net.joincode import plate_of, tidy
 from ...options import HostOptions, JoinOptions, WatchOptions
 from ...os_errors import os_error_words
 from ...wording import table_label
 from ..shell import Shell
+from ..widgets.lantables import LanTables, Sources
 from ..widgets.literal import literal
 
 if TYPE_CHECKING:
@@ -142,6 +145,7 @@ def host_args(values: dict) -> HostOptions:
         port=whole(values["port"], _("port"), 0, 65535, blank=HostOptions.port),
         bind=values["bind"].strip() or HostOptions.bind,
         name=person(values["name"]),
+        advertise=bool(values.get("advertise", HostOptions.advertise)),
     )
 
 
@@ -189,7 +193,12 @@ class NetForm(Screen[None]):
                 yield Label(label)
                 yield widget
         yield Static(id="form-error")
+        yield from self.below()
         yield Static(" " + _("Tab next field   Enter or ctrl+s start   Escape back   ctrl+q quit"), id="form-keys")
+
+    def below(self) -> ComposeResult:
+        """What the form shows under its fields (nothing; the tables on the LAN in the join and watch forms)."""
+        yield from ()
 
     def on_mount(self) -> None:
         self.made[0][2].focus()
@@ -275,6 +284,7 @@ class HostForm(NetForm):
             ("coach", _("Coach"), Tick(_("the players may ask it (h)"), compact=True)),
             ("port", _("Port"), compact_input(str(HostOptions.port), _("0: any free port"), "integer")),
             ("bind", _("Listen on"), compact_input("", _("blank: every interface"))),
+            ("advertise", _("Announce on the LAN"), Tick(_("friends see the table in their list"), True, compact=True)),
             ("name", _("Your name"), compact_input("", _("what the others see"))),
         ]
 
@@ -285,9 +295,101 @@ class HostForm(NetForm):
         return NetTable.hosting_table(host_args(values), player_identity())
 
 
-class JoinForm(NetForm):
+class LanForm(NetForm):
+    """A form for a table somebody hosts (join, watch): under its fields, the tables heard on
+    the LAN (widgets/lantables.py), live while the form is open. Picking one fills the address
+    (its first address and port) and puts the focus in the join code; a code typed without the
+    picked table's plate gets it in front. With the address blank, a code with a plate names
+    the table: the one in the list with that plate, else the one heard within `wait` seconds."""
+
+    def __init__(self, sources: Sources | None = None, wait: float = FIND_SECONDS) -> None:
+        super().__init__()
+        self.sources, self.wait = sources, wait
+        self.picked: tuple[str, int | None] | None = None  # (the address it filled in, its plate)
+
+    def below(self) -> ComposeResult:
+        yield LanTables(self.sources, self.wait)
+
+    def on_lan_tables_picked(self, event: LanTables.Picked) -> None:
+        seen = next((s for s in self.query_one(LanTables).tables() if s.announcement.table == event.table), None)
+        if seen is None:  # (gone meanwhile)
+            return
+        where = f"{seen.addresses[0]}:{seen.announcement.port}"
+        self.picked = (where, seen.announcement.plate)
+        self.query_one("#address", Input).value = where
+        self.query_one("#form-error", Static).update("")
+        self.query_one("#code", Input).focus()
+
+    def on_lan_tables_found(self, _event: LanTables.Found) -> None:
+        self.action_submit()
+
+    def on_lan_tables_not_heard(self, event: LanTables.NotHeard) -> None:
+        """Said under the fields; the list says whether anything at all was heard (multicast may not reach here)."""
+        line = _("no table on the LAN answers to {plate} after {seconds:g} s").format(
+            plate=event.plate, seconds=event.seconds
+        )
+        self.query_one("#form-error", Static).update(literal(line + "; " + _("type the host's HOST:PORT")))
+
+    def action_submit(self) -> None:
+        lan = self.query_one(LanTables)
+        if lan.listening.looking is not None:
+            if not self.query_one("#address", Input).value.strip():
+                return  # (still looking)
+            lan.stop_looking()  # (HOST:PORT typed meanwhile: that table)
+        try:
+            ready = self.resolve(lan)
+        except FormError as error:
+            self.query_one("#form-error", Static).update(literal(str(error)))
+            return
+        if ready:
+            super().action_submit()
+
+    def resolve(self, lan: LanTables) -> bool:
+        """Fill the address (and the code's plate) from the tables on the LAN where the fields
+        call for it: True when the form may start, False while a table is looked for."""
+        address, code = self.query_one("#address", Input), self.query_one("#code", Input)
+        if plate_of(address.value) is not None and not code.value.strip():  # (the code typed as the address)
+            address.value, code.value = "", address.value
+        code.value = tidy(code.value)  # (42-7Q8R2K read aloud is 42-7q8r2k)
+        picked = self.picked if self.picked is not None and self.picked[0] == address.value.strip() else None
+        if picked is not None and picked[1] is not None and code.value.strip():
+            code.value = with_plate(code.value, picked[1])
+        plate = plate_of(code.value)
+        if address.value.strip() or plate is None:
+            return True
+        if lan.listening.off is not None:
+            raise FormError(_("address: looking for tables on the LAN is off: type the host's HOST:PORT"))
+        found = [s for s in lan.tables() if s.announcement.plate == plate]
+        if len(found) > 1:
+            hosts = ", ".join(visible(s.announcement.host) for s in found)
+            same = _("{n} tables on the LAN answer to {plate} ({hosts})").format(n=len(found), plate=plate, hosts=hosts)
+            raise FormError(same + "; " + _("pick yours in the list"))
+        if not found:
+            self.query_one("#form-error", Static).update("")
+            lan.look_for(plate)
+            return False
+        address.value = f"{found[0].addresses[0]}:{found[0].announcement.port}"
+        return True
+
+
+def with_plate(code: str, plate: int) -> str:
+    """`code` for a table whose codes begin with `plate`: as it is when it has that plate,
+    with the plate put in front when it has none (FormError for another plate)."""
+    code = tidy(code)
+    own = plate_of(code)
+    if own is None and plate_of(f"{plate}-{code}") is not None:
+        return tidy(f"{plate}-{code}")
+    if own is not None and own != plate:
+        raise FormError(_("join code: the codes of table {plate} begin with {plate}-").format(plate=plate))
+    return code
+
+
+class JoinForm(LanForm):
     HEADING = N_("Join a table")
-    INTRO = N_(" Ask the host for the address and the join code: its lobby shows them.")
+    INTRO = N_(
+        " Pick a table in the list or type the host's HOST:PORT, then the join code;\n"
+        " the code alone (such as 42-7q8r2k) finds its table on the LAN."
+    )
 
     def fields(self) -> list[tuple[str, str, Field]]:
         return [
@@ -304,9 +406,12 @@ class JoinForm(NetForm):
         return NetTable(join_options(join_args(values)), player_identity())
 
 
-class WatchForm(NetForm):
+class WatchForm(LanForm):
     HEADING = N_("Watch a table")
-    INTRO = N_(" A spectator sees every public card and nothing hidden, and sends nothing.")
+    INTRO = N_(
+        " A spectator sees every public card and nothing hidden, and sends nothing.\n"
+        " Pick a table in the list or type the host's HOST:PORT, then the join code."
+    )
 
     def fields(self) -> list[tuple[str, str, Field]]:
         return [

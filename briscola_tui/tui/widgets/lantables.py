@@ -1,0 +1,210 @@
+"""The tables heard on the LAN (net/mdns.py's `Browser`), as the join and watch forms show
+them: a line saying what the list is (or, in its place, why there is none), then the
+tables, newest first, two lines each: the plate of the join code, the game and its size,
+the host; the seats free, who sits, the spectators watching. Picking one (Enter, a click)
+posts `LanTables.Picked` with the table's id.
+
+Every name in an announcement is the sender's word: shown literally (`engine.text.visible`,
+a `rich.text.Text`, never markup) and cut at the width of the list; the browser bounds the
+names (`engine.text.MAX_NAME`) and the tables it keeps (`mdns.MAX_TABLES`), the list scrolls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine.text import visible
+
+from ...language import _
+from ...net.finding import FIND_SECONDS
+from ...net.mdns import Browser, MulticastRefused, Seen
+from ...os_errors import os_error_words
+from ...wording import count, listing, table_label
+
+
+@dataclass(frozen=True)
+class Listening:
+    """What the list has to say besides its tables: `off`, why nothing can be heard here (None:
+    the browser runs); `waited`, whether the first wait is over; `heard`, whether any table was
+    ever heard; `looking`, the plate of a join code being looked for (None: none is)."""
+
+    off: str | None = None
+    waited: bool = False
+    heard: bool = False
+    looking: int | None = None
+
+
+def entry(seen: Seen) -> Text:
+    """One table, in two lines, every name as it came (the list's width cuts a line too long:
+    the spectators first, then the names)."""
+    a = seen.announcement
+    plate = "--" if a.plate is None else str(a.plate)
+    text = Text(end="")
+    text.append(f"{plate:>3}  ", "bold")
+    text.append(table_label(a.game, a.players), "bold")
+    text.append("   " + _("host {host}").format(host=visible(a.host)))
+    seats = count(a.free, "seat free", "seats free") if a.free else _("full")
+    who = listing(visible(name) for name in a.seated) if a.seated else _("nobody yet")
+    watch = count(a.watching, "spectator") if a.spectators else _("closed to spectators")
+    text.append(f"\n     {seats} ({who}) · {watch}", "dim" if not a.free else "")
+    return text
+
+
+def status(listening: Listening, tables: int) -> str:
+    """The line above the list (in its place when there are no tables)."""
+    if listening.looking is not None:
+        return _("looking for table {plate}…").format(plate=listening.looking)
+    if listening.off is not None:
+        return _("looking for tables on the LAN is off: {why}").format(why=listening.off)
+    if tables:
+        return _("Tables on the LAN, newest first (Tab to the list, Enter picks one)")
+    if not listening.waited:
+        return _("looking for tables on the LAN…")
+    if listening.heard:
+        return _("no table on the LAN now")
+    return _(
+        "no tables heard on this network, multicast may not reach here (WSL2, a guest Wi-Fi, "
+        "an SSH tunnel): type the host's HOST:PORT"
+    )
+
+
+class Source(Protocol):
+    """Where the tables come from: `mdns.Browser`, or a test's."""
+
+    async def start(self) -> None: ...
+
+    def tables(self) -> list[Seen]: ...
+
+    async def close(self) -> None: ...
+
+
+Sources = Callable[[Callable[[], None]], Source]
+"""Makes a `Source` that calls the function it is given whenever its tables change."""
+
+
+class LanTables(Vertical):
+    """The tables heard on the LAN while it is shown: a `Source` (by default `mdns.Browser`)
+    runs from its mount to its unmount, on the app's loop, and the list is drawn again from
+    `tables()` each time it says they changed. `wait` seconds after the start with no table
+    heard, the list says so; `look_for(plate)` waits up to `wait` seconds for a table with
+    that plate, then posts `Found` (one or more heard) or `NotHeard`."""
+
+    DEFAULT_CSS = """
+    LanTables { height: 1fr; min-height: 3; }
+    LanTables #lan-status { height: auto; color: $text-muted; }
+    LanTables #lan-list { height: 1fr; border: none; padding: 0; background: $background; text-wrap: nowrap; text-overflow: ellipsis; }
+    LanTables #lan-list.-empty { display: none; }
+    """
+
+    class Picked(Message):
+        """A table picked: its id (`Announcement.table`)."""
+
+        def __init__(self, table: str) -> None:
+            super().__init__()
+            self.table = table
+
+    class Found(Message):
+        """A table with the plate looked for was heard."""
+
+    class NotHeard(Message):
+        """No table with the plate looked for was heard in time."""
+
+        def __init__(self, plate: int, seconds: float) -> None:
+            super().__init__()
+            self.plate, self.seconds = plate, seconds
+
+    def __init__(self, sources: Sources | None = None, wait: float = FIND_SECONDS, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.sources = sources
+        self.wait = wait
+        self.source: Source | None = None
+        self.listening = Listening()
+        self.looking: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(status(self.listening, 0)), id="lan-status")
+        yield OptionList(id="lan-list", compact=True, markup=False)
+
+    async def on_mount(self) -> None:
+        self.set_timer(self.wait, self._waited)
+        source = (self.sources or Browser)(self.changed)
+        try:
+            await source.start()
+        except OSError as error:
+            why = str(error) if isinstance(error, MulticastRefused) else os_error_words(error)
+            self._note(off=why)
+            return
+        self.source = source
+        self.changed()
+
+    async def on_unmount(self) -> None:
+        source, self.source = self.source, None
+        if source is not None:
+            await source.close()
+
+    def tables(self) -> list[Seen]:
+        """The tables heard, newest first (none where nothing can be heard)."""
+        return self.source.tables() if self.source is not None else []
+
+    def changed(self) -> None:
+        """The source's tables changed: draw them again (and post `Found` if one was looked for)."""
+        tables = self.tables()
+        if tables and not self.listening.heard:
+            self.listening = replace(self.listening, heard=True)
+        looked = self.listening.looking
+        if looked is not None and any(s.announcement.plate == looked for s in tables):
+            self.stop_looking()
+            self.post_message(self.Found())
+        self._draw()
+
+    def look_for(self, plate: int) -> None:
+        """Wait for a table with `plate` (the caller found none in `tables()`)."""
+        self.stop_looking()
+        self.looking = self.set_timer(self.wait, lambda: self._not_heard(plate))
+        self._note(looking=plate)
+
+    def _not_heard(self, plate: int) -> None:
+        self.stop_looking()
+        self.post_message(self.NotHeard(plate, self.wait))
+
+    def stop_looking(self) -> None:
+        if self.looking is not None:
+            self.looking.stop()
+        self.looking = None
+        self._note(looking=None)
+
+    def _waited(self) -> None:
+        self._note(waited=True)
+
+    def _note(self, **changes) -> None:
+        self.listening = replace(self.listening, **changes)
+        self._draw()
+
+    def _draw(self) -> None:
+        """Draw the tables (newest first) and the line `listening` calls for, the highlight kept
+        on the table it was on."""
+        if not self.is_mounted:
+            return
+        tables = self.tables()
+        self.query_one("#lan-status", Static).update(Text(status(self.listening, len(tables))))
+        options = self.query_one("#lan-list", OptionList)
+        before = options.highlighted_option.id if options.highlighted_option is not None else None
+        options.set_options(Option(entry(seen), id=seen.announcement.table) for seen in tables)
+        ids = [seen.announcement.table for seen in tables]
+        if tables:
+            options.highlighted = ids.index(before) if before in ids else 0
+        options.set_class(not tables, "-empty")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.post_message(self.Picked(event.option.id))

@@ -1,0 +1,358 @@
+"""The join and watch forms' list of the tables on the LAN (issue 36, "Find the table"), fed
+by a fixed source in place of net/mdns.py's Browser (the real one is tested by processes in
+network namespaces): what the list shows (a snapshot at 80x24 and at 120x40, hostile names
+shown literally), picking a table, the plate put in front of a code, the code alone finding
+its table (and refusing two with one plate), the line where nothing is heard or nothing can
+be, the browser closed with the form, and the host form's "Announce on the LAN" tick."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+
+import pytest
+from helpers.app import wait_for
+from helpers.network import WAIT, Table
+
+from briscola_tui.net.announcement import Announcement
+from briscola_tui.net.mdns import MulticastRefused, Seen
+from briscola_tui.tui.screens.netforms import HostForm, JoinForm, WatchForm, host_args
+from briscola_tui.tui.widgets.lantables import LanTables
+
+os.environ["TEXTUAL_ANIMATIONS"] = "none"
+SMALL, BIG = (80, 24), (120, 40)
+SHORT = 0.3
+"""The forms' wait in these tests (FIND_SECONDS in the app)."""
+
+
+def seen(plate: int | None, host: str, seated: tuple[str, ...] = (), *, players: int = 2, **kwargs) -> Seen:
+    table = kwargs.pop("table", f"{plate or 0:02d}{host.encode().hex()}".ljust(32, "0")[:32])
+    a = Announcement(
+        game=kwargs.pop("game", "briscola"),
+        players=players,
+        seated=seated,
+        spectators=kwargs.pop("spectators", True),
+        host=host,
+        table=table,
+        port=kwargs.pop("port", 4000),
+        plate=plate,
+        watching=kwargs.pop("watching", 0),
+    )
+    return Seen(a, kwargs.pop("addresses", ("10.77.0.1",)), kwargs.pop("heard", 0.0))
+
+
+THREE = [
+    seen(42, "Ada", ("Ada",), watching=2, addresses=("10.77.0.1", "192.168.1.9"), port=40123),
+    seen(
+        7,
+        "\x1b[31mred",
+        ("\x1b[31mred", "[bold]x[/]", "Zoe"),
+        players=4,
+        spectators=False,
+        addresses=("10.77.0.2",),
+        port=4000,
+    ),
+    seen(
+        13,
+        "Bartolomeo Colleoni2",  # 20 characters: as long as a name in an announcement gets
+        ("Bartolomeo Colleoni2", "Carlo"),
+        game="chiamata",
+        players=5,
+        addresses=("10.77.0.3",),
+        port=4001,
+    ),
+]
+
+
+class FixedLan:
+    """A source of tables as the Browser is (start, tables, close, `changed` called), with
+    fixed tables; `add` makes one heard, `refuse` makes `start` fail as a Browser's does."""
+
+    def __init__(self, tables: list[Seen] = (), refuse: OSError | None = None) -> None:
+        self.seen = list(tables)
+        self.refuse = refuse
+        self.started = self.closed = False
+
+    def __call__(self, changed):
+        self.changed = changed
+        return self
+
+    async def start(self) -> None:
+        if self.refuse is not None:
+            raise self.refuse
+        self.started = True
+
+    def tables(self) -> list[Seen]:
+        return list(self.seen)
+
+    async def close(self) -> None:
+        self.closed = True
+
+    def add(self, table: Seen) -> None:
+        self.seen.insert(0, table)
+        self.changed()
+
+
+def form_app(form):
+    from briscola_tui.tui.app import BriscolaApp
+
+    app = BriscolaApp(ascii=False)
+    app.CSS = "Input { &>.input--cursor { text-style: none; } }"
+    return app
+
+
+async def open_form(pilot, form):
+    from briscola_tui.tui.screens.home import HomeScreen
+
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, HomeScreen), "the home screen", WAIT)
+    pilot.app.push_screen(form)
+    await wait_for(pilot, lambda: pilot.app.screen is form and form.query("#lan-list"), "the form", WAIT)
+
+
+def shown(form, ident: str) -> str:
+    return str(form.query_one(f"#{ident}").render())
+
+
+def listed(form) -> list[str]:
+    options = form.query_one("#lan-list")
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+@pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
+def test_join_form_lists_the_tables_heard(snap_compare, size):
+    """Three tables, newest first: plate, game and size, host; seats free, who sits, who
+    watches; the hostile names shown as they came (the escape made visible, the brackets
+    as brackets), the 20-character one whole; the cursor on the second table."""
+    form = JoinForm(FixedLan(THREE), wait=SHORT)
+
+    async def run_before(pilot):
+        await open_form(pilot, form)
+        await wait_for(pilot, lambda: len(listed(form)) == 3, "the tables", WAIT)
+        form.query_one("#lan-list").focus()
+        await pilot.press("down")
+        await pilot.pause(0.1)
+
+    assert snap_compare(form_app(form), terminal_size=size, run_before=run_before)
+
+
+async def test_picking_a_table_fills_the_address_and_focuses_the_code():
+    lan = FixedLan(THREE)
+    form = JoinForm(lan, wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        await open_form(pilot, form)
+        await wait_for(pilot, lambda: len(listed(form)) == 3, "the tables", WAIT)
+        assert "\\x1b[31mred" in listed(form)[1] and "[bold]x[/]" in listed(form)[1]
+        assert "Tables on the LAN" in shown(form, "lan-status")
+        form.query_one("#lan-list").focus()
+        await pilot.press("enter")  # the newest: Ada's, on two addresses
+        await wait_for(pilot, lambda: form.query_one("#code").has_focus, "the focus in the code", WAIT)
+        assert form.query_one("#address").value == "10.77.0.1:40123"
+        await pilot.press(*"43-7q8r2k", "enter")  # another table's plate
+        assert "the codes of table 42 begin with 42-" in shown(form, "form-error")
+        assert app.screen is form
+        await pilot.click("#lan-list", offset=(10, 2))  # the second table, by the mouse
+        await wait_for(pilot, lambda: form.query_one("#address").value == "10.77.0.2:4000", "the second", WAIT)
+        assert form.query_one("#code").has_focus and form.query_one("#form-error").render().plain == ""
+        app.pop_screen()
+        await wait_for(pilot, lambda: lan.closed, "the browser closed with the form", WAIT)
+
+
+async def seated(pilot, app, name: str) -> None:
+    """Wait for the lobby, and for `name` in a seat of it."""
+    from briscola_tui.tui.screens.lobby import LobbyScreen
+
+    await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby", WAIT)
+    lobby = app.screen.controller
+    try:
+        await wait_for(pilot, lambda: any(s.name == name and s.me for s in lobby.lobby().seats), "the seat", WAIT)
+    except AssertionError:
+        raise AssertionError(str(lobby.lobby())) from None
+
+
+async def test_a_picked_table_takes_its_code_without_the_plate(children, tmp_path, monkeypatch):
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "app"))
+    host = Table(children, "briscola", players=3, extra=("--code", "42-abcdef", "--name", "Ada"))
+    lan = FixedLan([seen(42, "Ada", ("Ada",), addresses=("127.0.0.1",), port=host.port), THREE[1]])
+    form = JoinForm(lan, wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        await open_form(pilot, form)
+        await wait_for(pilot, lambda: len(listed(form)) == 2, "the tables", WAIT)
+        form.query_one("#lan-list").focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: form.query_one("#code").has_focus, "the focus in the code", WAIT)
+        form.query_one("#name").value = "Bo"
+        code = form.query_one("#code")
+        await pilot.press(*"ABCDEF", "enter")
+        await seated(pilot, app, "Bo")  # (a wrong code would be refused)
+        assert code.value == "42-abcdef"
+        assert lan.closed
+        await pilot.press("escape")
+
+
+async def test_the_code_alone_finds_its_table_once_heard(children, tmp_path, monkeypatch):
+    """The address left blank: the code's table is not in the list yet, so it is looked for,
+    and once heard the player sits there."""
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "app"))
+    host = Table(children, "briscola", players=3, extra=("--code", "42-abcdef", "--name", "Ada"))
+    lan = FixedLan([THREE[1]])
+    form = JoinForm(lan, wait=WAIT)
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        await open_form(pilot, form)
+        form.query_one("#code").value = "42-ABCDEF"
+        form.query_one("#name").value = "Bo"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "looking for table 42" in shown(form, "lan-status"), "the search said", WAIT)
+        assert app.screen is form
+        address = form.query_one("#address")
+        lan.add(seen(42, "Ada", ("Ada",), addresses=("127.0.0.1",), port=host.port))
+        await seated(pilot, app, "Bo")
+        assert address.value == f"127.0.0.1:{host.port}"
+        await pilot.press("escape")
+
+
+async def test_the_code_alone_refuses_two_tables_with_one_plate_and_says_when_none_answers():
+    lan = FixedLan([THREE[0], seen(42, "Bob", addresses=("10.77.0.5",)), THREE[1]])
+    form = WatchForm(lan, wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        await open_form(pilot, form)
+        form.query_one("#code").value = "42-abcdef"
+        await pilot.press("enter")
+        assert "2 tables on the LAN answer to 42 (Ada, Bob); pick yours in the list" in shown(form, "form-error")
+        form.query_one("#code").value = "9-abcdef"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "answers to 9 after 0.3 s" in shown(form, "form-error"), "the line", WAIT)
+        assert shown(form, "form-error") == "no table on the LAN answers to 9 after 0.3 s; type the host's HOST:PORT"
+        assert form.query_one("#address").value == "" and app.screen is form
+        app.pop_screen()
+        patient = WatchForm(FixedLan([THREE[1]]), wait=WAIT)  # HOST:PORT typed while a code is looked for
+        await open_form(pilot, patient)
+        patient.query_one("#code").value = "9-abcdef"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "looking for table 9" in shown(patient, "lan-status"), "the search", WAIT)
+        patient.query_one("#address").value = "[/]"
+        await pilot.press("enter")
+        assert "not '[/]'" in shown(patient, "form-error")
+        assert "Tables on the LAN" in shown(patient, "lan-status")
+
+
+async def test_nothing_heard_or_nothing_to_hear_is_said_in_one_line():
+    lan = FixedLan([])
+    form = JoinForm(lan, wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        early = JoinForm(FixedLan([]), wait=WAIT)
+        await open_form(pilot, early)
+        await wait_for(pilot, lambda: early.query_one(LanTables).source is not None, "the source started", WAIT)
+        assert shown(early, "lan-status") == "looking for tables on the LAN…"
+        app.pop_screen()
+        await open_form(pilot, form)
+        await wait_for(pilot, lambda: "no tables heard" in shown(form, "lan-status"), "the line", WAIT)
+        assert shown(form, "lan-status") == (
+            "no tables heard on this network, multicast may not reach here (WSL2, a guest Wi-Fi, an SSH "
+            "tunnel): type the host's HOST:PORT"
+        )
+        assert not form.query_one("#lan-list").display
+        lan.add(THREE[0])  # then a table comes
+        await wait_for(pilot, lambda: len(listed(form)) == 1, "the table", WAIT)
+        app.pop_screen()
+        off = JoinForm(FixedLan(refuse=MulticastRefused("BRISCOLA_NO_MULTICAST is set")), wait=SHORT)
+        await open_form(pilot, off)
+        await wait_for(pilot, lambda: "is off" in shown(off, "lan-status"), "the reason", WAIT)
+        assert shown(off, "lan-status") == "looking for tables on the LAN is off: BRISCOLA_NO_MULTICAST is set"
+        off.query_one("#code").value = "42-abcdef"
+        await pilot.press("enter")
+        assert "type the host's HOST:PORT" in shown(off, "form-error")
+        off.query_one("#address").value = "[/]"  # HOST:PORT checked as before
+        await pilot.press("enter")
+        assert "not '[/]'" in shown(off, "form-error")
+
+
+async def test_the_host_forms_tick_keeps_the_table_off_the_lan():
+    form = HostForm()
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        from briscola_tui.tui.screens.home import HomeScreen
+
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen", WAIT)
+        app.push_screen(form)
+        await wait_for(pilot, lambda: app.screen is form and form.query("#advertise"), "the form", WAIT)
+        assert host_args(form.values()).advertise
+        form.query_one("#advertise").focus()
+        await pilot.press("space")
+        await wait_for(pilot, lambda: not form.query_one("#advertise").value, "the tick off", WAIT)
+        assert host_args(form.values()).advertise is False
+
+
+def screen_shows(name: str, text: str | re.Pattern, timeout: float = WAIT) -> str:
+    """The tmux session's screen once it shows `text` (AssertionError with the screen if it does not in time)."""
+    from helpers.tmux import capture
+
+    end = time.monotonic() + timeout
+    while True:
+        screen = capture(name)
+        if text.search(screen) is not None if isinstance(text, re.Pattern) else text in screen:
+            return screen
+        if time.monotonic() > end:
+            raise AssertionError(f"no {text!r} in time; the screen:\n{screen}")
+        time.sleep(0.1)
+
+
+# --- the real thing: a host and the app on a LAN of network namespaces -----------------
+
+
+def no_lan() -> str | None:
+    from helpers.netns import why_no_lan
+
+    return "tmux is not installed" if shutil.which("tmux") is None else why_no_lan()
+
+
+@pytest.mark.skipif(no_lan() is not None, reason=str(no_lan()))
+def test_a_friend_on_the_lan_sees_the_table_in_the_join_form_and_sits_by_the_code_alone(children, tmp_path):
+    """Machine A hosts (announced on the LAN); on machine B the app's join form lists A's
+    table, and the code alone, typed where the address goes, seats the friend there."""
+    from helpers.home import terminal_env
+    from helpers.netns import lan
+    from helpers.network import BRISCOLA, Child
+    from helpers.tmux import session_name, tmux
+
+    multicast = ["env", "-u", "BRISCOLA_NO_MULTICAST"]
+    with lan(2) as (a, b):
+        host = Child(
+            "host",
+            a.argv(
+                [*multicast, *BRISCOLA, "host", "--headless", "--game", "briscola", "--players", "3"]
+                + ["--bots", "1", "--port", "0", "--name", "Ada"]
+            ),
+            tmp_path / "a",
+        )
+        children.started.append(host)
+        code = host.wait_for(r"announced on the LAN.*briscola join (\d+-[a-z2-9]+)").group(1)
+        name = session_name("lan-form")
+        env = (
+            f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none BRISCOLA_HOME={tmp_path / 'b'}"
+        )
+        app = f"nsenter -t {b.namespace.holder.pid} -n {' '.join(multicast)} {env} {' '.join(BRISCOLA)}"
+        tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(), f"{app}; sleep 30")
+        try:
+            screen_shows(name, "Join a table")
+            for keys in (["7"], ["Enter"]):
+                tmux("send-keys", "-t", name, *keys)
+            listed = screen_shows(name, "host Ada")
+            assert f"{code.split('-')[0]:>3}  Briscola, 3 players   host Ada" in listed
+            assert "2 seats free (cpu2) · 0 spectators"  # (a headless host holds no seat) in listed
+            # The code alone, in the address field (focused; a key after a Tab could still reach the
+            # field it left: Textual moves the focus once the Tab has gone through that field).
+            tmux("send-keys", "-t", name, "-l", code)
+            screen_shows(name, re.compile(rf"Address +{code}\n"))
+            tmux("send-keys", "-t", name, "Enter")
+            seat = host.wait_for(r"connection \d+ \(seat (\d)\) joined").group(1)
+            screen_shows(name, re.compile(rf"\b{seat} +\S.* you\b"))  # the lobby's seats
+        finally:
+            tmux("kill-session", "-t", name, check=False)
+            host.kill()
