@@ -25,7 +25,7 @@ def table_line(seen: Seen) -> str:
     plate = "--" if a.plate is None else str(a.plate)
     seats = count(a.free, "seat free", "seats free")
     who = listing(a.seated) if a.seated else _("nobody yet")
-    watch = _("{n} watching").format(n=a.watching) if a.spectators else _("no spectators")
+    watch = count(a.watching, "spectator") if a.spectators else _("no spectators")
     where = f"{seen.addresses[0]}:{a.port}"
     return visible(f"{plate:>3}  {table_label(a.game, a.players)}  " + _("host {host}").format(host=a.host)) + (
         visible(f"  {seats} ({who}), {watch}  {where}")
