@@ -11,6 +11,7 @@ import sys
 from engine.text import visible
 
 from .language import _
+from .net.announcement import Announcement
 from .net.finding import NotFound, find_code, tables_on_lan
 from .net.hosting import SetupError
 from .net.joincode import plate_of, tidy
@@ -25,11 +26,15 @@ def table_line(seen: Seen) -> str:
     plate = "--" if a.plate is None else str(a.plate)
     seats = count(a.free, "seat free", "seats free")
     who = listing(a.seated) if a.seated else _("nobody yet")
-    watch = count(a.watching, "spectator") if a.spectators else _("no spectators")
+    watch = "" if a.spectators and not a.watching else ", " + _watching(a)
     where = f"{seen.addresses[0]}:{a.port}"
     return visible(f"{plate:>3}  {table_label(a.game, a.players)}  " + _("host {host}").format(host=a.host)) + (
-        visible(f"  {seats} ({who}), {watch}  {where}")
+        visible(f"  {seats} ({who}){watch}  {where}")
     )
+
+
+def _watching(a: Announcement) -> str:
+    return count(a.watching, "spectator") if a.spectators else _("no spectators")
 
 
 def table_record(seen: Seen) -> dict:

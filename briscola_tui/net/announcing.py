@@ -30,6 +30,7 @@ class Announcing:
     host_name: str
     code: str | None
     say: Callable[[str], None]
+    announced: bool = False  # on the LAN now
 
     def announcement(self, session: TableSession, table_id: bytes, port: int, watching: int) -> Announcement:
         assert session.table is not None  # (the host opened it, or took it up again)
@@ -59,6 +60,7 @@ class Announcing:
         except OSError as error:
             self.say(_("not announced on the LAN: {why}").format(why=error.strerror or error))
             return
+        self.announced = True
         self.say(self._announced(sent))
         try:
             while True:
@@ -67,10 +69,11 @@ class Announcing:
                     await advertiser.update(current)
                     sent = current
         finally:
+            self.announced = False
             await asyncio.shield(advertiser.close())
 
     def _announced(self, sent: Announcement) -> str:
         if sent.plate is None:
             return _("announced on the LAN: it is in the list of `briscola join` and `briscola tables`")
-        line = _("announced on the LAN: friends here join with the code alone: {command}")
+        line = _("announced on the LAN: join with the code alone: {command}")
         return line.format(command=f"briscola join {self.code}")

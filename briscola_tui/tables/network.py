@@ -233,8 +233,12 @@ class NetTable:
     def host_said(self, line: str) -> None:
         self._log.append(line)
         with self._changed:
-            self._lobby = replace(self._lobby, log=tuple(self._log))
+            self._lobby = replace(self._lobby, log=tuple(self._log), announced=self._announced())
         self._tell_watchers()
+
+    def _announced(self) -> bool:
+        announcing = self.hosting.server.announcing if self.hosting is not None else None
+        return announcing is not None and announcing.announced
 
     def link(self, trouble: str | None) -> None:
         """The connection is up (None), or lost and being made again."""
@@ -295,6 +299,7 @@ class NetTable:
             code=self.hosting.code if self.hosting is not None else None,
             level=self.hosting.level if self.hosting is not None else "",
             addresses=self._listening or (f"{self.options.address}:{self.options.port}",),
+            announced=self._announced(),
         )
         if client is None or session is None or session.table is None:
             return connection

@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from ...files.settings import value_word
 from ...language import _
+from ...net.joincode import plate_of
 from ...tables.controller import Lobby, LobbyController, TableController
 from ...wording import TITLES
 from ..shell import Shell
@@ -41,6 +42,8 @@ def friends_text(lobby: Lobby) -> Text:
         out.append(" " + _("Join code:") + " ", "bold")
         out.append(lobby.code or _("none (open table)"), "bold reverse" if lobby.code else "")
         out.append("\n " + _("Give friends one of:") + "\n")
+        if lobby.announced and plate_of(lobby.code or "") is not None:
+            out.append(f"   briscola join {lobby.code}  " + _("(on this LAN)") + "\n")
         for address in lobby.addresses:
             out.append(f"   briscola join {address}{code}\n")
         watch = _("(to watch)")
