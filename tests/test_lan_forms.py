@@ -7,6 +7,7 @@ be, the browser closed with the form, and the host form's "Announce on the LAN" 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -356,3 +357,17 @@ def test_a_friend_on_the_lan_sees_the_table_in_the_join_form_and_sits_by_the_cod
         finally:
             tmux("kill-session", "-t", name, check=False)
             host.kill()
+
+
+def test_the_hosts_lobby_gives_the_code_alone_first_once_the_table_is_announced():
+    from briscola_tui.tables.controller import Lobby
+    from briscola_tui.tui.screens.lobby import friends_text
+
+    lobby = Lobby(role="host", code="42-7q8r2k", addresses=("10.77.0.1:7777", "127.0.0.1:7777"))
+    lines = friends_text(lobby).plain.splitlines()
+    assert "briscola join 10.77.0.1:7777 --code 42-7q8r2k" in lines[2]  # not announced: the address first
+    announced = friends_text(dataclasses.replace(lobby, announced=True)).plain.splitlines()
+    assert announced[2].strip() == "briscola join 42-7q8r2k  (on this LAN)"
+    assert "briscola join 10.77.0.1:7777 --code 42-7q8r2k" in announced[3]  # the address still given
+    chosen = Lobby(role="host", code="s3cret", addresses=("10.77.0.1:7777",), announced=True)
+    assert "on this LAN" not in friends_text(chosen).plain  # a code with no plate: found by its address only
