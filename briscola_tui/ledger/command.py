@@ -40,10 +40,9 @@ def ledger_command(args: argparse.Namespace, out=None, err=None) -> int:
     book = ledger.book(args.game, args.since, args.until)
     if action == "export":
         return _export(book, args, out, err)
-    stats = statistics(book.hands)
     if action == "person":
-        return _person(book, args.who, stats, out, err)
-    lines = [line for family in report.families(book) for line in [*report.league_lines(book, family, stats), ""]]
+        return _person(book, args.who, statistics(book.hands), out, err)
+    lines = [line for family in report.families(book) for line in [*report.league_lines(book, family), ""]]
     if not lines:
         lines = [_("no rated hands yet: play a table, or add the transcripts friends send (briscola ledger add)")]
     for line in lines:

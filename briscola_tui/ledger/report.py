@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..language import _
 from ..wording import count
 from .book import Book, Person
-from .stats import Stats
+from .stats import Stats, statistics
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
@@ -41,8 +41,9 @@ class Row:
     trend: str
 
 
-def league_rows(book: Book, family: str, stats: dict[str, Stats]) -> list[Row]:
-    """Everyone rated in `family`, best first."""
+def league_rows(book: Book, family: str) -> list[Row]:
+    """Everyone rated in `family`, best first (the win rate over that family's hands)."""
+    stats = statistics([(t, h) for t, h in book.hands if t.game == family])
     rated = [(key, r) for (key, fam), r in book.ratings.now.items() if fam == family]
     rated.sort(key=lambda item: (-item[1].mu, item[1].sigma, item[0]))
     rows = []
@@ -71,12 +72,12 @@ def percent(value: float | None) -> str:
     return "–" if value is None else f"{value * 100:.0f}%"
 
 
-def league_lines(book: Book, family: str, stats: dict[str, Stats]) -> list[str]:
+def league_lines(book: Book, family: str) -> list[str]:
     lines = [
         _("{game}: {hands}").format(game=family, hands=count(_rated_hands(book, family), "rated hand")),
         _("  #  player                     key       rating     hands  won  trend"),
     ]
-    for row in league_rows(book, family, stats):
+    for row in league_rows(book, family):
         label = row.person.label[:26]
         lines.append(
             f"{row.place:>3}  {label:<26} {row.person.fingerprint:<9} {row.rating:>5} ±{row.sigma:<3}"
