@@ -47,7 +47,7 @@ async def test_the_club_screen_shows_the_league_and_a_plot_of_the_chosen_person(
         league = screen.query_one("#club-league", DataTable)
         labels = {str(league.get_row_at(k)[1]) for k in range(league.row_count)}
         assert labels == {"normal", "random", "easy"}
-        assert "3 tables in the ledger" in str(screen.query_one("#club-note").render())
+        assert "3 verified tables in the ledger" in str(screen.query_one("#club-note").render())
         plot = screen.query_one("#club-plot", PlotextPlot)
         first = screen.rows[0].person.label
         assert first in str(plot.plt.build())  # the title names the person plotted

@@ -108,7 +108,7 @@ def person_lines(book: Book, key: str, stats: dict[str, Stats]) -> list[str]:
     lines.append(
         _("  {hands} at {tables}; won {won}, lost {lost}, tied {tied} ({rate})").format(
             hands=count(mine.hands, "hand"),
-            tables=count(len(mine.tables), "table"),
+            tables=count(len(mine.tables), "different table"),
             won=mine.record.won,
             lost=mine.record.lost,
             tied=mine.record.tied,

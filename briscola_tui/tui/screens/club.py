@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
-from ...language import _
+from ...language import N_, _
 from ...ledger.book import Added, Book, Ledger
 from ...ledger.ratings import START
 from ...ledger.report import Row, families, league_rows, percent
@@ -25,7 +25,7 @@ from ...wording import TITLES, count
 from ..shell import Shell
 from ..widgets.literal import literal
 
-KEYS = " ← → game   ↑ ↓ player   Escape back"
+KEYS = N_(" ← → game   ↑ ↓ player   Escape back")
 
 
 class ClubScreen(Screen[None]):
@@ -71,8 +71,8 @@ class ClubScreen(Screen[None]):
 
     def _show(self, book: Book, added: Added) -> None:
         self.book = book
-        tables = count(len(book.tables), "table")
-        note = _("{tables} in the ledger, every one verified").format(tables=tables)
+        tables = count(len(book.tables), "verified table", "verified tables")
+        note = _("{tables} in the ledger").format(tables=tables)
         if added.refused:
             note += _("; {files} refused (briscola ledger says why)").format(files=count(len(added.refused), "file"))
         self._say(note)
