@@ -91,14 +91,15 @@ class Ledger:
 
     def add(self, paths: list[Path]) -> Added:
         """Verify and keep each file's table (see the module doc); the store written once."""
-        added, before = Added(), store.encode(self.state)
+        added, state = Added(), self.state
+        before = (len(state.files), len(state.forks), sum(t.time for t in state.tables.values()))
         for path in paths:
             try:
                 self._add_one(Path(path), added)
             except Refused as why:
                 added.refused.append((Path(path), str(why)))
-        if store.encode(self.state) != before:
-            store.save(self.path, self.state)
+        if (len(state.files), len(state.forks), sum(t.time for t in state.tables.values())) != before:
+            store.save(self.path, state)  # (every change adds a file's hash, a fork, or an earlier copy's time)
         return added
 
     def _add_one(self, path: Path, added: Added) -> None:
