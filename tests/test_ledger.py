@@ -321,3 +321,25 @@ def test_a_cheat_voids_its_hand_and_counts_against_the_cheater(tmp_path):
     assert void and void[0].cheats == (1,)
     cheater = void[0].seats[1].person
     assert statistics(book.hands)[cheater].cheats == 1
+
+
+def test_a_refused_file_is_verified_once_and_an_unfinished_local_table_is_passed_over_quietly(
+    good, capsys, monkeypatch
+):
+    from briscola_tui.files.folders import subfolder
+    from briscola_tui.ledger import book as book_module
+
+    table_id, _meta, entries, _torn = load_transcript_prefix(good.read_bytes())
+    unfinished = subfolder("transcripts") / "playing-host.bin"
+    unfinished.write_bytes(dump_transcript(table_id, [], entries[: len(entries) // 2]))
+    assert main(["ledger"]) == 0
+    assert capsys.readouterr().err == ""  # a table still being played is no error on this machine
+    assert main(["ledger", "add", str(unfinished)]) == 1
+    assert "the table had not ended" in capsys.readouterr().err
+
+    def never(*args):
+        raise AssertionError("verified twice")
+
+    monkeypatch.setattr(book_module, "check", never)
+    assert main(["ledger", "add", str(unfinished)]) == 1
+    assert "the table had not ended" in capsys.readouterr().err

@@ -20,7 +20,7 @@ from protocol.identity import fingerprint
 from ..files.folders import data_dir
 from ..language import _
 from . import store
-from .check import Refused, check, file_hash, read_bounded
+from .check import Refused, Unfinished, check, file_hash, read_bounded
 from .facts import Hand, Table
 from .ratings import Ratings, rate
 
@@ -32,13 +32,15 @@ the offline tables')."""
 @dataclass
 class Added:
     """What an `add` did: files verified now, tables new, copies already kept, files refused
-    (path, why), and the tables refused as forks now."""
+    (path, why), the tables refused as forks now, and the transcripts of tables not ended yet
+    passed over (`add(quiet=True)`)."""
 
     verified: int = 0
     tables: int = 0
     copies: int = 0
     refused: list[tuple[Path, str]] = field(default_factory=list)
     forks: list[str] = field(default_factory=list)
+    unfinished: list[Path] = field(default_factory=list)  # (only when asked to pass over them quietly)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class Ledger:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.state = store.load(path)
+        self.refusals = store.load_refusals(path)
 
     @classmethod
     def open(cls, path: Path | None = None) -> Ledger:
@@ -89,17 +92,25 @@ class Ledger:
         root = data_dir()
         return sorted(p for name in LOCAL_FOLDERS for p in (root / name).glob("*") if p.is_file())
 
-    def add(self, paths: list[Path]) -> Added:
-        """Verify and keep each file's table (see the module doc); the store written once."""
-        added, state = Added(), self.state
+    def add(self, paths: list[Path], quiet: bool = False) -> Added:
+        """Verify and keep each file's table (see the module doc); the store written once.
+        `quiet`: a table not ended yet is passed over, not refused (this machine's own)."""
+        added, state, refusals = Added(), self.state, len(self.refusals)
         before = (len(state.files), len(state.forks), sum(t.time for t in state.tables.values()))
         for path in paths:
             try:
                 self._add_one(Path(path), added)
+            except Unfinished as why:
+                if quiet:
+                    added.unfinished.append(Path(path))
+                else:
+                    added.refused.append((Path(path), str(why)))
             except Refused as why:
                 added.refused.append((Path(path), str(why)))
         if (len(state.files), len(state.forks), sum(t.time for t in state.tables.values())) != before:
             store.save(self.path, state)  # (every change adds a file's hash, a fork, or an earlier copy's time)
+        if len(self.refusals) != refusals:
+            store.save_refusals(self.path, self.refusals)
         return added
 
     def _add_one(self, path: Path, added: Added) -> None:
@@ -112,7 +123,14 @@ class Ledger:
                 raise Refused(_("a copy of table {id}, whose copies disagree (a fork)").format(id=known))
             added.copies += 1
             return
-        table = check(data, _written(path))
+        if digest in self.refusals:  # refused before: verified once, as any file
+            unfinished, why = self.refusals[digest]
+            raise (Unfinished if unfinished else Refused)(why)
+        try:
+            table = check(data, _written(path))
+        except Refused as why:
+            self.refusals[digest] = (isinstance(why, Unfinished), str(why))
+            raise
         added.verified += 1
         if table.table_id in state.forks:
             state.files[digest] = table.table_id

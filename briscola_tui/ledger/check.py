@@ -39,6 +39,11 @@ class Refused(ValueError):
     """A file the ledger does not take; the message says why, in the current language."""
 
 
+class Unfinished(Refused):
+    """A transcript that checks out so far but stops before its table ended (a table still
+    being played, or an offline game kept to be resumed)."""
+
+
 def read_bounded(path: Path) -> bytes:
     """The file's bytes; Refused if it cannot be read or is larger than MAX_FILE (not read then)."""
     try:
@@ -84,7 +89,7 @@ def check(data: bytes, written: float) -> Table:
     if reader.torn:
         raise Refused(_("cut short: its last entry is incomplete"))
     if last is None or session.phase not in ("over", "aborted"):
-        raise Refused(_("the table had not ended when the transcript stops"))
+        raise Unfinished(_("the table had not ended when the transcript stops"))
     return facts.table(session, entry_hash(last).hex(), written)
 
 

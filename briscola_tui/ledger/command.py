@@ -36,7 +36,7 @@ def ledger_command(args: argparse.Namespace, out=None, err=None) -> int:
         say_added(added, out, err)
         return 1 if added.refused else 0
     if not args.no_scan:
-        say_refused(ledger.add(ledger.local_files()), err)
+        say_refused(ledger.add(ledger.local_files(), quiet=True), err)
     book = ledger.book(args.game, args.since, args.until)
     if action == "export":
         return _export(book, args, out, err)

@@ -83,3 +83,22 @@ def load(path: Path) -> State:
 def save(path: Path, state: State) -> None:
     """Replace the ledger's file with `state`, whole, in one rename."""
     replace_file(path, encode(state))
+
+
+def refusals_path(path: Path) -> Path:
+    return path.with_name("refused.json")
+
+
+def load_refusals(path: Path) -> dict[str, tuple[bool, str]]:
+    """The files refused before, by hash: (not ended yet, why). Not the ledger: a cache, so that
+    a file is verified once however often it is offered; one that cannot be read is empty."""
+    try:
+        data = json.loads(refusals_path(path).read_bytes())
+        return {str(k): (bool(v[0]), str(v[1])) for k, v in data.items()}
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return {}
+
+
+def save_refusals(path: Path, refusals: dict[str, tuple[bool, str]]) -> None:
+    data = {k: list(v) for k, v in sorted(refusals.items())}
+    replace_file(refusals_path(path), json.dumps(data, ensure_ascii=False).encode("utf-8"))

@@ -59,7 +59,7 @@ class ClubScreen(Screen[None]):
         """Verify what is new, then rebuild (off the event loop: a first reading takes a while)."""
         try:
             ledger = Ledger.open()
-            added = ledger.add(ledger.local_files()) if self.scan else Added()
+            added = ledger.add(ledger.local_files(), quiet=True) if self.scan else Added()
         except StoreError as error:
             self.app.call_from_thread(self._say, str(error))
             return
@@ -124,7 +124,7 @@ class ClubScreen(Screen[None]):
             hands = [float(k) for k in range(len(history))]
             plt.plot(hands, history, marker="braille")
             step = max(1, len(hands) // 6)
-            plt.xticks(hands[::step])
+            plt.xticks(hands[::step], [str(int(k)) for k in hands[::step]])
             plt.title(_("{player}: rating after each hand").format(player=row.person.label[:30]))
             plt.xlabel(_("hands"))
         plot.refresh()
