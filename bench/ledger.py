@@ -71,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=10_000)
     parser.add_argument("--make-only", action="store_true", help="only make the transcripts")
     parser.add_argument("--no-make", action="store_true", help="make none: verify what is new, then rebuild")
+    parser.add_argument(
+        "--replicate",
+        type=int,
+        metavar="N",
+        help="also time a rebuild over N hands: the verified tables' facts copied under new ids until N",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     transcripts = args.folder / "transcripts"
@@ -78,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict = {"hands": count_hands(transcripts), "made_now": made, "make_cpu_s": round(make_cpu, 2)}
     if not args.make_only:
         figures.update(measure(args.folder, transcripts))
+    if args.replicate:
+        figures.update(replicated(args.folder, args.replicate))
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
@@ -110,6 +118,39 @@ def measure(folder: Path, transcripts: Path) -> dict:
         "rated_hands": len(book.hands),
         "persons": len(book.persons),
         "rebuild_cpu_s": round(rebuild_cpu, 3),
+    }
+
+
+def replicated(folder: Path, hands: int) -> dict:
+    """The verified tables' facts, copied under new table ids until they hold `hands` hands, in a
+    ledger of their own (FOLDER/replicated): the time of a rebuild from it. What a rebuild costs
+    depends on the facts only, not on where they came from."""
+    import dataclasses
+
+    from briscola_tui.ledger import store
+    from briscola_tui.ledger.book import Ledger
+    from briscola_tui.ledger.stats import statistics
+
+    state = store.load(folder / "home" / "ledger" / "ledger.json")
+    tables = sorted(state.tables.values(), key=lambda t: t.table_id)
+    copied, total, k = store.State(), 0, 0
+    while total < hands and tables:
+        table = tables[k % len(tables)]
+        copy = dataclasses.replace(table, table_id=f"{k:032x}", time=table.time + k)
+        copied.tables[copy.table_id] = copy
+        total += len(table.hands)
+        k += 1
+    path = folder / "replicated" / "ledger.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    store.save(path, copied)
+    start = time.process_time()
+    book = Ledger.open(path).rebuild()
+    statistics(book.hands)
+    cpu = time.process_time() - start
+    return {
+        "replicated_hands": len(book.hands),
+        "replicated_rated_hands": sum(1 for _t, h in book.hands if h.rated),
+        "replicated_rebuild_cpu_s": round(cpu, 3),
     }
 
 
