@@ -115,7 +115,8 @@ def measure(folder: Path, transcripts: Path) -> dict:
         "refused": len(report.refused),
         "verify_cpu_s": round(verify_cpu, 2),
         "tables": len(book.tables),
-        "rated_hands": len(book.hands),
+        "ledger_hands": len(book.hands),
+        "rated_hands": sum(1 for _t, h in book.hands if h.rated),
         "persons": len(book.persons),
         "rebuild_cpu_s": round(rebuild_cpu, 3),
     }
