@@ -94,7 +94,7 @@ def person_lines(book: Book, key: str, stats: dict[str, Stats]) -> list[str]:
     """One person's statistics: the ratings, the hands, the contracts, head to head."""
     person, mine = book.persons[key], stats.get(key, Stats())
     lines = [_("{label} (key {fingerprint})").format(label=person.label, fingerprint=person.fingerprint)]
-    if len(person.names) > 1:
+    if len(person.names) > 1 and not person.level:  # (a computer player goes by its level)
         lines.append(_("  names: {names}").format(names=", ".join(person.names)))
     for family in families(book):
         if (key, family) in book.ratings.now:
