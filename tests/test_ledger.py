@@ -343,3 +343,11 @@ def test_a_refused_file_is_verified_once_and_an_unfinished_local_table_is_passed
     monkeypatch.setattr(book_module, "check", never)
     assert main(["ledger", "add", str(unfinished)]) == 1
     assert "the table had not ended" in capsys.readouterr().err
+
+
+def test_a_ledger_file_this_version_cannot_read_is_left_as_it_is(good, capsys):
+    path = Ledger.open().path
+    path.write_bytes(b'{"format": "something else"}')
+    assert main(["ledger", "add", str(good)]) == 1
+    assert capsys.readouterr().err.strip().endswith("is not a ledger this version can read; it is left as it is")
+    assert path.read_bytes() == b'{"format": "something else"}'
