@@ -20,6 +20,7 @@ from briscola_tui.ledger.ratings import START, rate
 from briscola_tui.ledger.stats import statistics
 from briscola_tui.tools.selfplay import selfplay
 from protocol.certificate import level_identity
+from protocol.codec import encode
 from protocol.identity import Identity
 from protocol.transcript import Entry, Signed, parse_header
 from protocol.transcript_file import dump_transcript, load_transcript_prefix
@@ -150,18 +151,25 @@ def test_a_fork_is_refused_both_copies(tmp_path):
 
 
 def test_a_forged_result_resigned_by_a_key_not_at_the_table_is_refused(tmp_path):
-    table = play(tmp_path / "t.bt", [ANNA, BRUNO], ["Anna", "Bruno"])
-    table_id = table.host.table_id
-    last_act = max(k for k, e in enumerate(table.entries) if _kind(e) == "act")
-    outsider = Identity.generate()
-    forged = resign(
-        table.entries, table_id, last_act, Entry.decode(table.entries[last_act]).message, outsider, outsider
-    )
+    """The winner's seat edited to be the loser's (its join made to carry the other person's key
+    and name), then that entry and all after it re-signed by keys that were not at the table."""
+    table = play(tmp_path / "t.bt", [ANNA, BRUNO], ["Anna", "Bruno"], ["normal", "random"])
+    table_id, series = table.host.table_id, table.host.session.series
+    assert series is not None
+    winner = series.winners()[0]
+    loser = [ANNA, BRUNO][1 - winner]
+    join = next(k for k, e in enumerate(table.entries) if _kind(e) == "join" and _sender(e) == winner)
+    header, body = parse_header(Signed.decode(Entry.decode(table.entries[join]).message).payload)
+    body[0], body[1] = loser.public_bytes, ["Anna", "Bruno"][1 - winner]
+    payload = encode([header.version, header.table_id, header.kind, header.sender, header.seq, header.head, *body])
+    outsider, outside_host = Identity.generate(), Identity.generate()
+    forged = resign(table.entries, table_id, join, Signed(payload, bytes(64)).encode(), outsider, outside_host)
     (tmp_path / "forged.bt").write_bytes(dump_transcript(table_id, [], [Entry.decode(e) for e in forged]))
     ledger_ = ledger()
     added = ledger_.add([tmp_path / "forged.bt"])
-    assert added.tables == 0 and f"entry {last_act} does not verify" in added.refused[0][1]
+    assert added.tables == 0 and f"entry {join} does not verify" in added.refused[0][1]
     assert store_bytes() == b""
+    assert ledger_.book().persons == {}
 
 
 def test_a_join_whose_certificate_does_not_check_is_refused(tmp_path):
@@ -170,8 +178,6 @@ def test_a_join_whose_certificate_does_not_check_is_refused(tmp_path):
     join = next(k for k, e in enumerate(table.entries) if _kind(e) == "join" and _sender(e) == 1)
     header, body = parse_header(Signed.decode(Entry.decode(table.entries[join]).message).payload)
     body[2][0] = ANNA.public_bytes  # Bruno's seat claims Anna's identity, with Bruno's signature
-    from protocol.codec import encode
-
     payload = encode([header.version, header.table_id, header.kind, header.sender, header.seq, header.head, *body])
     assert seat.identity is not None
     entries = resign(
