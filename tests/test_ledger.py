@@ -357,3 +357,18 @@ def test_a_ledger_file_this_version_cannot_read_is_left_as_it_is(good, capsys):
     assert main(["ledger", "add", str(good)]) == 1
     assert capsys.readouterr().err.strip().endswith("is not a ledger this version can read; it is left as it is")
     assert path.read_bytes() == b'{"format": "something else"}'
+
+
+def test_a_file_unchanged_since_it_was_verified_is_not_read_again(good, monkeypatch):
+    from briscola_tui.ledger import book as book_module
+
+    assert ledger().add([good]).tables == 1
+
+    def unread(path):
+        raise AssertionError(f"{path} read again")
+
+    monkeypatch.setattr(book_module, "read_bounded", unread)
+    assert ledger().add([good]).copies == 1  # (its size and time as when it was read: its hash is known)
+    os.utime(good, ns=(1, 1))  # touched: read again
+    with pytest.raises(AssertionError, match="read again"):
+        ledger().add([good])

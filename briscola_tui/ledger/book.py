@@ -1,7 +1,8 @@
 """The club ledger: verified tables in, ratings and statistics out.
 
 `Ledger.add` takes transcript files (this machine's, or any a friend sends): each is read
-(bounded), hashed, and verified once (a hash already verified is not again); a table is kept
+(bounded), hashed, and verified once (a hash already verified is not again, and a file whose
+size and time are as when it was last read is not read again); a table is kept
 once however many copies arrive; copies of one table that disagree are a fork, and the table
 is refused with every copy. A file that does not verify is refused, named with the reason,
 and changes nothing. The store is written once per `add`, whole (store.py).
@@ -81,7 +82,10 @@ class Ledger:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.state = store.load(path)
-        self.refusals = store.load_refusals(path)
+        self.refusals: dict[str, tuple[bool, str]] = {
+            k: (bool(v[0]), str(v[1])) for k, v in store.load_cache(path, "refused.json").items()
+        }
+        self.seen: dict[str, list] = store.load_cache(path, "seen.json")  # path -> [size, mtime_ns, hash]
 
     @classmethod
     def open(cls, path: Path | None = None) -> Ledger:
@@ -95,7 +99,7 @@ class Ledger:
     def add(self, paths: list[Path], quiet: bool = False) -> Added:
         """Verify and keep each file's table (see the module doc); the store written once.
         `quiet`: a table not ended yet is passed over, not refused (this machine's own)."""
-        added, state, refusals = Added(), self.state, len(self.refusals)
+        added, state, refusals, seen = Added(), self.state, len(self.refusals), dict(self.seen)
         before = (len(state.files), len(state.forks), sum(t.time for t in state.tables.values()))
         for path in paths:
             try:
@@ -110,22 +114,52 @@ class Ledger:
         if (len(state.files), len(state.forks), sum(t.time for t in state.tables.values())) != before:
             store.save(self.path, state)  # (every change adds a file's hash, a fork, or an earlier copy's time)
         if len(self.refusals) != refusals:
-            store.save_refusals(self.path, self.refusals)
+            store.save_cache(self.path, "refused.json", {k: list(v) for k, v in self.refusals.items()})
+        if self.seen != seen:
+            store.save_cache(self.path, "seen.json", self.seen)
         return added
 
-    def _add_one(self, path: Path, added: Added) -> None:
+    def _digest(self, path: Path) -> tuple[str, bytes | None]:
+        """The file's hash and bytes; only its hash (nothing read) when its size and time are as
+        when it was last read and that hash is already known (`seen`)."""
+        try:
+            status = os.stat(path)
+            stamp: list | None = [status.st_size, status.st_mtime_ns]
+        except OSError:
+            stamp = None
+        key = str(path.absolute())
+        cached = self.seen.get(key)
+        if stamp and cached and len(cached) == 3 and cached[:2] == stamp and self._verified(cached[2]):
+            return cached[2], None
         data = read_bounded(path)
         digest = file_hash(data)
+        if stamp:
+            self.seen[key] = [*stamp, digest]
+        return digest, data
+
+    def _verified(self, digest) -> bool:
+        return digest in self.state.files or digest in self.refusals
+
+    def _known(self, digest: str, added: Added) -> bool:
+        """A file verified before: True for a copy of a kept table; Refused as it was before."""
         state = self.state
         known = state.files.get(digest)
         if known is not None:
             if known in state.forks:
                 raise Refused(_("a copy of table {id}, whose copies disagree (a fork)").format(id=known))
             added.copies += 1
-            return
+            return True
         if digest in self.refusals:  # refused before: verified once, as any file
             unfinished, why = self.refusals[digest]
             raise (Unfinished if unfinished else Refused)(why)
+        return False
+
+    def _add_one(self, path: Path, added: Added) -> None:
+        digest, data = self._digest(path)
+        if self._known(digest, added):
+            return
+        assert data is not None  # (a hash not read again is a known one)
+        state = self.state
         try:
             table = check(data, _written(path))
         except Refused as why:

@@ -85,20 +85,18 @@ def save(path: Path, state: State) -> None:
     replace_file(path, encode(state))
 
 
-def refusals_path(path: Path) -> Path:
-    return path.with_name("refused.json")
-
-
-def load_refusals(path: Path) -> dict[str, tuple[bool, str]]:
-    """The files refused before, by hash: (not ended yet, why). Not the ledger: a cache, so that
-    a file is verified once however often it is offered; one that cannot be read is empty."""
+def load_cache(path: Path, name: str) -> dict:
+    """A cache kept beside the ledger (`refused.json`: the files refused before, by hash;
+    `seen.json`: each file's size, time and hash when last read). Not the ledger: one that
+    cannot be read is empty, and the files are read again."""
     try:
-        data = json.loads(refusals_path(path).read_bytes())
-        return {str(k): (bool(v[0]), str(v[1])) for k, v in data.items()}
-    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        data = json.loads(path.with_name(name).read_bytes())
+        if not isinstance(data, dict):
+            return {}
+        return {str(k): list(v) for k, v in data.items() if isinstance(v, list) and len(v) >= 2}
+    except (OSError, ValueError):
         return {}
 
 
-def save_refusals(path: Path, refusals: dict[str, tuple[bool, str]]) -> None:
-    data = {k: list(v) for k, v in sorted(refusals.items())}
-    replace_file(refusals_path(path), json.dumps(data, ensure_ascii=False).encode("utf-8"))
+def save_cache(path: Path, name: str, data: dict) -> None:
+    replace_file(path.with_name(name), json.dumps(dict(sorted(data.items())), ensure_ascii=False).encode("utf-8"))
