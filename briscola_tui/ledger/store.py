@@ -3,6 +3,8 @@ the tables refused as forks.
 
 It is `<data folder>/ledger/ledger.json`, replaced whole in one rename (`files.atomic`): a
 reader, or a ledger opened after a kill -9 mid-write, finds the old or the new whole file.
+Beside it, two caches written the same way (`load_cache`): the files refused before and each
+file's size, time and hash when last read.
 """
 
 from __future__ import annotations
