@@ -20,6 +20,7 @@ from ...language import N_, _
 from ...ledger.book import Added, Book, Ledger
 from ...ledger.ratings import START
 from ...ledger.report import Row, families, league_rows, percent
+from ...ledger.stats import Stats, statistics
 from ...ledger.store import StoreError
 from ...wording import TITLES, count
 from ..shell import Shell
@@ -43,11 +44,13 @@ class ClubScreen(Screen[None]):
         self.book: Book | None = None
         self.family = 0
         self.rows: list[Row] = []
+        self.stats: dict[str, Stats] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" " + _("Club"), "bold"), id="club-title")
         yield Static(" " + _("Reading this machine's transcripts…"), id="club-note")
         yield DataTable(id="club-league", cursor_type="row", zebra_stripes=True)
+        yield Static(id="club-person")
         yield PlotextPlot(id="club-plot")
         yield Static(_(KEYS), id="club-keys")
 
@@ -96,6 +99,7 @@ class ClubScreen(Screen[None]):
         )
         league.add_columns("#", _("player"), _("key"), _("rating"), _("hands"), _("won"), _("trend"))
         self.rows = league_rows(book, family)
+        self.stats = statistics([(t, h) for t, h in book.hands if t.game == family])
         for row in self.rows:
             league.add_row(
                 str(row.place),
@@ -127,7 +131,24 @@ class ClubScreen(Screen[None]):
             plt.xticks(hands[::step], [str(int(k)) for k in hands[::step]])
             plt.title(_("{player}: rating after each hand").format(player=row.person.label[:30]))
             plt.xlabel(_("hands"))
+            self.query_one("#club-person", Static).update(literal(" " + self._person_line(row)))
         plot.refresh()
+
+    def _person_line(self, row: Row) -> str:
+        """The chosen person in one line: who, where, how well, and any cheat named."""
+        mine = self.stats.get(row.person.key, Stats())
+        points = "–" if mine.points_per_hand is None else f"{mine.points_per_hand:.1f}"
+        return _(
+            "{player} ({key}): {hands} at {tables}, won {won}, {points} card points a hand, {cheats} named"
+        ).format(
+            player=row.person.label[:24],
+            key=row.person.fingerprint,
+            hands=count(mine.hands, "hand"),
+            tables=count(len(mine.tables), "different table"),
+            won=percent(mine.win_rate),
+            points=points,
+            cheats=count(mine.cheats, "cheat"),
+        )
 
     def action_family(self, step: int) -> None:
         self.family += step
