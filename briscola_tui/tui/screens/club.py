@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
-from ...language import N_, _
+from ...language import N_, _, n_
 from ...ledger.book import Added, Book, Ledger
 from ...ledger.ratings import START
 from ...ledger.report import Row, families, league_rows, percent
@@ -138,13 +138,11 @@ class ClubScreen(Screen[None]):
         """The chosen person in one line: who, where, how well, and any cheat named."""
         mine = self.stats.get(row.person.key, Stats())
         points = "–" if mine.points_per_hand is None else f"{mine.points_per_hand:.1f}"
-        return _(
-            "{player} ({key}): {hands} at {tables}, won {won}, {points} card points a hand, {cheats} named"
-        ).format(
-            player=row.person.label[:24],
+        return _("{player} {key} · {hands} · {tables} · won {won} · {points} points a hand · {cheats}").format(
+            player=row.person.label[:16],
             key=row.person.fingerprint,
             hands=count(mine.hands, "hand"),
-            tables=count(len(mine.tables), "different table"),
+            tables=n_("{n} table", "{n} tables", len(mine.tables)).format(n=len(mine.tables)),
             won=percent(mine.win_rate),
             points=points,
             cheats=count(mine.cheats, "cheat"),
