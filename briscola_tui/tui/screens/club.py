@@ -138,7 +138,7 @@ class ClubScreen(Screen[None]):
         """The chosen person in one line: who, where, how well, and any cheat named."""
         mine = self.stats.get(row.person.key, Stats())
         points = "–" if mine.points_per_hand is None else f"{mine.points_per_hand:.1f}"
-        return _("{player} {key} · {hands} · {tables} · won {won} · {points} points a hand · {cheats}").format(
+        return _("{player} {key} · {hands} · {tables} · won {won} · {points} points/hand · {cheats}").format(
             player=row.person.label[:16],
             key=row.person.fingerprint,
             hands=count(mine.hands, "hand"),
