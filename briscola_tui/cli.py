@@ -84,6 +84,12 @@ def _verify(args: argparse.Namespace) -> int:
     return verify(args.file, sys.stdout, sys.stderr)
 
 
+def _ledger(args: argparse.Namespace) -> int:
+    from .ledger.command import ledger_command
+
+    return ledger_command(args)
+
+
 def _review(args: argparse.Namespace) -> int:
     from .tools.review import review_file
 
@@ -280,6 +286,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "join": _join,
     "watch": _watch,
     "tables": _tables,
+    "ledger": _ledger,
 }
 """What runs each command, given its parsed command line."""
 

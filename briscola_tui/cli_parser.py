@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from engine.games import GAMES
 
 from .language import N_, _
+from .ledger.arguments import add_ledger_command
 from .names import CHEAT_KINDS, CHEATER, FIRST_SHUFFLER_CHEATS, HOST_CHEATS, LEVELS
 from .options import DEFAULT_GAME, HostOptions, JoinOptions, PlayOptions, WatchOptions
 from .wording import TITLES, listing
@@ -84,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_join_command(sub)
     _add_watch_command(sub)
     _add_tables_command(sub)
+    add_ledger_command(sub)
     return parser
 
 

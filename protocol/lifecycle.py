@@ -16,6 +16,7 @@ from engine.text import name_problem
 
 from . import coin, events
 from .audit import ABSENT, Culprit, Verdict, audit_hand
+from .certificate import Certificate, check_certificate
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
 from .handstate import HandState
 from .messages import Close, CoinCommit, CoinReveal, Evidence, Join, Table, Timeout
@@ -63,6 +64,7 @@ class TableLifecycle(SessionState):
                 f"this table lets only seat {sender}'s own key take it back", culprit=sender, entry=index
             )
         returning = self.phase == "seating" and join.key == self.keys.get(sender)
+        self._certified(sender, join, index)
         self.keys[sender] = join.key
         self.names[sender] = join.name
         arrival: events.Arrival = "back" if returning else ("takes" if self.phase == "seating" else "joins")
@@ -76,6 +78,18 @@ class TableLifecycle(SessionState):
             self.evicted = False
         if not self.absent:
             self._start_hand(self._next_number)
+
+    def _certified(self, sender: int, join: Join, index: int) -> None:
+        """Check and keep the join's identity certificate, if it has one."""
+        if not join.certificate:
+            return
+        assert self.transcript is not None  # (the table message came first)
+        certificate = Certificate(*join.certificate)
+        try:
+            check_certificate(certificate, self.transcript.table_id, join.key)
+        except RemoteProtocolError as error:
+            raise RemoteProtocolError(error.reason, culprit=sender, entry=index) from None
+        self.certified[join.key] = certificate.identity
 
     # --- the first dealer -------------------------------------------------------------
 

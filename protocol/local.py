@@ -231,11 +231,16 @@ class LocalTable:
 
 
 def replacement_seat(
-    seat: int, entries: list[bytes], identity: Identity | None = None, store: SeatStore | None = None
+    seat: int,
+    entries: list[bytes],
+    identity: Identity | None = None,
+    store: SeatStore | None = None,
+    person: Identity | None = None,
 ) -> tuple[TableSession, list[bytes]]:
     """A computer player taking `seat`, caught up on the transcript: a new key and an empty
     store in memory, or the ones given (a host keeps them on disk, and a restarted host
-    rebuilds the seat from them)."""
+    rebuilds the seat from them). `person`: its level's identity, certifying its key."""
     identity = identity or Identity.generate()
     store = SeatStore() if store is None else store
-    return TableSession.resume(seat, identity, store, entries, name=f"seat {seat} (computer)", replacing=True)
+    name = f"seat {seat} (computer)"
+    return TableSession.resume(seat, identity, store, entries, name=name, replacing=True, person=person)

@@ -39,10 +39,13 @@ class Table:
 
 @dataclass(frozen=True)
 class Join:
-    """A seat binds its Ed25519 key (the message is signed by that key)."""
+    """A seat binds its Ed25519 key (the message is signed by that key); `certificate`:
+    () or (identity, signature), its person's long-term key vouching for it at this table
+    (protocol/certificate.py), absent in transcripts from before it existed."""
 
     key: bytes
     name: str
+    certificate: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -223,6 +226,8 @@ def to_body(message: Message) -> list:
     body = [_plain(v) for v in astuple(message)]
     if isinstance(message, Table) and not message.rules:
         body.pop()  # a table without rules encodes as before they existed
+    if isinstance(message, Join) and not message.certificate:
+        body.pop()  # a join without a certificate encodes as before they existed
     return body
 
 
@@ -245,6 +250,8 @@ def from_body(kind: str, body: list) -> Message:
     cls = KINDS[kind]
     if kind == "table" and isinstance(body, list) and len(body) == len(fields(cls)) - 1:
         body = [*body, []]  # a table from before table rules
+    if kind == "join" and isinstance(body, list) and len(body) == len(fields(cls)) - 1:
+        body = [*body, []]  # a join without a certificate
     values = expect_array(body, len(fields(cls)), f"{kind} body")
     return _PARSERS[kind](*values)
 
@@ -304,7 +311,9 @@ _PARSERS: dict[MessageKind, Callable[..., Message]] = {
         expect_bytes(key, 32, "host key"),
         tuple(_option(o) for o in expect_list(rules, 8, "table rules")),
     ),
-    "join": lambda key, name: Join(expect_bytes(key, 32, "key"), expect_str(name, 64, "name")),
+    "join": lambda key, name, certificate: Join(
+        expect_bytes(key, 32, "key"), expect_str(name, 64, "name"), _certificate(certificate)
+    ),
     "coin_commit": lambda c: CoinCommit(expect_bytes(c, 32, "coin commitment")),
     "coin_reveal": lambda v: CoinReveal(expect_bytes(v, 32, "coin value")),
     "commit": lambda hand, c, x, k, keys: Commit(
@@ -349,6 +358,17 @@ _PARSERS: dict[MessageKind, Callable[..., Message]] = {
     "timeout": lambda seat, owed: Timeout(expect_int(seat, 0, 5, "timed-out seat"), expect_str(owed, 16, "owed kind")),
     "close": lambda reason: Close(expect_str(reason, 200, "close reason")),
 }
+
+
+def _certificate(v) -> tuple:
+    """() or (identity key, signature)."""
+    certificate = expect_list(v, 2, "certificate")
+    if len(certificate) not in (0, 2):
+        raise RemoteProtocolError("a certificate is empty or (identity, signature)")
+    if not certificate:
+        return ()
+    identity, signature = certificate
+    return (expect_bytes(identity, 32, "identity key"), expect_bytes(signature, 64, "certificate signature"))
 
 
 def _claim(v) -> tuple:

@@ -22,6 +22,7 @@ from engine.state import PUBLIC, Action
 
 from . import coin, complaint, hidden_proofs, statements, stepproofs
 from . import deck as mp
+from .certificate import certify
 from .codec import encode
 from .errors import LocalProtocolError
 from .events import Update
@@ -123,15 +124,18 @@ class Outbox(SessionState):
         name: str = "",
         replacing: bool = False,
         shared: Shared | None = None,
+        person: Identity | None = None,
     ) -> tuple[Self, list[bytes]]:
         """Rebuild a seat after a crash from the transcript it holds and its store
         (`shared`: work shared with the other nodes of this process, see `Shared`).
 
         Returns the session, caught up, and the messages it owes now: those it
         had signed but the transcript does not hold yet (the very bytes stored),
-        then any new ones. Nothing already in the transcript is signed again.
+        then any new ones. Nothing already in the transcript is signed again. `person`:
+        the identity key that certifies the seat's key in a join it owes (`person`).
         """
         session = cls(seat, identity, name, store=store, replacing=replacing, shared=shared)
+        session.person = person
         session._resume_floor = 1 + max((h.seq for h in _headers(entries) if h.sender == seat), default=-1)
         owed: list[bytes] = []
         for entry in entries:
@@ -209,7 +213,7 @@ class Outbox(SessionState):
         if self.replacing:
             return None  # a replacement waits for the seat to be free
         assert self.identity is not None  # a seat's
-        return Join(self.identity.public_bytes, self.name or f"seat {self.seat}")
+        return Join(self.identity.public_bytes, self.name or f"seat {self.seat}", self._certificate())
 
     def make_seating(self) -> Join | None:
         """The join that takes the seat back between hands, when this key may and means to (else None)."""
@@ -222,7 +226,14 @@ class Outbox(SessionState):
         if self.keys.get(self.seat) != mine and not self.replacing:
             return None
         self.evicted = False
-        return Join(mine, self.name or f"seat {self.seat}")
+        return Join(mine, self.name or f"seat {self.seat}", self._certificate())
+
+    def _certificate(self) -> tuple:
+        """This seat's key certified by its person's identity key (`person`), or () without one."""
+        if self.person is None or self.identity is None or self.transcript is None:
+            return ()
+        certificate = certify(self.person, self.transcript.table_id, self.identity.public_bytes)
+        return (certificate.identity, certificate.signature)
 
     def make_coin_commit(self) -> CoinCommit:
         """The commitment to this seat's coin value (stored first), for the first dealer."""

@@ -101,6 +101,8 @@ class SessionState:
         self.rules: dict = {}
         self.keys: dict[int, bytes] = {}
         self.names: dict[int, str] = {}
+        self.person: Identity | None = None  # the long-term key that certifies this seat's key in its join
+        self.certified: dict[bytes, bytes] = {}  # seat key -> the identity key its join's certificate names
         self.phase: TablePhase = "table"
         self.series: Series | None = None  # None until the coin has chosen the first dealer
         self.toss = Toss()  # the first-dealer coin

@@ -295,7 +295,7 @@ def test_the_checks_catch_textual_outside_the_ui_package(tmp_path):
 PRODUCT_LAYERS = (
     ("language", "po", "names", "options", "os_errors", "wording", "phrases", "render", "notes", "engine_words"),
     ("files", "games"),
-    ("net", "tools"),
+    ("net", "tools", "ledger"),
     ("tables",),
     ("tui",),
     ("cli", "cli_parser", "cli_lan", "__main__"),
@@ -306,7 +306,7 @@ controllers; the Textual client; the command line. A module imports only from it
 or a lower layer."""
 
 
-APART = {frozenset(("net", "tools")), frozenset(("files", "games"))}
+APART = {frozenset(("net", "tools")), frozenset(("net", "ledger")), frozenset(("files", "games"))}
 """Parts of one layer that never import each other."""
 
 

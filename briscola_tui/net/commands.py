@@ -15,6 +15,7 @@ from engine import bots as players
 from engine.game import OptionError
 from engine.games import make
 from engine.text import normal_name, visible
+from protocol.certificate import level_identity
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.identity import Identity, KeyFileError
@@ -328,7 +329,8 @@ def _host_bots(host: Host, options: HostOptions, entries: list[bytes], level: st
     for seat in range(session.players - options.bots, session.players):
         identity = Identity.load_or_create(_bot_key(host.table_id, seat))
         store = FileSeatStore.for_seat(host.table_id, seat)
-        bot, owed = TableSession.resume(seat, identity, store, entries, name=bot_name(seat))
+        person = level_identity(level)  # its key vouched for by its level's: the ledger rates levels
+        bot, owed = TableSession.resume(seat, identity, store, entries, name=bot_name(seat), person=person)
         out[seat] = Bot(bot, player, random.Random(), owed)
     return out
 

@@ -11,6 +11,7 @@ from briscola_tui.tools.cheaters import CHEATS, cheat_chooser, honest_chooser
 from engine import bots
 from engine.games import make
 from protocol.audit import ABSENT
+from protocol.certificate import level_identity
 from protocol.errors import RemoteProtocolError
 from protocol.events import Event
 from protocol.identity import Identity
@@ -68,6 +69,8 @@ def selfplay(
         return honest_chooser(cheat, rng.randrange(1 << 30)) if cheat else bots.get(levels[seat])
 
     table, cheating = _new_table(game, n, options, seed, bots_replace, deal_seed, cheat, cheater, chooser)
+    if not cheat:
+        _certify(table, levels)
     log = TranscriptFile.create(transcript, table.host.table_id) if transcript else None
     if log is not None:
         table.on_entry = log.append
@@ -88,6 +91,12 @@ def selfplay(
         print(_("culprits: {names}").format(names=", ".join(named)), file=out)
         return 3
     return 0
+
+
+def _certify(table: LocalTable, levels: list[str]) -> None:
+    """Each seat's key vouched for, in its join, by its level's identity (the ledger rates levels)."""
+    for seat, node in enumerate(table.seats):
+        node.person = level_identity(levels[seat])
 
 
 def _printer(watcher: TableSession, out: TextIO) -> Callable[[TableSession, object], None]:

@@ -12,8 +12,9 @@ What is printed on standard output, in this order:
 
 - the table: its id, name, game, number of players, options, table rules
   and the host's key fingerprint; then, once every seat has joined, each
-  seat's key fingerprint and name (a seat taken again later gets a line
-  where it happens);
+  seat's key fingerprint and name, and the fingerprint of the identity key
+  that certified it in its join when that is another key (a seat taken
+  again later gets a line where it happens);
 - one line per audited hand (`ok   hand N: ...` or `FAIL hand N: ...`),
   and a `FAIL` line for a seat named outside any hand (the coin);
 - `FAIL entry K: <reason> [<who>]` when entry K itself is refused, after
@@ -229,7 +230,11 @@ class _Story:
 
     def _seat_line(self, seat: int, tail: str = "") -> str:
         key, name = self.session.keys[seat], self.session.names.get(seat, "")
-        return _('seat {n} key {key} "{name}"').format(n=seat, key=fingerprint(key), name=name) + tail
+        line = _('seat {n} key {key} "{name}"').format(n=seat, key=fingerprint(key), name=name)
+        identity = self.session.certified.get(key, key)
+        if identity != key:  # the person's long-term key vouched for the seat's in its join
+            line += _(" identity {key}").format(key=fingerprint(identity))
+        return line + tail
 
     def _show_seats(self) -> None:
         session = self.session

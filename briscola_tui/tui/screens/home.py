@@ -79,6 +79,7 @@ class HomeScreen(Screen[None]):
         Binding("escape", "back", show=False),
         Binding("question_mark", "help", show=False),
         Binding("d,delete", "delete", show=False),
+        Binding("c", "club", show=False),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -207,6 +208,12 @@ class HomeScreen(Screen[None]):
     def _clicked(self, event: Choices.Clicked) -> None:
         self.query_one(Choices).cursor = event.index
         self.action_confirm()
+
+    def action_club(self) -> None:
+        """The club ledger: ratings and statistics from verified transcripts."""
+        from .club import ClubScreen
+
+        self.app.push_screen(ClubScreen())
 
     def action_confirm(self) -> None:
         menu = self.query_one(Choices)

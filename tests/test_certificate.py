@@ -1,0 +1,45 @@
+"""The identity certificate in the join (protocol/certificate.py): bound to one table and one
+seat key; a computer player's level key is the same everywhere; a join without one encodes
+as before it existed, so older transcripts still read."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol.certificate import certify, check_certificate, level_identity
+from protocol.codec import decode, encode
+from protocol.errors import RemoteProtocolError
+from protocol.identity import Identity
+from protocol.messages import Join, from_body, to_body
+
+TABLE, OTHER_TABLE = bytes(16), bytes([1] * 16)
+
+
+def test_a_certificate_checks_only_for_its_table_and_its_seat_key():
+    person, seat, other = Identity.generate(), Identity.generate(), Identity.generate()
+    certificate = certify(person, TABLE, seat.public_bytes)
+    check_certificate(certificate, TABLE, seat.public_bytes)
+    for table, key in ((OTHER_TABLE, seat.public_bytes), (TABLE, other.public_bytes)):
+        with pytest.raises(RemoteProtocolError, match="identity certificate does not check"):
+            check_certificate(certificate, table, key)
+    forged = type(certificate)(other.public_bytes, certificate.signature)  # another identity claimed
+    with pytest.raises(RemoteProtocolError):
+        check_certificate(forged, TABLE, seat.public_bytes)
+
+
+def test_a_level_has_one_key_everywhere_and_each_level_its_own():
+    assert level_identity("normal").public_bytes == level_identity("normal").public_bytes
+    assert level_identity("normal").public_bytes != level_identity("easy").public_bytes
+    with pytest.raises(ValueError):
+        level_identity("x" * 17)
+
+
+def test_a_join_without_a_certificate_encodes_as_before_and_one_with_it_round_trips():
+    key = Identity.generate().public_bytes
+    assert to_body(Join(key, "Anna")) == [key, "Anna"]
+    assert from_body("join", [key, "Anna"]) == Join(key, "Anna")
+    certificate = certify(Identity.generate(), TABLE, key)
+    join = Join(key, "Anna", (certificate.identity, certificate.signature))
+    assert from_body("join", decode(encode(to_body(join)))) == join
+    with pytest.raises(RemoteProtocolError):
+        from_body("join", [key, "Anna", [certificate.identity]])

@@ -1,0 +1,62 @@
+"""The Club screen under Pilot at 80x24: reached from the home screen with `c`, it reads this
+machine's transcripts into the ledger and shows the league of each game family, names as
+they are, and the rating over time of the chosen person as a plot."""
+
+from __future__ import annotations
+
+import io
+
+from helpers.app import SIZE, wait_for
+from textual.widgets import DataTable
+from textual_plotext import PlotextPlot
+
+from briscola_tui.files.folders import subfolder
+from briscola_tui.tools.selfplay import selfplay
+from briscola_tui.tui.app import BriscolaApp
+from briscola_tui.tui.screens.club import ClubScreen
+from briscola_tui.tui.screens.home import HomeScreen
+
+
+def _tables() -> None:
+    folder = subfolder("transcripts")
+    for seed, seats in ((1, ["normal", "random"]), (2, ["easy", "normal"])):
+        path = folder / f"t{seed}.bin"
+        selfplay("briscola", 2, None, seed, str(path), {"match": 2}, io.StringIO(), quiet=True, seats=seats)
+    selfplay(
+        "calabresella",
+        3,
+        2,
+        3,
+        str(folder / "k.bin"),
+        {},
+        io.StringIO(),
+        quiet=True,
+        seats=["normal", "easy", "random"],
+    )
+
+
+async def test_the_club_screen_shows_the_league_and_a_plot_of_the_chosen_person():
+    _tables()
+    app = BriscolaApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ClubScreen) and app.screen.rows, "the league")
+        screen = app.screen
+        assert isinstance(screen, ClubScreen)
+        league = screen.query_one("#club-league", DataTable)
+        labels = {str(league.get_row_at(k)[1]) for k in range(league.row_count)}
+        assert labels == {"normal", "random", "easy"}
+        assert "3 verified tables in the ledger" in str(screen.query_one("#club-note").render())
+        plot = screen.query_one("#club-plot", PlotextPlot)
+        first = screen.rows[0].person.label
+        assert first in str(plot.plt.build())  # the title names the person plotted
+        person = str(screen.query_one("#club-person").render())
+        assert person.startswith(f" {first} ") and "points/hand" in person
+        await pilot.press("down")
+        second = screen.rows[1].person.label
+        await wait_for(pilot, lambda: second in str(plot.plt.build()), "the plot follows the cursor")
+        await pilot.press("right")
+        await wait_for(pilot, lambda: "Calabresella" in str(screen.query_one("#club-title").render()), "the next game")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "back home")
