@@ -43,3 +43,25 @@ def test_a_join_without_a_certificate_encodes_as_before_and_one_with_it_round_tr
     assert from_body("join", decode(encode(to_body(join)))) == join
     with pytest.raises(RemoteProtocolError):
         from_body("join", [key, "Anna", [certificate.identity]])
+
+
+def test_a_seat_a_computer_plays_from_afar_is_vouched_for_by_its_level_not_the_account(children):
+    """`briscola join --bot random`: the seat's join is certified by the level's key, so the
+    club ledger rates `random` for it, not the person whose account ran it; a person's own
+    seat carries no certificate (its key is their identity key)."""
+    import subprocess
+
+    from helpers.network import BRISCOLA, Human, Table
+
+    from protocol.identity import fingerprint
+
+    table = Table(children, "briscola", players=3)
+    table.join("Bea"), table.join("Cy", human=Human(seed=1)), table.join("Dan")
+    table.finish()
+    lines = subprocess.run(
+        [*BRISCOLA, "verify", str(table.transcript)], capture_output=True, text=True, timeout=120
+    ).stdout.splitlines()
+    level = fingerprint(level_identity("random").public_bytes)
+    seats = {name: line for line in lines for name in ("Bea", "Cy", "Dan") if f'"{name}"' in line}
+    assert f"identity {level}" in seats["Bea"] and f"identity {level}" in seats["Dan"]
+    assert "identity" not in seats["Cy"]

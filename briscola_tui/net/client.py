@@ -269,7 +269,15 @@ class Client:
         """Take in what the host sent since we last held the table (all of it, the first time)."""
         if self.session is None:
             assert self.table_id is not None  # (welcomed)
-            args = (backlog, self.table_id, self.seat, self.identity, self.options.name, self.session_class)
+            args = (
+                backlog,
+                self.table_id,
+                self.seat,
+                self.identity,
+                self.options.name,
+                self.session_class,
+                self.options.person,
+            )
             self.log, session, owed = await asyncio.to_thread(rebuild, *args)
             self.session = session
             for message in owed:  # written here, on the event loop's thread (a transport is not thread-safe)

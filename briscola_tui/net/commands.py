@@ -106,7 +106,7 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
         time_limit=time_limit,
         replace_with_bot=replace_with_bot,
         hands=options.hands,
-        replacement=lambda seat, entries: kept_replacement(host.table_id, seat, entries),
+        replacement=lambda seat, entries: kept_replacement(host.table_id, seat, entries, level),
         say=say,
         limits=_limits(options),
         guesses=_guess_limits(options),
@@ -347,14 +347,15 @@ def _replacement_files(table_id: bytes, seat: int) -> tuple[Path, Path]:
     return _bot_key(table_id, seat, tag), subfolder("seats") / f"{table_id.hex()}-seat{seat}{tag}.store"
 
 
-def kept_replacement(table_id: bytes, seat: int, entries: list[bytes]) -> tuple[TableSession, list[bytes]]:
-    """A computer player taking `seat` with a new key and an empty store, both on disk before its
-    join is signed (a leftover of an earlier try, whose join never got in, is replaced)."""
+def kept_replacement(table_id: bytes, seat: int, entries: list[bytes], level: str) -> tuple[TableSession, list[bytes]]:
+    """A computer player of `level` taking `seat` with a new key and an empty store, both on disk
+    before its join is signed (a leftover of an earlier try, whose join never got in, is
+    replaced); its key vouched for by its level's, as the host's other computer players'."""
     key, store_path = _replacement_files(table_id, seat)
     identity = Identity.generate()
     identity.save(key)
     store_path.unlink(missing_ok=True)
-    return replacement_seat(seat, entries, identity, FileSeatStore(store_path))
+    return replacement_seat(seat, entries, identity, FileSeatStore(store_path), level_identity(level))
 
 
 def _replacement_bots(host: Host, options: HostOptions, entries: list[bytes], level: str) -> dict[int, Bot]:
@@ -367,7 +368,7 @@ def _replacement_bots(host: Host, options: HostOptions, entries: list[bytes], le
         identity = _kept_key(key, session.keys.get(seat))
         if identity is None:
             continue
-        bot, owed = replacement_seat(seat, entries, identity, FileSeatStore(store))
+        bot, owed = replacement_seat(seat, entries, identity, FileSeatStore(store), level_identity(level))
         out[seat] = Bot(bot, players.get(level), random.Random(), owed)
     return out
 
@@ -397,6 +398,7 @@ def join_options(options: JoinOptions) -> Options:
         options.seat,
         player,
         retry_seconds=options.retry,
+        person=level_identity(options.bot) if options.bot else None,  # the ledger rates the level, not the account
     )
 
 

@@ -10,6 +10,7 @@ from engine.bots import Player
 from protocol import reasons
 from protocol.channel import WRONG_CODE
 from protocol.errors import ProtocolError
+from protocol.identity import Identity
 from protocol.session import TableSession
 
 from ..engine_words import protocol_error_words, reason_words
@@ -80,6 +81,7 @@ class Options:
     seat: int = -1
     player: Player | None = None  # a computer player `play(view, rng)`, or None: a person on stdin
     retry_seconds: float = 60.0  # how long to keep trying to reconnect
+    person: Identity | None = None  # who vouches for the seat's key in the join (`join --bot`: its level)
 
 
 def unreachable(error: BaseException, address: str) -> str:
