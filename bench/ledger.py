@@ -64,6 +64,7 @@ def make(folder: Path, hands: int) -> tuple[int, float]:
     while have + made < hands:
         game, players, options, levels = GAMES[number % len(GAMES)]
         partial = folder / f"partial-{number:05d}.bt"
+        partial.unlink(missing_ok=True)  # (a table an earlier run was stopped in the middle of)
         out = io.StringIO()
         selfplay(game, players, None, number, str(partial), dict(options), out, quiet=True, seats=levels)
         played = out.getvalue().count("\nhand ")
