@@ -92,6 +92,13 @@ class Presentation:
         """What calling a card of one's own hand means, said beside it ("": nothing special)."""
         return ""
 
+    def rated_sides(
+        self, result: Mapping[str, Any], players: int, sides: Sequence[Sequence[int]]
+    ) -> tuple[tuple[int, ...], ...]:
+        """Who won or lost together in a hand with this `result`, as the club ledger rates it:
+        the game's fixed `sides` (each seat alone, or the teams); () when it rates nobody."""
+        return tuple(tuple(side) for side in sides)
+
     def breakdown(self, hand: Scored) -> list[str]:
         """How the hand was scored, in words: each side's card points and who won."""
         return side_points_lines(hand.view, hand.result, hand.names)

@@ -35,6 +35,15 @@ x2, the losers under 3 thirds x3.""")
     def rank_order(self, options: Mapping[str, object] | None = None) -> str:
         return TRESSETTE_ORDER
 
+    def rated_sides(
+        self, result: Mapping[str, Any], players: int, sides: Sequence[Sequence[int]]
+    ) -> tuple[tuple[int, ...], ...]:
+        """The soloist against the two others."""
+        soloist = result.get("soloist")
+        if soloist is None:
+            return ()
+        return ((soloist,), tuple(s for s in range(players) if s != soloist))
+
     def breakdown(self, hand: Scored) -> list[str]:
         last = hand.view.last_hand
         deal = last.deal if last is not None else None

@@ -64,6 +64,16 @@ defender -u; alone +4u; failure the reverse. All 8 tricks: double.""")
     def own_call_words(self) -> str:
         return _("yours: you play alone")
 
+    def rated_sides(
+        self, result: Mapping[str, Any], players: int, sides: Sequence[Sequence[int]]
+    ) -> tuple[tuple[int, ...], ...]:
+        """The caller and partner (the caller alone, when it called its own card) against the rest."""
+        caller = result.get("caller")
+        if caller is None:
+            return ()
+        side = tuple(sorted({caller, result.get("partner", caller)} - {None}))
+        return (side, tuple(s for s in range(players) if s not in side))
+
     def breakdown(self, hand: Scored) -> list[str]:
         return called_lines(hand.result, hand.names, hand.view.options, hand.style)
 

@@ -22,7 +22,7 @@ from ..files.folders import data_dir
 from ..language import _
 from . import store
 from .check import Refused, Unfinished, check, file_hash, read_bounded
-from .facts import Hand, Table
+from .facts import Hand, Table, played
 from .ratings import Ratings, rate
 
 LOCAL_FOLDERS = ("transcripts",)
@@ -198,11 +198,7 @@ class Ledger:
 
 
 def _kept(table: Table, game: str | None, since: float | None, until: float | None) -> bool:
-    return (
-        (game is None or table.game == game)
-        and (since is None or table.time >= since)
-        and (until is None or table.time < until)
-    )
+    return played(table, game) and (since is None or table.time >= since) and (until is None or table.time < until)
 
 
 def _written(path: Path) -> float:

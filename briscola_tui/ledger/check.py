@@ -24,6 +24,7 @@ from protocol.transcript import entry_hash
 from protocol.transcript_file import NotATranscript, OldTranscript, TranscriptReader
 
 from ..engine_words import protocol_error_words
+from ..games import presentation
 from ..language import _
 from ..os_errors import os_error_words
 from .facts import Hand, Seat, Table
@@ -158,18 +159,7 @@ def _sides(session: TableSession, result: dict) -> tuple[tuple[int, ...], ...]:
     n = session.players
     if result.get("redeal"):
         return ()
-    if session.game.name == "chiamata":
-        caller = result.get("caller")
-        if caller is None:
-            return ()
-        side = tuple(sorted({caller, result.get("partner", caller)} - {None}))
-        return (side, tuple(s for s in range(n) if s not in side))
-    if session.game.name == "calabresella":
-        soloist = result.get("soloist")
-        if soloist is None:
-            return ()
-        return ((soloist,), tuple(s for s in range(n) if s != soloist))
-    return tuple(tuple(side) for side in session.game.sides())
+    return presentation(session.game.name).rated_sides(result, n, session.game.sides())
 
 
 def _ranks(totals: list[int]) -> tuple[int, ...]:

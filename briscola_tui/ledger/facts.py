@@ -69,6 +69,12 @@ class Table:
     cheats: tuple[str, ...] = ()
 
 
+def played(table: Table, game: str | None) -> bool:
+    """The table is of `game` (None: of any): the ledger's filter by the game a person asks
+    for (`--game`, the Club screen's page), never a rule of one game."""
+    return game is None or table.game == game
+
+
 def table_to_json(table: Table) -> dict:
     """A Table as plain JSON values."""
     return {

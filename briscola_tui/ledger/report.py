@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..language import _
 from ..wording import count
 from .book import Book, Person
+from .facts import played
 from .stats import Stats, statistics
 
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -43,7 +44,7 @@ class Row:
 
 def league_rows(book: Book, family: str) -> list[Row]:
     """Everyone rated in `family`, best first (the win rate over that family's hands)."""
-    stats = statistics([(t, h) for t, h in book.hands if t.game == family])
+    stats = statistics([(t, h) for t, h in book.hands if played(t, family)])
     rated = [(key, r) for (key, fam), r in book.ratings.now.items() if fam == family]
     rated.sort(key=lambda item: (-item[1].mu, item[1].sigma, item[0]))
     rows = []
@@ -87,7 +88,7 @@ def league_lines(book: Book, family: str) -> list[str]:
 
 
 def _rated_hands(book: Book, family: str) -> int:
-    return sum(1 for table, hand in book.hands if table.game == family and hand.rated)
+    return sum(1 for table, hand in book.hands if played(table, family) and hand.rated)
 
 
 def person_lines(book: Book, key: str, stats: dict[str, Stats]) -> list[str]:

@@ -18,6 +18,7 @@ from textual_plotext import PlotextPlot
 
 from ...language import N_, _, n_
 from ...ledger.book import Added, Book, Ledger
+from ...ledger.facts import played
 from ...ledger.ratings import START
 from ...ledger.report import Row, families, league_rows, percent
 from ...ledger.stats import Stats, statistics
@@ -99,7 +100,7 @@ class ClubScreen(Screen[None]):
         )
         league.add_columns("#", _("player"), _("key"), _("rating"), _("hands"), _("won"), _("trend"))
         self.rows = league_rows(book, family)
-        self.stats = statistics([(t, h) for t, h in book.hands if t.game == family])
+        self.stats = statistics([(t, h) for t, h in book.hands if played(t, family)])
         for row in self.rows:
             league.add_row(
                 str(row.place),
