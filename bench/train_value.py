@@ -30,6 +30,7 @@ Run it on one core: `OPENBLAS_NUM_THREADS=1 nice -n 10 python bench/train_value.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import random
 import shutil
@@ -103,8 +104,9 @@ class Network:
         return learned.Network(tuple((tuple(map(tuple, w.tolist())), tuple(b.tolist())) for w, b in self.layers))
 
 
-def play_hand(seed: int, number: int, explore: float) -> tuple[list, list]:
-    """Hand `number` of `seed`: the kept positions (codes, points) and each one's target."""
+def play_hand(seed: int, number: int, explore: float, teacher: Network | None = None) -> tuple[list, list]:
+    """Hand `number` of `seed`: the kept positions (codes, points) and each one's
+    target; the moves are normal's, or `greedy_card`'s on `teacher`."""
     rng = random.Random(f"train/{seed}/hand/{number}")
     game = make("briscola", 2, {})
     deck = game.deck()
@@ -112,26 +114,71 @@ def play_hand(seed: int, number: int, explore: float) -> tuple[list, list]:
     dealer = number % 2
     table = Table.of(game.new_hand(dealer, game.plan(dealer).deal(deck)))
     kept: list[tuple[np.ndarray, tuple[int, int], int]] = []
+    solved: dict = {}
     while table.pile() > 2:
         if not table.trick:
             position = table.position()
             kept.append((codes(position), (position.my_points, position.other_points), table.leader))
         hand = table.hands[table.turn]
-        table.play(rng.choice(hand) if rng.random() < explore else table.normal_card())
-    points = table.exact_points()
+        if rng.random() < explore:
+            table.play(rng.choice(hand))
+        else:
+            table.play(table.normal_card() if teacher is None else greedy_card(table, teacher, solved))
+    points = table.exact_points(solved)
     return [(c, p) for c, p, _ in kept], [reward(points, leader) for _, _, leader in kept]
 
 
-def generate(out: Path, seed: int, hands: int, explore: float, log=say) -> dict[str, np.ndarray]:
-    """The data of `hands` hands, made (or read back) chunk by chunk in `out`."""
+def greedy_card(table: Table, teacher: Network, solved: dict) -> int:
+    """The card of the seat to play that is best by `teacher`'s value after the
+    trick (and its draw), every card seen: an answer, the best value; a lead,
+    the best value against the other seat's best answer to it. Once at most the
+    last draw is left after the trick, the exact value instead. (The draw is the
+    stock's real next cards: the teacher plays with the deal visible.)"""
+    seat = table.turn
+    hand, other = table.hands[seat], table.hands[1 - seat]
+    lines = [(c,) for c in hand] if table.trick else [(c, a) for c in hand for a in other]
+    values = np.zeros(len(lines))
+    rows, where, signs = [], [], []
+    for k, line in enumerate(lines):
+        after = table.copy()
+        for card in line:
+            after.play(card)
+        if after.pile() <= 2:
+            values[k] = reward(after.exact_points(solved), seat)
+        else:
+            position = after.position()
+            rows.append(codes(position))
+            where.append(k)
+            signs.append(((position.my_points, position.other_points), 1.0 if after.leader == seat else -1.0))
+    if rows:
+        points = np.array([p for p, _ in signs], dtype=np.float32)
+        valued = teacher.values(rows_of(np.array(rows), points))
+        values[where] = valued * np.array([sign for _, sign in signs])
+    if table.trick:
+        return hand[int(np.argmax(values))]
+    worst = values.reshape(len(hand), len(other)).min(axis=1)
+    return hand[int(np.argmax(worst))]
+
+
+def generate(
+    out: Path, seed: int, hands: int, explore: float, teacher: Path | None = None, log=say
+) -> dict[str, np.ndarray]:
+    """The data of `hands` hands, made (or read back) chunk by chunk in `out`
+    (`teacher`: the weights whose greedy play makes the moves, else normal's)."""
+    network = None if teacher is None else numpy_network(learned.read(teacher))
+    tag = "normal" if teacher is None else hashlib.sha256(teacher.read_bytes()).hexdigest()[:10]
     parts = []
     began = time.monotonic()
     for start in range(0, hands, CHUNK):
-        path = out / f"data-{seed}-{explore}-{start // CHUNK}.npz"
+        path = (
+            out / f"data-{seed}-{explore}-{start // CHUNK}.npz"
+            if tag == "normal"
+            else out / f"data-{seed}-{explore}-{tag}-{start // CHUNK}.npz"
+        )
         if not path.exists():
             cards, points, targets, hand_of = [], [], [], []
             for number in range(start, min(start + CHUNK, hands)):
-                kept, values = play_hand(seed, number, explore)
+                kept, values = play_hand(seed, number, explore, network)
                 cards += [c for c, _ in kept]
                 points += [p for _, p in kept]
                 targets += values
@@ -150,6 +197,11 @@ def generate(out: Path, seed: int, hands: int, explore: float, log=say) -> dict[
         with np.load(path) as part:
             parts.append({name: part[name] for name in part.files})
     return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+
+
+def numpy_network(network: learned.Network) -> Network:
+    """`network` in numpy (float32)."""
+    return Network(tuple((np.array(w, dtype=np.float32), np.array(b, dtype=np.float32)) for w, b in network.layers))
 
 
 def initial(seed: int, hidden: list[int]) -> Network:
@@ -294,14 +346,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--holdout", type=float, default=0.05)
+    parser.add_argument("--teacher", type=Path, default=None, help="weights whose greedy play makes the data")
     parser.add_argument("--ship", action="store_true", help="copy the weights over the package's")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()
-    data, held = split(generate(args.out, args.seed, args.hands, args.explore), args.holdout)
+    data, held = split(generate(args.out, args.seed, args.hands, args.explore, args.teacher), args.holdout)
     print(f"{len(data['targets'])} positions to train on, {len(held['targets'])} held out", flush=True)
     hidden = [int(h) for h in args.hidden.split(",")]
-    tag = f"{args.seed}-{args.explore}-{args.hands}-{args.hidden}-{args.batch}-{args.lr}"
+    taught = "" if args.teacher is None else "-" + hashlib.sha256(args.teacher.read_bytes()).hexdigest()[:10]
+    tag = f"{args.seed}-{args.explore}-{args.hands}-{args.hidden}-{args.batch}-{args.lr}{taught}"
     network = train(data, args.seed, hidden, args.epochs, args.batch, args.lr, args.out / f"checkpoint-{tag}.npz", held)
     learned.save(network.shipped(), args.out / "value.json")
     print(f"wrote {args.out / 'value.json'} after {time.monotonic() - began:.0f} s of wall time", flush=True)
