@@ -7,7 +7,9 @@ adds it for its own run.
 
 `--a` is the learned player (with `--samples` determinizations a move,
 `--depth` tricks played by normal before the network values a position, the
-weights of `--weights` or the shipped ones); `--b` any level. The figures
+weights of `--weights` or the shipped ones); `--b` any level, or `learned-b`
+with `--b-weights` (the same player on other weights). `--ppo` plays it against
+the PPO agent of bench/ppo.py instead (its figures; `pip install -e '.[ppo]'`). The figures
 and their intervals are bench/arena.py's. Run it on one core:
 `OPENBLAS_NUM_THREADS=1 nice -n 10 python bench/learned_arena.py ...`.
 """
@@ -37,12 +39,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--depth", type=int, default=learned_player.DEPTH)
     parser.add_argument("--confidence", type=float, default=learned_player.CONFIDENCE)
     parser.add_argument("--weights", type=Path, default=None)
+    parser.add_argument("--b-weights", type=Path, default=None, help="with --b learned-b: b's weights")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--ppo", action="store_true", help="against the PPO agent instead (bench/ppo.py, the ppo extra)"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     network = learned.read(args.weights) if args.weights else None
     bots.PLAYERS["learned"] = learned_player.make_player(network, args.samples, args.depth, args.confidence)
+    if args.b_weights is not None:  # two sets of weights, the same player otherwise
+        other = learned.read(args.b_weights)
+        bots.PLAYERS["learned-b"] = learned_player.make_player(other, args.samples, args.depth, args.confidence)
+    if args.ppo:
+        import ppo  # bench/ppo.py
+
+        flags = ["--json"] * args.json + ["--quiet"] * args.quiet
+        ppo.main(["--levels", "learned", "--hands", str(args.hands), "--seed", str(args.seed), *flags])
+        return
     figures = arena.run(
         "briscola", 2, "learned", args.b, args.hands, args.seed, args.jobs, progress=None if args.quiet else sys.stderr
     )
