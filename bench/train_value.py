@@ -1,6 +1,9 @@
 """Train the learned evaluation of Briscola for two (engine/bots/learned.py) from a seed.
 
-    python bench/train_value.py --out /tmp/learned --seed 1 --hands 40000 --epochs 12 [--ship]
+    python bench/train_value.py --out /tmp/learned --seed 1 --hands 200000 --hidden 64,32 --epochs 10 [--teacher V.json] [--ship]
+
+(that command made the shipped weights: 221 s of data and about 100 s of
+training on one core of this machine; docs/bots.md, research notes.)
 
 1. Data: `--hands` hands of the normal player against itself, on card
    indices with every card placed (engine/bots/learned_table.py), each move
@@ -10,11 +13,13 @@
    with the hand's result to the leader: the hard player's reward (+1 won,
    -1 lost, a tenth of the card-point difference over 120), the last tricks
    searched exactly as the hard player's playouts do. Written in chunks of
-   `CHUNK` hands to OUT/data-K.npz; a chunk already there is kept (resume).
+   `CHUNK` hands to OUT/data-*.npz; a chunk already there is kept (resume).
+   With `--teacher V.json` both seats play greedily on that network instead,
+   every card seen (`greedy_card`): a step of self-play.
 2. Training: a multilayer perceptron (`--hidden`, ReLU), mean squared error,
    Adam, minibatches, in numpy with its gradients written out (no torch).
    The last `--holdout` of the hands are held out and their error printed
-   after each epoch. After each epoch OUT/checkpoint.npz holds the weights,
+   after each epoch. After each epoch OUT/checkpoint-*.npz holds the weights,
    Adam's moments and the epoch: a run stopped and started again goes on
    from there and ends with the same weights. The minibatches of an epoch
    come from `--seed` and the epoch alone.
@@ -339,10 +344,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("/tmp/learned"))
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--hands", type=int, default=40000)
+    parser.add_argument("--hands", type=int, default=200000)
     parser.add_argument("--explore", type=float, default=0.05)
     parser.add_argument("--hidden", default="64,32", help="hidden layer sizes")
-    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--holdout", type=float, default=0.05)
