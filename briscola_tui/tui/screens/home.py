@@ -34,7 +34,7 @@ MENU = [
 """The home menu: always these items, so each keeps its number (Resume is there, dim, when
 there is no game to resume, and says so when chosen). Translated with `_` when shown."""
 SUBTITLE = N_(" Dealt by mental poker: no one, the host included, sees a hidden card.")
-KEYS = N_(" digits choose   arrows move   Enter confirm   Escape back   ctrl+q quit")
+KEYS = N_(" digits choose  arrows move  Enter confirm  c club  Escape back  ctrl+q quit")
 
 
 MONTHS = (
