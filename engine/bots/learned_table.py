@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..cards import SUITS, Card
 from ..games.briscola import POINTS, STRENGTH, BriscolaState
 from ..state import CHANCE, State
+from . import briscola2
 from .endgame import INFINITY, Endgame, answers, points_of
 from .learned import Position
 from .normal.indices import choose, lead
@@ -21,15 +22,8 @@ from .rewards import POINT_WEIGHT
 
 
 def supports(state) -> bool:
-    """Briscola for two in play, the plain game and the usual card order and points."""
-    return (
-        isinstance(state, BriscolaState)
-        and state.n == 2
-        and state.exchange_card is None
-        and not state.black_hand
-        and state.strength == STRENGTH
-        and state.phase == "play"
-    )
+    """Briscola for two in play (`briscola2.supports`), with the usual card order, a card to play."""
+    return briscola2.supports(state) and state.strength == STRENGTH and state.phase == "play"
 
 
 @dataclass
