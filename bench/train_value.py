@@ -96,13 +96,7 @@ class Network:
     layers: tuple[tuple[np.ndarray, np.ndarray], ...]
 
     def values(self, rows: np.ndarray) -> np.ndarray:
-        out = rows
-        last = len(self.layers) - 1
-        for i, (weights, biases) in enumerate(self.layers):
-            out = out @ weights + biases
-            if i < last:
-                out = np.maximum(out, 0.0)
-        return out[:, 0]
+        return forward(self, rows)[-1][:, 0]
 
     def shipped(self) -> learned.Network:
         """The same network for engine/bots/learned.py (each float32 as the Python float it is)."""
@@ -220,21 +214,24 @@ def initial(seed: int, hidden: list[int]) -> Network:
     return Network(tuple(layers))
 
 
-def gradients(network: Network, rows: np.ndarray, targets: np.ndarray) -> tuple[float, list[np.ndarray]]:
-    """Mean squared error of the batch and its gradient by each array (w0, b0, w1, b1, ...)."""
+def forward(network: Network, rows: np.ndarray) -> list[np.ndarray]:
+    """The rows, then each layer's output (ReLU between layers, none after the last)."""
     activations = [rows]
-    out = rows
     last = len(network.layers) - 1
     for i, (weights, biases) in enumerate(network.layers):
-        out = out @ weights + biases
-        if i < last:
-            out = np.maximum(out, 0.0)
-        activations.append(out)
-    error = out[:, 0] - targets
+        out = activations[-1] @ weights + biases
+        activations.append(np.maximum(out, 0.0) if i < last else out)
+    return activations
+
+
+def gradients(network: Network, rows: np.ndarray, targets: np.ndarray) -> tuple[float, list[np.ndarray]]:
+    """Mean squared error of the batch and its gradient by each array (w0, b0, w1, b1, ...)."""
+    activations = forward(network, rows)
+    error = activations[-1][:, 0] - targets
     loss = float(np.mean(error**2))
     delta = (2.0 / len(targets)) * error[:, None].astype(np.float32)
     grads: list[np.ndarray] = []
-    for i in range(last, -1, -1):
+    for i in range(len(network.layers) - 1, -1, -1):
         weights = network.layers[i][0]
         grads[:0] = [activations[i].T @ delta, delta.sum(axis=0)]
         if i:

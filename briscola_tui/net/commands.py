@@ -326,10 +326,10 @@ def _host_bots(host: Host, options: HostOptions, entries: list[bytes], level: st
     session = host.session
     player = players.get(level)
     out = {}
+    person = level_identity(level)  # each one's key vouched for by its level's: the ledger rates levels
     for seat in range(session.players - options.bots, session.players):
         identity = Identity.load_or_create(_bot_key(host.table_id, seat))
         store = FileSeatStore.for_seat(host.table_id, seat)
-        person = level_identity(level)  # its key vouched for by its level's: the ledger rates levels
         bot, owed = TableSession.resume(seat, identity, store, entries, name=bot_name(seat), person=person)
         out[seat] = Bot(bot, player, random.Random(), owed)
     return out
