@@ -65,3 +65,26 @@ def test_names_are_bounded_and_kept_as_they_came():
     hostile = "\x1b]0;pwned\x07[b]" + "x" * 100
     got = read(record(host=hostile, seated=f"{hostile}\x1fBo"), A.port)
     assert got is not None and got.host == hostile[:MAX_NAME] and got.seated == (hostile[:MAX_NAME], "Bo")
+
+
+def test_a_browser_keeps_the_newest_announcement_of_a_table_whatever_order_they_arrive_in():
+    """An answer queued before a change can arrive after the change's own announcement: the
+    serial (net/mdns.py) keeps the list from going back to the old seats."""
+    from zeroconf.asyncio import AsyncServiceInfo
+
+    from briscola_tui.net.mdns import SERIAL, SERVICE, Browser
+
+    def heard(a: Announcement, serial: int) -> AsyncServiceInfo:
+        fields = {**properties(a), SERIAL: str(serial)}
+        return AsyncServiceInfo(
+            SERVICE, f"t.{SERVICE}", addresses=[bytes([10, 0, 0, 5])], port=a.port, properties=fields
+        )
+
+    seated = Announcement("chiamata", 5, ("Ada", "cpu4", "Bo"), True, "Ada", TABLE, 40123, plate=42)
+    browser = Browser()
+    browser._keep(f"t.{SERVICE}", heard(A, 1_000))
+    browser._keep(f"t.{SERVICE}", heard(seated, 1_001))
+    browser._keep(f"t.{SERVICE}", heard(A, 1_000))  # (the old one, late)
+    assert [s.announcement.seated for s in browser.tables()] == [("Ada", "cpu4", "Bo")]
+    browser._keep(f"t.{SERVICE}", heard(A, 1_002))  # (Bo left: a newer one)
+    assert [s.announcement.seated for s in browser.tables()] == [("Ada", "cpu4")]

@@ -71,6 +71,7 @@ def test_friends_and_a_spectator_find_the_table_by_its_code_alone(machines, chil
     first, code, table = host(children, a, "Ada", "--game", "briscola", "--players", "3", "--bots", "1", "--hands", "1")
     other, other_code, other_table = host(children, c, "Cat", "--game", "briscola", "--players", "2", "--bots", "1")
     assert code.split("-")[0] != other_code.split("-")[0]  # the second host picked a plate not in use
+    other.wait_for(r"cpu1 joins", WAIT)  # (its computer player seated: one seat free from now on)
     heard = {t["table"]: t for t in listen(b)}
     assert heard[table]["plate"] == int(code.split("-")[0]) and heard[table]["addresses"] == [a.address]
     assert heard[other_table]["host"] == "Cat" and heard[other_table]["free"] == 1

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
+from zeroconf import DNSQuestionType, InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from ..language import _
@@ -34,6 +34,10 @@ already heard stay)."""
 MAX_LOOKUPS = 16
 """Records a browser asks for at once (the rest wait for the next time they are announced)."""
 LOOKUP_MS = 3000
+SERIAL = "n"
+"""The text record's key for the announcement's serial: it grows with every change, and a
+browser keeps the highest it has heard (an answer queued before a change can arrive after
+the change's own announcement)."""
 
 
 class MulticastRefused(OSError):
@@ -88,6 +92,12 @@ def _open(interfaces: list[str]) -> AsyncZeroconf:
     return AsyncZeroconf(interfaces=interfaces or InterfaceChoice.All, ip_version=IPVersion.V4Only)
 
 
+def serial_of(record: dict[bytes, bytes | None]) -> int:
+    """The serial in a text record heard (0 where there is none, or no number)."""
+    value = record.get(SERIAL.encode()) or b""
+    return int(value) if value.isdigit() and len(value) <= 20 else 0
+
+
 class Advertiser:
     """A table's announcement on the LAN, from `start` until `close` (its goodbye)."""
 
@@ -95,15 +105,17 @@ class Advertiser:
         self.addresses = addresses
         self.zeroconf: AsyncZeroconf | None = None
         self.info: AsyncServiceInfo | None = None
+        self.serial = 0
 
     def _info(self, a: Announcement) -> AsyncServiceInfo:
         label = a.table[:16]
+        self.serial = max(self.serial + 1, time.time_ns() // 1_000_000)  # (a restarted host's are later too)
         return AsyncServiceInfo(
             SERVICE,
             f"{label}.{SERVICE}",
             addresses=[ipaddress.ip_address(x).packed for x in self.addresses],
             port=a.port,
-            properties=properties(a),
+            properties={**properties(a), SERIAL: str(self.serial)},
             server=f"briscola-{label}.local.",
         )
 
@@ -112,12 +124,14 @@ class Advertiser:
         The name holds the table's random id, so no other responder claims it: no probing."""
         self.zeroconf = _open(self.addresses)
         self.info = self._info(a)
-        await self.zeroconf.async_register_service(self.info, cooperating_responders=True)
+        await (await self.zeroconf.async_register_service(self.info, cooperating_responders=True))
 
     async def update(self, a: Announcement) -> None:
+        """Announce `a` in `start`'s place. Returns once its announcements are sent, so that
+        no older announcement goes out after a newer one."""
         if self.zeroconf is not None:
             self.info = self._info(a)
-            await self.zeroconf.async_update_service(self.info)
+            await (await self.zeroconf.async_update_service(self.info))
 
     async def close(self) -> None:
         """Withdraw the table (a goodbye: browsers drop it at once) and stop."""
@@ -136,6 +150,7 @@ class Seen:
     announcement: Announcement
     addresses: tuple[str, ...]
     heard: float  # time.monotonic()
+    serial: int = 0  # the announcement's, which grows with every change
 
 
 class Browser:
@@ -150,9 +165,17 @@ class Browser:
         self.browser: AsyncServiceBrowser | None = None
 
     async def start(self) -> None:
-        """Listen (MulticastRefused, or an OSError of the system's, when it cannot)."""
+        """Listen (MulticastRefused, or an OSError of the system's, when it cannot).
+
+        Every question asks for a multicast answer (QM). zeroconf's first question would
+        ask for a unicast one (QU), sent to port 5353 of this machine; where several
+        programs share that port (a host and a joiner on one machine, two joiners) the
+        system hands it to one of them, perhaps not this one, and the next question is
+        a second later."""
         self.zeroconf = _open([])
-        self.browser = AsyncServiceBrowser(self.zeroconf.zeroconf, [SERVICE], handlers=[self._heard])
+        self.browser = AsyncServiceBrowser(
+            self.zeroconf.zeroconf, [SERVICE], handlers=[self._heard], question_type=DNSQuestionType.QM
+        )
 
     def tables(self) -> list[Seen]:
         return sorted(self.seen.values(), key=lambda s: s.heard, reverse=True)
@@ -182,7 +205,7 @@ class Browser:
     async def _look_up(self, service_type: str, name: str) -> None:
         info = AsyncServiceInfo(service_type, name)
         assert self.zeroconf is not None
-        if await info.async_request(self.zeroconf.zeroconf, LOOKUP_MS):
+        if await info.async_request(self.zeroconf.zeroconf, LOOKUP_MS, question_type=DNSQuestionType.QM):
             self._keep(name, info)
 
     def _keep(self, name: str, info: AsyncServiceInfo) -> None:
@@ -196,7 +219,10 @@ class Browser:
         before = self.seen.get(name)
         if before is None and len(self.seen) >= MAX_TABLES:
             return  # (a flood of records does not push out the tables already heard)
+        serial = serial_of(info.properties)
+        if before is not None and serial < before.serial:
+            return  # (an older announcement, heard after a newer one)
         heard = before.heard if before is not None else time.monotonic()
-        self.seen[name] = Seen(announcement, addresses, heard)
+        self.seen[name] = Seen(announcement, addresses, heard, serial)
         if before is None or before.announcement != announcement or before.addresses != addresses:
             self.changed()
