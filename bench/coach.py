@@ -3,12 +3,22 @@
     python bench/coach.py                 # human-readable
     python bench/coach.py --json          # {"briscola2": {"mean_s": .., "p95_s": .., "max_s": .., "hard_share": ..}, ...}
     python bench/coach.py --hands 3       # more hands per game
+    python bench/coach.py --review        # the review of a whole hand, screened and in full
 
 For each game, a few seeded hands are played by the normal player; at every
-decision of seat 1 with more than one choice, `advise` is timed at its
-default budget (hard's move plus every choice on the same samples), and
-hard's move alone is timed on the same view, to show its share. Time is CPU
+decision of seat 1 with more than one choice, the hint (`coach.hint`, the
+table's `h`: hard's move, its search cut at `HINT_SECONDS` of wall clock,
+plus every choice on the same samples) is timed, and the review's hard move
+alone is timed on the same view, to show its share. Time is CPU
 time of this process (`time.process_time`), one core.
+
+`--review`: seat 1 plays the normal player's move but a random legal one
+with the chance `--err` (a player who errs, so that there is something to
+find); its hand is reviewed by `coach.review` (hard asked only where a
+choice beats the player's by the margin) and by the full advice at every
+decision (what the review did before), alternating which goes first, and
+the two must list the same findings. Per game: CPU of each (mean, max),
+their ratio, and the CPU to the first finding of each.
 """
 
 from __future__ import annotations
@@ -36,7 +46,8 @@ CONFIGS = {
 }
 
 
-def hand(game, seed: int):
+def hand(game, seed: int, err: float = 0.0):
+    """A hand played by the normal player, seat 1 playing a random legal move with chance `err`."""
     rng = random.Random(seed)
     deck = game.deck()
     rng.shuffle(deck)
@@ -48,6 +59,8 @@ def hand(game, seed: int):
             full.apply(full.chance_outcome())
             continue
         action = NORMAL_PLAYOUT(full, rng)
+        if full.current_player() == 1 and rng.random() < err:
+            action = rng.choice(full.legal_actions())
         actions.append(action)
         full.apply(action)
     return deal, actions
@@ -58,11 +71,11 @@ def measure(name: str, players: int, hands: int) -> dict:
     advice, alone = [], []
     for seed in range(hands):
         deal, actions = hand(game, seed)
-        for i, (view, action) in enumerate(coach.seat_decisions(game, 0, deal, actions, 1)):
+        for i, (view, _action) in enumerate(coach.seat_decisions(game, 0, deal, actions, 1)):
             if len(view.legal) < 2:
                 continue
             t = time.process_time()
-            coach.advise(view, random.Random(i), extra=(action,))
+            coach.hint(view, random.Random(i))
             advice.append(time.process_time() - t)
             t = time.process_time()
             coach.HARD(view, random.Random(i))
@@ -77,15 +90,72 @@ def measure(name: str, players: int, hands: int) -> dict:
     }
 
 
+def full_review(decisions, seed: int, clock: list[float]) -> list:
+    """Every decision's full advice, as the review did before it was screened; the CPU
+    at its first finding appended to `clock`."""
+    listed = [(v, a) for v, a in decisions if len(v.legal) > 1]
+    found = []
+    for i, (view, action) in enumerate(listed):
+        advice = coach.advise(view, random.Random(coach.decision_seed(seed, i)), extra=(action,))
+        finding = coach.finding_of(i, view, action, advice)
+        if finding is not None:
+            found.append(finding)
+            if len(clock) == 1:
+                clock.append(time.process_time())
+    return found
+
+
+def screened_review(decisions, seed: int, clock: list[float]) -> list:
+    def found(_finding) -> None:
+        if len(clock) == 1:
+            clock.append(time.process_time())
+
+    return list(coach.review(decisions, 1, seed=seed, found=found).findings)
+
+
+def measure_review(name: str, players: int, hands: int, err: float) -> dict:
+    game = make(name, players)
+    cpu: dict[str, list[float]] = {"screened": [], "full": []}
+    first: dict[str, list[float]] = {"screened": [], "full": []}
+    findings = 0
+    for seed in range(hands):
+        deal, actions = hand(game, seed, err)
+        decisions = coach.seat_decisions(game, 0, deal, actions, 1)
+        order = [("screened", screened_review), ("full", full_review)]
+        results = {}
+        for label, run in order if seed % 2 == 0 else order[::-1]:
+            clock = [time.process_time()]
+            results[label] = run(decisions, seed, clock)
+            cpu[label].append(time.process_time() - clock[0])
+            if len(clock) > 1:
+                first[label].append(clock[1] - clock[0])
+        assert results["screened"] == results["full"], (name, seed)  # the same findings
+        findings += len(results["full"])
+    out = {"hands": hands, "findings": findings}
+    for label in cpu:
+        out[f"{label}_mean_s"] = round(sum(cpu[label]) / hands, 3)
+        out[f"{label}_max_s"] = round(max(cpu[label]), 3)
+        out[f"{label}_first_finding_max_s"] = round(max(first[label]), 3) if first[label] else None
+    out["ratio"] = round(sum(cpu["full"]) / sum(cpu["screened"]), 2)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2)
     parser.add_argument("--only", choices=sorted(CONFIGS))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--review", action="store_true", help="time the review of whole hands")
+    parser.add_argument("--err", type=float, default=0.25, help="--review: seat 1's chance of a random move")
     args = parser.parse_args()
     out = {}
     for key, (name, players) in CONFIGS.items():
         if args.only and key != args.only:
+            continue
+        if args.review:
+            out[key] = measure_review(name, players, args.hands, args.err)
+            if not args.json:
+                print(f"{key:<13} " + "  ".join(f"{k} {v}" for k, v in out[key].items()))
             continue
         out[key] = measure(name, players, args.hands)
         if not args.json:
@@ -93,7 +163,7 @@ def main() -> int:
             print(
                 f"{key:<13} {r['decisions']:>3} decisions  mean {r['mean_s'] * 1000:6.0f} ms  "
                 f"p95 {r['p95_s'] * 1000:6.0f} ms  max {r['max_s'] * 1000:6.0f} ms  "
-                f"hard's move {r['hard_share']:.0%} of it"
+                f"the review's hard move alone {r['hard_share']:.0%} of it"
             )
     if args.json:
         print(json.dumps(out))

@@ -149,3 +149,29 @@ def test_the_review_looks_only_at_choices():
     last = [(v, a) for v, a in decisions if len(v.legal) == 1]
     assert last  # the last trick: one card left
     assert coach.review(last, 1, **FAST).decisions == 0
+
+
+@pytest.mark.parametrize("name,players,seed", [("briscola", 2, 11), ("calabresella", 3, 13)])
+def test_the_review_finds_what_every_decisions_full_advice_finds_and_says_each_at_once(name, players, seed):
+    """The review asks hard only where a choice beats the player's by the margin on the
+    advice's samples; its findings are those of the full advice at every decision (what it
+    did before), and each reaches `found` as soon as it is known."""
+    game = make(name, players)
+
+    def careless(view, i):  # the first choice or the last, whatever they give away
+        return view.legal[-1] if i % 2 else view.legal[0]
+
+    deal, actions = played_hand(game, seed, careless, seat=1)
+    decisions = coach.seat_decisions(game, 0, deal, actions, 1)
+    listed = [(v, a) for v, a in decisions if len(v.legal) > 1]
+    full = []
+    for i, (view, action) in enumerate(listed):
+        advice = coach.advise(view, random.Random(coach.decision_seed(4, i)), extra=(action,), **CLEAR)
+        finding = coach.finding_of(i, view, action, advice)
+        if finding is not None:
+            full.append(finding)
+    heard: list = []
+    result = coach.review(decisions, 1, seed=4, found=heard.append, **CLEAR)
+    assert list(result.findings) == full and full  # something to find, and the same found, in the hand's order
+    clear_first = sorted(full, key=lambda f: coach.thinned(listed[f.decision - 1][0]))
+    assert heard == clear_first  # each said once known: the clear losses first, then the thinned choices'

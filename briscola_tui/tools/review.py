@@ -320,12 +320,21 @@ def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> in
                 )
                 err.flush()
 
-            result = coach.review(decisions, s, seed=seed, progress=progress, **budget)
-            err.write("\r\x1b[K" if err.isatty() else "\n")
+            def found(finding, decisions=decisions, s=s):  # (said at once: the first comes long before the end)
+                err.write("\r\x1b[K" if err.isatty() else "\n")
+                unit = coach.unit_of(decisions[0][0].state)
+                for line in hand_lines(coach.Review(s, 0, (finding,), unit)):
+                    print("  " + line, file=out)
+                out.flush()
+
             print(_("hand {h}, seat {s}:").format(h=number + 1, s=s), file=out)
             if number not in opened:
                 print("  " + _("(not audited: from this seat's secrets on this machine)"), file=out)
-            for line in hand_lines(result):
-                print("  " + line, file=out)
+            out.flush()
+            result = coach.review(decisions, s, seed=seed, progress=progress, found=found, **budget)
+            err.write("\r\x1b[K" if err.isatty() else "\n")
+            if not result.findings:
+                for line in hand_lines(result):
+                    print("  " + line, file=out)
             out.flush()
     return OK

@@ -39,7 +39,7 @@ from ..state import CHANCE, TERMINAL, Action, State
 from . import StateView, hard
 from .narrowing import WIDE, discard_candidates, thin_bids, thin_calls
 from .playout import NORMAL_PLAYOUT
-from .rollout import finisher, playout
+from .rollout import fast_module, fast_playout, finisher, playout
 
 SAMPLES = 48
 """At most this many determinizations per advice (each choice is played on every one)."""
@@ -55,6 +55,12 @@ MARGIN = {"point": 4.0, "third": 1.5}
 HARD = hard.make_player(seconds=None)
 """The hard player at its default budget, without the wall-clock safety net: the same
 rng gives the same move however loaded the machine (the review is reproducible)."""
+HINT_SECONDS = 0.6
+"""The hint's hard player ends its search after this long (wall clock) if its budget has
+not ended it before: only the dearest decisions come near (a Chiamata bid, whose
+playouts bid on the engine), and the choices are then estimated within the second a
+player waits for a hint at most."""
+HINT = hard.make_player(seconds=HINT_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -105,10 +111,10 @@ def unit_of(state: State) -> str:
     return "third" if isinstance(state, CalabresellaState) else "point"
 
 
-def candidates(view, chosen: Action, extra: Iterable[Action] = ()) -> list[Action]:
+def candidates(view, extra: Iterable[Action] = ()) -> list[Action]:
     """The choices the advice compares: every legal one, unless there are more than
-    `WIDE` (a bid with targets, a call of any card, a discard): then hard's narrowing,
-    with hard's choice and `extra` (the player's) added."""
+    `WIDE` (a bid with targets, a call of any card, a discard): then hard's narrowing
+    (`thinned`), with `extra` (the player's) added; hard's choice is added once known."""
     legal = view.legal
     state = view.state
     if state.phase == "discard":
@@ -120,10 +126,15 @@ def candidates(view, chosen: Action, extra: Iterable[Action] = ()) -> list[Actio
     else:
         listed = thin_bids(list(legal))
     out: list[Action] = []
-    for action in (chosen, *extra, *listed):
+    for action in (*extra, *listed):
         if not any(_same(action, a) for a in out):
             out.append(action)
     return out
+
+
+def thinned(view) -> bool:
+    """Whether `candidates` leaves some legal choices out."""
+    return view.state.phase == "discard" or len(view.legal) > WIDE
 
 
 def advise(
@@ -138,40 +149,111 @@ def advise(
     legal = view.legal
     if not legal:
         raise ValueError(f"seat {view.seat} has nothing to decide now")
-    state = view.state
-    unit = unit_of(state)
+    trials = Trials(view, sampling_seed(rng), samples, budget, extra)
     choice = player(view, rng) if len(legal) > 1 else legal[0]
-    actions = candidates(view, choice, extra)
-    try:
-        determinizer = Determinizer(view)
-    except Inconsistent:  # not a view the engine built: nothing to simulate
-        zero = tuple(Estimate(a, 0.0, 0.0, 0.0, 0.0, 0.0) for a in actions)
-        return Advice(choice, zero, 0, unit)
-    left = _plays_left(state)
-    n = max(MIN_SAMPLES, min(samples, budget // max(1, left * len(actions))))
-    finish = finisher(state.game)
-    seat = view.seat
-    rows: list[list[tuple[float, float, float]]] = [[] for _ in actions]
-    for _ in range(n):
-        full = determinizer.sample(rng)
-        seed = rng.getrandbits(32)
-        for i, action in enumerate(actions):
-            sim = full.clone()
-            sim.apply(action)
-            totals = playout(sim, Random(seed), NORMAL_PLAYOUT, finish)
-            rows[i].append(_read(sim, seat, totals))
-    base = [r[0] for r in rows[0]]
-    estimates = []
-    for action, row in zip(actions, rows):
-        points = [r[0] for r in row]
-        diffs = [p - b for p, b in zip(points, base)]
-        estimates.append(
-            Estimate(
-                action, _mean(points), _mean([r[1] for r in row]), _mean([r[2] for r in row]), _mean(diffs), _se(diffs)
+    return trials.advice(choice)
+
+
+def hint(view, rng: Random) -> Advice:
+    """The table's `h`: `advise` with `HINT`, within a second."""
+    return advise(view, rng, player=HINT)
+
+
+def sampling_seed(rng: Random) -> int:
+    """The seed of an advice's determinizations, drawn from a copy of `rng`: hard's move
+    takes `rng` as it was given (a hand played by hard with these seeds reviews to
+    nothing), and the choices are estimated on other samples than hard chose on."""
+    copy = Random()
+    copy.setstate(rng.getstate())
+    return copy.getrandbits(64)
+
+
+class Trials:
+    """Every choice the advice compares (`candidates`, before hard's move is known),
+    played out on the same determinizations: a row per choice of (points, win, score)
+    per sample. A choice not among them (hard's, where the choices are thinned) is
+    played on the same samples when asked for (`row`)."""
+
+    def __init__(self, view, seed: int, samples: int, budget: int, extra: Iterable[Action]) -> None:
+        self.view, self.seed = view, seed
+        self.solved: dict = {}  # the exact finishes searched, shared by the samples (as in hard)
+        self.unit = unit_of(view.state)
+        self.actions = candidates(view, extra)
+        left = _plays_left(view.state)
+        self.n = max(MIN_SAMPLES, min(samples, budget // max(1, left * len(self.actions))))
+        self.rows = self._play(self.actions)
+
+    def _play(self, actions: list[Action]) -> list[list[tuple[float, float, float]]]:
+        rows: list[list[tuple[float, float, float]]] = [[] for _ in actions]
+        try:
+            determinizer = Determinizer(self.view)
+        except Inconsistent:  # not a view the engine built: nothing to simulate
+            self.n = 0
+            return rows
+        rng = Random(self.seed)
+        for _ in range(self.n):
+            full = determinizer.sample(rng)
+            seed = rng.getrandbits(32)
+            for i, action in enumerate(actions):
+                sim = full.clone()
+                sim.apply(action)
+                rows[i].append(self._finish(sim, Random(seed)))
+        return rows
+
+    def _finish(self, sim: State, rng: Random) -> tuple[float, float, float]:
+        """The hand of `sim` finished by the normal player, read for the seat: on card
+        indices where hard's playouts run on them (`fast_playout`), else on the engine."""
+        seat, game = self.view.seat, sim.game
+        module = fast_module(game, sim)
+        if module is None:
+            return _read(sim, seat, playout(sim, rng, NORMAL_PLAYOUT, finisher(game)))
+
+        def read(state: State, totals=None, final=None) -> tuple[float, float, float]:
+            return _read(state, seat, totals, final)
+
+        return fast_playout(sim, rng, NORMAL_PLAYOUT, module, read, self.solved)[0]
+
+    def row(self, action: Action) -> list[tuple[float, float, float]]:
+        for listed, row in zip(self.actions, self.rows):
+            if _same(listed, action):
+                return row
+        self.actions.append(action)
+        self.rows.append(self._play([action])[0])
+        return self.rows[-1]
+
+    def beaten(self, played: Action) -> bool:
+        """Whether some choice beats `played` by the review's margin, points and standard
+        errors (if none does, hard's choice cannot: it is among them, or the choices were
+        thinned and hard must be asked)."""
+        mine = [r[0] for r in self.row(played)]
+        if thinned(self.view):
+            return True
+        for row in self.rows:
+            diffs = [r[0] - m for r, m in zip(row, mine)]
+            cost = _mean(diffs)
+            if cost > MARGIN[self.unit] and cost > MARGIN_SE * _se(diffs):
+                return True
+        return False
+
+    def advice(self, choice: Action) -> Advice:
+        """The estimates, each paired with hard's `choice`, best points first."""
+        base = [r[0] for r in self.row(choice)]
+        estimates = []
+        for action, row in zip(self.actions, self.rows):
+            points = [r[0] for r in row]
+            diffs = [p - b for p, b in zip(points, base)]
+            estimates.append(
+                Estimate(
+                    action,
+                    _mean(points),
+                    _mean([r[1] for r in row]),
+                    _mean([r[2] for r in row]),
+                    _mean(diffs),
+                    _se(diffs),
+                )
             )
-        )
-    estimates.sort(key=lambda e: (-e.points, -e.win))
-    return Advice(choice, tuple(estimates), n, unit)
+        estimates.sort(key=lambda e: (-e.points, -e.win))
+        return Advice(choice, tuple(estimates), self.n, self.unit)
 
 
 def review(
@@ -179,28 +261,54 @@ def review(
     seat: int,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
-    **budget,
+    found: Callable[[Finding], None] | None = None,
+    samples: int = SAMPLES,
+    budget: int = PLAY_BUDGET,
+    player=HARD,
 ) -> Review:
     """The seat's decisions (view before, action taken) where hard's choice was
     clearly better. Decision i (from 0) is advised with `Random(decision_seed(seed, i))`,
-    so a hand played with those moves lists nothing. `progress(i, n)` before each."""
+    so a hand played with those moves lists nothing. `progress(i, n)` before each,
+    `found(finding)` as soon as one is known.
+
+    Every decision's choices are played out first (`Trials`); hard is asked only where a
+    choice beats the player's by the margin on those samples (`Trials.beaten`): elsewhere
+    its choice could not, so the review is the one every decision's full advice would
+    give, at a fraction of the CPU. It is asked where the samples show a clear loss
+    first, then where the choices were thinned (an auction, a discard), so that the
+    first finding comes early; the findings are listed in the hand's order."""
     listed = [(v, a) for v, a in decisions if len(v.legal) > 1]
     unit = unit_of(listed[0][0].state) if listed else "point"
-    findings = []
+    doubtful: list[tuple[int, Trials]] = []
     for i, (view, action) in enumerate(listed):
         if progress is not None:
             progress(i + 1, len(listed))
-        advice = advise(view, Random(decision_seed(seed, i)), extra=(action,), **budget)
-        if _same(advice.choice, action):
-            continue
-        played, best = advice.of(action), advice.of(advice.choice)
-        assert played is not None and best is not None  # both were compared
-        cost, se = best.points - played.points, played.se
-        if cost > MARGIN[advice.unit] and cost > MARGIN_SE * se:
-            state = view.state
-            trick = len(state.tricks) + 1 if state.phase == "play" else 0
-            findings.append(Finding(i + 1, trick, state.phase, played, best, cost, se))
-    return Review(seat, len(listed), tuple(findings), unit)
+        trials = Trials(view, sampling_seed(Random(decision_seed(seed, i))), samples, budget, (action,))
+        if trials.beaten(action):
+            doubtful.append((i, trials))
+    findings = []
+    for i, trials in sorted(doubtful, key=lambda d: thinned(d[1].view)):
+        view, action = listed[i]
+        finding = finding_of(i, view, action, trials.advice(player(view, Random(decision_seed(seed, i)))))
+        if finding is not None:
+            findings.append(finding)
+            if found is not None:
+                found(finding)
+    return Review(seat, len(listed), tuple(sorted(findings, key=lambda f: f.decision)), unit)
+
+
+def finding_of(i: int, view, action: Action, advice: Advice) -> Finding | None:
+    """Decision `i`'s finding, if hard's choice beat `action` clearly."""
+    if _same(advice.choice, action):
+        return None
+    played, best = advice.of(action), advice.of(advice.choice)
+    assert played is not None and best is not None  # both were compared
+    cost, se = best.points - played.points, played.se
+    if not (cost > MARGIN[advice.unit] and cost > MARGIN_SE * se):
+        return None
+    state = view.state
+    trick = len(state.tricks) + 1 if state.phase == "play" else 0
+    return Finding(i + 1, trick, state.phase, played, best, cost, se)
 
 
 def decision_seed(seed: int, index: int) -> int:
@@ -234,20 +342,26 @@ def seat_decisions(game, dealer: int, deal, actions: Iterable[Action], seat: int
 # --- reading a playout ------------------------------------------------------------
 
 
-def _read(state: State, seat: int, totals) -> tuple[float, float, float]:
-    """(the side's points, 1 if it won the hand else 0 (a draw 0.5), the seat's score)."""
-    if totals is not None:  # Briscola for two's exact finish: side points, not a final state
+def _read(state: State, seat: int, totals=None, final=None) -> tuple[float, float, float]:
+    """(the side's points, 1 if it won the hand else 0 (a draw 0.5), the seat's score), of
+    a hand finished: `state` final, or `totals` (Briscola for two's side points, from the
+    exact finish or a playout on numbers) or `final` ((each seat's score, each seat's
+    points) of a playout on numbers, engine/bots/fast_*.py) given."""
+    if totals is not None:
         mine, theirs = totals[seat], totals[1 - seat]
         won = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
         return float(mine), won, (1.0 if won == 1.0 else -1.0 if won == 0.0 else 0.0)
-    assert state.current_player() == TERMINAL
-    out = state.outcome()
+    if final is None:
+        assert state.current_player() == TERMINAL
+        out = state.outcome()
+        final = (out.score, out.points)
+    scores, seat_points = final
     side = _side(state, seat)
-    points = float(sum(out.points[s] for s in side))
-    score = float(out.score[seat]) if out.score else 0.0
+    points = float(sum(seat_points[s] for s in side))
+    score = float(scores[seat]) if scores else 0.0
     if isinstance(state, BriscolaState):
         others = [s for s in range(state.n) if s not in side]
-        theirs = max(sum(out.points[s] for s in group) for group in _groups(state, others))
+        theirs = max(sum(seat_points[s] for s in group) for group in _groups(state, others))
         won = 1.0 if points > theirs else 0.5 if points == theirs else 0.0
     else:
         won = 1.0 if score > 0 else 0.0

@@ -4,13 +4,17 @@ Briscola for two, by the exact search of its last tricks (`briscola_finish`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
+from typing import TypeVar
 
 from ..games.briscola import Briscola, BriscolaState
 from ..games.calabresella import Calabresella
 from ..games.chiamata import Chiamata
 from ..state import CHANCE, TERMINAL, State
 from . import briscola2, fast_briscola, fast_calabresella, fast_chiamata
+
+Read = TypeVar("Read")
 
 
 def plays_left(state: State) -> int:
@@ -55,12 +59,14 @@ def fast_module(game, state: State):
     return None
 
 
-def fast_playout(state: State, rng: Random, policy, module, rewards, solved: dict) -> tuple[list[float], int]:
+def fast_playout(
+    state: State, rng: Random, policy, module, rewards: Callable[..., Read], solved: dict
+) -> tuple[Read, int]:
     """Finish the hand of full `state` with the normal player (`policy`,
     `NORMAL_PLAYOUT`): on the engine (`state` changed in place) until
-    `module` supports the position, then on card indices; (every seat's
-    reward, steps taken on numbers: those on the engine are in
-    `state.history`)."""
+    `module` supports the position, then on card indices; (what `rewards`
+    reads of the finish (every seat's reward, for hard), steps taken on
+    numbers: those on the engine are in `state.history`)."""
     while not module.supports(state):
         turn = state.current_player()
         if turn == TERMINAL:

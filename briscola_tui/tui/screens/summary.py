@@ -27,7 +27,7 @@ from ..widgets.cards import Style, sort_hand
 from ..widgets.literal import literal
 
 if TYPE_CHECKING:
-    from engine.bots.coach import Review
+    from engine.bots.coach import Finding, Review
     from protocol.events import TrickTaken
 
 HandScore = tuple[int, tuple[int, ...] | None]
@@ -158,11 +158,19 @@ class SummaryScreen(Screen):
     ]
 
     class Reviewing(Message):
-        """From the review's worker: decision `i` of `n` is being looked at, or (`review` set) done."""
+        """From the review's worker: decision `i` of `n` is being looked at, with the
+        findings so far, or (`review` set) done."""
 
-        def __init__(self, i: int = 0, n: int = 0, review: Review | None = None, failed: str = "") -> None:
+        def __init__(
+            self,
+            i: int = 0,
+            n: int = 0,
+            found: tuple[Finding, ...] = (),
+            review: Review | None = None,
+            failed: str = "",
+        ) -> None:
             super().__init__()
-            self.i, self.n, self.review, self.failed = i, n, review, failed
+            self.i, self.n, self.found, self.review, self.failed = i, n, found, review, failed
 
     def __init__(
         self,
@@ -214,26 +222,39 @@ class SummaryScreen(Screen):
         from engine.bots.coach import review
 
         seat = self.view.seat if self.view.seat is not None else 0
+        found: list[Finding] = []
+        at = [0, 0]  # the decision looked at, of how many
+
+        def progress(i: int, n: int) -> None:
+            at[:] = [i, n]
+            self.post_message(self.Reviewing(i, n, tuple(found)))
+
+        def finding(f: Finding) -> None:  # (shown at once: the first comes long before the end)
+            found.append(f)
+            self.post_message(self.Reviewing(at[0], at[1], tuple(found)))
+
         try:
-            result = review(self.decisions, seat, progress=self._progress)
+            result = review(self.decisions, seat, progress=progress, found=finding)
         except Exception as error:  # shown, not raised
             self.post_message(self.Reviewing(failed=f"{type(error).__name__}: {error}"))
             return
         self.post_message(self.Reviewing(review=result))
 
-    def _progress(self, i: int, n: int) -> None:
-        """From the review's worker: decision `i` of `n` is being looked at."""
-        self.post_message(self.Reviewing(i, n))
-
     def on_summary_screen_reviewing(self, message: Reviewing) -> None:
+        from engine.bots.coach import Review, unit_of
+
         from ...tools.review import hand_lines
 
         if message.failed:
             self.reviewing = False
             self._show_review(_("The review failed: {why}").format(why=message.failed))
         elif message.review is None:
-            text = _("reviewing decision {i} of {n}").format(i=message.i, n=message.n)
-            self._show_review(text + self.style_.ellipsis)
+            text = _("reviewing decision {i} of {n}").format(i=message.i, n=message.n) + self.style_.ellipsis
+            if message.found:
+                state = self.decisions[0][0].state
+                so_far = Review(0, message.i, message.found, "point" if state is None else unit_of(state))
+                text += "\n" + "\n".join("  " + line for line in hand_lines(so_far, self.style_))
+            self._show_review(text)
         else:
             lines = hand_lines(message.review, self.style_)
             self._show_review(_("Review") + "\n" + "\n".join("  " + line for line in lines))

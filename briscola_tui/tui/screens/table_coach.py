@@ -29,10 +29,10 @@ def advice_for(view: SeatView) -> Advice | str:
     """In the coach's worker thread: the advice, or what went wrong, in a line."""
     import random
 
-    from engine.bots.coach import advise
+    from engine.bots.coach import hint
 
     try:
-        return advise(view, random.Random())
+        return hint(view, random.Random())
     except Exception as error:  # shown, not raised: the table goes on
         return f"{type(error).__name__}: {error}"
 
