@@ -271,6 +271,33 @@ def _card_or_words(action, style) -> str:
     return _words(action, style)
 
 
+def review_hand(decisions, number: int, s: int, audited: bool, out, err, seed: int, **budget) -> None:
+    """Review hand `number` for seat `s`: its progress on `err`, each finding on `out` as
+    soon as it is found (the first comes long before the end)."""
+
+    def progress(i: int, n: int) -> None:
+        err.write("\r" + _("hand {h}, seat {s}: decision {i} of {n}").format(h=number + 1, s=s, i=i, n=n) + "...")
+        err.flush()
+
+    def found(finding: coach.Finding) -> None:
+        err.write("\r\x1b[K" if err.isatty() else "\n")
+        unit = coach.unit_of(decisions[0][0].state)
+        for line in hand_lines(coach.Review(s, 0, (finding,), unit)):
+            print("  " + line, file=out)
+        out.flush()
+
+    print(_("hand {h}, seat {s}:").format(h=number + 1, s=s), file=out)
+    if not audited:
+        print("  " + _("(not audited: from this seat's secrets on this machine)"), file=out)
+    out.flush()
+    result = coach.review(decisions, s, seed=seed, progress=progress, found=found, **budget)
+    err.write("\r\x1b[K" if err.isatty() else "\n")
+    if not result.findings:
+        for line in hand_lines(result):
+            print("  " + line, file=out)
+    out.flush()
+
+
 def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> int:
     """Review the transcript at `path` for `seat` (None: every seat); the exit status."""
     try:
@@ -313,28 +340,5 @@ def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> in
                     file=out,
                 )
                 continue
-
-            def progress(i, n, number=number, s=s):
-                err.write(
-                    "\r" + _("hand {h}, seat {s}: decision {i} of {n}").format(h=number + 1, s=s, i=i, n=n) + "..."
-                )
-                err.flush()
-
-            def found(finding, decisions=decisions, s=s):  # (said at once: the first comes long before the end)
-                err.write("\r\x1b[K" if err.isatty() else "\n")
-                unit = coach.unit_of(decisions[0][0].state)
-                for line in hand_lines(coach.Review(s, 0, (finding,), unit)):
-                    print("  " + line, file=out)
-                out.flush()
-
-            print(_("hand {h}, seat {s}:").format(h=number + 1, s=s), file=out)
-            if number not in opened:
-                print("  " + _("(not audited: from this seat's secrets on this machine)"), file=out)
-            out.flush()
-            result = coach.review(decisions, s, seed=seed, progress=progress, found=found, **budget)
-            err.write("\r\x1b[K" if err.isatty() else "\n")
-            if not result.findings:
-                for line in hand_lines(result):
-                    print("  " + line, file=out)
-            out.flush()
+            review_hand(decisions, number, s, number in opened, out, err, seed, **budget)
     return OK
