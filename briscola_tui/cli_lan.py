@@ -11,30 +11,24 @@ import sys
 from engine.text import visible
 
 from .language import _
-from .net.announcement import Announcement
 from .net.finding import NotFound, find_code, tables_on_lan
 from .net.hosting import SetupError
 from .net.joincode import plate_of, tidy
 from .net.mdns import Seen
 from .options import JoinOptions, WatchOptions
-from .wording import count, listing, table_label
+from .wording import listing, seats_free, spectators, table_label
 
 
 def table_line(seen: Seen) -> str:
     """One table heard on the LAN, in words (every name as it came: `visible` shows it literally)."""
     a = seen.announcement
     plate = "--" if a.plate is None else str(a.plate)
-    seats = count(a.free, "seat free", "seats free")
     who = listing(a.seated) if a.seated else _("nobody yet")
-    watch = "" if a.spectators and not a.watching else ", " + _watching(a)
+    watch = "" if a.spectators and not a.watching else ", " + spectators(a.spectators, a.watching)
     where = f"{seen.addresses[0]}:{a.port}"
     return visible(f"{plate:>3}  {table_label(a.game, a.players)}  " + _("host {host}").format(host=a.host)) + (
-        visible(f"  {seats} ({who}){watch}  {where}")
+        visible(f"  {seats_free(a.free)} ({who}){watch}  {where}")
     )
-
-
-def _watching(a: Announcement) -> str:
-    return count(a.watching, "spectator") if a.spectators else _("no spectators")
 
 
 def table_record(seen: Seen) -> dict:

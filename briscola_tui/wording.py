@@ -56,6 +56,16 @@ def option(name: str, value) -> str:
     return f"{name}={str(value).lower() if isinstance(value, bool) else value}"
 
 
+def seats_free(free: int) -> str:
+    """A table's seats free: "2 seats free", or "full" (the tables on the LAN)."""
+    return count(free, "seat free", "seats free") if free else _("full")
+
+
+def spectators(allowed: bool, watching: int) -> str:
+    """Who watches a table: "1 spectator", or "closed to spectators" (the tables on the LAN)."""
+    return count(watching, "spectator") if allowed else _("closed to spectators")
+
+
 def table_label(game: str, n: int) -> str:
     """A game at a table size: "Briscola, 4 players (partners)" (the host form, the tables on the LAN)."""
     if n in GAMES[game].teams:

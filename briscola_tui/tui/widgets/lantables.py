@@ -28,7 +28,7 @@ from ...language import _
 from ...net.finding import FIND_SECONDS
 from ...net.mdns import Browser, MulticastRefused, Seen
 from ...os_errors import os_error_words
-from ...wording import count, listing, table_label
+from ...wording import listing, seats_free, spectators, table_label
 
 
 @dataclass(frozen=True)
@@ -52,10 +52,9 @@ def entry(seen: Seen) -> Text:
     text.append(f"{plate:>3}  ", "bold")
     text.append(table_label(a.game, a.players), "bold")
     text.append("   " + _("host {host}").format(host=visible(a.host)))
-    seats = count(a.free, "seat free", "seats free") if a.free else _("full")
     who = listing(visible(name) for name in a.seated) if a.seated else _("nobody yet")
-    watch = count(a.watching, "spectator") if a.spectators else _("closed to spectators")
-    text.append(f"\n     {seats} ({who}) · {watch}", "dim" if not a.free else "")
+    watch = spectators(a.spectators, a.watching)
+    text.append(f"\n     {seats_free(a.free)} ({who}) · {watch}", "dim" if not a.free else "")
     return text
 
 
