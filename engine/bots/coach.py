@@ -7,17 +7,20 @@ then estimates every legal choice on the *same* determinizations (common
 random numbers, as hard compares its root moves): for each sample of the
 seat's view (`engine.determinize.Determinizer`), every choice is applied to
 its own copy of the sampled state and the hand is finished by the normal
-player (`playout.NORMAL_PLAYOUT`, with Briscola for two's exact finish of
-the last tricks). Read per choice: the seat's side's card points (thirds in
+player (`playout.NORMAL_PLAYOUT`, on card indices where hard's playouts run
+on them, with Briscola for two's exact finish of the last tricks). `hint`
+is `advise` for the table's `h`, hard's search cut to answer within a
+second. Read per choice: the seat's side's card points (thirds in
 Calabresella), the share of playouts the side wins the hand, and the score.
 A choice's difference to hard's choice is paired deal by deal, so its
 standard error leaves out most of the luck of the deal.
 
-`review(decisions, ...)` asks `advise` at each of a seat's decisions of a
-hand and keeps those where hard's choice beat the player's by a clear
-margin (more than `MARGIN_SE` standard errors and `MARGIN` points or
-thirds). A decision where the player chose what hard chooses is never
-listed. `seat_decisions` rebuilds a seat's decisions from a fully known
+`review(decisions, ...)` keeps a seat's decisions of a hand where hard's
+choice beat the player's by a clear margin (more than `MARGIN_SE` standard
+errors and `MARGIN` points or thirds): what `advise` at each decision would
+find, with hard asked only where some choice beats the player's by that
+margin on the samples. A decision where the player chose what hard chooses
+is never listed. `seat_decisions` rebuilds a seat's decisions from a fully known
 deal and the hand's actions (the audited deal of a transcript).
 
 Reads only the seat's view; no briscola_tui import (engine layer).
