@@ -106,8 +106,9 @@ def test_an_act_sized_so_its_evidence_cannot_be_relayed_stalls_nobody(children):
     assert int(line.group(1)) > 65_041
     assert ("refuse", ["too-large"]) in mallory.raw.closed_by_host()  # a code (protocol/reasons.py)
     table.host.wait_for(r"Mallory timed out")  # she owed her move: the hand is void, nobody else named
-    mallory.come_back()
-    after = rss_mib(table.host.proc.pid)
+    sizes: list[float] = []  # (read while the host still waits for her goodbye: it ends after it)
+    mallory.come_back(lambda: sizes.append(rss_mib(table.host.proc.pid)))
+    after = sizes[0]
     finished_honestly(table, children)
     assert "could not relay" not in table.host.text
     verify_names_seat_0(table)
@@ -144,9 +145,10 @@ def test_a_seat_timed_out_then_flooding_out_of_date_messages_is_refused_and_the_
     headers = [parse_signed(Entry.decode(f[1][0]).message).header for f in frames if f[0] == "entry"]
     noops = [h for h in headers if h.sender == 0 and h.seq >= start]
     assert len(noops) <= 8, len(noops)
-    mallory.come_back()
-    host_after = rss_mib(table.host.proc.pid)
-    watcher_rss = rss_mib(watcher.proc.pid)
+    watcher_rss = rss_mib(watcher.proc.pid)  # (after the flood, before the table ends and it leaves)
+    sizes: list[float] = []  # (read while the host still waits for her goodbye: it ends after it)
+    mallory.come_back(lambda: sizes.append(rss_mib(table.host.proc.pid)))
+    host_after = sizes[0]
     finished_honestly(table, children)
     assert table.transcript.stat().st_size < 1_000_000, table.transcript.stat().st_size
     assert host_after - host_before < HOST_RSS_GROWTH_MIB, (host_before, host_after)

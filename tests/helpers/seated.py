@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from engine import bots
 from protocol import handshake as hs
@@ -74,13 +75,15 @@ class Mallory:
             if item[0] == "entry":
                 self.take(item[1][0])
 
-    def come_back(self) -> None:
-        """Her connection was closed: connect again, take her seat back, play the table out."""
+    def come_back(self, before_leaving: Callable[[], object] = lambda: None) -> None:
+        """Her connection was closed: connect again, take her seat back, play the table out;
+        `before_leaving()` once it is over, while the host still waits for her goodbye."""
         self.raw.close()
         self.connect()
         self.play(lambda: self.session.phase == "seating" and 0 in self.session.absent)
         self.send(self.session.rejoin().messages)
         self.play(lambda: self.session.phase in ("over", "aborted"), timeout=2 * WAIT)
+        before_leaving()
         self.raw.send(hs.bye("holding the end"))  # as a client says it: the host need not linger
 
     def signed(self, kind: str, body: list, seq: int, head: bytes) -> bytes:
