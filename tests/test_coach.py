@@ -175,3 +175,14 @@ def test_the_review_finds_what_every_decisions_full_advice_finds_and_says_each_a
     assert list(result.findings) == full and full  # something to find, and the same found, in the hand's order
     clear_first = sorted(full, key=lambda f: coach.thinned(listed[f.decision - 1][0]))
     assert heard == clear_first  # each said once known: the clear losses first, then the thinned choices'
+
+
+def test_a_hint_short_of_time_estimates_on_fewer_deals_never_fewer_than_the_least():
+    game = make("chiamata", 5)
+    deal, actions = played_hand(game, 3)
+    view = next(v for v, _ in coach.seat_decisions(game, 0, deal, actions, 1) if len(v.legal) > 1)
+    rushed = coach.advise(view, random.Random(1), seconds=0.0, **{**FAST, "samples": 40, "budget": 10**6})
+    assert rushed.samples == coach.MIN_SAMPLES  # the time was up at once: the least, still paired
+    assert {e.action for e in rushed.estimates} >= {rushed.choice} and rushed.of(rushed.choice).se == 0.0
+    full = coach.advise(view, random.Random(1), **{**FAST, "samples": 40, "budget": 10**6})
+    assert full.samples == 40

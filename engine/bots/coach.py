@@ -29,6 +29,7 @@ Reads only the seat's view; no briscola_tui import (engine layer).
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from random import Random
@@ -64,6 +65,10 @@ not ended it before: only the dearest decisions come near (a Chiamata bid, whose
 playouts bid on the engine), and the choices are then estimated within the second a
 player waits for a hint at most."""
 HINT = hard.make_player(seconds=HINT_SECONDS)
+HINT_TRIALS_SECONDS = 0.3
+"""... and the hint's estimates stop sampling after this long (wall clock), `MIN_SAMPLES`
+at least: again only the dearest decisions come near (the bids of Chiamata, each
+played out through the rest of the auction on the engine)."""
 
 
 @dataclass(frozen=True)
@@ -147,19 +152,21 @@ def advise(
     budget: int = PLAY_BUDGET,
     player=HARD,
     extra: Iterable[Action] = (),
+    seconds: float | None = None,
 ) -> Advice:
-    """Hard's move at `view` (its seat to act) and an estimate of every choice."""
+    """Hard's move at `view` (its seat to act) and an estimate of every choice (`seconds`:
+    the estimates stop sampling after this long, `MIN_SAMPLES` done)."""
     legal = view.legal
     if not legal:
         raise ValueError(f"seat {view.seat} has nothing to decide now")
-    trials = Trials(view, sampling_seed(rng), samples, budget, extra)
+    trials = Trials(view, sampling_seed(rng), samples, budget, extra, seconds)
     choice = player(view, rng) if len(legal) > 1 else legal[0]
     return trials.advice(choice)
 
 
 def hint(view, rng: Random) -> Advice:
     """The table's `h`: `advise` with `HINT`, within a second."""
-    return advise(view, rng, player=HINT)
+    return advise(view, rng, player=HINT, seconds=HINT_TRIALS_SECONDS)
 
 
 def sampling_seed(rng: Random) -> int:
@@ -177,16 +184,20 @@ class Trials:
     per sample. A choice not among them (hard's, where the choices are thinned) is
     played on the same samples when asked for (`row`)."""
 
-    def __init__(self, view, seed: int, samples: int, budget: int, extra: Iterable[Action]) -> None:
+    def __init__(
+        self, view, seed: int, samples: int, budget: int, extra: Iterable[Action], seconds: float | None = None
+    ) -> None:
         self.view, self.seed = view, seed
         self.solved: dict = {}  # the exact finishes searched, shared by the samples (as in hard)
         self.unit = unit_of(view.state)
         self.actions = candidates(view, extra)
         left = _plays_left(view.state)
         self.n = max(MIN_SAMPLES, min(samples, budget // max(1, left * len(self.actions))))
-        self.rows = self._play(self.actions)
+        self.rows = self._play(self.actions, seconds)
 
-    def _play(self, actions: list[Action]) -> list[list[tuple[float, float, float]]]:
+    def _play(self, actions: list[Action], seconds: float | None = None) -> list[list[tuple[float, float, float]]]:
+        """Each of `actions` played out on the samples (`seconds`: fewer samples, `MIN_SAMPLES`
+        at least, if they take longer; `n` then says how many were played)."""
         rows: list[list[tuple[float, float, float]]] = [[] for _ in actions]
         try:
             determinizer = Determinizer(self.view)
@@ -194,7 +205,11 @@ class Trials:
             self.n = 0
             return rows
         rng = Random(self.seed)
-        for _ in range(self.n):
+        end = None if seconds is None else time.perf_counter() + seconds
+        for k in range(self.n):
+            if end is not None and k >= MIN_SAMPLES and time.perf_counter() > end:
+                self.n = k
+                break
             full = determinizer.sample(rng)
             seed = rng.getrandbits(32)
             for i, action in enumerate(actions):
