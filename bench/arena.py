@@ -432,6 +432,13 @@ def main(argv: list[str] | None = None) -> None:
         metavar="NAME=VALUE",
         help="a game option, e.g. -o auction=points (values as JSON, else text)",
     )
+    parser.add_argument(
+        "--holdings",
+        type=float,
+        metavar="S",
+        help="level hard draws its determinizations by the learned model of who holds what at strength S "
+        "(engine/bots/holdings.py; Chiamata and Calabresella, the default budget)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     args = parser.parse_args(argv)
@@ -440,6 +447,8 @@ def main(argv: list[str] | None = None) -> None:
     for level in (args.a, args.b):
         if level not in bots.PLAYERS:
             parser.error(f"unknown level {level!r} (levels: {', '.join(sorted(bots.PLAYERS))})")
+    if args.holdings is not None:  # before any worker forks
+        bots.PLAYERS["hard"] = bots.hard.make_player(holdings={args.game: args.holdings})
     options = {}
     for item in args.option:
         key, _, value = item.partition("=")

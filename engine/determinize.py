@@ -153,9 +153,11 @@ class Determinizer:
         """A full state at the view's point of the hand."""
         return self.replay(self.sample_deal(rng))
 
-    def sample_deal(self, rng) -> Sample:
-        """A full deal consistent with the view, and the hidden discards."""
-        parts = self.assignment.sample(rng)
+    def sample_deal(self, rng, parts: list[list[Card]] | None = None) -> Sample:
+        """A full deal consistent with the view, and the hidden discards
+        (`parts`: the unseen cards per hidden place, drawn by another sampler)."""
+        if parts is None:
+            parts = self.assignment.sample(rng)
         deck = list(self.template)
         for events, remainder, hand in self.sampled_seats:
             hidden = parts[hand] if hand is not None else []

@@ -14,6 +14,7 @@ from ..determinize import Determinizer, Inconsistent
 from ..games.briscola import BriscolaState
 from ..state import Action
 from . import normal
+from .holdings import HoldingsSampler
 from .inference import Inference
 from .narrowing import ROOT_CANDIDATES, discard_candidates, thin_bids, thin_calls
 from .playout import NORMAL_PLAYOUT, FullView, as_policy, heuristic_action, playout_policy
@@ -40,6 +41,7 @@ __all__ = [
     "CONFIDENCE",
     "DEFAULT",
     "DEFAULT_ANCHOR",
+    "DEFAULT_HOLDINGS",
     "DEFAULT_INFERENCE",
     "DEFAULT_ITERATIONS",
     "DEFAULT_PLAYOUT",
@@ -86,6 +88,11 @@ DEFAULT_INFERENCE = False
 """Determinizations drawn uniformly by default: weighting them by the others'
 last plays (engine/bots/inference.py) won nothing clear in Briscola for two
 for what its replays cost (docs/bots.md)."""
+DEFAULT_HOLDINGS: dict[str, float] = {}
+"""Per game (chiamata, calabresella), the strength with which the learned
+model of who holds what draws the determinizations (engine/bots/holdings.py);
+a game left out draws them uniformly. None yet: docs/bots.md, "hard: a
+learned model of who holds what"."""
 DEFAULT_PLAYOUT = "normal"
 """The normal player plays the playouts: about ten times slower than this
 module's heuristic, and stronger for the same time (Briscola for two, against
@@ -102,6 +109,7 @@ def make_player(
     steps: int | Literal["default"] | None = DEFAULT,
     expand_after: int | None = EXPAND_AFTER,
     infer: bool | float = DEFAULT_INFERENCE,
+    holdings: dict[str, float] | None = None,
 ):
     """A hard player with this budget, ending at whichever limit comes first
     (None: no limit of that kind; one at least must be set):
@@ -121,7 +129,9 @@ def make_player(
     else uniformly; a number instead of True is the modelled chance that a
     seat plays normal's card, answering or leading (1 - a little: the
     others play as normal does; the module's `AGREEMENT` and
-    `LEAD_AGREEMENT` by default)."""
+    `LEAD_AGREEMENT` by default). `holdings`: per game, the learned model
+    of who holds what draws the determinizations with that strength
+    (engine/bots/holdings.py; None: `DEFAULT_HOLDINGS`)."""
     if iterations is None and seconds is None and steps is None:
         raise ValueError("give a budget: iterations, seconds or steps")
     policy = playout_policy(playout)
@@ -141,7 +151,7 @@ def make_player(
             determinizer = Determinizer(view)
         except Inconsistent:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
-        sampler = inference_sampler(determinizer, infer)
+        sampler = holdings_sampler(determinizer, holdings) or inference_sampler(determinizer, infer)
         root = search(sampler, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after)
         return best_action(root, legal, confidence)
 
@@ -158,6 +168,12 @@ def inference_sampler(determinizer: Determinizer, infer: bool | float) -> Determ
     if infer is True:
         return Inference(determinizer)
     return Inference(determinizer, agreement=infer, lead_agreement=infer)
+
+
+def holdings_sampler(determinizer: Determinizer, holdings: dict[str, float] | None) -> HoldingsSampler | None:
+    """The learned holdings' sampler where `make_player`'s `holdings` names the game."""
+    strength = (DEFAULT_HOLDINGS if holdings is None else holdings).get(determinizer.game.name)
+    return None if strength is None else HoldingsSampler(determinizer, strength)
 
 
 def normal_is_exact(view) -> bool:
