@@ -15,6 +15,7 @@ from ..games.briscola import BriscolaState
 from ..state import Action
 from . import normal
 from .inference import Inference
+from .learned_leaf import Leaf
 from .narrowing import ROOT_CANDIDATES, discard_candidates, thin_bids, thin_calls
 from .playout import NORMAL_PLAYOUT, FullView, as_policy, heuristic_action, playout_policy
 from .rewards import reward_function
@@ -42,6 +43,7 @@ __all__ = [
     "DEFAULT_ANCHOR",
     "DEFAULT_INFERENCE",
     "DEFAULT_ITERATIONS",
+    "DEFAULT_LEAF",
     "DEFAULT_PLAYOUT",
     "DEFAULT_SECONDS",
     "DEFAULT_STEPS",
@@ -54,6 +56,7 @@ __all__ = [
     "SAMPLE_STEPS",
     "TREE_PLAYS",
     "FullView",
+    "Leaf",
     "Node",
     "as_listed",
     "as_policy",
@@ -86,6 +89,9 @@ DEFAULT_INFERENCE = False
 """Determinizations drawn uniformly by default: weighting them by the others'
 last plays (engine/bots/inference.py) won nothing clear in Briscola for two
 for what its replays cost (docs/bots.md)."""
+DEFAULT_LEAF: Leaf | None = None
+"""Playouts to the end of the hand by default: cut short at the learned value
+(engine/bots/learned_leaf.py) is an option until it measures better (docs/bots.md)."""
 DEFAULT_PLAYOUT = "normal"
 """The normal player plays the playouts: about ten times slower than this
 module's heuristic, and stronger for the same time (Briscola for two, against
@@ -102,6 +108,7 @@ def make_player(
     steps: int | Literal["default"] | None = DEFAULT,
     expand_after: int | None = EXPAND_AFTER,
     infer: bool | float = DEFAULT_INFERENCE,
+    leaf: Leaf | None = DEFAULT_LEAF,
 ):
     """A hard player with this budget, ending at whichever limit comes first
     (None: no limit of that kind; one at least must be set):
@@ -121,7 +128,7 @@ def make_player(
     else uniformly; a number instead of True is the modelled chance that a
     seat plays normal's card, answering or leading (1 - a little: the
     others play as normal does; the module's `AGREEMENT` and
-    `LEAD_AGREEMENT` by default)."""
+    `LEAD_AGREEMENT` by default). `leaf`: playouts cut at the learned value (learned_leaf.py)."""
     if iterations is None and seconds is None and steps is None:
         raise ValueError("give a budget: iterations, seconds or steps")
     policy = playout_policy(playout)
@@ -142,7 +149,9 @@ def make_player(
         except Inconsistent:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
         sampler = inference_sampler(determinizer, infer)
-        root = search(sampler, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after)
+        root = search(
+            sampler, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after, leaf
+        )
         return best_action(root, legal, confidence)
 
     play.__doc__ = (
