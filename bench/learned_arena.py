@@ -5,7 +5,19 @@ adds it for its own run.
 
     python bench/learned_arena.py --b hard --hands 200 --seed 1 [--samples 200] [--depth 0] [--weights FILE] [--json]
 
-`--a` is the learned player (with `--samples` determinizations a move,
+`--leaf K` plays hard with its playouts cut at the learned value instead
+(engine/bots/learned_leaf.py: after the root card's trick and K more tricks
+of normal's play, each value counted as `--leaf-steps` steps), as the level
+`hard-leaf`, against `--b` (hard by default), on duplicate deals:
+
+    python bench/learned_arena.py --leaf 0 --b hard --hands 500 --seed 1 --first 0 --deals-out /tmp/leaf.jsonl --json
+
+`--first F` starts at deal F of the seed (so a longer run can go on from a
+shorter one on new deals); `--deals-out FILE` appends each deal's figures to
+FILE as one JSON line as soon as it is played (a run stopped early keeps what
+it played; `--summarise FILE` prints the figures of the deals in FILE).
+
+Otherwise `--a` is the learned player (with `--samples` determinizations a move,
 `--depth` tricks played by normal before the network values a position, the
 weights of `--weights` or the shipped ones); `--b` any level, or `learned-b`
 with `--b-weights` (the same player on other weights). `--ppo` plays it against
@@ -27,7 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import arena  # noqa: E402
 
 from engine import bots  # noqa: E402
-from engine.bots import learned, learned_player  # noqa: E402
+from engine.bots import hard, learned, learned_player  # noqa: E402
+from engine.bots.learned_leaf import LEAF_STEPS, Leaf  # noqa: E402
+from engine.games import make  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -44,9 +58,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--ppo", action="store_true", help="against the PPO agent instead (bench/ppo.py, the ppo extra)"
     )
+    parser.add_argument("--leaf", type=int, default=None, help="a is hard-leaf: hard cut K tricks after the root's")
+    parser.add_argument("--leaf-steps", type=int, default=LEAF_STEPS, help="steps a network value counts for")
+    parser.add_argument("--first", type=int, default=0, help="the first deal's number")
+    parser.add_argument(
+        "--deals-out", type=Path, default=None, help="append each deal's figures to this JSON-lines file"
+    )
+    parser.add_argument("--summarise", type=Path, default=None, help="the figures of a --deals-out file, and stop")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
+    if args.summarise is not None:
+        lines = [json.loads(line) for line in args.summarise.read_text().splitlines() if line.strip()]
+        meta, deals = lines[0]["meta"], [line["figures"] for line in lines]
+        figures = arena.summarise(make("briscola", 2, {}), meta["a"], meta["b"], meta["seed"], deals)
+        figures["deals"] = sorted(line["meta"]["deal"] for line in lines)
+        print(json.dumps(figures) if args.json else arena.report(figures))
+        return
+    if args.leaf is not None:
+        leaf_match(args)
+        return
     network = learned.read(args.weights) if args.weights else None
     bots.PLAYERS["learned"] = learned_player.make_player(network, args.samples, args.depth, args.confidence)
     if args.b_weights is not None:  # two sets of weights, the same player otherwise
@@ -63,6 +94,32 @@ def main(argv: list[str] | None = None) -> None:
     )
     figures["settings"] = {"samples": args.samples, "depth": args.depth, "confidence": args.confidence}
     print(json.dumps(figures) if args.json else arena.report(figures))
+
+
+def leaf_match(args) -> None:
+    """hard-leaf (a) against `--b` on deals `--first`.. of `--seed`, one deal at a
+    time, each appended to `--deals-out` once played; the figures at the end."""
+    leaf = Leaf(args.leaf, learned.read(args.weights) if args.weights else None, args.leaf_steps)
+    bots.PLAYERS["hard-leaf"] = hard.make_player(leaf=leaf)
+    game = make("briscola", 2, {})
+    progress = arena.Progress(args.hands, None if args.quiet else sys.stderr)
+    deals = []
+    for i in range(args.first, args.first + args.hands):
+        deal = arena.play_deal((game.name, 2, {}, "hard-leaf", args.b, None, args.seed, i))
+        deals.append(progress.step(deal))
+        if args.deals_out is not None:
+            meta = {"deal": i, "a": "hard-leaf", "b": args.b, "seed": args.seed, **figures_of(args)}
+            with args.deals_out.open("a") as out:
+                out.write(json.dumps({"meta": meta, "figures": deal}) + "\n")
+    progress.done()
+    figures = arena.summarise(game, "hard-leaf", args.b, args.seed, deals)
+    figures["settings"] = {**figures_of(args), "first": args.first}
+    print(json.dumps(figures) if args.json else arena.report(figures))
+
+
+def figures_of(args) -> dict:
+    """The leaf's settings of this run."""
+    return {"leaf": args.leaf, "leaf_steps": args.leaf_steps, "weights": str(args.weights or "shipped")}
 
 
 if __name__ == "__main__":

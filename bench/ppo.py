@@ -34,6 +34,11 @@ agent against our `random` player instead: about 93% for the agent says the
 translation is right; far off, the encoding is wrong and no other figure
 means anything.
 
+`--leaf K` adds the level `hard-leaf` (hard with its playouts cut K tricks
+after the root card's and valued by the learned network,
+engine/bots/learned_leaf.py; `--leaf-steps` what a value counts for) for
+`--levels hard-leaf`.
+
 Progress on standard error (`--quiet` leaves it out); `--json` prints one
 JSON object.
 """
@@ -252,6 +257,14 @@ def report(f: dict) -> str:
     return line
 
 
+def add_leaf_level(tricks: int, steps: int | None) -> None:
+    """The level `hard-leaf`: hard at its default budget, its playouts cut at the learned value."""
+    from engine.bots import hard
+    from engine.bots.learned_leaf import LEAF_STEPS, Leaf
+
+    bots.PLAYERS["hard-leaf"] = hard.make_player(leaf=Leaf(tricks, None, LEAF_STEPS if steps is None else steps))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     where = parser.add_mutually_exclusive_group()
@@ -262,11 +275,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=100, help="deals, each played twice (default 100)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--leaf", type=int, metavar="K", help="add the level hard-leaf: hard cut K tricks after the root's"
+    )
+    parser.add_argument("--leaf-steps", type=int, help="with --leaf: the steps a network value counts for")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     args = parser.parse_args(argv)
     if args.hands < 1:
         parser.error("--hands must be at least 1")
+    if args.leaf is not None:
+        add_leaf_level(args.leaf, args.leaf_steps)
     levels = ["random"] if args.selfcheck else [x.strip() for x in args.levels.split(",") if x.strip()]
     for level in levels:
         if level not in bots.PLAYERS:

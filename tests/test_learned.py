@@ -1,8 +1,10 @@
 """The learned evaluation of Briscola for two (issue 38): what its features say,
 that the shipped weights load and give the same values, that training is
 reproducible from a seed (and from a checkpoint), that the positions it is
-trained on are valued as hard's playouts value them, and that the learned
-player plays only legal moves."""
+trained on are valued as hard's playouts value them, that the learned
+player and hard with the learned value at its leaves play only legal moves,
+and that the leaf is the network's value after the root card's trick (the
+exact finish at the end) and gives the same move from the same seed."""
 
 from __future__ import annotations
 
@@ -13,10 +15,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.bots import StateView, briscola2, normal
+from engine.bots import StateView, briscola2, hard, normal
 from engine.bots.learned import INPUTS, WEIGHTS, Position, features, load, read
+from engine.bots.learned_leaf import LEAF_STEPS, Leaf, LeafPlayouts, advance, applies
 from engine.bots.learned_player import make_player
 from engine.bots.learned_table import Table, reward
+from engine.bots.playout import NORMAL_PLAYOUT
+from engine.bots.rewards import reward_function
 from engine.games import make
 from engine.state import CHANCE, PUBLIC, Action
 
@@ -112,9 +117,62 @@ def test_the_targets_are_what_hard_playouts_make_of_the_hand():
 
 @pytest.mark.parametrize("options", [{}, {"trump_exchange": "2"}])
 def test_the_learned_player_plays_only_legal_moves(options):
-    player = make_player(samples=6, fallback=normal.play)
+    play_whole_hands(make_player(samples=6, fallback=normal.play), options, range(3))
+
+
+@pytest.mark.parametrize("options", [{}, {"trump_exchange": "2"}, {"scoring": "game_points"}])
+@pytest.mark.parametrize("tricks", [0, 1])
+def test_hard_with_the_leaf_plays_only_legal_moves(options, tricks):
+    player = hard.make_player(iterations=12, seconds=None, steps=None, leaf=Leaf(tricks))
+    play_whole_hands(player, options, range(2))
+
+
+def test_hard_with_the_leaf_gives_the_same_move_from_the_same_seed():
+    player = hard.make_player(iterations=30, seconds=None, steps=None, leaf=Leaf(0))
+    for seed in range(4):
+        view = StateView(start_view(seed), start_state(seed).current_player())
+        assert player(view, random.Random(seed)) == player(view, random.Random(seed))
+
+
+def test_the_leaf_is_the_network_value_after_the_trick_and_the_exact_finish_at_the_end():
+    rewards = reward_function(make("briscola", 2, {}))
+    for seed in range(6):
+        state = start_state(seed)
+        leaf = LeafPlayouts(Leaf(0), {}, rewards)
+        seat = state.current_player()
+        for action in state.legal_actions():
+            value, steps = leaf.value(state, action, seat)
+            table = Table.of(state)
+            advance(table, action.card.index, 0)
+            expected = load().value(table.position())
+            assert value == pytest.approx(expected if table.leader == seat else -expected)
+            assert steps == 3 + LEAF_STEPS
+        # two tricks from the end: after the root card's trick, the playout's exact finish
+        while state.pile_left() > 4 or state.current_player() == CHANCE:
+            state.apply(state.chance_outcome() if state.current_player() == CHANCE else normal_full(state))
+        seat = state.current_player()
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply(action)
+            playout = rewards(after, briscola2.playout(after)[0])[seat]
+            assert leaf.value(state, action, seat)[0] == pytest.approx(playout)
+
+
+def test_the_leaf_is_used_only_where_the_network_applies():
+    assert applies(start_state(0))
+    assert not applies(make_state({"scoring": "game_points"}, 0))
+    assert not applies(make_state({"trump_exchange": "2"}, 0))
+
+
+def normal_full(state) -> Action:
+    """The normal player's card in full `state` (the hard playouts' policy)."""
+    return NORMAL_PLAYOUT(state, random.Random(0))
+
+
+def play_whole_hands(player, options: dict, seeds) -> None:
+    """Whole hands of Briscola for two, `player` in both seats on its own view: every move legal."""
     game = make("briscola", 2, options)
-    for seed in range(3):
+    for seed in seeds:
         deck = game.deck()
         random.Random(seed).shuffle(deck)
         deal = game.plan(seed % 2).deal(deck)
@@ -145,10 +203,22 @@ def seen(action: Action, need, seat: int) -> Action:
 
 
 def start_state(seed: int):
-    game = make("briscola", 2, {})
+    return make_state({}, seed)
+
+
+def make_state(options: dict, seed: int, viewer: int | None = None):
+    game = make("briscola", 2, options)
     deck = game.deck()
     random.Random(seed).shuffle(deck)
-    return game.new_hand(seed % 2, game.plan(seed % 2).deal(deck))
+    deal = game.plan(seed % 2).deal(deck)
+    if viewer is None:
+        return game.new_hand(seed % 2, deal)
+    return game.new_hand(seed % 2, deal.redact(viewer), viewer=viewer)
+
+
+def start_view(seed: int):
+    """The first seat to play's view of `start_state(seed)`."""
+    return make_state({}, seed, start_state(seed).current_player())
 
 
 def start_position(seed: int) -> Position:
@@ -167,3 +237,19 @@ def small_data() -> dict:
         "points": np.array(points, dtype=np.int16),
         "targets": np.array(targets, dtype=np.float32),
     }
+
+
+@pytest.mark.parametrize(("options", "used"), [({}, True), ({"scoring": "game_points"}, False)])
+def test_the_search_values_its_playouts_by_the_leaf_where_it_applies(monkeypatch, options, used):
+    calls = []
+    value = LeafPlayouts.value
+
+    def counted(self, state, action, seat):
+        calls.append(action)
+        return value(self, state, action, seat)
+
+    monkeypatch.setattr(LeafPlayouts, "value", counted)
+    player = hard.make_player(iterations=5, seconds=None, steps=None, leaf=Leaf(0))
+    view = StateView(make_state(options, 1, start_state(1).current_player()), start_state(1).current_player())
+    assert player(view, random.Random(1)) in view.legal
+    assert bool(calls) == used

@@ -16,6 +16,7 @@ from ..state import Action
 from . import normal
 from .holdings import HoldingsSampler
 from .inference import Inference
+from .learned_leaf import Leaf
 from .narrowing import ROOT_CANDIDATES, discard_candidates, thin_bids, thin_calls
 from .playout import NORMAL_PLAYOUT, FullView, as_policy, heuristic_action, playout_policy
 from .rewards import reward_function
@@ -44,6 +45,7 @@ __all__ = [
     "DEFAULT_HOLDINGS",
     "DEFAULT_INFERENCE",
     "DEFAULT_ITERATIONS",
+    "DEFAULT_LEAF",
     "DEFAULT_PLAYOUT",
     "DEFAULT_SECONDS",
     "DEFAULT_STEPS",
@@ -56,6 +58,7 @@ __all__ = [
     "SAMPLE_STEPS",
     "TREE_PLAYS",
     "FullView",
+    "Leaf",
     "Node",
     "as_listed",
     "as_policy",
@@ -93,6 +96,9 @@ DEFAULT_HOLDINGS: dict[str, float] = {}
 model of who holds what draws the determinizations (engine/bots/holdings.py);
 a game left out draws them uniformly. None yet: docs/bots.md, "hard: a
 learned model of who holds what"."""
+DEFAULT_LEAF: Leaf | None = None
+"""Playouts to the end of the hand by default: cut short at the learned value
+(engine/bots/learned_leaf.py) is an option until it measures better (docs/bots.md)."""
 DEFAULT_PLAYOUT = "normal"
 """The normal player plays the playouts: about ten times slower than this
 module's heuristic, and stronger for the same time (Briscola for two, against
@@ -110,6 +116,7 @@ def make_player(
     expand_after: int | None = EXPAND_AFTER,
     infer: bool | float = DEFAULT_INFERENCE,
     holdings: dict[str, float] | None = None,
+    leaf: Leaf | None = DEFAULT_LEAF,
 ):
     """A hard player with this budget, ending at whichever limit comes first
     (None: no limit of that kind; one at least must be set):
@@ -131,7 +138,8 @@ def make_player(
     others play as normal does; the module's `AGREEMENT` and
     `LEAD_AGREEMENT` by default). `holdings`: per game, the learned model
     of who holds what draws the determinizations with that strength
-    (engine/bots/holdings.py; None: `DEFAULT_HOLDINGS`)."""
+    (engine/bots/holdings.py; None: `DEFAULT_HOLDINGS`). `leaf`: playouts
+    cut at the learned value (learned_leaf.py)."""
     if iterations is None and seconds is None and steps is None:
         raise ValueError("give a budget: iterations, seconds or steps")
     policy = playout_policy(playout)
@@ -152,7 +160,9 @@ def make_player(
         except Inconsistent:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
         sampler = holdings_sampler(determinizer, holdings) or inference_sampler(determinizer, infer)
-        root = search(sampler, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after)
+        root = search(
+            sampler, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after, leaf
+        )
         return best_action(root, legal, confidence)
 
     play.__doc__ = (

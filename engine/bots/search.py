@@ -19,6 +19,7 @@ from ..determinize import Determinizer, as_seen
 from ..state import CHANCE, TERMINAL, Action, State
 from . import briscola2, fast_briscola
 from .inference import Inference
+from .learned_leaf import Leaf, LeafPlayouts, leaf_playouts
 from .narrowing import available, root_candidates
 from .playout import NORMAL_PLAYOUT
 from .rewards import reward_function
@@ -177,6 +178,7 @@ def search(
     prior: Action | None = None,
     steps: int | Literal["default"] | None = None,
     expand_after: int | None = EXPAND_AFTER,
+    leaf: Leaf | None = None,
 ) -> Node:
     """Run the search for `seat` within the budget (`prior`: the anchor's
     action, always among the compared ones); return the root.
@@ -189,7 +191,8 @@ def search(
     dropped, the anchor's never. It ends at whichever comes first:
     `iterations`, `seconds` of wall-clock time, `steps` of simulation (each
     iteration counts the actions it applies plus `SAMPLE_STEPS`; `DEFAULT`:
-    `fast_steps` where the playouts run on numbers, else `DEFAULT_STEPS`)."""
+    `fast_steps` where the playouts run on numbers, else `DEFAULT_STEPS`).
+    `leaf`: playouts cut at the learned value (engine/bots/learned_leaf.py)."""
     root = Node()
     root.prior = prior
     rewards = reward_function(determinizer.game)
@@ -204,6 +207,7 @@ def search(
     budget = Budget(iterations, seconds, steps, began)
     budget.steps += inference_steps(determinizer)  # the first sample's checks
     plays = Playouts(seat, policy, exploration, expand_after, fast, rewards, finish)
+    plays.leaf = leaf_playouts(leaf, state, plays.solved, rewards) if fast is briscola2 else None
     alive = root_candidates(state, root, rng, policy)
     rounds = max(1, ceil(log2(len(alive))))
     for number in range(1, rounds + 1):
@@ -240,12 +244,20 @@ class Playouts:
     finish: Callable | None
     solved: dict = field(default_factory=dict)
     """The exact finishes already searched, shared by every playout of the search."""
+    leaf: LeafPlayouts | None = None
+    """Where set, a playout ends at the learned value (engine/bots/learned_leaf.py)."""
 
     def try_action(self, root: Node, state: State, action: Action, seed: int) -> int:
         """Apply `action` to a copy of `state` and play the hand out (the playout's
         random numbers from `seed`); add the reward to the tree and to `action`'s
         samples; return the steps it took."""
         seat = self.seat
+        if self.leaf is not None:
+            value, steps = self.leaf.value(state, action, seat)
+            child = root.child(action, action, seat)
+            backpropagate([child], [value if s == seat else -value for s in range(2)])
+            child.samples[root.visits] = value
+            return steps
         one = state.clone()
         start = len(one.history)
         child = root.child(action, action, seat)
