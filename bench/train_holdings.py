@@ -38,10 +38,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bots import StateView, normal  # noqa: E402
+from engine.bots import normal  # noqa: E402
 from engine.bots.holdings import GAMES, WEIGHTS, places  # noqa: E402
 from engine.bots.holdings_features import FEATURES, Seen, rows  # noqa: E402
-from engine.determinize import Determinizer, as_seen  # noqa: E402
+from engine.bots.stateview import play_out  # noqa: E402
+from engine.determinize import Determinizer  # noqa: E402
 from engine.games import make  # noqa: E402
 from engine.state import CHANCE  # noqa: E402
 
@@ -97,21 +98,14 @@ def play_hand(game, seed: int, number: int, keep: float) -> list:
     rng.shuffle(deck)
     dealer = number % n
     deal = game.plan(dealer).deal(deck)
-    full = game.new_hand(dealer, deal)
-    views = [game.new_hand(dealer, deal.redact(s), viewer=s) for s in range(n)]
     out: list = []
-    while not full.is_over():
-        turn, need = full.current_player(), None
-        if turn == CHANCE:
-            action, need = full.chance_outcome(), full.need()
-        else:
-            view = StateView(views[turn], turn)
-            if len(view.legal) > 1 and rng.random() < keep:
-                out.extend(examples(full, view))
-            action = normal.play(view, rng)
-        full.apply(action)
-        for s, v in enumerate(views):
-            v.apply(as_seen(action, need, s))
+
+    def choose(full, view):
+        if len(view.legal) > 1 and rng.random() < keep:
+            out.extend(examples(full, view))
+        return normal.play(view, rng)
+
+    play_out(game, dealer, deal, choose)
     return out
 
 

@@ -10,11 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.bots import StateView, hard, normal
+from engine.bots import hard, normal
 from engine.bots.holdings import GAMES, HoldingsSampler, load, probabilities
 from engine.bots.holdings_draw import WeightedAssignment
+from engine.bots.stateview import play_out
 from engine.cards import ALL_CARDS
-from engine.determinize import Determinizer, as_seen
+from engine.determinize import Determinizer
 from engine.games import make
 from engine.state import CHANCE
 
@@ -30,20 +31,15 @@ def views_of_a_hand(name: str, seed: int):
     deck = game.deck()
     rng.shuffle(deck)
     deal = game.plan(seed % game.players).deal(deck)
-    full = game.new_hand(seed % game.players, deal)
-    views = [game.new_hand(seed % game.players, deal.redact(s), viewer=s) for s in range(game.players)]
-    while not full.is_over():
-        turn, need = full.current_player(), None
-        if turn == CHANCE:
-            action, need = full.chance_outcome(), full.need()
-        else:
-            view = StateView(views[turn], turn)
-            if len(view.legal) > 1:
-                yield full, view
-            action = normal.play(view, rng)
-        full.apply(action)
-        for s, v in enumerate(views):
-            v.apply(as_seen(action, need, s))
+    seen = []
+
+    def choose(full, view):
+        if len(view.legal) > 1:
+            seen.append((full.clone(), view))
+        return normal.play(view, rng)
+
+    play_out(game, seed % game.players, deal, choose)
+    return seen
 
 
 def voids(state) -> set[tuple[int, str]]:
@@ -127,19 +123,13 @@ def test_hard_with_the_model_plays_only_legal_moves_over_whole_hands(name):
         deck = game.deck()
         rng.shuffle(deck)
         deal = game.plan(seed).deal(deck)
-        full = game.new_hand(seed, deal)
-        views = [game.new_hand(seed, deal.redact(s), viewer=s) for s in range(game.players)]
-        while not full.is_over():
-            turn, need = full.current_player(), None
-            if turn == CHANCE:
-                action, need = full.chance_outcome(), full.need()
-            else:
-                view = StateView(views[turn], turn)
-                action = player(view, rng) if turn == seed % game.players else normal.play(view, rng)
-                assert action in view.legal
-            full.apply(action)
-            for s, v in enumerate(views):
-                v.apply(as_seen(action, need, s))
+
+        def choose(full, view, seed=seed, rng=rng):
+            action = player(view, rng) if view.seat == seed % game.players else normal.play(view, rng)
+            assert action in view.legal
+            return action
+
+        assert play_out(game, seed, deal, choose).is_over()
 
 
 def test_training_a_few_steps_from_a_seed_gives_the_same_weights_twice(tmp_path):

@@ -132,14 +132,12 @@ def make_player(
     whose move is kept unless the search finds another better by
     `confidence` standard errors ("normal", or None for the plain most
     visited move). `infer`: determinizations drawn by how likely the other
-    seats' last plays are under the normal player (engine/bots/inference.py),
-    else uniformly; a number instead of True is the modelled chance that a
-    seat plays normal's card, answering or leading (1 - a little: the
-    others play as normal does; the module's `AGREEMENT` and
-    `LEAD_AGREEMENT` by default). `holdings`: per game, the learned model
-    of who holds what draws the determinizations with that strength
-    (engine/bots/holdings.py; None: `DEFAULT_HOLDINGS`). `leaf`: playouts
-    cut at the learned value (learned_leaf.py)."""
+    seats' last plays are under the normal player (inference.py), else
+    uniformly; a number instead of True is the modelled chance that a seat
+    plays normal's card (1 - a little: the others play as normal does; the
+    module's `AGREEMENT` and `LEAD_AGREEMENT` by default). `holdings`: per
+    game, the strength with which the learned model of who holds what draws
+    them (holdings.py; None: `DEFAULT_HOLDINGS`). `leaf`: see learned_leaf.py."""
     if iterations is None and seconds is None and steps is None:
         raise ValueError("give a budget: iterations, seconds or steps")
     policy = playout_policy(playout)
@@ -155,11 +153,9 @@ def make_player(
         prior = as_listed(anchor_player(view, rng), legal) if anchor_player is not None else None
         if prior is not None and anchor == "normal" and normal_is_exact(view):
             return prior
-        try:
-            determinizer = Determinizer(view)
-        except Inconsistent:  # not a view the engine built: nothing to simulate
+        sampler = sampler_of(view, infer, holdings)
+        if sampler is None:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
-        sampler = holdings_sampler(determinizer, holdings) or inference_sampler(determinizer, infer)
         root = search(
             sampler, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after, leaf
         )
@@ -169,6 +165,16 @@ def make_player(
         f"SO-ISMCTS, at most {iterations} iterations, {steps} steps and {seconds} s a move, {playout} playouts."
     )
     return play
+
+
+def sampler_of(view, infer: bool | float, holdings: dict[str, float] | None) -> Determinizer | Inference | None:
+    """The determinizations of `view` the search draws (`make_player`'s `infer` and
+    `holdings`); None for a view the engine did not build."""
+    try:
+        determinizer = Determinizer(view)
+    except Inconsistent:
+        return None
+    return holdings_sampler(determinizer, holdings) or inference_sampler(determinizer, infer)
 
 
 def inference_sampler(determinizer: Determinizer, infer: bool | float) -> Determinizer | Inference:
