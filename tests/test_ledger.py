@@ -277,13 +277,14 @@ def test_the_store_survives_a_kill_mid_write(good, tmp_path):
 
 
 _WRITER = """
+import dataclasses
 import sys
 from pathlib import Path
 from briscola_tui.ledger import store
 state = store.load(Path(sys.argv[1]))
 table = next(iter(state.tables.values()))
-for k in range(3000):  # a big ledger: its write takes a while
-    state.tables[f"{k:032x}"] = table
+for k in range(3000):  # a big ledger: its write takes a while (each table its own id, as read back)
+    state.tables[f"{k:032x}"] = dataclasses.replace(table, table_id=f"{k:032x}")
 print("writing", flush=True)
 while True:
     store.save(Path(sys.argv[1]), state)
