@@ -13,7 +13,8 @@ of normal's play, each value counted as `--leaf-steps` steps), as the level
     python bench/learned_arena.py --leaf 0 --b hard --hands 500 --seed 1 --first 0 --deals-out /tmp/leaf.jsonl --json
 
 `--first F` starts at deal F of the seed (so a longer run can go on from a
-shorter one on new deals); `--deals-out FILE` appends each deal's figures to
+shorter one on new deals); for hard-leaf and the learned player alike,
+`--deals-out FILE` appends each deal's figures to
 FILE as one JSON line as soon as it is played (a run stopped early keeps what
 it played; `--summarise FILE` prints the figures of the deals in FILE).
 
@@ -89,6 +90,9 @@ def main(argv: list[str] | None = None) -> None:
         flags = ["--json"] * args.json + ["--quiet"] * args.quiet
         ppo.main(["--levels", "learned", "--hands", str(args.hands), "--seed", str(args.seed), *flags])
         return
+    if args.first or args.deals_out is not None:
+        deal_match(args, "learned", {"samples": args.samples, "depth": args.depth, "confidence": args.confidence})
+        return
     figures = arena.run(
         "briscola", 2, "learned", args.b, args.hands, args.seed, args.jobs, progress=None if args.quiet else sys.stderr
     )
@@ -97,29 +101,30 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def leaf_match(args) -> None:
-    """hard-leaf (a) against `--b` on deals `--first`.. of `--seed`, one deal at a
-    time, each appended to `--deals-out` once played; the figures at the end."""
+    """hard-leaf (a) against `--b`, deal by deal."""
     leaf = Leaf(args.leaf, learned.read(args.weights) if args.weights else None, args.leaf_steps)
     bots.PLAYERS["hard-leaf"] = hard.make_player(leaf=leaf)
+    deal_match(args, "hard-leaf", {"leaf": args.leaf, "leaf_steps": args.leaf_steps})
+
+
+def deal_match(args, a: str, settings: dict) -> None:
+    """`a` against `--b` on deals `--first`.. of `--seed`, one deal at a time
+    on one core, each appended to `--deals-out` once played; the figures at the end."""
+    settings = {**settings, "weights": str(args.weights or "shipped")}
     game = make("briscola", 2, {})
     progress = arena.Progress(args.hands, None if args.quiet else sys.stderr)
     deals = []
     for i in range(args.first, args.first + args.hands):
-        deal = arena.play_deal((game.name, 2, {}, "hard-leaf", args.b, None, args.seed, i))
+        deal = arena.play_deal((game.name, 2, {}, a, args.b, None, args.seed, i))
         deals.append(progress.step(deal))
         if args.deals_out is not None:
-            meta = {"deal": i, "a": "hard-leaf", "b": args.b, "seed": args.seed, **figures_of(args)}
+            meta = {"deal": i, "a": a, "b": args.b, "seed": args.seed, **settings}
             with args.deals_out.open("a") as out:
                 out.write(json.dumps({"meta": meta, "figures": deal}) + "\n")
     progress.done()
-    figures = arena.summarise(game, "hard-leaf", args.b, args.seed, deals)
-    figures["settings"] = {**figures_of(args), "first": args.first}
+    figures = arena.summarise(game, a, args.b, args.seed, deals)
+    figures["settings"] = {**settings, "first": args.first}
     print(json.dumps(figures) if args.json else arena.report(figures))
-
-
-def figures_of(args) -> dict:
-    """The leaf's settings of this run."""
-    return {"leaf": args.leaf, "leaf_steps": args.leaf_steps, "weights": str(args.weights or "shipped")}
 
 
 if __name__ == "__main__":
