@@ -21,6 +21,7 @@ from engine.state import CHANCE
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
+import holdings_arena  # noqa: E402  (bench/holdings_arena.py)
 import train_holdings  # noqa: E402  (bench/train_holdings.py)
 
 
@@ -145,3 +146,35 @@ def test_training_a_few_steps_from_a_seed_gives_the_same_weights_twice(tmp_path)
     straight = train_holdings.train(data, hidden=4, epochs=2, seed=9)
     for x, y in zip(again, straight, strict=True):
         assert np.array_equal(x, y)
+
+
+def canned_deal(task: tuple) -> dict:
+    """A deal's figures as bench/arena.py's play_deal gives them, made up from its number."""
+    i = task[-1]
+    return {
+        **{"a_score": float(i % 3), "b_score": 1.0, "a_points": 40.0, "b_points": 20.0, "redeals": 0},
+        **{"a_won": 0, "a_decided": 0, "b_won": 0, "b_decided": 0, "moves": {"a": 10, "b": 10}},
+        "clock": {"a": 1.0, "b": 0.01, "a_max": 0.2, "b_max": 0.001},
+    }
+
+
+def test_the_holdings_arena_goes_on_after_its_last_deal_and_pairs_two_runs(tmp_path, monkeypatch):
+    played = []
+    monkeypatch.setattr(holdings_arena.arena, "play_deal", lambda task: played.append(task[-1]) or canned_deal(task))
+    with_model, without = tmp_path / "s1.jsonl", tmp_path / "s0.jsonl"
+    run = ["--game", "chiamata", "--seed", "1", "--quiet"]
+    holdings_arena.main([*run, "--strength", "1", "--hands", "2", "--deals-out", str(with_model)])
+    holdings_arena.main([*run, "--strength", "1", "--hands", "5", "--deals-out", str(with_model)])
+    assert played == [0, 1, 2, 3, 4]  # the second run went on at deal 2
+    holdings_arena.main([*run, "--strength", "0", "--hands", "3", "--deals-out", str(without)])
+    without.write_text(without.read_text().replace('"a_score": 2.0', '"a_score": 0.0'))  # deal 2 went worse
+    figures = holdings_arena.summary(holdings_arena.read(with_model), holdings_arena.read(without))
+    assert figures["hands"] == 5 and figures["strength"] == 1.0
+    assert figures["paired"]["deals"] == 3 and figures["paired"]["gain"] == pytest.approx(2 / 3)
+
+
+def test_the_holdings_arena_names_a_line_that_is_not_a_deal(tmp_path):
+    bad = tmp_path / "deals.jsonl"
+    bad.write_text('{"meta": {"deal": 0}}\n')
+    with pytest.raises(SystemExit, match="deals.jsonl:1: not a deal's line"):
+        holdings_arena.main(["--summarise", str(bad)])
