@@ -3,18 +3,9 @@ of 12 to 17 has a number the digits reach (two digits from 10), every option too
 
 from __future__ import annotations
 
-import pytest
-from helpers.app import SIZE, prompt_of, turn_of, wait_for
+from helpers.app import SIZE, patient_digits, prompt_of, turn_of, wait_for  # noqa: F401 (patient_digits: an autouse fixture)
 
 from briscola_tui.tui.app import BriscolaApp
-from briscola_tui.tui.widgets import picker
-
-
-@pytest.fixture(autouse=True)
-def patient_digits(monkeypatch):
-    """A first digit waits 3 s for a second here, not 1: on a loaded machine two
-    keys pressed one after the other can be more than a second apart."""
-    monkeypatch.setattr(picker, "NUMBER_WAIT", 3.0)
 
 
 def calabresella(deal_seed: int) -> BriscolaApp:

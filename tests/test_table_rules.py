@@ -4,20 +4,11 @@ explained in one line when it offers a call, and every refused choice saying why
 
 from __future__ import annotations
 
-import pytest
-from helpers.app import SIZE, prompt_of, turn_of, wait_for
+from helpers.app import SIZE, patient_digits, prompt_of, turn_of, wait_for  # noqa: F401 (patient_digits: an autouse fixture)
 
 from briscola_tui.tables.offline import OfflineTable
 from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.screens.table import TableScreen
-from briscola_tui.tui.widgets import picker
-
-
-@pytest.fixture(autouse=True)
-def patient_digits(monkeypatch):
-    """A first digit waits 3 s for a second here, not 1: on a loaded machine two
-    keys pressed one after the other can be more than a second apart."""
-    monkeypatch.setattr(picker, "NUMBER_WAIT", 3.0)
 
 
 def passer(view, rng):

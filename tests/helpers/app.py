@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from briscola_tui.tables.controller import Lobby
 from briscola_tui.tui.screens.summary import SummaryScreen
 from briscola_tui.tui.screens.table import TableScreen
+from briscola_tui.tui.widgets import picker
 
 SIZE = (80, 24)
 DEADLINE = 60.0
@@ -93,3 +96,10 @@ class FixedLobby:
 
     def stop(self) -> None:
         pass
+
+
+@pytest.fixture(autouse=True)
+def patient_digits(monkeypatch):
+    """A first digit waits 3 s for a second in the tests that use it, not 1: on a loaded machine two
+    keys pressed one after the other can be more than a second apart."""
+    monkeypatch.setattr(picker, "NUMBER_WAIT", 3.0)
