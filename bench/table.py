@@ -52,7 +52,6 @@ import json
 import os
 import random
 import resource
-import secrets
 import shutil
 import signal
 import statistics
@@ -388,9 +387,8 @@ async def spectated_hand(
     game: str, seats: int, spectators: int, folder: Path, timeout: float, env: dict[str, str]
 ) -> dict:
     identity = Identity.generate()
-    table_id = secrets.token_bytes(16)
-    host = Host(identity, table_id, game, seats, {}, f"{game} table", {})
-    log = TranscriptFile.create(folder / "spectated-host.bin", table_id)
+    host = Host(identity, game, seats, {}, f"{game} table", {})
+    log = TranscriptFile.create(folder / "spectated-host.bin", host.table_id)
     log.append(host.open())
     host.events.clear()
     said: list[str] = []

@@ -33,6 +33,7 @@ from .messages import KIND_OF, Close, Evidence, Table, Timeout, to_body
 from .session import TableSession
 from .sizes import MAX_SUBMIT, clip_reason
 from .stale import NoopBounds
+from .tableid import table_id_of
 from .transcript import (
     GENESIS,
     HOST,
@@ -79,7 +80,6 @@ class Host:
     def __init__(
         self,
         identity: Identity,
-        table_id: bytes,
         game: str,
         players: int,
         options: dict | None = None,
@@ -91,7 +91,7 @@ class Host:
         audit names a cheat is evicted and the table goes on)."""
         make(game, players, options or {})  # a bad configuration fails here, before anyone joins
         self.identity = identity
-        self.table_id = table_id
+        self.table_id = table_id_of(identity.public_bytes)  # (self-certifying: tableid.py)
         self.session = TableSession(None)
         self._table: Table | None = Table(
             game,

@@ -13,7 +13,6 @@ with a new key then takes its place.
 from __future__ import annotations
 
 import random
-import secrets as _secrets
 from collections import deque
 from collections.abc import Callable
 
@@ -49,7 +48,7 @@ class LocalTable:
     ):
         """`choosers`: the player of each seat. Every node shares one `Shared`:
         a hand is audited once for the whole process. `seed` seeds each seat's RNG."""
-        self.host = Host(Identity.generate(), _secrets.token_bytes(16), game, players, options, name, rules)
+        self.host = Host(Identity.generate(), game, players, options, name, rules)
         self.shared = Shared()
         self.host.session.shared = self.shared
         self.seats = [

@@ -73,7 +73,7 @@ class Checkpoint:
     def __init__(self, k: int):
         source = recorded_hand()
         host = source.host
-        self.host = Host(host.identity, host.table_id, "briscola", 2, {}, "local table")
+        self.host = Host(host.identity, "briscola", 2, {}, "local table")
         self.spectator = TableSession(None)
         self.spectator.receive(self.host.open())
         for signed in source.messages[:k]:

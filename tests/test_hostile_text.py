@@ -174,7 +174,7 @@ def test_a_name_given_on_the_command_line_or_in_a_form_is_checked_before_anythin
 
 def test_a_join_under_a_bad_name_is_not_ordered_and_no_node_takes_one():
     key = Identity.generate()
-    host = Host(Identity.generate(), bytes(16), "briscola", 2)
+    host = Host(Identity.generate(), "briscola", 2)
     opening = host.open()
     seat = TableSession(0, key, FORGED)  # a seat that signs a join under a bad name
     join = [*seat.receive(opening).messages, *seat.start().messages][0]

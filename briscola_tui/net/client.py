@@ -31,6 +31,8 @@ from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolErr
 from protocol.identity import Identity
 from protocol.reasons import Reason
 from protocol.session import TableSession
+from protocol.tableid import derived
+from protocol.transcript import HOST
 
 from .. import notes
 from ..engine_words import protocol_error_words, reason_words
@@ -279,6 +281,8 @@ class Client:
                 self.options.person,
             )
             self.log, session, owed = await asyncio.to_thread(rebuild, *args)
+            if not derived(self.table_id, session.keys.get(HOST, b"")):
+                raise Distrusted(_("the host's table id is not its key's fingerprint: this is not the table it names"))
             self.session = session
             for message in owed:  # written here, on the event loop's thread (a transport is not thread-safe)
                 self._send(hs.submit(message))

@@ -6,7 +6,6 @@ import asyncio
 import errno
 import os
 import random
-import secrets
 from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
@@ -19,6 +18,7 @@ from protocol.certificate import level_identity
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.identity import Identity, KeyFileError
+from protocol.tableid import table_id_of
 from protocol.local import replacement_seat
 from protocol.session import TableSession
 from protocol.transcript_file import NotATranscript
@@ -132,14 +132,13 @@ def _host_and_log(
     """The host and its transcript file: taken up from --transcript, or from the record of the
     same command's unfinished table, else new; the table's record (None with --transcript);
     whether it was taken up."""
-    identity = Identity.load_or_create(own_file(data_dir() / "host.key"))
     record = kept_table(options, _saved_code, say)
     path = Path(record.transcript) if record is not None else Path(options.transcript) if options.transcript else None
     if path is None or not path.exists():
-        host, log = _new_host(identity, options, path)
+        host, log = _new_host(options, path)
         return host, log, new_record(options, host.table_id, log, host.session.players), False
     try:
-        host, log = _resume_host(identity, path)
+        host, log = _resume_host(path)
     except SetupError as error:
         if record is None:
             raise
@@ -266,7 +265,29 @@ def _save_code(table_id: bytes, code: str) -> None:
     atomic.replace_file(_code_path(table_id), code.encode())
 
 
-def _new_host(identity: Identity, options: HostOptions, path: Path | None) -> tuple[Host, TranscriptFile]:
+def _table_key_path(table_id: bytes) -> Path:
+    """Where the key of the table `table_id` is kept: the table key whose fingerprint is its id."""
+    return own_file(subfolder("tables") / f"{table_id.hex()}-host.key")
+
+
+def _new_table_key() -> Identity:
+    """A new table key, kept (private) under the id it makes: a table's id is its key's
+    fingerprint (protocol/tableid.py), so nobody without this key can speak for the table."""
+    identity = Identity.generate()
+    identity.save(_table_key_path(table_id_of(identity.public_bytes)))
+    return identity
+
+
+def _table_key(table_id: bytes) -> Identity:
+    """The key table `table_id` was hosted with: its own, or for a table opened before ids
+    were derived from keys, this data folder's one host key of those days."""
+    path = _table_key_path(table_id)
+    if path.exists():
+        return Identity.load(path)
+    return Identity.load_or_create(own_file(data_dir() / "host.key"))
+
+
+def _new_host(options: HostOptions, path: Path | None) -> tuple[Host, TranscriptFile]:
     game_options = dict(options.option)
     try:
         game = make(options.game, options.players, game_options)
@@ -284,17 +305,16 @@ def _new_host(identity: Identity, options: HostOptions, path: Path | None) -> tu
         rules["time_limit"] = int(options.time_limit)
     if options.coach:
         rules["coach"] = True  # the players may ask the coach (`h`, the review after each hand)
-    table_id = secrets.token_bytes(16)
-    host = Host(identity, table_id, options.game, game.players, game_options, f"{options.game} table", rules)
+    host = Host(_new_table_key(), options.game, game.players, game_options, f"{options.game} table", rules)
     if path is None:
-        path = subfolder("transcripts") / f"{table_id.hex()}-host.bin"
-    log = TranscriptFile.create(path, table_id)
+        path = subfolder("transcripts") / f"{host.table_id.hex()}-host.bin"
+    log = TranscriptFile.create(path, host.table_id)
     log.append(host.open())
     host.events.clear()
     return host, log
 
 
-def _resume_host(identity: Identity, path: Path) -> tuple[Host, TranscriptFile]:
+def _resume_host(path: Path) -> tuple[Host, TranscriptFile]:
     try:
         log = TranscriptFile.open(path)
     except NotATranscript as error:
@@ -310,7 +330,7 @@ def _resume_host(identity: Identity, path: Path) -> tuple[Host, TranscriptFile]:
             )
         ) from None
     try:
-        host = Host.resume(identity, [e.encode() for e in log.entries])
+        host = Host.resume(_table_key(log.table_id), [e.encode() for e in log.entries])
     except LocalProtocolError as error:
         raise SetupError(f"{path}: {protocol_error_words(error)}") from None
     except ProtocolError as error:
