@@ -1,22 +1,27 @@
 """A hosted table's announcement on the LAN, kept true while the table takes players: made
 from the table as it stands (`announcement_of`), sent when the host listens, sent again
-when a seat fills or a spectator comes or goes, withdrawn when the table stops taking
-anyone (its series over, or the host stopping). mdns.py sends it."""
+when a seat fills or a spectator comes or goes, and every `REANNOUNCE_SECONDS` all the same
+(so that a browser tells a live table from a dead one), withdrawn when the table stops
+taking anyone (its series over, or the host stopping). mdns.py sends it, signed by the
+table key."""
 
 from __future__ import annotations
 
 import asyncio
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.text import MAX_NAME
+from protocol.identity import Identity
 from protocol.session import TableSession
+from protocol.tableid import table_id_of
 
 from ..language import _
 from .announcement import Announcement
 from .joincode import plate_of
-from .mdns import Advertiser, announced_on, multicast_off
+from .mdns import REANNOUNCE_SECONDS, Advertiser, announced_on, multicast_off
 
 REFRESH_SECONDS = 1.0
 """How often the table is looked at for a change to announce."""
@@ -32,7 +37,10 @@ class Announcing:
     say: Callable[[str], None]
     announced: bool = False  # on the LAN now
 
-    def announcement(self, session: TableSession, table_id: bytes, port: int, watching: int) -> Announcement:
+    def announcement(
+        self, session: TableSession, table_id: bytes, key: bytes, port: int, watching: int
+    ) -> Announcement:
+        """The table as it stands, hosted with the table key `key` (public)."""
         assert session.table is not None  # (the host opened it, or took it up again)
         names = session.names
         return Announcement(
@@ -45,16 +53,21 @@ class Announcing:
             port=port,
             plate=plate_of(self.code or ""),
             watching=watching,
+            key=key.hex(),
         )
 
-    async def run(self, now: Callable[[], Announcement]) -> None:
-        """Announce `now()` and keep it true until cancelled, then withdraw it; a table that
-        cannot be announced is said in a line and served all the same."""
+    async def run(self, now: Callable[[], Announcement], identity: Identity) -> None:
+        """Announce `now()`, signed by the table key `identity`, and keep it true until
+        cancelled, then withdraw it; a table that cannot be announced is said in a line and
+        served all the same."""
         addresses = announced_on(self.bind)
         if not addresses or multicast_off():  # (listening on loopback only, or asked for none)
             return
-        advertiser = Advertiser(addresses)
+        advertiser = Advertiser(addresses, identity)
         sent = now()
+        if sent.table != table_id_of(identity.public_bytes).hex():  # (a record of it would be refused)
+            self.say(_("not announced on the LAN: this table's id is not its key's fingerprint (an older table)"))
+            return
         try:
             await advertiser.start(sent)
         except OSError as error:
@@ -62,12 +75,14 @@ class Announcing:
             return
         self.announced = True
         self.say(self._announced(sent))
+        last = time.monotonic()
         try:
             while True:
                 await asyncio.sleep(REFRESH_SECONDS)
-                if (current := now()) != sent:
+                current = now()
+                if current != sent or time.monotonic() - last >= REANNOUNCE_SECONDS:
                     await advertiser.update(current)
-                    sent = current
+                    sent, last = current, time.monotonic()
         finally:
             self.announced = False
             await asyncio.shield(advertiser.close())

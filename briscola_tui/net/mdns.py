@@ -1,6 +1,10 @@
 """The LAN's multicast DNS (DNS-SD over mDNS), through python-zeroconf: the one module that
-sends multicast. `Advertiser` announces a host's table (net/announcement.py's record),
-refreshes it and withdraws it; `Browser` keeps the tables heard on the LAN, bounded.
+sends multicast. `Advertiser` announces a host's table (net/announcement.py's record, signed
+by the table key), refreshes it and withdraws it; `Browser` keeps the tables heard on the
+LAN, bounded: by the table's id, which only a record signed by the table's key may name, so
+that every service name announcing one table is one table (its addresses the union of those
+validly signed), and a table not heard for `EXPIRE_SECONDS` is dropped (a host killed without
+its goodbye).
 
 Nothing is sent where `refusal()` says no: with BRISCOLA_NO_MULTICAST set (a person who
 wants no part in it), or in a test outside a private network namespace (the tests' guard:
@@ -21,9 +25,11 @@ from dataclasses import dataclass
 from zeroconf import DNSQuestionType, InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from protocol.identity import Identity
+
 from ..language import _
 from .addresses import interface_addresses
-from .announcement import SERVICE, Announcement, properties, read
+from .announcement import MAX_ADDRESSES, SERVICE, Announcement, Record, read, signed
 
 logging.getLogger("zeroconf").addHandler(logging.NullHandler())
 logging.getLogger("zeroconf").propagate = False  # (its warnings would draw over the app)
@@ -34,10 +40,16 @@ already heard stay)."""
 MAX_LOOKUPS = 16
 """Records a browser asks for at once (the rest wait for the next time they are announced)."""
 LOOKUP_MS = 3000
-SERIAL = "n"
-"""The text record's key for the announcement's serial: it grows with every change, and a
-browser keeps the highest it has heard (an answer queued before a change can arrive after
-the change's own announcement)."""
+MAX_NAMES = 2 * MAX_TABLES
+"""Service names a browser follows at once (several may announce one table)."""
+REANNOUNCE_SECONDS = 10.0
+"""How often a host announces its table again when nothing changed (with a new serial, so
+that every browser hears it afresh)."""
+EXPIRE_SECONDS = 30.0
+"""A table not heard for this long is dropped from a browser's list (its host gone without a
+goodbye: killed, or its machine off the LAN); three announcements missed."""
+SWEEP_SECONDS = 1.0
+"""How often a browser looks for tables not heard for `EXPIRE_SECONDS`."""
 
 
 class MulticastRefused(OSError):
@@ -92,17 +104,13 @@ def _open(interfaces: list[str]) -> AsyncZeroconf:
     return AsyncZeroconf(interfaces=interfaces or InterfaceChoice.All, ip_version=IPVersion.V4Only)
 
 
-def serial_of(record: dict[bytes, bytes | None]) -> int:
-    """The serial in a text record heard (0 where there is none, or no number)."""
-    value = record.get(SERIAL.encode()) or b""
-    return int(value) if value.isdigit() and len(value) <= 20 else 0
-
-
 class Advertiser:
-    """A table's announcement on the LAN, from `start` until `close` (its goodbye)."""
+    """A table's announcement on the LAN, signed by the table key `identity`, from `start`
+    until `close` (its goodbye)."""
 
-    def __init__(self, addresses: list[str]) -> None:
-        self.addresses = addresses
+    def __init__(self, addresses: list[str], identity: Identity) -> None:
+        self.addresses = addresses[:MAX_ADDRESSES]
+        self.identity = identity
         self.zeroconf: AsyncZeroconf | None = None
         self.info: AsyncServiceInfo | None = None
         self.serial = 0
@@ -115,7 +123,7 @@ class Advertiser:
             f"{label}.{SERVICE}",
             addresses=[ipaddress.ip_address(x).packed for x in self.addresses],
             port=a.port,
-            properties={**properties(a), SERIAL: str(self.serial)},
+            properties=signed(a, self.addresses, self.serial, self.identity),
             server=f"briscola-{label}.local.",
         )
 
@@ -153,16 +161,38 @@ class Seen:
     serial: int = 0  # the announcement's, which grows with every change
 
 
+@dataclass(frozen=True)
+class Named:
+    """What one service name said last, checked: its record and when it was heard."""
+
+    record: Record
+    last: float  # time.monotonic()
+
+
+def table_of(named: list[Named], first: float) -> Seen:
+    """One table from what the service names announcing it said: the fields of the newest
+    serial, the addresses of them all (the newest first, at most `MAX_ADDRESSES`)."""
+    newest = max(named, key=lambda n: n.record.serial).record
+    addresses: list[str] = []
+    for n in sorted(named, key=lambda n: n.record.serial, reverse=True):
+        addresses += [a for a in n.record.addresses if a not in addresses]
+    return Seen(newest.announcement, tuple(addresses[:MAX_ADDRESSES]), first, newest.serial)
+
+
 class Browser:
     """The tables announced on the LAN, as they come and go: `tables()` the newest first,
-    `changed()` called (on the loop) whenever the list changes."""
+    `changed()` called (on the loop) whenever the list changes. A table is its verified id:
+    the service names that announce it are followed apart (`names`) and their records merged."""
 
     def __init__(self, changed: Callable[[], None] = lambda: None) -> None:
         self.changed = changed
-        self.seen: dict[str, Seen] = {}
+        self.names: dict[str, Named] = {}  # service name: what it said last, checked
+        self.seen: dict[str, Seen] = {}  # table id (hex): the table
+        self.first: dict[str, float] = {}  # table id: when it was first heard
         self.lookups: set[asyncio.Task] = set()
         self.zeroconf: AsyncZeroconf | None = None
         self.browser: AsyncServiceBrowser | None = None
+        self.sweeper: asyncio.Task | None = None
 
     async def start(self) -> None:
         """Listen (MulticastRefused, or an OSError of the system's, when it cannot).
@@ -176,23 +206,23 @@ class Browser:
         self.browser = AsyncServiceBrowser(
             self.zeroconf.zeroconf, [SERVICE], handlers=[self._heard], question_type=DNSQuestionType.QM
         )
+        self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     def tables(self) -> list[Seen]:
         return sorted(self.seen.values(), key=lambda s: s.heard, reverse=True)
 
     async def close(self) -> None:
-        for task in self.lookups:
+        for task in [*self.lookups, *([self.sweeper] if self.sweeper is not None else [])]:
             task.cancel()
         if self.browser is not None:
             await self.browser.async_cancel()
         if self.zeroconf is not None:
             await self.zeroconf.async_close()
-        self.browser = self.zeroconf = None
+        self.browser = self.zeroconf = self.sweeper = None
 
     def _heard(self, zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange) -> None:
         if state_change is ServiceStateChange.Removed:
-            if self.seen.pop(name, None) is not None:
-                self.changed()
+            self._forget([name])
             return
         info = AsyncServiceInfo(service_type, name)
         if info.load_from_cache(zeroconf):  # (the announcement brought every record with it)
@@ -209,20 +239,59 @@ class Browser:
             self._keep(name, info)
 
     def _keep(self, name: str, info: AsyncServiceInfo) -> None:
-        """The table `info` describes, kept (the newest `MAX_TABLES`), unless it is none this version can use."""
-        if info.port is None:
+        """What `info` says, kept when it is a record this version can use, signed by its
+        table's key (the newest `MAX_TABLES` tables, `MAX_NAMES` names)."""
+        record = read(info.properties, info.port) if info.port is not None else None
+        if record is None:
             return
-        announcement = read(info.properties, info.port)
-        addresses = tuple(info.parsed_addresses(IPVersion.V4Only))[:8]
-        if announcement is None or not addresses:
-            return
-        before = self.seen.get(name)
-        if before is None and len(self.seen) >= MAX_TABLES:
-            return  # (a flood of records does not push out the tables already heard)
-        serial = serial_of(info.properties)
-        if before is not None and serial < before.serial:
+        self.hear(name, record, time.monotonic())
+
+    def hear(self, name: str, record: Record, now: float) -> None:
+        """A checked record heard from service `name` at `now`: its table kept or updated."""
+        table = record.announcement.table
+        before = self.names.get(name)
+        if before is not None and before.record.announcement.table == table and record.serial < before.record.serial:
             return  # (an older announcement, heard after a newer one)
-        heard = before.heard if before is not None else time.monotonic()
-        self.seen[name] = Seen(announcement, addresses, heard, serial)
-        if before is None or before.announcement != announcement or before.addresses != addresses:
+        if before is None and len(self.names) >= MAX_NAMES:
+            return  # (a flood of names does not push out the tables already heard)
+        if table not in self.seen and len(self.seen) >= MAX_TABLES:
+            return  # (a flood of tables does not push out those already heard)
+        others = [n for other, n in self.names.items() if other != name and n.record.announcement.table == table]
+        if before is None and len(others) >= MAX_ADDRESSES:
+            return  # (one table under many names: the first few are kept)
+        self.names[name] = Named(record, now)
+        if before is not None and before.record.announcement.table != table:
+            self._merge(before.record.announcement.table)  # (the name now announces another table)
+        self._merge(table)
+
+    def _forget(self, names: list[str]) -> None:
+        """Service names gone (a goodbye, or not heard for `EXPIRE_SECONDS`): their tables
+        merged again from the names left, or dropped with none left."""
+        tables = {self.names.pop(name).record.announcement.table for name in names if name in self.names}
+        for table in tables:
+            self._merge(table)
+
+    def _merge(self, table: str) -> None:
+        """The table `table` again from the names announcing it (dropped where none does)."""
+        named = [n for n in self.names.values() if n.record.announcement.table == table]
+        before = self.seen.get(table)
+        if not named:
+            self.seen.pop(table, None)
+            self.first.pop(table, None)
+            if before is not None:
+                self.changed()
+            return
+        first = self.first.setdefault(table, time.monotonic())
+        now = table_of(named, first)
+        self.seen[table] = now
+        if before is None or before.announcement != now.announcement or before.addresses != now.addresses:
             self.changed()
+
+    def expire(self, now: float) -> None:
+        """Drop what has not been heard for `EXPIRE_SECONDS` (a host killed without a goodbye)."""
+        self._forget([name for name, n in self.names.items() if now - n.last > EXPIRE_SECONDS])
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            self.expire(time.monotonic())

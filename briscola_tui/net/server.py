@@ -32,6 +32,7 @@ import asyncio
 import errno
 import socket
 import time
+from functools import partial
 
 from protocol import handshake as hs
 from protocol import reasons
@@ -177,11 +178,13 @@ class TableServer:
         announcing = self.announcing
         if announcing is None:
             return None
-        return asyncio.create_task(announcing.run(lambda: self._announcement(announcing, port)))
+        return asyncio.create_task(announcing.run(partial(self._announcement, announcing, port), self.host.identity))
 
     def _announcement(self, announcing: Announcing, port: int) -> Announcement:
         watching = sum(1 for conn in self.conns.values() if conn.role == "spectator")
-        return announcing.announcement(self.session, self.host.table_id, port, watching)
+        return announcing.announcement(
+            self.session, self.host.table_id, self.host.identity.public_bytes, port, watching
+        )
 
     async def _listen(self, bind: str, port: int, fallback: bool) -> asyncio.Server:
         try:

@@ -2,7 +2,9 @@
 them: a line saying what the list is (or, in its place, why there is none), then the
 tables, newest first, two lines each: the plate of the join code, the game and its size,
 the host; the seats free, who sits, the spectators watching. Picking one (Enter, a click)
-posts `LanTables.Picked` with the table's id.
+posts `LanTables.Picked` with the table's id. An option's id is a hash of the table's id,
+never a record's words, and each table is listed once: two records naming one table (one id
+under two service names, or a source that repeats itself) are one row, never a crash.
 
 Every name in an announcement is the sender's word: shown literally (`engine.text.visible`,
 a `rich.text.Text`, never markup) and cut at the width of the list; the browser bounds the
@@ -10,6 +12,7 @@ names (`engine.text.MAX_NAME`) and the tables it keeps (`mdns.MAX_TABLES`), the 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -74,6 +77,19 @@ def status(listening: Listening, tables: int) -> str:
         "no tables heard on this network, multicast may not reach here (WSL2, a guest Wi-Fi, "
         "an SSH tunnel): type the host's HOST:PORT"
     )
+
+
+def option_id(table: str) -> str:
+    """The list's id for the table `table`: a hash (a record's words are never an id)."""
+    return "t" + hashlib.sha256(table.encode("utf-8", "replace")).hexdigest()[:24]
+
+
+def once_each(tables: list[Seen]) -> dict[str, Seen]:
+    """The tables by their option id, each once (the first, the newest, of those naming one table)."""
+    kept: dict[str, Seen] = {}
+    for seen in tables:
+        kept.setdefault(option_id(seen.announcement.table), seen)
+    return kept
 
 
 class Source(Protocol):
@@ -193,17 +209,18 @@ class LanTables(Vertical):
         on the table it was on."""
         if not self.is_mounted:
             return
-        tables = self.tables()
+        tables = once_each(self.tables())
         self.query_one("#lan-status", Static).update(Text(status(self.listening, len(tables))))
         options = self.query_one("#lan-list", OptionList)
         before = options.highlighted_option.id if options.highlighted_option is not None else None
-        options.set_options(Option(entry(seen), id=seen.announcement.table) for seen in tables)
-        ids = [seen.announcement.table for seen in tables]
+        options.set_options(Option(entry(seen), id=ident) for ident, seen in tables.items())
+        ids = list(tables)
         if tables:
             options.highlighted = ids.index(before) if before in ids else 0
         options.set_class(not tables, "-empty")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if event.option.id is not None:
-            self.post_message(self.Picked(event.option.id))
+        seen = once_each(self.tables()).get(event.option.id or "")
+        if seen is not None:  # (gone meanwhile: nothing picked)
+            self.post_message(self.Picked(seen.announcement.table))
