@@ -4,6 +4,7 @@ and `briscola join CODE` / `watch CODE` finding the table a join code names (net
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
 import json
 import sys
@@ -11,6 +12,7 @@ import sys
 from engine.text import visible
 
 from .language import _
+from .net.candidates import answers, chosen, impostors_line
 from .net.finding import NotFound, find_code, tables_on_lan
 from .net.hosting import SetupError
 from .net.joincode import plate_of, tidy
@@ -62,7 +64,9 @@ def tables_command(args: argparse.Namespace) -> int:
 def found(kind: str, options: JoinOptions | WatchOptions) -> JoinOptions | WatchOptions:
     """`options` with the address of the table its join code names, when it was given a code
     instead of HOST:PORT (said while it is looked for); where none is found, the person is
-    asked for HOST:PORT at a terminal, else SetupError says what to run instead."""
+    asked for HOST:PORT at a terminal, else SetupError says what to run instead. Where several
+    tables announce the code's plate, the one the code opens is taken and the others named as
+    impostors (candidates.py)."""
     code = tidy(options.address or "") if plate_of(options.address or "") is not None else None
     if code is None:
         return options
@@ -70,10 +74,27 @@ def found(kind: str, options: JoinOptions | WatchOptions) -> JoinOptions | Watch
         raise SetupError(_("two join codes given: {a} and {b}").format(a=code, b=options.code))
     print(_("looking for table {plate} on the LAN...").format(plate=plate_of(code)), file=sys.stderr)
     try:
-        seen = find_code(code)
+        address, table = _opened(code, find_code(code))
     except NotFound as error:
         return dataclasses.replace(options, address=_ask_address(kind, code, str(error)), code=code)
-    return dataclasses.replace(options, address=f"{seen.addresses[0]}:{seen.announcement.port}", code=code)
+    return dataclasses.replace(options, address=address, code=code, table=table)
+
+
+def _opened(code: str, tables: list[Seen]) -> tuple[str, str]:
+    """HOST:PORT and the id of the table `code` opens, of `tables` (those announcing its plate):
+    the one there is, or the one of several that proves it holds the code, the others said in
+    a line (NotFound where none does)."""
+    if len(tables) == 1:
+        seen = tables[0]
+        return f"{seen.addresses[0]}:{seen.announcement.port}", seen.announcement.table
+    plate = plate_of(code)
+    real, others = chosen(asyncio.run(answers(tables, code)))
+    if real is None:
+        hosts = ", ".join(f"{a.address} ({visible(a.seen.announcement.host)})" for a in others)
+        line = _("{n} tables on the LAN answer to {plate} and none takes this join code ({hosts})")
+        raise NotFound(line.format(n=len(tables), plate=plate, hosts=hosts))
+    print(visible(impostors_line(plate or 0, others)), file=sys.stderr)
+    return real.address, real.seen.announcement.table
 
 
 def _ask_address(kind: str, code: str, why: str) -> str:

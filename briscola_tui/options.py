@@ -96,6 +96,8 @@ class JoinOptions:
     headless: bool = False
     """True: the game as lines, moves read from standard input; False: the app."""
     ascii: bool = False
+    table: str | None = None
+    """The id (hex) of the table the LAN named for HOST:PORT: the host must answer as that table."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,8 @@ class WatchOptions:
     headless: bool = False
     """True: the public events as lines; False: the app."""
     ascii: bool = False
+    table: str | None = None
+    """As `JoinOptions.table`."""
 
 
 NetOptions = HostOptions | JoinOptions | WatchOptions

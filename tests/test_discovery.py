@@ -33,6 +33,23 @@ ON = ["env", "-u", "BRISCOLA_NO_MULTICAST"]
 """Before a command started inside a namespace: multicast allowed there."""
 WAIT = 40.0
 
+BROWSER = textwrap.dedent(
+    """
+    import asyncio, json
+    from briscola_tui.net.mdns import Browser
+
+    async def main():
+        browser = Browser(lambda: print(json.dumps([[s.announcement.table, s.announcement.seated]
+                                                   for s in browser.tables()]), flush=True))
+        await browser.start()
+        await asyncio.sleep(600)
+
+    asyncio.run(main())
+    """
+)
+"""A live list (as the join and watch forms keep), printed each time it changes."""
+
+
 needs_lan = pytest.mark.skipif(why_no_lan() is not None, reason=why_no_lan() or "")
 
 
@@ -96,21 +113,7 @@ def test_friends_and_a_spectator_find_the_table_by_its_code_alone(machines, chil
 def test_a_list_follows_the_seats_and_drops_a_host_that_leaves(machines, children):
     a, b, _c = machines
     table_host, code, table = host(children, a, "Ada", "--game", "briscola", "--players", "3")
-    script = textwrap.dedent(
-        """
-        import asyncio, json
-        from briscola_tui.net.mdns import Browser
-
-        async def main():
-            browser = Browser(lambda: print(json.dumps([[s.announcement.table, s.announcement.seated]
-                                                       for s in browser.tables()]), flush=True))
-            await browser.start()
-            await asyncio.sleep(60)
-
-        asyncio.run(main())
-        """
-    )
-    browser = Child("browser", b.argv([*ON, sys.executable, "-c", script]), children.folder / "browser")
+    browser = Child("browser", b.argv([*ON, sys.executable, "-c", BROWSER]), children.folder / "browser")
     children.started.append(browser)
     browser.wait_for(rf'\[\["{table}", \[\]\]\]', WAIT)  # the table, nobody seated yet
     start(children, b, "Bea", "join", code, "--name", "Bea", "--headless", driver=lambda child, line: None)
@@ -120,49 +123,23 @@ def test_a_list_follows_the_seats_and_drops_a_host_that_leaves(machines, childre
     browser.wait_for(r"^\[\]$", 10)  # its goodbye: gone from the list at once, not when it expires
 
 
-HOSTILE = textwrap.dedent(
-    """
-    import asyncio, socket, sys
-    from zeroconf import IPVersion
-    from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
-    from briscola_tui.net.announcement import SERVICE
-
-    def info(n, **fields):
-        record = {"v": "3", "game": "briscola", "players": "2", "seated": "", "watch": "1",
-                  "host": "h%d" % n, "table": "%032x" % n, "plate": "", "watching": "0"}
-        record.update(fields)
-        return AsyncServiceInfo(SERVICE, "t%d.%s" % (n, SERVICE), addresses=[socket.inet_aton(sys.argv[1])],
-                                port=4000 + n % 1000, properties=record, server="h%d.local." % n)
-
-    async def main():
-        zc = AsyncZeroconf(ip_version=IPVersion.V4Only)
-        if sys.argv[2] == "flood":
-            infos = [info(n) for n in range(10, 1010)]
-        else:
-            infos = [info(1, host="x" * 200), info(2, host="\\x1b[2J[bold]boom[/]\\u202e"), info(3, v="99")]
-        for i in infos:
-            await zc.async_register_service(i, cooperating_responders=True)
-        print("announced", flush=True)
-        await asyncio.sleep(120)
-
-    asyncio.run(main())
-    """
-)
+FORGER = [sys.executable, "tests/helpers/forger.py"]
+"""Hostile announcements, made with zeroconf's own API (helpers/forger.py)."""
 
 
-def lie(children, machine: Machine, kind: str) -> None:
-    """Hostile announcements from `machine` (HOSTILE), until the test ends."""
-    liar = Child(
-        kind, machine.argv([*ON, sys.executable, "-c", HOSTILE, machine.address, kind]), children.folder / kind
-    )
+def lie(children, machine: Machine, kind: str, *args: str, wait: str = "announced") -> Child:
+    """Hostile announcements of `kind` from `machine` (helpers/forger.py), until the test ends."""
+    argv = machine.argv([*ON, *FORGER, machine.address, kind, *args])
+    liar = Child(kind, argv, children.folder / kind)
     children.started.append(liar)
-    liar.wait_for("announced", 60)
+    liar.wait_for(wait, 60)
+    return liar
 
 
 @needs_lan
 def test_a_thousand_tables_are_bounded(machines, children):
     a, b, _c = machines
-    lie(children, b, "flood")
+    lie(children, b, "flood", "1000")
     tables = listen(a, 4.0)
     assert len(tables) == mdns.MAX_TABLES  # kept up to the bound, no crash, no more
     assert len({t["table"] for t in tables}) == mdns.MAX_TABLES
@@ -173,16 +150,83 @@ def test_hostile_announcements_are_bounded_and_shown_literally(machines, childre
     a, b, _c = machines
     lie(children, b, "names")
     tables = listen(a)
-    by_table = {t["table"]: t for t in tables}
-    assert by_table[f"{1:032x}"]["host"] == "x" * 20  # a name cut to a name's length
-    assert by_table[f"{2:032x}"]["host"] == "\x1b[2J[bold]boom[/]\u202e"  # as it came (JSON escapes it)
-    assert f"{3:032x}" not in by_table  # another version: left out
+    by_port = {t["port"]: t for t in tables}  # (the forger's table n answers on port 4000 + n)
+    assert by_port[4001]["host"] == "x" * 20  # a name cut to a name's length
+    assert by_port[4002]["host"] == "\x1b[2J[bold]boom[/]\u202e"  # as it came (JSON escapes it)
+    assert len(tables) == 2  # another version: left out
     lines = subprocess.run(
         a.argv([*ON, *BRISCOLA, "tables", "--wait", "4"]), capture_output=True, text=True, timeout=60
     ).stdout
     assert "\x1b" not in lines and "\u202e" not in lines  # never a control character on the terminal
     assert "host \\x1b[2J[bold]boom[/]\\u202e " in lines  # but its escape, literally
     assert f"host {'x' * 20} " in lines
+
+
+@needs_lan
+def test_tables_returns_in_its_time_under_a_flood(machines, children):
+    """Issue 44, item 6b: `briscola tables --wait S` returns within S + 1 s, whatever arrives
+    meanwhile (3,000 records, and pointers to records that never come)."""
+    a, b, c = machines
+    lie(children, b, "flood", "3000")
+    lie(children, c, "pointers", "3000")
+    began = time.monotonic()
+    done = subprocess.run(
+        a.argv([*ON, *BRISCOLA, "tables", "--json", "--wait", "3"]), capture_output=True, text=True, timeout=60
+    )
+    assert time.monotonic() - began <= 3 + 1, done.stderr
+    assert done.returncode == 0 and len(json.loads(done.stdout)) <= mdns.MAX_TABLES
+
+
+@needs_lan
+def test_a_host_killed_without_a_goodbye_leaves_a_live_list_in_the_time_the_docs_say(machines, children):
+    """Issue 44, item 6c: a host killed with kill -9 sends no goodbye; a live list drops its
+    table within `EXPIRE_SECONDS` (docs/network.md), a list started afresh never shows it."""
+    a, b, _c = machines
+    table_host, _code, table = host(children, a, "Ada", "--game", "briscola", "--players", "3")
+    browser = Child("browser", b.argv([*ON, sys.executable, "-c", BROWSER]), children.folder / "browser")
+    children.started.append(browser)
+    browser.wait_for(rf'\[\["{table}", \[\]\]\]', WAIT)
+    table_host.proc.kill()
+    table_host.proc.wait(WAIT)
+    browser.wait_for(r"^\[\]$", mdns.EXPIRE_SECONDS + mdns.SWEEP_SECONDS + 1)
+    assert table not in json.dumps(listen(b))
+
+
+@needs_lan
+def test_a_copy_of_a_table_on_another_address_cannot_steer_a_join(machines, children):
+    """Issue 44, item 3: someone on the LAN announces the real table again under a service
+    name of its own, with its own address and a larger serial, and relays a connection to
+    the real host, then drops it and stops answering. The copy says what the table's key did
+    not sign: nobody takes it, the player joins the real table by the code alone and plays
+    it to its end (nobody timed out, nobody named)."""
+    a, b, c = machines
+    real, code, table = host(children, a, "vm", "--game", "briscola", "--players", "2", "--bots", "1", "--hands", "1")
+    steer = lie(children, c, "steer", table)
+    joiner = start(children, b, "Bea", "join", code, "--name", "Bea", "--bot", "easy", "--headless")
+    assert joiner.finish(WAIT) == 0, joiner.tail()
+    assert real.finish(WAIT) == 0 and "Bea joins" in real.text
+    assert "culprit" not in joiner.text and "timed out" not in real.text
+    assert "relaying" not in steer.text  # (nobody connected to the copy's address)
+
+
+@needs_lan
+def test_a_copied_plate_is_named_an_impostor_and_the_code_joins_the_real_table(machines, children):
+    """Issue 44, item 6a: two impostors announce the real table's plate and host name under
+    keys of their own: a host of another table (it does not know the code) and a relay to the
+    real host (it answers as another table than it announced). `join CODE` tries each, joins
+    the one the code opens, and names the others in one line (address, the name claimed)."""
+    a, b, c = machines
+    real, code, table = host(
+        children, a, "vm", "--game", "briscola", "--players", "2", "--bots", "1", "--hands", "1", "--code", "51-abcdef"
+    )
+    other = start(children, c, "other", "host", "--port", "0", "--headless", "--name", "vm", "--code", "51-zzzzzz")
+    other.wait_for("with the code alone", WAIT)
+    lie(children, c, "relay", table)
+    joiner = start(children, b, "Bea", "join", code, "--name", "Bea", "--bot", "easy", "--headless")
+    assert joiner.finish(WAIT) == 0, joiner.tail()
+    assert real.finish(WAIT) == 0 and "Bea joins" in real.text and "joins" not in other.text
+    (line,) = [line for line in joiner.lines if "impostors answer to 51" in line]
+    assert line.count(f"{c.address}:") == 2 and line.count("claiming host vm") == 2, line
 
 
 def test_the_guard_refuses_multicast_outside_a_private_namespace(tmp_path):

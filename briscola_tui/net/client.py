@@ -253,6 +253,8 @@ class Client:
         table_id, theirs = fields
         if self.table_id is not None and table_id != self.table_id:
             raise reaching.AnotherTable(reaching.another_table(self._where(), table_id, self.table_id))
+        if self.table_id is None and self.options.table is not None and table_id != self.options.table:
+            raise Distrusted(reaching.impostor(self._where(), table_id, self.options.table))
         exchange.finish(theirs, table_id, hs.VERSION)
         self._send(hs.confirm(exchange.confirmation()))
         kind, fields = await self._read(reader, frames)  # a wrong code: Unconfirmed("wrong join code")

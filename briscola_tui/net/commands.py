@@ -419,6 +419,7 @@ def join_options(options: JoinOptions) -> Options:
         player,
         retry_seconds=options.retry,
         person=level_identity(options.bot) if options.bot else None,  # the ledger rates the level, not the account
+        table=_announced(options.table),
     )
 
 
@@ -426,7 +427,13 @@ def watch_options(options: WatchOptions) -> Options:
     """What `briscola watch` asks of the host (SetupError for a bad address)."""
     address, port = host_port(options.address)
     own_folders(CLIENT_FOLDERS)
-    return Options(address, port, "spectator", "", options.code or "", -1, None, retry_seconds=options.retry)
+    code = options.code or ""
+    return Options(address, port, "spectator", "", code, retry_seconds=options.retry, table=_announced(options.table))
+
+
+def _announced(table: str | None) -> bytes | None:
+    """The table id the LAN named (hex, from a checked record), as bytes."""
+    return bytes.fromhex(table) if table else None
 
 
 def player_identity() -> Identity:

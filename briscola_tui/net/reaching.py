@@ -82,6 +82,7 @@ class Options:
     player: Player | None = None  # a computer player `play(view, rng)`, or None: a person on stdin
     retry_seconds: float = 60.0  # how long to keep trying to reconnect
     person: Identity | None = None  # who vouches for the seat's key in the join (`join --bot`: its level)
+    table: bytes | None = None  # the table the LAN named for this address (None: any table there)
 
 
 def unreachable(error: BaseException, address: str) -> str:
@@ -101,6 +102,14 @@ def another_table(address: str, new: bytes, old: bytes) -> str:
         "taken up; stopping (a seat is kept: if the host takes that table up again, the same command "
         "comes back to it)"
     ).format(address=address, new=new.hex()[:12], old=old.hex()[:12])
+
+
+def impostor(address: str, answered: bytes, announced: bytes) -> str:
+    """The host at `address` answers as another table than the one announced there, in words."""
+    return _(
+        "the host at {address} answers as table {answered}, not table {announced} that was announced there: "
+        "an impostor (a relay, or a copied record); stopping"
+    ).format(address=address, answered=answered.hex()[:12], announced=announced.hex()[:12])
 
 
 def given_up(address: str, seconds: float, error: BaseException) -> str:

@@ -1,0 +1,119 @@
+"""The tables announcing one plate, and which of them a join code opens (issue 44: a plate is
+anyone's to copy). `briscola join 42-3tvbdj` hears every table announced with plate 42; where
+there are several, each is asked for the key exchange over the whole code (SPAKE2, as a join
+starts: protocol/channel.py), on every address its key signed, and the one that proves it
+holds the code, as the table its record names, is joined. The others are impostors: one
+answers as another table than its record names (a relay to the real host), or does not prove
+the code (it does not know it). Nothing is sent past the key exchange: no key, no name."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from engine.text import visible
+from protocol import handshake as hs
+from protocol.channel import Exchange, WrongCode
+from protocol.codec import MAX_FRAME, FrameReader, frame
+from protocol.errors import ProtocolError
+
+from ..language import _
+from .mdns import Seen
+
+PROBE_SECONDS = 3.0
+"""How long one address is given to answer the key exchange."""
+
+OPENS, REFUSED, IMPOSTOR, SILENT = "opens", "refused", "impostor", "silent"
+"""What an address did with the code: proved it holds it as the table announced; refused it
+(it does not know it, or the code is wrong); answered as another table, or failed its own
+proof; answered nothing a host says."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one table (`seen`) did with the code at `address` (HOST:PORT)."""
+
+    seen: Seen
+    address: str
+    verdict: str
+
+
+async def probe(host: str, port: int, code: str, table: bytes, seconds: float = PROBE_SECONDS) -> str:
+    """The verdict of the host at `host`:`port` on `code`, which must answer as `table`."""
+    try:
+        return await asyncio.wait_for(_exchange(host, port, code, table), seconds)
+    except (OSError, ProtocolError, asyncio.IncompleteReadError):  # (TimeoutError is an OSError)
+        return SILENT
+
+
+async def _exchange(host: str, port: int, code: str, table: bytes) -> str:
+    reader, writer = await asyncio.open_connection(host, port, limit=MAX_FRAME + 4)
+    try:
+        exchange = Exchange("client", code)
+        writer.write(frame(hs.hello(exchange.message)))
+        kind, fields = await _next(reader)
+        if kind == "refuse":
+            return REFUSED
+        if kind != "exchange":
+            return SILENT
+        table_id, theirs = fields
+        if table_id != table:
+            return IMPOSTOR  # (another table answers there: a relay, or a record copied)
+        exchange.finish(theirs, table_id, hs.VERSION)
+        writer.write(frame(hs.confirm(exchange.confirmation())))
+        kind, fields = await _next(reader)
+        if kind == "refuse":
+            return REFUSED
+        if kind != "confirm":
+            return SILENT
+        try:
+            exchange.check(fields[0])
+        except WrongCode:
+            return IMPOSTOR
+        return OPENS
+    finally:
+        writer.close()
+
+
+async def _next(reader: asyncio.StreamReader) -> tuple[str, list]:
+    """The next frame from the host (a frame of at most MAX_FRAME bytes)."""
+    frames = FrameReader()
+    while (data := frames.next_frame()) is None:
+        chunk = await reader.read(65536)
+        if not chunk:
+            raise ConnectionError("closed")
+        frames.feed(chunk)
+    return hs.parse(data)
+
+
+async def answers(tables: list[Seen], code: str) -> list[Answer]:
+    """Each table's answer to `code`: its first address that proves it, else its last's verdict."""
+
+    async def one(seen: Seen) -> Answer:
+        verdict, where = SILENT, ""
+        for address in seen.addresses:
+            where = f"{address}:{seen.announcement.port}"
+            verdict = await probe(address, seen.announcement.port, code, bytes.fromhex(seen.announcement.table))
+            if verdict == OPENS:
+                break
+        return Answer(seen, where, verdict)
+
+    return list(await asyncio.gather(*(one(seen) for seen in tables)))
+
+
+def chosen(heard: list[Answer]) -> tuple[Answer | None, list[Answer]]:
+    """The table the code opens (None: none does), and the others: impostors, where one opens."""
+    opens = next((a for a in heard if a.verdict == OPENS), None)
+    return opens, [a for a in heard if a is not opens]
+
+
+def impostors_line(plate: int, others: list[Answer]) -> str:
+    """One line naming the tables that answered to `plate` but that the code does not open:
+    each address and the host name it claimed, literally."""
+    named = ", ".join(
+        _("{address} claiming host {host}").format(address=a.address, host=visible(a.seen.announcement.host))
+        for a in others
+    )
+    return _("impostors answer to {plate} too, ignored (the code does not open them): {tables}").format(
+        plate=plate, tables=named
+    )
