@@ -233,6 +233,44 @@ def test_a_copied_plate_is_named_an_impostor_and_the_code_joins_the_real_table(m
     assert line.count(f"{c.address}:") == 2 and line.count("claiming host vm") == 2, line
 
 
+HOLD_PORT = textwrap.dedent(
+    """
+    import socket, sys
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("0.0.0.0", int(sys.argv[1])))
+    s.listen()
+    print("held", flush=True)
+    while True:
+        s.accept()[0].close()
+    """
+)
+"""Holds a port: whoever connects there is hung up on at once, and nobody else may listen on it."""
+
+
+@needs_lan
+def test_a_player_whose_host_came_back_on_another_port_finds_its_table_again_by_its_id(machines, children):
+    """A client that loses its host looks for its table's id on the LAN and tries every
+    address and port its key signed, not only the one it used: the host killed and taken up
+    again, its port taken meanwhile, listens on another, and the player plays on to the end."""
+    a, b, _c = machines
+    args = ("--game", "briscola", "--players", "2", "--bots", "1", "--hands", "2")
+    first, code, table = host(children, a, "Ada", *args)
+    port = first.wait_for(r"join with: briscola join [\d.]+:(\d+)", WAIT).group(1)
+    joiner = start(children, b, "Bea", "join", code, "--name", "Bea", "--bot", "easy", "--headless", "--retry", "25")
+    first.wait_for("Bea joins", WAIT)
+    first.proc.kill()
+    first.proc.wait(WAIT)
+    holder = Child("holder", a.argv([sys.executable, "-c", HOLD_PORT, port]), children.folder / "holder")
+    children.started.append(holder)
+    holder.wait_for("held", WAIT)
+    again, _code, same = host(children, a, "Ada", *args)  # (the same command: the same table, taken up)
+    assert same == table and f":{port} " not in again.wait_for(r"join with: .*", WAIT).group(0)
+    assert joiner.finish(WAIT + 25) == 0, joiner.tail()
+    assert again.finish(WAIT) == 0
+    assert f"answers at {a.address}:" in joiner.text
+
+
 def test_the_guard_refuses_multicast_outside_a_private_namespace(tmp_path):
     """A `briscola` process multicasting from this machine's own namespace is refused, and
     the guard's log names it (which fails the run: tests/conftest.py)."""

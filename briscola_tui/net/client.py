@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 from engine.labels import LabelError, labels, parse
 from engine.state import Action
@@ -41,11 +42,15 @@ from ..language import _
 from ..notes import Note
 from ..render import seat_names
 from . import reaching
+from .finding import places_of
 from .listener import Keyboard, Listener, Person
 from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, why
 from .seat_copy import holding, rebuild, so_far, unconfirmed
 from .thinking import think
 from .typed import move_error
+
+MAX_PLACES = 8
+"""Places (address, port) a client tries its table at, at most: where it joined, then those the LAN names."""
 
 
 class Client:
@@ -78,6 +83,8 @@ class Client:
         self.ended: str | None = None
         self.away: tuple[int, ...] = ()  # the seats the host says have no connection
         self._lost = False  # the connection was lost, and that was said (once per loss)
+        self.places: list[tuple[str, int]] = [(options.address, options.port)]  # then those the LAN names
+        self.place = 0  # the one tried now
 
     # --- connecting, and connecting again -----------------------------------------------
 
@@ -117,6 +124,8 @@ class Client:
                 await asyncio.sleep(pause)
                 waited += pause
                 delay = min(delay * 2, 5.0)
+                if self.session is not None and not isinstance(error, Busy):
+                    waited += await self._elsewhere()
         return exit_status(self.session)
 
     def _pause(self, error: BaseException, delay: float, waited: float) -> float:
@@ -138,13 +147,33 @@ class Client:
         return delay
 
     def _where(self) -> str:
-        return f"{self.options.address}:{self.options.port}"
+        address, port = self.places[self.place]
+        return f"{address}:{port}"
+
+    async def _elsewhere(self) -> float:
+        """The host lost: the next try goes to the next place its table answers at; past the
+        last, the LAN is asked where that is now (every address the table's key signed: its
+        host restarted on another port, or reached on another address), and a place not tried
+        yet is tried first. The seconds the asking took."""
+        self.place = (self.place + 1) % len(self.places)
+        if self.place or self.table_id is None:
+            return 0.0
+        began = time.monotonic()
+        found = await asyncio.to_thread(places_of, self.table_id)
+        new = [place for place in found if place not in self.places][: MAX_PLACES - len(self.places)]
+        if new:
+            self.places += new
+            self.place = self.places.index(new[0])
+            line = _("the LAN says table {table} answers at {address} now; trying there")
+            self.listener.line(line.format(table=self.table_id.hex()[:12], address=self._where()))
+        return time.monotonic() - began
 
     def _refusal(self, reason: str) -> str:
         return refusal(reason, self.options.code)
 
     async def _connection(self) -> None:
-        reader, writer = await asyncio.open_connection(self.options.address, self.options.port, limit=MAX_FRAME + 4)
+        address, port = self.places[self.place]
+        reader, writer = await asyncio.open_connection(address, port, limit=MAX_FRAME + 4)
         self.writer, self.channel = writer, None
         frames = FrameReader()
         try:
@@ -252,6 +281,8 @@ class Client:
             raise RemoteProtocolError(f"expected the key exchange, not {kind}")
         table_id, theirs = fields
         if self.table_id is not None and table_id != self.table_id:
+            if self.place:  # (a place the LAN named, as an old record may: not where the table was)
+                raise ConnectionError(_("another table answers there"))
             raise reaching.AnotherTable(reaching.another_table(self._where(), table_id, self.table_id))
         if self.table_id is None and self.options.table is not None and table_id != self.options.table:
             raise Distrusted(reaching.impostor(self._where(), table_id, self.options.table))
@@ -263,6 +294,8 @@ class Client:
         try:
             exchange.check(fields[0])
         except WrongCode:
+            if self.place:  # (a place the LAN named: whoever answers there now, not the table's host)
+                raise ConnectionError(_("the host there did not prove it holds the join code")) from None
             raise Distrusted(
                 _("the host did not prove it holds the join code (is someone between you and the host?)")
             ) from None

@@ -26,6 +26,8 @@ SETTLE_SECONDS = 1.5
 """Once a code's table is heard, how long to listen for another answering to it (an impostor
 copying its plate is a candidate too: the browser asks again a second after its first
 question, which a responder may have missed)."""
+AGAIN_SECONDS = 2.0
+"""How long a client that lost its host listens for where its table answers now."""
 GRACE_SECONDS = 0.5
 """Past its time, how long a listener is waited for before what it heard is taken as it is."""
 CLOSE_SECONDS = 1.0
@@ -97,6 +99,19 @@ def plates_in_use(seconds: float = PLATE_SECONDS) -> set[int]:
     except OSError:
         return set()
     return {s.announcement.plate for s in tables if s.announcement.plate is not None}
+
+
+def places_of(table_id: bytes, seconds: float = AGAIN_SECONDS) -> list[tuple[str, int]]:
+    """Where the LAN says table `table_id` answers now: every address its key signed, with its
+    port (none, where nothing can be heard or nothing is announced for it)."""
+    if refusal() is not None:
+        return []
+    wanted = table_id.hex()
+    try:
+        tables = _listen(seconds, lambda tables: any(s.announcement.table == wanted for s in tables))
+    except OSError:
+        return []
+    return [(address, s.announcement.port) for s in tables if s.announcement.table == wanted for address in s.addresses]
 
 
 def find_code(code: str, seconds: float = FIND_SECONDS) -> list[Seen]:
