@@ -12,7 +12,7 @@ import sys
 from engine.text import visible
 
 from .language import _
-from .net.candidates import answers, chosen, impostors_line
+from .net.candidates import answers, chosen, impostors_line, none_opens
 from .net.finding import NotFound, find_code, tables_on_lan
 from .net.hosting import SetupError
 from .net.joincode import plate_of, tidy
@@ -90,9 +90,7 @@ def _opened(code: str, tables: list[Seen]) -> tuple[str, str]:
     plate = plate_of(code)
     real, others = chosen(asyncio.run(answers(tables, code)))
     if real is None:
-        hosts = ", ".join(f"{a.address} ({visible(a.seen.announcement.host)})" for a in others)
-        line = _("{n} tables on the LAN answer to {plate} and none takes this join code ({hosts})")
-        raise NotFound(line.format(n=len(tables), plate=plate, hosts=hosts))
+        raise NotFound(none_opens(plate or 0, others))
     print(visible(impostors_line(plate or 0, others)), file=sys.stderr)
     return real.address, real.seen.announcement.table
 

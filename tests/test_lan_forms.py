@@ -11,6 +11,7 @@ import dataclasses
 import os
 import re
 import shutil
+import socket
 import time
 
 import pytest
@@ -185,6 +186,11 @@ async def test_two_records_naming_one_table_are_one_row_and_the_app_lives_on(kin
         assert form.query_one("#address").value == "10.77.0.9:4001"  # (the newest record's)
 
 
+def table_of(host: Table) -> str:
+    """The id of the table `host` serves (a table's id is its key's: a client checks it)."""
+    return host.host.wait_for(r"table ([0-9a-f]{32})", WAIT).group(1)
+
+
 async def seated(pilot, app, name: str) -> None:
     """Wait for the lobby, and for `name` in a seat of it."""
     from briscola_tui.tui.screens.lobby import LobbyScreen
@@ -200,7 +206,9 @@ async def seated(pilot, app, name: str) -> None:
 async def test_a_picked_table_takes_its_code_without_the_plate(children, tmp_path, monkeypatch):
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "app"))
     host = Table(children, "briscola", players=3, extra=("--code", "42-abcdef", "--name", "Ada"))
-    lan = FixedLan([seen(42, "Ada", ("Ada",), addresses=("127.0.0.1",), port=host.port), THREE[1]])
+    lan = FixedLan(
+        [seen(42, "Ada", ("Ada",), addresses=("127.0.0.1",), port=host.port, table=table_of(host)), THREE[1]]
+    )
     form = JoinForm(lan, wait=SHORT)
     app = form_app(form)
     async with app.run_test(size=SMALL) as pilot:
@@ -234,21 +242,33 @@ async def test_the_code_alone_finds_its_table_once_heard(children, tmp_path, mon
         await wait_for(pilot, lambda: "looking for table 42" in shown(form, "lan-status"), "the search said", WAIT)
         assert app.screen is form
         address = form.query_one("#address")
-        lan.add(seen(42, "Ada", ("Ada",), addresses=("127.0.0.1",), port=host.port))
+        lan.add(seen(42, "Ada", ("Ada",), addresses=("127.0.0.1",), port=host.port, table=table_of(host)))
         await seated(pilot, app, "Bo")
         assert address.value == f"127.0.0.1:{host.port}"
         await pilot.press("escape")
 
 
-async def test_the_code_alone_refuses_two_tables_with_one_plate_and_says_when_none_answers():
-    lan = FixedLan([THREE[0], seen(42, "Bob", addresses=("10.77.0.5",)), THREE[1]])
+async def test_the_code_alone_says_when_none_of_two_tables_with_one_plate_takes_it_or_none_answers():
+    closed = free_port()
+    lan = FixedLan(
+        [
+            seen(42, "Ada", addresses=("127.0.0.1",), port=closed),
+            seen(42, "Bob", addresses=("127.0.0.1",), port=closed),
+            THREE[1],
+        ]
+    )
     form = WatchForm(lan, wait=SHORT)
     app = form_app(form)
     async with app.run_test(size=SMALL) as pilot:
         await open_form(pilot, form)
         form.query_one("#code").value = "42-abcdef"
         await pilot.press("enter")
-        assert "2 tables on the LAN answer to 42 (Ada, Bob); pick yours in the list" in shown(form, "form-error")
+        await wait_for(pilot, lambda: "none takes" in shown(form, "form-error"), "the line", WAIT)
+        assert shown(form, "form-error") == (
+            f"2 tables on the LAN answer to 42 and none takes this join code (127.0.0.1:{closed} (Ada), "
+            f"127.0.0.1:{closed} (Bob))"
+        )
+        assert app.screen is form
         form.query_one("#code").value = "9-abcdef"
         await pilot.press("enter")
         await wait_for(pilot, lambda: "answers to 9 after 0.3 s" in shown(form, "form-error"), "the line", WAIT)
@@ -264,6 +284,50 @@ async def test_the_code_alone_refuses_two_tables_with_one_plate_and_says_when_no
         await pilot.press("enter")
         assert "not '[/]'" in shown(patient, "form-error")
         assert "Tables on the LAN" in shown(patient, "lan-status")
+
+
+def free_port() -> int:
+    """A port nothing listens on (it was free a moment ago)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def test_of_two_tables_with_one_plate_the_code_finds_the_one_it_opens_and_names_the_impostor(
+    children, tmp_path, monkeypatch
+):
+    """Issue 44, item 6a in the app: an impostor announces the plate and the host name of a
+    real table under a key of its own. The form tries the code on each, fills in the address
+    of the real one, names the impostor (its address, the name it claims) and Enter seats the
+    player at the real table."""
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "app"))
+    real = Table(children, "briscola", players=3, extra=("--code", "42-abcdef", "--name", "Ada"))
+    table = table_of(real)
+    fake = children.start("fake", "host", "--bind", "127.0.0.1", "--port", "0", "--code", "42-zzzzzz", "--headless")
+    fake_table = fake.wait_for(r"table ([0-9a-f]{32})", WAIT).group(1)
+    fake_port = int(fake.wait_for(r"join with: briscola join 127\.0\.0\.1:(\d+)", WAIT).group(1))
+    lan = FixedLan(
+        [
+            seen(42, "Ada", addresses=("127.0.0.1",), port=fake_port, table=fake_table),
+            seen(42, "Ada", ("Ada",), addresses=("127.0.0.1",), port=real.port, table=table),
+        ]
+    )
+    form = JoinForm(lan, wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        await open_form(pilot, form)
+        form.query_one("#code").value = "42-abcdef"
+        form.query_one("#name").value = "Bo"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "impostors" in shown(form, "form-error"), "the impostors named", WAIT)
+        assert shown(form, "form-error") == (
+            f"impostors answer to 42 too, ignored (the code does not open them): 127.0.0.1:{fake_port} claiming "
+            "host Ada; Enter joins the table the code opens"
+        )
+        assert form.query_one("#address").value == f"127.0.0.1:{real.port}" and app.screen is form
+        await pilot.press("enter")
+        await seated(pilot, app, "Bo")
+        await pilot.press("escape")
 
 
 async def test_nothing_heard_or_nothing_to_hear_is_said_in_one_line():

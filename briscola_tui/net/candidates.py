@@ -117,3 +117,11 @@ def impostors_line(plate: int, others: list[Answer]) -> str:
     return _("impostors answer to {plate} too, ignored (the code does not open them): {tables}").format(
         plate=plate, tables=named
     )
+
+
+def none_opens(plate: int, heard: list[Answer]) -> str:
+    """Several tables answer to `plate` and the code opens none of them, in words (each
+    address and the host name it claims, literally)."""
+    hosts = ", ".join(f"{a.address} ({visible(a.seen.announcement.host)})" for a in heard)
+    line = _("{n} tables on the LAN answer to {plate} and none takes this join code ({hosts})")
+    return line.format(n=len(heard), plate=plate, hosts=hosts)

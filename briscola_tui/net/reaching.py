@@ -108,7 +108,7 @@ def impostor(address: str, answered: bytes, announced: bytes) -> str:
     """The host at `address` answers as another table than the one announced there, in words."""
     return _(
         "the host at {address} answers as table {answered}, not table {announced} that was announced there: "
-        "an impostor (a relay, or a copied record); stopping"
+        "an impostor (a relay, or a copied record)"
     ).format(address=address, answered=answered.hex()[:12], announced=announced.hex()[:12])
 
 

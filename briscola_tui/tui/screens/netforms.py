@@ -7,6 +7,7 @@ the lobby that follows."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Literal, overload
 
 from textual import getters, on
@@ -19,13 +20,15 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 from engine.bots import PLAYERS
 from engine.game import OptionError
 from engine.games import GAMES, make
-from engine.text import normal_name, visible
+from engine.text import normal_name
 
 from ...engine_words import error_words, name_problem_words
 from ...files.settings import Settings, value_word
 from ...language import N_, _
+from ...net.candidates import answers, chosen, impostors_line, none_opens
 from ...net.finding import FIND_SECONDS
 from ...net.joincode import plate_of, tidy
+from ...net.mdns import Seen
 from ...options import HostOptions, JoinOptions, WatchOptions
 from ...os_errors import os_error_words
 from ...wording import table_label
@@ -300,12 +303,21 @@ class LanForm(NetForm):
     the LAN (widgets/lantables.py), live while the form is open. Picking one fills the address
     (its first address and port) and puts the focus in the join code; a code typed without the
     picked table's plate gets it in front. With the address blank, a code with a plate names
-    the table: the one in the list with that plate, else the one heard within `wait` seconds."""
+    the table: the one in the list with that plate, else the one heard within `wait` seconds;
+    where several announce it, the code is tried on each (net/candidates.py), the address of
+    the one it opens filled in and the others named as impostors, and Enter joins."""
 
     def __init__(self, sources: Sources | None = None, wait: float = FIND_SECONDS) -> None:
         super().__init__()
         self.sources, self.wait = sources, wait
         self.picked: tuple[str, int | None] | None = None  # (the address it filled in, its plate)
+        self.announced: tuple[str, str] | None = None  # (an address filled in from the LAN, its table's id)
+
+    def table_id(self, values: dict) -> str | None:
+        """The id of the table the LAN named for the address in the form (None: typed by hand)."""
+        if self.announced is not None and self.announced[0] == values["address"].strip():
+            return self.announced[1]
+        return None
 
     def below(self) -> ComposeResult:
         yield LanTables(self.sources, self.wait)
@@ -316,6 +328,7 @@ class LanForm(NetForm):
             return
         where = f"{seen.addresses[0]}:{seen.announcement.port}"
         self.picked = (where, seen.announcement.plate)
+        self.announced = (where, seen.announcement.table)
         self.query_one("#address", Input).value = where
         self.query_one("#form-error", Static).update("")
         self.query_one("#code", Input).focus()
@@ -361,15 +374,31 @@ class LanForm(NetForm):
             raise FormError(_("address: looking for tables on the LAN is off: type the host's HOST:PORT"))
         found = [s for s in lan.tables() if s.announcement.plate == plate]
         if len(found) > 1:
-            hosts = ", ".join(visible(s.announcement.host) for s in found)
-            same = _("{n} tables on the LAN answer to {plate} ({hosts})").format(n=len(found), plate=plate, hosts=hosts)
-            raise FormError(same + "; " + _("pick yours in the list"))
+            line = _("{n} tables on the LAN answer to {plate}: trying the code on each…")
+            self.query_one("#form-error", Static).update(literal(line.format(n=len(found), plate=plate)))
+            self.run_worker(self.candidates(found, code.value, plate), exclusive=True, group="candidates")
+            return False
         if not found:
             self.query_one("#form-error", Static).update("")
             lan.look_for(plate)
             return False
         address.value = f"{found[0].addresses[0]}:{found[0].announcement.port}"
+        self.announced = (address.value, found[0].announcement.table)
         return True
+
+    async def candidates(self, found: list[Seen], code: str, plate: int) -> None:
+        """The code tried on each table announcing its plate: the address of the one it opens
+        filled in, the others named as impostors (Enter joins); or why none is joined."""
+        real, others = chosen(await answers(found, code))
+        error = self.query_one("#form-error", Static)
+        if real is None:
+            error.update(literal(none_opens(plate, others)))
+            return
+        address = self.query_one("#address", Input)
+        address.value = real.address
+        self.announced = (real.address, real.seen.announcement.table)
+        error.update(literal(impostors_line(plate, others) + "; " + _("Enter joins the table the code opens")))
+        address.focus()
 
 
 def with_plate(code: str, plate: int) -> str:
@@ -403,7 +432,8 @@ class JoinForm(LanForm):
         from ...net.commands import join_options, player_identity
         from ...tables.network import NetTable
 
-        return NetTable(join_options(join_args(values)), player_identity())
+        options = dataclasses.replace(join_args(values), table=self.table_id(values))
+        return NetTable(join_options(options), player_identity())
 
 
 class WatchForm(LanForm):
@@ -423,7 +453,7 @@ class WatchForm(LanForm):
         from ...net.commands import watch_options
         from ...tables.network import NetTable
 
-        return NetTable(watch_options(watch_args(values)))
+        return NetTable(watch_options(dataclasses.replace(watch_args(values), table=self.table_id(values))))
 
 
 FORMS = {"host": HostForm, "join": JoinForm, "watch": WatchForm}
