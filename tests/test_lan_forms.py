@@ -186,6 +186,13 @@ async def test_two_records_naming_one_table_are_one_row_and_the_app_lives_on(kin
         assert form.query_one("#address").value == "10.77.0.9:4001"  # (the newest record's)
 
 
+async def submit_code(pilot, form, code: str, name: str) -> None:
+    """`code` and `name` typed in the form, then Enter."""
+    form.query_one("#code").value = code
+    form.query_one("#name").value = name
+    await pilot.press("enter")
+
+
 def table_of(host: Table) -> str:
     """The id of the table `host` serves (a table's id is its key's: a client checks it)."""
     return host.host.wait_for(r"table ([0-9a-f]{32})", WAIT).group(1)
@@ -236,9 +243,7 @@ async def test_the_code_alone_finds_its_table_once_heard(children, tmp_path, mon
     app = form_app(form)
     async with app.run_test(size=SMALL) as pilot:
         await open_form(pilot, form)
-        form.query_one("#code").value = "42-ABCDEF"
-        form.query_one("#name").value = "Bo"
-        await pilot.press("enter")
+        await submit_code(pilot, form, "42-ABCDEF", "Bo")
         await wait_for(pilot, lambda: "looking for table 42" in shown(form, "lan-status"), "the search said", WAIT)
         assert app.screen is form
         address = form.query_one("#address")
@@ -316,9 +321,7 @@ async def test_of_two_tables_with_one_plate_the_code_finds_the_one_it_opens_and_
     app = form_app(form)
     async with app.run_test(size=SMALL) as pilot:
         await open_form(pilot, form)
-        form.query_one("#code").value = "42-abcdef"
-        form.query_one("#name").value = "Bo"
-        await pilot.press("enter")
+        await submit_code(pilot, form, "42-abcdef", "Bo")
         await wait_for(pilot, lambda: "impostors" in shown(form, "form-error"), "the impostors named", WAIT)
         assert shown(form, "form-error") == (
             f"impostors answer to 42 too, ignored (the code does not open them): 127.0.0.1:{fake_port} claiming "
