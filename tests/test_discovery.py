@@ -347,4 +347,10 @@ def test_a_table_is_announced_on_the_interfaces_it_listens_on_only(monkeypatch):
 
 
 def test_the_bound_the_docs_give_for_a_dead_host_is_the_browsers():
+    from helpers.network import ROOT
+
     assert mdns.EXPIRE_SECONDS + mdns.SWEEP_SECONDS == DEAD_HOST_SECONDS
+    docs = " ".join((ROOT / "docs" / "network.md").read_text(encoding="utf-8").split())
+    assert (
+        f"leaves every list, the app's live lists and `briscola tables`, within {DEAD_HOST_SECONDS:g} seconds" in docs
+    )
