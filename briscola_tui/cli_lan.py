@@ -7,7 +7,9 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import os
 import sys
+import time
 
 from engine.text import visible
 
@@ -40,10 +42,23 @@ def table_record(seen: Seen) -> dict:
     return record
 
 
-def tables_command(args: argparse.Namespace) -> int:
-    """`briscola tables`: the tables announced on the LAN, newest first; exit 2 where none can be looked for."""
+def age() -> float:
+    """Seconds since this process started (0 where the system does not say): `--wait S` counts
+    from the command's start, the time its start-up took included (a busy machine's)."""
     try:
-        tables = tables_on_lan(args.wait)
+        with open("/proc/self/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # (the 22nd field: its start, since boot)
+        return max(time.clock_gettime(time.CLOCK_BOOTTIME) - started, 0.0)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+
+
+def tables_command(args: argparse.Namespace) -> int:
+    """`briscola tables`: the tables announced on the LAN, newest first, as heard `--wait`
+    seconds after the command started; exit 2 where none can be looked for."""
+    try:
+        tables = tables_on_lan(max(args.wait - age(), 0.0))
     except OSError as error:
         print(visible(f"briscola tables: {error.strerror or error}"), file=sys.stderr)
         return 2

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..language import _
 from .joincode import plate_of
-from .mdns import Browser, Seen, refusal
+from .mdns import Browser, MulticastRefused, Seen, refusal
 
 LIST_SECONDS = 2.0
 """How long `briscola tables` listens."""
@@ -28,7 +28,7 @@ copying its plate is a candidate too: the browser asks again a second after its 
 question, which a responder may have missed)."""
 AGAIN_SECONDS = 2.0
 """How long a client that lost its host listens for where its table answers now."""
-GRACE_SECONDS = 0.5
+GRACE_SECONDS = 0.25
 """Past its time, how long a listener is waited for before what it heard is taken as it is."""
 CLOSE_SECONDS = 1.0
 """How long a listener is given to close (in its thread, once its answer is in)."""
@@ -52,12 +52,15 @@ def _listen(seconds: float, done: Callable[[list[Seen]], bool]) -> list[Seen]:
     an OSError of the system's, when nothing can be heard here). Returns within `seconds` +
     `GRACE_SECONDS` whatever arrives: the listener runs in a daemon thread, which is not
     waited for past that (nor at the process's exit)."""
+    why = refusal()
+    if why is not None:
+        raise MulticastRefused(why)
     heard = _Heard()
+    deadline = time.monotonic() + seconds
 
     async def listen() -> None:
         browser = Browser()
         await browser.start()
-        deadline = time.monotonic() + seconds
         try:
             while time.monotonic() < deadline:
                 heard.tables = browser.tables()
@@ -79,7 +82,7 @@ def _listen(seconds: float, done: Callable[[list[Seen]], bool]) -> list[Seen]:
             heard.over.set()
 
     threading.Thread(target=run, name="briscola-lan", daemon=True).start()
-    heard.over.wait(seconds + GRACE_SECONDS)
+    heard.over.wait(max(deadline + GRACE_SECONDS - time.monotonic(), 0))
     if heard.error is not None:
         raise heard.error
     return list(heard.tables)
