@@ -51,6 +51,9 @@ from .typed import move_error
 
 MAX_PLACES = 8
 """Places (address, port) a client tries its table at, at most: where it joined, then those the LAN names."""
+LOOK_AGAIN_SECONDS = 10.0
+"""How often a client that lost its host asks the LAN where its table answers, at most (each
+asking listens up to `finding.AGAIN_SECONDS`)."""
 
 
 class Client:
@@ -85,6 +88,7 @@ class Client:
         self._lost = False  # the connection was lost, and that was said (once per loss)
         self.places: list[tuple[str, int]] = [(options.address, options.port)]  # then those the LAN names
         self.place = 0  # the one tried now
+        self._looked = -LOOK_AGAIN_SECONDS  # when the LAN was last asked where the table answers (monotonic)
 
     # --- connecting, and connecting again -----------------------------------------------
 
@@ -156,9 +160,10 @@ class Client:
         host restarted on another port, or reached on another address), and a place not tried
         yet is tried first. The seconds the asking took."""
         self.place = (self.place + 1) % len(self.places)
-        if self.place or self.table_id is None:
-            return 0.0
         began = time.monotonic()
+        if self.place or self.table_id is None or began - self._looked < LOOK_AGAIN_SECONDS:
+            return 0.0
+        self._looked = began
         found = await asyncio.to_thread(places_of, self.table_id)
         new = [place for place in found if place not in self.places][: MAX_PLACES - len(self.places)]
         if new:
