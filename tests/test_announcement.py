@@ -184,6 +184,7 @@ def test_a_flood_of_names_for_one_table_or_of_tables_is_bounded():
         browser.hear(f"copy{n}", heard(A, 1_000 + n, [f"10.0.1.{n}"]), 0.0)
     (table,) = browser.tables()
     assert len(table.addresses) <= 8 and len(browser.names) <= 8
+    assert "copy49" in browser.names and table.serial == 1_049  # (the freshest names kept)
     for n in range(MAX_TABLES + 20):
         key = Identity.generate()
         a = dataclasses.replace(A, table=table_id_of(key.public_bytes).hex(), key=key.public_bytes.hex())

@@ -256,9 +256,9 @@ class Browser:
             return  # (a flood of names does not push out the tables already heard)
         if table not in self.seen and len(self.seen) >= MAX_TABLES:
             return  # (a flood of tables does not push out those already heard)
-        others = [n for other, n in self.names.items() if other != name and n.record.announcement.table == table]
-        if before is None and len(others) >= MAX_ADDRESSES:
-            return  # (one table under many names: the first few are kept)
+        others = [other for other, n in self.names.items() if other != name and n.record.announcement.table == table]
+        if before is None and len(others) >= MAX_ADDRESSES:  # (one table under many names: the freshest kept)
+            del self.names[min(others, key=lambda other: self.names[other].last)]
         self.names[name] = Named(record, now)
         if before is not None and before.record.announcement.table != table:
             self._merge(before.record.announcement.table)  # (the name now announces another table)
