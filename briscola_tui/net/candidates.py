@@ -49,9 +49,9 @@ async def probe(host: str, port: int, code: str, table: bytes, seconds: float = 
 async def _exchange(host: str, port: int, code: str, table: bytes) -> str:
     reader, writer = await asyncio.open_connection(host, port, limit=MAX_FRAME + 4)
     try:
-        exchange = Exchange("client", code)
+        exchange, frames = Exchange("client", code), FrameReader()
         writer.write(frame(hs.hello(exchange.message)))
-        kind, fields = await _next(reader)
+        kind, fields = await _next(reader, frames)
         if kind == "refuse":
             return REFUSED
         if kind != "exchange":
@@ -61,7 +61,7 @@ async def _exchange(host: str, port: int, code: str, table: bytes) -> str:
             return IMPOSTOR  # (another table answers there: a relay, or a record copied)
         exchange.finish(theirs, table_id, hs.VERSION)
         writer.write(frame(hs.confirm(exchange.confirmation())))
-        kind, fields = await _next(reader)
+        kind, fields = await _next(reader, frames)
         if kind == "refuse":
             return REFUSED
         if kind != "confirm":
@@ -75,9 +75,8 @@ async def _exchange(host: str, port: int, code: str, table: bytes) -> str:
         writer.close()
 
 
-async def _next(reader: asyncio.StreamReader) -> tuple[str, list]:
+async def _next(reader: asyncio.StreamReader, frames: FrameReader) -> tuple[str, list]:
     """The next frame from the host (a frame of at most MAX_FRAME bytes)."""
-    frames = FrameReader()
     while (data := frames.next_frame()) is None:
         chunk = await reader.read(65536)
         if not chunk:
