@@ -129,7 +129,7 @@ class Advertiser:
 
     async def start(self, a: Announcement) -> None:
         """Announce `a` (MulticastRefused, or an OSError of the system's, when it cannot be).
-        The name holds the table's random id, so no other responder claims it: no probing."""
+        The name holds the table's id (its key's fingerprint), so no honest responder claims it: no probing."""
         self.zeroconf = _open(self.addresses)
         self.info = self._info(a)
         await (await self.zeroconf.async_register_service(self.info, cooperating_responders=True))
