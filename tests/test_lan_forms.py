@@ -233,6 +233,27 @@ async def test_a_picked_table_takes_its_code_without_the_plate(children, tmp_pat
         await pilot.press("escape")
 
 
+async def test_a_picked_table_whose_host_answers_as_another_table_is_refused(children, tmp_path, monkeypatch):
+    """A record names one table, and the host at its address answers as another (a relay to
+    another host, or a copy of a record): the player is told it is an impostor, and sits nowhere."""
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "app"))
+    host = Table(children, "briscola", players=3, extra=("--code", "42-abcdef", "--name", "Ada"))
+    lan = FixedLan([seen(42, "Ada", ("Ada",), addresses=("127.0.0.1",), port=host.port, table="ab" * 16)])
+    form = JoinForm(lan, wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        await open_form(pilot, form)
+        await submit_code(pilot, form, "42-abcdef", "Bo")
+        from briscola_tui.tui.screens.lobby import LobbyScreen
+
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby", WAIT)
+        lobby = app.screen.controller
+        await wait_for(pilot, lambda: lobby.lobby().failed, "the refusal", WAIT)
+        assert f"answers as table {table_of(host)[:12]}, not table {'ab' * 6}" in lobby.lobby().failed
+        assert "an impostor" in lobby.lobby().failed and not lobby.lobby().seats
+        await pilot.press("escape")
+
+
 async def test_the_code_alone_finds_its_table_once_heard(children, tmp_path, monkeypatch):
     """The address left blank: the code's table is not in the list yet, so it is looked for,
     and once heard the player sits there."""
