@@ -425,21 +425,50 @@ def no_lan() -> str | None:
     return "tmux is not installed" if shutil.which("tmux") is None else why_no_lan()
 
 
+MULTICAST = ["env", "-u", "BRISCOLA_NO_MULTICAST"]
+"""Before a command started inside a namespace: multicast allowed there."""
+
+
+def join_form_on(machine, home, name: str) -> None:
+    """The app on `machine` (its data folder `home`), in tmux session `name`, on its join form."""
+    from helpers.home import terminal_env
+    from helpers.network import BRISCOLA
+    from helpers.tmux import tmux
+
+    env = f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none BRISCOLA_HOME={home}"
+    app = f"nsenter -t {machine.namespace.holder.pid} -n {' '.join(MULTICAST)} {env} {' '.join(BRISCOLA)}"
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(), f"{app}; sleep 30")
+    screen_shows(name, "Join a table")
+    for keys in (["7"], ["Enter"]):
+        tmux("send-keys", "-t", name, *keys)
+
+
+def seated_by_code(name: str, host, code: str) -> None:
+    """The code alone typed in the address field (focused; a key after a Tab could still reach
+    the field it left: Textual moves the focus once the Tab has gone through that field), then
+    Enter: the friend sits at `host`'s table."""
+    from helpers.tmux import tmux
+
+    tmux("send-keys", "-t", name, "-l", code)
+    screen_shows(name, re.compile(rf"Address +{code}\n"))
+    tmux("send-keys", "-t", name, "Enter")
+    seat = host.wait_for(r"connection \d+ \(seat (\d)\) joined").group(1)
+    screen_shows(name, re.compile(rf"\b{seat} +\S.* you\b"))  # the lobby's seats
+
+
 @pytest.mark.skipif(no_lan() is not None, reason=str(no_lan()))
 def test_a_friend_on_the_lan_sees_the_table_in_the_join_form_and_sits_by_the_code_alone(children, tmp_path):
     """Machine A hosts (announced on the LAN); on machine B the app's join form lists A's
     table, and the code alone, typed where the address goes, seats the friend there."""
-    from helpers.home import terminal_env
     from helpers.netns import lan
     from helpers.network import BRISCOLA, Child
     from helpers.tmux import session_name, tmux
 
-    multicast = ["env", "-u", "BRISCOLA_NO_MULTICAST"]
     with lan(2) as (a, b):
         host = Child(
             "host",
             a.argv(
-                [*multicast, *BRISCOLA, "host", "--headless", "--game", "briscola", "--players", "3"]
+                [*MULTICAST, *BRISCOLA, "host", "--headless", "--game", "briscola", "--players", "3"]
                 + ["--bots", "1", "--port", "0", "--name", "Ada"]
             ),
             tmp_path / "a",
@@ -447,25 +476,12 @@ def test_a_friend_on_the_lan_sees_the_table_in_the_join_form_and_sits_by_the_cod
         children.started.append(host)
         code = host.wait_for(r"announced on the LAN.*briscola join (\d+-[a-z2-9]+)").group(1)
         name = session_name("lan-form")
-        env = (
-            f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none BRISCOLA_HOME={tmp_path / 'b'}"
-        )
-        app = f"nsenter -t {b.namespace.holder.pid} -n {' '.join(multicast)} {env} {' '.join(BRISCOLA)}"
-        tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(), f"{app}; sleep 30")
         try:
-            screen_shows(name, "Join a table")
-            for keys in (["7"], ["Enter"]):
-                tmux("send-keys", "-t", name, *keys)
+            join_form_on(b, tmp_path / "b", name)
             listed = screen_shows(name, "host Ada")
             assert f"{code.split('-')[0]:>3}  Briscola, 3 players   host Ada" in listed
             assert "2 seats free (cpu2) · 0 spectators"  # (a headless host holds no seat) in listed
-            # The code alone, in the address field (focused; a key after a Tab could still reach the
-            # field it left: Textual moves the focus once the Tab has gone through that field).
-            tmux("send-keys", "-t", name, "-l", code)
-            screen_shows(name, re.compile(rf"Address +{code}\n"))
-            tmux("send-keys", "-t", name, "Enter")
-            seat = host.wait_for(r"connection \d+ \(seat (\d)\) joined").group(1)
-            screen_shows(name, re.compile(rf"\b{seat} +\S.* you\b"))  # the lobby's seats
+            seated_by_code(name, host, code)
         finally:
             tmux("kill-session", "-t", name, check=False)
             host.kill()
@@ -483,3 +499,58 @@ def test_the_hosts_lobby_gives_the_code_alone_first_once_the_table_is_announced(
     assert "briscola join 10.77.0.1:7777 --code 42-7q8r2k" in announced[3]  # the address still given
     chosen = Lobby(role="host", code="s3cret", addresses=("10.77.0.1:7777",), announced=True)
     assert "on this LAN" not in friends_text(chosen).plain  # a code with no plate: found by its address only
+
+
+NAMES_HEARD = """
+import asyncio
+from zeroconf import IPVersion
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncZeroconf
+from briscola_tui.net.announcement import SERVICE
+
+async def main():
+    zc = AsyncZeroconf(ip_version=IPVersion.V4Only)
+    AsyncServiceBrowser(zc.zeroconf, [SERVICE], handlers=[lambda zeroconf, service_type, name, state_change: print(name, flush=True)])
+    await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+"""Prints the name of each service heard (what a machine's browsers hear, record by record)."""
+
+
+@pytest.mark.skipif(no_lan() is not None, reason=str(no_lan()))
+def test_two_service_names_carrying_one_table_id_are_one_row_in_the_app_on_the_lan(children, tmp_path):
+    """Issue 44, item 2, with real processes: machine A hosts; machine C announces A's record
+    again, as it is, under a service name of its own; on machine B the app's join form lists
+    the table once (the app does not die of a DuplicateID), and the code alone seats the friend."""
+    import sys
+
+    from helpers.netns import lan
+    from helpers.network import BRISCOLA, Child
+    from helpers.tmux import session_name, tmux
+
+    with lan(3) as (a, b, c):
+        host = Child(
+            "host",
+            a.argv([*MULTICAST, *BRISCOLA, "host", "--headless", "--players", "3", "--port", "0", "--name", "Ada"]),
+            tmp_path / "a",
+        )
+        children.started.append(host)
+        table = host.wait_for(r"table ([0-9a-f]{32})").group(1)
+        code = host.wait_for(r"announced on the LAN.*briscola join (\d+-[a-z2-9]+)").group(1)
+        heard = Child("heard", b.argv([*MULTICAST, sys.executable, "-c", NAMES_HEARD]), tmp_path / "heard")
+        children.started.append(heard)
+        name = session_name("lan-copy")
+        try:
+            join_form_on(b, tmp_path / "b", name)
+            screen_shows(name, "host Ada")
+            copy = [*MULTICAST, sys.executable, "tests/helpers/forger.py", c.address, "copy", table]
+            copier = Child("copy", c.argv(copy), tmp_path / "copy")
+            children.started.append(copier)
+            copier.wait_for("announced", WAIT)
+            heard.wait_for(r"^copy\._briscola", WAIT)  # (machine B heard the copy)
+            screen = screen_shows(name, "Tables on the LAN")
+            assert screen.count("host Ada") == 1 and "Traceback" not in screen and "DuplicateID" not in screen
+            seated_by_code(name, host, code)
+        finally:
+            tmux("kill-session", "-t", name, check=False)
+            host.kill()

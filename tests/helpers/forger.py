@@ -9,6 +9,8 @@ its records are out. Modes:
   service name of its own, with this machine's address and a larger serial, and a relay on
   its port that passes the handshake on to the real host, then drops the connection and
   stops answering (issue 44, item 3).
+- `copy TABLE`: the real table TABLE's record, as it is, announced again under a service
+  name of its own (two service names carrying one table id; issue 44, item 2).
 - `relay TABLE`: a table of a key of its own announcing what the real table TABLE does (its
   plate, its host's name, its seats), on this machine's address, with the same relay.
 """
@@ -127,18 +129,20 @@ async def main(address: str, mode: str, args: list[str]) -> None:
     elif mode == "names":
         infos = [table(1, address, host="x" * 200), table(2, address, host="\x1b[2J[bold]boom[/]\u202e")]
         infos.append(table(3, address, version=99))
-    elif mode == "steer":
+    elif mode in ("steer", "copy"):
         real = await heard(zc, args[0])
         record = {k.decode(): (v or b"").decode() for k, v in real.properties.items()}
-        record.update(addr=address, n=str(int(record.get("n") or 0) + 10**9))  # (the real signature kept)
-        port = real.port + 1
+        port, where = real.port, real.parsed_addresses()[0]
+        if mode == "steer":
+            record.update(addr=address, n=str(int(record.get("n") or 0) + 10**9))  # (the real signature kept)
+            port, where = real.port + 1, address
+            work = relay((real.parsed_addresses()[0], real.port), port)
         infos = [
             AsyncServiceInfo(
-                SERVICE, f"steer.{SERVICE}", addresses=[socket.inet_aton(address)], port=port,
-                properties=record, server="steer.local.",
+                SERVICE, f"{mode}.{SERVICE}", addresses=[socket.inet_aton(where)], port=port, properties=record,
+                server=f"{mode}.local.",
             )
         ]  # fmt: skip
-        work = relay((real.parsed_addresses()[0], real.port), port)
     elif mode == "relay":
         real = await heard(zc, args[0])
         record = {k.decode(): (v or b"").decode() for k, v in real.properties.items()}
