@@ -22,6 +22,10 @@ from .mdns import Seen
 
 PROBE_SECONDS = 3.0
 """How long one address is given to answer the key exchange."""
+ANSWER_SECONDS = 8.0
+"""How long all the candidates are given, at most (an address that never answers is silent)."""
+MAX_PROBES = 32
+"""Addresses tried at once (a flood of tables with one plate does not open a socket each)."""
 
 OPENS, REFUSED, IMPOSTOR, SILENT = "opens", "refused", "impostor", "silent"
 """What an address did with the code: proved it holds it as the table announced; refused it
@@ -85,19 +89,39 @@ async def _next(reader: asyncio.StreamReader, frames: FrameReader) -> tuple[str,
     return hs.parse(data)
 
 
-async def answers(tables: list[Seen], code: str) -> list[Answer]:
-    """Each table's answer to `code`: its first address that proves it, else its last's verdict."""
+async def answers(tables: list[Seen], code: str, seconds: float = ANSWER_SECONDS) -> list[Answer]:
+    """Each table's answer to `code`, every address of each tried at once (`MAX_PROBES` at a
+    time), within `seconds` in all: once one opens, the others are not waited for. A table's
+    answer is the address that opened, else the most telling one (an impostor's, a refusal,
+    silence)."""
+    gate = asyncio.Semaphore(MAX_PROBES)
 
-    async def one(seen: Seen) -> Answer:
-        verdict, where = SILENT, ""
-        for address in seen.addresses:
-            where = f"{address}:{seen.announcement.port}"
-            verdict = await probe(address, seen.announcement.port, code, bytes.fromhex(seen.announcement.table))
-            if verdict == OPENS:
-                break
-        return Answer(seen, where, verdict)
+    async def one(seen: Seen, address: str) -> Answer:
+        port = seen.announcement.port
+        async with gate:
+            verdict = await probe(address, port, code, bytes.fromhex(seen.announcement.table))
+        return Answer(seen, f"{address}:{port}", verdict)
 
-    return list(await asyncio.gather(*(one(seen) for seen in tables)))
+    tasks = [asyncio.ensure_future(one(seen, address)) for seen in tables for address in seen.addresses]
+    pending = set(tasks)
+    heard: list[Answer] = []
+    deadline = asyncio.get_running_loop().time() + seconds
+    while pending and not any(a.verdict == OPENS for a in heard):
+        left = deadline - asyncio.get_running_loop().time()
+        done, pending = await asyncio.wait(pending, timeout=max(left, 0), return_when=asyncio.FIRST_COMPLETED)
+        heard += [task.result() for task in done]
+        if not done:
+            break
+    for task in pending:
+        task.cancel()
+    return [_told(seen, [a for a in heard if a.seen is seen]) for seen in tables]
+
+
+def _told(seen: Seen, heard: list[Answer]) -> Answer:
+    """What `seen` answered, of its addresses' answers `heard`: the most telling."""
+    rank = (OPENS, IMPOSTOR, REFUSED, SILENT)
+    best = min(heard, key=lambda a: rank.index(a.verdict), default=None)
+    return best or Answer(seen, f"{seen.addresses[0]}:{seen.announcement.port}", SILENT)
 
 
 def chosen(heard: list[Answer]) -> tuple[Answer | None, list[Answer]]:
