@@ -390,7 +390,9 @@ class Transcript:
         can lose an entry); an entry in its place, signed by the host, that names another
         entry before it is the host's own statement of a second history."""
         if entry.index != len(self.entries):
-            raise RemoteProtocolError(f"{DAMAGED}expected entry {len(self.entries)}, got {entry.index}", entry=entry.index)
+            raise RemoteProtocolError(
+                f"{DAMAGED}expected entry {len(self.entries)}, got {entry.index}", entry=entry.index
+            )
         if entry.prev != self.head:
             raise RemoteProtocolError(
                 "the host signed this entry after another history than ours", culprit="host", entry=entry.index

@@ -18,9 +18,9 @@ from protocol.certificate import level_identity
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.identity import Identity, KeyFileError
-from protocol.tableid import table_id_of
 from protocol.local import replacement_seat
 from protocol.session import TableSession
+from protocol.tableid import table_id_of
 from protocol.transcript_file import NotATranscript
 
 from ..engine_words import error_words, name_problem_words, protocol_error_words

@@ -243,7 +243,11 @@ class _Story:
         if derived(session.transcript.table_id, session.keys[HOST]):
             self.say(_("table id: the host key's fingerprint (no other key can sign for this table)"))
         else:
-            self.say(_("table id: random, from before ids were made from the host key: the table is its id and host key together"))
+            self.say(
+                _(
+                    "table id: random, from before ids were made from the host key: the table is its id and host key together"
+                )
+            )
 
     def _seat_line(self, seat: int, tail: str = "") -> str:
         key, name = self.session.keys[seat], self.session.names.get(seat, "")
@@ -281,16 +285,8 @@ class _Story:
     def _end(self, failed: Stop | None) -> int:
         session = self.session
         checked = len(session.transcript.entries) if session.transcript else 0
-        if failed is not None and failed.who is None:
-            line = _("FAIL entry {entry}: the copy is damaged or altered at entry {entry} ({reason}); nobody is named")
-            self.say(line.format(entry=failed.entry, reason=failed.reason.removeprefix(DAMAGED)))
-        elif failed is not None:
-            self.found.append(Culprit(failed.who, failed.reason, failed.entry))
-            self.say(
-                _("FAIL entry {entry}: {reason} [{who}]").format(
-                    entry=failed.entry, reason=failed.reason, who=_label(failed.who)
-                )
-            )
+        if failed is not None:
+            self._failed(failed)
         summary = _("{entries} checked, {hands} audited").format(
             entries=count(checked, "entry", "entries"), hands=count(len(session.verdicts), "hand")
         )
@@ -322,6 +318,16 @@ class _Story:
         if failed is not None:
             return CHEAT  # (damaged or altered: refused as a cheat is, with nobody named)
         return INCOMPLETE if incomplete else OK
+
+    def _failed(self, failed: Stop) -> None:
+        """The line for the entry the replay stopped at, and who it names (perhaps nobody)."""
+        if failed.who is None:
+            line = _("FAIL entry {entry}: the copy is damaged or altered at entry {entry} ({reason}); nobody is named")
+            self.say(line.format(entry=failed.entry, reason=failed.reason.removeprefix(DAMAGED)))
+            return
+        self.found.append(Culprit(failed.who, failed.reason, failed.entry))
+        line = _("FAIL entry {entry}: {reason} [{who}]")
+        self.say(line.format(entry=failed.entry, reason=failed.reason, who=_label(failed.who)))
 
     def _where(self, checked: int) -> str:
         """Where the transcript stops and who owes the next message."""
