@@ -45,7 +45,7 @@ from protocol.codec import FrameReader, frame
 from protocol.identity import Identity
 from protocol.session import TableSession
 
-HELLO = len(frame(hs.hello(bytes(33), Identity.generate())))  # a player's hello: signed by its key
+HELLO = len(frame(hs.hello(bytes(33))))  # a first join's hello: marked for no table
 EXCHANGE = len(frame(hs.exchange(bytes(16), bytes(33))))
 CONFIRM = len(frame(hs.confirm(bytes(32))))
 """The frames in the clear have fixed sizes: the sealed ones start after them."""
