@@ -197,7 +197,7 @@ def test_a_seat_store_planted_as_a_link_is_not_read(tmp_path, monkeypatch):
     assert victim.read_text() == "precious"
 
 
-@pytest.mark.parametrize("planted_at", ["seats", "host.key", "host-bots"])
+@pytest.mark.parametrize("planted_at", ["seats", "tables", "host-bots"])  # (tables/: the table keys)
 def test_a_host_with_a_link_in_its_data_folder_stops_with_one_line(tmp_path, planted_at):
     """A real `briscola host`: a link where its folder or key should be is named, and refused
     before anything is written or listened on; the link's target is left as it was."""
