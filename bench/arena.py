@@ -437,7 +437,7 @@ def main(argv: list[str] | None = None) -> None:
         type=float,
         metavar="S",
         help="level hard draws its determinizations by the learned model of who holds what at strength S "
-        "(engine/bots/holdings.py; Chiamata and Calabresella, the default budget)",
+        "(research/holdings.py; Chiamata and Calabresella, the default budget)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
@@ -448,7 +448,9 @@ def main(argv: list[str] | None = None) -> None:
         if level not in bots.PLAYERS:
             parser.error(f"unknown level {level!r} (levels: {', '.join(sorted(bots.PLAYERS))})")
     if args.holdings is not None:  # before any worker forks
-        bots.PLAYERS["hard"] = bots.hard.make_player(holdings={args.game: args.holdings})
+        from research.holdings import sampler
+
+        bots.PLAYERS["hard"] = bots.hard.make_player(sampler=sampler({args.game: args.holdings}))
     options = {}
     for item in args.option:
         key, _, value = item.partition("=")

@@ -1,4 +1,4 @@
-"""hard with the learned model of who holds what (engine/bots/holdings.py) at
+"""hard with the learned model of who holds what (research/holdings.py) at
 `--strength S` against normal, on bench/arena.py's duplicate deals of Chiamata
 or Calabresella, one deal at a time on one core. Each deal is a JSON line in
 `--deals-out` as soon as it is played, and a run given the same file goes on
@@ -31,6 +31,7 @@ import arena  # noqa: E402
 from engine import bots  # noqa: E402
 from engine.bots import hard  # noqa: E402
 from engine.games import make  # noqa: E402
+from research.holdings import sampler  # noqa: E402
 
 GAMES = ("chiamata", "calabresella")
 
@@ -64,7 +65,7 @@ def play(args) -> None:
         print(f"holdings_arena: the {args.hands} deals are in {args.deals_out} already", file=sys.stderr)
         return
     holdings = {args.game: args.strength} if args.strength > 0 else {}
-    bots.PLAYERS["hard"] = hard.make_player(holdings=holdings)
+    bots.PLAYERS["hard"] = hard.make_player(sampler=sampler(holdings))
     game = make(args.game, None, {})
     progress = arena.Progress(args.hands - first, None if args.quiet else sys.stderr)
     for i in range(first, args.hands):

@@ -1,4 +1,4 @@
-"""The learned player of Briscola for two (engine/bots/learned_player.py) in
+"""The learned player of Briscola for two (research/learned_player.py) in
 bench/arena.py's duplicate matches, under the level name `learned`, which is
 not one of the levels a player can pick (engine.bots.PLAYERS): this script
 adds it for its own run.
@@ -6,7 +6,7 @@ adds it for its own run.
     python bench/learned_arena.py --b hard --hands 200 --seed 1 [--samples 200] [--depth 0] [--weights FILE] [--json]
 
 `--leaf K` plays hard with its playouts cut at the learned value instead
-(engine/bots/learned_leaf.py: after the root card's trick and K more tricks
+(research/learned_leaf.py: after the root card's trick and K more tricks
 of normal's play, each value counted as `--leaf-steps` steps), as the level
 `hard-leaf`, against `--b` (hard by default), on duplicate deals:
 
@@ -40,9 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import arena  # noqa: E402
 
 from engine import bots  # noqa: E402
-from engine.bots import hard, learned, learned_player  # noqa: E402
-from engine.bots.learned_leaf import LEAF_STEPS, Leaf  # noqa: E402
+from engine.bots import hard  # noqa: E402
 from engine.games import make  # noqa: E402
+from research import learned, learned_player  # noqa: E402
+from research.learned_leaf import LEAF_STEPS, Leaf  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:

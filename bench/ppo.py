@@ -36,7 +36,7 @@ means anything.
 
 `--leaf K` adds the level `hard-leaf` (hard with its playouts cut K tricks
 after the root card's and valued by the learned network,
-engine/bots/learned_leaf.py; `--leaf-steps` what a value counts for) for
+research/learned_leaf.py; `--leaf-steps` what a value counts for) for
 `--levels hard-leaf`.
 
 Progress on standard error (`--quiet` leaves it out); `--json` prints one
@@ -260,7 +260,7 @@ def report(f: dict) -> str:
 def add_leaf_level(tricks: int, steps: int | None) -> None:
     """The level `hard-leaf`: hard at its default budget, its playouts cut at the learned value."""
     from engine.bots import hard
-    from engine.bots.learned_leaf import LEAF_STEPS, Leaf
+    from research.learned_leaf import LEAF_STEPS, Leaf
 
     bots.PLAYERS["hard-leaf"] = hard.make_player(leaf=Leaf(tricks, None, LEAF_STEPS if steps is None else steps))
 

@@ -1,4 +1,4 @@
-"""What a value of the learned network (engine/bots/learned.py) costs: the
+"""What a value of the learned network (research/learned.py) costs: the
 player's pure-Python value one position at a time, against the same network
 in numpy over a batch of positions (the features built in Python, then three
 matrix products), as a batched leaf would ask for them. CPU time by
@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bots.learned import PILE, Network, Position, features, load  # noqa: E402
+from research.learned import PILE, Network, Position, features, load  # noqa: E402
 
 
 def positions(count: int, seed: int) -> list[Position]:

@@ -90,6 +90,18 @@ def test_engine_and_protocol_never_import_the_product(package):
     assert bad == []
 
 
+@pytest.mark.parametrize("package", ["engine", "protocol", "briscola_tui"])
+def test_the_product_never_imports_research_or_the_benches(package):
+    """research/ and bench/ are outside the wheel (issue 45): nothing the wheel holds may need them."""
+    bad = [
+        f"{path.relative_to(ROOT)}:{line}: {module}"
+        for path in sources(package)
+        for module, line in imports(path)
+        if top(module) in ("research", "bench")
+    ]
+    assert bad == []
+
+
 def test_engine_does_not_import_protocol():
     bad = [
         f"{path.relative_to(ROOT)}:{line}: {module}"

@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 
 from engine.bots import StateView, briscola2, hard, normal
-from engine.bots.learned import INPUTS, WEIGHTS, Position, features, load, read
-from engine.bots.learned_leaf import LEAF_STEPS, Leaf, LeafPlayouts, advance, applies
-from engine.bots.learned_player import make_player
-from engine.bots.learned_table import Table, reward
 from engine.bots.playout import NORMAL_PLAYOUT
 from engine.bots.rewards import reward_function
 from engine.games import make
 from engine.state import CHANCE, PUBLIC, Action
+from research.learned import INPUTS, WEIGHTS, Position, features, load, read
+from research.learned_leaf import LEAF_STEPS, Leaf, LeafPlayouts, advance, applies
+from research.learned_player import make_player
+from research.learned_table import Table, reward
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
