@@ -1,8 +1,8 @@
 """Duplicate matches between two computer-player levels, on the engine alone.
 
-    python bench/arena.py --game briscola --players 2 --a normal --b random --hands 400 --seed 1
-    python bench/arena.py --game chiamata --a normal --b easy --hands 1000 --json
-    python bench/arena.py --game calabresella --a hard --b normal --hands 200 --budget 1000/1200steps --jobs 2
+    python -m bench.arena --game briscola --players 2 --a normal --b random --hands 400 --seed 1
+    python -m bench.arena --game chiamata --a normal --b easy --hands 1000 --json
+    python -m bench.arena --game calabresella --a hard --b normal --hands 200 --budget 1000/1200steps --jobs 2
 
 `--hands H` deals, each played twice with the levels' seats swapped
 (duplicate format: the luck of the deal cancels), so 2H hands in all:
@@ -58,12 +58,10 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from engine import bots  # noqa: E402
-from engine.bots import StateView  # noqa: E402
-from engine.games import make  # noqa: E402
-from engine.state import CHANCE, PUBLIC, Action  # noqa: E402
+from engine import bots
+from engine.bots import StateView
+from engine.games import make
+from engine.state import CHANCE, PUBLIC, Action
 
 Z95 = 1.959963984540054
 

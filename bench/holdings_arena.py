@@ -6,14 +6,14 @@ after its last deal, so a long run can stop and go on. Strength 0 is today's
 hard (the model off): two runs on the same deals, one with the model and one
 without, compare paired, the luck of the deal cancelling out.
 
-    python bench/holdings_arena.py --game chiamata --strength 1 --hands 250 --deals-out chiamata-s1.jsonl
-    python bench/holdings_arena.py --game chiamata --strength 0 --hands 250 --deals-out chiamata-s0.jsonl
-    python bench/holdings_arena.py --summarise chiamata-s1.jsonl [--against chiamata-s0.jsonl] [--json]
+    python -m bench.holdings_arena --game chiamata --strength 1 --hands 250 --deals-out chiamata-s1.jsonl
+    python -m bench.holdings_arena --game chiamata --strength 0 --hands 250 --deals-out chiamata-s0.jsonl
+    python -m bench.holdings_arena --summarise chiamata-s1.jsonl [--against chiamata-s0.jsonl] [--json]
 
 `--summarise` prints bench/arena.py's figures of the deals in a file;
 `--against` adds the paired figure: over the deals both files played, the
 mean of (hard − normal with the model) − (hard − normal without), with its
-95% interval. Run it nice'd: `nice -n 10 python bench/holdings_arena.py ...`.
+95% interval. Run it nice'd: `nice -n 10 python -m bench.holdings_arena ...`.
 """
 
 from __future__ import annotations
@@ -23,15 +23,11 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import arena  # noqa: E402
-
-from engine import bots  # noqa: E402
-from engine.bots import hard  # noqa: E402
-from engine.games import make  # noqa: E402
-from research.holdings import sampler  # noqa: E402
+from bench import arena
+from engine import bots
+from engine.bots import hard
+from engine.games import make
+from research.holdings import sampler
 
 GAMES = ("chiamata", "calabresella")
 

@@ -3,14 +3,14 @@ bench/arena.py's duplicate matches, under the level name `learned`, which is
 not one of the levels a player can pick (engine.bots.PLAYERS): this script
 adds it for its own run.
 
-    python bench/learned_arena.py --b hard --hands 200 --seed 1 [--samples 200] [--depth 0] [--weights FILE] [--json]
+    python -m bench.learned_arena --b hard --hands 200 --seed 1 [--samples 200] [--depth 0] [--weights FILE] [--json]
 
 `--leaf K` plays hard with its playouts cut at the learned value instead
 (research/learned_leaf.py: after the root card's trick and K more tricks
 of normal's play, each value counted as `--leaf-steps` steps), as the level
 `hard-leaf`, against `--b` (hard by default), on duplicate deals:
 
-    python bench/learned_arena.py --leaf 0 --b hard --hands 500 --seed 1 --first 0 --deals-out /tmp/leaf.jsonl --json
+    python -m bench.learned_arena --leaf 0 --b hard --hands 500 --seed 1 --first 0 --deals-out /tmp/leaf.jsonl --json
 
 `--first F` starts at deal F of the seed (so a longer run can go on from a
 shorter one on new deals); for hard-leaf and the learned player alike,
@@ -24,7 +24,7 @@ weights of `--weights` or the shipped ones); `--b` any level, or `learned-b`
 with `--b-weights` (the same player on other weights). `--ppo` plays it against
 the PPO agent of bench/ppo.py instead (its figures; `pip install -e '.[ppo]'`). The figures
 and their intervals are bench/arena.py's. Run it on one core:
-`OPENBLAS_NUM_THREADS=1 nice -n 10 python bench/learned_arena.py ...`.
+`OPENBLAS_NUM_THREADS=1 nice -n 10 python -m bench.learned_arena ...`.
 """
 
 from __future__ import annotations
@@ -34,16 +34,12 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import arena  # noqa: E402
-
-from engine import bots  # noqa: E402
-from engine.bots import hard  # noqa: E402
-from engine.games import make  # noqa: E402
-from research import learned, learned_player  # noqa: E402
-from research.learned_leaf import LEAF_STEPS, Leaf  # noqa: E402
+from bench import arena
+from engine import bots
+from engine.bots import hard
+from engine.games import make
+from research import learned, learned_player
+from research.learned_leaf import LEAF_STEPS, Leaf
 
 
 def main(argv: list[str] | None = None) -> None:

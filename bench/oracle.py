@@ -1,7 +1,7 @@
 """What knowing the other hands is worth: hard that sees every hand, against normal.
 
-    python bench/oracle.py --players 2 --hands 200 --seed 1 [--steps N] [--jobs J] [--json]
-    python bench/oracle.py --players 3 --hands 120 --seed 1
+    python -m bench.oracle --players 2 --hands 200 --seed 1 [--steps N] [--jobs J] [--json]
+    python -m bench.oracle --players 3 --hands 120 --seed 1
 
 An upper bound for any inference from the other seats' plays
 (engine/bots/inference.py): the level `hard-sighted` is hard's search
@@ -19,15 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from arena import report, run  # noqa: E402
-
-from engine import bots  # noqa: E402
-from engine.bots import hard  # noqa: E402
+from bench.arena import report, run
+from engine import bots
+from engine.bots import hard
 
 LEVEL = "hard-sighted"
 

@@ -1,9 +1,9 @@
 """Our levels against the published PPO agent of BriscolaBot, at Briscola for two.
 
-    python bench/ppo.py --selfcheck --hands 200
-    python bench/ppo.py --levels normal --hands 500 --seed 1
-    python bench/ppo.py --levels hard --hands 500 --seed 1 --jobs 2 --json
-    python bench/ppo.py --model briscola-bot-v3.onnx --levels easy,normal,hard --hands 100
+    python -m bench.ppo --selfcheck --hands 200
+    python -m bench.ppo --levels normal --hands 500 --seed 1
+    python -m bench.ppo --levels hard --hands 500 --seed 1 --jobs 2 --json
+    python -m bench.ppo --model briscola-bot-v3.onnx --levels easy,normal,hard --hands 100
 
 The agent is BriscolaBot-v3 (LetteraUnica/BriscolaBot, MIT licence): a
 two-layer MLP trained by self-play with PPO, exported to ONNX with its
@@ -56,13 +56,10 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from arena import Progress, clock, play_hand, wilson  # noqa: E402
-
-from engine import bots  # noqa: E402
-from engine.cards import RANKS  # noqa: E402
-from engine.games import make  # noqa: E402
+from bench.arena import Progress, clock, play_hand, wilson
+from engine import bots
+from engine.cards import RANKS
+from engine.games import make
 
 MIRROR = "/work/.mirror/LetteraUnica+BriscolaBot/repo"
 MODEL_PATH = "pretrained_models/briscola-bot-v3.onnx"

@@ -1,6 +1,6 @@
 """Train the learned model of who holds what (research/holdings.py) from a seed.
 
-    python bench/train_holdings.py --out /tmp/holdings --seed 1 --hands 3000 --hidden 16 --epochs 8 [--ship]
+    python -m bench.train_holdings --out /tmp/holdings --seed 1 --hands 3000 --hidden 16 --epochs 8 [--ship]
 
 1. Data, per game (Chiamata, Calabresella): `--hands` hands of the normal
    player at every seat, the deal known. At each decision with a choice, with
@@ -21,7 +21,7 @@
    package's (research/holdings.json).
 
 numpy only trains (the `train` extra); the model runs in pure Python.
-Run it on one core: `OPENBLAS_NUM_THREADS=1 nice -n 10 python bench/train_holdings.py ...`.
+Run it on one core: `OPENBLAS_NUM_THREADS=1 nice -n 10 python -m bench.train_holdings ...`.
 """
 
 from __future__ import annotations
@@ -30,21 +30,18 @@ import argparse
 import json
 import random
 import shutil
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.bots import normal  # noqa: E402
-from engine.bots.stateview import play_out  # noqa: E402
-from engine.determinize import Determinizer  # noqa: E402
-from engine.games import make  # noqa: E402
-from engine.state import CHANCE  # noqa: E402
-from research.holdings import GAMES, WEIGHTS, places  # noqa: E402
-from research.holdings_features import FEATURES, Seen, rows  # noqa: E402
+from engine.bots import normal
+from engine.bots.stateview import play_out
+from engine.determinize import Determinizer
+from engine.games import make
+from engine.state import CHANCE
+from research.holdings import GAMES, WEIGHTS, places
+from research.holdings_features import FEATURES, Seen, rows
 
 WIDTH = 6
 """The most places a card may be in (rows padded to this many)."""

@@ -1,6 +1,6 @@
 """Train the learned evaluation of Briscola for two (research/learned.py) from a seed.
 
-    python bench/train_value.py --out /tmp/learned --seed 1 --hands 200000 --hidden 64,32 --epochs 10 [--teacher V.json] [--ship]
+    python -m bench.train_value --out /tmp/learned --seed 1 --hands 200000 --hidden 64,32 --epochs 10 [--teacher V.json] [--ship]
 
 (that command made the shipped weights: 221 s of data and about 100 s of
 training on one core of this machine; docs/bots.md, research notes.)
@@ -29,7 +29,7 @@ training on one core of this machine; docs/bots.md, research notes.)
 Everything is seeded: the same command gives the same weights on the same
 machine. numpy only, for training (the `train` extra: `pip install -e '.[train]'`);
 the network plays in pure Python (research/learned.py).
-Run it on one core: `OPENBLAS_NUM_THREADS=1 nice -n 10 python bench/train_value.py ...`.
+Run it on one core: `OPENBLAS_NUM_THREADS=1 nice -n 10 python -m bench.train_value ...`.
 """
 
 from __future__ import annotations
@@ -39,19 +39,16 @@ import hashlib
 import os
 import random
 import shutil
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.games import make  # noqa: E402
-from research import learned  # noqa: E402
-from research.learned import CARDS, INPUTS, PILE, WEIGHTS, Position, relabel  # noqa: E402
-from research.learned_table import Table, reward  # noqa: E402
+from engine.games import make
+from research import learned
+from research.learned import CARDS, INPUTS, PILE, WEIGHTS, Position, relabel
+from research.learned_table import Table, reward
 
 CHUNK = 2000
 """Hands a data file holds."""

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import math
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from bench import holdings_arena, train_holdings
 from engine.bots import hard, normal
 from engine.bots.stateview import play_out
 from engine.cards import ALL_CARDS
@@ -18,11 +17,6 @@ from engine.games import make
 from engine.state import CHANCE
 from research.holdings import GAMES, HoldingsSampler, load, probabilities, sampler
 from research.holdings_draw import WeightedAssignment
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-
-import holdings_arena  # noqa: E402  (bench/holdings_arena.py)
-import train_holdings  # noqa: E402  (bench/train_holdings.py)
 
 
 def views_of_a_hand(name: str, seed: int):
