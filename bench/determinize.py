@@ -23,18 +23,10 @@ import random
 import sys
 import time
 
+from bench.engine_speed import CONFIGS
 from engine.determinize import Determinizer, determinize
 from engine.games import make
 from engine.state import CHANCE, PUBLIC, Action
-
-CONFIGS = {
-    "briscola2": ("briscola", 2),
-    "briscola3": ("briscola", 3),
-    "briscola4": ("briscola", 4),
-    "briscola6": ("briscola", 6),
-    "chiamata": ("chiamata", 5),
-    "calabresella": ("calabresella", 3),
-}
 
 
 def seen_by(action: Action, need, seat: int) -> Action:
