@@ -57,6 +57,7 @@ import os
 import random
 import sys
 import time
+from pathlib import Path
 
 from engine import bots
 from engine.bots import StateView
@@ -121,15 +122,31 @@ def play_hand(game, dealer: int, deal, players: list, rngs: list, clock: dict, m
 # --- one deal, twice ----------------------------------------------------------------
 
 
+LEVELS: dict = {}
+"""Levels a bench adds for its runs (a variant of hard, a research player), by name
+(`add_level`): looked up before the engine's `bots.PLAYERS`, which no bench changes. Set
+before the workers fork (they inherit it)."""
+
+
+def add_level(name: str, play) -> None:
+    """Let the matches of this process call `play` the level `name` (it may shadow an engine level)."""
+    LEVELS[name] = play
+
+
+def level(name: str):
+    """The player of the level `name`: this run's own, else the engine's (ValueError if none)."""
+    return LEVELS[name] if name in LEVELS else bots.get(name)
+
+
 def two_sides(game) -> bool:
     return game.name == "briscola" and game.players != 3
 
 
-def _player(level: str, budget):
-    """The player of `level`, given `budget` if it takes one: a module's
+def _player(name: str, budget):
+    """The player of the level `name`, given `budget` if it takes one: a module's
     `make_player(iterations=..., seconds=..., steps=...)` (hard), else a `budget`
     keyword of its `play`; the others ignore it."""
-    play = bots.get(level)
+    play = level(name)
     if budget is None:
         return play
     iterations, seconds, steps = budget
@@ -284,7 +301,7 @@ def run(
 ) -> dict:
     """Play the match; the figures as a dict (the --json keys and a few more).
     `progress`: a stream (standard error) for a line every 5% of the deals."""
-    bots.get(a), bots.get(b)  # unknown levels fail here, not in a worker
+    level(a), level(b)  # unknown levels fail here, not in a worker
     if isinstance(budget, str):
         budget = parse_budget(budget)
     game = make(game_name, players, options or {})
@@ -305,6 +322,38 @@ def play_deals(tasks: list[tuple], jobs: int | None, progress=None) -> list[dict
             deals = [progress.step(d) for d in pool.imap(play_deal, tasks, chunksize=chunk)]
     progress.done()
     return deals
+
+
+def deal_by_deal(game, a: str, b: str, seed: int, numbers: range, meta: dict, out, progress=None) -> list[dict]:
+    """Deals `numbers` of `seed`, `a` against `b`, one at a time on one core, each appended to
+    the JSON-lines file `out` once played (None: none), as {"meta": {**meta, "deal": i},
+    "figures": ...}: a run stopped anywhere loses at most the deal it was playing, and a
+    longer one can go on from the file's last deal. The deals' figures, in order."""
+    steps = Progress(len(numbers), progress)
+    deals = []
+    for i in numbers:
+        deal = steps.step(play_deal((game.name, game.players, dict(game.options), a, b, None, seed, i)))
+        deals.append(deal)
+        if out is not None:
+            with open(out, "a") as file:
+                file.write(json.dumps({"meta": {**meta, "deal": i}, "figures": deal}) + "\n")
+    steps.done()
+    return deals
+
+
+def read_deals(path) -> list[dict]:
+    """The lines of a `deal_by_deal` file, each checked to be a deal's (SystemExit naming the first that is not)."""
+    lines = []
+    for number, text in enumerate(Path(path).read_text().splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            line = json.loads(text)
+            line["meta"]["deal"], line["figures"]["a_score"]  # noqa: B018
+        except (ValueError, KeyError, TypeError) as error:
+            raise SystemExit(f"{path}:{number}: not a deal's line ({error})") from None
+        lines.append(line)
+    return lines
 
 
 def summarise(game, a: str, b: str, seed: int, deals: list[dict]) -> dict:
@@ -448,7 +497,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.holdings is not None:  # before any worker forks
         from research.holdings import sampler
 
-        bots.PLAYERS["hard"] = bots.hard.make_player(sampler=sampler({args.game: args.holdings}))
+        add_level("hard", bots.hard.make_player(sampler=sampler({args.game: args.holdings})))
     options = {}
     for item in args.option:
         key, _, value = item.partition("=")

@@ -24,7 +24,6 @@ import sys
 from pathlib import Path
 
 from bench import arena
-from engine import bots
 from engine.bots import hard
 from engine.games import make
 from research.holdings import sampler
@@ -61,30 +60,14 @@ def play(args) -> None:
         print(f"holdings_arena: the {args.hands} deals are in {args.deals_out} already", file=sys.stderr)
         return
     holdings = {args.game: args.strength} if args.strength > 0 else {}
-    bots.PLAYERS["hard"] = hard.make_player(sampler=sampler(holdings))
+    arena.add_level("hard", hard.make_player(sampler=sampler(holdings)))
     game = make(args.game, None, {})
-    progress = arena.Progress(args.hands - first, None if args.quiet else sys.stderr)
-    for i in range(first, args.hands):
-        deal = progress.step(arena.play_deal((game.name, game.players, {}, "hard", "normal", None, args.seed, i)))
-        meta = {"deal": i, "game": game.name, "strength": args.strength, "seed": args.seed}
-        with args.deals_out.open("a") as out:
-            out.write(json.dumps({"meta": meta, "figures": deal}) + "\n")
-    progress.done()
+    meta = {"game": game.name, "strength": args.strength, "seed": args.seed}
+    progress = None if args.quiet else sys.stderr
+    arena.deal_by_deal(game, "hard", "normal", args.seed, range(first, args.hands), meta, args.deals_out, progress)
 
 
-def read(path: Path) -> list[dict]:
-    """The lines of a --deals-out file, each checked to be a deal's."""
-    lines = []
-    for number, text in enumerate(path.read_text().splitlines(), 1):
-        if not text.strip():
-            continue
-        try:
-            line = json.loads(text)
-            line["meta"]["deal"], line["figures"]["a_score"]  # noqa: B018
-        except (ValueError, KeyError, TypeError) as error:
-            raise SystemExit(f"{path}:{number}: not a deal's line ({error})") from None
-        lines.append(line)
-    return lines
+read = arena.read_deals
 
 
 def summary(lines: list[dict], against: list[dict] | None) -> dict:

@@ -31,8 +31,7 @@ import json
 import random
 import sys
 
-from bench.arena import mean_ci, play_deals, report, seen_by, summarise
-from engine import bots
+from bench.arena import add_level, mean_ci, play_deals, report, seen_by, summarise
 from engine.bots import StateView, hard, normal
 from engine.determinize import Determinizer
 from engine.games import make
@@ -130,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"inference {shares['inference']:.1%}")
         return
     for level, how in zip(LEVELS, (infer, False), strict=True):  # registered before any worker forks
-        bots.PLAYERS[level] = hard.make_player(seconds=None, steps=args.steps, infer=how)
+        add_level(level, hard.make_player(seconds=None, steps=args.steps, infer=how))
     game = make(args.game, players, {})
     figures = paired_run(game, args.hands, args.seed, args.jobs, None if args.quiet else sys.stderr)
     figures.update(steps=args.steps, agreement=args.agreement)

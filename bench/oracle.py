@@ -21,8 +21,7 @@ import argparse
 import json
 import sys
 
-from bench.arena import report, run
-from engine import bots
+from bench.arena import add_level, report, run
 from engine.bots import hard
 
 LEVEL = "hard-sighted"
@@ -56,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     args = parser.parse_args(argv)
-    bots.PLAYERS[LEVEL] = sighted_player(args.steps)  # registered before any worker forks
+    add_level(LEVEL, sighted_player(args.steps))  # added before any worker forks
     progress = None if args.quiet else sys.stderr
     figures = run("briscola", args.players, LEVEL, "normal", args.hands, args.seed, args.jobs, None, None, progress)
     print(json.dumps(figures) if args.json else report(figures), flush=True)

@@ -56,6 +56,7 @@ import sys
 import tempfile
 import time
 
+from bench import arena
 from bench.arena import Progress, clock, play_hand, wilson
 from engine import bots
 from engine.cards import RANKS
@@ -169,7 +170,7 @@ def play_deal(task: tuple) -> dict:
     game = make("briscola", 2, {})
     deck = game.deck()
     random.Random(f"arena/{seed}/deal/{i}").shuffle(deck)
-    ours, agent = bots.get(level), Agent(model)
+    ours, agent = arena.level(level), Agent(model)
     first, dealer = i % 2, (i // 2) % 2
     clock_ = {"a": 0.0, "b": 0.0, "a_max": 0.0, "b_max": 0.0}
     moves = {"a": 0, "b": 0}
@@ -197,7 +198,7 @@ def play_deal(task: tuple) -> dict:
 
 def run(level: str, model: str, hands: int, seed: int, jobs: int = 1, progress=None) -> dict:
     """`hands` deals of `level` against the agent; the figures as a dict."""
-    bots.get(level)
+    arena.level(level)  # an unknown level fails here, not in a worker
     tasks = [(level, model, seed, i) for i in range(hands)]
     jobs = max(1, min(jobs, hands))
     bar = Progress(hands, progress)
@@ -259,7 +260,7 @@ def add_leaf_level(tricks: int, steps: int | None) -> None:
     from engine.bots import hard
     from research.learned_leaf import LEAF_STEPS, Leaf
 
-    bots.PLAYERS["hard-leaf"] = hard.make_player(leaf=Leaf(tricks, None, LEAF_STEPS if steps is None else steps))
+    arena.add_level("hard-leaf", hard.make_player(leaf=Leaf(tricks, None, LEAF_STEPS if steps is None else steps)))
 
 
 def main(argv: list[str] | None = None) -> None:
