@@ -31,8 +31,7 @@ from collections import defaultdict
 import pytest
 from helpers.cheaters import random_choosers
 from helpers.floods import Flood, Guesser, half_hellos
-from helpers.network import WAIT, Human, Proxy, Table, wait_until
-from test_relay_floods import rss_mib
+from helpers.network import WAIT, Human, Proxy, Table, frames_of, rss_mib, wait_until
 
 from briscola_tui.files.storage import read_transcript
 from briscola_tui.net import seat_copy
@@ -41,7 +40,7 @@ from briscola_tui.net.connection import Busy, Conn, Limits
 from briscola_tui.net.seat_copy import taken_over
 from protocol import handshake as hs
 from protocol.channel import Exchange
-from protocol.codec import FrameReader, frame
+from protocol.codec import frame
 from protocol.errors import RemoteProtocolError
 from protocol.identity import Identity, verify
 from protocol.local import LocalTable, replacement_seat
@@ -380,12 +379,6 @@ def quitter_at_play(seat: int) -> TableSession:
 def hellos_seen(wire: dict[int, bytes]) -> list[list]:
     """The first frame of each connection, client to host: its hello's fields."""
     return [hs.parse(frames_of(data)[0])[1] for _, data in sorted(wire.items()) if frames_of(data)]
-
-
-def frames_of(data: bytes) -> list[bytes]:
-    reader = FrameReader(max_buffer=len(data) + (1 << 17))
-    reader.feed(data)
-    return reader.frames()
 
 
 def test_a_returning_players_hello_names_it_to_nobody_holding_the_transcript(children):

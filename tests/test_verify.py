@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers.app import last_line
 from helpers.cheaters import LaxSession, off_suit, pick, random_choosers, scripted, seat_sessions
 
 from briscola_tui.cli import main
@@ -63,10 +64,6 @@ def damaged_naming_nobody(out: str) -> bool:
     """The copy refused as damaged or altered at the entry it fails at, and nobody named: bytes
     whose signature does not verify prove nothing about who they claim to be from."""
     return bool(DAMAGED_AT.search(out)) and "culprits:" not in out
-
-
-def last_line(text: str) -> str:
-    return text.rstrip("\n").rsplit("\n", 1)[-1]
 
 
 def messages(entries: list[bytes]) -> list[tuple[str, int, list]]:
