@@ -7,6 +7,7 @@ protocol/ is sans-IO (no asyncio, no textual); neither imports the product.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -365,3 +366,28 @@ def test_the_product_layer_check_sees_an_import_up():
         "briscola_tui.net.client:9: briscola_tui.tools.verify",
         "briscola_tui.tools.selfplay:3: briscola_tui.tables.offline",
     ]
+
+
+def test_every_package_the_product_imports_is_declared():
+    """A third-party import in the wheel's packages is a dependency in pyproject.toml (rich was
+    imported in 28 modules and came only through textual)."""
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    declared = {
+        re.split(r"[<>=!~\[ ;]", spec, maxsplit=1)[0].lower().replace("_", "-")
+        for spec in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    }
+    ours = set(PACKAGES)
+    distributions = packages_distributions()
+    missing = set()
+    for package in PACKAGES:
+        for path in sources(package):
+            for module, line in imports(path):
+                name = top(module)
+                if module.startswith(".") or name in ours or name in sys.stdlib_module_names or name.startswith("_"):
+                    continue
+                dists = {d.lower().replace("_", "-") for d in distributions.get(name, [name])}
+                if not dists & declared:
+                    missing.add(f"{path.relative_to(ROOT)}:{line}: {module} ({', '.join(sorted(dists))})")
+    assert sorted(missing) == []
