@@ -125,12 +125,8 @@ def make_player(
     seats' last plays are under the normal player (inference.py), else
     uniformly; a number instead of True is the modelled chance that a seat
     plays normal's card (1 - a little: the others play as normal does; the
-    module's `AGREEMENT` and `LEAD_AGREEMENT` by default). `sampler` and
-    `leaf` are hooks for research (research/, outside the product;
-    docs/bots.md): `sampler`, given the view's determinizer, another sampler
-    of determinizations (None: the usual one); `leaf`, the values that end a
-    Briscola-for-two playout early (search.py's `LeafMaker`). No level sets
-    either."""
+    module's `AGREEMENT` and `LEAD_AGREEMENT` by default). `sampler`, `leaf`:
+    hooks for research/ (`SamplerMaker`, search.py's `LeafMaker`), set by no level."""
     if iterations is None and seconds is None and steps is None:
         raise ValueError("give a budget: iterations, seconds or steps")
     policy = playout_policy(playout)
@@ -159,7 +155,8 @@ def make_player(
 
 
 SamplerMaker = Callable[[Determinizer], Determinizer | None]
-"""Given a view's determinizer, another sampler of its determinizations (None: the usual)."""
+"""Given a view's determinizer, another sampler of its determinizations (None: the usual);
+research/holdings.py's `sampler` makes one (docs/bots.md)."""
 
 
 def sampler_of(view, infer: bool | float, make_sampler: SamplerMaker | None = None) -> Determinizer | Inference | None:

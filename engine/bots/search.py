@@ -203,8 +203,7 @@ def search(
     `iterations`, `seconds` of wall-clock time, `steps` of simulation (each
     iteration counts the actions it applies plus `SAMPLE_STEPS`; `DEFAULT`:
     `fast_steps` where the playouts run on numbers, else `DEFAULT_STEPS`).
-    `leaf`: where set, makes the leaf values that end each playout early in
-    Briscola for two (`LeafMaker`; research/learned_leaf.py, off by default)."""
+    `leaf`: the values that end Briscola-for-two playouts early (`LeafMaker`), if set."""
     root = Node()
     root.prior = prior
     rewards = reward_function(determinizer.game)
