@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from protocol.identity import fingerprint
+
 from ..language import _
 from ..wording import count
 from .book import Book, Person
@@ -76,6 +78,7 @@ def percent(value: float | None) -> str:
 def league_lines(book: Book, family: str) -> list[str]:
     lines = [
         _("{game}: {hands}").format(game=family, hands=count(_rated_hands(book, family), "rated hand")),
+        *unrated_lines(book, family),
         _("  #  player                     key       rating     hands  won  trend"),
     ]
     for row in league_rows(book, family):
@@ -88,7 +91,34 @@ def league_lines(book: Book, family: str) -> list[str]:
 
 
 def _rated_hands(book: Book, family: str) -> int:
-    return sum(1 for table, hand in book.hands if played(table, family) and hand.rated)
+    return sum(1 for table, _hand, _moves in book.ratings.changes if played(table, family))
+
+
+def unrated_lines(book: Book, family: str) -> list[str]:
+    """The hands of `family` left out of the ratings, once per reason: "  3 hands not rated:
+    someone at them is not in your roster"."""
+    return [
+        _("  {hands} not rated: {why}").format(hands=count(left.hands, "hand"), why=_(left.reason))
+        for left in book.unrated
+        if left.game == family
+    ]
+
+
+def roster_lines(book: Book) -> list[str]:
+    """The roster: each person in it, why, and the fingerprint to compare aloud."""
+    roster = book.roster
+    lines = []
+    if not roster.me:
+        lines.append(
+            _(
+                "no identity key in this data folder yet: your roster is only the people you trust (briscola ledger trust)"
+            )
+        )
+    for key in roster.members:
+        person = book.persons.get(key)
+        label = person.label if person else key[:8]
+        lines.append(f"  {label[:26]:<26} {fingerprint(bytes.fromhex(key))}  {_(roster.why(key))}")
+    return lines
 
 
 def person_lines(book: Book, key: str, stats: dict[str, Stats]) -> list[str]:
