@@ -25,7 +25,7 @@ from protocol.codec import encode
 from protocol.identity import Identity, fingerprint
 from protocol.transcript import Entry, Signed, parse_header
 from protocol.transcript_file import dump_transcript, load_transcript_prefix
-from tests.helpers.ledger_tables import play, resign
+from tests.helpers.ledger_tables import play, resign, stop
 
 ANNA, BRUNO = Identity.generate(), Identity.generate()
 
@@ -285,9 +285,7 @@ def test_the_store_survives_a_kill_mid_write(good, tmp_path):
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=10)
     finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait(timeout=10)
+        stop(child)
     after = store_bytes()  # the old whole file, or (killed just after the rename) the new one
     assert after == before or len(store.decode(after).tables) == 3001
     assert len(ledger().book().tables) in (1, 3001)

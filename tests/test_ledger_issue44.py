@@ -21,7 +21,7 @@ from briscola_tui.ledger.book import Ledger
 from briscola_tui.ledger.report import league_rows
 from protocol.certificate import level_identity
 from protocol.identity import Identity, fingerprint
-from tests.helpers.ledger_tables import play
+from tests.helpers.ledger_tables import play, stop
 
 ANNA, BRUNO, MALLORY = Identity.generate(), Identity.generate(), Identity.generate()
 NORMAL = level_identity("normal").public_bytes.hex()
@@ -181,9 +181,7 @@ def test_five_ledger_adds_at_once_keep_every_table(tmp_path):
         outs = [child.communicate(timeout=300) for child in children]
     finally:
         for child in children:
-            if child.poll() is None:
-                child.kill()
-                child.wait(timeout=10)
+            stop(child)
     assert [child.returncode for child in children] == [0] * 5, outs
     assert all("3 verified now, 3 new" in out for out, _err in outs)
     assert len(Ledger.open().book().tables) == 15
@@ -199,9 +197,7 @@ def test_a_writer_killed_holding_the_lock_leaves_it_free(tmp_path):
         holder.send_signal(signal.SIGKILL)
         holder.wait(timeout=10)
     finally:
-        if holder.poll() is None:
-            holder.kill()
-            holder.wait(timeout=10)
+        stop(holder)
     done = run("ledger", "add", str(tmp_path / "t.bt"), timeout=120)
     assert done.returncode == 0 and "1 new" in done.stdout
 

@@ -3,6 +3,7 @@ forger's tool: a transcript's entries re-signed after an edit."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from briscola_tui.files.storage import save_transcript
@@ -69,3 +70,10 @@ def resign(
         out[k] = entry
         head = entry_hash(entry)
     return [e.encode() for e in out]
+
+
+def stop(child: subprocess.Popen) -> None:
+    """Kill `child` if it still runs, and reap it (a test's `finally`)."""
+    if child.poll() is None:
+        child.kill()
+        child.wait(timeout=10)
