@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from protocol.identity import fingerprint
 
-from ..language import _
+from ..language import _, n_
 from ..wording import count
 from .book import Book, Person
 from .facts import played
@@ -98,7 +98,9 @@ def unrated_lines(book: Book, family: str) -> list[str]:
     """The hands of `family` left out of the ratings, once per reason: "  3 hands not rated:
     someone at them is not in your roster"."""
     return [
-        _("  {hands} not rated: {why}").format(hands=count(left.hands, "hand"), why=_(left.reason))
+        n_("  {n} hand not rated: {why}", "  {n} hands not rated: {why}", left.hands).format(
+            n=left.hands, why=_(left.reason)
+        )
         for left in book.unrated
         if left.game == family
     ]

@@ -203,7 +203,13 @@ def save(path: Path, state: State) -> None:
 def writing(path: Path) -> Iterator[None]:
     """Hold the ledger's lock (`ledger.lock` beside it) for the block: one writer at a time.
     It waits for another writer to finish; the lock goes with its holder, however it ends."""
-    fd = open_private(path.with_name("ledger.lock"), os.O_RDWR | os.O_CREAT)
+    lock = path.with_name("ledger.lock")
+    try:
+        fd = open_private(lock, os.O_RDWR | os.O_CREAT)
+    except OSError as error:
+        raise StoreError(
+            _("cannot lock the ledger {path}: {why}").format(path=lock, why=os_error_words(error))
+        ) from None
     try:
         try:
             import fcntl
