@@ -254,7 +254,7 @@ def test_a_damaged_ledger_file_is_rebuilt_with_one_line(tmp_path, capsys):
     assert main(["ledger", "--no-scan"]) == 0
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and "was damaged (kept as ledger.json.damaged)" in err[0]
-    assert "rebuilt from the 1 transcripts the ledger keeps" in err[0]
+    assert "rebuilt from the 1 transcript the ledger keeps" in err[0]
     assert Ledger.open().book().ratings.now == before
 
 
@@ -314,7 +314,7 @@ def test_an_older_versions_ledger_is_rebuilt_from_the_files_it_was_read_from(tmp
     assert main(["ledger", "--no-scan"]) == 0
     out, err = capsys.readouterr()
     assert err.strip().endswith(
-        "the ledger was written by an older version: rebuilt from the 1 transcripts it was read from"
+        "the ledger was written by an older version: rebuilt from the 1 transcript it was read from"
     )
     assert "Anna" in out and "Bruno" in out
     assert not path.with_name("seen.json").exists()

@@ -26,13 +26,19 @@ from protocol.identity import fingerprint
 
 from ..files.folders import data_dir
 from ..files.identity import known_identity
-from ..language import _
+from ..language import N_, _
+from ..wording import count
 from . import store
 from .check import Refused, Unfinished, check, file_hash, read_bounded
 from .facts import Hand, Table, id_is_key, played
 from .ratings import Ratings, rate
 from .roster import Roster, left_out, roster_of
 from .store import Pair, Refusal, Stamp
+
+OLDER = N_("the ledger was written by an older version: rebuilt from the {transcripts} it was read from")
+DAMAGED = N_("{path} was damaged (kept as {aside}): rebuilt from the {transcripts} the ledger keeps")
+MISSING = N_("{path} was missing: rebuilt from the {transcripts} the ledger keeps")
+"""What the ledger says when it rebuilds its file (`Ledger.notices`)."""
 
 LOCAL_FOLDERS = ("transcripts",)
 """Where this machine's transcripts are, under the data folder (the host's, each seat's copy,
@@ -143,38 +149,27 @@ class Ledger:
         try:
             state = store.load(path)
         except store.Older:
-            count = self._rebuild(store.old_paths(path))
+            self._rebuild(store.old_paths(path), OLDER)
             store.drop_old_caches(path)
-            self.notices.append(
-                _(
-                    "the ledger was written by an older version: rebuilt from the {n} transcripts it was read from"
-                ).format(n=count)
-            )
             return self.state
         except store.Damaged:
             aside = store.put_aside(path)
-            count = self._rebuild([])
-            self.notices.append(
-                _("{path} was damaged (kept as {aside}): rebuilt from the {n} transcripts the ledger keeps").format(
-                    path=path, aside=aside.name, n=count
-                )
-            )
+            self._rebuild([], DAMAGED, aside=aside.name)
             return self.state
         if not path.exists() and store.kept_copies(path):
-            count = self._rebuild([])
-            self.notices.append(
-                _("{path} was missing: rebuilt from the {n} transcripts the ledger keeps").format(path=path, n=count)
-            )
+            self._rebuild([], MISSING)
             return self.state
         return state
 
-    def _rebuild(self, more: list[Path]) -> int:
-        """The store made again from the copies it keeps (and `more` files), and written."""
+    def _rebuild(self, more: list[Path], words: str, **fields: str) -> None:
+        """The store made again from the copies it keeps (and `more` files) and written, and
+        `words` said about it (with `path`, `transcripts` and `fields`)."""
         self.state = store.State()
         paths = [*store.kept_copies(self.path), *more]
         self._take(paths, quiet=True)
         store.save(self.path, self.state)
-        return len(paths)
+        transcripts = count(len(paths), "transcript")
+        self.notices.append(_(words).format(path=self.path, transcripts=transcripts, **fields))
 
     # --- adding files ---------------------------------------------------------------------------
 
