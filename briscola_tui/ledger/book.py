@@ -92,9 +92,9 @@ class Person:
 
 @dataclass(frozen=True)
 class Unrated:
-    """Hands of a game left out of the ratings, and why (in English: translate where shown)."""
+    """Hands of a game family left out of the ratings, and why (in English: translate where shown)."""
 
-    game: str
+    family: str
     reason: str
     hands: int
 

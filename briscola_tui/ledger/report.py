@@ -102,7 +102,7 @@ def unrated_lines(book: Book, family: str) -> list[str]:
             n=left.hands, why=_(left.reason)
         )
         for left in book.unrated
-        if left.game == family
+        if left.family == family
     ]
 
 
