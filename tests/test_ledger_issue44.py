@@ -318,3 +318,17 @@ def test_an_older_versions_ledger_is_rebuilt_from_the_files_it_was_read_from(tmp
     )
     assert "Anna" in out and "Bruno" in out
     assert not path.with_name("seen.json").exists()
+
+
+def test_a_league_of_older_computer_seats_only_says_why_it_rates_nothing(tmp_path, capsys):
+    """A member's offline tables from before computer seats named their runner: kept and
+    counted, not rated, and the league says why rather than "no rated hands yet"."""
+    table = play(tmp_path / "old.bt", [ANNA, level_identity("normal")], ["you", "normal"], ["random", "normal"])
+    assert table.host.session.series is not None
+    assert main(["ledger", "add", str(tmp_path / "old.bt")]) == 0
+    capsys.readouterr()
+    assert main(["ledger", "--no-scan"]) == 0
+    out = capsys.readouterr().out
+    hands = table.host.session.series.hands_played
+    assert "no rated hands yet" not in out
+    assert f"briscola: 0 rated hands\n  {hands} hand{'s' * (hands > 1)} not rated: a computer player at them" in out

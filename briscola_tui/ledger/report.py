@@ -68,7 +68,8 @@ def league_rows(book: Book, family: str) -> list[Row]:
 
 
 def families(book: Book) -> list[str]:
-    return sorted({fam for _key, fam in book.ratings.now})
+    """The game families with rated hands, or hands left out of the ratings (said why)."""
+    return sorted({fam for _key, fam in book.ratings.now} | {left.family for left in book.unrated})
 
 
 def percent(value: float | None) -> str:
