@@ -147,11 +147,10 @@ def test_trust_adds_a_person_to_the_roster_and_untrust_takes_them_off(tmp_path, 
     assert "trusted by fingerprint" in roster and mallory in roster
     ledger = Ledger.open()
     book = ledger.book()
-    # Mallory's `normal` counts now, against the key she sat with only once that is trusted too
-    assert book.ratings.now == {}
+    assert book.ratings.now == {}  # Mallory's `normal` played a key nobody trusts: still nothing rated
     sybil = next(s.person for _t, h in book.hands for s in h.seats if s.name == "sybil 0")
     assert main(["ledger", "--no-scan", "trust", fingerprint(bytes.fromhex(sybil))]) == 0
-    assert (NORMAL, "briscola") in Ledger.open().book().ratings.now
+    assert (NORMAL, "briscola") in Ledger.open().book().ratings.now  # both trusted: that table counts
     assert main(["ledger", "--no-scan", "untrust", mallory]) == 0
     assert (NORMAL, "briscola") not in Ledger.open().book().ratings.now
     capsys.readouterr()
