@@ -255,6 +255,10 @@ def test_a_damaged_ledger_file_is_rebuilt_with_one_line(tmp_path, capsys):
     assert len(err) == 1 and "was damaged (kept as ledger.json.damaged)" in err[0]
     assert "rebuilt from the 1 transcript the ledger keeps" in err[0]
     assert Ledger.open().book().ratings.now == before
+    path.unlink()  # deleted: rebuilt from the copies too
+    assert main(["ledger", "--no-scan"]) == 0
+    assert capsys.readouterr().err.endswith("ledger.json was missing: rebuilt from the 1 transcript the ledger keeps\n")
+    assert Ledger.open().book().ratings.now == before
 
 
 def test_a_stray_refusal_beside_the_ledger_keeps_no_real_table_out(tmp_path, capsys):
