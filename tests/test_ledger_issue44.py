@@ -119,14 +119,15 @@ def test_an_attackers_tables_move_no_rating_in_a_members_league(tmp_path, monkey
     attack, (by_mallory, by_nobody) = _sybil_tables(tmp_path, 6)
     alone = Ledger.open()
     alone.add(own)
-    before = alone.book().ratings.now
+    before = alone.book()
 
     home(monkeypatch, tmp_path / "attacked")
     ledger = Ledger.open()
     ledger.add([*attack, *own])
     book = ledger.book()
     assert {row.person.label for row in league_rows(book, "briscola")} == {"Anna", "normal"}
-    assert book.ratings.now == before
+    assert book.ratings.now == before.ratings.now
+    assert league_rows(book, "briscola") == league_rows(before, "briscola")  # the win rates too
     assert main(["ledger", "--no-scan"]) == 0
     out = capsys.readouterr().out
     assert f"{by_mallory} hands not rated: someone at them is not in your roster" in out

@@ -102,13 +102,15 @@ class Unrated:
 @dataclass
 class Book:
     """The ledger rebuilt: tables in the order played, every hand with its table, the people,
-    the ratings (the roster's hands only), the roster, and the hands left out of the ratings."""
+    the ratings, the roster, the roster's hands (everyone at them in it: what the ratings and
+    the league's figures count), and the hands left out of the ratings, by reason."""
 
     tables: list[Table]
     hands: list[tuple[Table, Hand]]
     persons: dict[str, Person]
     ratings: Ratings
     roster: Roster
+    counted: list[tuple[Table, Hand]] = field(default_factory=list)
     unrated: tuple[Unrated, ...] = ()
 
 
@@ -340,15 +342,15 @@ class Ledger:
         tables = sorted(self.state.tables.values(), key=lambda t: (t.time, t.table_id, t.host_key))
         tables = [t for t in tables if _kept(t, game, since, until)]
         hands = [(t, h) for t in tables for h in t.hands]
-        rated, unrated = [], Counter[tuple[str, str]]()
+        counted, unrated = [], Counter[tuple[str, str]]()
         for table, hand in hands:
-            why = left_out(roster, hand) if hand.rated else ""
-            if why:
+            why = left_out(roster, hand)
+            if not why:
+                counted.append((table, hand))
+            elif hand.rated:
                 unrated[(table.game, why)] += 1
-            else:
-                rated.append((table, hand))
         left = tuple(Unrated(g, why, n) for (g, why), n in sorted(unrated.items()))
-        return Book(tables, hands, persons(hands), rate(rated), roster, left)
+        return Book(tables, hands, persons(hands), rate(counted), roster, counted, left)
 
     rebuild = book
 

@@ -44,9 +44,14 @@ class Row:
     trend: str
 
 
+def league_statistics(book: Book, family: str) -> dict[str, Stats]:
+    """The statistics the league shows: over the roster's hands of `family`."""
+    return statistics([(t, h) for t, h in book.counted if played(t, family)])
+
+
 def league_rows(book: Book, family: str) -> list[Row]:
-    """Everyone rated in `family`, best first (the win rate over that family's hands)."""
-    stats = statistics([(t, h) for t, h in book.hands if played(t, family)])
+    """Everyone rated in `family`, best first (the win rate over the roster's hands of it)."""
+    stats = league_statistics(book, family)
     rated = [(key, r) for (key, fam), r in book.ratings.now.items() if fam == family]
     rated.sort(key=lambda item: (-item[1].mu, item[1].sigma, item[0]))
     rows = []

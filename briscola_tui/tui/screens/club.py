@@ -20,10 +20,9 @@ from textual_plotext import PlotextPlot
 
 from ...language import N_, _, n_
 from ...ledger.book import Added, Book, Ledger
-from ...ledger.facts import played
 from ...ledger.ratings import START
-from ...ledger.report import Row, families, league_rows, percent, unrated_lines
-from ...ledger.stats import Stats, statistics
+from ...ledger.report import Row, families, league_rows, league_statistics, percent, unrated_lines
+from ...ledger.stats import Stats
 from ...ledger.store import StoreError
 from ...wording import TITLES, count
 from ..shell import Shell
@@ -105,7 +104,7 @@ class ClubScreen(Screen[None]):
         self._say("; ".join([self.note, *(line.strip() for line in unrated_lines(book, family))]))
         league.add_columns("#", _("player"), _("key"), _("rating"), _("hands"), _("won"), _("trend"))
         self.rows = league_rows(book, family)
-        self.stats = statistics([(t, h) for t, h in book.hands if played(t, family)])
+        self.stats = league_statistics(book, family)
         for row in self.rows:
             league.add_row(
                 str(row.place),
