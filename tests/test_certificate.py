@@ -80,3 +80,26 @@ def test_a_computer_seat_certificate_names_its_level_and_its_runner_and_an_old_o
     assert from_body("join", [key, "Bea", [old.identity, old.signature]]) == Join(
         key, "Bea", (old.identity, old.signature)
     )
+
+
+def test_a_host_whose_identity_file_holds_no_key_says_so_in_one_line(tmp_path):
+    """Its computer players are certified by this account's identity key: a file there that is
+    no key stops the host in one line (no traceback), the file left as it was."""
+    import os
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    (home / "identity.key").write_text("not a key")
+    command = ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--bots", "1", "--level", "random"]
+    done = subprocess.run(
+        [sys.executable, "-m", "briscola_tui", *command],
+        env={**os.environ, "BRISCOLA_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "identity.key: not an unencrypted PEM private key; the file is left as it is" in done.stderr
+    assert (home / "identity.key").read_text() == "not a key"

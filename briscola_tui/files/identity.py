@@ -11,6 +11,7 @@ from pathlib import Path
 
 from protocol.identity import Identity, KeyFileError
 
+from ..language import _
 from .folders import data_dir, own_file
 
 
@@ -18,10 +19,17 @@ def identity_path() -> Path:
     return data_dir() / "identity.key"
 
 
+class NotAKey(OSError):
+    """The identity key's file is there but holds no key; its words name the file."""
+
+
 def own_identity() -> Identity:
-    """The data folder's identity key, made the first time it is asked for (OSError or
-    KeyFileError if it cannot be read or written)."""
-    return Identity.load_or_create(own_file(identity_path()))
+    """The data folder's identity key, made the first time it is asked for (OSError if it
+    cannot be read or written, NotAKey if the file holds no key: said in one line)."""
+    try:
+        return Identity.load_or_create(own_file(identity_path()))
+    except KeyFileError as error:
+        raise NotAKey(_("{why}; the file is left as it is").format(why=error)) from None
 
 
 def known_identity() -> bytes | None:

@@ -29,7 +29,7 @@ from engine.view import SeatView
 from protocol.errors import ProtocolError
 from protocol.events import Event
 from protocol.host import Host
-from protocol.identity import Identity, KeyFileError
+from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.reasons import Reason
 from protocol.session import Shared, TableSession
@@ -53,7 +53,7 @@ def _certify(sessions: dict[int, TableSession], level: str) -> None:
     and rates the levels they ran (no certificates if the key cannot be read)."""
     try:
         person: Identity | None = own_identity()
-    except (OSError, KeyFileError):
+    except OSError:  # (NotAKey too)
         person = None
     for seat, session in sessions.items():
         session.person, session.bot_level = person, ("" if seat == 0 else level)
