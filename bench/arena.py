@@ -1,8 +1,8 @@
 """Duplicate matches between two computer-player levels, on the engine alone.
 
-    python bench/arena.py --game briscola --players 2 --a normal --b random --hands 400 --seed 1
-    python bench/arena.py --game chiamata --a normal --b easy --hands 1000 --json
-    python bench/arena.py --game calabresella --a hard --b normal --hands 200 --budget 1000/1200steps --jobs 2
+    python -m bench.arena --game briscola --players 2 --a normal --b random --hands 400 --seed 1
+    python -m bench.arena --game chiamata --a normal --b easy --hands 1000 --json
+    python -m bench.arena --game calabresella --a hard --b normal --hands 200 --budget 1000/1200steps --jobs 2
 
 `--hands H` deals, each played twice with the levels' seats swapped
 (duplicate format: the luck of the deal cancels), so 2H hands in all:
@@ -57,13 +57,12 @@ import os
 import random
 import sys
 import time
+from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from engine import bots  # noqa: E402
-from engine.bots import StateView  # noqa: E402
-from engine.games import make  # noqa: E402
-from engine.state import CHANCE, PUBLIC, Action  # noqa: E402
+from engine import bots
+from engine.bots import StateView
+from engine.games import make
+from engine.state import CHANCE, PUBLIC, Action
 
 Z95 = 1.959963984540054
 
@@ -123,15 +122,31 @@ def play_hand(game, dealer: int, deal, players: list, rngs: list, clock: dict, m
 # --- one deal, twice ----------------------------------------------------------------
 
 
+LEVELS: dict = {}
+"""Levels a bench adds for its runs (a variant of hard, a research player), by name
+(`add_level`): looked up before the engine's `bots.PLAYERS`, which no bench changes. Set
+before the workers fork (they inherit it)."""
+
+
+def add_level(name: str, play) -> None:
+    """Let the matches of this process call `play` the level `name` (it may shadow an engine level)."""
+    LEVELS[name] = play
+
+
+def level(name: str):
+    """The player of the level `name`: this run's own, else the engine's (ValueError if none)."""
+    return LEVELS[name] if name in LEVELS else bots.get(name)
+
+
 def two_sides(game) -> bool:
     return game.name == "briscola" and game.players != 3
 
 
-def _player(level: str, budget):
-    """The player of `level`, given `budget` if it takes one: a module's
+def _player(name: str, budget):
+    """The player of the level `name`, given `budget` if it takes one: a module's
     `make_player(iterations=..., seconds=..., steps=...)` (hard), else a `budget`
     keyword of its `play`; the others ignore it."""
-    play = bots.get(level)
+    play = level(name)
     if budget is None:
         return play
     iterations, seconds, steps = budget
@@ -286,7 +301,7 @@ def run(
 ) -> dict:
     """Play the match; the figures as a dict (the --json keys and a few more).
     `progress`: a stream (standard error) for a line every 5% of the deals."""
-    bots.get(a), bots.get(b)  # unknown levels fail here, not in a worker
+    level(a), level(b)  # unknown levels fail here, not in a worker
     if isinstance(budget, str):
         budget = parse_budget(budget)
     game = make(game_name, players, options or {})
@@ -307,6 +322,38 @@ def play_deals(tasks: list[tuple], jobs: int | None, progress=None) -> list[dict
             deals = [progress.step(d) for d in pool.imap(play_deal, tasks, chunksize=chunk)]
     progress.done()
     return deals
+
+
+def deal_by_deal(game, a: str, b: str, seed: int, numbers: range, meta: dict, out, progress=None) -> list[dict]:
+    """Deals `numbers` of `seed`, `a` against `b`, one at a time on one core, each appended to
+    the JSON-lines file `out` once played (None: none), as {"meta": {**meta, "deal": i},
+    "figures": ...}: a run stopped anywhere loses at most the deal it was playing, and a
+    longer one can go on from the file's last deal. The deals' figures, in order."""
+    steps = Progress(len(numbers), progress)
+    deals = []
+    for i in numbers:
+        deal = steps.step(play_deal((game.name, game.players, dict(game.options), a, b, None, seed, i)))
+        deals.append(deal)
+        if out is not None:
+            with open(out, "a") as file:
+                file.write(json.dumps({"meta": {**meta, "deal": i}, "figures": deal}) + "\n")
+    steps.done()
+    return deals
+
+
+def read_deals(path) -> list[dict]:
+    """The lines of a `deal_by_deal` file, each checked to be a deal's (SystemExit naming the first that is not)."""
+    lines = []
+    for number, text in enumerate(Path(path).read_text().splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            line = json.loads(text)
+            line["meta"]["deal"], line["figures"]["a_score"]  # noqa: B018
+        except (ValueError, KeyError, TypeError) as error:
+            raise SystemExit(f"{path}:{number}: not a deal's line ({error})") from None
+        lines.append(line)
+    return lines
 
 
 def summarise(game, a: str, b: str, seed: int, deals: list[dict]) -> dict:
@@ -437,7 +484,7 @@ def main(argv: list[str] | None = None) -> None:
         type=float,
         metavar="S",
         help="level hard draws its determinizations by the learned model of who holds what at strength S "
-        "(engine/bots/holdings.py; Chiamata and Calabresella, the default budget)",
+        "(research/holdings.py; Chiamata and Calabresella, the default budget)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
@@ -448,7 +495,9 @@ def main(argv: list[str] | None = None) -> None:
         if level not in bots.PLAYERS:
             parser.error(f"unknown level {level!r} (levels: {', '.join(sorted(bots.PLAYERS))})")
     if args.holdings is not None:  # before any worker forks
-        bots.PLAYERS["hard"] = bots.hard.make_player(holdings={args.game: args.holdings})
+        from research.holdings import sampler
+
+        add_level("hard", bots.hard.make_player(sampler=sampler({args.game: args.holdings})))
     options = {}
     for item in args.option:
         key, _, value = item.partition("=")

@@ -1,9 +1,9 @@
 """The coach's advice (engine/bots/coach.py, the table's `h`): CPU per advice, per game.
 
-    python bench/coach.py                 # human-readable
-    python bench/coach.py --json          # {"briscola2": {"mean_s": .., "p95_s": .., "max_s": .., "hard_share": ..}, ...}
-    python bench/coach.py --hands 3       # more hands per game
-    python bench/coach.py --review        # the review of a whole hand, screened and in full
+    python -m bench.coach                 # human-readable
+    python -m bench.coach --json          # {"briscola2": {"mean_s": .., "p95_s": .., "max_s": .., "hard_share": ..}, ...}
+    python -m bench.coach --hands 3       # more hands per game
+    python -m bench.coach --review        # the review of a whole hand, screened and in full
 
 For each game, a few seeded hands are played by the normal player; at every
 decision of seat 1 with more than one choice, the hint (`coach.hint`, the
@@ -25,17 +25,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from engine.bots import coach  # noqa: E402
-from engine.bots.playout import NORMAL_PLAYOUT  # noqa: E402
-from engine.games import make  # noqa: E402
-from engine.state import CHANCE  # noqa: E402
+from engine.bots import coach
+from engine.bots.playout import NORMAL_PLAYOUT
+from engine.games import make
+from engine.state import CHANCE
 
 CONFIGS = {
     "briscola2": ("briscola", 2),

@@ -1,7 +1,7 @@
 """Benchmark the deck: the deal against its floor, each proof, and a whole hand with every proof.
 
-    python bench/deck.py          # human-readable
-    python bench/deck.py --json   # {"players5": {...}, "players2": {...}, "audit5_ms": ...}
+    python -m bench.deck          # human-readable
+    python -m bench.deck --json   # {"players5": {...}, "players2": {...}, "audit5_ms": ...}
 
 For 2 and 5 players, 40 cards:
 
@@ -46,18 +46,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import secrets
 import statistics
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import msgpack
+from coincurve import PublicKey
 
-import msgpack  # noqa: E402
-from coincurve import PublicKey  # noqa: E402
-
-from protocol import deck, hidden_claims, stepproofs  # noqa: E402
+from protocol import deck, hidden_claims, stepproofs
 
 REPEATS = 11
 HAND_REPEATS = 5

@@ -1,8 +1,8 @@
 """determinize() on mid-hand views, one core: calls per second.
 
-    python bench/determinize.py                # human-readable
-    python bench/determinize.py --json         # {"briscola2": {"calls_per_s": N, "reads_per_s": M}, ...}
-    python bench/determinize.py --seconds 5    # measure each configuration longer
+    python -m bench.determinize                # human-readable
+    python -m bench.determinize --json         # {"briscola2": {"calls_per_s": N, "reads_per_s": M}, ...}
+    python -m bench.determinize --seconds 5    # measure each configuration longer
 
 For each configuration, a few seeded hands are played at random with every
 seat's view kept up to date (as the table would); each view is taken when
@@ -19,25 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from engine.determinize import Determinizer, determinize  # noqa: E402
-from engine.games import make  # noqa: E402
-from engine.state import CHANCE, PUBLIC, Action  # noqa: E402
-
-CONFIGS = {
-    "briscola2": ("briscola", 2),
-    "briscola3": ("briscola", 3),
-    "briscola4": ("briscola", 4),
-    "briscola6": ("briscola", 6),
-    "chiamata": ("chiamata", 5),
-    "calabresella": ("calabresella", 3),
-}
+from bench.engine_speed import CONFIGS
+from engine.determinize import Determinizer, determinize
+from engine.games import make
+from engine.state import CHANCE, PUBLIC, Action
 
 
 def seen_by(action: Action, need, seat: int) -> Action:

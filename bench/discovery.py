@@ -1,7 +1,7 @@
 """How fast a table is found on the LAN, and what announcing it costs the LAN.
 
-    sudo python bench/discovery.py                  # 5 starts, then 1 minute of traffic each way
-    sudo python bench/discovery.py --starts 10 --seconds 120 --json
+    sudo python -m bench.discovery                  # 5 starts, then 1 minute of traffic each way
+    sudo python -m bench.discovery --starts 10 --seconds 120 --json
 
 Runs on a LAN of private network namespaces (tests/helpers/netns.py: two machines on one
 switch; it needs root, and nothing it sends leaves them):
@@ -31,10 +31,9 @@ import tempfile
 import textwrap
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
+from tests.helpers.netns import Machine, lan, why_no_lan
 
-from helpers.netns import Machine, lan, why_no_lan  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 BRISCOLA = [sys.executable, "-m", "briscola_tui.cli"]
 ON = ["env", "-u", "BRISCOLA_NO_MULTICAST"]

@@ -1,8 +1,8 @@
 """The host's memory and the table's pace with and without a flood of out-of-date messages.
 
-    python bench/floods.py                  # the figures, one line each
-    python bench/floods.py --json           # the same as one JSON object
-    python bench/floods.py --seconds 20 --rate 40 --padding 60000
+    python -m bench.floods                  # the figures, one line each
+    python -m bench.floods --json           # the same as one JSON object
+    python -m bench.floods --seconds 20 --rate 40 --padding 60000
 
 One `briscola host` process (Briscola for two, `--time-limit 2`, the host's computer player
 at seat 1, its own BRISCOLA_HOME in a temporary folder deleted at the end) plays `--hands`
@@ -33,12 +33,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+from bench.host_memory import memory
+from tests.helpers.network import CODE
+from tests.helpers.seated import Mallory
 
-from helpers.network import CODE  # noqa: E402
-from helpers.seated import Mallory  # noqa: E402
-from host_memory import memory  # noqa: E402  (bench/, the script's folder)
+ROOT = Path(__file__).resolve().parent.parent
 
 BRISCOLA = [sys.executable, "-m", "briscola_tui.cli"]
 WAIT = 60.0

@@ -1,9 +1,9 @@
 """The host under handshake floods from the players' own address, on 127.0.0.1: its memory and
 the table's pace must hold.
 
-    python bench/handshake_floods.py                # the figures, one line each
-    python bench/handshake_floods.py --json         # the same as one JSON object
-    python bench/handshake_floods.py --seconds 20
+    python -m bench.handshake_floods                # the figures, one line each
+    python -m bench.handshake_floods --json         # the same as one JSON object
+    python -m bench.handshake_floods --seconds 20
 
 One `briscola host` process (Briscola for four, three computer players, a match to 5 hands won to keep
 playing, its own BRISCOLA_HOME in a temporary folder deleted at the end) plays against one
@@ -37,16 +37,14 @@ import threading
 import time
 from pathlib import Path
 
+from bench.host_memory import BRISCOLA, Host, measured
+from protocol import handshake as hs
+from protocol.channel import Exchange
+from protocol.codec import frame
+from tests.helpers.floods import Flood, half_hellos
+from tests.helpers.network import CODE, RawWatcher
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
-
-from helpers.floods import Flood, half_hellos  # noqa: E402
-from helpers.network import CODE, RawWatcher  # noqa: E402
-from host_memory import BRISCOLA, Host, measured  # noqa: E402
-
-from protocol import handshake as hs  # noqa: E402
-from protocol.channel import Exchange  # noqa: E402
-from protocol.codec import frame  # noqa: E402
 
 
 class FloodHost(Host):

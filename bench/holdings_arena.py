@@ -1,4 +1,4 @@
-"""hard with the learned model of who holds what (engine/bots/holdings.py) at
+"""hard with the learned model of who holds what (research/holdings.py) at
 `--strength S` against normal, on bench/arena.py's duplicate deals of Chiamata
 or Calabresella, one deal at a time on one core. Each deal is a JSON line in
 `--deals-out` as soon as it is played, and a run given the same file goes on
@@ -6,14 +6,14 @@ after its last deal, so a long run can stop and go on. Strength 0 is today's
 hard (the model off): two runs on the same deals, one with the model and one
 without, compare paired, the luck of the deal cancelling out.
 
-    python bench/holdings_arena.py --game chiamata --strength 1 --hands 250 --deals-out chiamata-s1.jsonl
-    python bench/holdings_arena.py --game chiamata --strength 0 --hands 250 --deals-out chiamata-s0.jsonl
-    python bench/holdings_arena.py --summarise chiamata-s1.jsonl [--against chiamata-s0.jsonl] [--json]
+    python -m bench.holdings_arena --game chiamata --strength 1 --hands 250 --deals-out chiamata-s1.jsonl
+    python -m bench.holdings_arena --game chiamata --strength 0 --hands 250 --deals-out chiamata-s0.jsonl
+    python -m bench.holdings_arena --summarise chiamata-s1.jsonl [--against chiamata-s0.jsonl] [--json]
 
 `--summarise` prints bench/arena.py's figures of the deals in a file;
 `--against` adds the paired figure: over the deals both files played, the
 mean of (hard − normal with the model) − (hard − normal without), with its
-95% interval. Run it nice'd: `nice -n 10 python bench/holdings_arena.py ...`.
+95% interval. Run it nice'd: `nice -n 10 python -m bench.holdings_arena ...`.
 """
 
 from __future__ import annotations
@@ -23,14 +23,10 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import arena  # noqa: E402
-
-from engine import bots  # noqa: E402
-from engine.bots import hard  # noqa: E402
-from engine.games import make  # noqa: E402
+from bench import arena
+from engine.bots import hard
+from engine.games import make
+from research.holdings import sampler
 
 GAMES = ("chiamata", "calabresella")
 
@@ -64,30 +60,14 @@ def play(args) -> None:
         print(f"holdings_arena: the {args.hands} deals are in {args.deals_out} already", file=sys.stderr)
         return
     holdings = {args.game: args.strength} if args.strength > 0 else {}
-    bots.PLAYERS["hard"] = hard.make_player(holdings=holdings)
+    arena.add_level("hard", hard.make_player(sampler=sampler(holdings)))
     game = make(args.game, None, {})
-    progress = arena.Progress(args.hands - first, None if args.quiet else sys.stderr)
-    for i in range(first, args.hands):
-        deal = progress.step(arena.play_deal((game.name, game.players, {}, "hard", "normal", None, args.seed, i)))
-        meta = {"deal": i, "game": game.name, "strength": args.strength, "seed": args.seed}
-        with args.deals_out.open("a") as out:
-            out.write(json.dumps({"meta": meta, "figures": deal}) + "\n")
-    progress.done()
+    meta = {"game": game.name, "strength": args.strength, "seed": args.seed}
+    progress = None if args.quiet else sys.stderr
+    arena.deal_by_deal(game, "hard", "normal", args.seed, range(first, args.hands), meta, args.deals_out, progress)
 
 
-def read(path: Path) -> list[dict]:
-    """The lines of a --deals-out file, each checked to be a deal's."""
-    lines = []
-    for number, text in enumerate(path.read_text().splitlines(), 1):
-        if not text.strip():
-            continue
-        try:
-            line = json.loads(text)
-            line["meta"]["deal"], line["figures"]["a_score"]  # noqa: B018
-        except (ValueError, KeyError, TypeError) as error:
-            raise SystemExit(f"{path}:{number}: not a deal's line ({error})") from None
-        lines.append(line)
-    return lines
+read = arena.read_deals
 
 
 def summary(lines: list[dict], against: list[dict] | None) -> dict:

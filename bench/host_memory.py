@@ -1,8 +1,8 @@
 """The host's memory under hostile load, on 127.0.0.1: it must stay flat.
 
-    python bench/host_memory.py                 # the figures, one line each
-    python bench/host_memory.py --json          # the same as one JSON object
-    python bench/host_memory.py --refusals 2000 --reconnections 2000 --flood 5000
+    python -m bench.host_memory                 # the figures, one line each
+    python -m bench.host_memory --json          # the same as one JSON object
+    python -m bench.host_memory --refusals 2000 --reconnections 2000 --flood 5000
 
 One `briscola host` process (Briscola for two, no computer players, its own
 BRISCOLA_HOME in a temporary folder deleted at the end) serves a table that
@@ -51,15 +51,13 @@ import time
 from collections import deque
 from pathlib import Path
 
+from protocol import handshake as hs
+from protocol.codec import FrameReader
+from protocol.identity import Identity
+from protocol.session import TableSession
+from tests.helpers.network import CODE, Raw, sit
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-
-from helpers.network import CODE, Raw, sit  # noqa: E402
-
-from protocol import handshake as hs  # noqa: E402
-from protocol.codec import FrameReader  # noqa: E402
-from protocol.identity import Identity  # noqa: E402
-from protocol.session import TableSession  # noqa: E402
 
 BRISCOLA = [sys.executable, "-m", "briscola_tui.cli"]
 

@@ -1,8 +1,8 @@
 """Hard with and without inference from the other seats' plays, against normal.
 
-    python bench/inference.py --hands 100 --seed 21 --steps 40000 [--game briscola --players 2] [--jobs J] [--json]
-    python bench/inference.py --game calabresella --hands 120 --seed 8 --agreement 0.95
-    python bench/inference.py --placement --hands 6 [--game G] [--agreement A]
+    python -m bench.inference --hands 100 --seed 21 --steps 40000 [--game briscola --players 2] [--jobs J] [--json]
+    python -m bench.inference --game calabresella --hands 120 --seed 8 --agreement 0.95
+    python -m bench.inference --placement --hands 6 [--game G] [--agreement A]
 
 `hard-inference` (`make_player(steps=STEPS, infer=True)`, or
 `infer=AGREEMENT` with `--agreement`: the modelled chance that a seat plays
@@ -28,20 +28,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
+import random
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-import random  # noqa: E402
-
-from arena import mean_ci, play_deals, report, seen_by, summarise  # noqa: E402
-
-from engine import bots  # noqa: E402
-from engine.bots import StateView, hard, normal  # noqa: E402
-from engine.determinize import Determinizer  # noqa: E402
-from engine.games import make  # noqa: E402
-from engine.state import CHANCE  # noqa: E402
+from bench.arena import add_level, mean_ci, play_deals, report, seen_by, summarise
+from engine.bots import StateView, hard, normal
+from engine.determinize import Determinizer
+from engine.games import make
+from engine.state import CHANCE
 
 LEVELS = ("hard-inference", "hard-uniform")
 
@@ -135,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"inference {shares['inference']:.1%}")
         return
     for level, how in zip(LEVELS, (infer, False), strict=True):  # registered before any worker forks
-        bots.PLAYERS[level] = hard.make_player(seconds=None, steps=args.steps, infer=how)
+        add_level(level, hard.make_player(seconds=None, steps=args.steps, infer=how))
     game = make(args.game, players, {})
     figures = paired_run(game, args.hands, args.seed, args.jobs, None if args.quiet else sys.stderr)
     figures.update(steps=args.steps, agreement=args.agreement)

@@ -1,16 +1,16 @@
-"""The learned player of Briscola for two (engine/bots/learned_player.py) in
+"""The learned player of Briscola for two (research/learned_player.py) in
 bench/arena.py's duplicate matches, under the level name `learned`, which is
 not one of the levels a player can pick (engine.bots.PLAYERS): this script
 adds it for its own run.
 
-    python bench/learned_arena.py --b hard --hands 200 --seed 1 [--samples 200] [--depth 0] [--weights FILE] [--json]
+    python -m bench.learned_arena --b hard --hands 200 --seed 1 [--samples 200] [--depth 0] [--weights FILE] [--json]
 
 `--leaf K` plays hard with its playouts cut at the learned value instead
-(engine/bots/learned_leaf.py: after the root card's trick and K more tricks
+(research/learned_leaf.py: after the root card's trick and K more tricks
 of normal's play, each value counted as `--leaf-steps` steps), as the level
 `hard-leaf`, against `--b` (hard by default), on duplicate deals:
 
-    python bench/learned_arena.py --leaf 0 --b hard --hands 500 --seed 1 --first 0 --deals-out /tmp/leaf.jsonl --json
+    python -m bench.learned_arena --leaf 0 --b hard --hands 500 --seed 1 --first 0 --deals-out /tmp/leaf.jsonl --json
 
 `--first F` starts at deal F of the seed (so a longer run can go on from a
 shorter one on new deals); for hard-leaf and the learned player alike,
@@ -24,7 +24,7 @@ weights of `--weights` or the shipped ones); `--b` any level, or `learned-b`
 with `--b-weights` (the same player on other weights). `--ppo` plays it against
 the PPO agent of bench/ppo.py instead (its figures; `pip install -e '.[ppo]'`). The figures
 and their intervals are bench/arena.py's. Run it on one core:
-`OPENBLAS_NUM_THREADS=1 nice -n 10 python bench/learned_arena.py ...`.
+`OPENBLAS_NUM_THREADS=1 nice -n 10 python -m bench.learned_arena ...`.
 """
 
 from __future__ import annotations
@@ -34,15 +34,11 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import arena  # noqa: E402
-
-from engine import bots  # noqa: E402
-from engine.bots import hard, learned, learned_player  # noqa: E402
-from engine.bots.learned_leaf import LEAF_STEPS, Leaf  # noqa: E402
-from engine.games import make  # noqa: E402
+from bench import arena
+from engine.bots import hard
+from engine.games import make
+from research import learned, learned_player
+from research.learned_leaf import LEAF_STEPS, Leaf
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -70,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     if args.summarise is not None:
-        lines = [json.loads(line) for line in args.summarise.read_text().splitlines() if line.strip()]
+        lines = arena.read_deals(args.summarise)
         meta, deals = lines[0]["meta"], [line["figures"] for line in lines]
         figures = arena.summarise(make("briscola", 2, {}), meta["a"], meta["b"], meta["seed"], deals)
         figures["deals"] = sorted(line["meta"]["deal"] for line in lines)
@@ -80,12 +76,12 @@ def main(argv: list[str] | None = None) -> None:
         leaf_match(args)
         return
     network = learned.read(args.weights) if args.weights else None
-    bots.PLAYERS["learned"] = learned_player.make_player(network, args.samples, args.depth, args.confidence)
+    arena.add_level("learned", learned_player.make_player(network, args.samples, args.depth, args.confidence))
     if args.b_weights is not None:  # two sets of weights, the same player otherwise
         other = learned.read(args.b_weights)
-        bots.PLAYERS["learned-b"] = learned_player.make_player(other, args.samples, args.depth, args.confidence)
+        arena.add_level("learned-b", learned_player.make_player(other, args.samples, args.depth, args.confidence))
     if args.ppo:
-        import ppo  # bench/ppo.py
+        from bench import ppo
 
         flags = ["--json"] * args.json + ["--quiet"] * args.quiet
         ppo.main(["--levels", "learned", "--hands", str(args.hands), "--seed", str(args.seed), *flags])
@@ -103,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
 def leaf_match(args) -> None:
     """hard-leaf (a) against `--b`, deal by deal."""
     leaf = Leaf(args.leaf, learned.read(args.weights) if args.weights else None, args.leaf_steps)
-    bots.PLAYERS["hard-leaf"] = hard.make_player(leaf=leaf)
+    arena.add_level("hard-leaf", hard.make_player(leaf=leaf))
     deal_match(args, "hard-leaf", {"leaf": args.leaf, "leaf_steps": args.leaf_steps})
 
 
@@ -112,16 +108,10 @@ def deal_match(args, a: str, settings: dict) -> None:
     on one core, each appended to `--deals-out` once played; the figures at the end."""
     settings = {**settings, "weights": str(args.weights or "shipped")}
     game = make("briscola", 2, {})
-    progress = arena.Progress(args.hands, None if args.quiet else sys.stderr)
-    deals = []
-    for i in range(args.first, args.first + args.hands):
-        deal = arena.play_deal((game.name, 2, {}, a, args.b, None, args.seed, i))
-        deals.append(progress.step(deal))
-        if args.deals_out is not None:
-            meta = {"deal": i, "a": a, "b": args.b, "seed": args.seed, **settings}
-            with args.deals_out.open("a") as out:
-                out.write(json.dumps({"meta": meta, "figures": deal}) + "\n")
-    progress.done()
+    meta = {"a": a, "b": args.b, "seed": args.seed, **settings}
+    numbers = range(args.first, args.first + args.hands)
+    progress = None if args.quiet else sys.stderr
+    deals = arena.deal_by_deal(game, a, args.b, args.seed, numbers, meta, args.deals_out, progress)
     figures = arena.summarise(game, a, args.b, args.seed, deals)
     figures["settings"] = {**settings, "first": args.first}
     print(json.dumps(figures) if args.json else arena.report(figures))

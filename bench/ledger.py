@@ -1,7 +1,7 @@
 """The club ledger over many hands' transcripts: how long a rebuild takes once they are verified.
 
-    python bench/ledger.py --folder /tmp/ledger-bench --hands 10000          # make, verify, rebuild
-    python bench/ledger.py --folder /tmp/ledger-bench --hands 10000 --json
+    python -m bench.ledger --folder /tmp/ledger-bench --hands 10000          # make, verify, rebuild
+    python -m bench.ledger --folder /tmp/ledger-bench --hands 10000 --json
 
 Three steps, each timed apart (`time.process_time`, one core):
 
@@ -33,7 +33,6 @@ import argparse
 import io
 import json
 import os
-import sys
 import time
 from pathlib import Path
 
@@ -165,5 +164,4 @@ def replicated(folder: Path, hands: int) -> dict:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     raise SystemExit(main())

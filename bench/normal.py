@@ -1,6 +1,6 @@
 """What a move of the normal player costs, per game: CPU per decision.
 
-    python bench/normal.py [--hands H] [--games briscola-2,chiamata-5,...] [--gc] [--json]
+    python -m bench.normal [--hands H] [--games briscola-2,chiamata-5,...] [--gc] [--json]
 
 Plays H hands of normal players at each table (seeded deals, dealer
 rotating, bench/arena.py's `play_hand`) and times every decision of more than one choice with
@@ -17,17 +17,12 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import random
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from arena import play_hand  # noqa: E402
-
-from engine.bots import normal  # noqa: E402
-from engine.games import make  # noqa: E402
+from bench.arena import play_hand
+from engine.bots import normal
+from engine.games import make
 
 TABLES = ("briscola-2", "briscola-3", "briscola-4", "briscola-6", "chiamata-5", "calabresella-3")
 

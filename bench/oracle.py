@@ -1,7 +1,7 @@
 """What knowing the other hands is worth: hard that sees every hand, against normal.
 
-    python bench/oracle.py --players 2 --hands 200 --seed 1 [--steps N] [--jobs J] [--json]
-    python bench/oracle.py --players 3 --hands 120 --seed 1
+    python -m bench.oracle --players 2 --hands 200 --seed 1 [--steps N] [--jobs J] [--json]
+    python -m bench.oracle --players 3 --hands 120 --seed 1
 
 An upper bound for any inference from the other seats' plays
 (engine/bots/inference.py): the level `hard-sighted` is hard's search
@@ -19,15 +19,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from arena import report, run  # noqa: E402
-
-from engine import bots  # noqa: E402
-from engine.bots import hard  # noqa: E402
+from bench.arena import add_level, report, run
+from engine.bots import hard
 
 LEVEL = "hard-sighted"
 
@@ -60,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     args = parser.parse_args(argv)
-    bots.PLAYERS[LEVEL] = sighted_player(args.steps)  # registered before any worker forks
+    add_level(LEVEL, sighted_player(args.steps))  # added before any worker forks
     progress = None if args.quiet else sys.stderr
     figures = run("briscola", args.players, LEVEL, "normal", args.hands, args.seed, args.jobs, None, None, progress)
     print(json.dumps(figures) if args.json else report(figures), flush=True)

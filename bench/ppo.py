@@ -1,9 +1,9 @@
 """Our levels against the published PPO agent of BriscolaBot, at Briscola for two.
 
-    python bench/ppo.py --selfcheck --hands 200
-    python bench/ppo.py --levels normal --hands 500 --seed 1
-    python bench/ppo.py --levels hard --hands 500 --seed 1 --jobs 2 --json
-    python bench/ppo.py --model briscola-bot-v3.onnx --levels easy,normal,hard --hands 100
+    python -m bench.ppo --selfcheck --hands 200
+    python -m bench.ppo --levels normal --hands 500 --seed 1
+    python -m bench.ppo --levels hard --hands 500 --seed 1 --jobs 2 --json
+    python -m bench.ppo --model briscola-bot-v3.onnx --levels easy,normal,hard --hands 100
 
 The agent is BriscolaBot-v3 (LetteraUnica/BriscolaBot, MIT licence): a
 two-layer MLP trained by self-play with PPO, exported to ONNX with its
@@ -36,7 +36,7 @@ means anything.
 
 `--leaf K` adds the level `hard-leaf` (hard with its playouts cut K tricks
 after the root card's and valued by the learned network,
-engine/bots/learned_leaf.py; `--leaf-steps` what a value counts for) for
+research/learned_leaf.py; `--leaf-steps` what a value counts for) for
 `--levels hard-leaf`.
 
 Progress on standard error (`--quiet` leaves it out); `--json` prints one
@@ -56,13 +56,11 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from arena import Progress, clock, play_hand, wilson  # noqa: E402
-
-from engine import bots  # noqa: E402
-from engine.cards import RANKS  # noqa: E402
-from engine.games import make  # noqa: E402
+from bench import arena
+from bench.arena import Progress, clock, play_hand, wilson
+from engine import bots
+from engine.cards import RANKS
+from engine.games import make
 
 MIRROR = "/work/.mirror/LetteraUnica+BriscolaBot/repo"
 MODEL_PATH = "pretrained_models/briscola-bot-v3.onnx"
@@ -172,7 +170,7 @@ def play_deal(task: tuple) -> dict:
     game = make("briscola", 2, {})
     deck = game.deck()
     random.Random(f"arena/{seed}/deal/{i}").shuffle(deck)
-    ours, agent = bots.get(level), Agent(model)
+    ours, agent = arena.level(level), Agent(model)
     first, dealer = i % 2, (i // 2) % 2
     clock_ = {"a": 0.0, "b": 0.0, "a_max": 0.0, "b_max": 0.0}
     moves = {"a": 0, "b": 0}
@@ -200,7 +198,7 @@ def play_deal(task: tuple) -> dict:
 
 def run(level: str, model: str, hands: int, seed: int, jobs: int = 1, progress=None) -> dict:
     """`hands` deals of `level` against the agent; the figures as a dict."""
-    bots.get(level)
+    arena.level(level)  # an unknown level fails here, not in a worker
     tasks = [(level, model, seed, i) for i in range(hands)]
     jobs = max(1, min(jobs, hands))
     bar = Progress(hands, progress)
@@ -260,9 +258,9 @@ def report(f: dict) -> str:
 def add_leaf_level(tricks: int, steps: int | None) -> None:
     """The level `hard-leaf`: hard at its default budget, its playouts cut at the learned value."""
     from engine.bots import hard
-    from engine.bots.learned_leaf import LEAF_STEPS, Leaf
+    from research.learned_leaf import LEAF_STEPS, Leaf
 
-    bots.PLAYERS["hard-leaf"] = hard.make_player(leaf=Leaf(tricks, None, LEAF_STEPS if steps is None else steps))
+    arena.add_level("hard-leaf", hard.make_player(leaf=Leaf(tricks, None, LEAF_STEPS if steps is None else steps)))
 
 
 def main(argv: list[str] | None = None) -> None:

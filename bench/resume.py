@@ -1,7 +1,7 @@
 """CPU time to resume an offline game against the computer (`OfflineTable.resume`).
 
-    python bench/resume.py                   # Chiamata, after 4 hands
-    python bench/resume.py --game briscola --players 4 --hands 2 --json
+    python -m bench.resume                   # Chiamata, after 4 hands
+    python -m bench.resume --game briscola --players 4 --hands 2 --json
 
 Plays `--hands` hands (the person's seat played by a random player), keeping
 the game on disk as the app does, then rebuilds every node of the table from
@@ -15,11 +15,8 @@ import argparse
 import json
 import os
 import random
-import sys
 import tempfile
 import time
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def measure(game: str, players: int | None, hands: int, seed: int) -> dict:

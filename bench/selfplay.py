@@ -1,8 +1,8 @@
 """CPU time of whole hands through the full protocol in one process (`briscola selfplay`).
 
-    python bench/selfplay.py                 # Chiamata, 6 hands
-    python bench/selfplay.py --game briscola --hands 10 --json
-    python bench/selfplay.py --game calabresella --against e0a5929 --rounds 4
+    python -m bench.selfplay                 # Chiamata, 6 hands
+    python -m bench.selfplay --game briscola --hands 10 --json
+    python -m bench.selfplay --game calabresella --against e0a5929 --rounds 4
 
 Every node of the table (5 seats, the host and a spectator for Chiamata)
 runs in this process, as in `briscola selfplay` and the offline game against
@@ -22,13 +22,11 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.append(os.path.dirname(os.path.abspath(__file__)))  # for revisions.py, after the packages
+from bench.revisions import run_in, scratch_tree
 
-from revisions import run_in, scratch_tree  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def measure(game: str, players: int | None, hands: int, seed: int) -> dict:
@@ -79,8 +77,6 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4, help="with --against: runs of each tree (default 4)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)  # this tree's packages (a worker of --against puts another tree's first)
     if args.against:
         report = against(args.against, args.game, args.players, args.hands, args.seed, args.rounds)
         if args.json:

@@ -1,8 +1,8 @@
 """A networked table on 127.0.0.1: one hand's wall time and CPU, and how fast spectators see each entry.
 
-    python bench/table.py                  # Chiamata: a host and five `briscola join --bot random`
-    python bench/table.py --json           # {"hand_wall_ms": A, "in_memory_ms": B, "ratio": A/B, ...}
-    python bench/table.py --spectators 20 --runs 3
+    python -m bench.table                  # Chiamata: a host and five `briscola join --bot random`
+    python -m bench.table --json           # {"hand_wall_ms": A, "in_memory_ms": B, "ratio": A/B, ...}
+    python -m bench.table --spectators 20 --runs 3
 
 Three measurements, each process with its own BRISCOLA_HOME in a temporary
 folder (deleted at the end; the children's bytecode is cached there and
@@ -64,18 +64,16 @@ from pathlib import Path
 
 import msgpack
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from briscola_tui.files.storage import TranscriptFile  # noqa: E402
-from briscola_tui.net.server import TableServer  # noqa: E402
-from engine import bots  # noqa: E402
-from engine.games import make  # noqa: E402
-from protocol import handshake as hs  # noqa: E402
-from protocol.channel import Exchange  # noqa: E402
-from protocol.codec import MAX_FRAME, FrameReader, frame  # noqa: E402
-from protocol.host import Host  # noqa: E402
-from protocol.identity import Identity  # noqa: E402
-from protocol.local import LocalTable  # noqa: E402
+from briscola_tui.files.storage import TranscriptFile
+from briscola_tui.net.server import TableServer
+from engine import bots
+from engine.games import make
+from protocol import handshake as hs
+from protocol.channel import Exchange
+from protocol.codec import MAX_FRAME, FrameReader, frame
+from protocol.host import Host
+from protocol.identity import Identity
+from protocol.local import LocalTable
 
 TARGET_RATIO = 3.0
 TARGET_P95_MS = 50.0

@@ -1,11 +1,11 @@
-"""Train the learned model of who holds what (engine/bots/holdings.py) from a seed.
+"""Train the learned model of who holds what (research/holdings.py) from a seed.
 
-    python bench/train_holdings.py --out /tmp/holdings --seed 1 --hands 3000 --hidden 16 --epochs 8 [--ship]
+    python -m bench.train_holdings --out /tmp/holdings --seed 1 --hands 3000 --hidden 16 --epochs 8 [--ship]
 
 1. Data, per game (Chiamata, Calabresella): `--hands` hands of the normal
    player at every seat, the deal known. At each decision with a choice, with
    chance `--keep`, the deciding seat's view is read: every card it cannot
-   locate gives one example, its rows (engine/bots/holdings_features.py, one
+   locate gives one example, its rows (research/holdings_features.py, one
    per place the rules let it be in) and the place it is really in. Written to
    OUT/data-GAME.npz; a file already there is kept (resume).
 2. Training: a softmax over each card's places of a tiny network's scores
@@ -18,10 +18,10 @@
    run stopped and started again goes on from there and ends with the same
    weights. An epoch's minibatches come from `--seed` and the epoch alone.
 3. OUT/holdings.json holds both games' networks; `--ship` copies it over the
-   package's (engine/bots/holdings.json).
+   package's (research/holdings.json).
 
 numpy only trains (the `train` extra); the model runs in pure Python.
-Run it on one core: `OPENBLAS_NUM_THREADS=1 nice -n 10 python bench/train_holdings.py ...`.
+Run it on one core: `OPENBLAS_NUM_THREADS=1 nice -n 10 python -m bench.train_holdings ...`.
 """
 
 from __future__ import annotations
@@ -30,21 +30,18 @@ import argparse
 import json
 import random
 import shutil
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.bots import normal  # noqa: E402
-from engine.bots.holdings import GAMES, WEIGHTS, places  # noqa: E402
-from engine.bots.holdings_features import FEATURES, Seen, rows  # noqa: E402
-from engine.bots.stateview import play_out  # noqa: E402
-from engine.determinize import Determinizer  # noqa: E402
-from engine.games import make  # noqa: E402
-from engine.state import CHANCE  # noqa: E402
+from engine.bots import normal
+from engine.bots.stateview import play_out
+from engine.determinize import Determinizer
+from engine.games import make
+from engine.state import CHANCE
+from research.holdings import GAMES, WEIGHTS, places
+from research.holdings_features import FEATURES, Seen, rows
 
 WIDTH = 6
 """The most places a card may be in (rows padded to this many)."""
@@ -234,7 +231,7 @@ def train(data: dict, hidden: int, epochs: int, seed: int, batch: int = 256, lr:
 
 
 def as_layers(params: list[np.ndarray]) -> list:
-    """engine/bots/holdings.py's `Model` layers."""
+    """research/holdings.py's `Model` layers."""
     pairs = [(params[i], params[i + 1]) for i in range(0, len(params), 2)]
     return [[np.round(w, 6).tolist(), np.round(b, 6).tolist()] for w, b in pairs]
 
@@ -247,7 +244,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--keep", type=float, default=0.3, help="chance that a decision's view is read")
     parser.add_argument("--hidden", type=int, default=16, help="the ReLU layer's size (0: logistic regression)")
     parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--ship", action="store_true", help="copy the weights over engine/bots/holdings.json")
+    parser.add_argument("--ship", action="store_true", help="copy the weights over research/holdings.json")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

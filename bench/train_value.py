@@ -1,12 +1,12 @@
-"""Train the learned evaluation of Briscola for two (engine/bots/learned.py) from a seed.
+"""Train the learned evaluation of Briscola for two (research/learned.py) from a seed.
 
-    python bench/train_value.py --out /tmp/learned --seed 1 --hands 200000 --hidden 64,32 --epochs 10 [--teacher V.json] [--ship]
+    python -m bench.train_value --out /tmp/learned --seed 1 --hands 200000 --hidden 64,32 --epochs 10 [--teacher V.json] [--ship]
 
 (that command made the shipped weights: 221 s of data and about 100 s of
 training on one core of this machine; docs/bots.md, research notes.)
 
 1. Data: `--hands` hands of the normal player against itself, on card
-   indices with every card placed (engine/bots/learned_table.py), each move
+   indices with every card placed (research/learned_table.py), each move
    a uniformly random card with chance `--explore` instead (so the positions
    after a card normal would not play are seen too). Every position between
    tricks with more than the last draw left is kept, from its leader's side,
@@ -24,12 +24,12 @@ training on one core of this machine; docs/bots.md, research notes.)
    from there and ends with the same weights. The minibatches of an epoch
    come from `--seed` and the epoch alone.
 3. OUT/value.json is the network; `--ship` copies it over the package's
-   weights (engine/bots/learned_value.json).
+   weights (research/learned_value.json).
 
 Everything is seeded: the same command gives the same weights on the same
 machine. numpy only, for training (the `train` extra: `pip install -e '.[train]'`);
-the network plays in pure Python (engine/bots/learned.py).
-Run it on one core: `OPENBLAS_NUM_THREADS=1 nice -n 10 python bench/train_value.py ...`.
+the network plays in pure Python (research/learned.py).
+Run it on one core: `OPENBLAS_NUM_THREADS=1 nice -n 10 python -m bench.train_value ...`.
 """
 
 from __future__ import annotations
@@ -39,19 +39,16 @@ import hashlib
 import os
 import random
 import shutil
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.bots import learned  # noqa: E402
-from engine.bots.learned import CARDS, INPUTS, PILE, WEIGHTS, Position, relabel  # noqa: E402
-from engine.bots.learned_table import Table, reward  # noqa: E402
-from engine.games import make  # noqa: E402
+from engine.games import make
+from research import learned
+from research.learned import CARDS, INPUTS, PILE, WEIGHTS, Position, relabel
+from research.learned_table import Table, reward
 
 CHUNK = 2000
 """Hands a data file holds."""
@@ -99,7 +96,7 @@ class Network:
         return forward(self, rows)[-1][:, 0]
 
     def shipped(self) -> learned.Network:
-        """The same network for engine/bots/learned.py (each float32 as the Python float it is)."""
+        """The same network for research/learned.py (each float32 as the Python float it is)."""
         return learned.Network(tuple((tuple(map(tuple, w.tolist())), tuple(b.tolist())) for w, b in self.layers))
 
 

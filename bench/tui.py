@@ -1,9 +1,9 @@
 """The Textual client's speed: start-up, key-press-to-frame delay, and the waits for the computer players.
 
-    python bench/tui.py              # figures printed
-    python bench/tui.py --json       # {"startup_ms": A, "key_p50_ms": B, "key_p95_ms": C, ..., "waits": {...}}
-    python bench/tui.py --runs 5 --presses 100
-    python bench/tui.py --only waits --games chiamata-5 --levels normal,hard --hands 2
+    python -m bench.tui              # figures printed
+    python -m bench.tui --json       # {"startup_ms": A, "key_p50_ms": B, "key_p95_ms": C, ..., "waits": {...}}
+    python -m bench.tui --runs 5 --presses 100
+    python -m bench.tui --only waits --games chiamata-5 --levels normal,hard --hands 2
 
 1. **Start-up** (`startup_ms`, and `startup_cpu_ms` its CPU): the wall time from launching a new Python
    process to the first interactive frame of `briscola` (the home screen,
@@ -68,10 +68,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from briscola_tui.files.settings import Settings
+from briscola_tui.options import PlayOptions
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[0] = str(ROOT)  # not bench/: its engine.py would hide the engine package
-from briscola_tui.files.settings import Settings  # noqa: E402  (light: the defaults, no protocol)
-from briscola_tui.options import PlayOptions  # noqa: E402
 
 SIZE = (80, 24)
 

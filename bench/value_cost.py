@@ -1,11 +1,11 @@
-"""What a value of the learned network (engine/bots/learned.py) costs: the
+"""What a value of the learned network (research/learned.py) costs: the
 player's pure-Python value one position at a time, against the same network
 in numpy over a batch of positions (the features built in Python, then three
 matrix products), as a batched leaf would ask for them. CPU time by
 `time.process_time`, the two alternated round by round; the values are
 checked to agree.
 
-    python bench/value_cost.py [--positions 600] [--rounds 5] [--seed 1] [--json]
+    python -m bench.value_cost [--positions 600] [--rounds 5] [--seed 1] [--json]
 
 numpy is the `train` (or `test`) extra's: `pip install -e '.[train]'`. Run it
 with `OPENBLAS_NUM_THREADS=1`, one core, as the player would.
@@ -17,15 +17,11 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.bots.learned import PILE, Network, Position, features, load  # noqa: E402
+from research.learned import PILE, Network, Position, features, load
 
 
 def positions(count: int, seed: int) -> list[Position]:

@@ -7,7 +7,7 @@ confirmation. Every frame after them is sealed with the keys it gave
 (`Channel.seal`, one key and one frame counter per direction):
 
     client -> host   ["hello", version, spake2_message]       in the clear
-                or   ["hello", version, spake2_message, signature]
+                or   ["hello", version, spake2_message, tags]
     host -> client   ["exchange", table_id, spake2_message]   in the clear
     client -> host   ["confirm", mac]                         in the clear
     host -> client   ["confirm", mac]  or  ["refuse", reason] in the clear
@@ -27,17 +27,20 @@ Every `reason` is a code of reasons.py and its fields (`Reason.wire()`), which
 the receiver words in its own language; a text that is no code is the peer's
 own words.
 
-A player may name its key in its hello, without saying it: `signature` is its
-key's over the hello's version and SPAKE2 message, and the host finds which
-seated key made it (it checks it against each, six at most; the key itself is
-not sent, so nobody on the way learns it, nor that two hellos come from one
-key). A hello signed by a key that holds a seat spends that key's wrong-code
+A player coming back may name its key in its hello, without saying it: `tags`
+holds, for each table key it may be reaching (four at most), an HMAC over the
+hello's version and SPAKE2 message keyed by the static Diffie-Hellman of its
+seat key and that table key (returning.py), and the host finds which seated
+key made one (it tries each, six at most). Nobody else can compute such a
+tag, so nobody on the way, even one holding the transcript and every public
+key in it, learns whose hello it is, nor that two hellos come from one key
+(it was once the seat key's signature, which anyone with the transcript could
+check). A hello marked by a key that holds a seat spends that key's wrong-code
 tries, not its address's, and takes a slot of the handshake pool kept for it,
 so a returning seat is not kept out by an outsider on its address (behind one
-NAT, one SSH server). A signature that matches no seated key, or a hello seen
+NAT, one SSH server). A tag that matches no seated key, or a hello seen
 before (a replay), names nobody: the address's tries. The key named must be
-the one the request then brings. A signed hello is the longer form: a host
-from before it refuses it (update the host first).
+the one the request then brings.
 
 A client's `mac` proves it derived the host's key, so it used the join code
 ("" for a table without one): the host checks it before it answers anything
@@ -72,6 +75,7 @@ gets it.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.text import name_problem
@@ -81,6 +85,7 @@ from .codec import decode, encode, expect_array, expect_bytes, expect_int, expec
 from .errors import RemoteProtocolError
 from .identity import Identity, verify
 from .reasons import MAX_REASON, Reason
+from .returning import MAX_TAGS, TAG_LEN, marked, seat_tag, tags_of
 
 VERSION = 3
 """3: the join code is a SPAKE2 password and every frame after the exchange is sealed (2 sent the
@@ -105,30 +110,28 @@ class Hello:
     head: bytes
 
 
-def hello(message: bytes, identity: Identity | None = None) -> bytes:
-    """The client's first frame: the protocol version and its SPAKE2 message (and, for a
-    player, its key's signature over them: `named`)."""
-    if identity is None:
+def hello(message: bytes, seat: Identity | None = None, host_keys: Sequence[bytes] = ()) -> bytes:
+    """The client's first frame: the protocol version and its SPAKE2 message; for a player
+    coming back, a tag for each table key it may be reaching (returning.py: only that host
+    can tell whose it is; `named`)."""
+    tags = [seat_tag(seat, key, _hello_bytes(message)) for key in host_keys[:MAX_TAGS]] if seat else []
+    marks = b"".join(t for t in tags if t is not None)
+    if not marks:
         return encode(["hello", VERSION, message])
-    return encode(["hello", VERSION, message, identity.sign(_hello_bytes(message))])
+    return encode(["hello", VERSION, message, marks])
 
 
 def _hello_bytes(message: bytes) -> bytes:
     return HELLO_TAG + VERSION.to_bytes(2, "big") + message
 
 
-def named(fields: list, keys) -> bytes:
-    """Which of `keys` signed this hello (b"": none, or the hello is not signed)."""
+def named(fields: list, shared: Iterable[tuple[bytes, bytes]]) -> bytes:
+    """Which seat key marked this hello, given each seated key and the key it shares with the
+    host (b"": none, or the hello is not marked)."""
     if len(fields) < 3:
         return b""
-    _version, message, signature = fields
-    for key in keys:
-        try:
-            verify(key, _hello_bytes(message), signature)
-        except (RemoteProtocolError, ValueError):
-            continue
-        return key
-    return b""
+    _version, message, marks = fields
+    return marked(tags_of(marks), shared, _hello_bytes(message))
 
 
 def exchange(table_id: bytes, message: bytes) -> bytes:
@@ -245,7 +248,7 @@ def _str(n):
 
 
 SHAPES = {
-    "hello": (_int(0, 1 << 16), _bytes(MESSAGE_LEN), _bytes(64)),
+    "hello": (_int(0, 1 << 16), _bytes(MESSAGE_LEN), _bytes((TAG_LEN, TAG_LEN * MAX_TAGS))),
     "exchange": (_bytes(16), _bytes(MESSAGE_LEN)),
     "confirm": (_bytes(MAC_LEN),),
     "request": (

@@ -53,6 +53,12 @@ class Identity:
         """64-byte Ed25519 signature of `data` (no domain tag)."""
         return self._private.sign(data)
 
+    def seed(self) -> bytes:
+        """The private key's 32 raw bytes, for deriving its X25519 form (returning.py): a secret."""
+        return self._private.private_bytes(
+            serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+        )
+
     def save(self, path: str | os.PathLike) -> None:
         """Write the key as PKCS#8 PEM, readable by the owner only (0o600)."""
         pem = self._private.private_bytes(

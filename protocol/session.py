@@ -42,7 +42,7 @@ from .messages import HOST_KINDS, KIND_OF, MessageKind, from_body
 from .outbox import Outbox
 from .phases import HAND_PHASES
 from .sessionstate import Shared
-from .transcript import HOST, Entry, Header, Opened, Signed, Transcript, parse_header, parse_signed
+from .transcript import DAMAGED, HOST, Entry, Header, Opened, Signed, Transcript, parse_header, parse_signed
 from .view import SeatView, build_view
 
 HANDLERS: dict[MessageKind, Callable[..., None]] = {
@@ -114,9 +114,10 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
             self._expect_table(entry)
         assert self.transcript is not None  # `_expect_table` starts it (or raises)
         try:
-            parsed = self._parse(entry)
             verified = self.shared.verified if self.shared is not None else None
-            opened = self.transcript.inspect(entry, self._keys_for(parsed), parsed, verified)
+            self.transcript.check_placed(entry, self.keys, verified)  # (the host's key: the first entry's)
+            parsed = self._parse(entry)
+            opened = self.transcript.check_message(entry, self._keys_for(parsed), parsed, verified)
             self._judge(opened.header, opened.body, entry.index)
         except RemoteProtocolError:
             self._events = []
@@ -171,7 +172,8 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
     def _expect_table(self, entry: Entry) -> None:
         header, body = parse_header(Signed.decode(entry.message).payload)
         if entry.index != 0 or header.kind != "table" or header.sender != HOST:
-            raise RemoteProtocolError("a table starts with the host's table message", culprit="host", entry=entry.index)
+            # (no key is known yet, so nothing here is anyone's signed word)
+            raise RemoteProtocolError(DAMAGED + "a table starts with the host's table message", entry=entry.index)
         table = from_body("table", body)
         self.transcript = Transcript(header.table_id)
         self.keys[HOST] = table.key

@@ -36,6 +36,8 @@ MAX_INDEX = 2**63 - 1
 MAX_KIND = 32
 ENTRY_TAG = b"briscola-tui/entry/v1\x00"
 ENTRY_SIG_TAG = b"briscola-tui/entry-signature/v1\x00"
+DAMAGED = "damaged or altered: "
+"""How a reason begins when the fault is in the bytes, not proven of anyone (culprit None)."""
 
 
 # --- message envelope -------------------------------------------------------
@@ -227,7 +229,9 @@ def check_host_signature(entry: Entry, keys: dict[int, bytes], table_id: bytes, 
     try:
         verify(public, signing, entry.signature)
     except (RemoteProtocolError, ValueError):
-        raise RemoteProtocolError("entry not signed by the host", culprit="host", entry=entry.index) from None
+        # A signature that does not verify proves nothing about its claimed signer: anyone
+        # can flip a bit. Damaged or altered on the way, and nobody is named for it.
+        raise RemoteProtocolError(DAMAGED + "the entry is not signed by the host", entry=entry.index) from None
     if verified is not None:
         verified.add(digest)
 
@@ -264,9 +268,9 @@ def verify_chain(entries: list[Entry]) -> None:
     head = GENESIS
     for position, entry in enumerate(entries):
         if entry.index != position:
-            raise RemoteProtocolError(f"entry has index {entry.index}", culprit="host", entry=position)
+            raise RemoteProtocolError(f"{DAMAGED}entry {position} has index {entry.index}", entry=position)
         if entry.prev != head:
-            raise RemoteProtocolError("entry does not follow the previous one", culprit="host", entry=position)
+            raise RemoteProtocolError(f"{DAMAGED}entry {position} does not follow the previous one", entry=position)
         head = entry_hash(entry)
 
 
@@ -319,8 +323,20 @@ class Transcript:
     ) -> Opened:
         """Every check of `receive`, changing nothing (see `commit`). `parsed`:
         the entry's message already decoded; `verified`: see `open_signed`."""
-        self._check_link(entry)
+        self.check_placed(entry, keys, verified)
+        return self.check_message(entry, keys, parsed, verified)
+
+    def check_placed(self, entry: Entry, keys: dict[int, bytes], verified: set | None = None) -> None:
+        """The entry is the host's and comes next: its signature first, since nothing in bytes
+        that nobody signed proves anything of anyone; then its place in the chain."""
         check_host_signature(entry, keys, self.table_id, verified)
+        self._check_link(entry)
+
+    def check_message(
+        self, entry: Entry, keys: dict[int, bytes], parsed: Opened | None = None, verified: set | None = None
+    ) -> Opened:
+        """The rest of `inspect`, for an entry `check_placed` passed: the message's signature,
+        replay, echo and counter."""
         opened = verify_entry(entry, keys, self.table_id, parsed, verified)
         if self.has_message(entry.message):
             # A seat never signs the same bytes twice (its counter moves on):
@@ -370,14 +386,17 @@ class Transcript:
             )
 
     def _check_link(self, entry: Entry) -> None:
+        """The entry comes next. One missing or out of place proves nothing of anyone (a copy
+        can lose an entry); an entry in its place, signed by the host, that names another
+        entry before it is the host's own statement of a second history."""
         if entry.index != len(self.entries):
             raise RemoteProtocolError(
-                f"expected entry {len(self.entries)}, got {entry.index}",
-                culprit="host",
-                entry=entry.index,
+                f"{DAMAGED}expected entry {len(self.entries)}, got {entry.index}", entry=entry.index
             )
         if entry.prev != self.head:
-            raise RemoteProtocolError("entry does not follow our head", culprit="host", entry=entry.index)
+            raise RemoteProtocolError(
+                "the host signed this entry after another history than ours", culprit="host", entry=entry.index
+            )
 
     def _add(self, entry: Entry) -> None:
         self._messages.add(hashlib.sha256(entry.message).digest())

@@ -34,9 +34,8 @@ import selectors
 import socket
 import threading
 import time
-from pathlib import Path
 
-from helpers.network import CODE, WAIT, Human, Raw, Table, sit, spectate, wait_until
+from helpers.network import CODE, WAIT, Human, Raw, Table, rss_mib, sit, spectate, wait_until
 
 from briscola_tui.net.connection import Conn, Limits
 from briscola_tui.net.relay import Relay
@@ -160,13 +159,6 @@ def stats(host, after: int = 0, timeout: float = WAIT) -> dict[str, int]:
                 return {k: int(v) for k, v in found.groupdict().items()}
         time.sleep(0.1)
     raise AssertionError(f"no stats line\n{host.tail()}")
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
 
 
 # --- 1: idle connections do not keep a player out --------------------------------------------------

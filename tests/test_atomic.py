@@ -154,7 +154,7 @@ def every_save(tmp_path: Path) -> dict[str, Path]:
     from briscola_tui.files.saved import Slot
     from briscola_tui.files.settings import Settings
     from briscola_tui.files.storage import FileSeatStore, QuickSeatStore, save_transcript
-    from briscola_tui.net.commands import _code_path, _save_code
+    from briscola_tui.files.table_keys import _code_path, save_code
 
     save_transcript(tmp_path / "t.bin", bytes(range(16)), [])  # a header: entries change nothing here
     FileSeatStore(tmp_path / "a.store").save()
@@ -163,14 +163,14 @@ def every_save(tmp_path: Path) -> dict[str, Path]:
     slot.create()
     slot.write_meta({"version": 1})
     settings = Settings().save(tmp_path / "settings.json")
-    _save_code(bytes(16), "abc123")
+    save_code(bytes(16), "abc123")
     return {
         "save_transcript": tmp_path / "t.bin",
         "FileSeatStore.save": tmp_path / "a.store",
         "QuickSeatStore.save": tmp_path / "b.store",
         "Slot.write_meta": slot.folder / "game.json",
         "Settings.save": settings,
-        "_save_code": _code_path(bytes(16)),
+        "save_code": _code_path(bytes(16)),
     }
 
 

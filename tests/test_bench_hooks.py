@@ -5,16 +5,13 @@ it, as `TableScreen._act` did; this names each method it wraps, so the rename fa
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
 
 
 def test_every_method_the_waits_bench_wraps_or_calls_exists():
-    import tui as bench  # bench/tui.py
-
+    from bench import tui as bench
     from briscola_tui.tables import offline
     from briscola_tui.tui.app import BriscolaApp
     from briscola_tui.tui.screens.table import TableScreen

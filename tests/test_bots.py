@@ -31,6 +31,7 @@ import sys
 import pytest
 from helpers.views import redact_action, views_of
 
+from bench import arena
 from engine.bots import StateView, easy, get, normal
 from engine.bots.heuristics import Table, beats
 from engine.cards import Card
@@ -41,8 +42,6 @@ from engine.games.calabresella import CalabresellaState
 from engine.state import CHANCE, Action
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-import arena  # noqa: E402
 
 LEVELS = ["easy", "normal"]
 ALLOWED = {"seat", "legal", "state"}
@@ -508,7 +507,8 @@ def test_arena_prints_its_figures_as_json(game, keys):
     run = subprocess.run(
         [
             sys.executable,
-            os.path.join(ROOT, "bench", "arena.py"),
+            "-m",
+            "bench.arena",
             "--game",
             game,
             "--a",
@@ -529,6 +529,7 @@ def test_arena_prints_its_figures_as_json(game, keys):
         text=True,
         timeout=120,
         check=True,
+        cwd=ROOT,
     )
     figures = json.loads(run.stdout)
     assert keys <= set(figures)
@@ -562,7 +563,8 @@ def test_arena_says_how_far_a_long_match_is():
     quiet = subprocess.run(
         [
             sys.executable,
-            os.path.join(ROOT, "bench", "arena.py"),
+            "-m",
+            "bench.arena",
             "--game",
             "briscola",
             "--a",
@@ -580,6 +582,7 @@ def test_arena_says_how_far_a_long_match_is():
         text=True,
         timeout=120,
         check=True,
+        cwd=ROOT,
     )
     assert quiet.stderr == "" and json.loads(quiet.stdout)["hands"] == 2
 
@@ -597,21 +600,23 @@ def test_arena_budgets():
 
 
 def test_arena_text_report_and_bad_arguments():
-    script = os.path.join(ROOT, "bench", "arena.py")
+    script = ["-m", "bench.arena"]
     run = subprocess.run(
-        [sys.executable, script, "--game", "chiamata", "--a", "easy", "--b", "random", "--hands", "1", "--jobs", "1"],
+        [sys.executable, *script, "--game", "chiamata", "--a", "easy", "--b", "random", "--hands", "1", "--jobs", "1"],
         capture_output=True,
         text=True,
         timeout=120,
         check=True,
+        cwd=ROOT,
     )
     assert "average score per hand" in run.stdout and "CPU per move" in run.stdout
     for args in (["--a", "nobody", "--b", "random"], ["--a", "easy", "--b", "random", "--budget", "lots"]):
         failed = subprocess.run(
-            [sys.executable, script, "--game", "briscola", "--hands", "1", *args],
+            [sys.executable, *script, "--game", "briscola", "--hands", "1", *args],
             capture_output=True,
             text=True,
             timeout=60,
+            cwd=ROOT,
         )
         assert failed.returncode == 2 and "error" in failed.stderr
 

@@ -12,9 +12,20 @@ import subprocess
 import sys
 
 import pytest
-from helpers.cheaters import FalseComplainer, WrongShare, entry_for, random_choosers, seat_sessions, sign_as, snapshot
-from test_cheats import assert_named, every_node, paused
-from test_knowledge import KnowledgeTable
+from helpers.app import last_line
+from helpers.cheaters import (
+    FalseComplainer,
+    WrongShare,
+    assert_named,
+    entry_for,
+    every_node,
+    paused,
+    random_choosers,
+    seat_sessions,
+    sign_as,
+    snapshot,
+)
+from helpers.knowledge import KnowledgeTable
 
 from protocol import complaint, curve
 from protocol import deck as mp
@@ -282,10 +293,6 @@ def test_knowledge_with_a_complaint_in_the_stream():
 
 
 # --- from the command line ---------------------------------------------------------------------
-
-
-def last_line(text: str) -> str:
-    return text.rstrip("\n").splitlines()[-1]
 
 
 @pytest.mark.parametrize(

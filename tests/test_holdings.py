@@ -1,28 +1,22 @@
-"""The learned model of who holds what (engine/bots/holdings.py) and hard with it."""
+"""The learned model of who holds what (research/holdings.py) and hard with it."""
 
 from __future__ import annotations
 
 import math
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from bench import holdings_arena, train_holdings
 from engine.bots import hard, normal
-from engine.bots.holdings import GAMES, HoldingsSampler, load, probabilities
-from engine.bots.holdings_draw import WeightedAssignment
 from engine.bots.stateview import play_out
 from engine.cards import ALL_CARDS
 from engine.determinize import Determinizer
 from engine.games import make
 from engine.state import CHANCE
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-
-import holdings_arena  # noqa: E402  (bench/holdings_arena.py)
-import train_holdings  # noqa: E402  (bench/train_holdings.py)
+from research.holdings import GAMES, HoldingsSampler, load, probabilities, sampler
+from research.holdings_draw import WeightedAssignment
 
 
 def views_of_a_hand(name: str, seed: int):
@@ -117,7 +111,7 @@ def test_the_sampler_draws_only_deals_the_view_allows(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_hard_with_the_model_plays_only_legal_moves_over_whole_hands(name):
-    player = hard.make_player(seconds=None, steps=1500, holdings={name: 1.0})
+    player = hard.make_player(seconds=None, steps=1500, sampler=sampler({name: 1.0}))
     game = make(name, None, {})
     for seed in range(2):
         rng = random.Random(seed)

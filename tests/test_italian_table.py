@@ -5,11 +5,11 @@ same words in English as before once English is chosen again."""
 from __future__ import annotations
 
 import os
-import time
+
+from helpers.app import app_for, my_turn, until
 
 from briscola_tui import language
 from briscola_tui.files.settings import Settings
-from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.screens.table import TableScreen
 from briscola_tui.tui.widgets.header import TableHeader
 from briscola_tui.tui.widgets.picker import key_line
@@ -18,34 +18,8 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"
 SIZE = (80, 24)
 
 
-def app_for(game: str, deal_seed: int, lang: str = "it") -> BriscolaApp:
-    return BriscolaApp(
-        {"game": game, "players": None, "hands": 1},
-        ascii=False,
-        seed=3,
-        deal_seed=deal_seed,
-        pace=0,
-        level="easy",
-        settings=Settings(language=lang),
-    )
-
-
 def table(app) -> TableScreen:
     return next(s for s in app.screen_stack if isinstance(s, TableScreen))
-
-
-def my_turn(app, mode: str | None = None) -> bool:
-    screens = [s for s in app.screen_stack if isinstance(s, TableScreen)]
-    return bool(screens) and screens[0].mode != "wait" and (mode is None or screens[0].mode == mode)
-
-
-async def until(pilot, condition, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < end, "timed out"
-        await pilot.pause(0.05)
-    for _ in range(3):
-        await pilot.pause(0.05)
 
 
 def screen_lines(app) -> list[str]:
@@ -70,7 +44,7 @@ def check_whole(app) -> tuple[str, str]:
 
 
 async def test_calabresella_in_italian(italian):
-    app = app_for("calabresella", deal_seed=1)
+    app = app_for("calabresella", deal_seed=1, settings=Settings(language="it"))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: my_turn(app))
         first, second = check_whole(app)
@@ -92,7 +66,7 @@ async def test_calabresella_in_italian(italian):
 
 
 async def test_chiamata_in_italian(italian):
-    app = app_for("chiamata", deal_seed=2)
+    app = app_for("chiamata", deal_seed=2, settings=Settings(language="it"))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: my_turn(app))
         first, second = check_whole(app)
@@ -136,7 +110,7 @@ def test_key_line_in_italian_then_english(italian):
 async def test_english_table_unchanged(tmp_path, monkeypatch):
     """The same table in English speaks as it always did."""
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
-    app = app_for("calabresella", deal_seed=1, lang="en")
+    app = app_for("calabresella", deal_seed=1, settings=Settings(language="en"))
     try:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: my_turn(app))

@@ -32,7 +32,7 @@ import time
 from collections import defaultdict
 
 import pytest
-from helpers.network import CODE, WAIT, Human, Proxy, Raw, Table, wait_until
+from helpers.network import CODE, WAIT, Human, Proxy, Raw, Table, frames_of, wait_until
 
 from briscola_tui.files.storage import read_transcript
 from briscola_tui.net.admission import Guesses, GuessLimits
@@ -45,16 +45,10 @@ from protocol.codec import FrameReader, frame
 from protocol.identity import Identity
 from protocol.session import TableSession
 
-HELLO = len(frame(hs.hello(bytes(33), Identity.generate())))  # a player's hello: signed by its key
+HELLO = len(frame(hs.hello(bytes(33))))  # a first join's hello: marked for no table
 EXCHANGE = len(frame(hs.exchange(bytes(16), bytes(33))))
 CONFIRM = len(frame(hs.confirm(bytes(32))))
 """The frames in the clear have fixed sizes: the sealed ones start after them."""
-
-
-def frames_of(data: bytes) -> list[bytes]:
-    reader = FrameReader(max_buffer=len(data) + (1 << 17))
-    reader.feed(data)
-    return reader.frames()
 
 
 def seated(path) -> TableSession:

@@ -7,6 +7,9 @@ protocol/ is sans-IO (no asyncio, no textual); neither imports the product.
 from __future__ import annotations
 
 import ast
+import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -86,6 +89,18 @@ def test_engine_and_protocol_never_import_the_product(package):
         for path in sources(package)
         for module, line in imports(path)
         if top(module) in ("briscola_tui", "textual", "asyncio")
+    ]
+    assert bad == []
+
+
+@pytest.mark.parametrize("package", ["engine", "protocol", "briscola_tui"])
+def test_the_product_never_imports_research_or_the_benches(package):
+    """research/ and bench/ are outside the wheel (issue 45): nothing the wheel holds may need them."""
+    bad = [
+        f"{path.relative_to(ROOT)}:{line}: {module}"
+        for path in sources(package)
+        for module, line in imports(path)
+        if top(module) in ("research", "bench")
     ]
     assert bad == []
 
@@ -210,28 +225,10 @@ def describe(graph: dict[str, dict[str, int]], group: list[str]) -> str:
     return "; ".join(f"{a} -> {b} (line {line})" for a in group for b, line in graph[a].items() if b in members)
 
 
-def ui_imports_outside_ui(root: Path, packages=PACKAGES) -> list[str]:
-    """Every import of textual or rich outside the UI package."""
-    bad = []
-    for package in packages:
-        for path in sorted((root / package).rglob("*.py")):
-            name = module_name(root, path)
-            if name == UI_PACKAGE or name.startswith(UI_PACKAGE + "."):
-                continue
-            for module, line, _ in absolute_imports(root, path):
-                if top(module) in UI_LIBRARIES:
-                    bad.append(f"{path.relative_to(root)}:{line}: {module}")
-    return sorted(set(bad))
-
-
 def test_no_import_circle():
     """Nothing imports in a circle, typing-only imports included."""
     graph = import_graph(ROOT, typing=True)
     assert [describe(graph, group) for group in circles(graph)] == []
-
-
-def test_only_the_ui_package_imports_textual():
-    assert ui_imports_outside_ui(ROOT) == []
 
 
 def test_the_ui_package_is_where_textual_is():
@@ -272,84 +269,76 @@ def test_the_checks_catch_a_circle_through_a_function_local_import(tmp_path):
     assert "briscola_tui.tui.forms -> briscola_tui.tui.netapp (line 2)" in describe(graph, found[0])
 
 
-def test_the_checks_catch_textual_outside_the_ui_package(tmp_path):
+# --- the layers, by import-linter's contracts in pyproject.toml (docs/architecture.md) -----------
+
+
+def lint_imports(cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    command = [str(Path(sys.executable).with_name("lint-imports")), "--no-cache"]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_every_import_contract_is_kept():
+    """The packages in their order (bench and research over the product, over the protocol,
+    over the rules), the product's own layers, the network and the tools apart, no network or
+    screen I/O in the rules and the protocol, textual and rich in the client alone."""
+    done = lint_imports(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Contracts: 5 kept, 0 broken." in done.stdout, done.stdout
+
+
+def test_the_contracts_catch_an_import_up_and_textual_outside_the_client(tmp_path):
+    """Not vacuous: a tree under the product's contracts where the network imports a table
+    controller (up a layer) and a tool (apart), and a controller imports textual."""
     write_tree(
         tmp_path,
         {
             "briscola_tui/__init__.py": "",
+            "briscola_tui/net/__init__.py": "",
+            "briscola_tui/net/client.py": "from ..tables import offline\nfrom ..tools import verify\n",
             "briscola_tui/tables/__init__.py": "",
-            "briscola_tui/tables/network.py": "def ask():\n    from textual.message import Message\n",
-            "briscola_tui/render.py": "from rich.text import Text\n",
+            "briscola_tui/tables/offline.py": "def ask():\n    from textual.message import Message\n",
+            "briscola_tui/tools/__init__.py": "",
+            "briscola_tui/tools/verify.py": "",
             "briscola_tui/tui/__init__.py": "",
             "briscola_tui/tui/app.py": "from textual.app import App\n",
         },
     )
-    assert ui_imports_outside_ui(tmp_path, ("briscola_tui",)) == [
-        "briscola_tui/render.py:1: rich.text",
-        "briscola_tui/tables/network.py:2: textual.message",
-    ]
+    for part in ("cli", "cli_parser", "cli_lan", "__main__", "ledger", "files", "games", "language", "po", "names"):
+        (tmp_path / "briscola_tui" / f"{part}.py").write_text("")
+    for part in ("options", "os_errors", "wording", "phrases", "render", "notes", "engine_words"):
+        (tmp_path / "briscola_tui" / f"{part}.py").write_text("")  # (every layer the contracts name)
+    contracts = (ROOT / "pyproject.toml").read_text().split("[tool.importlinter]", 1)[1]
+    contracts = contracts.replace('["engine", "protocol", "briscola_tui", "research", "bench"]', '["briscola_tui"]')
+    parts = contracts.split("[[tool.importlinter.contracts]]")
+    kept = [c for c in parts if 'id = "packages"' not in c and 'id = "sans-io"' not in c]
+    (tmp_path / "pyproject.toml").write_text("[tool.importlinter]" + "[[tool.importlinter.contracts]]".join(kept))
+    done = lint_imports(tmp_path, {**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "briscola_tui.net.client -> briscola_tui.tables.offline" in done.stdout, done.stdout
+    assert "briscola_tui.net.client -> briscola_tui.tools.verify" in done.stdout, done.stdout
+    assert "briscola_tui.tables.offline -> textual" in done.stdout, done.stdout
 
 
-# --- the layers inside the product (docs/architecture.md) --------------------------------
+def test_every_package_the_product_imports_is_declared():
+    """A third-party import in the wheel's packages is a dependency in pyproject.toml (rich was
+    imported in 28 modules and came only through textual)."""
+    import tomllib
+    from importlib.metadata import packages_distributions
 
-PRODUCT_LAYERS = (
-    ("language", "po", "names", "options", "os_errors", "wording", "phrases", "render", "notes", "engine_words"),
-    ("files", "games"),
-    ("net", "tools", "ledger"),
-    ("tables",),
-    ("tui",),
-    ("cli", "cli_parser", "cli_lan", "__main__"),
-)
-"""The product's layers, lowest first: the words and plain data; the files on disk and each
-game's presentation; the network and the tools (neither imports the other); the table
-controllers; the Textual client; the command line. A module imports only from its own part
-or a lower layer."""
-
-
-APART = {frozenset(("net", "tools")), frozenset(("net", "ledger")), frozenset(("files", "games"))}
-"""Parts of one layer that never import each other."""
-
-
-def product_part(module: str) -> str:
-    """The part of the product a module belongs to: `briscola_tui.net.client` -> `net`."""
-    parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "__init__"
-
-
-def layer_of(part: str) -> int:
-    return next((i for i, parts in enumerate(PRODUCT_LAYERS) if part in parts), -1)
-
-
-def product_imports_down(graph: dict[str, dict[str, int]]) -> list[str]:
-    """Every import inside the product that goes up a layer or across to another part of the
-    same layer (net and tools stay apart), or leaves a part no layer names."""
-    bad = []
-    for module, edges in sorted(graph.items()):
-        if not module.startswith("briscola_tui."):
-            continue
-        part = product_part(module)
-        for target, line in edges.items():
-            if not target.startswith("briscola_tui.") or target == "briscola_tui":
-                continue
-            other = product_part(target)
-            if layer_of(part) < 0 or layer_of(other) < 0:
-                bad.append(f"{module}:{line}: {target} (a part no layer names)")
-            elif layer_of(other) > layer_of(part) or frozenset((part, other)) in APART:
-                bad.append(f"{module}:{line}: {target}")
-    return bad
-
-
-def test_the_product_imports_only_down_its_layers():
-    assert product_imports_down(import_graph(ROOT)) == []
-
-
-def test_the_product_layer_check_sees_an_import_up():
-    graph = {
-        "briscola_tui.tools.selfplay": {"briscola_tui.tables.offline": 3},
-        "briscola_tui.net.client": {"briscola_tui.tools.verify": 9, "briscola_tui.files.storage": 2},
-        "briscola_tui.tables.offline": {"briscola_tui.net.client": 4},
+    declared = {
+        re.split(r"[<>=!~\[ ;]", spec, maxsplit=1)[0].lower().replace("_", "-")
+        for spec in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     }
-    assert product_imports_down(graph) == [
-        "briscola_tui.net.client:9: briscola_tui.tools.verify",
-        "briscola_tui.tools.selfplay:3: briscola_tui.tables.offline",
-    ]
+    ours = set(PACKAGES)
+    distributions = packages_distributions()
+    missing = set()
+    for package in PACKAGES:
+        for path in sources(package):
+            for module, line in imports(path):
+                name = top(module)
+                if module.startswith(".") or name in ours or name in sys.stdlib_module_names or name.startswith("_"):
+                    continue
+                dists = {d.lower().replace("_", "-") for d in distributions.get(name, [name])}
+                if not dists & declared:
+                    missing.add(f"{path.relative_to(ROOT)}:{line}: {module} ({', '.join(sorted(dists))})")
+    assert sorted(missing) == []

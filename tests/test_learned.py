@@ -9,25 +9,20 @@ exact finish at the end) and gives the same move from the same seed."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from bench import train_value
 from engine.bots import StateView, briscola2, hard, normal
-from engine.bots.learned import INPUTS, WEIGHTS, Position, features, load, read
-from engine.bots.learned_leaf import LEAF_STEPS, Leaf, LeafPlayouts, advance, applies
-from engine.bots.learned_player import make_player
-from engine.bots.learned_table import Table, reward
 from engine.bots.playout import NORMAL_PLAYOUT
 from engine.bots.rewards import reward_function
 from engine.games import make
 from engine.state import CHANCE, PUBLIC, Action
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-
-import train_value  # noqa: E402  (bench/train_value.py)
+from research.learned import INPUTS, WEIGHTS, Position, features, load, read
+from research.learned_leaf import LEAF_STEPS, Leaf, LeafPlayouts, advance, applies
+from research.learned_player import make_player
+from research.learned_table import Table, reward
 
 
 def test_a_hand_checked_position_is_encoded_with_the_trump_as_suit_zero():

@@ -16,7 +16,7 @@ import pytest
 from briscola_tui.files import folders
 from briscola_tui.files.folders import UnsafeFolder, data_dir, hold_lock
 from briscola_tui.files.settings import Settings
-from briscola_tui.net.commands import _save_code, _saved_code
+from briscola_tui.files.table_keys import save_code, saved_code
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,11 +96,11 @@ def test_the_code_file_is_never_written_through_a_planted_symlink(tmp_path, monk
     codes.mkdir(mode=0o700)
     link = codes / f"{table_id.hex()}.code"
     link.symlink_to(victim)
-    assert _saved_code(table_id) is None  # not read through the link either
-    _save_code(table_id, "abc123")
+    assert saved_code(table_id) is None  # not read through the link either
+    save_code(table_id, "abc123")
     assert victim.read_text() == "precious"
     assert not link.is_symlink() and mode(link) == 0o600
-    assert _saved_code(table_id) == "abc123"
+    assert saved_code(table_id) == "abc123"
 
 
 def test_a_lock_is_never_taken_through_a_planted_symlink(tmp_path, monkeypatch):
@@ -197,7 +197,7 @@ def test_a_seat_store_planted_as_a_link_is_not_read(tmp_path, monkeypatch):
     assert victim.read_text() == "precious"
 
 
-@pytest.mark.parametrize("planted_at", ["seats", "host.key", "host-bots"])
+@pytest.mark.parametrize("planted_at", ["seats", "tables", "host-bots"])  # (tables/: the table keys)
 def test_a_host_with_a_link_in_its_data_folder_stops_with_one_line(tmp_path, planted_at):
     """A real `briscola host`: a link where its folder or key should be is named, and refused
     before anything is written or listened on; the link's target is left as it was."""

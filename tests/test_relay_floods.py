@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import subprocess
 import time
-from pathlib import Path
 
-from helpers.network import BRISCOLA, ROOT, WAIT, Table
+from helpers.network import BRISCOLA, ROOT, WAIT, Table, rss_mib
 from helpers.seated import Mallory
 
 from protocol import handshake as hs
@@ -26,13 +25,6 @@ from protocol.transcript import HOST, VERSION, Entry, Header, make_payload, pars
 
 HOST_RSS_GROWTH_MIB = 25
 """How much the host's resident memory may grow from before the attack to the end of the table."""
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
 
 
 def a_table(children) -> tuple[Table, Mallory]:

@@ -16,10 +16,9 @@ import pytest
 
 pytest.importorskip("pytest_textual_snapshot")
 
-from test_tui_snapshots import SIZE, app_for, settle  # noqa: E402
+from helpers.snapshots import SIZE, app_for, settle, table  # noqa: E402
 
 from briscola_tui.tables.offline import OfflineTable  # noqa: E402
-from briscola_tui.tui.screens.table import TableScreen  # noqa: E402
 
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 HOLD = 60.0
@@ -79,15 +78,11 @@ class AfterDraw:
         return view.stock is not None and view.stock < (self.stock or 0) and not view.trick and len(view.hand) == 3
 
 
-def table_of(app) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
-
-
 async def play_until_held(pilot, holding: Holding) -> None:
     """Choose the first legal action at each of my turns until the table is held."""
     app = pilot.app
     while not holding.held.is_set():
-        screen = table_of(app)
+        screen = table(app)
         if screen.picker is not None and screen.view.legal and app.screen is screen:
             screen.advance(screen.view.legal[0])
         await pilot.pause(0.02)
@@ -104,7 +99,7 @@ def test_after_my_card(snap_compare, monkeypatch, game, players, deal_seed):
 
     async def run_before(pilot):
         await play_until_held(pilot, holding)
-        screen = table_of(pilot.app)
+        screen = table(pilot.app)
         assert sorted(screen.query_one("#hand").cards) == sorted(screen.view.hand)
         assert screen.view.history[-1].card not in screen.query_one("#hand").cards
 
@@ -131,14 +126,14 @@ def test_my_turn_at_every_size(snap_compare, game, players, deal_seed, size):
     async def run_before(pilot):
         app = pilot.app
         end = time.monotonic() + HOLD
-        while not (app.screen is table_of(app) and my_turn_on_a_trick(table_of(app))):
+        while not (app.screen is table(app) and my_turn_on_a_trick(table(app))):
             assert time.monotonic() < end, "timed out"
-            screen = table_of(app)
+            screen = table(app)
             if screen.picker is not None and screen.view.legal and app.screen is screen:
                 screen.advance(screen.view.legal[0])
             await pilot.pause(0.02)
         await settle(pilot)
-        screen = table_of(app)
+        screen = table(app)
         assert screen.picker.query_one("Hand").cards == screen.hand
         shown = str(screen.query_one("#seats").render())
         assert all(screen.style_.card(card) in shown for card in screen.view.trick)
@@ -154,7 +149,7 @@ def test_after_a_draw(snap_compare, monkeypatch, players):
 
     async def run_before(pilot):
         await play_until_held(pilot, holding)
-        screen = table_of(pilot.app)
+        screen = table(pilot.app)
         assert len(screen.query_one("#hand").cards) == 3
         assert sorted(screen.query_one("#hand").cards) == sorted(screen.view.hand)
 

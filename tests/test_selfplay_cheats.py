@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers.app import last_line
 
 from briscola_tui.cli import main
 from briscola_tui.tools.cheaters import CHEATS
@@ -26,10 +27,6 @@ TABLES = {
     "two-rule": ("chiamata", 5, 1),
 }
 NOT_IN_TRANSCRIPT = {"replay", "forge", "host-fork", "seat-hijack"}
-
-
-def last_line(text: str) -> str:
-    return text.rstrip("\n").splitlines()[-1]
 
 
 @pytest.mark.parametrize("kind", sorted(CHEATS))

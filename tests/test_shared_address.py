@@ -26,13 +26,14 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections import defaultdict
 
 import pytest
 from helpers.cheaters import random_choosers
 from helpers.floods import Flood, Guesser, half_hellos
-from helpers.network import WAIT, Human, Proxy, Table, wait_until
-from test_relay_floods import rss_mib
+from helpers.network import WAIT, Human, Proxy, Table, frames_of, rss_mib, wait_until
 
+from briscola_tui.files.storage import read_transcript
 from briscola_tui.net import seat_copy
 from briscola_tui.net.admission import Admission, Guesses, GuessLimits
 from briscola_tui.net.connection import Busy, Conn, Limits
@@ -41,8 +42,9 @@ from protocol import handshake as hs
 from protocol.channel import Exchange
 from protocol.codec import frame
 from protocol.errors import RemoteProtocolError
-from protocol.identity import Identity
+from protocol.identity import Identity, verify
 from protocol.local import LocalTable, replacement_seat
+from protocol.returning import TAG_LEN, shared_key
 from protocol.session import TableSession
 
 
@@ -217,18 +219,40 @@ def test_hellos_that_never_finish_are_counted_turned_away_and_summed_up(children
 # --- 5: the pieces, sans IO ----------------------------------------------------------------------
 
 
-def test_a_signed_hello_names_a_seated_key_without_sending_it():
-    me, other = Identity.generate(), Identity.generate()
+def shared_with(host: Identity, *seats: Identity) -> list[tuple[bytes, bytes]]:
+    """What the host works out for its seated keys: each key and the key it shares with it."""
+    pairs = [(s.public_bytes, shared_key(host, s.public_bytes, s.public_bytes, host.public_bytes)) for s in seats]
+    return [(key, shared) for key, shared in pairs if shared is not None]
+
+
+def test_a_marked_hello_names_a_seated_key_to_its_host_alone():
+    me, other, host, elsewhere = (Identity.generate() for _ in range(4))
     message = Exchange("client", "x").message
-    data = hs.hello(message, me)
+    data = hs.hello(message, me, [elsewhere.public_bytes, host.public_bytes])  # a restart: two tables lately
     assert me.public_bytes not in data
     fields = hs.parse(data)[1]
-    assert hs.named(fields, [other.public_bytes, me.public_bytes]) == me.public_bytes
-    assert hs.named(fields, [other.public_bytes]) == b""  # not seated: nobody
-    assert hs.named(hs.parse(hs.hello(message))[1], [me.public_bytes]) == b""  # not signed
-    moved = hs.parse(hs.hello(Exchange("client", "x").message, me))[1]
-    moved[1] = message  # a signature taken to another exchange message
-    assert hs.named(moved, [me.public_bytes]) == b""
+    assert hs.named(fields, shared_with(host, other, me)) == me.public_bytes
+    assert hs.named(fields, shared_with(host, other)) == b""  # not seated: nobody
+    assert hs.named(fields, shared_with(Identity.generate(), me)) == b""  # another table's host: nobody
+    assert hs.named(hs.parse(hs.hello(message))[1], shared_with(host, me)) == b""  # not marked
+    moved = hs.parse(hs.hello(Exchange("client", "x").message, me, [host.public_bytes]))[1]
+    moved[1] = message  # a tag taken to another exchange message
+    assert hs.named(moved, shared_with(host, me)) == b""
+
+
+def test_nobody_holding_the_public_keys_can_tell_whose_hello_it_is():
+    """The hello once carried the seat key's signature: anyone with the transcript (every seat's
+    public key) could check it against each and see who was connecting. A tag is an HMAC under a
+    key only the seat and the host can work out: checked against each public key (as a
+    signature) it matches none, and two hellos of one seat share nothing."""
+    me, host = Identity.generate(), Identity.generate()
+    first = hs.parse(hs.hello(Exchange("client", "x").message, me, [host.public_bytes]))[1]
+    second = hs.parse(hs.hello(Exchange("client", "x").message, me, [host.public_bytes]))[1]
+    for fields in (first, second):
+        for key in (me.public_bytes, host.public_bytes):
+            with pytest.raises(RemoteProtocolError):
+                verify(key, hs.HELLO_TAG + hs.VERSION.to_bytes(2, "big") + fields[1], fields[2].ljust(64, b"\0"))
+    assert len(first[2]) == len(second[2]) == TAG_LEN and first[2] != second[2]
 
 
 def test_a_seated_keys_tries_are_its_own_and_unfinished_exchanges_cost_tries():
@@ -347,3 +371,45 @@ def quitter_at_play(seat: int) -> TableSession:
             return False if self.gone else super().my_turn()
 
     return Quitter(seat, Identity.generate(), "leaver")
+
+
+# --- 6: what a returning player's hello tells whoever watches the wire ----------------------------
+
+
+def hellos_seen(wire: dict[int, bytes]) -> list[list]:
+    """The first frame of each connection, client to host: its hello's fields."""
+    return [hs.parse(frames_of(data)[0])[1] for _, data in sorted(wire.items()) if frames_of(data)]
+
+
+def test_a_returning_players_hello_names_it_to_nobody_holding_the_transcript(children):
+    """Issue 44, 7: a returning player's first frame, in the clear, carried its key's signature,
+    so anyone holding the transcript (every seat's public key) learned who was connecting. Now
+    it carries a tag that only the host can check: the observer, trying every key of the
+    transcript, names nobody; the player still takes its seat back at once."""
+    wire: dict[int, bytes] = defaultdict(bytes)
+
+    def tap(way: str, number: int, chunk: bytes) -> bytes:
+        if way == "up":
+            wire[number] += chunk
+        return chunk
+
+    table = Table(children, "briscola", players=2, bots=1)
+    proxy = Proxy(table.port, tap=tap)
+    children.closers.append(proxy)
+    person = Human(seed=5, delay=0.1)
+    table.join("Cleo", human=person, port=proxy.port)
+    wait_until(lambda: person.moves >= 3, "3 moves", kids=children)
+    proxy.cut()
+    wait_until(lambda: proxy.accepted >= 2 and person.moves >= 5, "the player back and playing", kids=children)
+    table.finish()
+    session = TableSession(None)
+    for entry in read_transcript(table.transcript)[1]:
+        session.receive(entry.encode())
+    keys = list(session.keys.values())  # every key the transcript holds: the host's and each seat's
+    returning = [fields for fields in hellos_seen(wire)[1:] if len(fields) == 3]
+    assert returning, "the player came back with a marked hello"
+    for _version, message, mark in returning:
+        signed = hs.HELLO_TAG + hs.VERSION.to_bytes(2, "big") + message
+        for key in keys:
+            with pytest.raises((RemoteProtocolError, ValueError)):
+                verify(key, signed, mark)

@@ -5,10 +5,9 @@ log's lines wrapped again when the terminal grows, and a resize mid-hand that ke
 from __future__ import annotations
 
 import pytest
-from helpers.app import play_hand, table_of, wait_for
+from helpers.app import app_for, play_hand, table_of, wait_for
 from rich.text import Text
 
-from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.frame import shown_hand
 from briscola_tui.tui.screens.summary import SummaryScreen
 from briscola_tui.tui.screens.table_layout import layout_for
@@ -51,10 +50,6 @@ def test_the_ring_places_every_seat_and_card_without_overlap(players):
     assert ring_lines(spots, 40, 8, SMALL, Style()) is None  # no room: the seats panel's lines
 
 
-def app_for(game: str, players: int) -> BriscolaApp:
-    return BriscolaApp({"game": game, "players": players, "hands": 1}, seed=3, deal_seed=5, pace=0, level="easy")
-
-
 def seats_shown(screen) -> str:
     return str(screen.query_one(SeatsPanel).render())
 
@@ -73,7 +68,7 @@ def assert_shows_the_view(screen) -> None:
 
 
 async def test_the_log_wraps_its_lines_again_when_the_terminal_grows():
-    app = app_for("briscola", 4)
+    app = app_for("briscola", 4, ascii=None)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).picker is not None, "my turn")
         log = table_of(app).query_one(TableLog)
@@ -87,7 +82,7 @@ async def test_the_log_wraps_its_lines_again_when_the_terminal_grows():
 
 
 async def test_a_resize_mid_hand_keeps_the_game_to_its_end():
-    app = app_for("briscola", 4)
+    app = app_for("briscola", 4, ascii=None)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).picker is not None, "my turn")
         screen = table_of(app)
@@ -109,7 +104,7 @@ async def test_a_resize_mid_hand_keeps_the_game_to_its_end():
 async def test_a_click_on_a_larger_card_picks_that_card():
     """At 200x60 the hand's cards are LARGE boxes centred under the seats: a click on the middle
     of the second box selects the second card, a second click plays it."""
-    app = app_for("briscola", 2)
+    app = app_for("briscola", 2, ascii=None)
     async with app.run_test(size=(200, 60)) as pilot:
         await wait_for(pilot, lambda: table_of(app) is not None and table_of(app).mode == "card", "my turn")
         screen = table_of(app)

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("pytest_textual_snapshot")
 
-from test_tui_snapshots import app_for, my_turn, until  # noqa: E402
+from helpers.snapshots import app_for, my_turn, until  # noqa: E402
 
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 

@@ -20,33 +20,11 @@ import subprocess
 import sys
 import time
 
-from briscola_tui.tui.app import BriscolaApp
+from helpers.app import app_for, picking, table_of, until
 
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 SIZE = (80, 24)
 DEADLINE = 120.0
-
-
-def app_for(game="briscola", players=2) -> BriscolaApp:
-    return BriscolaApp({"game": game, "players": players, "hands": 1}, seed=3, deal_seed=5, pace=0, level="easy")
-
-
-def table_of(app):
-    from briscola_tui.tui.screens.table import TableScreen
-
-    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
-
-
-async def until(pilot, condition, what: str, timeout: float = DEADLINE):
-    end = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < end, f"timed out waiting for {what}"
-        await pilot.pause(0.05)
-
-
-def my_turn(app) -> bool:
-    table = table_of(app)
-    return table is not None and app.screen is table and table.view is not None and table.picker is not None
 
 
 def text_of(screen) -> str:
@@ -59,9 +37,9 @@ async def test_h_shows_hards_move_and_every_choice_then_the_summary_reviews():
     from briscola_tui.tui.screens.dialogs import InfoScreen
     from briscola_tui.tui.screens.summary import SummaryScreen
 
-    app = app_for()
+    app = app_for("briscola", 2, ascii=None)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: my_turn(app), "my first turn")
+        await until(pilot, lambda: picking(app), "my first turn")
         table = table_of(app)
         legal = table.view.legal
         said = []
@@ -85,7 +63,7 @@ async def test_h_shows_hards_move_and_every_choice_then_the_summary_reviews():
         end = time.monotonic() + DEADLINE
         while not isinstance(app.screen, SummaryScreen):
             assert time.monotonic() < end, "timed out waiting for the summary"
-            if my_turn(app):
+            if picking(app):
                 await pilot.press("1", "enter")
             await pilot.pause(0.05)
         summary = app.screen
@@ -111,7 +89,7 @@ async def test_h_shows_hards_move_and_every_choice_then_the_summary_reviews():
 
 
 async def test_h_when_it_is_not_my_turn_and_when_the_host_does_not_allow_it():
-    app = app_for("chiamata", 5)
+    app = app_for("chiamata", 5, ascii=None)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: table_of(app) is not None and table_of(app).view is not None, "the table")
         table = table_of(app)
@@ -120,7 +98,7 @@ async def test_h_when_it_is_not_my_turn_and_when_the_host_does_not_allow_it():
         assert "not your turn" in str(table.query_one("#notice").render())
         table.decision.picker = saved
         table.controller.coach_allowed = False  # as a network table without the rule `coach`
-        await until(pilot, lambda: my_turn(app), "my first turn")
+        await until(pilot, lambda: picking(app), "my first turn")
         await pilot.press("h")
         refused = "The host does not allow the coach at this table."
         await until(pilot, lambda: refused in str(table.query_one("#notice").render()), "the refusal")

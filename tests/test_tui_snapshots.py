@@ -9,72 +9,11 @@ import pytest
 
 pytest.importorskip("pytest_textual_snapshot")
 
+from helpers.snapshots import SIZE, app_for, my_turn, settle, table, until  # noqa: E402
+
 from briscola_tui.tui.app import BriscolaApp  # noqa: E402
 
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
-SIZE = (80, 24)
-
-
-def app_for(game: str, players: int | None = None, **kwargs) -> BriscolaApp:
-    app = BriscolaApp(
-        {"game": game, "players": players, "hands": 1},
-        ascii=False,
-        seed=kwargs.get("seed", 3),
-        deal_seed=kwargs.get("deal_seed", 5),
-        pace=0,
-        level=kwargs.get("level", "easy"),
-        settings=kwargs.get("settings"),
-    )
-    app.CSS = "Input { &>.input--cursor { text-style: none; } }"
-    return app
-
-
-async def until(pilot, condition, timeout: float = 30.0):
-    import time
-
-    end = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < end, "timed out"
-        await pilot.pause(0.02)
-    await settle(pilot)
-
-
-async def settle(pilot, timeout: float = 10.0):
-    """Let what was just written reach the screen, however loaded the machine: a few
-    refresh rounds, and until every log has scrolled to its last line (a log scrolls
-    after a refresh: under load a snapshot once caught it two lines short)."""
-    import time
-
-    from textual.widgets import RichLog
-
-    end = time.monotonic() + timeout
-    while True:
-        for _ in range(3):
-            await pilot.wait_for_scheduled_animations()
-            await pilot.pause(0.05)
-        logs = list(pilot.app.screen.query(RichLog))
-        if all(not log._deferred_renders and (not log.auto_scroll or log.scroll_y >= log.max_scroll_y) for log in logs):
-            return
-        if time.monotonic() >= end:
-            # Under heavy load a log has been seen short of its end for the whole wait: scroll it
-            # there as it would itself (what the snapshot checks is the screen's content).
-            for log in logs:
-                if log.auto_scroll:
-                    log.scroll_end(animate=False, immediate=True)
-            await pilot.pause(0.1)
-            return
-
-
-def table(app):
-    from briscola_tui.tui.screens.table import TableScreen
-
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
-
-
-def my_turn(app):
-    from briscola_tui.tui.screens.table import TableScreen
-
-    return any(isinstance(s, TableScreen) and s.mode != "wait" for s in app.screen_stack)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])

@@ -28,6 +28,7 @@ from protocol.codec import FrameReader, frame
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.reasons import Reason
+from protocol.returning import shared_key
 from protocol.transcript import HOST, entry_hash
 
 from ..language import _
@@ -118,6 +119,7 @@ class Admission:
         self.handshaking: dict[int, Conn] = {}  # connections still in their handshake, oldest first
         self.returning: dict[bytes, Conn] = {}  # seated key -> its connection in its handshake (not in the pool)
         self.seen: dict[bytes, None] = {}  # the SPAKE2 messages of hellos that named a key (a replay names none)
+        self.shared: dict[bytes, bytes | None] = {}  # seat key -> the key it shares with the host (None: none)
         seconds = 1 / limits.messages_per_second if limits.messages_per_second else math.inf
         self.rates = Buckets(  # a player's key or a spectator's address -> what it may still send
             limits.burst, seconds, limits.buckets, forget="oldest", penalty=limits.penalty_seconds
@@ -168,7 +170,7 @@ class Admission:
                 kind, fields = hs.parse(data)
             except ProtocolError:
                 kind, fields = "", []
-            conn.peeked = kind == "hello" and bool(hs.named(fields, self._seated()))
+            conn.peeked = kind == "hello" and bool(hs.named(fields, self._shared_keys()))
         return conn.peeked
 
     def _return(self, conn: Conn, key: bytes) -> None:
@@ -301,7 +303,7 @@ class Admission:
         """Whose tries a hello spends: a seated key's, when the hello names it (signed, and not
         a hello seen before: a replay names nobody); its address's otherwise. A connection
         naming a seated key takes that key's slot, out of the pool."""
-        key = hs.named(fields, self._seated())
+        key = hs.named(fields, self._shared_keys())
         if not key or fields[1] in self.seen:
             conn.anonymous = True
             return conn.address
@@ -311,6 +313,18 @@ class Admission:
         conn.named = key
         self._return(conn, key)
         return ("key", key)
+
+    def _shared_keys(self) -> list[tuple[bytes, bytes]]:
+        """Each seated key and the key it shares with the host's table key (returning.py), each
+        worked out once."""
+        pairs = []
+        for key in self._seated():
+            if key not in self.shared:
+                host = self.host.identity
+                self.shared[key] = shared_key(host, key, key, host.public_bytes)
+            if (shared := self.shared[key]) is not None:
+                pairs.append((key, shared))
+        return pairs
 
     def _seated(self) -> list[bytes]:
         """The keys that hold a seat at this table (not the host's, not one evicted)."""

@@ -43,7 +43,7 @@ from ..render import seat_names
 from . import reaching
 from .listener import Keyboard, Listener, Person
 from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, why
-from .seat_copy import holding, rebuild, so_far, unconfirmed
+from .seat_copy import holding, rebuild, recent_host_keys, so_far, unconfirmed
 from .thinking import think
 from .typed import move_error
 
@@ -246,7 +246,7 @@ class Client:
         connection's channel. The table's id and the exchange's transcript hash."""
         exchange = Exchange("client", self.options.code)
         named = self.identity if self.options.role == "player" else None  # a seat's key spends its own tries
-        self._send(hs.hello(exchange.message, named))
+        self._send(hs.hello(exchange.message, named, self._host_keys() if named else []))
         kind, fields = await self._read(reader, frames)  # a refusal is Unconfirmed; one for load (busy) is Busy
         if kind != "exchange":
             raise RemoteProtocolError(f"expected the key exchange, not {kind}")
@@ -266,6 +266,13 @@ class Client:
             ) from None
         self.channel = exchange.channel()
         return table_id, exchange.transcript
+
+    def _host_keys(self) -> list[bytes]:
+        """The table keys this player's hello is marked for: its table's, once it holds it; else
+        those of the tables it sat at lately (a process started again)."""
+        if self.session is not None and HOST in self.session.keys:
+            return [self.session.keys[HOST]]
+        return recent_host_keys()
 
     async def _catch_up(self, backlog: list[bytes]) -> None:
         """Take in what the host sent since we last held the table (all of it, the first time)."""

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import errno
-import os
 import random
 from collections.abc import Callable
 from dataclasses import fields
@@ -23,11 +21,11 @@ from protocol.tableid import table_id_of
 from protocol.transcript_file import NotATranscript
 
 from ..engine_words import error_words, name_problem_words, protocol_error_words
-from ..files import atomic
-from ..files.folders import InUse, data_dir, hold_lock, open_private, own_file, subfolder
+from ..files.folders import InUse, data_dir, hold_lock, own_file, subfolder
 from ..files.hosted import HostedTable
 from ..files.identity import own_identity
 from ..files.storage import FileSeatStore, TranscriptFile
+from ..files.table_keys import new_table_key, save_code, saved_code, table_key
 from ..language import _, n_
 from ..options import HostOptions, JoinOptions, WatchOptions
 from .addresses import addresses
@@ -89,9 +87,9 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
     for warning in log.warnings:
         say(_("warning: {warning}").format(warning=warning))
     session = host.session
-    code = None if options.open else (options.code or _saved_code(host.table_id) or _fresh_code(options))
+    code = None if options.open else (options.code or saved_code(host.table_id) or _fresh_code(options))
     if code is not None:
-        _save_code(host.table_id, code)  # a restarted host keeps the code its players were given
+        save_code(host.table_id, code)  # a restarted host keeps the code its players were given
     level = host_level(options)
     entries = [e.encode() for e in log.entries]
     bots = _host_bots(host, options, entries, level)
@@ -132,7 +130,7 @@ def _host_and_log(
     """The host and its transcript file: taken up from --transcript, or from the record of the
     same command's unfinished table, else new; the table's record (None with --transcript);
     whether it was taken up."""
-    record = kept_table(options, _saved_code, say)
+    record = kept_table(options, saved_code, say)
     path = Path(record.transcript) if record is not None else Path(options.transcript) if options.transcript else None
     if path is None or not path.exists():
         host, log = _new_host(options, path)
@@ -244,49 +242,6 @@ def _guess_limits(options: HostOptions) -> GuessLimits:
     return limits
 
 
-def _code_path(table_id: bytes) -> Path:
-    return subfolder("codes") / f"{table_id.hex()}.code"
-
-
-def _saved_code(table_id: bytes) -> str | None:
-    path = _code_path(table_id)
-    try:
-        fd = open_private(path, os.O_RDONLY)  # not through a planted symlink: that is no code of ours
-    except OSError as error:
-        if error.errno in (errno.ENOENT, errno.ELOOP):
-            return None
-        raise
-    with os.fdopen(fd) as handle:
-        return handle.read(256).strip() or None
-
-
-def _save_code(table_id: bytes, code: str) -> None:
-    """Kept in a file only its user can read: never in the transcript or a log."""
-    atomic.replace_file(_code_path(table_id), code.encode())
-
-
-def _table_key_path(table_id: bytes) -> Path:
-    """Where the key of the table `table_id` is kept: the table key whose fingerprint is its id."""
-    return own_file(subfolder("tables") / f"{table_id.hex()}-host.key")
-
-
-def _new_table_key() -> Identity:
-    """A new table key, kept (private) under the id it makes: a table's id is its key's
-    fingerprint (protocol/tableid.py), so nobody without this key can speak for the table."""
-    identity = Identity.generate()
-    identity.save(_table_key_path(table_id_of(identity.public_bytes)))
-    return identity
-
-
-def _table_key(table_id: bytes) -> Identity:
-    """The key table `table_id` was hosted with: its own, or for a table opened before ids
-    were derived from keys, this data folder's one host key of those days."""
-    path = _table_key_path(table_id)
-    if path.exists():
-        return Identity.load(path)
-    return Identity.load_or_create(own_file(data_dir() / "host.key"))
-
-
 def _new_host(options: HostOptions, path: Path | None) -> tuple[Host, TranscriptFile]:
     game_options = dict(options.option)
     try:
@@ -305,7 +260,7 @@ def _new_host(options: HostOptions, path: Path | None) -> tuple[Host, Transcript
         rules["time_limit"] = int(options.time_limit)
     if options.coach:
         rules["coach"] = True  # the players may ask the coach (`h`, the review after each hand)
-    host = Host(_new_table_key(), options.game, game.players, game_options, f"{options.game} table", rules)
+    host = Host(new_table_key(), options.game, game.players, game_options, f"{options.game} table", rules)
     if path is None:
         path = subfolder("transcripts") / f"{host.table_id.hex()}-host.bin"
     log = TranscriptFile.create(path, host.table_id)
@@ -330,7 +285,7 @@ def _resume_host(path: Path) -> tuple[Host, TranscriptFile]:
             )
         ) from None
     try:
-        host = Host.resume(_table_key(log.table_id), [e.encode() for e in log.entries])
+        host = Host.resume(table_key(log.table_id), [e.encode() for e in log.entries])
     except LocalProtocolError as error:
         raise SetupError(f"{path}: {protocol_error_words(error)}") from None
     except ProtocolError as error:

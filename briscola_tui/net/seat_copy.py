@@ -4,11 +4,15 @@ that copy holds. The client (`client.Client`) keeps them across its connections.
 
 from __future__ import annotations
 
-from protocol.errors import RemoteProtocolError
+from pathlib import Path
+
+from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import Identity
 from protocol.messages import from_body
+from protocol.returning import MAX_TAGS
 from protocol.session import TableSession
 from protocol.transcript import Entry, Signed, entry_hash, parse_header
+from protocol.transcript_file import TranscriptReader
 
 from ..files.folders import own_file, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
@@ -68,6 +72,40 @@ def open_log(table_id: bytes, seat: int | None, entries: list[bytes]) -> Transcr
     for data in entries[len(held) :]:
         log.append(data)
     return log
+
+
+def recent_host_keys(limit: int = MAX_TAGS) -> list[bytes]:
+    """The table keys of the tables this player's seat copies were written for most lately
+    (`limit` at most): a process started again does not know which table an address serves
+    before its hello, and marks its hello for each (returning.py)."""
+    folder = subfolder("transcripts")
+    copies = sorted(folder.glob("*-seat[0-9].bin"), key=_written, reverse=True)
+    keys: list[bytes] = []
+    for path in copies[: limit * 2]:  # (a few more than needed: a copy may be unreadable)
+        key = _host_key_of(path)
+        if key is not None and key not in keys:
+            keys.append(key)
+    return keys[:limit]
+
+
+def _written(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _host_key_of(path: Path) -> bytes | None:
+    """The host's key in a transcript copy's first entry (its table message), or None."""
+    try:
+        with open(own_file(path), "rb") as stream:
+            first = next(TranscriptReader(stream).entries(), None)
+        if first is None:
+            return None
+        header, body = parse_header(Signed.decode(first.message).payload)
+        return from_body("table", body).key if header.kind == "table" else None
+    except (OSError, ValueError, ProtocolError, StopIteration):
+        return None
 
 
 def holding(session: TableSession | None) -> tuple[int, bytes]:

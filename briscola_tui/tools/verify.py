@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from dataclasses import dataclass
 from typing import BinaryIO
 
 from protocol.audit import Culprit
@@ -45,7 +46,8 @@ from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import fingerprint
 from protocol.phases import HAND_PHASES
 from protocol.session import TableSession
-from protocol.transcript import HOST, Entry
+from protocol.tableid import derived
+from protocol.transcript import DAMAGED, HOST, Entry
 from protocol.transcript_file import NotATranscript, OldTranscript, TranscriptReader
 from protocol.view import summary
 
@@ -144,6 +146,17 @@ def culprits_line(culprits: list[Culprit]) -> str:
     return _("culprits: {names}").format(names=", ".join(names))
 
 
+@dataclass(frozen=True)
+class Stop:
+    """Where the replay stopped: the entry, why, and who signed the proof of it (a seat, or
+    "host"); None where nobody did (a signature that does not verify, a frame that does
+    not decode, an entry missing: the copy is damaged or altered)."""
+
+    entry: int | None
+    reason: str
+    who: int | str | None
+
+
 class _Story:
     """Feeds the entries to a spectator and prints what happens as it happens."""
 
@@ -170,24 +183,24 @@ class _Story:
             self._show_seats()  # it stopped before every seat joined: those that did
         return self._end(failed)
 
-    def _replay(self, reader: TranscriptReader) -> Culprit | None:
+    def _replay(self, reader: TranscriptReader) -> Stop | None:
         """Feed the spectator each entry as it is read; the first one refused, if any."""
         try:
             for k, entry in enumerate(reader.entries()):
                 failed = self._take(k, entry)
                 if failed is not None:
                     return failed
-        except RemoteProtocolError as broken:  # (the reader names the frame that does not decode)
-            return Culprit("host", broken.reason, broken.entry)
+        except RemoteProtocolError as broken:  # (a frame that does not decode: nobody signed it)
+            return Stop(broken.entry, broken.reason, None)
         return None
 
-    def _take(self, k: int, entry: Entry) -> Culprit | None:
-        """Entry `k` checked by the spectator: None, or who is named for it."""
+    def _take(self, k: int, entry: Entry) -> Stop | None:
+        """Entry `k` checked by the spectator: None, or why it stops there and who signed the proof."""
         try:
             self.session.receive(entry.encode())
         except ProtocolError as error:
             culprit = error.culprit if isinstance(error, RemoteProtocolError) else None
-            return Culprit(party(culprit), error.reason, k)
+            return Stop(k, error.reason, None if culprit is None else party(culprit))
         self._news(k)
         return None
 
@@ -227,6 +240,14 @@ class _Story:
             rules = ", ".join(option(k, v) for k, v in sorted(session.rules.items()))
             self.say(_("table rules: {rules}").format(rules=rules))
         self.say(_("host key {key}").format(key=fingerprint(session.keys[HOST])))
+        if derived(session.transcript.table_id, session.keys[HOST]):
+            self.say(_("table id: the host key's fingerprint (no other key can sign for this table)"))
+        else:
+            self.say(
+                _(
+                    "table id: random, from before ids were made from the host key: the table is its id and host key together"
+                )
+            )
 
     def _seat_line(self, seat: int, tail: str = "") -> str:
         key, name = self.session.keys[seat], self.session.names.get(seat, "")
@@ -263,16 +284,11 @@ class _Story:
 
     # --- the end -------------------------------------------------------------------
 
-    def _end(self, failed: Culprit | None) -> int:
+    def _end(self, failed: Stop | None) -> int:
         session = self.session
         checked = len(session.transcript.entries) if session.transcript else 0
         if failed is not None:
-            self.found.append(failed)
-            self.say(
-                _("FAIL entry {entry}: {reason} [{who}]").format(
-                    entry=failed.entry, reason=failed.reason, who=_label(failed.seat)
-                )
-            )
+            self._failed(failed)
         summary = _("{entries} checked, {hands} audited").format(
             entries=count(checked, "entry", "entries"), hands=count(len(session.verdicts), "hand")
         )
@@ -301,7 +317,19 @@ class _Story:
         if self.found:
             self.say(culprits_line(self.found))
             return CHEAT
+        if failed is not None:
+            return CHEAT  # (damaged or altered: refused as a cheat is, with nobody named)
         return INCOMPLETE if incomplete else OK
+
+    def _failed(self, failed: Stop) -> None:
+        """The line for the entry the replay stopped at, and who it names (perhaps nobody)."""
+        if failed.who is None:
+            line = _("FAIL entry {entry}: the copy is damaged or altered at entry {entry} ({reason}); nobody is named")
+            self.say(line.format(entry=failed.entry, reason=failed.reason.removeprefix(DAMAGED)))
+            return
+        self.found.append(Culprit(failed.who, failed.reason, failed.entry))
+        line = _("FAIL entry {entry}: {reason} [{who}]")
+        self.say(line.format(entry=failed.entry, reason=failed.reason, who=_label(failed.who)))
 
     def _where(self, checked: int) -> str:
         """Where the transcript stops and who owes the next message."""

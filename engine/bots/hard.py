@@ -7,6 +7,7 @@ better one. This module builds the player and its budget (`make_player`,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 from typing import Literal
 
@@ -14,9 +15,7 @@ from ..determinize import Determinizer, Inconsistent
 from ..games.briscola import BriscolaState
 from ..state import Action
 from . import normal
-from .holdings import HoldingsSampler
 from .inference import Inference
-from .learned_leaf import Leaf
 from .narrowing import ROOT_CANDIDATES, discard_candidates, thin_bids, thin_calls
 from .playout import NORMAL_PLAYOUT, FullView, as_policy, heuristic_action, playout_policy
 from .rewards import reward_function
@@ -32,6 +31,7 @@ from .search import (
     PLAY_STEPS,
     SAMPLE_STEPS,
     TREE_PLAYS,
+    LeafMaker,
     Node,
     best_action,
     search,
@@ -42,10 +42,8 @@ __all__ = [
     "CONFIDENCE",
     "DEFAULT",
     "DEFAULT_ANCHOR",
-    "DEFAULT_HOLDINGS",
     "DEFAULT_INFERENCE",
     "DEFAULT_ITERATIONS",
-    "DEFAULT_LEAF",
     "DEFAULT_PLAYOUT",
     "DEFAULT_SECONDS",
     "DEFAULT_STEPS",
@@ -58,7 +56,7 @@ __all__ = [
     "SAMPLE_STEPS",
     "TREE_PLAYS",
     "FullView",
-    "Leaf",
+    "LeafMaker",
     "Node",
     "as_listed",
     "as_policy",
@@ -91,14 +89,6 @@ DEFAULT_INFERENCE = False
 """Determinizations drawn uniformly by default: weighting them by the others'
 last plays (engine/bots/inference.py) won nothing clear in Briscola for two
 for what its replays cost (docs/bots.md)."""
-DEFAULT_HOLDINGS: dict[str, float] = {}
-"""Per game (chiamata, calabresella), the strength with which the learned
-model of who holds what draws the determinizations (engine/bots/holdings.py);
-a game left out draws them uniformly. None yet: docs/bots.md, "hard: a
-learned model of who holds what"."""
-DEFAULT_LEAF: Leaf | None = None
-"""Playouts to the end of the hand by default: cut short at the learned value
-(engine/bots/learned_leaf.py) is an option until it measures better (docs/bots.md)."""
 DEFAULT_PLAYOUT = "normal"
 """The normal player plays the playouts: about ten times slower than this
 module's heuristic, and stronger for the same time (Briscola for two, against
@@ -115,8 +105,8 @@ def make_player(
     steps: int | Literal["default"] | None = DEFAULT,
     expand_after: int | None = EXPAND_AFTER,
     infer: bool | float = DEFAULT_INFERENCE,
-    holdings: dict[str, float] | None = None,
-    leaf: Leaf | None = DEFAULT_LEAF,
+    sampler: SamplerMaker | None = None,
+    leaf: LeafMaker | None = None,
 ):
     """A hard player with this budget, ending at whichever limit comes first
     (None: no limit of that kind; one at least must be set):
@@ -135,9 +125,8 @@ def make_player(
     seats' last plays are under the normal player (inference.py), else
     uniformly; a number instead of True is the modelled chance that a seat
     plays normal's card (1 - a little: the others play as normal does; the
-    module's `AGREEMENT` and `LEAD_AGREEMENT` by default). `holdings`: per
-    game, the strength with which the learned model of who holds what draws
-    them (holdings.py; None: `DEFAULT_HOLDINGS`). `leaf`: see learned_leaf.py."""
+    module's `AGREEMENT` and `LEAD_AGREEMENT` by default). `sampler`, `leaf`:
+    hooks for research/ (`SamplerMaker`, search.py's `LeafMaker`), set by no level."""
     if iterations is None and seconds is None and steps is None:
         raise ValueError("give a budget: iterations, seconds or steps")
     policy = playout_policy(playout)
@@ -153,12 +142,10 @@ def make_player(
         prior = as_listed(anchor_player(view, rng), legal) if anchor_player is not None else None
         if prior is not None and anchor == "normal" and normal_is_exact(view):
             return prior
-        sampler = sampler_of(view, infer, holdings)
-        if sampler is None:  # not a view the engine built: nothing to simulate
+        draws = sampler_of(view, infer, sampler)
+        if draws is None:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
-        root = search(
-            sampler, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after, leaf
-        )
+        root = search(draws, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after, leaf)
         return best_action(root, legal, confidence)
 
     play.__doc__ = (
@@ -167,14 +154,20 @@ def make_player(
     return play
 
 
-def sampler_of(view, infer: bool | float, holdings: dict[str, float] | None) -> Determinizer | Inference | None:
+SamplerMaker = Callable[[Determinizer], Determinizer | None]
+"""Given a view's determinizer, another sampler of its determinizations (None: the usual);
+research/holdings.py's `sampler` makes one (docs/bots.md)."""
+
+
+def sampler_of(view, infer: bool | float, make_sampler: SamplerMaker | None = None) -> Determinizer | Inference | None:
     """The determinizations of `view` the search draws (`make_player`'s `infer` and
-    `holdings`); None for a view the engine did not build."""
+    `sampler`); None for a view the engine did not build."""
     try:
         determinizer = Determinizer(view)
     except Inconsistent:
         return None
-    return holdings_sampler(determinizer, holdings) or inference_sampler(determinizer, infer)
+    made = make_sampler(determinizer) if make_sampler is not None else None
+    return made or inference_sampler(determinizer, infer)
 
 
 def inference_sampler(determinizer: Determinizer, infer: bool | float) -> Determinizer | Inference:
@@ -184,12 +177,6 @@ def inference_sampler(determinizer: Determinizer, infer: bool | float) -> Determ
     if infer is True:
         return Inference(determinizer)
     return Inference(determinizer, agreement=infer, lead_agreement=infer)
-
-
-def holdings_sampler(determinizer: Determinizer, holdings: dict[str, float] | None) -> HoldingsSampler | None:
-    """The learned holdings' sampler where `make_player`'s `holdings` names the game."""
-    strength = (DEFAULT_HOLDINGS if holdings is None else holdings).get(determinizer.game.name)
-    return None if strength is None else HoldingsSampler(determinizer, strength)
 
 
 def normal_is_exact(view) -> bool:

@@ -13,13 +13,12 @@ from dataclasses import dataclass, field
 from math import ceil, log, log2, sqrt
 from random import Random
 from types import ModuleType
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
 from ..determinize import Determinizer, as_seen
 from ..state import CHANCE, TERMINAL, Action, State
 from . import briscola2, fast_briscola
 from .inference import Inference
-from .learned_leaf import Leaf, LeafPlayouts, leaf_playouts
 from .narrowing import available, root_candidates
 from .playout import NORMAL_PLAYOUT
 from .rewards import reward_function
@@ -167,6 +166,18 @@ class Node:
         return f"<Node {self.action} by {self.player}: {self.visits} visits, mean {self.mean():.3f}>"
 
 
+class LeafValue(Protocol):
+    """A playout's end before the hand's: `seat`'s reward of playing `action` in the full
+    `state`, and the steps it cost (research/learned_leaf.py values a position so)."""
+
+    def value(self, state: State, action: Action, seat: int) -> tuple[float, int]: ...
+
+
+LeafMaker = Callable[[State, dict, Callable], LeafValue | None]
+"""Given a search's first determinization, the exact finishes it has solved (shared) and its
+rewards: the `LeafValue` its playouts end at, or None where none applies."""
+
+
 def search(
     determinizer: Determinizer | Inference,
     seat: int,
@@ -178,7 +189,7 @@ def search(
     prior: Action | None = None,
     steps: int | Literal["default"] | None = None,
     expand_after: int | None = EXPAND_AFTER,
-    leaf: Leaf | None = None,
+    leaf: LeafMaker | None = None,
 ) -> Node:
     """Run the search for `seat` within the budget (`prior`: the anchor's
     action, always among the compared ones); return the root.
@@ -192,7 +203,7 @@ def search(
     `iterations`, `seconds` of wall-clock time, `steps` of simulation (each
     iteration counts the actions it applies plus `SAMPLE_STEPS`; `DEFAULT`:
     `fast_steps` where the playouts run on numbers, else `DEFAULT_STEPS`).
-    `leaf`: playouts cut at the learned value (engine/bots/learned_leaf.py)."""
+    `leaf`: the values that end Briscola-for-two playouts early (`LeafMaker`), if set."""
     root = Node()
     root.prior = prior
     rewards = reward_function(determinizer.game)
@@ -207,7 +218,7 @@ def search(
     budget = Budget(iterations, seconds, steps, began)
     budget.steps += inference_steps(determinizer)  # the first sample's checks
     plays = Playouts(seat, policy, exploration, expand_after, fast, rewards, finish)
-    plays.leaf = leaf_playouts(leaf, state, plays.solved, rewards) if fast is briscola2 else None
+    plays.leaf = leaf(state, plays.solved, rewards) if leaf is not None and fast is briscola2 else None
     alive = root_candidates(state, root, rng, policy)
     rounds = max(1, ceil(log2(len(alive))))
     for number in range(1, rounds + 1):
@@ -244,8 +255,8 @@ class Playouts:
     finish: Callable | None
     solved: dict = field(default_factory=dict)
     """The exact finishes already searched, shared by every playout of the search."""
-    leaf: LeafPlayouts | None = None
-    """Where set, a playout ends at the learned value (engine/bots/learned_leaf.py)."""
+    leaf: LeafValue | None = None
+    """Where set, a playout ends at its value (`LeafValue`)."""
 
     def try_action(self, root: Node, state: State, action: Action, seed: int) -> int:
         """Apply `action` to a copy of `state` and play the hand out (the playout's

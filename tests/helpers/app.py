@@ -1,6 +1,7 @@
-"""Driving the Textual client under Pilot at 80x24: waits with a deadline, the
-table screen, a whole hand played by key presses (tests/test_tui.py,
-test_offline_resume.py, test_tui_network.py)."""
+"""Driving the Textual client under Pilot at 80x24: an app opened straight into a table,
+waits with a deadline, the table screen and whose turn it is, a whole hand played by key
+presses; and the last line of a command's output. Every test of the app takes these from
+here (none defines its own)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,68 @@ import time
 
 import pytest
 
+from briscola_tui.files.settings import Settings
 from briscola_tui.tables.controller import Lobby
+from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.screens.summary import SummaryScreen
 from briscola_tui.tui.screens.table import TableScreen
 from briscola_tui.tui.widgets import picker
 
 SIZE = (80, 24)
 DEADLINE = 60.0
+
+
+def app_for(
+    game: str,
+    players: int | None = None,
+    *,
+    seed: int = 3,
+    deal_seed: int = 5,
+    level: str = "easy",
+    settings: Settings | None = None,
+    ascii: bool | None = False,
+    steady_cursor: bool = False,
+) -> BriscolaApp:
+    """The app opened straight into one hand of `game` against computer players, its deals
+    and their moves fixed by the seeds, no pause between moves. `steady_cursor`: an input's
+    cursor drawn without its blink, for snapshots."""
+    app = BriscolaApp(
+        {"game": game, "players": players, "hands": 1},
+        ascii=ascii,
+        seed=seed,
+        deal_seed=deal_seed,
+        pace=0,
+        level=level,
+        settings=settings,
+    )
+    if steady_cursor:
+        app.CSS = "Input { &>.input--cursor { text-style: none; } }"
+    return app
+
+
+def my_turn(app, mode: str | None = None) -> bool:
+    """The table asks the person for something (`mode`: that thing, e.g. "card")."""
+    table = table_of(app)
+    return table is not None and table.mode != "wait" and (mode is None or table.mode == mode)
+
+
+def picking(app) -> bool:
+    """The table is the screen on top and the person picks from its view now."""
+    table = table_of(app)
+    return table is not None and app.screen is table and table.view is not None and table.picker is not None
+
+
+async def until(pilot, condition, what: str = "the condition", timeout: float = 2 * DEADLINE) -> None:
+    """Wait for `condition()` (AssertionError naming `what` past `timeout`), then a few
+    refresh rounds so that what it waited for is on the screen."""
+    await wait_for(pilot, condition, what, timeout)
+    for _ in range(3):
+        await pilot.pause(0.05)
+
+
+def last_line(text: str) -> str:
+    """The last line of a command's output."""
+    return text.rstrip("\n").rsplit("\n", 1)[-1]
 
 
 async def wait_for(pilot, condition, what: str, timeout: float = DEADLINE) -> None:

@@ -199,3 +199,32 @@ def deal_order(game, seeds: list[bytes]) -> list[int]:
 
 def seat_sessions(players: int, cheaters: dict) -> dict:
     return {s: cls(s, Identity.generate(), f"seat {s}") for s, cls in cheaters.items()}
+
+
+# --- what the cheat tests check -------------------------------------------------------------
+
+
+def every_node(table):
+    return [*table.seats, *table.spectators, table.host.session]
+
+
+def assert_named(table, seat, reason):
+    """Every node's last verdict names `seat`, and only it, for `reason`; the table is stopped."""
+    assert not table.failures, table.failures
+    for node in every_node(table):
+        verdict = node.verdicts[-1]
+        assert not verdict.ok
+        assert {c.seat for c in verdict.culprits} == {seat}, str(verdict)
+        assert any(reason in c.reason for c in verdict.culprits), str(verdict)
+        assert all(c.entry is not None for c in verdict.culprits)
+        assert node.phase == "aborted"
+        assert verdict.outcome is None
+        assert node.transcript.head == table.host.transcript.head
+    return next(c for c in table.host.session.verdicts[-1].culprits if reason in c.reason)
+
+
+def paused(game="briscola", players=2, options=None, seed=0, sessions=None, cls=LocalTable):
+    """A table stopped at the first decision of the first hand."""
+    table = cls(game, players, options or {}, choosers=random_choosers(players, seed), sessions=sessions)
+    table.start()
+    return table

@@ -8,7 +8,8 @@ import random
 
 from engine.games import make
 from engine.state import CHANCE, Action
-from helpers.views import redact_action, views_of
+
+from .views import redact_action, views_of
 
 # --- playing hands with every seat's view --------------------------------------
 

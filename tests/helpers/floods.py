@@ -10,10 +10,11 @@ import socket
 import threading
 import time
 
-from helpers.network import WAIT, Raw
 from protocol import handshake as hs
 from protocol.channel import Exchange
 from protocol.codec import FrameReader, frame
+
+from .network import WAIT, Raw
 
 
 class Guesser(threading.Thread):

@@ -510,3 +510,18 @@ class Proxy:
             pass
         self.listener.close()
         self.cut()
+
+
+def rss_mib(pid: int) -> float:
+    """What process `pid` holds in memory now (its resident set), in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def frames_of(data: bytes) -> list[bytes]:
+    """The frames in bytes seen on a connection, in order."""
+    reader = FrameReader(max_buffer=len(data) + (1 << 17))
+    reader.feed(data)
+    return reader.frames()

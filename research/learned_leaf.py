@@ -1,12 +1,12 @@
-"""The hard player's playouts cut short by the learned value (issue 38, an
-option of `hard.make_player(leaf=...)`, off by default: docs/bots.md,
-research notes).
+"""The hard player's playouts cut short by the learned value (issue 38, a
+research hook of `hard.make_player(leaf=Leaf(...))`, set by no level:
+docs/bots.md, research notes).
 
 In Briscola for two (the plain game, a hand at a time) a playout of
 `search` plays the root's card in the determinization, closes its trick by
 the normal player's answer as the playouts do (every card seen), makes the
 draw, lets the normal player play `tricks` more tricks for both seats, and
-then values the position with the network (engine/bots/learned.py) instead
+then values the position with the network (research/learned.py) instead
 of playing the hand out: the value averages over the stock's order, where a
 playout follows one. Once at most the last draw is left the rest is searched
 exactly, as the playouts do (`Table.exact_points`, sharing the search's
@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..games.briscola import BriscolaState
-from ..state import Action, State
+from engine.games.briscola import BriscolaState
+from engine.state import Action, State
+
 from .learned import Network, load
 from .learned_table import Table, supports
 
@@ -47,6 +48,11 @@ class Leaf:
     tricks: int = TRICKS
     network: Network | None = None
     steps: int = LEAF_STEPS
+
+    def __call__(self, state: State, solved: dict, rewards) -> LeafPlayouts | None:
+        """A search's leaf playouts from its first determinization `state`, where the leaf
+        applies (`hard.make_player(leaf=Leaf(...))`: engine/bots/search.py's `LeafMaker`)."""
+        return LeafPlayouts(self, solved, rewards) if applies(state) else None
 
 
 def applies(state: State) -> bool:
@@ -87,11 +93,6 @@ class LeafPlayouts:
             return self.rewards(state, points)[seat], steps
         value = self.network.value(table.position(), self.shared)
         return (value if table.leader == seat else -value), steps + self.leaf.steps
-
-
-def leaf_playouts(leaf: Leaf | None, state: State, solved: dict, rewards) -> LeafPlayouts | None:
-    """A search's leaf playouts from its first determinization `state`, where `leaf` is set and applies."""
-    return LeafPlayouts(leaf, solved, rewards) if leaf is not None and applies(state) else None
 
 
 def advance(table: Table, card: int, tricks: int) -> int:

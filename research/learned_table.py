@@ -1,9 +1,9 @@
 """Briscola for two on card indices, every card placed, for the learned
-evaluation (engine/bots/learned.py): a `Table` the normal player's card rule
+evaluation (research/learned.py): a `Table` the normal player's card rule
 plays on (`normal/indices.py`, as the hard player's playouts do), the
 `Position` it shows between tricks, and the exact finish once at most the
 last draw is left (engine/bots/endgame.py). The player of
-engine/bots/learned_player.py and the training of bench/train_value.py
+research/learned_player.py and the training of bench/train_value.py
 play on it.
 """
 
@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import SUITS, Card
-from ..games.briscola import POINTS, STRENGTH, BriscolaState
-from ..state import CHANCE, State
-from . import briscola2
-from .endgame import INFINITY, Endgame, answers, points_of
+from engine.bots import briscola2
+from engine.bots.endgame import INFINITY, Endgame, answers, points_of
+from engine.bots.normal.indices import choose, lead
+from engine.bots.rewards import POINT_WEIGHT
+from engine.cards import SUITS, Card
+from engine.games.briscola import POINTS, STRENGTH, BriscolaState
+from engine.state import CHANCE, State
+
 from .learned import Position
-from .normal.indices import choose, lead
-from .rewards import POINT_WEIGHT
 
 
 def supports(state) -> bool:

@@ -1,5 +1,5 @@
 """A weighted assignment of cards to places (`WeightedAssignment`): the
-learned holdings' draw (engine/bots/holdings.py).
+learned holdings' draw (research/holdings.py).
 
 Like engine/assignment.py's `Assignment`, but an assignment is drawn with a
 chance proportional to the product of its cards' weights in their places,
@@ -10,8 +10,8 @@ layer per card); each draw then walks the cards once.
 
 from __future__ import annotations
 
-from ..cards import Card
-from ..reading import Inconsistent
+from engine.cards import Card
+from engine.reading import Inconsistent
 
 
 class WeightedAssignment:

@@ -4,7 +4,7 @@ model of who holds what").
 
 `probabilities(view)`: for each card the seat cannot locate, the chance of
 each place it may be in (another seat's hand, a face-down discard, the
-unused monte), from what the seat has seen (engine/bots/holdings_features.py).
+unused monte), from what the seat has seen (research/holdings_features.py).
 A place the rules exclude (a seat shown void in the suit, the seat's own
 cards) gets nothing: the places come from the determinizer's constraints.
 The model scores each (card, place) row with a tiny network (a ReLU layer,
@@ -14,7 +14,7 @@ numpy); here it runs in pure Python from `holdings.json`, loaded once.
 
 `HoldingsSampler` draws determinizations in proportion to the product over
 the cards of (model's chance / the uniform draw's chance) ** `strength`,
-among the deals the rules allow (engine/bots/holdings_draw.py counts them).
+among the deals the rules allow (research/holdings_draw.py counts them).
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ import json
 from functools import cache
 from pathlib import Path
 
-from ..cards import Card
-from ..determinize import Determinizer, Sample
-from ..state import State
+from engine.cards import Card
+from engine.determinize import Determinizer, Sample
+from engine.state import State
+
 from .holdings_draw import WeightedAssignment
 from .holdings_features import FEATURES, Seen, rows
 
@@ -119,3 +120,14 @@ class HoldingsSampler(Determinizer):
     def sample_deal(self, rng, parts: list[list[Card]] | None = None) -> Sample:
         """A deal drawn by the model (`parts`: as `Determinizer.sample_deal`'s)."""
         return super().sample_deal(rng, self.weighted.sample(rng) if parts is None else parts)
+
+
+def sampler(strengths: dict[str, float], model: Model | None = None):
+    """`hard.make_player(sampler=...)`: per game (chiamata, calabresella), the strength with
+    which the model draws the determinizations; a game left out draws them as usual."""
+
+    def make(determinizer: Determinizer) -> HoldingsSampler | None:
+        strength = strengths.get(determinizer.game.name)
+        return None if strength is None else HoldingsSampler(determinizer, strength, model)
+
+    return make

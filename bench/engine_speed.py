@@ -1,10 +1,10 @@
 """Random legal playouts of complete hands, one core: hands per second.
 
-    python bench/engine.py                 # human-readable
-    python bench/engine.py --json          # {"briscola2": {"hands_per_s": N}, ...}
-    python bench/engine.py --seconds 5     # measure each configuration longer
-    python bench/engine.py --against dd0f741   # this tree against another revision, as ratios
-    python bench/engine.py --from-clone    # each hand played on a clone of it, as a bot plays
+    python -m bench.engine_speed                 # human-readable
+    python -m bench.engine_speed --json          # {"briscola2": {"hands_per_s": N}, ...}
+    python -m bench.engine_speed --seconds 5     # measure each configuration longer
+    python -m bench.engine_speed --against dd0f741   # this tree against another revision, as ratios
+    python -m bench.engine_speed --from-clone    # each hand played on a clone of it, as a bot plays
 
 Each hand: shuffle (random.Random, seeded), lay out the deal with the game's
 deal plan, build the full state, then until the hand is over resolve chance
@@ -46,10 +46,9 @@ import statistics
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.append(os.path.dirname(os.path.abspath(__file__)))  # for revisions.py, after the packages
+from bench.revisions import run_in, scratch_tree
 
-from revisions import run_in, scratch_tree  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 CONFIGS = {
     "briscola2": ("briscola", 2),
@@ -184,8 +183,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.against:
         report = against(args.against, names, seconds, args.rounds, args.check, args.from_clone)
         return report_against(report, args.json)
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)
     results = {name: {"hands_per_s": round(measure(name, seconds, clone=args.from_clone))} for name in names}
     if args.json:
         print(json.dumps(results))

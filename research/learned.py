@@ -30,7 +30,7 @@ from functools import cache
 from operator import add, mul
 from pathlib import Path
 
-from ..cards import SUITS
+from engine.cards import SUITS
 
 WEIGHTS = Path(__file__).with_name("learned_value.json")
 """The shipped weights (bench/train_value.py writes them)."""

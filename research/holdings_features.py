@@ -1,5 +1,5 @@
 """What a seat has seen, as numbers for the learned model of who holds what
-(engine/bots/holdings.py): one row per hidden card and place it may be in.
+(research/holdings.py): one row per hidden card and place it may be in.
 
 A place is one of the determinizer's (engine/determinize.py): ("hand", s) a
 seat's hidden cards, ("discard", t) a face-down discard, ("undealt",) the
@@ -13,8 +13,8 @@ seat's bid rank). `FEATURES` names the columns.
 
 from __future__ import annotations
 
-from ..cards import BRISCOLA_ORDER, BRISCOLA_POINTS, THIRDS, TRESSETTE_ORDER, Card
-from ..state import State
+from engine.cards import BRISCOLA_ORDER, BRISCOLA_POINTS, THIRDS, TRESSETTE_ORDER, Card
+from engine.state import State
 
 PLACE_FEATURES = ("hand", "discard", "undealt")
 SEAT_FEATURES = (

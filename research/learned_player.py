@@ -5,7 +5,7 @@ For each of `samples` determinizations of its view, each of its cards is
 played, the trick closed by the other seat's answer as the normal player
 would make it seeing both hands (as hard's playouts do), the draw made, and
 `depth` more tricks played by the normal player for both seats; then the
-position is valued by the network (engine/bots/learned.py), or searched
+position is valued by the network (research/learned.py), or searched
 exactly once at most the last draw is left. Like hard, it plays the normal
 player's card unless another card beats it on the same determinizations by
 `confidence` standard errors. Where the network does not apply (the other
@@ -17,9 +17,10 @@ from __future__ import annotations
 from math import sqrt
 from random import Random
 
-from ..determinize import Determinizer, Inconsistent
-from ..state import Action
-from . import hard, normal
+from engine.bots import hard, normal
+from engine.determinize import Determinizer, Inconsistent
+from engine.state import Action
+
 from .learned import Network, load
 from .learned_table import Table, reward, supports
 
