@@ -17,11 +17,10 @@ from protocol.host import Host
 from protocol.identity import Identity, KeyFileError
 from protocol.local import replacement_seat
 from protocol.session import TableSession
-from protocol.tableid import table_id_of
 from protocol.transcript_file import NotATranscript
 
 from ..engine_words import error_words, name_problem_words, protocol_error_words
-from ..files.folders import InUse, data_dir, hold_lock, own_file, subfolder
+from ..files.folders import InUse, hold_lock, own_file, subfolder
 from ..files.hosted import HostedTable
 from ..files.identity import own_identity
 from ..files.storage import FileSeatStore, TranscriptFile
