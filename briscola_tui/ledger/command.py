@@ -59,10 +59,10 @@ def _run(ledger: Ledger, args: argparse.Namespace, out, err) -> int:
     if action == "person":
         return _person(book, args.who, statistics(book.hands), out, err)
     lines = [line for family in report.families(book) for line in [*report.league_lines(book, family), ""]]
-    if not book.roster.me:
-        lines.insert(0, _("no identity key in this data folder yet: the league is only the people you trust"))
     if not lines:
         lines = [_("no rated hands yet: play a table, or add the transcripts friends send (briscola ledger add)")]
+    if not book.roster.me:
+        lines.insert(0, _("no identity key in this data folder yet: the league is only the people you trust"))
     for line in lines:
         print(clean(line), file=out)
     return 0

@@ -124,7 +124,7 @@ def roster_lines(book: Book) -> list[str]:
         )
     for key in roster.members:
         person = book.persons.get(key)
-        label = person.label if person else key[:8]
+        label = person.label if person else "–"  # (who only ran a computer player: no name seen)
         lines.append(f"  {label[:26]:<26} {fingerprint(bytes.fromhex(key))}  {_(roster.why(key))}")
     return lines
 
