@@ -146,7 +146,7 @@ def replicated(folder: Path, hands: int) -> dict:
     while total < hands and tables:
         table = tables[k % len(tables)]
         copy = dataclasses.replace(table, table_id=f"{k:032x}", time=table.time + k)
-        copied.tables[copy.table_id] = copy
+        copied.tables[copy.identity] = copy
         total += len(table.hands)
         k += 1
     path = folder / "replicated" / "ledger.json"

@@ -90,6 +90,8 @@ class TableLifecycle(SessionState):
         except RemoteProtocolError as error:
             raise RemoteProtocolError(error.reason, culprit=sender, entry=index) from None
         self.certified[join.key] = certificate.identity
+        if certificate.level:
+            self.runs[join.key] = certificate.level
 
     # --- the first dealer -------------------------------------------------------------
 

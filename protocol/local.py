@@ -235,11 +235,14 @@ def replacement_seat(
     identity: Identity | None = None,
     store: SeatStore | None = None,
     person: Identity | None = None,
+    bot_level: str = "",
 ) -> tuple[TableSession, list[bytes]]:
     """A computer player taking `seat`, caught up on the transcript: a new key and an empty
     store in memory, or the ones given (a host keeps them on disk, and a restarted host
-    rebuilds the seat from them). `person`: its level's identity, certifying its key."""
+    rebuilds the seat from them). `person`: who runs it, certifying its key as `bot_level`."""
     identity = identity or Identity.generate()
     store = SeatStore() if store is None else store
     name = f"seat {seat} (computer)"
-    return TableSession.resume(seat, identity, store, entries, name=name, replacing=True, person=person)
+    return TableSession.resume(
+        seat, identity, store, entries, name=name, replacing=True, person=person, bot_level=bot_level
+    )

@@ -15,7 +15,7 @@ from typing import Literal, overload
 
 from .codec import expect_array, expect_bytes, expect_int, expect_list, expect_str
 from .errors import RemoteProtocolError
-from .sizes import MAX_SUBMIT
+from .sizes import MAX_LEVEL, MAX_SUBMIT
 
 MAX_HANDS = 10_000
 MAX_POSITION = 39
@@ -41,7 +41,8 @@ class Table:
 class Join:
     """A seat binds its Ed25519 key (the message is signed by that key); `certificate`:
     () or (identity, signature), its person's long-term key vouching for it at this table
-    (protocol/certificate.py), absent in transcripts from before it existed."""
+    (protocol/certificate.py), absent in transcripts from before it existed; a computer seat's
+    is (identity, signature, level): the person who runs it, and the level."""
 
     key: bytes
     name: str
@@ -361,14 +362,20 @@ _PARSERS: dict[MessageKind, Callable[..., Message]] = {
 
 
 def _certificate(v) -> tuple:
-    """() or (identity key, signature)."""
-    certificate = expect_list(v, 2, "certificate")
-    if len(certificate) not in (0, 2):
-        raise RemoteProtocolError("a certificate is empty or (identity, signature)")
+    """() or (identity key, signature), or (identity key, signature, level) for a computer seat."""
+    certificate = expect_list(v, 3, "certificate")
+    if len(certificate) not in (0, 2, 3):
+        raise RemoteProtocolError("a certificate is empty or (identity, signature[, level])")
     if not certificate:
         return ()
-    identity, signature = certificate
-    return (expect_bytes(identity, 32, "identity key"), expect_bytes(signature, 64, "certificate signature"))
+    identity, signature, *level = certificate
+    checked = (expect_bytes(identity, 32, "identity key"), expect_bytes(signature, 64, "certificate signature"))
+    if not level:
+        return checked
+    named = expect_str(level[0], MAX_LEVEL, "level")
+    if not named:
+        raise RemoteProtocolError("a computer seat's certificate names its level")
+    return (*checked, named)
 
 
 def _claim(v) -> tuple:

@@ -125,6 +125,7 @@ class Outbox(SessionState):
         replacing: bool = False,
         shared: Shared | None = None,
         person: Identity | None = None,
+        bot_level: str = "",
     ) -> tuple[Self, list[bytes]]:
         """Rebuild a seat after a crash from the transcript it holds and its store
         (`shared`: work shared with the other nodes of this process, see `Shared`).
@@ -132,10 +133,11 @@ class Outbox(SessionState):
         Returns the session, caught up, and the messages it owes now: those it
         had signed but the transcript does not hold yet (the very bytes stored),
         then any new ones. Nothing already in the transcript is signed again. `person`:
-        the identity key that certifies the seat's key in a join it owes (`person`).
+        the identity key that certifies the seat's key in a join it owes (`person`);
+        `bot_level`: the computer level that person runs at the seat, named in the certificate.
         """
         session = cls(seat, identity, name, store=store, replacing=replacing, shared=shared)
-        session.person = person
+        session.person, session.bot_level = person, bot_level
         session._resume_floor = 1 + max((h.seq for h in _headers(entries) if h.sender == seat), default=-1)
         owed: list[bytes] = []
         for entry in entries:
@@ -229,11 +231,14 @@ class Outbox(SessionState):
         return Join(mine, self.name or f"seat {self.seat}", self._certificate())
 
     def _certificate(self) -> tuple:
-        """This seat's key certified by its person's identity key (`person`), or () without one."""
+        """This seat's key certified by its person's identity key (`person`), naming the computer
+        level it runs (`bot_level`) if any; () without one."""
         if self.person is None or self.identity is None or self.transcript is None:
             return ()
-        certificate = certify(self.person, self.transcript.table_id, self.identity.public_bytes)
-        return (certificate.identity, certificate.signature)
+        certificate = certify(self.person, self.transcript.table_id, self.identity.public_bytes, self.bot_level)
+        if not certificate.level:
+            return (certificate.identity, certificate.signature)
+        return (certificate.identity, certificate.signature, certificate.level)
 
     def make_coin_commit(self) -> CoinCommit:
         """The commitment to this seat's coin value (stored first), for the first dealer."""

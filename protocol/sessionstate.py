@@ -102,7 +102,9 @@ class SessionState:
         self.keys: dict[int, bytes] = {}
         self.names: dict[int, str] = {}
         self.person: Identity | None = None  # the long-term key that certifies this seat's key in its join
+        self.bot_level = ""  # the computer level `person` runs at this seat ("": the person sits)
         self.certified: dict[bytes, bytes] = {}  # seat key -> the identity key its join's certificate names
+        self.runs: dict[bytes, str] = {}  # seat key -> the computer level its certificate says it runs
         self.phase: TablePhase = "table"
         self.series: Series | None = None  # None until the coin has chosen the first dealer
         self.toss = Toss()  # the first-dealer coin

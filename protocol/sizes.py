@@ -64,3 +64,7 @@ MAX_SUBMIT = MAX_MESSAGE - EVIDENCE_OVERHEAD
 def clip_reason(reason: str) -> str:
     """`reason` cut to MAX_REASON bytes of UTF-8, at a character boundary."""
     return reason.encode("utf-8")[:MAX_REASON].decode("utf-8", "ignore")
+
+
+MAX_LEVEL = 16
+"""The longest computer level's name a seat's certificate names (and `level_identity` takes)."""

@@ -35,18 +35,27 @@ def _tables() -> None:
     )
 
 
+async def _club(pilot, app) -> ClubScreen:
+    """The Club screen, opened from the home screen with `c`, once its league is shown."""
+    await pilot.press("c")
+    await wait_for(pilot, lambda: isinstance(app.screen, ClubScreen) and app.screen.rows, "the league")
+    screen = app.screen
+    assert isinstance(screen, ClubScreen)
+    return screen
+
+
+def _labels(screen: ClubScreen) -> set[str]:
+    league = screen.query_one("#club-league", DataTable)
+    return {str(league.get_row_at(k)[1]) for k in range(league.row_count)}
+
+
 async def test_the_club_screen_shows_the_league_and_a_plot_of_the_chosen_person():
     _tables()
     app = BriscolaApp()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
-        await pilot.press("c")
-        await wait_for(pilot, lambda: isinstance(app.screen, ClubScreen) and app.screen.rows, "the league")
-        screen = app.screen
-        assert isinstance(screen, ClubScreen)
-        league = screen.query_one("#club-league", DataTable)
-        labels = {str(league.get_row_at(k)[1]) for k in range(league.row_count)}
-        assert labels == {"normal", "random", "easy"}
+        screen = await _club(pilot, app)
+        assert _labels(screen) == {"normal", "random", "easy"}
         assert "3 verified tables in the ledger" in str(screen.query_one("#club-note").render())
         plot = screen.query_one("#club-plot", PlotextPlot)
         first = screen.rows[0].person.label
@@ -60,3 +69,19 @@ async def test_the_club_screen_shows_the_league_and_a_plot_of_the_chosen_person(
         await wait_for(pilot, lambda: "Calabresella" in str(screen.query_one("#club-title").render()), "the next game")
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "back home")
+
+
+async def test_the_club_screen_shows_only_the_roster_and_says_which_hands_are_not_rated():
+    """A table of keys nobody in this data folder played with: in the ledger, not in the league."""
+    from helpers.ledger_tables import play
+
+    from protocol.identity import Identity
+
+    _tables()
+    play(subfolder("transcripts") / "strangers.bin", [Identity.generate(), Identity.generate()], ["Zed", "Yan"])
+    app = BriscolaApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _club(pilot, app)
+        assert _labels(screen) == {"normal", "random", "easy"}  # not Zed, not Yan
+        note = str(screen.query_one("#club-note").render())
+        assert "4 verified tables in the ledger" in note and "not rated: someone at them is not in your roster" in note

@@ -307,11 +307,11 @@ def test_the_contracts_catch_an_import_up_and_textual_outside_the_client(tmp_pat
         (tmp_path / "briscola_tui" / f"{part}.py").write_text("")
     for part in ("options", "os_errors", "wording", "phrases", "render", "notes", "engine_words"):
         (tmp_path / "briscola_tui" / f"{part}.py").write_text("")  # (every layer the contracts name)
-    contracts = (ROOT / "pyproject.toml").read_text().split("[tool.importlinter]", 1)[1]
+    contracts = (ROOT / "pyproject.toml").read_text().split("\n[tool.importlinter]\n", 1)[1]
     contracts = contracts.replace('["engine", "protocol", "briscola_tui", "research", "bench"]', '["briscola_tui"]')
     parts = contracts.split("[[tool.importlinter.contracts]]")
     kept = [c for c in parts if 'id = "packages"' not in c and 'id = "sans-io"' not in c]
-    (tmp_path / "pyproject.toml").write_text("[tool.importlinter]" + "[[tool.importlinter.contracts]]".join(kept))
+    (tmp_path / "pyproject.toml").write_text("[tool.importlinter]\n" + "[[tool.importlinter.contracts]]".join(kept))
     done = lint_imports(tmp_path, {**os.environ, "PYTHONPATH": str(tmp_path)})
     assert done.returncode == 1, done.stdout + done.stderr
     assert "briscola_tui.net.client -> briscola_tui.tables.offline" in done.stdout, done.stdout

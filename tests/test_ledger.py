@@ -12,21 +12,29 @@ from pathlib import Path
 import pytest
 
 from briscola_tui.cli import main
+from briscola_tui.files.identity import identity_path
 from briscola_tui.ledger import check as checking
 from briscola_tui.ledger import store
-from briscola_tui.ledger.book import Ledger
+from briscola_tui.ledger.book import Fork, Ledger
 from briscola_tui.ledger.facts import Hand, Seat, Table
 from briscola_tui.ledger.ratings import START, rate
 from briscola_tui.ledger.stats import statistics
 from briscola_tui.tools.selfplay import selfplay
 from protocol.certificate import level_identity
 from protocol.codec import encode
-from protocol.identity import Identity
+from protocol.identity import Identity, fingerprint
 from protocol.transcript import Entry, Signed, parse_header
 from protocol.transcript_file import dump_transcript, load_transcript_prefix
-from tests.helpers.ledger_tables import play, resign
+from tests.helpers.ledger_tables import play, resign, stop
 
 ANNA, BRUNO = Identity.generate(), Identity.generate()
+
+
+@pytest.fixture(autouse=True)
+def anna_reads_the_ledger():
+    """The ledger is read from Anna's data folder: she is "me", and her roster holds the people
+    she played with."""
+    ANNA.save(identity_path())
 
 
 def ledger() -> Ledger:
@@ -38,6 +46,13 @@ def store_bytes() -> bytes:
     return path.read_bytes() if path.exists() else b""
 
 
+def kept_tables() -> tuple:
+    """What the ledger counts: its tables, the files that hold them, the forks (the refusals it
+    remembers, and the files it has read, aside)."""
+    state = Ledger.open().state
+    return state.tables, state.files, state.forks
+
+
 # --- ratings on a known series -------------------------------------------------------------
 
 
@@ -47,7 +62,7 @@ def _hand(number: int, people: list[str], sides, ranks) -> Hand:
 
 
 def test_ratings_move_the_right_way_for_a_known_series():
-    table = Table("t1", "h", "briscola", 2, "", 0.0, ())
+    table = Table("t1", "k", "h", "briscola", 2, "", 0.0, ())
     series = [(table, _hand(k, ["a", "b"], ((0,), (1,)), (0, 1))) for k in range(5)]
     ratings = rate(series)
     a, b = ratings.history[("a", "briscola")], ratings.history[("b", "briscola")]
@@ -59,7 +74,7 @@ def test_ratings_move_the_right_way_for_a_known_series():
 
 
 def test_chiamata_rates_caller_and_partner_against_three_and_a_void_hand_nobody():
-    table = Table("t2", "h", "chiamata", 5, "", 0.0, ())
+    table = Table("t2", "k", "h", "chiamata", 5, "", 0.0, ())
     won = _hand(0, ["c", "p", "x", "y", "z"], ((0, 1), (2, 3, 4)), (0, 1))
     void = Hand(1, won.seats, void=True, cheats=(2,))
     ratings = rate([(table, won), (table, void)])
@@ -141,14 +156,16 @@ def test_two_copies_of_one_table_count_once(tmp_path):
     assert ledger_.add([tmp_path / "seat.bt"]).verified == 0  # verified once: known by its hash
 
 
-def test_a_fork_is_refused_both_copies(tmp_path):
-    same = bytes(range(16))
-    play(tmp_path / "a.bt", [ANNA, BRUNO], ["Anna", "Bruno"], seed=1, table_id=same)
-    play(tmp_path / "b.bt", [ANNA, BRUNO], ["Anna", "Bruno"], seed=2, table_id=same)
+def test_a_fork_is_refused_both_copies_and_names_the_host_key(tmp_path):
+    host = Identity.generate()  # one host key signs two histories of its table
+    table = play(tmp_path / "a.bt", [ANNA, BRUNO], ["Anna", "Bruno"], seed=1, host=host)
+    play(tmp_path / "b.bt", [ANNA, BRUNO], ["Anna", "Bruno"], seed=2, host=host)
+    same = table.host.table_id
     ledger_ = ledger()
     assert ledger_.add([tmp_path / "a.bt"]).tables == 1
     added = ledger_.add([tmp_path / "b.bt"])
-    assert added.forks == [same.hex()] and "fork" in added.refused[0][1]
+    assert added.forks == [Fork(same.hex(), fingerprint(host.public_bytes))]
+    assert "fork" in added.refused[0][1] and fingerprint(host.public_bytes) in added.refused[0][1]
     assert ledger_.book().tables == []
     again = ledger_.add([tmp_path / "a.bt"])
     assert again.tables == 0 and "fork" in again.refused[0][1]
@@ -172,7 +189,7 @@ def test_a_forged_result_resigned_by_a_key_not_at_the_table_is_refused(tmp_path)
     ledger_ = ledger()
     added = ledger_.add([tmp_path / "forged.bt"])
     assert added.tables == 0 and f"entry {join} does not verify" in added.refused[0][1]
-    assert store_bytes() == b""
+    assert kept_tables() == ({}, {}, set())
     assert ledger_.book().persons == {}
 
 
@@ -234,7 +251,7 @@ def _bad_files(good: Path, folder: Path) -> dict[str, Path]:
 
 def test_bad_files_are_refused_with_one_line_each_and_the_ledger_is_unchanged(good, tmp_path, capsys):
     assert main(["ledger", "add", str(good)]) == 0
-    before = store_bytes()
+    before = kept_tables()
     bad = _bad_files(good, tmp_path)
     capsys.readouterr()
     assert main(["ledger", "add", *map(str, bad.values())]) == 1
@@ -245,7 +262,7 @@ def test_bad_files_are_refused_with_one_line_each_and_the_ledger_is_unchanged(go
     assert "cut short" in err[1] or "does not verify" in err[1]
     assert "not a briscola transcript" in err[2] and "not a briscola transcript" in err[3]
     assert "too large" in err[4]
-    assert store_bytes() == before
+    assert kept_tables() == before
 
 
 def test_the_store_survives_a_kill_mid_write(good, tmp_path):
@@ -268,9 +285,7 @@ def test_the_store_survives_a_kill_mid_write(good, tmp_path):
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=10)
     finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait(timeout=10)
+        stop(child)
     after = store_bytes()  # the old whole file, or (killed just after the rename) the new one
     assert after == before or len(store.decode(after).tables) == 3001
     assert len(ledger().book().tables) in (1, 3001)
@@ -284,7 +299,7 @@ from briscola_tui.ledger import store
 state = store.load(Path(sys.argv[1]))
 table = next(iter(state.tables.values()))
 for k in range(3000):  # a big ledger: its write takes a while (each table its own id, as read back)
-    state.tables[f"{k:032x}"] = dataclasses.replace(table, table_id=f"{k:032x}")
+    state.tables[(f"{k:032x}", table.host_key)] = dataclasses.replace(table, table_id=f"{k:032x}")
 print("writing", flush=True)
 while True:
     store.save(Path(sys.argv[1]), state)

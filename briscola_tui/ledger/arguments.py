@@ -38,6 +38,13 @@ def add_ledger_command(sub) -> None:
     person = actions.add_parser("person", help=_("one person's statistics, head to head against each other"))
     person.add_argument("who", help=_("a name, a fingerprint or a computer player's level"))
     _filters(person, argparse.SUPPRESS)
+    trust = actions.add_parser("trust", help=_("add a person to your roster by their key's fingerprint"))
+    trust.add_argument("fingerprint", help=_("their fingerprint, as briscola ledger or briscola verify shows it"))
+    untrust = actions.add_parser("untrust", help=_("take a person you trusted off your roster"))
+    untrust.add_argument("fingerprint", help=_("their fingerprint"))
+    actions.add_parser(
+        "roster", help=_("the people whose hands the league rates: you, those you played with, those you trust")
+    )
     export = actions.add_parser("export", help=_("the ratings or every rated hand as CSV or JSON"))
     export.add_argument("what", choices=("ratings", "hands"))
     export.add_argument("--format", choices=("csv", "json"), default="csv", dest="form")

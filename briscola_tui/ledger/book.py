@@ -1,46 +1,71 @@
 """The club ledger: verified tables in, ratings and statistics out.
 
 `Ledger.add` takes transcript files (this machine's, or any a friend sends): each is read
-(bounded), hashed, and verified once (a hash already verified is not again, and a file whose
-size and time are as when it was last read is not read again); a table is kept
-once however many copies arrive; copies of one table that disagree are a fork, and the table
-is refused with every copy. A file that does not verify is refused, named with the reason,
-and changes nothing. The store is written once per `add`, whole (store.py).
+(bounded, regular files only), hashed, and verified once (a hash already verified is not
+again, and a file whose size and time are as when it was last read is not read again). A
+table is the pair (table id, host key), kept once however many copies arrive. Two copies of
+one pair that disagree are a fork, a proof that the host key signed two histories: the table
+is refused with every copy, and the key named. A copy of a table whose id its host key makes
+(protocol/tableid.py) under another key is not that table: it is refused, whichever arrived
+first, and changes nothing. A file that does not verify is refused, named with the reason, and
+changes nothing. An `add` holds the ledger's lock from reading the store to writing it
+(store.py), so adds at once are merged, one after the other.
 
-`Ledger.book` rebuilds the ratings and the people from the kept tables alone.
+`Ledger.book` rebuilds the ratings and the people from the kept tables alone, rating only the
+hands of the reader's roster (roster.py).
 """
 
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from protocol.identity import fingerprint
 
 from ..files.folders import data_dir
-from ..language import _
+from ..files.identity import known_identity
+from ..language import N_, _
+from ..wording import count
 from . import store
 from .check import Refused, Unfinished, check, file_hash, read_bounded
-from .facts import Hand, Table, played
+from .facts import Hand, Table, id_is_key, played
 from .ratings import Ratings, rate
+from .roster import Roster, left_out, roster_of
+from .store import Pair, Refusal, Stamp
+
+OLDER = N_("the ledger was written by an older version: rebuilt from the {transcripts} it was read from")
+DAMAGED = N_("{path} was damaged (kept as {aside}): rebuilt from the {transcripts} the ledger keeps")
+MISSING = N_("{path} was missing: rebuilt from the {transcripts} the ledger keeps")
+"""What the ledger says when it rebuilds its file (`Ledger.notices`)."""
 
 LOCAL_FOLDERS = ("transcripts",)
 """Where this machine's transcripts are, under the data folder (the host's, each seat's copy,
 the offline tables')."""
 
 
+@dataclass(frozen=True)
+class Fork:
+    """A table whose host key signed two different histories: its id, and the key's fingerprint."""
+
+    table_id: str
+    host: str
+
+
 @dataclass
 class Added:
     """What an `add` did: files verified now, tables new, copies already kept, files refused
-    (path, why), the tables refused as forks now, and the transcripts of tables not ended yet
-    passed over (`add(quiet=True)`)."""
+    (path, why), the forks found now, the tables dropped now as not the table whose id they
+    copied (a line each), and the transcripts of tables not ended yet passed over
+    (`add(quiet=True)`)."""
 
     verified: int = 0
     tables: int = 0
     copies: int = 0
     refused: list[tuple[Path, str]] = field(default_factory=list)
-    forks: list[str] = field(default_factory=list)
+    forks: list[Fork] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
     unfinished: list[Path] = field(default_factory=list)  # (only when asked to pass over them quietly)
 
 
@@ -65,27 +90,48 @@ class Person:
         return " / ".join(self.names) if self.names else self.key[:8]
 
 
+@dataclass(frozen=True)
+class Unrated:
+    """Hands of a game family left out of the ratings, and why (in English: translate where shown)."""
+
+    family: str
+    reason: str
+    hands: int
+
+
 @dataclass
 class Book:
-    """The ledger rebuilt: tables in the order played, every hand with its table, the people
-    and the ratings."""
+    """The ledger rebuilt: tables in the order played, every hand with its table, the people,
+    the ratings, the roster, the roster's hands (everyone at them in it: what the ratings and
+    the league's figures count), and the hands left out of the ratings, by reason."""
 
     tables: list[Table]
     hands: list[tuple[Table, Hand]]
     persons: dict[str, Person]
     ratings: Ratings
+    roster: Roster
+    counted: list[tuple[Table, Hand]] = field(default_factory=list)
+    unrated: tuple[Unrated, ...] = ()
+
+
+class TrustError(ValueError):
+    """A fingerprint that names nobody, or more than one key; the message says which."""
 
 
 class Ledger:
-    """The ledger kept at `path` (the data folder's by default)."""
+    """The ledger kept at `path` (the data folder's by default), read as `me` (the hex of an
+    identity key; by default this data folder's, "" when it has none). `notices`: lines to show
+    once (a ledger file rebuilt, the trusted list damaged)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, me: str | None = None) -> None:
         self.path = path
-        self.state = store.load(path)
-        self.refusals: dict[str, tuple[bool, str]] = {
-            k: (bool(v[0]), str(v[1])) for k, v in store.load_cache(path, "refused.json").items()
-        }
-        self.seen: dict[str, list] = store.load_cache(path, "seen.json")  # path -> [size, mtime_ns, hash]
+        self.me = me if me is not None else (known_identity() or b"").hex()
+        self.notices: list[str] = []
+        with store.writing(path):
+            self.state = self._load()
+            self.trusted, damaged = store.load_trusted(path)
+        if damaged:
+            self.notices.append(damaged)
 
     @classmethod
     def open(cls, path: Path | None = None) -> Ledger:
@@ -96,27 +142,63 @@ class Ledger:
         root = data_dir()
         return sorted(p for name in LOCAL_FOLDERS for p in (root / name).glob("*") if p.is_file())
 
+    # --- reading the store (under its lock) ----------------------------------------------------
+
+    def _load(self) -> store.State:
+        """The store as it is now; rebuilt, with a line in `notices`, if it is damaged, missing
+        beside its copies, or of an older version."""
+        path = self.path
+        try:
+            state = store.load(path)
+        except store.Older:
+            self._rebuild(store.old_paths(path), OLDER)
+            store.drop_old_caches(path)
+            return self.state
+        except store.Damaged:
+            aside = store.put_aside(path)
+            self._rebuild([], DAMAGED, aside=aside.name)
+            return self.state
+        if not path.exists() and store.kept_copies(path):
+            self._rebuild([], MISSING)
+            return self.state
+        return state
+
+    def _rebuild(self, more: list[Path], words: str, **fields: str) -> None:
+        """The store made again from the copies it keeps (and `more` files) and written, and
+        `words` said about it (with `path`, `transcripts` and `fields`)."""
+        self.state = store.State()
+        paths = [*store.kept_copies(self.path), *more]
+        self._take(paths, quiet=True)
+        store.save(self.path, self.state)
+        transcripts = count(len(paths), "transcript")
+        self.notices.append(_(words).format(path=self.path, transcripts=transcripts, **fields))
+
+    # --- adding files ---------------------------------------------------------------------------
+
     def add(self, paths: list[Path], quiet: bool = False) -> Added:
-        """Verify and keep each file's table (see the module doc); the store written once.
-        `quiet`: a table not ended yet is passed over, not refused (this machine's own)."""
-        added, state, refusals, seen = Added(), self.state, len(self.refusals), dict(self.seen)
-        before = (len(state.files), len(state.forks), sum(t.time for t in state.tables.values()))
+        """Verify and keep each file's table (see the module doc); the store read again and
+        written once, under its lock. `quiet`: a table not ended yet is passed over, not
+        refused (this machine's own)."""
+        with store.writing(self.path):
+            self.state = self._load()
+            before = store.encode(self.state)
+            added = self._take([Path(p) for p in paths], quiet)
+            if store.encode(self.state) != before:
+                store.save(self.path, self.state)
+        return added
+
+    def _take(self, paths: list[Path], quiet: bool) -> Added:
+        added = Added()
         for path in paths:
             try:
-                self._add_one(Path(path), added)
+                self._add_one(path, added)
             except Unfinished as why:
                 if quiet:
-                    added.unfinished.append(Path(path))
+                    added.unfinished.append(path)
                 else:
-                    added.refused.append((Path(path), str(why)))
+                    added.refused.append((path, str(why)))
             except Refused as why:
-                added.refused.append((Path(path), str(why)))
-        if (len(state.files), len(state.forks), sum(t.time for t in state.tables.values())) != before:
-            store.save(self.path, state)  # (every change adds a file's hash, a fork, or an earlier copy's time)
-        if len(self.refusals) != refusals:
-            store.save_cache(self.path, "refused.json", {k: list(v) for k, v in self.refusals.items()})
-        if self.seen != seen:
-            store.save_cache(self.path, "seen.json", self.seen)
+                added.refused.append((path, str(why)))
         return added
 
     def _digest(self, path: Path) -> tuple[str, bytes | None]:
@@ -124,21 +206,21 @@ class Ledger:
         when it was last read and that hash is already known (`seen`)."""
         try:
             status = os.stat(path)
-            stamp: list | None = [status.st_size, status.st_mtime_ns]
         except OSError:
-            stamp = None
+            status = None
         key = str(path.absolute())
-        cached = self.seen.get(key)
-        if stamp and cached and len(cached) == 3 and cached[:2] == stamp and self._verified(cached[2]):
-            return cached[2], None
+        seen = self.state.seen.get(key)
+        if status and seen and (seen.size, seen.mtime_ns) == (status.st_size, status.st_mtime_ns):
+            if self._verified(seen.digest):
+                return seen.digest, None
         data = read_bounded(path)
         digest = file_hash(data)
-        if stamp:
-            self.seen[key] = [*stamp, digest]
+        if status:
+            self.state.seen[key] = Stamp(status.st_size, status.st_mtime_ns, digest)
         return digest, data
 
-    def _verified(self, digest) -> bool:
-        return digest in self.state.files or digest in self.refusals
+    def _verified(self, digest: str) -> bool:
+        return digest in self.state.files or digest in self.state.refused
 
     def _known(self, digest: str, added: Added) -> bool:
         """A file verified before: True for a copy of a kept table; Refused as it was before."""
@@ -146,12 +228,12 @@ class Ledger:
         known = state.files.get(digest)
         if known is not None:
             if known in state.forks:
-                raise Refused(_("a copy of table {id}, whose copies disagree (a fork)").format(id=known))
+                raise Refused(_fork_copy(known))
             added.copies += 1
             return True
-        if digest in self.refusals:  # refused before: verified once, as any file
-            unfinished, why = self.refusals[digest]
-            raise (Unfinished if unfinished else Refused)(why)
+        refusal = state.refused.get(digest)
+        if refusal is not None:  # refused before: verified once, as any file
+            raise (Unfinished if refusal.unfinished else Refused)(refusal.why)
         return False
 
     def _add_one(self, path: Path, added: Added) -> None:
@@ -159,42 +241,145 @@ class Ledger:
         if self._known(digest, added):
             return
         assert data is not None  # (a hash not read again is a known one)
-        state = self.state
         try:
             table = check(data, _written(path))
         except Refused as why:
-            self.refusals[digest] = (isinstance(why, Unfinished), str(why))
+            self.state.refused[digest] = Refusal(isinstance(why, Unfinished), str(why))
             raise
         added.verified += 1
-        if table.table_id in state.forks:
-            state.files[digest] = table.table_id
-            raise Refused(_("a copy of table {id}, whose copies disagree (a fork)").format(id=table.table_id))
-        kept = state.tables.get(table.table_id)
-        state.files[digest] = table.table_id
+        self._keep(table, digest, data, added)
+
+    def _keep(self, table: Table, digest: str, data: bytes, added: Added) -> None:
+        """Keep a verified table's copy: a new table, a copy of a kept one, or a fork (Refused),
+        unless it copies the id of a table whose id is its key (Refused, changing nothing)."""
+        state, pair = self.state, table.identity
+        owner = self._owner(table)
+        if owner:
+            why = _not_that_table(table.table_id, owner, table.host_key)
+            state.refused[digest] = Refusal(False, why)
+            raise Refused(why)
+        state.files[digest] = pair
+        if pair in state.forks:
+            raise Refused(_fork_copy(pair))
+        kept = state.tables.get(pair)
         if kept is None:
-            state.tables[table.table_id] = table
+            state.tables[pair] = table
+            store.keep_copy(self.path, digest, data, table.time)
             added.tables += 1
+            if table.claims_its_id:
+                self._drop_impostors(table, added)
         elif kept.head == table.head:
             if table.time < kept.time:  # the earliest copy says when it was played
-                state.tables[table.table_id] = table
+                state.tables[pair] = table
+                for kept_digest in [d for d, p in state.files.items() if p == pair]:
+                    store.retime_copy(self.path, kept_digest, table.time)
             added.copies += 1
         else:
-            del state.tables[table.table_id]
-            state.forks.add(table.table_id)
-            added.forks.append(table.table_id)
+            del state.tables[pair]
+            state.forks.add(pair)
+            store.keep_copy(self.path, digest, data, kept.time)  # (a rebuild finds the fork again)
+            added.forks.append(Fork(table.table_id, fingerprint(bytes.fromhex(table.host_key))))
             raise Refused(
-                _("disagrees with another copy of table {id} (a fork): both are refused").format(id=table.table_id)
+                _(
+                    "disagrees with another copy of table {id}: host key {key} signed two different "
+                    "histories (a fork); both are refused"
+                ).format(id=table.table_id, key=fingerprint(bytes.fromhex(table.host_key)))
             )
+
+    def _owner(self, table: Table) -> str:
+        """The host key (hex) of a table held whose id its key makes, when `table` has that id
+        under another key; "" when there is none."""
+        if table.claims_its_id:
+            return ""
+        held = [*self.state.tables, *self.state.forks]
+        return next((k for i, k in held if i == table.table_id and k != table.host_key and id_is_key(i, k)), "")
+
+    def _drop_impostors(self, table: Table, added: Added) -> None:
+        """Tables held under `table`'s id with another key, now known not to be that table:
+        dropped, their files refused from now on (they had arrived first)."""
+        state = self.state
+        for pair in [p for p in [*state.tables, *state.forks] if p[0] == table.table_id and p != table.identity]:
+            why = _not_that_table(table.table_id, table.host_key, pair[1])
+            state.tables.pop(pair, None)
+            state.forks.discard(pair)
+            for digest in [d for d, p in state.files.items() if p == pair]:
+                del state.files[digest]
+                state.refused[digest] = Refusal(False, why)
+                store.drop_copy(self.path, digest)
+            added.dropped.append(why)
+
+    # --- the roster's additions -------------------------------------------------------------------
+
+    def trust(self, given: str) -> str:
+        """Add the key whose fingerprint starts with `given` to the roster; its hex. TrustError
+        if it names nobody in the ledger, or more than one key."""
+        with store.writing(self.path):
+            self.trusted, _damaged = store.load_trusted(self.path)
+            key = _one_key(given, self._keys())
+            self.trusted = self.trusted | {key}
+            store.save_trusted(self.path, self.trusted)
+        return key
+
+    def untrust(self, given: str) -> str:
+        """Take the trusted key whose fingerprint starts with `given` off the list; its hex."""
+        with store.writing(self.path):
+            self.trusted, _damaged = store.load_trusted(self.path)
+            key = _one_key(given, set(self.trusted))
+            self.trusted = self.trusted - {key}
+            store.save_trusted(self.path, self.trusted)
+        return key
+
+    def _keys(self) -> set[str]:
+        """Every person's key in the ledger: who sat, and who ran a computer player."""
+        return {s.vouched_by for t in self.state.tables.values() for h in t.hands for s in h.seats if s.vouched_by}
+
+    # --- the book -----------------------------------------------------------------------------------
 
     def book(self, game: str | None = None, since: float | None = None, until: float | None = None) -> Book:
         """Everything rebuilt from the kept tables; `game`, `since`, `until` keep only those
-        tables (ratings then count only their hands)."""
-        tables = sorted(self.state.tables.values(), key=lambda t: (t.time, t.table_id))
+        tables (ratings then count only their hands). Only the roster's hands are rated."""
+        roster = roster_of(self.state.tables.values(), self.me, self.trusted)
+        tables = sorted(self.state.tables.values(), key=lambda t: (t.time, t.table_id, t.host_key))
         tables = [t for t in tables if _kept(t, game, since, until)]
         hands = [(t, h) for t in tables for h in t.hands]
-        return Book(tables, hands, persons(hands), rate(hands))
+        counted, unrated = [], Counter[tuple[str, str]]()
+        for table, hand in hands:
+            why = left_out(roster, hand)
+            if not why:
+                counted.append((table, hand))
+            elif hand.rated:
+                unrated[(table.game, why)] += 1
+        left = tuple(Unrated(g, why, n) for (g, why), n in sorted(unrated.items()))
+        return Book(tables, hands, persons(hands), rate(counted), roster, counted, left)
 
     rebuild = book
+
+
+def _one_key(given: str, keys: set[str]) -> str:
+    """The one key of `keys` whose fingerprint starts with `given` (8 hex digits or more)."""
+    wanted = given.strip().lower()
+    if len(wanted) < 8 or any(c not in "0123456789abcdef" for c in wanted):
+        raise TrustError(_("{given} is not a fingerprint (8 to 16 hex digits)").format(given=given))
+    found = sorted(k for k in keys if fingerprint(bytes.fromhex(k)).startswith(wanted))
+    if not found:
+        raise TrustError(_("nobody in the ledger has the fingerprint {given}").format(given=given))
+    if len(found) > 1:
+        raise TrustError(
+            _("{given} is the start of {n} fingerprints: give more of it").format(given=given, n=len(found))
+        )
+    return found[0]
+
+
+def _fork_copy(pair: Pair) -> str:
+    return _("a copy of table {id}, whose host key {key} signed two different histories (a fork)").format(
+        id=pair[0], key=fingerprint(bytes.fromhex(pair[1]))
+    )
+
+
+def _not_that_table(table_id: str, owner: str, other: str) -> str:
+    return _("not table {id} (signed by another key): that id is host key {owner}'s, this copy is {other}'s").format(
+        id=table_id, owner=fingerprint(bytes.fromhex(owner)), other=fingerprint(bytes.fromhex(other))
+    )
 
 
 def _kept(table: Table, game: str | None, since: float | None, until: float | None) -> bool:

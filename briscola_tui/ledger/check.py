@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 from pathlib import Path
 
 from engine.bots import PLAYERS
@@ -20,7 +19,7 @@ from protocol.audit import ABSENT, Verdict
 from protocol.certificate import level_identity
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.session import TableSession
-from protocol.transcript import entry_hash
+from protocol.transcript import HOST, entry_hash
 from protocol.transcript_file import NotATranscript, OldTranscript, TranscriptReader
 
 from ..engine_words import protocol_error_words
@@ -28,12 +27,14 @@ from ..games import presentation
 from ..language import _
 from ..os_errors import os_error_words
 from .facts import Hand, Seat, Table
+from .regular import NotRegular, TooLarge, read_regular
 
 MAX_FILE = 64 * 1024 * 1024
 """The largest transcript the ledger reads (a 100-hand Chiamata series is about 12 MB)."""
 
 LEVELS: dict[str, str] = {level_identity(name).public_bytes.hex(): name for name in PLAYERS}
-"""The identity key of each computer player's level, by its hex."""
+"""The identity key of each computer player's level, by its hex: what older transcripts certified
+a computer seat with (anyone holds it, so it says nothing of who ran the seat)."""
 
 
 class Refused(ValueError):
@@ -46,20 +47,20 @@ class Unfinished(Refused):
 
 
 def read_bounded(path: Path) -> bytes:
-    """The file's bytes; Refused if it cannot be read or is larger than MAX_FILE (not read then)."""
+    """The file's bytes; Refused at once if it is not a regular file (a FIFO is never waited
+    on), cannot be read, or is larger than MAX_FILE (not read then)."""
     try:
-        with open(path, "rb") as stream:
-            size = os.fstat(stream.fileno()).st_size
-            data = stream.read(MAX_FILE + 1) if size <= MAX_FILE else b""
-    except OSError as error:
-        raise Refused(_("cannot be read: {why}").format(why=os_error_words(error))) from None
-    if size > MAX_FILE or len(data) > MAX_FILE:
+        return read_regular(path, MAX_FILE)
+    except NotRegular:
+        raise Refused(_("not a regular file (a FIFO, a device or a folder)")) from None
+    except TooLarge as error:
         raise Refused(
             _("too large for a transcript ({size} MB; at most {most} MB)").format(
-                size=max(size, len(data)) // 2**20, most=MAX_FILE // 2**20
+                size=error.size // 2**20, most=MAX_FILE // 2**20
             )
-        )
-    return data
+        ) from None
+    except OSError as error:
+        raise Refused(_("cannot be read: {why}").format(why=os_error_words(error))) from None
 
 
 def file_hash(data: bytes) -> str:
@@ -116,6 +117,7 @@ class _Facts:
         table = session.table
         return Table(
             session.transcript.table_id.hex(),
+            session.keys[HOST].hex(),
             head,
             table.game,
             table.players,
@@ -127,10 +129,15 @@ class _Facts:
 
 
 def person_of(session: TableSession, seat: int) -> Seat:
-    """Who holds `seat` now: the identity its key's certificate names, else the key itself."""
-    key = session.keys[seat]
-    person = session.certified.get(key, key).hex()
-    return Seat(person, session.names.get(seat, ""), LEVELS.get(person, ""))
+    """Who holds `seat` now: the identity its key's certificate names, else the key itself; a
+    computer seat is its level, run by the identity that certified it (by nobody known when an
+    older transcript certified it with the level's own key)."""
+    key, name = session.keys[seat], session.names.get(seat, "")
+    identity = session.certified.get(key, key).hex()
+    level = session.runs.get(key, "")
+    if level:
+        return Seat(level_identity(level).public_bytes.hex(), name, level, runner=identity)
+    return Seat(identity, name, LEVELS.get(identity, ""))
 
 
 def hand_facts(session: TableSession, verdict: Verdict) -> Hand:

@@ -1,7 +1,9 @@
-"""`briscola ledger`: show the league, add transcripts, one person's statistics, export.
+"""`briscola ledger`: show the league, add transcripts, one person's statistics, export, and the
+roster (`trust`, `untrust`, `roster`).
 
 Exit status: 0; 1 when a file was refused (each named on standard error, one line, with the
-reason), or the ledger's own file cannot be read, or the person asked for is not found.
+reason), or the ledger's own file cannot be read, or the person asked for is not found, or a
+fingerprint names nobody (or more than one key).
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from protocol.identity import fingerprint
+
 from ..files.atomic import replace_file
 from ..language import _
 from ..os_errors import os_error_words
 from ..tools.verify import clean
 from . import report
-from .book import Added, Ledger
+from .book import Added, Ledger, TrustError
 from .export import export
 from .stats import statistics
 from .store import StoreError
@@ -27,17 +31,29 @@ def ledger_command(args: argparse.Namespace, out=None, err=None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
     try:
         ledger = Ledger.open()
+        return _run(ledger, args, out, err)
     except StoreError as error:
         print(clean(f"{PROG}: {error}"), file=err)
         return 1
+
+
+def _run(ledger: Ledger, args: argparse.Namespace, out, err) -> int:
     action = getattr(args, "ledger_action", None)
     if action == "add":
         added = ledger.add([Path(f) for f in args.files])
+        say_notices(ledger, err)
         say_added(added, out, err)
         return 1 if added.refused else 0
     if not args.no_scan:
         say_refused(ledger.add(ledger.local_files(), quiet=True), err)
+    say_notices(ledger, err)
+    if action in ("trust", "untrust"):
+        return _trust(ledger, action, args.fingerprint, out, err)
     book = ledger.book(args.game, args.since, args.until)
+    if action == "roster":
+        for line in report.roster_lines(book):
+            print(clean(line), file=out)
+        return 0
     if action == "export":
         return _export(book, args, out, err)
     if action == "person":
@@ -45,6 +61,8 @@ def ledger_command(args: argparse.Namespace, out=None, err=None) -> int:
     lines = [line for family in report.families(book) for line in [*report.league_lines(book, family), ""]]
     if not lines:
         lines = [_("no rated hands yet: play a table, or add the transcripts friends send (briscola ledger add)")]
+    if not book.roster.me:
+        lines.insert(0, _("no identity key in this data folder yet: the league is only the people you trust"))
     for line in lines:
         print(clean(line), file=out)
     return 0
@@ -60,14 +78,38 @@ def say_added(added: Added, out, err) -> None:
     )
 
 
+def say_notices(ledger: Ledger, err) -> None:
+    """The lines the ledger has to say once (its file rebuilt, the trusted list damaged)."""
+    for line in ledger.notices:
+        print(clean(f"{PROG}: {line}"), file=err)
+    ledger.notices.clear()
+
+
 def say_refused(added: Added, err) -> None:
     for path, why in added.refused:
         print(clean(_("{prog}: {path}: refused: {why}").format(prog=PROG, path=path, why=why)), file=err)
-    for table in added.forks:
+    for fork in added.forks:
         print(
-            clean(_("{prog}: table {id}: its copies disagree (a fork); none counts").format(prog=PROG, id=table)),
+            clean(
+                _("{prog}: table {id}: host key {key} signed two different histories (a fork); none counts").format(
+                    prog=PROG, id=fork.table_id, key=fork.host
+                )
+            ),
             file=err,
         )
+    for why in added.dropped:
+        print(clean(_("{prog}: a table kept before is dropped: {why}").format(prog=PROG, why=why)), file=err)
+
+
+def _trust(ledger: Ledger, action: str, given: str, out, err) -> int:
+    try:
+        key = ledger.trust(given) if action == "trust" else ledger.untrust(given)
+    except TrustError as error:
+        print(clean(f"{PROG}: {error}"), file=err)
+        return 1
+    said = _("trusted: {key}") if action == "trust" else _("no longer trusted: {key}")
+    print(said.format(key=fingerprint(bytes.fromhex(key))), file=out)
+    return 0
 
 
 def _person(book, who: str, stats, out, err) -> int:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from protocol.tableid import derived
+
 BOT = "bot"
 PERSON = "person"
 
@@ -15,12 +17,21 @@ PERSON = "person"
 @dataclass(frozen=True)
 class Seat:
     """Who held a seat for one hand: `person` is the hex of the identity key (its certificate's,
-    or the seat key itself without one); `name` the label the join gave; `level` a computer
-    player's level when the identity is that level's key."""
+    or the seat key itself without one; for a computer seat, its level's key); `name` the label
+    the join gave; `level` a computer player's level; `runner` the hex of the identity key of
+    the person who ran that computer player ("" when unknown: an older transcript certified it
+    with the level's public key, which anyone holds)."""
 
     person: str
     name: str
     level: str = ""
+    runner: str = ""
+
+    @property
+    def vouched_by(self) -> str:
+        """Whose word this seat's results rest on: the person, or who ran the computer player
+        ("" when nobody known)."""
+        return self.runner if self.level else self.person
 
 
 @dataclass(frozen=True)
@@ -55,11 +66,14 @@ class Hand:
 
 @dataclass(frozen=True)
 class Table:
-    """A verified table: its id and last entry's hash (`head`), what was played, when (the
-    earliest time a copy of its transcript was written, seconds since the epoch) and its hands.
-    `cheats`: people named outside any hand (the first-dealer coin, a seating)."""
+    """A verified table: its id, its host's key (hex) and last entry's hash (`head`), what was
+    played, when (the earliest time a copy of its transcript was written, seconds since the
+    epoch) and its hands. `cheats`: people named outside any hand (the first-dealer coin, a
+    seating). A table is the pair (id, host key): a copy of a public id under another key is
+    another table, or none (`claims_its_id`)."""
 
     table_id: str
+    host_key: str
     head: str
     game: str
     players: int
@@ -67,6 +81,21 @@ class Table:
     time: float
     hands: tuple[Hand, ...]
     cheats: tuple[str, ...] = ()
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        return (self.table_id, self.host_key)
+
+    @property
+    def claims_its_id(self) -> bool:
+        """The id is the host key's own (protocol/tableid.py): no other key can make a table of
+        that id. False for tables made before ids were derived (their id was random)."""
+        return id_is_key(self.table_id, self.host_key)
+
+
+def id_is_key(table_id: str, host_key: str) -> bool:
+    """The table id (hex) is the one the host key (hex) makes: see `Table.claims_its_id`."""
+    return derived(bytes.fromhex(table_id), bytes.fromhex(host_key))
 
 
 def played(table: Table, game: str | None) -> bool:
@@ -79,6 +108,7 @@ def table_to_json(table: Table) -> dict:
     """A Table as plain JSON values."""
     return {
         "table_id": table.table_id,
+        "host_key": table.host_key,
         "head": table.head,
         "game": table.game,
         "players": table.players,
@@ -92,7 +122,7 @@ def table_to_json(table: Table) -> dict:
 def _hand_to_json(hand: Hand) -> dict:
     return {
         "number": hand.number,
-        "seats": [[s.person, s.name, s.level] for s in hand.seats],
+        "seats": [[s.person, s.name, s.level, s.runner] for s in hand.seats],
         "score": list(hand.score),
         "points": list(hand.points),
         "sides": [list(side) for side in hand.sides],
@@ -107,7 +137,8 @@ def _hand_to_json(hand: Hand) -> dict:
 def table_from_json(data: dict) -> Table:
     """The Table `table_to_json` wrote; KeyError, TypeError or ValueError if it is not one."""
     return Table(
-        table_id=str(data["table_id"]),
+        table_id=_hex(data["table_id"], 16),
+        host_key=_hex(data["host_key"], 32),
         head=str(data["head"]),
         game=str(data["game"]),
         players=int(data["players"]),
@@ -121,7 +152,7 @@ def table_from_json(data: dict) -> Table:
 def _hand_from_json(data: dict) -> Hand:
     return Hand(
         number=int(data["number"]),
-        seats=tuple(Seat(str(p), str(n), str(lv)) for p, n, lv in data["seats"]),
+        seats=tuple(Seat(str(p), str(n), str(lv), str(r)) for p, n, lv, r in data["seats"]),
         score=tuple(int(x) for x in data["score"]),
         points=tuple(int(x) for x in data["points"]),
         sides=tuple(tuple(int(s) for s in side) for side in data["sides"]),
@@ -131,3 +162,10 @@ def _hand_from_json(data: dict) -> Hand:
         absent=tuple(int(s) for s in data["absent"]),
         contract=dict(data["contract"]),
     )
+
+
+def _hex(value: object, size: int) -> str:
+    """`value` if it is the hex of `size` bytes; ValueError otherwise."""
+    if not isinstance(value, str) or len(bytes.fromhex(value)) != size:
+        raise ValueError(f"expected {size} bytes in hex")
+    return value

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..language import _
+from protocol.identity import fingerprint
+
+from ..language import _, n_
 from ..wording import count
 from .book import Book, Person
 from .facts import played
@@ -42,9 +44,14 @@ class Row:
     trend: str
 
 
+def league_statistics(book: Book, family: str) -> dict[str, Stats]:
+    """The statistics the league shows: over the roster's hands of `family`."""
+    return statistics([(t, h) for t, h in book.counted if played(t, family)])
+
+
 def league_rows(book: Book, family: str) -> list[Row]:
-    """Everyone rated in `family`, best first (the win rate over that family's hands)."""
-    stats = statistics([(t, h) for t, h in book.hands if played(t, family)])
+    """Everyone rated in `family`, best first (the win rate over the roster's hands of it)."""
+    stats = league_statistics(book, family)
     rated = [(key, r) for (key, fam), r in book.ratings.now.items() if fam == family]
     rated.sort(key=lambda item: (-item[1].mu, item[1].sigma, item[0]))
     rows = []
@@ -66,7 +73,8 @@ def league_rows(book: Book, family: str) -> list[Row]:
 
 
 def families(book: Book) -> list[str]:
-    return sorted({fam for _key, fam in book.ratings.now})
+    """The game families with rated hands, or hands left out of the ratings (said why)."""
+    return sorted({fam for _key, fam in book.ratings.now} | {left.family for left in book.unrated})
 
 
 def percent(value: float | None) -> str:
@@ -76,6 +84,7 @@ def percent(value: float | None) -> str:
 def league_lines(book: Book, family: str) -> list[str]:
     lines = [
         _("{game}: {hands}").format(game=family, hands=count(_rated_hands(book, family), "rated hand")),
+        *unrated_lines(book, family),
         _("  #  player                     key       rating     hands  won  trend"),
     ]
     for row in league_rows(book, family):
@@ -88,7 +97,36 @@ def league_lines(book: Book, family: str) -> list[str]:
 
 
 def _rated_hands(book: Book, family: str) -> int:
-    return sum(1 for table, hand in book.hands if played(table, family) and hand.rated)
+    return sum(1 for table, _hand, _moves in book.ratings.changes if played(table, family))
+
+
+def unrated_lines(book: Book, family: str) -> list[str]:
+    """The hands of `family` left out of the ratings, once per reason: "  3 hands not rated:
+    someone at them is not in your roster"."""
+    return [
+        n_("  {n} hand not rated: {why}", "  {n} hands not rated: {why}", left.hands).format(
+            n=left.hands, why=_(left.reason)
+        )
+        for left in book.unrated
+        if left.family == family
+    ]
+
+
+def roster_lines(book: Book) -> list[str]:
+    """The roster: each person in it, why, and the fingerprint to compare aloud."""
+    roster = book.roster
+    lines = []
+    if not roster.me:
+        lines.append(
+            _(
+                "no identity key in this data folder yet: your roster is only the people you trust (briscola ledger trust)"
+            )
+        )
+    for key in roster.members:
+        person = book.persons.get(key)
+        label = person.label if person else "–"  # (who only ran a computer player: no name seen)
+        lines.append(f"  {label[:26]:<26} {fingerprint(bytes.fromhex(key))}  {_(roster.why(key))}")
+    return lines
 
 
 def person_lines(book: Book, key: str, stats: dict[str, Stats]) -> list[str]:

@@ -326,6 +326,7 @@ class Client:
                 self.options.name,
                 self.session_class,
                 self.options.person,
+                self.options.bot_level,
             )
             self.log, session, owed = await asyncio.to_thread(rebuild, *args)
             if not derived(self.table_id, session.keys.get(HOST, b"")):

@@ -12,7 +12,6 @@ from engine import bots as players
 from engine.game import OptionError
 from engine.games import make
 from engine.text import normal_name, visible
-from protocol.certificate import level_identity
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.host import Host
 from protocol.identity import Identity, KeyFileError
@@ -21,8 +20,9 @@ from protocol.session import TableSession
 from protocol.transcript_file import NotATranscript
 
 from ..engine_words import error_words, name_problem_words, protocol_error_words
-from ..files.folders import InUse, data_dir, hold_lock, own_file, subfolder
+from ..files.folders import InUse, hold_lock, own_file, subfolder
 from ..files.hosted import HostedTable
+from ..files.identity import own_identity
 from ..files.storage import FileSeatStore, TranscriptFile
 from ..files.table_keys import new_table_key, save_code, saved_code, table_key
 from ..language import _, n_
@@ -300,11 +300,13 @@ def _host_bots(host: Host, options: HostOptions, entries: list[bytes], level: st
     session = host.session
     player = players.get(level)
     out = {}
-    person = level_identity(level)  # each one's key vouched for by its level's: the ledger rates levels
+    person = own_identity()  # each one's key vouched for by this account, as `level`: the ledger knows who ran it
     for seat in range(session.players - options.bots, session.players):
         identity = Identity.load_or_create(_bot_key(host.table_id, seat))
         store = FileSeatStore.for_seat(host.table_id, seat)
-        bot, owed = TableSession.resume(seat, identity, store, entries, name=bot_name(seat), person=person)
+        bot, owed = TableSession.resume(
+            seat, identity, store, entries, name=bot_name(seat), person=person, bot_level=level
+        )
         out[seat] = Bot(bot, player, random.Random(), owed)
     return out
 
@@ -324,12 +326,12 @@ def _replacement_files(table_id: bytes, seat: int) -> tuple[Path, Path]:
 def kept_replacement(table_id: bytes, seat: int, entries: list[bytes], level: str) -> tuple[TableSession, list[bytes]]:
     """A computer player of `level` taking `seat` with a new key and an empty store, both on disk
     before its join is signed (a leftover of an earlier try, whose join never got in, is
-    replaced); its key vouched for by its level's, as the host's other computer players'."""
+    replaced); its key vouched for by this account as `level`, as the host's other computer players'."""
     key, store_path = _replacement_files(table_id, seat)
     identity = Identity.generate()
     identity.save(key)
     store_path.unlink(missing_ok=True)
-    return replacement_seat(seat, entries, identity, FileSeatStore(store_path), level_identity(level))
+    return replacement_seat(seat, entries, identity, FileSeatStore(store_path), own_identity(), level)
 
 
 def _replacement_bots(host: Host, options: HostOptions, entries: list[bytes], level: str) -> dict[int, Bot]:
@@ -342,7 +344,7 @@ def _replacement_bots(host: Host, options: HostOptions, entries: list[bytes], le
         identity = _kept_key(key, session.keys.get(seat))
         if identity is None:
             continue
-        bot, owed = replacement_seat(seat, entries, identity, FileSeatStore(store), level_identity(level))
+        bot, owed = replacement_seat(seat, entries, identity, FileSeatStore(store), own_identity(), level)
         out[seat] = Bot(bot, players.get(level), random.Random(), owed)
     return out
 
@@ -372,7 +374,8 @@ def join_options(options: JoinOptions) -> Options:
         options.seat,
         player,
         retry_seconds=options.retry,
-        person=level_identity(options.bot) if options.bot else None,  # the ledger rates the level, not the account
+        person=own_identity() if options.bot else None,  # the ledger rates the level, run by this account
+        bot_level=options.bot or "",
         table=_announced(options.table),
     )
 
@@ -398,7 +401,7 @@ def player_identity() -> Identity:
         hold_lock("player")
     except InUse as error:
         raise SetupError(str(error)) from None
-    return Identity.load_or_create(own_file(data_dir() / "identity.key"))
+    return own_identity()
 
 
 def join_command(options: JoinOptions) -> int:

@@ -81,7 +81,8 @@ class Options:
     seat: int = -1
     player: Player | None = None  # a computer player `play(view, rng)`, or None: a person on stdin
     retry_seconds: float = 60.0  # how long to keep trying to reconnect
-    person: Identity | None = None  # who vouches for the seat's key in the join (`join --bot`: its level)
+    person: Identity | None = None  # who vouches for the seat's key in the join (`join --bot`: who runs it)
+    bot_level: str = ""  # `join --bot`: the computer level `person` runs at the seat, named in the certificate
     table: bytes | None = None  # the table the LAN named for this address (None: any table there)
 
 

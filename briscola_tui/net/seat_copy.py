@@ -27,11 +27,12 @@ def rebuild(
     name: str,
     session_class: type[TableSession] = TableSession,
     person: Identity | None = None,
+    bot_level: str = "",
 ) -> tuple[TranscriptFile, TableSession, list[bytes]]:
     """This client's transcript file, a fresh session from the whole transcript and the seat's
     store (a restart resumes here), and what the seat owes the table. `seat` None: a spectator.
-    `person`: the identity that vouches for the seat's key in its join (a computer level's for
-    `join --bot`), None: the key is the person's own."""
+    `person`: the identity that vouches for the seat's key in its join (for `join --bot`, the
+    account's, naming `bot_level`), None: the key is the person's own."""
     log = open_log(table_id, seat, entries)
     if seat is None:
         session = TableSession(None)
@@ -41,7 +42,9 @@ def rebuild(
     assert identity is not None  # (a player joins with its key)
     store = FileSeatStore.for_seat(table_id, seat)
     replacing = taken_over(entries, seat, identity.public_bytes)
-    session, owed = session_class.resume(seat, identity, store, entries, name=name, replacing=replacing, person=person)
+    session, owed = session_class.resume(
+        seat, identity, store, entries, name=name, replacing=replacing, person=person, bot_level=bot_level
+    )
     return log, session, owed
 
 

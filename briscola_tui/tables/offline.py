@@ -26,16 +26,15 @@ from engine import bots
 from engine.games import make
 from engine.state import Action
 from engine.view import SeatView
-from protocol.certificate import level_identity
 from protocol.errors import ProtocolError
 from protocol.events import Event
 from protocol.host import Host
-from protocol.identity import Identity, KeyFileError
+from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.reasons import Reason
 from protocol.session import Shared, TableSession
 
-from ..files.folders import data_dir, own_file
+from ..files.identity import own_identity
 from ..files.saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
 from ..files.storage import QuickSeatStore, StoreError, TranscriptFile, fixed_store
 from ..language import _
@@ -49,15 +48,15 @@ NAMES = ("you", "Bea", "Carlo", "Dora", "Elio", "Fede")
 
 
 def _certify(sessions: dict[int, TableSession], level: str) -> None:
-    """Seat 0's key vouched for by this account's identity key, each computer player's by its
-    level's, in their joins: the club ledger ties the person's games together and rates the
-    levels (no certificate for the person if the key cannot be read)."""
+    """Every seat's key vouched for by this account's identity key in its join, each computer
+    player's as `level` ("normal, run by you"): the club ledger ties the person's games together
+    and rates the levels they ran (no certificates if the key cannot be read)."""
     try:
-        person: Identity | None = Identity.load_or_create(own_file(data_dir() / "identity.key"))
-    except (OSError, KeyFileError):
+        person: Identity | None = own_identity()
+    except OSError:  # (NotAKey too)
         person = None
     for seat, session in sessions.items():
-        session.person = person if seat == 0 else level_identity(level)
+        session.person, session.bot_level = person, ("" if seat == 0 else level)
 
 
 class OfflineTable:

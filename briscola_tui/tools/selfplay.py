@@ -11,7 +11,6 @@ from briscola_tui.tools.cheaters import CHEATS, cheat_chooser, honest_chooser
 from engine import bots
 from engine.games import make
 from protocol.audit import ABSENT
-from protocol.certificate import level_identity
 from protocol.errors import RemoteProtocolError
 from protocol.events import Event
 from protocol.identity import Identity
@@ -20,6 +19,7 @@ from protocol.reasons import Reason
 from protocol.session import TableSession
 from protocol.view import summary
 
+from ..files.identity import own_identity
 from ..files.storage import TranscriptFile, fixed_store
 from ..language import _
 from ..names import CHEATER
@@ -94,9 +94,11 @@ def selfplay(
 
 
 def _certify(table: LocalTable, levels: list[str]) -> None:
-    """Each seat's key vouched for, in its join, by its level's identity (the ledger rates levels)."""
+    """Each seat's key vouched for, in its join, by this account as its level (the ledger rates
+    the levels this account ran)."""
+    person = own_identity()
     for seat, node in enumerate(table.seats):
-        node.person = level_identity(levels[seat])
+        node.person, node.bot_level = person, levels[seat]
 
 
 def _printer(watcher: TableSession, out: TextIO) -> Callable[[TableSession, object], None]:

@@ -252,8 +252,10 @@ class _Story:
     def _seat_line(self, seat: int, tail: str = "") -> str:
         key, name = self.session.keys[seat], self.session.names.get(seat, "")
         line = _('seat {n} key {key} "{name}"').format(n=seat, key=fingerprint(key), name=name)
-        identity = self.session.certified.get(key, key)
-        if identity != key:  # the person's long-term key vouched for the seat's in its join
+        identity, level = self.session.certified.get(key, key), self.session.runs.get(key, "")
+        if level:  # a computer seat: the person who ran it vouched for its key, naming the level
+            line += _(" computer {level} run by {key}").format(level=level, key=fingerprint(identity))
+        elif identity != key:  # the person's long-term key vouched for the seat's in its join
             line += _(" identity {key}").format(key=fingerprint(identity))
         return line + tail
 

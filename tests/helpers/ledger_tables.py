@@ -3,12 +3,14 @@ forger's tool: a transcript's entries re-signed after an edit."""
 
 from __future__ import annotations
 
-import types
+import subprocess
 from pathlib import Path
 
 from briscola_tui.files.storage import save_transcript
 from engine import bots
+from protocol import host as host_module
 from protocol import local
+from protocol.host import Host
 from protocol.identity import Identity
 from protocol.local import LocalTable
 from protocol.session import TableSession
@@ -24,23 +26,30 @@ def play(
     options: dict | None = None,
     seed: int = 1,
     table_id: bytes | None = None,
+    host: Identity | None = None,
+    runs: list[str] | None = None,
 ) -> LocalTable:
     """Play a whole table whose seat `s` is certified by `people[s]` (None: no certificate)
     under `names[s]`, its moves by the computer player `levels[s]` (random by default); the
-    transcript at `path`. `table_id`: a table id of one's choosing (a fork's copies share one)."""
+    transcript at `path`. `runs[s]`: the computer level the certificate says `people[s]` runs
+    at the seat ("": the person's own seat). `host`: the host's key (a fork's two tables share
+    one); `table_id`: an id of one's choosing rather than the one the host key makes (a forger
+    copying a public id)."""
     n = len(people)
     sessions = {s: TableSession(s, Identity.generate(), names[s]) for s in range(n)}
     for s, person in enumerate(people):
-        sessions[s].person = person
+        sessions[s].person, sessions[s].bot_level = person, (runs or [""] * n)[s]
     choosers = {s: bots.get((levels or ["random"] * n)[s]) for s in range(n)}
     options = {"match": 1} if options is None and game == "briscola" else (options or {})
-    saved = local._secrets
+    saved = local.Host, host_module.table_id_of
+    if host is not None:
+        local.Host = lambda _key, *args, **kwargs: Host(host, *args, **kwargs)  # type: ignore[misc]
     if table_id is not None:
-        local._secrets = types.SimpleNamespace(token_bytes=lambda size: table_id)  # type: ignore[assignment]
+        host_module.table_id_of = lambda key: table_id  # type: ignore[assignment]
     try:
         table = LocalTable(game, n, options, choosers=choosers, sessions=sessions, seed=seed)
     finally:
-        local._secrets = saved
+        local.Host, host_module.table_id_of = saved  # type: ignore[misc]
     table.run()
     assert table.host.session.phase == "over", table.host.session.phase
     save_transcript(path, table.host.table_id, table.entries)
@@ -61,3 +70,10 @@ def resign(
         out[k] = entry
         head = entry_hash(entry)
     return [e.encode() for e in out]
+
+
+def stop(child: subprocess.Popen) -> None:
+    """Kill `child` if it still runs, and reap it (a test's `finally`)."""
+    if child.poll() is None:
+        child.kill()
+        child.wait(timeout=10)

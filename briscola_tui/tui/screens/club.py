@@ -4,6 +4,8 @@ the person chosen in it, plotted in the terminal.
 It reads this machine's transcripts into the ledger first (each verified once, in a worker
 thread), then shows what the ledger holds. Left and right change the game; up and down choose
 a person (the plot follows); Escape goes back. Names from transcripts are shown literally.
+The league is the reader's roster (ledger/roster.py); the note says how many hands of the game
+shown were left out of the ratings, and why.
 """
 
 from __future__ import annotations
@@ -18,10 +20,9 @@ from textual_plotext import PlotextPlot
 
 from ...language import N_, _, n_
 from ...ledger.book import Added, Book, Ledger
-from ...ledger.facts import played
 from ...ledger.ratings import START
-from ...ledger.report import Row, families, league_rows, percent
-from ...ledger.stats import Stats, statistics
+from ...ledger.report import Row, families, league_rows, league_statistics, percent, unrated_lines
+from ...ledger.stats import Stats
 from ...ledger.store import StoreError
 from ...wording import TITLES, count
 from ..shell import Shell
@@ -46,6 +47,7 @@ class ClubScreen(Screen[None]):
         self.family = 0
         self.rows: list[Row] = []
         self.stats: dict[str, Stats] = {}
+        self.note = ""
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" " + _("Club"), "bold"), id="club-title")
@@ -68,18 +70,19 @@ class ClubScreen(Screen[None]):
             self.app.call_from_thread(self._say, str(error))
             return
         book = ledger.book()
-        self.app.call_from_thread(self._show, book, added)
+        self.app.call_from_thread(self._show, book, added, list(ledger.notices))
 
     def _say(self, text: str) -> None:
         self.query_one("#club-note", Static).update(literal(" " + text))
 
-    def _show(self, book: Book, added: Added) -> None:
+    def _show(self, book: Book, added: Added, notices: list[str]) -> None:
         self.book = book
         tables = count(len(book.tables), "verified table", "verified tables")
         note = _("{tables} in the ledger").format(tables=tables)
         if added.refused:
             note += _("; {files} refused (briscola ledger says why)").format(files=count(len(added.refused), "file"))
-        self._say(note)
+        self.note = "; ".join([note, *notices])
+        self._say(self.note)
         self._league()
 
     def _league(self) -> None:
@@ -98,9 +101,10 @@ class ClubScreen(Screen[None]):
         self.query_one("#club-title", Static).update(
             Text(" " + _("Club") + " · " + TITLES.get(family, family) + f"  ({self.family + 1}/{len(names)})", "bold")
         )
+        self._say("; ".join([self.note, *(line.strip() for line in unrated_lines(book, family))]))
         league.add_columns("#", _("player"), _("key"), _("rating"), _("hands"), _("won"), _("trend"))
         self.rows = league_rows(book, family)
-        self.stats = statistics([(t, h) for t, h in book.hands if played(t, family)])
+        self.stats = league_statistics(book, family)
         for row in self.rows:
             league.add_row(
                 str(row.place),
