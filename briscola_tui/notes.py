@@ -43,6 +43,12 @@ class Back:
     name: str | None = None
 
 
+def away_changes(before: tuple[int, ...], now: tuple[int, ...], names: dict[int, str]) -> list[Away | Back]:
+    """The seats gone away and come back between two words of the host on who is away."""
+    gone = [Away(seat, names.get(seat)) for seat in now if seat not in before]
+    return [*gone, *(Back(seat, names.get(seat)) for seat in before if seat not in now)]
+
+
 @dataclass(frozen=True)
 class Stopping:
     """This node stops, and why; the seat (or "host") named, if one is."""

@@ -40,7 +40,8 @@ from briscola_tui.tables.network import NetTable
 from briscola_tui.tui.netapp import NetworkApp
 from briscola_tui.tui.screens.dialogs import InfoScreen
 from briscola_tui.tui.screens.lobby import LobbyScreen
-from briscola_tui.tui.screens.netforms import FormError, JoinForm, host_args, person
+from briscola_tui.tui.screens.netform_fields import FormError, host_args, person
+from briscola_tui.tui.screens.netforms import JoinForm
 from briscola_tui.tui.screens.summary import SummaryScreen
 from briscola_tui.tui.widgets.literal import literal
 from engine.text import MAX_NAME, name_problem, normal_name, visible

@@ -15,10 +15,10 @@ import pytest
 
 from briscola_tui import language
 from briscola_tui.net.admission import Guesses, GuessLimits
-from briscola_tui.net.client import Client, Options
 from briscola_tui.net.connection import Conn
-from briscola_tui.net.listener import Keyboard, Listener
+from briscola_tui.net.listener import Keyboard
 from briscola_tui.net.ordering import BOT_NAMES
+from briscola_tui.net.reaching import refusal
 from briscola_tui.net.typed import move_error, read_typed, typed_label
 from briscola_tui.tables.lobby_data import waiting
 from engine.games import make
@@ -53,22 +53,23 @@ def test_a_joiner_that_reaches_nothing_says_so_in_italian():
     assert f"nothing answers at 127.0.0.1:{english.port} (is the host running, on that port?)" in english.stdout
 
 
-def client(code: str = "") -> Client:
-    return Client(Options("127.0.0.1", 7777, "player", code=code), Listener(lambda line: None))
+def said_to(code: str = ""):
+    """What a client joining with `code` says of a host's refusal."""
+    return lambda reason: refusal(reason, code)
 
 
 def test_refusals_and_the_prompt_in_italian(italian):
-    assert client()._refusal(WRONG_CODE) == "l'host ha rifiutato: questo tavolo vuole un codice d'accesso (--code)"
-    assert client("x")._refusal(WRONG_CODE) == "l'host ha rifiutato: codice d'accesso errato"
+    assert said_to()(WRONG_CODE) == "l'host ha rifiutato: questo tavolo vuole un codice d'accesso (--code)"
+    assert said_to("x")(WRONG_CODE) == "l'host ha rifiutato: codice d'accesso errato"
     # The host sends a code and its fields: the client words it in its own language.
-    assert client("x")._refusal(Reason.of("seat-taken", seat=2).wire()) == "l'host ha rifiutato: il posto 2 è occupato"
+    assert said_to("x")(Reason.of("seat-taken", seat=2).wire()) == "l'host ha rifiutato: il posto 2 è occupato"
     # A host of an earlier version sent English words: a reason without fields is known by them.
-    assert client("x")._refusal("no handshake in time") == "l'host ha rifiutato: nessun handshake in tempo"
+    assert said_to("x")("no handshake in time") == "l'host ha rifiutato: nessun handshake in tempo"
     # Any other text is the host's own words: shown literally (escaped), marked as the peer's, bounded.
-    assert client("x")._refusal("posto\x1bpreso") == (
+    assert said_to("x")("posto\x1bpreso") == (
         "l'host ha rifiutato: «posto\\x1bpreso» (parole dell'altro nodo, così come le ha scritte)"
     )
-    assert len(client("x")._refusal("x" * 5000)) < 300
+    assert len(said_to("x")("x" * 5000)) < 300
     said = []
     Keyboard(None, said.append).prompt(["play AD", "play 3C"])
     assert said == ["tocca a te: gioca AD | gioca 3C"]  # the moves as an Italian player types them
@@ -119,7 +120,7 @@ def test_what_goes_on_the_wire_is_a_code(italian):
 
 
 def test_english_is_unchanged():
-    assert client()._refusal(WRONG_CODE) == "the host refused: this table needs a join code (--code)"
+    assert said_to()(WRONG_CODE) == "the host refused: this table needs a join code (--code)"
     conn = Conn(3, writer=None)
     conn.role = "spectator"
     assert str(conn) == "connection 3 (spectator)"

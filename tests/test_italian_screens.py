@@ -103,7 +103,7 @@ def test_the_english_words_are_unchanged():
 
 def test_the_summary_and_a_refusal_in_italian(italian):
     from briscola_tui.games.calabresella import soloist_lines
-    from briscola_tui.tui.screens.netforms import FormError, whole
+    from briscola_tui.tui.screens.netform_fields import FormError, whole
 
     result = {"soloist": 0, "contract": "solo", "raise": "none", "soloist_thirds": 21, "success": True}
     said = soloist_lines(result, ["tu", "Bea", "Cia"], SimpleNamespace(), (), None, ["you", "Bea", "Cia"])

@@ -20,7 +20,8 @@ from helpers.network import WAIT, Table
 
 from briscola_tui.net.announcement import Announcement
 from briscola_tui.net.mdns import MulticastRefused, Seen
-from briscola_tui.tui.screens.netforms import HostForm, JoinForm, WatchForm, host_args
+from briscola_tui.tui.screens.netform_fields import host_args
+from briscola_tui.tui.screens.netforms import HostForm, JoinForm, WatchForm
 from briscola_tui.tui.widgets.lantables import LanTables
 
 os.environ["TEXTUAL_ANIMATIONS"] = "none"

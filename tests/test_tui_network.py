@@ -52,7 +52,8 @@ from briscola_tui.tui.netapp import NetworkApp
 from briscola_tui.tui.screens.dialogs import ConfirmQuit
 from briscola_tui.tui.screens.home import MENU, HomeScreen
 from briscola_tui.tui.screens.lobby import LobbyScreen
-from briscola_tui.tui.screens.netforms import HostForm, JoinForm, WatchForm, host_args
+from briscola_tui.tui.screens.netform_fields import host_args
+from briscola_tui.tui.screens.netforms import HostForm, JoinForm, WatchForm
 from briscola_tui.tui.screens.summary import SummaryScreen
 
 SIZE = (80, 24)

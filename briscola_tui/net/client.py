@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 
 from engine.labels import LabelError, labels, parse
 from engine.state import Action
@@ -39,21 +38,14 @@ from .. import notes
 from ..engine_words import protocol_error_words, reason_words
 from ..files.storage import TranscriptFile
 from ..language import _
-from ..notes import Note
 from ..render import seat_names
 from . import reaching
-from .finding import places_of
 from .listener import Keyboard, Listener, Person
+from .places import Places
 from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, why
-from .seat_copy import holding, rebuild, recent_host_keys, so_far, unconfirmed
+from .seat_copy import final, holding, rebuild, recent_host_keys, seated, so_far, unconfirmed
 from .thinking import think
 from .typed import move_error
-
-MAX_PLACES = 8
-"""Places (address, port) a client tries its table at, at most: where it joined, then those the LAN names."""
-LOOK_AGAIN_SECONDS = 10.0
-"""How often a client that lost its host asks the LAN where its table answers, at most (each
-asking listens up to `finding.AGAIN_SECONDS`)."""
 
 
 class Client:
@@ -86,9 +78,7 @@ class Client:
         self.ended: str | None = None
         self.away: tuple[int, ...] = ()  # the seats the host says have no connection
         self._lost = False  # the connection was lost, and that was said (once per loss)
-        self.places: list[tuple[str, int]] = [(options.address, options.port)]  # then those the LAN names
-        self.place = 0  # the one tried now
-        self._looked = -LOOK_AGAIN_SECONDS  # when the LAN was last asked where the table answers (monotonic)
+        self.places = Places(options.address, options.port)  # where the host is tried: there, then where the LAN says
 
     # --- connecting, and connecting again -----------------------------------------------
 
@@ -104,8 +94,8 @@ class Client:
             except Distrusted as distrust:
                 self.listener.note(notes.Stopping(str(distrust)))
                 return 2
-            except Refused as refusal:
-                self.listener.line(self._refusal(str(refusal)))
+            except Refused as refused:
+                self.listener.line(refusal(str(refused), self.options.code))
                 return 2
             except (ConnectionError, OSError, asyncio.IncompleteReadError, ProtocolError) as error:
                 # A host that sends what cannot be read (not a refused entry: `_take` stops on
@@ -113,7 +103,7 @@ class Client:
                 if self.ended is not None:
                     break
                 if isinstance(error, reaching.Unconfirmed) and self.session is None:
-                    self.listener.line(self._refusal(error.reason))  # never at the table: nothing to keep
+                    self.listener.line(refusal(error.reason, self.options.code))  # never at the table: nothing kept
                     return 2
                 if self.session is None and not isinstance(error, Busy):
                     # Never at this table: a host that is not there is said in a few seconds.
@@ -129,7 +119,7 @@ class Client:
                 waited += pause
                 delay = min(delay * 2, 5.0)
                 if self.session is not None and not isinstance(error, Busy):
-                    waited += await self._elsewhere()
+                    waited += await self.places.next(self.table_id, self.listener.line)
         return exit_status(self.session)
 
     def _pause(self, error: BaseException, delay: float, waited: float) -> float:
@@ -151,33 +141,10 @@ class Client:
         return delay
 
     def _where(self) -> str:
-        address, port = self.places[self.place]
-        return f"{address}:{port}"
-
-    async def _elsewhere(self) -> float:
-        """The host lost: the next try goes to the next place its table answers at; past the
-        last, the LAN is asked where that is now (every address the table's key signed: its
-        host restarted on another port, or reached on another address), and a place not tried
-        yet is tried first. The seconds the asking took."""
-        self.place = (self.place + 1) % len(self.places)
-        began = time.monotonic()
-        if self.place or self.table_id is None or began - self._looked < LOOK_AGAIN_SECONDS:
-            return 0.0
-        self._looked = began
-        found = await asyncio.to_thread(places_of, self.table_id)
-        new = [place for place in found if place not in self.places][: MAX_PLACES - len(self.places)]
-        if new:
-            self.places += new
-            self.place = self.places.index(new[0])
-            line = _("the LAN says table {table} answers at {address} now; trying there")
-            self.listener.line(line.format(table=self.table_id.hex()[:12], address=self._where()))
-        return time.monotonic() - began
-
-    def _refusal(self, reason: str) -> str:
-        return refusal(reason, self.options.code)
+        return self.places.where()
 
     async def _connection(self) -> None:
-        address, port = self.places[self.place]
+        address, port = self.places.now()
         reader, writer = await asyncio.open_connection(address, port, limit=MAX_FRAME + 4)
         self.writer, self.channel = writer, None
         frames = FrameReader()
@@ -239,13 +206,8 @@ class Client:
 
     def _away(self, seats: tuple[int, ...]) -> None:
         """The host says which seats have no connection now: say who went and who came back."""
-        names = self.session.names if self.session is not None else {}
-        for seat in seats:
-            if seat not in self.away:
-                self.listener.note(notes.Away(seat, names.get(seat)))
-        for seat in self.away:
-            if seat not in seats:
-                self.listener.note(notes.Back(seat, names.get(seat)))
+        for note in notes.away_changes(self.away, seats, self.session.names if self.session is not None else {}):
+            self.listener.note(note)
         self.away = seats
         self.listener.changed()
 
@@ -286,7 +248,7 @@ class Client:
             raise RemoteProtocolError(f"expected the key exchange, not {kind}")
         table_id, theirs = fields
         if self.table_id is not None and table_id != self.table_id:
-            if self.place:  # (a place the LAN named, as an old record may: not where the table was)
+            if self.places.named_by_lan:  # (as an old record may: not where the table was)
                 raise ConnectionError(_("another table answers there"))
             raise reaching.AnotherTable(reaching.another_table(self._where(), table_id, self.table_id))
         if self.table_id is None and self.options.table is not None and table_id != self.options.table:
@@ -299,7 +261,7 @@ class Client:
         try:
             exchange.check(fields[0])
         except WrongCode:
-            if self.place:  # (a place the LAN named: whoever answers there now, not the table's host)
+            if self.places.named_by_lan:  # (whoever answers there now, not the table's host)
                 raise ConnectionError(_("the host there did not prove it holds the join code")) from None
             raise Distrusted(
                 _("the host did not prove it holds the join code (is someone between you and the host?)")
@@ -332,9 +294,8 @@ class Client:
             if not derived(self.table_id, session.keys.get(HOST, b"")):
                 raise Distrusted(_("the host's table id is not its key's fingerprint: this is not the table it names"))
             self.session = session
-            for message in owed:  # written here, on the event loop's thread (a transport is not thread-safe)
-                self._send(hs.submit(message))
-            self.listener.note(self._seated())  # "seat 2 at table ...": where this client sits
+            self.submit(owed)  # written here, on the event loop's thread (a transport is not thread-safe)
+            self.listener.note(seated(session, self.seat, self.table_id))  # "seat 2 at table ...": where it sits
             self._name_seats()
             summary = so_far(session)
             if summary is not None:
@@ -344,18 +305,12 @@ class Client:
             return
         for data in backlog:
             await self._take(data)
-        for message in unconfirmed(self.session):
-            self._send(hs.submit(message))  # sent before the drop, never ordered: the very same bytes
+        self.submit(unconfirmed(self.session))  # sent before the drop, never ordered: the very same bytes
 
     def _name_seats(self) -> None:
         session = self.session
         assert session is not None  # (caught up)
         self.listener.named(seat_names(session.names, session.players))
-
-    def _seated(self) -> Note:
-        assert self.session is not None and self.table_id is not None  # (caught up)
-        game = self.session.table.game if self.session.table else ""
-        return notes.AtTable(self.seat, self.table_id.hex(), game)
 
     # --- the table -------------------------------------------------------------------------
 
@@ -428,8 +383,7 @@ class Client:
 
     def _act(self, action: Action) -> None:
         assert self.session is not None  # (caught up)
-        for message in self.session.act(action).messages:
-            self._send(hs.submit(message))
+        self.submit(self.session.act(action).messages)
         self.listener.changed()
 
     def submit(self, messages: list[bytes]) -> None:
@@ -473,8 +427,7 @@ class Client:
             messages = session.rejoin().messages
             if messages:
                 self.listener.line(_("you were timed out: taking your seat back"))
-            for message in messages:
-                self._send(hs.submit(message))
+            self.submit(messages)
 
     def _check_over(self) -> None:
         """The table is over (a restarted client may find it so): this client is done."""
@@ -484,16 +437,7 @@ class Client:
             self.ended = session.phase
             if self.log is not None:
                 self.log.sync()
-            self.listener.note(self._final())
-
-    def _final(self) -> Note:
-        session = self.session
-        assert session is not None  # (caught up)
-        if session.phase == "aborted":
-            named = {str(c): c for v in session.verdicts for c in v.cheats} | {str(c): c for c in session.culprits}
-            return notes.TableStopped(tuple(named[k] for k in sorted(named)))
-        scores = tuple(session.series.scores) if session.series else ()
-        return notes.TableOver(scores, session.closed or None)
+            self.listener.note(final(session))
 
 
 def _taken(task: asyncio.Future) -> None:

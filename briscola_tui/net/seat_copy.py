@@ -14,9 +14,10 @@ from protocol.session import TableSession
 from protocol.transcript import Entry, Signed, entry_hash, parse_header
 from protocol.transcript_file import TranscriptReader
 
+from .. import notes
 from ..files.folders import own_file, subfolder
 from ..files.storage import FileSeatStore, TranscriptFile
-from ..notes import SoFar
+from ..notes import Note, SoFar
 
 
 def rebuild(
@@ -131,3 +132,18 @@ def so_far(session: TableSession) -> SoFar | None:
     seats = tuple(sorted(session.names))
     names = tuple(session.names[s] for s in seats)
     return SoFar(names, seats, len(session.outcomes))
+
+
+def seated(session: TableSession, seat: int | None, table_id: bytes) -> Note:
+    """Where this client sits ("seat 2 at table ..."; a spectator: watching)."""
+    game = session.table.game if session.table else ""
+    return notes.AtTable(seat, table_id.hex(), game)
+
+
+def final(session: TableSession) -> Note:
+    """How the table ended, for a client that holds its end: stopped by the cheats named, or over."""
+    if session.phase == "aborted":
+        named = {str(c): c for v in session.verdicts for c in v.cheats} | {str(c): c for c in session.culprits}
+        return notes.TableStopped(tuple(named[k] for k in sorted(named)))
+    scores = tuple(session.series.scores) if session.series else ()
+    return notes.TableOver(scores, session.closed or None)

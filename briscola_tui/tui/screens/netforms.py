@@ -1,14 +1,14 @@
 """The home screen's forms for network play: host a table (game, players,
 computer players and their level, a join code or an open table, the port),
 join one (address, code, name, seat) and watch one (address, code). Each
-field is checked before anything starts, and a bad one is named; what only
-the network can tell (a refused code, a host that does not answer) shows in
-the lobby that follows."""
+field is checked before anything starts (netform_fields.py), and a bad one is
+named; what only the network can tell (a refused code, a host that does not
+answer) shows in the lobby that follows."""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Literal, overload
+from typing import TYPE_CHECKING, Literal
 
 from textual import getters, on
 from textual.app import ComposeResult
@@ -18,152 +18,26 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from engine.bots import PLAYERS
-from engine.game import OptionError
-from engine.games import GAMES, make
-from engine.text import normal_name
 
-from ...engine_words import error_words, name_problem_words
 from ...files.settings import Settings, value_word
 from ...language import N_, _
 from ...net.candidates import answers, chosen, impostors_line, none_opens
 from ...net.finding import FIND_SECONDS
 from ...net.joincode import plate_of, tidy
 from ...net.mdns import Seen
-from ...options import HostOptions, JoinOptions, WatchOptions
+from ...options import HostOptions
 from ...os_errors import os_error_words
 from ...wording import table_label
 from ..shell import Shell
 from ..widgets.lantables import LanTables, Sources
 from ..widgets.literal import literal
+from .netform_fields import MAX_TEXT, TABLES, FormError, example_address, host_args, join_args, watch_args
 
 if TYPE_CHECKING:
     from ...tables.network import NetTable
 
 Field = Input | Select[tuple[str, int]] | Select[str] | Checkbox
 """A form's field: a text, a choice or a tick box."""
-
-MAX_TEXT = 64
-"""Longest name or join code the host takes (docs/network.md, limits)."""
-EXAMPLE_ADDRESS = N_("HOST:PORT, e.g. 192.168.1.20:{port}")
-"""The address fields' placeholder (translated with `_`, `{port}` filled, where shown)."""
-
-
-def example_address() -> str:
-    return _(EXAMPLE_ADDRESS).format(port=HostOptions.port)
-
-
-TABLES = [
-    (f"{info.title}, {n} players{' (partners)' if n in info.teams else ''}", (info.name, n))
-    for info in GAMES.values()
-    for n in info.players
-]
-"""Every game at every table size it allows (the host form's choice): label in English, (game,
-players); the form shows `table_label`."""
-
-
-class FormError(ValueError):
-    """A field the form cannot use, and why."""
-
-
-# --- checking the fields (plain functions: the forms and the tests use them) -----------------
-
-
-@overload
-def whole(text: str, what: str, low: int, high: int, blank: int) -> int: ...
-
-
-@overload
-def whole(text: str, what: str, low: int, high: int, blank: None = None) -> int | None: ...
-
-
-def whole(text: str, what: str, low: int, high: int, blank: int | None = None) -> int | None:
-    """The number typed in a field (`blank` when the field is blank, None with no `blank`), or
-    FormError naming the field (`what`) and the numbers it takes."""
-    text = text.strip()
-    if not text and blank is not None:
-        return blank
-    if not text:
-        return None
-    if not text.isdigit() or not low <= int(text) <= high:
-        raise FormError(
-            _("{what}: a whole number from {low} to {high}, not {text}").format(
-                what=what, low=low, high=high, text=repr(text)
-            )
-        )
-    return int(text)
-
-
-def short(text: str, what: str) -> str:
-    text = text.strip()
-    if len(text) > MAX_TEXT:
-        raise FormError(_("{what}: at most {n} characters").format(what=what, n=MAX_TEXT))
-    return text
-
-
-def person(text: str) -> str:
-    """The name field: a name the host takes (engine/text.py), and not one kept for the host's
-    computer players; blank for none."""
-    from ...net.ordering import BOT_NAMES, is_bot_name
-
-    text = normal_name(short(text, _("name")))
-    problem = name_problem_words(text) if text else None
-    if problem is not None:
-        raise FormError(_("name: {problem}").format(problem=problem))
-    if is_bot_name(text):
-        raise FormError(_("name: {problem}").format(problem=_(BOT_NAMES)))
-    return text
-
-
-def address(text: str) -> str:
-    from ...net.commands import SetupError, host_port
-
-    try:
-        host_port(text.strip())
-    except SetupError as error:
-        raise FormError(_("address: {problem}").format(problem=error)) from None
-    return text.strip()
-
-
-def host_args(values: dict) -> HostOptions:
-    """`briscola host` options from the host form's values (FormError for a bad one); the
-    rest are `HostOptions`' defaults, as on the command line."""
-    game, players = values["table"]
-    bots = whole(values["bots"], _("computer players"), 0, players - 1, blank=HostOptions.bots)
-    level = values["level"]
-    if level not in PLAYERS:
-        raise FormError(_("level: one of {levels}").format(levels=", ".join(sorted(PLAYERS))))
-    try:
-        make(game, players, {})
-    except OptionError as error:
-        raise FormError(error_words(error)) from None
-    return HostOptions(
-        game=game,
-        players=players,
-        bots=bots,
-        level=level,
-        hands=whole(values["hands"], _("hands"), 1, 999),
-        code=short(values["code"], _("join code")) or HostOptions.code,
-        open=bool(values["open"]),
-        coach=bool(values["coach"]),
-        port=whole(values["port"], _("port"), 0, 65535, blank=HostOptions.port),
-        bind=values["bind"].strip() or HostOptions.bind,
-        name=person(values["name"]),
-        advertise=bool(values.get("advertise", HostOptions.advertise)),
-    )
-
-
-def join_args(values: dict) -> JoinOptions:
-    return JoinOptions(
-        address=address(values["address"]),
-        code=short(values["code"], _("join code")),
-        name=person(values["name"]),
-        seat=whole(values["seat"], _("seat"), 0, 5, blank=JoinOptions.seat),
-    )
-
-
-def watch_args(values: dict) -> WatchOptions:
-    return WatchOptions(address=address(values["address"]), code=short(values["code"], _("join code")))
-
 
 # --- the screens ---------------------------------------------------------------------------
 
