@@ -89,3 +89,10 @@ def replace_file(path: Path, data: bytes, mode: int = 0o600) -> None:
             os.unlink(tmp)
         raise
     fsync_folder(path)
+
+
+def move_aside(path: Path, to: Path) -> None:
+    """Rename `path` to `to` in one step (a file kept for whoever wants to look at it, out of the
+    way of the one written next), the folder fsynced: a crash leaves one of the two names."""
+    os.replace(path, to)
+    fsync_folder(to)

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files.atomic import replace_file
+from ..files.atomic import move_aside, replace_file
 from ..files.folders import open_private, private_folder, subfolder
 from ..language import _
 from ..os_errors import os_error_words
@@ -142,7 +142,7 @@ def read_own(path: Path) -> bytes | None:
 def put_aside(path: Path) -> Path:
     """Move a damaged file out of the way (`NAME.damaged`), kept for whoever wants to look."""
     aside = path.with_name(path.name + ".damaged")
-    os.replace(path, aside)
+    move_aside(path, aside)
     return aside
 
 
