@@ -22,12 +22,24 @@ import pytest
 from helpers.home import point_home_at
 from helpers.network import Children
 
+SLOW_FIXTURES = {"children", "snap_compare"}
+"""A test that starts real processes or compares a screenshot is in the slow tier, whatever
+else marks it."""
+FAST_TIER_LIMIT = 1.0
+"""Seconds a test of the fast tier may take before the run's summary names it as one to mark slow."""
+
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
 def pytest_collection_modifyitems(config, items):
-    """The suite runs on every core (pytest-xdist: `-n auto --dist loadgroup` in pyproject.toml).
+    """The tiers: `slow` marks the tests of real processes, the app, screenshots and seconds of
+    work (`pytest -m "not slow"` is the fast tier, docs/development.md).
+
+    The suite runs on every core (pytest-xdist: `-n auto --dist loadgroup` in pyproject.toml).
     The tests of a module that use a fixture of module (or class, package) scope are put in one
     group, which one worker runs: the fixture is made once, as in a run without xdist."""
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
@@ -58,6 +70,19 @@ def pytest_configure(config):
         log = Path(tempfile.mkdtemp(prefix="briscola-guard-")) / "multicast.log"
         log.touch()
         os.environ["BRISCOLA_TEST_MULTICAST_LOG"] = str(log)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """In the fast tier, name every test that took more than `FAST_TIER_LIMIT` (not a failure:
+    a note that it belongs in the slow tier)."""
+    if "not slow" not in (config.option.markexpr or ""):
+        return
+    reports = [r for key in ("passed", "failed") for r in terminalreporter.stats.get(key, [])]
+    long = sorted((r.duration, r.nodeid) for r in reports if r.when == "call" and r.duration > FAST_TIER_LIMIT)
+    if long:
+        terminalreporter.write_sep("-", f"in the fast tier, over {FAST_TIER_LIMIT:g} s: mark them @pytest.mark.slow")
+        for seconds, nodeid in reversed(long):
+            terminalreporter.write_line(f"{seconds:5.1f} s  {nodeid}")
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -35,6 +35,7 @@ import socket
 import threading
 import time
 
+import pytest
 from helpers.network import CODE, WAIT, Human, Raw, Table, rss_mib, sit, spectate, wait_until
 
 from briscola_tui.net.connection import Conn, Limits
@@ -164,6 +165,7 @@ def stats(host, after: int = 0, timeout: float = WAIT) -> dict[str, int]:
 # --- 1: idle connections do not keep a player out --------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_outsider_holding_idle_connections_keeps_no_restarted_player_out(children):
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", "--handshake-seconds", "3"))
     watcher = table.watch()
@@ -199,6 +201,7 @@ def test_an_outsider_holding_idle_connections_keeps_no_restarted_player_out(chil
 # --- 2: a refusal for load is retried ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_load_refusal_is_retried_with_back_off_and_a_player_gets_in_past_a_full_pool(children):
     table = Table(
         children,
@@ -236,6 +239,7 @@ def test_a_load_refusal_is_retried_with_back_off_and_a_player_gets_in_past_a_ful
 # --- 3: the rate is per key ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_flooding_key_is_throttled_across_reconnections(children):
     table = Table(
         children,
@@ -294,6 +298,7 @@ def test_a_flooding_key_is_throttled_across_reconnections(children):
     assert 1 <= taken <= 8, taken
 
 
+@pytest.mark.slow
 def test_spectators_are_counted_per_address(children):
     table = Table(
         children,
@@ -323,6 +328,7 @@ def test_spectators_are_counted_per_address(children):
 # --- 4: nothing of a closed connection stays; the queues are bounded ---------------------------------
 
 
+@pytest.mark.slow
 def test_nothing_of_a_closed_connection_stays_and_stalled_readers_hold_one_away_each(children):
     table = Table(
         children,

@@ -20,11 +20,14 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
 from helpers.network import CODE, WAIT, Table, wait_until
 
 from briscola_tui.net import thinking
 from engine import bots
 from protocol.local import LocalTable
+
+pytestmark = pytest.mark.slow  # (every test here: real processes, the app, or seconds of work)
 
 
 def children_of(pid: int) -> set[int]:

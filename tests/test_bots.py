@@ -599,6 +599,7 @@ def test_arena_budgets():
     assert without_timing(one) == without_timing(two) and one["a_moves"] > 0
 
 
+@pytest.mark.slow
 def test_arena_text_report_and_bad_arguments():
     script = ["-m", "bench.arena"]
     run = subprocess.run(
@@ -669,6 +670,7 @@ def test_normal_beats_random(game, players, hands):
         assert figures["a_win_ci95"][0] > 0.6
 
 
+@pytest.mark.slow
 def test_normal_beats_easy_at_briscola():
     figures = arena.run("briscola", 2, "normal", "easy", 60, seed=2024, jobs=1)
     assert figures["diff_ci95"][0] > 0 and figures["a_win_rate"] > 0.6

@@ -45,6 +45,7 @@ def test_a_join_without_a_certificate_encodes_as_before_and_one_with_it_round_tr
         from_body("join", [key, "Anna", [certificate.identity]])
 
 
+@pytest.mark.slow
 def test_a_seat_a_computer_plays_from_afar_is_vouched_for_by_its_level_not_the_account(children):
     """`briscola join --bot random`: the seat's join is certified by the account that runs it,
     naming the level, so the club ledger rates `random` for it, run by that account (not the
@@ -82,6 +83,7 @@ def test_a_computer_seat_certificate_names_its_level_and_its_runner_and_an_old_o
     )
 
 
+@pytest.mark.slow
 def test_a_host_whose_identity_file_holds_no_key_says_so_in_one_line(tmp_path):
     """Its computer players are certified by this account's identity key: a file there that is
     no key stops the host in one line (no traceback), the file left as it was."""

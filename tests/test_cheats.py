@@ -360,6 +360,7 @@ def test_a_renege_is_refused_at_the_play_itself():
     refused_cheat(table, 1, "renege: its proof that it holds none of the suit led does not check")
 
 
+@pytest.mark.slow
 def test_honest_off_suit_plays_carry_proofs_every_node_accepts():
     table = LocalTable("calabresella", 3, {}, choosers=random_choosers(3, 4), spectators=1)
     table.run(max_hands=3)
@@ -454,6 +455,7 @@ def test_a_two_rule_call_of_a_held_trump_is_refused_at_the_call():
     assert "4" not in error.reason.split(":", 1)[1]
 
 
+@pytest.mark.slow
 def test_a_two_rule_call_without_the_two_is_refused_at_the_call_not_left_to_the_holder_of_the_two():
     def target(hand):
         for suit in "DHSC":
@@ -466,6 +468,7 @@ def test_a_two_rule_call_without_the_two_is_refused_at_the_call_not_left_to_the_
     assert not any(seat.complaint for seat in table.seats)  # no early reveal was needed
 
 
+@pytest.mark.slow
 def test_an_honest_two_rule_call_is_proved_and_accepted():
     def target(hand):
         for suit in "DHSC":
@@ -514,6 +517,7 @@ SPOILS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spoil", sorted(SPOILS))
 def test_a_claim_spoiled_is_refused_at_its_message_naming_its_sender(spoil):
     for seed in range(12):

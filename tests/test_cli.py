@@ -15,6 +15,7 @@ def test_help_lists_the_commands(capsys):
     assert "play" in out and "home screen" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players", [("briscola", 4), ("chiamata", 5), ("calabresella", 3)])
 def test_selfplay_prints_every_hand_and_the_scores(game, players, tmp_path, capsys):
     path = tmp_path / "t.bin"
@@ -48,6 +49,7 @@ def test_selfplay_plays_a_whole_match_by_default(capsys):
     assert "winners: seats" in out
 
 
+@pytest.mark.slow
 def test_selfplay_names_its_options_as_they_are_given_so_a_run_can_be_repeated(capsys):
     assert (
         main(["selfplay", "--hands", "1", "-q", "--seed", "2", "-o", "seven_second=true", "-o", "trump_exchange=2"])

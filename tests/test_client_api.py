@@ -65,6 +65,7 @@ def story(table) -> dict:
     return told
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players", TABLES)
 def test_every_node_tells_the_same_story(game, players):
     table = LocalTable(game, players, {}, choosers=random_choosers(players, 5), spectators=2)
@@ -81,6 +82,7 @@ def test_every_node_tells_the_same_story(game, players):
     assert len(counts) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players", TABLES)
 def test_a_seat_hears_its_own_cards_and_a_spectator_hears_none(game, players):
     table = LocalTable(game, players, {}, choosers=random_choosers(players, 6))
@@ -96,6 +98,7 @@ def test_a_seat_hears_its_own_cards_and_a_spectator_hears_none(game, players):
             assert "you are dealt" not in text
 
 
+@pytest.mark.slow
 def test_selfplay_prints_each_event_as_a_line_with_labels(capsys):
     assert main(["selfplay", "--game", "chiamata", "--seed", "3", "--hands", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()

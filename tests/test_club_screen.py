@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from helpers.app import SIZE, wait_for
 from textual.widgets import DataTable
 from textual_plotext import PlotextPlot
@@ -15,6 +16,8 @@ from briscola_tui.tools.selfplay import selfplay
 from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.screens.club import ClubScreen
 from briscola_tui.tui.screens.home import HomeScreen
+
+pytestmark = pytest.mark.slow  # (every test here: real processes, the app, or seconds of work)
 
 
 def _tables() -> None:

@@ -86,6 +86,7 @@ def test_advice_estimates_every_legal_choice(name, players):
     assert looked == 3
 
 
+@pytest.mark.slow
 def test_a_hand_played_as_hard_would_reviews_to_nothing():
     game = make("briscola", 2)
     seed = 7
@@ -151,6 +152,7 @@ def test_the_review_looks_only_at_choices():
     assert coach.review(last, 1, **FAST).decisions == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,players,seed", [("briscola", 2, 11), ("calabresella", 3, 13)])
 def test_the_review_finds_what_every_decisions_full_advice_finds_and_says_each_at_once(name, players, seed):
     """The review asks hard only where a choice beats the player's by the margin on the
@@ -177,6 +179,7 @@ def test_the_review_finds_what_every_decisions_full_advice_finds_and_says_each_a
     assert heard == clear_first  # each said once known: the clear losses first, then the thinned choices'
 
 
+@pytest.mark.slow
 def test_a_hint_short_of_time_estimates_on_fewer_deals_never_fewer_than_the_least():
     game = make("chiamata", 5)
     deal, actions = played_hand(game, 3)

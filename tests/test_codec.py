@@ -38,6 +38,7 @@ def nested(depth):
 # --- encode / decode ------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(values)
 def test_round_trip(value):
     assert decode(encode(value)) == value
@@ -351,6 +352,7 @@ def test_frame_length():
         frame_length((MAX_FRAME + 1).to_bytes(4, "big"))
 
 
+@pytest.mark.slow
 @given(values)
 def test_every_strict_prefix_of_a_value_is_cut(value):
     data = encode(value)

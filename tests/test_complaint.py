@@ -59,6 +59,7 @@ def wrong_share_table(players=3, cheater=2, victim=0, spectators=1):
 # --- the true complaint --------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players, cheater, victim", [(2, 1, 0), (3, 2, 0), (4, 0, 3)])
 def test_a_true_complaint_names_the_sender_at_every_node(players, cheater, victim):
     table = wrong_share_table(players, cheater, victim, spectators=2)
@@ -302,6 +303,7 @@ def test_knowledge_with_a_complaint_in_the_stream():
         ("false-complaint", "seat 1's message refused: complained falsely about seat 0's sealed shares"),
     ],
 )
+@pytest.mark.slow
 def test_selfplay_from_a_real_command_line(kind, said, tmp_path):
     path = tmp_path / "t.bin"
     cli = [sys.executable, "-m", "briscola_tui.cli"]

@@ -229,6 +229,7 @@ def test_determinize_agrees_with_each_view(config):
             assert [sampled.hand_size(s) for s in range(full.n)] == [view.hand_size(s) for s in range(full.n)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_every_player_plays_legal_moves(config):
     rng = random.Random(6)

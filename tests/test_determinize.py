@@ -141,6 +141,7 @@ PHASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}{c[1]}-{i}" for i, c in enumerate(CASES)])
 def test_samples_agree_with_every_view_at_every_step(case):
     checked = 0

@@ -86,6 +86,7 @@ def listen(machine: Machine, seconds: float = 3.0) -> list[dict]:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 @needs_lan
 def test_friends_and_a_spectator_find_the_table_by_its_code_alone(machines, children):
     a, b, c = machines
@@ -113,6 +114,7 @@ def test_friends_and_a_spectator_find_the_table_by_its_code_alone(machines, chil
     assert all(table in join.text for join in joins)
 
 
+@pytest.mark.slow
 @needs_lan
 def test_a_list_follows_the_seats_and_drops_a_host_that_leaves(machines, children):
     a, b, _c = machines
@@ -140,6 +142,7 @@ def lie(children, machine: Machine, kind: str, *args: str, wait: str = "announce
     return liar
 
 
+@pytest.mark.slow
 @needs_lan
 def test_a_thousand_tables_are_bounded(machines, children):
     a, b, _c = machines
@@ -149,6 +152,7 @@ def test_a_thousand_tables_are_bounded(machines, children):
     assert len({t["table"] for t in tables}) == mdns.MAX_TABLES
 
 
+@pytest.mark.slow
 @needs_lan
 def test_hostile_announcements_are_bounded_and_shown_literally(machines, children):
     a, b, _c = machines
@@ -271,6 +275,7 @@ def test_a_player_whose_host_came_back_on_another_port_finds_its_table_again_by_
     assert f"answers at {a.address}:" in joiner.text
 
 
+@pytest.mark.slow
 def test_the_guard_refuses_multicast_outside_a_private_namespace(tmp_path):
     """A `briscola` process multicasting from this machine's own namespace is refused, and
     the guard's log names it (which fails the run: tests/conftest.py)."""
@@ -291,6 +296,7 @@ def test_no_multicast_where_a_person_asked_for_none(monkeypatch):
         mdns._open([])
 
 
+@pytest.mark.slow
 @needs_lan
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_where_multicast_does_not_reach_a_terminal_asks_for_the_address(machines, children, tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
 from helpers.network import BRISCOLA, ROOT, WAIT
 
 
@@ -22,6 +23,7 @@ def test_replay_of_a_file_that_is_not_json_says_so_in_one_prefixed_line(tmp_path
     assert bad.read_text() == "xx\n"
 
 
+@pytest.mark.slow
 def test_verify_of_a_file_that_is_not_a_transcript_says_so_plainly(tmp_path):
     for name, data in (("notes.json", b"xx\n"), ("noise.bin", bytes(range(256)) * 4)):
         path = tmp_path / name

@@ -26,6 +26,8 @@ from helpers.home import terminal_env
 from helpers.network import BRISCOLA, CODE, Human, Table, wait_until
 from helpers.tmux import capture, session_name, tmux
 
+pytestmark = pytest.mark.slow  # (every test here: real processes, the app, or seconds of work)
+
 
 def test_the_command_a_host_prints_as_it_leaves_takes_the_table_up_again(children):
     home = children.folder / "host"

@@ -184,6 +184,7 @@ def test_frames_oversized_or_truncated(payloads, size, tail):
     assert reader.frames() == [body] and reader.pending == 0
 
 
+@pytest.mark.slow
 @FUZZ
 @given(values)
 def test_entry_and_signed_decoders_only_raise_protocol_errors(value):
@@ -201,6 +202,7 @@ def test_entry_and_signed_decoders_only_raise_protocol_errors(value):
 # --- the session: garbage in, nothing changed --------------------------------------------------
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.sampled_from(["briscola", "calabresella"]), st.binary(max_size=300), st.data())
 def test_random_bytes_to_host_and_peers(game, data, draw):
@@ -212,6 +214,7 @@ def test_random_bytes_to_host_and_peers(game, data, draw):
     only_protocol_errors(lambda: node.receive(entry_for(node, data, table.host)), node)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.sampled_from(["briscola", "calabresella"]), kinds, st.lists(values, max_size=6), st.data())
 def test_signed_garbage_bodies_and_kinds(game, kind, body, draw):
@@ -227,6 +230,7 @@ def test_signed_garbage_bodies_and_kinds(game, kind, body, draw):
     only_protocol_errors(lambda: node.receive(entry_for(node, signed, table.host)), node)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.sampled_from(["briscola", "calabresella"]), st.data())
 def test_real_messages_replayed_mutated_or_resigned_out_of_phase(game, draw):
@@ -262,6 +266,7 @@ def test_real_messages_replayed_mutated_or_resigned_out_of_phase(game, draw):
         only_protocol_errors(lambda: node.receive(bad_link.encode()), node)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.sampled_from(["briscola", "calabresella"]), st.data())
 def test_host_evidence_of_anything_but_a_refused_message_names_the_host(game, draw):
@@ -287,6 +292,7 @@ def test_host_evidence_of_anything_but_a_refused_message_names_the_host(game, dr
     assert node_state(node) == before
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES // 2, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(st.data())
 def test_later_messages_delivered_early(draw):
@@ -306,6 +312,7 @@ def test_later_messages_delivered_early(draw):
     only_protocol_errors(lambda: spectator.receive(entry_for(spectator, signed, point.host)), spectator)
 
 
+@pytest.mark.slow
 def test_fuzzed_tables_still_play_correctly():
     """After all the garbage, the paused tables finish their hand with every node in agreement."""
     for game in ("briscola", "calabresella"):

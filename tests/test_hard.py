@@ -58,6 +58,7 @@ def sampled_decisions(case, per_phase: int = 3):
             yield full.clone(), views[turn].clone()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}{c[1]}-{i}" for i, c in enumerate(CASES)])
 def test_a_legal_action_at_every_phase(case):
     rng = random.Random(11)
@@ -126,6 +127,7 @@ def test_a_bare_view_of_the_seat_is_enough():
         ("calabresella", 3, (4, 36)),  # a card of seat 2 for a monte card
     ],
 )
+@pytest.mark.slow
 def test_hidden_cards_do_not_change_the_answer(name, players, swap):
     game = make(name, players)
     deck = game.deck()
@@ -302,6 +304,7 @@ def test_the_endgames_have_one_winning_move(key):
     check_position(view, seat, winning)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("playout", ["normal", "heuristic"])
 @pytest.mark.parametrize("key", list(ENDGAMES))
 def test_hard_finds_the_winning_move(key, playout):
@@ -315,6 +318,7 @@ def test_hard_finds_the_winning_move(key, playout):
         assert label(player(StateView(view, seat), random.Random(seed))) == winning
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", list(ENDGAMES))
 def test_hard_at_its_default_budget_finds_the_winning_move(key):
     # What a player gets: the steps of its default budget buy many more
@@ -411,6 +415,7 @@ def random_positions(options: dict, count: int):
             yield state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [{}, {"seven_second": True}])
 def test_the_fast_briscola_playout_plays_the_engine_playout(options):
     # briscola2.playout is the engine playout of the normal player with the
@@ -441,6 +446,7 @@ def test_the_fast_playout_is_only_for_the_plain_game_for_two():
     assert not briscola2.supports(four.new_hand(0, deal_of(four, 0, four.deck())))
 
 
+@pytest.mark.slow
 def test_hard_moves_the_same_with_the_fast_playout():
     # The same view, rng and budget: the same move whether the playouts run
     # on the engine or on numbers.
@@ -540,6 +546,7 @@ def test_the_fast_playouts_are_for_the_play_of_the_plain_games():
     assert rollout.fast_module(two, two.new_hand(0, deal_of(two, 0, two.deck()))) is briscola2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, players", [("briscola", 3), ("briscola", 4), ("chiamata", 5), ("calabresella", 3)])
 def test_hard_moves_the_same_with_the_fast_playouts(name, players):
     # The same view, rng and step budget: the same root (visits and rewards
@@ -568,6 +575,7 @@ def test_hard_moves_the_same_with_the_fast_playouts(name, players):
     assert "play" in seen and (name == "briscola" or "auction" in seen)
 
 
+@pytest.mark.slow
 def test_the_default_budget_buys_more_steps_where_playouts_run_on_numbers():
     # Where the playouts run on numbers, more steps for about the CPU of
     # DEFAULT_STEPS on the engine: Briscola for two FAST_STEPS, for three to
@@ -613,6 +621,7 @@ def snapshot(state) -> tuple:
     )
 
 
+@pytest.mark.slow
 def test_a_step_budget_buys_more_iterations_when_playouts_are_short():
     early = first_decision("calabresella", 3)
     _, late, seat, _ = endgame("calabresella-lead-JC")
@@ -711,6 +720,7 @@ def test_the_anchor_move_stays_unless_the_search_is_sure():
     assert best_action(root, (kept, other)) == other  # no anchor: the best mean
 
 
+@pytest.mark.slow
 def test_a_search_with_a_wall_clock_limit_stops_at_its_cpu_cap(monkeypatch):
     # The default players' safety net: a budget far above the cap ends at
     # CPU_SECONDS of CPU; without seconds the budget is the seed's alone.

@@ -76,6 +76,7 @@ def table_of(child: Child) -> str:
     return child.wait_for(r"^(?:hosting briscola, \d players, table|resuming table) ([0-9a-f]{32})").group(1)
 
 
+@pytest.mark.slow
 def test_the_same_host_command_after_kill_9_takes_the_table_up_and_it_finishes(children):
     host = Host(children)
     first = host.start()
@@ -126,6 +127,7 @@ def test_the_record_of_a_hosted_table_is_private_and_holds_no_code(children):
     assert code_file.read_text() == CODE and stat.S_IMODE(os.lstat(code_file).st_mode) == 0o600
 
 
+@pytest.mark.slow
 def test_every_file_the_host_keeps_is_private(children):
     """Its key, its computer player's key and secrets, the table's code, record and transcript."""
     host = Host(children, players=2)
@@ -139,6 +141,7 @@ def test_every_file_the_host_keeps_is_private(children):
         assert stat.S_IMODE(os.lstat(path).st_mode) == (0o700 if path.is_dir() else 0o600), path
 
 
+@pytest.mark.slow
 def test_a_table_taken_up_whose_port_is_taken_listens_on_another_and_says_so(children):
     host = Host(children, players=2)
     table = table_of(host.start())
@@ -152,6 +155,7 @@ def test_a_table_taken_up_whose_port_is_taken_listens_on_another_and_says_so(chi
         again.wait_for(rf"join with: briscola join 127\.0\.0\.1:{new} --code {CODE}$")
 
 
+@pytest.mark.slow
 def test_a_client_whose_host_now_serves_another_table_exits_4_at_once(children):
     host = Host(children, players=2)
     host.start()
@@ -171,6 +175,7 @@ def test_a_client_whose_host_now_serves_another_table_exits_4_at_once(children):
     )
 
 
+@pytest.mark.slow
 def test_a_host_killed_is_a_lost_connection_and_the_retry_window_ends_in_a_line_and_exit_1(children):
     host = Host(children, players=2)
     host.start()
@@ -190,6 +195,7 @@ def test_a_host_killed_is_a_lost_connection_and_the_retry_window_ends_in_a_line_
     assert "stopping" in lines[-1] and "closed by the host" not in bea.text
 
 
+@pytest.mark.slow
 def test_a_table_hosted_by_another_process_is_not_taken_twice(children):
     host = Host(children)
     host.start()
@@ -198,6 +204,7 @@ def test_a_table_hosted_by_another_process_is_not_taken_twice(children):
     assert re.search(r"table [0-9a-f]{32} is being hosted by another briscola process .*add --new", second.text)
 
 
+@pytest.mark.slow
 def test_a_kept_table_that_cannot_be_read_is_said_with_the_command_that_hosts_a_new_one(children):
     host = Host(children)
     table = table_of(host.start())
@@ -225,6 +232,7 @@ def test_the_same_command_is_the_options_that_make_the_table():
         assert command_key(other) != command_key(base), other
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_the_app_shows_each_try_and_closes_at_once_when_the_host_serves_another_table(children):
     """A person's seat in the app (a real terminal: tmux, 80x24): the host killed, the line

@@ -130,6 +130,7 @@ def test_names_the_rule_refuses_and_why(name, problem):
     assert name_problem(name) == problem
 
 
+@pytest.mark.slow
 def test_every_control_format_or_private_character_is_refused_in_a_name():
     kinds = ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
     taken = [
@@ -315,6 +316,7 @@ def hostile(children, label: str, role: str, address: str, name: str) -> Child:
     return child
 
 
+@pytest.mark.slow
 async def test_the_hosting_app_shows_a_spectator_named_markup_and_a_player_named_bold_as_they_are(
     children, tmp_path, monkeypatch
 ):
@@ -364,6 +366,7 @@ async def test_the_hosting_app_shows_a_spectator_named_markup_and_a_player_named
     assert net.client.session.names == {0: "Ada", 1: "[bold]x"}
 
 
+@pytest.mark.slow
 async def test_a_joined_app_shows_a_player_named_markup_as_it_is(children, tmp_path, monkeypatch):
     home_for(monkeypatch, tmp_path)
     table = Table(children, "briscola", players=2)
@@ -400,6 +403,7 @@ def clean(child: Child) -> None:
     assert FAKE not in child.lines, child.tail()
 
 
+@pytest.mark.slow
 def test_hostile_names_are_refused_at_the_handshake_with_a_reason_and_never_printed_raw(children):
     table = Table(children, "briscola", players=2, bots=1)
     host = table.host
@@ -470,6 +474,7 @@ LAX_HOST = textwrap.dedent("""
     """)
 
 
+@pytest.mark.slow
 def test_a_host_that_orders_a_hostile_name_is_refused_by_every_client_and_nothing_prints_raw(children, monkeypatch):
     name = f"{TITLE}\x1b[2J\n{FAKE}"
     with monkeypatch.context() as patch:

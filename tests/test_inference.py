@@ -103,6 +103,7 @@ def test_with_full_agreement_every_deal_drawn_explains_the_plays():
     assert not all(uniform)
 
 
+@pytest.mark.slow
 def test_with_soft_agreement_the_deals_normal_explains_come_up_more_often():
     game, full, view = normal_hand("briscola", 2, seed=4, plays=14)
     determinizer = Determinizer(StateView(view, 0))

@@ -93,6 +93,7 @@ def test_selfplay_refusals_are_italian(italian, capsys, monkeypatch):
         selfplay.selfplay("briscola", 2, 1, 1, None, {}, io.StringIO(), seats=["normal"])
 
 
+@pytest.mark.slow
 def test_a_quiet_selfplay_and_its_verify_read_in_italian(italian, tmp_path):
     transcript = tmp_path / "t.bin"
     out = io.StringIO()

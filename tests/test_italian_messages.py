@@ -257,6 +257,7 @@ def _retries() -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_every_message_a_person_meets_is_in_the_italian_catalogue(checking, tmp_path, capsys):
     said = _cli_errors(tmp_path, capsys)
     said += _reasons() + _tables() + _headless() + _coach() + _retries()

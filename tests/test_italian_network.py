@@ -45,6 +45,7 @@ def join_nobody(lang: str) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.slow
 def test_a_joiner_that_reaches_nothing_says_so_in_italian():
     done = join_nobody("it")
     assert done.returncode == 1, done.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from helpers.app import app_for, my_turn, until
 
 from briscola_tui import language
@@ -43,6 +44,7 @@ def check_whole(app) -> tuple[str, str]:
     return first, second
 
 
+@pytest.mark.slow
 async def test_calabresella_in_italian(italian):
     app = app_for("calabresella", deal_seed=1, settings=Settings(language="it"))
     async with app.run_test(size=SIZE) as pilot:
@@ -65,6 +67,7 @@ async def test_calabresella_in_italian(italian):
         assert "Enter chiama" in lines[-1] and "clic una carta" in lines[-1]
 
 
+@pytest.mark.slow
 async def test_chiamata_in_italian(italian):
     app = app_for("chiamata", deal_seed=2, settings=Settings(language="it"))
     async with app.run_test(size=SIZE) as pilot:
@@ -107,6 +110,7 @@ def test_key_line_in_italian_then_english(italian):
     )
 
 
+@pytest.mark.slow
 async def test_english_table_unchanged(tmp_path, monkeypatch):
     """The same table in English speaks as it always did."""
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))

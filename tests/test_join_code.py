@@ -64,6 +64,7 @@ def seated(path) -> TableSession:
 NAME = "Zedekiah Quill"
 
 
+@pytest.mark.slow
 def test_a_sniffer_learns_neither_code_seat_names_nor_cards_and_cannot_use_what_it_saw(children):
     table = Table(children, "briscola", players=2, bots=1)
     seen: dict[tuple[str, int], bytearray] = defaultdict(bytearray)
@@ -124,6 +125,7 @@ def test_a_sniffer_learns_neither_code_seat_names_nor_cards_and_cannot_use_what_
 # --- 2: a proxy that changes a byte --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_byte_changed_on_the_way_closes_the_connection_and_the_host_takes_nothing(children):
     table = Table(children, "briscola", players=2, bots=1)
     state = {"way": "up"}
@@ -231,6 +233,7 @@ class FakeHost(threading.Thread):
         self.listener.close()
 
 
+@pytest.mark.slow
 def test_the_client_refuses_another_seat_than_the_one_it_asked_for(children):
     liar = FakeHost(give=0)
     children.closers.append(liar)
@@ -242,6 +245,7 @@ def test_the_client_refuses_another_seat_than_the_one_it_asked_for(children):
     assert not (bo.home / "transcripts").exists() or not any((bo.home / "transcripts").iterdir())
 
 
+@pytest.mark.slow
 def test_the_client_refuses_a_host_that_cannot_prove_the_code(children):
     impostor = FakeHost(give=0, proves=False)
     children.closers.append(impostor)
@@ -267,6 +271,7 @@ def test_a_client_coming_back_refuses_another_seat_than_its_own():
 # --- 4: wrong codes --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_wrong_codes_are_refused_slowed_per_address_and_summed_up(children):
     knobs = ("--guess-free", "3", "--guess-seconds", "5", "--guess-report-seconds", "12")
     table = Table(children, "briscola", players=2, bots=1, extra=knobs)

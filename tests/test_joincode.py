@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
 from helpers.network import BRISCOLA
 
 from briscola_tui.net.joincode import ALPHABET, PLATES, SECRET_LENGTH, new_code, plate_of, tidy
@@ -34,6 +35,7 @@ def test_a_code_typed_in_capitals_or_with_spaces_is_the_same_code():
         assert plate_of(text) is None
 
 
+@pytest.mark.slow
 def test_the_code_alone_where_no_table_can_be_looked_for_says_what_works_everywhere():
     done = subprocess.run(
         [*BRISCOLA, "join", "42-7q8r2k", "--headless"],

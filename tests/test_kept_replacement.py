@@ -8,7 +8,10 @@ import re
 import stat
 import subprocess
 
+import pytest
 from helpers.network import BRISCOLA, ROOT, WAIT, Human, Table, wait_until
+
+pytestmark = pytest.mark.slow  # (every test here: real processes, the app, or seconds of work)
 
 
 def test_a_host_restarted_mid_hand_plays_on_the_seat_a_computer_player_took(children):

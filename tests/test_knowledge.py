@@ -39,6 +39,7 @@ def play(table: KnowledgeTable, hands: int = 1) -> KnowledgeTable:
         ("calabresella", 3, {}),
     ],
 )
+@pytest.mark.slow
 def test_knowledge_random_play(game, players, options):
     table = play(KnowledgeTable(game, players, options, choosers=random_choosers(players, 11), spectators=2))
     assert table.max_public > 0
@@ -46,6 +47,7 @@ def test_knowledge_random_play(game, players, options):
         assert table.claim_points > 0  # proofs about hidden cards were in the stream, and attacked
 
 
+@pytest.mark.slow
 def test_knowledge_with_a_two_rule_call():
     """Seat 0 bids 2 and calls under the two rule: its proof is in the stream, and attacked."""
 

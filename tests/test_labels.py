@@ -140,6 +140,7 @@ CONFIGS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, players, options", CONFIGS)
 @pytest.mark.parametrize("seed", range(4))
 def test_every_legal_action_round_trips(name, players, options, seed):
@@ -155,6 +156,7 @@ CALABRESELLA_ROUTES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prefer", CALABRESELLA_ROUTES, ids=" ".join)
 @pytest.mark.parametrize("seed", range(3))
 def test_every_calabresella_contract_round_trips(prefer, seed):
@@ -172,6 +174,7 @@ def black_hand_deal(game, dealer: int):
     return plan.deal([special[p] if p in special else rest.pop() for p in range(plan.size)])
 
 
+@pytest.mark.slow
 def test_every_kind_of_label_is_exercised():
     """The playouts reach every shape of player label the grammar has."""
     seen: set[str] = set()
@@ -300,6 +303,7 @@ player_actions = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(action=player_actions)
 def test_any_player_action_round_trips_without_a_state(action):

@@ -123,6 +123,7 @@ def listed(form) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
 def test_join_form_lists_the_tables_heard(snap_compare, size):
     """Three tables, newest first: plate, game and size, host; seats free, who sits, who
@@ -140,6 +141,7 @@ def test_join_form_lists_the_tables_heard(snap_compare, size):
     assert snap_compare(form_app(form), terminal_size=size, run_before=run_before)
 
 
+@pytest.mark.slow
 async def test_picking_a_table_fills_the_address_and_focuses_the_code():
     lan = FixedLan(THREE)
     form = JoinForm(lan, wait=SHORT)
@@ -211,6 +213,7 @@ async def seated(pilot, app, name: str) -> None:
         raise AssertionError(str(lobby.lobby())) from None
 
 
+@pytest.mark.slow
 async def test_a_picked_table_takes_its_code_without_the_plate(children, tmp_path, monkeypatch):
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "app"))
     host = Table(children, "briscola", players=3, extra=("--code", "42-abcdef", "--name", "Ada"))
@@ -255,6 +258,7 @@ async def test_a_picked_table_whose_host_answers_as_another_table_is_refused(chi
         await pilot.press("escape")
 
 
+@pytest.mark.slow
 async def test_the_code_alone_finds_its_table_once_heard(children, tmp_path, monkeypatch):
     """The address left blank: the code's table is not in the list yet, so it is looked for,
     and once heard the player sits there."""
@@ -355,6 +359,7 @@ async def test_of_two_tables_with_one_plate_the_code_finds_the_one_it_opens_and_
         await pilot.press("escape")
 
 
+@pytest.mark.slow
 async def test_nothing_heard_or_nothing_to_hear_is_said_in_one_line():
     lan = FixedLan([])
     form = JoinForm(lan, wait=SHORT)
@@ -457,6 +462,7 @@ def seated_by_code(name: str, host, code: str) -> None:
     screen_shows(name, re.compile(rf"\b{seat} +\S.* you\b"))  # the lobby's seats
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(no_lan() is not None, reason=str(no_lan()))
 def test_a_friend_on_the_lan_sees_the_table_in_the_join_form_and_sits_by_the_code_alone(children, tmp_path):
     """Machine A hosts (announced on the LAN); on machine B the app's join form lists A's

@@ -125,6 +125,7 @@ def test_argparse_speaks_the_language_chosen(italian, capsys):
     assert "argomenti non riconosciuti" in err and "uso:" in err
 
 
+@pytest.mark.slow
 def test_every_word_the_program_marks_is_translated_in_every_catalogue():
     """What `python -m briscola_tui.tools.catalogue check` says: nothing missing, nothing
     untranslated, nothing left over, the placeholders of each translation the original's."""

@@ -115,6 +115,7 @@ def test_the_learned_player_plays_only_legal_moves(options):
     play_whole_hands(make_player(samples=6, fallback=normal.play), options, range(3))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [{}, {"trump_exchange": "2"}, {"scoring": "game_points"}])
 @pytest.mark.parametrize("tricks", [0, 1])
 def test_hard_with_the_leaf_plays_only_legal_moves(options, tricks):

@@ -102,6 +102,7 @@ def test_a_real_series_rates_its_winner_above_its_loser(tmp_path):
 # --- a person is a key -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_rename_keeps_the_rating_and_a_name_taken_by_another_key_is_another_player(tmp_path):
     impostor = Identity.generate()
     tables = [
@@ -120,6 +121,7 @@ def test_a_rename_keeps_the_rating_and_a_name_taken_by_another_key_is_another_pl
     assert other.names == ("Anna",) and other.fingerprint != anna.fingerprint
 
 
+@pytest.mark.slow
 def test_computer_players_are_rated_by_level_across_tables(tmp_path):
     for seed in (1, 2):
         out = io.StringIO()
@@ -336,6 +338,7 @@ def test_the_ledger_reads_this_machines_transcripts(good, capsys):
     assert "Anna" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_a_cheat_voids_its_hand_and_counts_against_the_cheater(tmp_path):
     out = io.StringIO()
     path = tmp_path / "cheat.bt"

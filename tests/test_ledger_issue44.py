@@ -45,6 +45,7 @@ def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
 # --- 1. a table under a copied id ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("forgery_first", [True, False])
 def test_a_table_under_a_copied_id_is_refused_and_the_real_one_kept_in_either_order(
     tmp_path, monkeypatch, forgery_first
@@ -108,6 +109,7 @@ def _sybil_tables(folder: Path, n: int) -> tuple[list[Path], list[int]]:
     return paths, hands
 
 
+@pytest.mark.slow
 def test_an_attackers_tables_move_no_rating_in_a_members_league(tmp_path, monkeypatch, capsys):
     """Issue: 24 tables of `normal` against an attacker's keys took normal from 1862 to 1252, a
     member who never met the attacker from 1138 to 1004, and put the attacker first. Now a hand
@@ -162,6 +164,7 @@ def test_trust_adds_a_person_to_the_roster_and_untrust_takes_them_off(tmp_path, 
 # --- 5. two `ledger add` at once ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_five_ledger_adds_at_once_keep_every_table(tmp_path):
     """Issue: 5 `ledger add` at once each said "N new" and only the last writer's tables were
     kept (10 of 21 lost). Now one writer at a time, each reading the ledger again: none lost."""
@@ -187,6 +190,7 @@ def test_five_ledger_adds_at_once_keep_every_table(tmp_path):
     assert len(Ledger.open().book().tables) == 15
 
 
+@pytest.mark.slow
 def test_a_writer_killed_holding_the_lock_leaves_it_free(tmp_path):
     play(tmp_path / "t.bt", [ANNA, BRUNO], ["Anna", "Bruno"])
     holder = subprocess.Popen(
@@ -286,6 +290,7 @@ def test_a_stray_refusal_beside_the_ledger_keeps_no_real_table_out(tmp_path, cap
     assert len(Ledger.open().book().tables) == 1
 
 
+@pytest.mark.slow
 def test_ledger_add_of_a_fifo_is_refused_at_once(tmp_path):
     """Issue: `ledger add` of a FIFO hung. Now anything not a regular file is refused at once,
     and the other files are added."""
@@ -298,6 +303,7 @@ def test_ledger_add_of_a_fifo_is_refused_at_once(tmp_path):
     assert "1 new" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_fifo_where_the_ledgers_file_should_be_is_refused_at_once(tmp_path):
     path = Ledger.open().path
     os.mkfifo(path)

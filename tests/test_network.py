@@ -179,6 +179,7 @@ def played(request, tmp_path_factory):
         env.undo()
 
 
+@pytest.mark.slow
 def test_a_hand_over_the_network_verifies_everywhere(played):
     name, spec, table, scores, _ = played
     table.verify_all(scores)
@@ -195,6 +196,7 @@ def test_a_hand_over_the_network_verifies_everywhere(played):
         assert table.clients[0].wait_for(r"trump [DHSC] \((diamonds|hearts|spades|clubs)\)$")
 
 
+@pytest.mark.slow
 def test_a_spectator_opens_no_hidden_card(played):
     _, _, table, _, spy = played
     # What came over the spectator's socket, byte for byte.
@@ -209,6 +211,7 @@ def test_a_spectator_opens_no_hidden_card(played):
 # --- 2: killed processes and cut connections -----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_player_killed_mid_hand_comes_back(children):
     table = Table(children, "briscola", players=2, bots=1)
     watcher = table.watch()
@@ -230,6 +233,7 @@ def test_a_player_killed_mid_hand_comes_back(children):
     assert "is away" not in table.host.text and "cpu1 is" not in watcher.text  # its own players never are
 
 
+@pytest.mark.slow
 def test_the_host_killed_mid_hand_comes_back(children):
     table = Table(children, "briscola", players=2, bots=1)
     watcher = table.watch()
@@ -248,6 +252,7 @@ def test_the_host_killed_mid_hand_comes_back(children):
     table.verify_all(scores)
 
 
+@pytest.mark.slow
 def test_a_connection_cut_under_a_player_comes_back(children):
     table = Table(children, "briscola", players=2, bots=1)
     proxy = Proxy(table.port)
@@ -265,6 +270,7 @@ def test_a_connection_cut_under_a_player_comes_back(children):
     table.verify_all(scores)
 
 
+@pytest.mark.slow
 def test_a_spectator_cut_off_just_before_the_end_still_gets_it(children):
     """The spectator's connection drops before the last card and it cannot reach the host until
     the seats have read the end: the host waits for it, and it ends with the table's scores."""
@@ -287,6 +293,7 @@ def test_a_spectator_cut_off_just_before_the_end_still_gets_it(children):
     table.verify_all(scores)
 
 
+@pytest.mark.slow
 def test_a_spectator_that_leaves_on_purpose_does_not_hold_the_host_at_the_end(children):
     table = Table(children, "briscola", players=2, bots=1)
     person = Human(seed=4, hold_at=10)
@@ -313,6 +320,7 @@ def test_a_spectator_that_leaves_on_purpose_does_not_hold_the_host_at_the_end(ch
     assert "spectator to read the end" not in table.host.text
 
 
+@pytest.mark.slow
 def test_a_host_restarted_at_the_end_of_the_hand_closes_the_table_and_serves_its_end(children):
     """The host stops right after a hand's last reveal (a table started for one hand): started
     again, it closes the table before anything of the next hand, and a player whose process was
@@ -341,6 +349,7 @@ def test_a_host_restarted_at_the_end_of_the_hand_closes_the_table_and_serves_its
 # --- 4: hostile connections during a hand ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_garbage_slow_loris_and_idle_connections_do_not_stop_a_hand(children):
     table = Table(children, "briscola", players=2, bots=1, extra=("--handshake-seconds", "2"))
     table.watch()
@@ -399,6 +408,7 @@ def test_garbage_slow_loris_and_idle_connections_do_not_stop_a_hand(children):
 # --- 5: who may do what ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_wrong_or_missing_code_takes_no_seat_and_watches_nothing(children):
     table = Table(children, "briscola", players=2, bots=1)
     intruders = [
@@ -421,6 +431,7 @@ def test_a_wrong_or_missing_code_takes_no_seat_and_watches_nothing(children):
     table.verify_all(table.finish())
 
 
+@pytest.mark.slow
 def test_a_spectator_that_sends_a_game_message_is_closed(children):
     table = Table(children, "briscola", players=2, bots=1)
     raw, entries = spectate(table.port)
@@ -441,6 +452,7 @@ def _join_of(entries: list[bytes], seat: int) -> bytes:
     raise AssertionError(f"no join of seat {seat}")
 
 
+@pytest.mark.slow
 def test_a_person_may_not_take_a_computer_players_name(children):
     # The lobby shows a seat named cpuN as a computer player: the host refuses such a
     # name in the hello, and closes a connection whose join (signed by its own key) uses one.
@@ -468,6 +480,7 @@ def test_a_person_may_not_take_a_computer_players_name(children):
     assert {s: session.names[s] for s in (0, 1)} == {0: "Ann", 1: "cpu1"}
 
 
+@pytest.mark.slow
 def test_a_connection_submitting_another_keys_message_is_closed(children, tmp_path):
     table = Table(children, "briscola", players=4, bots=2)
     ann = table.join("Ann", seat=0)
@@ -510,6 +523,7 @@ def _ipv6_loopback() -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback here")
 def test_a_table_over_ipv6_loopback(children):
     table = Table(children, "briscola", players=2, bots=1, extra=("--bind", "::1"))
@@ -535,6 +549,7 @@ def test_addresses_are_given_as_join_takes_them():
     assert every[-1] == "127.0.0.1:7777" and all(host_port(a)[1] == 7777 for a in every)
 
 
+@pytest.mark.slow
 def test_a_seat_silent_past_the_time_limit_is_named_and_a_computer_player_takes_it(children):
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "3", "--bots-replace"))
     person = Human(seed=5)  # plays three cards, then never answers again
@@ -552,6 +567,7 @@ def test_a_seat_silent_past_the_time_limit_is_named_and_a_computer_player_takes_
     assert re.search(r"culprits: .*seat 0", done.stdout), done.stdout
 
 
+@pytest.mark.slow
 def test_a_spectator_arriving_late_is_told_who_sits_where(children):
     table = Table(children, "briscola", players=2, bots=1)
     table.join("Ann", human=lambda child, line: None)  # takes seat 0 and never plays: the table waits
@@ -565,6 +581,7 @@ def test_a_spectator_arriving_late_is_told_who_sits_where(children):
     assert watcher.text.index("watching at table") < watcher.text.index("at the table: ")
 
 
+@pytest.mark.slow
 def test_a_host_never_reached_is_not_called_a_lost_connection(children):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
@@ -574,6 +591,7 @@ def test_a_host_never_reached_is_not_called_a_lost_connection(children):
     assert ann.text.splitlines() == [f"nothing answers at 127.0.0.1:{port} (is the host running, on that port?)"]
 
 
+@pytest.mark.slow
 def test_a_second_join_from_the_same_data_folder_is_told_to_use_another(children):
     table = Table(children, "briscola", players=2)
     first = table.join("Uno", human=None)
@@ -585,6 +603,7 @@ def test_a_second_join_from_the_same_data_folder_is_told_to_use_another(children
     table.verify_all(table.finish())
 
 
+@pytest.mark.slow
 def test_a_reader_too_slow_is_dropped_and_one_catching_up_is_not(children):
     """With a backlog of 5: a spectator that stops reading is closed once it is 5 new entries
     behind (three hands: more than the socket buffers hold); a watch that comes in mid-hand reads the dozens stored before it from its own

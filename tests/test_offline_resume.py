@@ -49,6 +49,7 @@ def outcomes(table: OfflineTable) -> list:
     return [(v.ok, v.outcome.result if v.outcome else None) for v in table.table.host.session.verdicts]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players, stop_at_turn", [("briscola", 2, 5), ("chiamata", 5, 11)])
 def test_a_resumed_table_ends_as_one_never_interrupted(tmp_path, game, players, stop_at_turn):
     """Two hands with fixed seeds: stopped mid-way (the second hand, for chiamata), rebuilt
@@ -85,6 +86,7 @@ def play_on_from_turn(table: OfflineTable, rng: random.Random) -> Result:
     return result
 
 
+@pytest.mark.slow
 def test_resuming_a_finished_or_broken_game_says_why(tmp_path):
     done = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))
     assert play_on(done, random.Random(0)) is Result.OVER
@@ -104,6 +106,7 @@ def test_play_resume_with_nothing_to_resume(capsys):
     assert "no unfinished game" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 async def test_the_app_goes_away_mid_hand_and_resumes_from_home_with_the_same_cards():
     app = BriscolaApp({"game": "briscola", "players": 2, "hands": 1}, seed=1, deal_seed=1, pace=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -153,6 +156,7 @@ async def leave_a_game_unfinished() -> None:
         app.exit()
 
 
+@pytest.mark.slow
 async def test_play_resume_says_what_it_does_while_the_game_is_rebuilt():
     await leave_a_game_unfinished()
     [saved] = saved_games()
@@ -165,6 +169,7 @@ async def test_play_resume_says_what_it_does_while_the_game_is_rebuilt():
         app.exit()
 
 
+@pytest.mark.slow
 async def test_an_unfinished_game_can_be_deleted_from_the_resume_menu():
     await leave_a_game_unfinished()
     [saved] = saved_games()
@@ -188,6 +193,7 @@ async def test_an_unfinished_game_can_be_deleted_from_the_resume_menu():
     assert saved.slot.transcript.exists() and not saved.slot.folder.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("tmux") is None or not os.path.exists("/proc"), reason="needs tmux and /proc")
 def test_sighup_in_a_real_terminal_exits_cleanly_and_the_game_resumes(tmp_path):
     """`briscola play` under tmux, one card played, then SIGHUP (what the terminal going
@@ -274,6 +280,7 @@ def test_a_disk_that_fails_mid_game_is_said_and_the_game_plays_on(monkeypatch):
     assert saved_games() == []  # not offered: it could not be resumed
 
 
+@pytest.mark.slow
 def test_after_a_hangup_a_shutdown_that_hangs_still_ends_the_process(tmp_path):
     """Should Textual's shutdown hang once the terminal is gone (its output thread may have died
     on a write to the dead terminal), the process ends all the same, HANGUP_GRACE seconds on."""

@@ -223,6 +223,7 @@ def check_briscola(state) -> None:
     seed=st.integers(0, 2**32 - 1),
     dealer=st.integers(0, 5),
 )
+@pytest.mark.slow
 def test_briscola_playouts(players, options, seed, dealer):
     game = make("briscola", players, options)
     dealer %= players
@@ -297,6 +298,7 @@ def check_chiamata(state) -> None:
     assert all(out.score[s] * sign < 0 for s in range(5) if s not in side)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(options=chiamata_options, seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 4))
 def test_chiamata_playouts(options, seed, dealer):
@@ -339,6 +341,7 @@ def check_calabresella(state) -> None:
     assert (out.score[solo] > 0) == out.result["success"]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 2))
 def test_calabresella_playouts(seed, dealer):

@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from briscola_tui.games import PLAIN, PRESENTATIONS, presentation
 from briscola_tui.games.base import Presentation
 from engine.games import GAMES
@@ -87,6 +89,7 @@ def scanned() -> list[Path]:
     ]
 
 
+@pytest.mark.slow
 def test_nothing_outside_the_games_package_branches_on_a_game():
     bad = [
         f"{path.relative_to(ROOT)}:{line}: {what}"

@@ -68,6 +68,7 @@ def test_a_data_folder_others_can_read_is_made_private_with_a_warning(tmp_path, 
     assert f"briscola: {home} was open to other users (mode 755); made it private (700)" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to hand a folder to another user")
 def test_a_data_folder_another_user_owns_is_refused(tmp_path, monkeypatch):
     home = tmp_path / "home"
@@ -113,6 +114,7 @@ def test_a_lock_is_never_taken_through_a_planted_symlink(tmp_path, monkeypatch):
     assert victim.read_text() == "precious"
 
 
+@pytest.mark.slow
 def test_a_host_transcript_with_garbage_appended_is_a_one_line_error(tmp_path):
     env = {**os.environ, "BRISCOLA_HOME": str(tmp_path / "home")}
     made = subprocess.run(
@@ -197,6 +199,7 @@ def test_a_seat_store_planted_as_a_link_is_not_read(tmp_path, monkeypatch):
     assert victim.read_text() == "precious"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("planted_at", ["seats", "tables", "host-bots"])  # (tables/: the table keys)
 def test_a_host_with_a_link_in_its_data_folder_stops_with_one_line(tmp_path, planted_at):
     """A real `briscola host`: a link where its folder or key should be is named, and refused
@@ -222,6 +225,7 @@ def test_a_host_with_a_link_in_its_data_folder_stops_with_one_line(tmp_path, pla
     assert not (home / "transcripts").exists() or not any((home / "transcripts").iterdir())  # no table was opened
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["join", "watch"])
 def test_a_client_with_a_link_for_its_transcripts_stops_with_one_line_before_connecting(tmp_path, kind):
     home = tmp_path / "home"
@@ -243,6 +247,7 @@ def test_a_client_with_a_link_for_its_transcripts_stops_with_one_line_before_con
     assert done.stdout == "" and mode(victim) == 0o755
 
 
+@pytest.mark.slow
 def test_a_saved_game_whose_folder_or_transcript_is_a_link_is_not_offered(tmp_path, monkeypatch):
     from briscola_tui.files.saved import saved_games
 

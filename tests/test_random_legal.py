@@ -108,6 +108,7 @@ def test_a_soloists_discard_is_drawn_uniformly_from_all_1820():
         assert child.hand_size(1) == 12 and child.monte == list(action.cards)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("contract, raise_", [("chiamo", None), ("solissimo", "dividete"), ("solissimo", "scegliete")])
 def test_every_calabresella_discard_is_sampled_and_accepted(contract, raise_):
     for seed in range(3):

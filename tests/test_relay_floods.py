@@ -14,6 +14,7 @@ from __future__ import annotations
 import subprocess
 import time
 
+import pytest
 from helpers.network import BRISCOLA, ROOT, WAIT, Table, rss_mib
 from helpers.seated import Mallory
 
@@ -22,6 +23,8 @@ from protocol.codec import encode
 from protocol.errors import RemoteProtocolError
 from protocol.messages import Evidence, from_body, to_body
 from protocol.transcript import HOST, VERSION, Entry, Header, make_payload, parse_signed
+
+pytestmark = pytest.mark.slow  # (every test here: real processes, the app, or seconds of work)
 
 HOST_RSS_GROWTH_MIB = 25
 """How much the host's resident memory may grow from before the attack to the end of the table."""

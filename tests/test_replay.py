@@ -259,6 +259,7 @@ def test_all_pass_is_a_redeal(capsys, tmp_path, name, passes):
     assert data["score"] == [0] * len(passes)
 
 
+@pytest.mark.slow
 def test_stdin_and_subprocess_errors():
     doc = fixture("briscola_seed001.json")
     doc["actions"][0]["seat"] = 1

@@ -82,6 +82,7 @@ def quitter(phase: str):
         ("reveal", "reveal"),
     ],
 )
+@pytest.mark.slow
 def test_a_seat_that_stops_answering_is_named_and_retaken(phase, owed):
     seat = 1
     gone = quitter(phase)(seat, Identity.generate(), "leaver")
@@ -251,6 +252,7 @@ def first_hand_length(game, players, seed) -> int:
     return len(table.entries)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players", TABLES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_seat_rebuilt_after_a_crash_finishes_the_hand_with_the_same_bytes(game, players, seed):
@@ -290,6 +292,7 @@ def test_a_seat_rebuilt_after_a_crash_finishes_the_hand_with_the_same_bytes(game
             assert by_seq[seq] == message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players", TABLES)
 def test_the_host_rebuilt_from_its_transcript_signs_the_same_entries(game, players, tmp_path):
     seed = 11

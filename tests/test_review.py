@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from briscola_tui.files.storage import save_transcript
 from briscola_tui.tools import review
 from engine.bots import hard, normal
@@ -40,6 +42,7 @@ def stopped_table(plays: int):
     return table, seen
 
 
+@pytest.mark.slow
 def test_an_unaudited_hand_is_reviewed_from_the_seats_own_secrets(tmp_path, monkeypatch):
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
     table, seen = stopped_table(plays=6)

@@ -20,6 +20,8 @@ from helpers.snapshots import SIZE, app_for, settle, table  # noqa: E402
 
 from briscola_tui.tables.offline import OfflineTable  # noqa: E402
 
+pytestmark = pytest.mark.slow  # (every test here: real processes, the app, or seconds of work)
+
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 HOLD = 60.0
 """The longest the table is held still (the snapshot is taken well before)."""

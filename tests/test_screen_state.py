@@ -27,6 +27,8 @@ from briscola_tui.tui.screens.table import TableScreen
 from briscola_tui.tui.widgets.hand import Hand
 from briscola_tui.tui.widgets.seats import SeatsPanel
 
+pytestmark = pytest.mark.slow  # (every test here: real processes, the app, or seconds of work)
+
 HAND_WAIT = 240.0
 SEAT_LINE = re.compile(r"^ .{6} +(\d+) cards? ")
 

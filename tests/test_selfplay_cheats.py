@@ -29,6 +29,7 @@ TABLES = {
 NOT_IN_TRANSCRIPT = {"replay", "forge", "host-fork", "seat-hijack"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(CHEATS))
 def test_every_cheat_is_named_and_only_the_cheater(kind, tmp_path, capsys):
     game, players, seed = TABLES.get(kind, ("briscola", 2, 1))
@@ -72,6 +73,7 @@ def test_every_cheat_is_named_and_only_the_cheater(kind, tmp_path, capsys):
         assert last_line(report) == expected, report
 
 
+@pytest.mark.slow
 def test_a_renege_refused_at_once_names_the_cheater_not_the_host(tmp_path, capsys):
     """In this deal the soloist returns a club to seat 1 face up, so
     its renege is refused at once by the rules. Its own lax view holds the
@@ -111,6 +113,7 @@ AT_THE_STEP = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(AT_THE_STEP))
 def test_deck_cheats_are_refused_at_the_step_that_carries_them(kind, tmp_path, capsys):
     """Before any card is dealt on top of the bad step: no card is dealt or played,
@@ -144,11 +147,13 @@ def test_deck_cheats_are_refused_at_the_step_that_carries_them(kind, tmp_path, c
     assert last_line(report) == f"culprits: seat {cheater}"
 
 
+@pytest.mark.slow
 def test_the_cheater_can_be_chosen(tmp_path, capsys):
     assert main(["selfplay", "--seed", "1", "--players", "4", "--cheat", "wrong-proof", "--cheater", "2"]) == 3
     assert last_line(capsys.readouterr().out) == "culprits: seat 2"
 
 
+@pytest.mark.slow
 def test_the_two_rule_cheater_outbids_a_2_with_a_target(capsys):
     # Deal 4: seat 1 answers the cheater's 2 with "2 with a target"; the
     # cheater bids the next target (a plain 2 again was an IllegalAction).
@@ -177,6 +182,7 @@ def test_a_cheat_that_cannot_happen_is_a_clear_error(args, message, capsys):
     assert "hand 1" not in captured.out
 
 
+@pytest.mark.slow
 def test_from_a_real_command_line(tmp_path):
     path = tmp_path / "t.bin"
     done = subprocess.run(
@@ -212,6 +218,7 @@ AT_THE_CLAIM = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(AT_THE_CLAIM))
 def test_a_false_claim_about_hidden_cards_is_refused_at_its_message(kind, tmp_path, capsys):
     """From the command line: the message that carries the false claim is refused, naming the

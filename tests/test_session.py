@@ -73,6 +73,7 @@ def run(game, players, options=None, choosers=None, max_hands=None, spectators=1
     return table
 
 
+@pytest.mark.slow
 def test_briscola_two_players_whole_match():
     table = run("briscola", 2, {"match": 2})
     check_agreement(table, 2)
@@ -82,6 +83,7 @@ def test_briscola_two_players_whole_match():
     assert all(node.series.winners() == host.series.winners() for node in nodes_of(table))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_briscola_more_players(players):
     table = run("briscola", players, max_hands=2, spectators=2)
@@ -91,6 +93,7 @@ def test_briscola_more_players(players):
         assert sum(v.outcome.result["side_points"]) == 120
 
 
+@pytest.mark.slow
 def test_chiamata_five_players():
     table = run("chiamata", 5, {"series_hands": 2}, max_hands=6)
     verdicts = check_agreement(table, 2)
@@ -100,6 +103,7 @@ def test_chiamata_five_players():
         assert sum(v.outcome.points) == 120
 
 
+@pytest.mark.slow
 def test_calabresella_whole_series():
     table = run("calabresella", 3, {"series_hands": 2}, max_hands=8)
     verdicts = check_agreement(table, 2)
@@ -108,6 +112,7 @@ def test_calabresella_whole_series():
         assert sum(v.outcome.score) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rank", ["2", "7"])
 def test_briscola_trump_exchange(rank):
     prefer = pick("exchange")
@@ -118,6 +123,7 @@ def test_briscola_trump_exchange(rank):
     assert exchanges, "nobody exchanged in four hands"
 
 
+@pytest.mark.slow
 def test_briscola_open_hands_four_players():
     table = LocalTable("briscola", 4, {"open_hands": True}, choosers=random_choosers(4, 3))
     table.start()
@@ -143,6 +149,7 @@ def test_briscola_open_hands_four_players():
     check_agreement(table, 1)
 
 
+@pytest.mark.slow
 def test_briscola_black_hand():
     """Seeds arranged so one seat is dealt A, 3, K of trump; it declares at once and wins the hand."""
     game = make("briscola", 2, {"black_hand": True})
@@ -218,6 +225,7 @@ def test_calabresella_chiamo_with_handover():
     assert len(returned) == 1
 
 
+@pytest.mark.slow
 def test_calabresella_chiamo_called_card_in_monte():
     table_ref = {}
 
@@ -238,6 +246,7 @@ def test_calabresella_chiamo_called_card_in_monte():
 @pytest.mark.parametrize(
     "contract, choice", [("solo", None), ("solissimo", "none"), ("solissimo", "dividete"), ("solissimo", "scegliete")]
 )
+@pytest.mark.slow
 def test_calabresella_contracts(contract, choice):
     choosers, _ = _calabresella(contract, choice, soloist_seat=0)
     table = LocalTable("calabresella", 3, {}, choosers=choosers, spectators=1)
@@ -255,6 +264,7 @@ def test_calabresella_contracts(contract, choice):
         assert kinds.count("discard") == 2
 
 
+@pytest.mark.slow
 def test_calabresella_all_pass_redeals():
     choosers = {s: scripted(s, auction=pick("pass")) for s in range(3)}
     table = LocalTable("calabresella", 3, {}, choosers=choosers)

@@ -91,6 +91,7 @@ def finished_by_all(table: Table, watcher, rss_before: float | None) -> None:
 # --- 1: guesses on the players' address -----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_outsider_guessing_codes_on_the_players_address_keeps_no_restarted_player_out(children):
     knobs = ("--guess-free", "3", "--guess-seconds", "5", "--guess-report-seconds", "5")
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", *knobs))
@@ -119,6 +120,7 @@ def test_an_outsider_guessing_codes_on_the_players_address_keeps_no_restarted_pl
 HELLO = frame(hs.hello(Exchange("client", "nothing").message))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", [b"\x00", HELLO], ids=["a byte", "a hello"])
 def test_an_outsider_reopening_connections_that_send_something_keeps_no_restarted_player_out(children, first):
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", "--handshake-seconds", "3"))
@@ -164,6 +166,7 @@ class Forger:
         return chunk
 
 
+@pytest.mark.slow
 def test_a_forged_refusal_or_busy_before_the_key_confirmation_ends_nothing(children):
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30"))
     watcher = at_the_table(table.watch())
@@ -187,6 +190,7 @@ def test_a_forged_refusal_or_busy_before_the_key_confirmation_ends_nothing(child
 # --- 4: hellos that never finish -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_hellos_that_never_finish_are_counted_turned_away_and_summed_up(children):
     knobs = ("--guess-report-seconds", "5")
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "30", *knobs))
@@ -381,6 +385,7 @@ def hellos_seen(wire: dict[int, bytes]) -> list[list]:
     return [hs.parse(frames_of(data)[0])[1] for _, data in sorted(wire.items()) if frames_of(data)]
 
 
+@pytest.mark.slow
 def test_a_returning_players_hello_names_it_to_nobody_holding_the_transcript(children):
     """Issue 44, 7: a returning player's first frame, in the clear, carried its key's signature,
     so anyone holding the transcript (every seat's public key) learned who was connecting. Now

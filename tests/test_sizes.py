@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PACKAGES = ("engine", "protocol", "briscola_tui")
@@ -50,6 +52,7 @@ def test_no_module_is_too_long():
     assert long_modules(modules()) == []
 
 
+@pytest.mark.slow
 def test_no_function_is_too_long():
     assert long_functions(modules()) == []
 

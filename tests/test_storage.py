@@ -205,6 +205,7 @@ def test_closed_file_refuses_appends(tmp_path):
 # --- a torn last frame ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_cut_inside_the_last_frame_is_dropped(tmp_path):
     entries, _ = chat(3)
     path = tmp_path / "t.bin"

@@ -4,6 +4,7 @@ that comes without a wait."""
 
 from __future__ import annotations
 
+import pytest
 from helpers.app import SIZE, turn_of, wait_for
 
 from briscola_tui.files.settings import Settings
@@ -30,14 +31,17 @@ async def bells_over_two_cards(monkeypatch, pace: float, bell: bool) -> list:
     return rung
 
 
+@pytest.mark.slow
 async def test_the_bell_rings_when_my_turn_comes_after_a_wait(monkeypatch):
     assert await bells_over_two_cards(monkeypatch, pace=1.3, bell=True)
 
 
+@pytest.mark.slow
 async def test_no_bell_with_the_setting_off(monkeypatch):
     assert not await bells_over_two_cards(monkeypatch, pace=1.3, bell=False)
 
 
+@pytest.mark.slow
 async def test_no_bell_when_my_turn_comes_without_a_wait(monkeypatch):
     """The computer moves at once: each turn comes well within the threshold (5 s here, so that a
     loaded machine's deal of the next cards is not taken for a wait)."""

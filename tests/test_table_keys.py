@@ -3,9 +3,12 @@ of 12 to 17 has a number the digits reach (two digits from 10), every option too
 
 from __future__ import annotations
 
+import pytest
 from helpers.app import SIZE, patient_digits, prompt_of, turn_of, wait_for  # noqa: F401 (patient_digits: an autouse fixture)
 
 from briscola_tui.tui.app import BriscolaApp
+
+pytestmark = pytest.mark.slow  # (every test here: real processes, the app, or seconds of work)
 
 
 def calabresella(deal_seed: int) -> BriscolaApp:

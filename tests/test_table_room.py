@@ -67,6 +67,7 @@ def assert_shows_the_view(screen) -> None:
         assert screen.style_.card(card) in shown
 
 
+@pytest.mark.slow
 async def test_the_log_wraps_its_lines_again_when_the_terminal_grows():
     app = app_for("briscola", 4, ascii=None)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -81,6 +82,7 @@ async def test_the_log_wraps_its_lines_again_when_the_terminal_grows():
         assert all(strip.cell_length <= log.scrollable_content_region.width for strip in log.lines)
 
 
+@pytest.mark.slow
 async def test_a_resize_mid_hand_keeps_the_game_to_its_end():
     app = app_for("briscola", 4, ascii=None)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -101,6 +103,7 @@ async def test_a_resize_mid_hand_keeps_the_game_to_its_end():
         assert screen.view.last_hand is not None and screen.view.last_hand.ok
 
 
+@pytest.mark.slow
 async def test_a_click_on_a_larger_card_picks_that_card():
     """At 200x60 the hand's cards are LARGE boxes centred under the seats: a click on the middle
     of the second box selects the second card, a second click plays it."""

@@ -4,11 +4,14 @@ explained in one line when it offers a call, and every refused choice saying why
 
 from __future__ import annotations
 
+import pytest
 from helpers.app import SIZE, patient_digits, prompt_of, turn_of, wait_for  # noqa: F401 (patient_digits: an autouse fixture)
 
 from briscola_tui.tables.offline import OfflineTable
 from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.screens.table import TableScreen
+
+pytestmark = pytest.mark.slow  # (every test here: real processes, the app, or seconds of work)
 
 
 def passer(view, rng):

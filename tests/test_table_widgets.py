@@ -178,6 +178,7 @@ async def test_side_totals():
     "game, players, unit",
     [("briscola", 2, "point"), ("briscola", 4, "point"), ("chiamata", 5, "point"), ("calabresella", 3, "third")],
 )
+@pytest.mark.slow
 async def test_t_shows_the_last_trick_in_every_game(monkeypatch, tmp_path, game, players, unit):
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path))
     app = BriscolaApp({"game": game, "players": players, "hands": 1}, seed=3, deal_seed=2, pace=0, level="easy")
@@ -204,6 +205,7 @@ async def test_t_shows_the_last_trick_in_every_game(monkeypatch, tmp_path, game,
         assert all(table.style_.card(card) in text for card in last.cards)
 
 
+@pytest.mark.slow
 async def test_the_calabresella_summary_adds_up_the_soloists_thirds(monkeypatch, tmp_path):
     from helpers.app import play_hand
 

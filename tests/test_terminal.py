@@ -30,6 +30,7 @@ def app_in_a_utf8_terminal() -> BriscolaApp:
         return BriscolaApp(seed=1, deal_seed=1, pace=0)
 
 
+@pytest.mark.slow
 async def test_a_setting_changed_keeps_the_glyphs_of_a_utf8_terminal():
     """Settings, four-colour deck on, back home, a new game: its cards in glyphs, the terminal
     being UTF-8 and ASCII "auto". (The style was made again with the setting, reading the
@@ -107,6 +108,7 @@ def test_this_terminal_shows_what_is_not_ascii(tmp_path):
         stop(name, pid)
 
 
+@pytest.mark.slow
 @tmux_needed
 def test_ascii_in_italian_is_seven_bit_too(tmp_path):
     """Italian has accented letters ("dà le carte", "è"): with --ascii they show as plain
@@ -133,6 +135,7 @@ def test_ascii_in_italian_is_seven_bit_too(tmp_path):
         stop(name, pid)
 
 
+@pytest.mark.slow
 @tmux_needed
 def test_ascii_draws_only_seven_bit_characters_in_a_real_terminal(tmp_path):
     """`briscola play --ascii` in a UTF-8 tmux at 80x24, Chiamata bidding by points: the table
@@ -170,6 +173,7 @@ def test_ascii_text_keeps_every_cell():
     assert ascii_text("José 陈") == "Jose ??"  # a wide character: two cells, two marks
 
 
+@pytest.mark.slow
 async def test_ascii_borders_are_the_screens_own():
     """The ASCII setting turned on in Settings: the app's `-ascii` class (which the screens'
     .tcss rules follow: the log's separator, the dialogs' borders) and the last-word filter; a
@@ -195,6 +199,7 @@ async def test_ascii_borders_are_the_screens_own():
         assert app.screen.query_one("#dialog").styles.border_top[0] == "ascii"
 
 
+@pytest.mark.slow
 async def test_a_terminal_too_small_says_so_until_it_grows_back():
     """Below 80x24 the table makes way for one line saying what it needs, and takes no keys
     meanwhile (a card is never played unseen); at 80x24 again the table is back as it was."""
@@ -218,6 +223,7 @@ async def test_a_terminal_too_small_says_so_until_it_grows_back():
         assert app.screen.query_one("#log").styles.width.value == 33  # a third of the width
 
 
+@pytest.mark.slow
 async def test_a_large_terminal_gets_a_larger_table_centred_beyond_200x60():
     """At 230x70 the table takes 200 columns, centred, the log a third of them, and about 60
     rows, centred too (at 80x24 the log keeps its 28 columns)."""
@@ -237,6 +243,7 @@ async def test_a_large_terminal_gets_a_larger_table_centred_beyond_200x60():
         assert log.region.width == 28 and header.region.x == 0
 
 
+@pytest.mark.slow
 @tmux_needed
 def test_no_color_sends_no_colour_at_all(tmp_path):
     """NO_COLOR=1 in a 256-colour terminal: the table is drawn with bold, dim and reverse only;

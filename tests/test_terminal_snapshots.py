@@ -12,6 +12,8 @@ pytest.importorskip("pytest_textual_snapshot")
 
 from helpers.snapshots import app_for, my_turn, until  # noqa: E402
 
+pytestmark = pytest.mark.slow  # (every test here: real processes, the app, or seconds of work)
+
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
 

@@ -23,6 +23,7 @@ def make_app(game="briscola", players=2, **kwargs) -> BriscolaApp:
     return BriscolaApp(play, seed=kwargs.pop("seed", 1), deal_seed=kwargs.pop("deal_seed", 1), pace=0, **kwargs)
 
 
+@pytest.mark.slow
 async def test_briscola_two_players_to_the_summary_and_out(own_folders):
     from briscola_tui.tools.replay_steps import steps_of, stored_transcripts
 
@@ -49,6 +50,7 @@ async def test_briscola_two_players_to_the_summary_and_out(own_folders):
         (2, 0, "calabresella", 3),
     ],
 )
+@pytest.mark.slow
 async def test_a_whole_hand_of_every_game_from_the_home_screen(game_steps, player_steps, game, players):
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
@@ -75,6 +77,7 @@ async def test_a_whole_hand_of_every_game_from_the_home_screen(game_steps, playe
         ("calabresella", 1, "grid", {"auction": "2"}),  # 2: bid chiamo, then call a card from the grid
     ],
 )
+@pytest.mark.slow
 async def test_auctions_and_discards_are_reached(game, deal_seed, mode, pick):
     app = BriscolaApp({"game": game, "hands": 1}, seed=3, deal_seed=deal_seed, pace=0, level="easy")
     seen: dict = {}
@@ -83,6 +86,7 @@ async def test_auctions_and_discards_are_reached(game, deal_seed, mode, pick):
     assert seen.get(mode)
 
 
+@pytest.mark.slow
 async def test_help_last_trick_score_and_quit_asks_first():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -104,6 +108,7 @@ async def test_help_last_trick_score_and_quit_asks_first():
         await wait_for(pilot, lambda: not app.is_running, "the app to exit", 10)
 
 
+@pytest.mark.slow
 async def test_clicking_a_card_twice_plays_it():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -126,6 +131,7 @@ def test_help_still_prints(capsys):
     assert "play" in out and "selfplay" in out and "verify" in out
 
 
+@pytest.mark.slow
 async def test_setup_options_reach_the_table_and_explain_themselves():
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
@@ -226,6 +232,7 @@ def test_replay_steps_show_only_public_cards_until_the_audit(transcripts):
     assert all(len(hand) == 8 for hand in first.hands)
 
 
+@pytest.mark.slow
 async def test_replay_viewer_from_home_steps_to_the_audit(transcripts):
     from briscola_tui.tui.screens.replay import OpenReplay, ReplayScreen
 
@@ -271,6 +278,7 @@ async def test_the_stored_transcripts_are_listed_by_game_players_and_whose_copy(
         assert "Chiamata  " in shown and "seat 0, seat 1" in shown and "not a transcript" in shown
 
 
+@pytest.mark.slow
 async def test_the_replay_list_shows_every_stored_transcript_newest_first_and_names_its_folder(
     transcripts, tmp_path, monkeypatch
 ):
@@ -306,6 +314,7 @@ async def test_the_replay_list_shows_every_stored_transcript_newest_first_and_na
         assert app.screen.name_ == "00000002-seat1.bin"
 
 
+@pytest.mark.slow
 def test_the_replay_viewer_shows_each_hand_as_a_spectator_saw_it(tmp_path):
     import io
 
@@ -338,6 +347,7 @@ def test_the_replay_viewer_shows_each_hand_as_a_spectator_saw_it(tmp_path):
             break
 
 
+@pytest.mark.slow
 async def test_the_replay_viewer_header_fits_80_columns(transcripts):
     from briscola_tui.tools.replay_steps import steps_of
     from briscola_tui.tui.screens.replay import ReplayScreen
@@ -357,6 +367,7 @@ async def test_the_replay_viewer_header_fits_80_columns(transcripts):
         assert len(header) <= 80 and len(file) <= 80 and file.startswith(" offline-chiamata-")
 
 
+@pytest.mark.slow
 async def test_replay_refuses_a_file_that_is_not_a_transcript(tmp_path):
     from briscola_tui.tui.screens.replay import OpenReplay
 
@@ -389,6 +400,7 @@ async def test_a_cheat_named_by_the_audit_gets_its_own_screen(transcripts):
         await wait_for(pilot, lambda: not isinstance(app.screen, VerdictScreen), "the screen to close", 10)
 
 
+@pytest.mark.slow
 async def test_scegliete_the_first_defender_takes_from_the_monte_then_discards():
     """The computer players bid solissimo and raise scegliete: I take one card of the monte, then discard one."""
     from briscola_tui.tables.offline import OfflineTable
@@ -424,6 +436,7 @@ async def _take_turn(app, pilot) -> TableScreen:
     return table_of(app)
 
 
+@pytest.mark.slow
 async def test_long_roles_are_shown_whole_when_the_seat_line_has_room():
     """The dealer who bids solissimo is 'dealer, soloist': wider than the 13-column roles, shown whole."""
     app = make_app("calabresella", 3, deal_seed=4, level="easy")  # I deal, and speak first
@@ -436,6 +449,7 @@ async def test_long_roles_are_shown_whole_when_the_seat_line_has_room():
         assert max(line.cell_length for line in seats.render().split("\n")) <= seats.size.width
 
 
+@pytest.mark.slow
 async def test_a_target_is_typed_and_checked():
     """Chiamata with bids on points: the target group asks for a number; one out of range is refused."""
     app = BriscolaApp(
@@ -460,6 +474,7 @@ async def test_a_target_is_typed_and_checked():
         )
 
 
+@pytest.mark.slow
 async def test_a_computer_player_thinking_shows_after_300_ms():
     app = BriscolaApp({"game": "chiamata", "hands": 1}, seed=1, deal_seed=1, pace=0.8, level="easy")
     async with app.run_test(size=SIZE) as pilot:
@@ -480,6 +495,7 @@ async def test_a_computer_player_thinking_shows_after_300_ms():
         assert seen[-1].split(" is thinking")[0] in ("Bea", "Carlo", "Dora", "Elio")
 
 
+@pytest.mark.slow
 async def test_a_seat_thinking_in_the_play_keeps_to_one_line_of_the_seats_panel():
     # In the play a seat line also shows the points taken: "-> thinking..." must still fit beside them.
     # The auction goes at pace 0; once the play has begun, each computer move takes 0.8 s (the

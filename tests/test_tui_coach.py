@@ -20,7 +20,10 @@ import subprocess
 import sys
 import time
 
+import pytest
 from helpers.app import app_for, picking, table_of, until
+
+pytestmark = pytest.mark.slow  # (every test here: real processes, the app, or seconds of work)
 
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 SIZE = (80, 24)

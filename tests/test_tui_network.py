@@ -127,6 +127,7 @@ async def my_first_turn(app, pilot, net: NetTable):
     return table_of(app)
 
 
+@pytest.mark.slow
 async def test_the_app_joins_a_host_process_and_plays_its_seat_to_the_summary(children, home):
     table = Table(children, "briscola", players=3)
     bots = [table.join("Bo"), table.join("Cy")]
@@ -184,6 +185,7 @@ def on_screen(app) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
 
 
+@pytest.mark.slow
 async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards(children, home):
     table = Table(children, "briscola", players=2, bots=1)
     person = Human(seed=1, delay=0.2, hold_at=1)  # a person's pace: the spectator sees each card go down
@@ -226,6 +228,7 @@ async def test_a_spectator_app_offers_no_game_action_and_shows_only_public_cards
     assert "spectator" not in "".join(line for line in table.host.lines if line.startswith("closing")), table.host.text
 
 
+@pytest.mark.slow
 async def test_a_spectator_app_that_comes_mid_hand_shows_the_scores_and_lists_every_trick(children, home):
     table = Table(children, "briscola", players=3, bots=1)
     person = Human(seed=2, hold_at=4)  # Bo plays 4 cards, then waits for the spectator to be there
@@ -258,6 +261,7 @@ async def test_a_spectator_app_that_comes_mid_hand_shows_the_scores_and_lists_ev
     table.finish()
 
 
+@pytest.mark.slow
 async def test_the_summary_lists_every_trick_after_the_app_left_and_came_back_mid_hand(children, home):
     table = Table(children, "briscola", players=2, bots=1)
     net = joining(table.address)
@@ -289,6 +293,7 @@ async def test_the_summary_lists_every_trick_after_the_app_left_and_came_back_mi
     table.finish()
 
 
+@pytest.mark.slow
 async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
     values = {
         "table": ("briscola", 3),
@@ -366,6 +371,7 @@ async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
     assert "all checks pass" in verify(net.hosting.log.path)
 
 
+@pytest.mark.slow
 async def test_forms_name_a_bad_field_and_the_lobby_shows_a_refusal_or_no_answer(children, home):
     from briscola_tui.tui.app import BriscolaApp
 
@@ -445,6 +451,7 @@ async def test_forms_name_a_bad_field_and_the_lobby_shows_a_refusal_or_no_answer
     assert table.host.proc.poll() is None
 
 
+@pytest.mark.slow
 async def test_a_cut_connection_shows_and_the_hand_goes_on_by_itself(children, home):
     table = Table(children, "briscola", players=2, bots=1)
     proxy = Proxy(table.port)
@@ -479,6 +486,7 @@ async def test_a_cut_connection_shows_and_the_hand_goes_on_by_itself(children, h
     assert str(list(net.client.session.series.scores)) == scores
 
 
+@pytest.mark.slow
 async def test_a_time_limit_shows_a_clock_on_the_seat_that_owes(children, home):
     table = Table(children, "briscola", players=2, bots=1, extra=("--time-limit", "60"))
     net = joining(table.address)
@@ -503,6 +511,7 @@ async def test_a_time_limit_shows_a_clock_on_the_seat_that_owes(children, home):
         net.stop()
 
 
+@pytest.mark.slow
 async def test_a_seat_whose_player_is_gone_shows_as_away_until_it_is_back(children, home):
     table = Table(children, "briscola", players=2)
     bo = table.join("Bo", human=lambda child, line: None)  # a person who never plays a card
@@ -533,6 +542,7 @@ async def test_a_seat_whose_player_is_gone_shows_as_away_until_it_is_back(childr
         net.stop()
 
 
+@pytest.mark.slow
 async def test_the_lobby_shows_a_seat_taken_by_a_player_now_gone_as_away(children, home):
     table = Table(children, "briscola", players=3)
     bo = table.join("Bo", human=lambda child, line: None)
@@ -559,6 +569,7 @@ async def test_the_lobby_shows_a_seat_taken_by_a_player_now_gone_as_away(childre
         net.stop()
 
 
+@pytest.mark.slow
 def test_the_terminal_going_away_ends_the_app_cleanly_and_the_seat_is_taken_back(children):
     table = Table(children, "briscola", players=2, bots=1)
     home = children.folder / "Ada"  # the folder `table.join("Ada")` uses below: the same key, the same seat
@@ -597,6 +608,7 @@ def test_the_terminal_going_away_ends_the_app_cleanly_and_the_seat_is_taken_back
     table.verify_all(scores)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("leave", ["hangup", "ctrl+q"])
 def test_the_host_app_leaves_at_once_while_it_waits_for_another_seats_move(children, leave):
     # The app waits (in a worker thread) for a person who does not move; its terminal going away,

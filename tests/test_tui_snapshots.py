@@ -16,6 +16,7 @@ from briscola_tui.tui.app import BriscolaApp  # noqa: E402
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_briscola_table(snap_compare, players):
     async def run_before(pilot):
@@ -24,6 +25,7 @@ def test_briscola_table(snap_compare, players):
     assert snap_compare(app_for("briscola", players), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_chiamata_table(snap_compare):
     async def run_before(pilot):
         app = pilot.app
@@ -39,6 +41,7 @@ def test_chiamata_table(snap_compare):
 @pytest.mark.parametrize(
     "bid, mode, keys", [("1", "card", ()), ("2", "grid", ("down", "right"))], ids=["table", "call_grid"]
 )
+@pytest.mark.slow
 def test_calabresella(snap_compare, bid, mode, keys):
     """Pass (the others' contract, then my first card) or bid chiamo (the call grid)."""
 
@@ -52,6 +55,7 @@ def test_calabresella(snap_compare, bid, mode, keys):
     assert snap_compare(app_for("calabresella", deal_seed=1), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, deal_seed", [("chiamata", 2), ("calabresella", 5)])
 def test_auction(snap_compare, game, deal_seed):
     """My first bid: the others' bids so far in the seats, "no bid yet" or the bid to beat in the header."""
@@ -62,6 +66,7 @@ def test_auction(snap_compare, game, deal_seed):
     assert snap_compare(app_for(game, deal_seed=deal_seed), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_calabresella_discard(snap_compare):
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app))
@@ -73,6 +78,7 @@ def test_calabresella_discard(snap_compare):
     assert snap_compare(app_for("calabresella"), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_hand_summary(snap_compare):
     async def run_before(pilot):
         from briscola_tui.tui.screens.summary import SummaryScreen
@@ -90,6 +96,7 @@ def test_hand_summary(snap_compare):
     assert snap_compare(app_for("briscola", 2), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_help_screen(snap_compare):
     async def run_before(pilot):
         await until(pilot, lambda: my_turn(pilot.app))
@@ -116,6 +123,7 @@ def test_home_screen(snap_compare):
     assert snap_compare(home_app(), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_host_form(snap_compare):
     """The host form, its Open table box unticked (empty), the cursor on it."""
 
@@ -166,6 +174,7 @@ def test_replay_list(snap_compare, stored):
     assert snap_compare(home_app(), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_replay_viewer(snap_compare, stored):
     """A trick taken: every hand as backs (hidden), the trick's cards, the header within 80 columns."""
 
@@ -182,6 +191,7 @@ def test_replay_viewer(snap_compare, stored):
     assert snap_compare(home_app(), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_chiamata_two_rule(snap_compare):
     """Every computer player passes, I bid 2 holding 2♥ (deal seed 1): the call list marks
     "call 4♥ (two rule)" and the line under it says what the rule is."""
@@ -228,6 +238,7 @@ async def play_until_tricks(pilot, tricks: int) -> None:
         await pilot.pause(0.1)
 
 
+@pytest.mark.slow
 def test_chiamata_bid_with_a_target(snap_compare):
     """I bid the 2; a computer player bids the 2 with a target of 62: at my next bid the seats
     show each last bid in full and the header the bid to beat and who holds it."""
@@ -242,6 +253,7 @@ def test_chiamata_bid_with_a_target(snap_compare):
     assert snap_compare(app_for("chiamata", deal_seed=5, level="normal"), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_chiamata_call(snap_compare):
     """I bid the 2 and the others pass: my call, the header naming me the caller, target 61."""
 
@@ -255,6 +267,7 @@ def test_chiamata_call(snap_compare):
     assert snap_compare(app_for("chiamata", deal_seed=2), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_chiamata_partner_known(snap_compare):
     """Pass, then play until the called card has been played: the partner in the header, the
     caller's side and the others' points under the seats, the last trick kept."""
@@ -275,6 +288,7 @@ def test_chiamata_partner_known(snap_compare):
     assert snap_compare(app_for("chiamata", deal_seed=2), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_calabresella_playing_solo(snap_compare):
     """I bid solo and discard; a few tricks later: the soloist's thirds against the defenders'."""
 
@@ -289,6 +303,7 @@ def test_calabresella_playing_solo(snap_compare):
     assert snap_compare(app_for("calabresella"), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_briscola_four_a_trick_later(snap_compare):
     """Briscola for 4 after two tricks: the two teams' points, the last trick kept."""
 
@@ -298,6 +313,7 @@ def test_briscola_four_a_trick_later(snap_compare):
     assert snap_compare(app_for("briscola", 4), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_briscola_six_a_trick_later(snap_compare):
     """Briscola for 6 after two tricks: the two teams of three and their points, the last trick kept."""
 
@@ -313,6 +329,7 @@ def italian_settings():
     return Settings(language="it")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players", [("briscola", 2), ("briscola", 4), ("chiamata", 5), ("calabresella", 3)])
 def test_italian_table(snap_compare, game, players):
     """Each game in Italian at 80x24 (the setting language="it"), at the player's first
@@ -325,6 +342,7 @@ def test_italian_table(snap_compare, game, players):
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_italian_chiamata_play(snap_compare):
     """Chiamata in Italian once the auction is over: the caller, the called card, the target
     in the header, the sides' totals with the partner still unknown."""
@@ -339,6 +357,7 @@ def test_italian_chiamata_play(snap_compare):
     assert snap_compare(app_for("chiamata", 5, settings=italian_settings()), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_italian_hand_summary(snap_compare):
     """The summary of a Chiamata hand in Italian (I pass, then play my first legal card each
     trick): the caller, the partner, the target, each seat's change."""

@@ -12,7 +12,7 @@ import pytest
 from helpers.home import terminal_env
 from helpers.tmux import play_cards_until, session_name, tmux
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"), pytest.mark.slow]
 
 
 def test_play_briscola_in_tmux_to_the_summary(tmp_path):

@@ -98,6 +98,7 @@ def complete(tmp_path_factory) -> Played:
 # --- a complete, honest table ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_complete_transcript_passes_and_tells_the_table(complete, capsys):
     code, out, err = verify(complete.path, capsys)
     assert code == 0, out + err
@@ -125,6 +126,7 @@ def test_a_table_id_is_its_host_keys_fingerprint(complete, capsys):
     assert code == 0 and "table id: the host key's fingerprint" in out
 
 
+@pytest.mark.slow
 def test_a_transcript_from_before_derived_ids_still_verifies(capsys):
     """Made by the previous release (a random table id): it verifies as it did, and says its id
     alone does not name its host."""
@@ -133,6 +135,7 @@ def test_a_transcript_from_before_derived_ids_still_verifies(capsys):
     assert "complete: the series is over" in out and "table id: random" in out
 
 
+@pytest.mark.slow
 def test_a_flipped_bit_in_a_real_process_names_nobody(complete, tmp_path):
     """A copy with one bit flipped: damaged or altered at that entry, exit 3, nobody named (it
     once said `culprits: host`, though anyone can flip a bit)."""
@@ -152,6 +155,7 @@ def test_a_flipped_bit_in_a_real_process_names_nobody(complete, tmp_path):
     assert damaged_naming_nobody(done.stdout), done.stdout
 
 
+@pytest.mark.slow
 def test_verify_in_a_real_process(complete):
     done = subprocess.run(
         [sys.executable, "-m", "briscola_tui.cli", "verify", str(complete.path)],
@@ -257,6 +261,7 @@ def flips(field: tuple[str, int, int, int], every: bool = True) -> list[int]:
     return [*head, *(sorted(inside) if end > content else [])]
 
 
+@pytest.mark.slow
 def test_every_changed_byte_is_caught_and_the_changed_entry_named(complete, tmp_path, capsys):
     """A byte changed anywhere: in the file's header (every byte); in every field of the first
     entry of each kind (`entry_fields`; `flips`: its header bytes and the first, middle and last
@@ -307,6 +312,7 @@ def test_every_changed_byte_is_caught_and_the_changed_entry_named(complete, tmp_
     assert not failures, failures[:5]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", ["message", "entry signature", "frame start"])
 def test_a_changed_entry_is_named_as_itself_not_the_next(complete, tmp_path, capsys, part):
     data = complete.path.read_bytes()
@@ -334,6 +340,7 @@ def named_in(owes: str) -> set:
     return named | ({HOST} if "the host" in owes else set())
 
 
+@pytest.mark.slow
 def test_a_cut_transcript_names_who_owes_the_next_entry(complete, tmp_path, capsys):
     entries = complete.entries
     sent = messages(entries)
@@ -391,6 +398,7 @@ def test_what_is_owed_is_said_plainly(complete, tmp_path, capsys):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cut", ["middle", "length prefix"])
 def test_a_torn_last_frame_is_dropped_with_a_warning(complete, tmp_path, capsys, cut):
     data = complete.path.read_bytes()
@@ -458,6 +466,7 @@ def test_a_cut_after_a_time_out_names_the_absent_seat_and_what_is_owed(timed_out
     assert last_line(out) == "culprits: seat 1"
 
 
+@pytest.mark.slow
 def test_a_seat_back_with_its_own_key_is_told_and_still_named(tmp_path, capsys):
     """No `retake` rule: the seat timed out comes back itself (`rejoin`), the table goes on."""
     seat = NoReveal(1, Identity.generate(), "seat 1")
@@ -601,6 +610,7 @@ def test_a_changed_first_entry_is_refused_before_the_rest_of_the_file_is_read(co
     assert "0 entries checked" in done.stdout and damaged_naming_nobody(done.stdout)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
 def test_junk_after_a_whole_table_is_named_as_the_next_entry_without_reading_on(complete, tmp_path):
     data = complete.path.read_bytes()

@@ -112,6 +112,7 @@ def stopped_and_left(game: str, players: int, rules=None, seed=1):
 # --- 1: an early reveal, then a seat that left ---------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players", [("calabresella", 3), ("chiamata", 5)])
 def test_a_seat_that_left_a_stopped_hand_takes_its_seat_back_and_the_next_hand_is_played(game, players):
     table, leaver = stopped_and_left(game, players)
@@ -131,6 +132,7 @@ def test_a_seat_that_left_a_stopped_hand_takes_its_seat_back_and_the_next_hand_i
     agree(table)
 
 
+@pytest.mark.slow
 def test_a_seat_started_again_after_a_stopped_hand_takes_its_seat_back():
     """The same, with the seat's process killed: a new session from its key, its store and the transcript."""
     table, leaver = stopped_and_left("calabresella", 3)
@@ -148,6 +150,7 @@ def test_a_seat_started_again_after_a_stopped_hand_takes_its_seat_back():
     agree(table)
 
 
+@pytest.mark.slow
 def test_a_computer_player_takes_the_seat_left_in_a_stopped_hand():
     """With `retake`, a new key takes the seat: it never committed to the void hand and owes nothing for it."""
     table, leaver = stopped_and_left("calabresella", 3, rules={"retake": True})
@@ -226,6 +229,7 @@ def test_a_two_rule_cheat_that_withholds_its_seed_is_named_for_the_call():
 # --- 2: a wrong sealed share, then a withheld reveal --------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players", [("briscola", 2), ("briscola", 3), ("calabresella", 3)])
 def test_a_wrong_sealed_share_then_a_withheld_reveal_is_named_as_the_cheat_it_is(game, players, tmp_path, capsys):
     path = tmp_path / "t.bin"
@@ -277,6 +281,7 @@ def evicted_and_replaced(table, cheat, played: int = 2):
     agree(table)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players", [("briscola", 2), ("briscola", 3), ("calabresella", 3)])
 def test_a_cheat_named_by_the_audit_is_evicted_and_the_table_plays_on(game, players, tmp_path, capsys):
     """With `replace_cheats`: a wrong sealed share, then a withheld reveal. The verdict names seat 0
@@ -322,6 +327,7 @@ def test_a_cheat_named_by_the_audit_is_evicted_and_the_table_plays_on(game, play
 @pytest.mark.parametrize(
     "cheat, game, players", [(PlayUnheld, "briscola", 3), (WrongPublicShare, "briscola", 2), (BadKey, "chiamata", 5)]
 )
+@pytest.mark.slow
 def test_a_cheat_refused_at_once_in_a_hand_is_evicted_and_the_table_plays_on(cheat, game, players):
     """Evidence the host keeps during a hand voids the hand, as a time-out does; with
     `replace_cheats` the verdict that names the seat evicts it, and the table goes on."""
@@ -355,6 +361,7 @@ def test_with_the_rule_a_cheat_outside_a_hand_still_ends_the_table():
         assert node.phase == "aborted" and [c.seat for c in node.culprits] == [2] and not node.banned, node
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cheat", ["wrong-share", "play-unheld"])
 def test_selfplay_bots_replace_evicts_the_cheater_and_plays_on(cheat, tmp_path, capsys):
     path = tmp_path / "t.bin"
@@ -398,6 +405,7 @@ def test_selfplay_bad_key_by_seat_0_names_seat_0_only(game, players, tmp_path, c
     assert report.rstrip().splitlines()[-1] == "culprits: seat 0", report
 
 
+@pytest.mark.slow
 def test_selfplay_bad_key_by_seat_0_from_a_real_command_line(tmp_path):
     path = tmp_path / "t.bin"
     done = subprocess.run(
@@ -453,6 +461,7 @@ def verify_names(table: Table, expected: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_a_player_killed_in_a_stopped_hand_and_started_again_takes_its_seat_back(children, tmp_path):
     """Calabresella, three processes and the host's computer player: Cleo (a person, seat 1)
     is killed at her turn; then Stan (seat 0) stops the hand with an early reveal. Cleo owes
@@ -481,6 +490,7 @@ def test_a_player_killed_in_a_stopped_hand_and_started_again_takes_its_seat_back
     verify_names(table, "culprits: seat 1")  # she left (timed out); the stopper's cause is not settled here
 
 
+@pytest.mark.slow
 def test_a_computer_player_takes_a_seat_left_in_a_stopped_hand_and_plays_on(children, tmp_path):
     """The same stopped hand with --bots-replace: the host's computer player takes Cleo's seat
     (it never committed to the void hand: it owes nothing for it) and the table plays on."""
@@ -501,6 +511,7 @@ def test_a_computer_player_takes_a_seat_left_in_a_stopped_hand_and_plays_on(chil
     verify_names(table, "culprits: seat 1")
 
 
+@pytest.mark.slow
 def test_a_wrong_sealed_share_then_a_withheld_reveal_over_the_network(children):
     """Briscola with --bots-replace: seat 0 seals the host's computer player a wrong key share and
     withholds its reveal. It is timed out, and the audit names it for the wrong share (the victim's
@@ -526,6 +537,7 @@ def test_a_wrong_sealed_share_then_a_withheld_reveal_over_the_network(children):
     assert "complete: the host closed the table" in report
 
 
+@pytest.mark.slow
 def test_a_player_timed_out_at_its_turn_and_started_again_takes_its_seat_back(children):
     """A person killed at her turn is timed out (the hand is void); started again, she has nothing
     left to send for that hand, and takes her seat back at once: the next hand is played."""

@@ -28,6 +28,7 @@ def proved(d, seat, positions, card, ctx=CTX, nonce_key=None):
     return prove_holds(ctx, d.openings(seat, positions), positions, d.final, card, nonce_key)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [3, 5])
 def test_every_held_card_is_proved_held(n):
     d = dealt(n)
