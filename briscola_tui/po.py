@@ -1,24 +1,25 @@
-"""Gettext catalogues as text: read a `.po` file into its entries, write one
-back, and build the binary `.mo` form that the standard library's
+"""Gettext catalogues as text, through polib (docs/dependencies.md): read a `.po` file into
+its entries, write one back, and build the binary `.mo` form that the standard library's
 `gettext.GNUTranslations` reads.
 
-The program reads the `.po` files themselves (built into `.mo` bytes in
-memory when a language is chosen), so a translator edits one text file and
-sees the result at the next start, with no compile step and no binary file
-in the repository. Poedit, Weblate and `msgfmt` read and write the same files.
+The program reads the `.po` files themselves (built into `.mo` bytes in memory when a
+language is chosen), so a translator edits one text file and sees the result at the next
+start, with no compile step and no binary file in the repository. Poedit, Weblate and
+`msgfmt` read and write the same files. An `Entry` is the plain data the translators' tool
+(tools/catalogue.py) works on; polib parses, quotes and packs.
 """
 
 from __future__ import annotations
 
-import ast
-import struct
 from dataclasses import dataclass, field
+
+import polib
 
 __all__ = ["Entry", "PoError", "mo_bytes", "parse", "write"]
 
 
 class PoError(ValueError):
-    """A `.po` text that is not a catalogue (the line number is in the message)."""
+    """A `.po` text that is not a catalogue (polib's words say where)."""
 
 
 @dataclass
@@ -45,156 +46,99 @@ class Entry:
         return not self.fuzzy and all(self.msgstr)
 
 
-def _string(text: str, number: int) -> str:
-    try:
-        value = ast.literal_eval(text)
-    except (SyntaxError, ValueError) as error:
-        raise PoError(f"line {number}: not a quoted string: {text[:40]!r}") from error
-    if not isinstance(value, str):
-        raise PoError(f"line {number}: not a quoted string: {text[:40]!r}")
-    return value
-
-
-def _extend(entry: Entry, name: str, piece: str) -> None:
-    """A continuation line's `piece` added to the entry's `name` field (context, msgid or plural)."""
-    if name == "context":
-        entry.context = (entry.context or "") + piece
-    elif name == "plural":
-        entry.plural = (entry.plural or "") + piece
-    else:
-        entry.msgid += piece
-
-
-def _set(entry: Entry, keyword: str, value: str, number: int) -> tuple[str, int]:
-    """The field `keyword` (on line `number`) names set to `value`; that field, which the
-    continuation lines that follow extend."""
-    if keyword == "msgctxt":
-        entry.context = value
-        return "context", 0
-    if keyword == "msgid":
-        entry.msgid = value
-        return "msgid", 0
-    if keyword == "msgid_plural":
-        entry.plural = value
-        return "plural", 0
-    if keyword == "msgstr":
-        entry.msgstr = [value]
-        return "msgstr", 0
-    if keyword.startswith("msgstr[") and keyword.endswith("]") and keyword[7:-1].isdigit():
-        index = int(keyword[7:-1])
-        if index != len(entry.msgstr):
-            raise PoError(f"line {number}: {keyword} out of order")
-        entry.msgstr.append(value)
-        return "msgstr", index
-    raise PoError(f"line {number}: unknown keyword {keyword!r}")
-
-
 def parse(text: str) -> list[Entry]:
     """The entries of a `.po` text, the header (msgid "") first if it has one. Obsolete
-    entries (`#~`) are dropped."""
-    entries: list[Entry] = []
-    comments: list[str] = []
-    current: Entry | None = None
-    target: tuple[str, int] | None = None  # the field the next continuation line extends
+    entries (`#~`) are dropped. polib forgives what `msgfmt` refuses (a string left open, a
+    msgid with no msgstr: the translation typed would vanish in silence): those are PoError here."""
+    _check_lines(text)
+    try:
+        catalogue = polib.pofile(text, wrapwidth=0)
+    except (OSError, ValueError) as error:  # (polib raises OSError for a text it cannot parse)
+        raise PoError(str(error)) from None
+    entries = [_header(catalogue)] if catalogue.metadata or catalogue.header else []
+    return entries + [_entry(e) for e in catalogue if not e.obsolete]
 
-    def finish() -> None:
-        nonlocal current
-        if current is not None:
-            entries.append(current)
-        current = None
 
+def _check_lines(text: str) -> None:
+    """Every line that is not a comment ends its quoted string, and every msgid has its msgstr."""
+    msgids = msgstrs = 0
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
-        if not line or line.startswith("#~"):
+        if not line or line.startswith("#"):
             continue
-        if line.startswith("#"):
-            if current is not None and target is not None and target[0] != "comments":
-                finish()
-            comments.append(line)
-            target = ("comments", 0)
-            continue
-        if line.startswith('"'):
-            if current is None or target is None or target[0] == "comments":
-                raise PoError(f"line {number}: a string continues nothing")
-            piece = _string(line, number)
-            name, index = target
-            if name == "msgstr":
-                current.msgstr[index] += piece
-            else:
-                _extend(current, name, piece)
-            continue
-        keyword, _, rest = line.partition(" ")
-        value = _string(rest.strip(), number)
-        if keyword == "msgctxt" or (
-            keyword == "msgid" and (current is None or target is None or target[0] != "context")
-        ):
-            finish()
-            current = Entry(msgid="", msgstr=[], comments=comments)
-            comments = []
-        if current is None:
-            raise PoError(f"line {number}: {keyword} before msgid")
-        target = _set(current, keyword, value, number)
-    finish()
+        if not _closed(line):
+            raise PoError(f"line {number}: a string not closed: {line[:40]!r}")
+        msgids += line.startswith("msgid ")
+        msgstrs += line.startswith(("msgstr ", "msgstr[0]"))
+    if msgids != msgstrs:
+        raise PoError(f"{msgids} msgid and {msgstrs} msgstr: a msgid without its msgstr")
+
+
+def _closed(line: str) -> bool:
+    """The line's quoted string ends on it: a last quote that no backslash escapes, after the first."""
+    body = line[:-1]
+    escapes = len(body) - len(body.rstrip("\\"))
+    return line.endswith('"') and line.count('"') >= 2 and escapes % 2 == 0
+
+
+def _header(catalogue: polib.POFile) -> Entry:
+    comments = ["# " + line if line else "#" for line in catalogue.header.split("\n")] if catalogue.header else []
+    if catalogue.metadata_is_fuzzy:
+        comments.append("#, fuzzy")
+    text = "".join(f"{key}: {value}\n" for key, value in catalogue.ordered_metadata())
+    return Entry("", [text], comments=comments)
+
+
+def _entry(e: polib.POEntry) -> Entry:
+    comments = ["# " + line if line else "#" for line in e.tcomment.split("\n")] if e.tcomment else []
+    comments += ["#. " + line for line in e.comment.split("\n")] if e.comment else []
+    if e.occurrences:
+        comments.append("#: " + " ".join(f"{where}:{line}" if line else where for where, line in e.occurrences))
+    if e.flags:
+        comments.append("#, " + ", ".join(e.flags))
+    if e.msgid_plural:
+        msgstr = [e.msgstr_plural[i] for i in sorted(e.msgstr_plural)]
+        return Entry(e.msgid, msgstr, e.msgid_plural, e.msgctxt, comments)
+    return Entry(e.msgid, [e.msgstr], None, e.msgctxt, comments)
+
+
+def _catalogue(entries: list[Entry]) -> polib.POFile:
+    catalogue = polib.POFile(wrapwidth=0)
     for entry in entries:
-        if not entry.msgstr:
-            raise PoError(f"msgid {entry.msgid[:40]!r} has no msgstr")
-    return entries
-
-
-def _quoted(keyword: str, value: str) -> list[str]:
-    def q(s: str) -> str:
-        return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t").replace("\n", "\\n") + '"'
-
-    if "\n" not in value.rstrip("\n"):
-        return [f"{keyword} {q(value)}"]
-    pieces = value.splitlines(keepends=True)
-    return [f'{keyword} ""', *(q(p) for p in pieces)]
+        tcomment = "\n".join(
+            c[2:] if c.startswith("# ") else "" for c in entry.comments if c.startswith("# ") or c == "#"
+        )
+        flags = [f.strip() for c in entry.comments if c.startswith("#,") for f in c[2:].split(",") if f.strip()]
+        if not entry.msgid and entry.context is None:
+            catalogue.header = tcomment
+            catalogue.metadata_is_fuzzy = "fuzzy" in flags
+            for line in entry.msgstr[0].splitlines():
+                key, _, value = line.partition(":")
+                catalogue.metadata[key.strip()] = value.strip()
+            continue
+        catalogue.append(
+            polib.POEntry(
+                msgid=entry.msgid,
+                msgctxt=entry.context,
+                msgid_plural=entry.plural or "",
+                msgstr="" if entry.plural is not None else entry.msgstr[0],
+                msgstr_plural=dict(enumerate(entry.msgstr)) if entry.plural is not None else {},
+                tcomment=tcomment,
+                comment="\n".join(c[3:] for c in entry.comments if c.startswith("#.")),
+                occurrences=[(w, "") for c in entry.comments if c.startswith("#:") for w in c[2:].split()],
+                flags=flags,
+            )
+        )
+    return catalogue
 
 
 def write(entries: list[Entry]) -> str:
     """The `.po` text of `entries` (as `parse` reads it back)."""
-    blocks = []
-    for entry in entries:
-        lines = list(entry.comments)
-        if entry.context is not None:
-            lines += _quoted("msgctxt", entry.context)
-        lines += _quoted("msgid", entry.msgid)
-        if entry.plural is not None:
-            lines += _quoted("msgid_plural", entry.plural)
-            for index, value in enumerate(entry.msgstr):
-                lines += _quoted(f"msgstr[{index}]", value)
-        else:
-            lines += _quoted("msgstr", entry.msgstr[0])
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks) + "\n"
+    return str(_catalogue(entries))
 
 
 def mo_bytes(entries: list[Entry]) -> bytes:
     """The GNU `.mo` form of the translated entries (and the header), for
-    `gettext.GNUTranslations`: the untranslated and fuzzy ones are left out, so
-    their English shows."""
-    pairs: dict[bytes, bytes] = {}
-    for entry in entries:
-        if entry.msgid and not entry.translated:
-            continue
-        key = entry.msgid if entry.plural is None else entry.msgid + "\0" + entry.plural
-        if entry.context is not None:
-            key = entry.context + "\x04" + key
-        pairs[key.encode()] = "\0".join(entry.msgstr).encode()
-    keys = sorted(pairs)
-    header_size = 7 * 4
-    ids_at = header_size
-    strs_at = ids_at + 8 * len(keys)
-    data_at = strs_at + 8 * len(keys)
-    ids, strs, data = [], [], b""
-    for encoded in keys:
-        ids.append((len(encoded), data_at + len(data)))
-        data += encoded + b"\0"
-    for encoded in keys:
-        value = pairs[encoded]
-        strs.append((len(value), data_at + len(data)))
-        data += value + b"\0"
-    out = struct.pack("<7I", 0x950412DE, 0, len(keys), ids_at, strs_at, 0, data_at)
-    out += b"".join(struct.pack("<2I", *pair) for pair in ids)
-    out += b"".join(struct.pack("<2I", *pair) for pair in strs)
-    return out + data
+    `gettext.GNUTranslations`: the untranslated and fuzzy ones are left out, so their
+    English shows."""
+    return _catalogue(entries).to_binary()
