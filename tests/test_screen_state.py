@@ -9,7 +9,6 @@ The check runs inside the screen's one painting method, so no update goes unchec
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import time
@@ -19,6 +18,7 @@ from helpers.app import SIZE, table_of, wait_for
 from helpers.network import CODE, WAIT, Table
 
 from briscola_tui.net.commands import join_options, player_identity, watch_options
+from briscola_tui.options import JoinOptions, WatchOptions
 from briscola_tui.tables.network import NetTable
 from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.netapp import NetworkApp
@@ -111,7 +111,7 @@ async def test_the_shown_hand_counts_and_trick_are_the_views_at_every_update_off
 
 
 def joining(address: str) -> NetTable:
-    args = argparse.Namespace(address=address, code=CODE, name="Ada", seat=-1, bot=None, retry=20.0)
+    args = JoinOptions(address=address, code=CODE, name="Ada", seat=-1, bot=None, retry=20.0)
     return NetTable(join_options(args), player_identity())
 
 
@@ -165,7 +165,7 @@ async def test_a_spectator_is_never_shown_a_hand_and_sees_the_counts_and_trick(c
     checked = Checked(monkeypatch)
     table = Table(children, "briscola", players=2, bots=1)
     table.join("Bo")
-    net = NetTable(watch_options(argparse.Namespace(address=table.address, code=CODE, retry=20.0)))
+    net = NetTable(watch_options(WatchOptions(address=table.address, code=CODE, retry=20.0)))
     app = NetworkApp(net, ascii=True)
     try:
         async with app.run_test(size=SIZE) as pilot:
