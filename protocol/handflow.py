@@ -62,7 +62,7 @@ class HandFlow(SessionState):
             self._emit(events.HandBegins(self.hand.dealer, self.hand.number))
         self.hand.commits[sender] = (msg, index)
         if len(self.hand.commits) == self.players:
-            self.phase = "shuffle"
+            self.machine.advance("committed")
 
     def _on_shuffle(self, sender: int, msg: Shuffle, index: int) -> None:
         hand, n = self.hand, self.players
@@ -103,7 +103,7 @@ class HandFlow(SessionState):
         todo = [(p, a) for p, a in zip(positions, audiences) if p not in self.cards.public_scalar]
         step = Step(len(self.hand.steps), kind, tuple(p for p, _ in todo), tuple(a for _, a in todo))
         self.hand.steps.append(step)
-        self.phase = "deal"
+        self.machine.advance("step opened")
         if not step.positions:
             self._finish_step(step)
 
@@ -142,7 +142,7 @@ class HandFlow(SessionState):
         """
         public = [p for p, a in zip(step.positions, step.audiences) if a == PUBLIC]
         if not self.cards.open_public(public, [dict(m.public) for m in step.shares.values()]):
-            self.phase = "reveal"
+            self.machine.advance("deal failed")
             return
         if self.holds_seat() and self.seat in step.audiences:
             self._open_mine(step)
@@ -236,7 +236,7 @@ class HandFlow(SessionState):
         except (IllegalAction, ValueError):
             # Public cards contradict each other (a card seen twice): every
             # node sees it here, so all stop together; the audit names who.
-            self.phase = "reveal"
+            self.machine.advance("deal failed")
             return
         self._advance()
 
@@ -291,15 +291,15 @@ class HandFlow(SessionState):
         assert view is not None  # dealt
         turn = view.current_player()
         if turn == TERMINAL:
-            self.phase = "reveal"
+            self.machine.advance("hand played")
             return
         if turn != CHANCE:
-            self.phase = "play"
+            self.machine.advance("decision due")
             return
         need = view.need()
         if need.kind == "handover":
             self.current.handovers = {}
-            self.phase = "handover"
+            self.machine.advance("handover due")
             return
         positions = [self.cards.slot_position(s) for s in need.slots] + view.peeks(self.plan)
         audiences = list(need.audiences) + [PUBLIC] * (len(positions) - len(need.slots))
@@ -409,6 +409,6 @@ class HandFlow(SessionState):
             self._complaint = self._complaint or f"seat {sender} stopped the hand"
             hand.stopped = (sender, index)  # the first interruption: no evidence or time-out came before it
             self._interrupted_at = index
-            self.phase = "reveal"
+            self.machine.advance("stopped")
             self._emit(events.StoppedEarly(sender))
         self._finish_if_revealed()

@@ -20,7 +20,6 @@ from .certificate import Certificate, check_certificate
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
 from .handstate import HandState
 from .messages import Close, CoinCommit, CoinReveal, Evidence, Join, Table, Timeout
-from .phases import HAND_PHASES
 from .records import HandRecord
 from .sessionstate import SessionState
 from .transcript import open_signed
@@ -40,7 +39,7 @@ class TableLifecycle(SessionState):
             raise LocalProtocolError(f"seat {self.seat} does not exist at a {table.players}-player table")
         self.table, self.game = table, game
         self.rules = dict(table.rules)
-        self.phase = "join"
+        self.machine.advance("opened")
         self._emit(events.TableOpened(table.game, table.players))
 
     def _on_join(self, sender: int, join: Join, index: int) -> None:
@@ -71,7 +70,7 @@ class TableLifecycle(SessionState):
         self._emit(events.Seated(sender, join.name, arrival))
         if self.phase == "join":
             if len(self.keys) == self.players + 1:
-                self.phase = "coin_commit"
+                self.machine.advance("all joined")
             return
         self.absent.discard(sender)
         if sender == self.seat and join.key == mine:
@@ -115,7 +114,7 @@ class TableLifecycle(SessionState):
         """
         present = set(range(self.players)) - self.absent
         if self.phase == "coin_commit" and present <= set(self.toss.commitments):
-            self.phase = "coin_reveal"
+            self.machine.advance("coins committed")
         if self.phase == "coin_reveal" and present & set(self.toss.commitments) <= set(self.toss.values):
             values = [self.toss.values[s] for s in sorted(self.toss.values) if s in present]
             assert self.game is not None  # named by the table message
@@ -128,12 +127,12 @@ class TableLifecycle(SessionState):
     def _start_hand(self, number: int) -> None:
         if self.absent:
             self._next_number = number
-            self.phase = "seating"
+            self.machine.advance("seat empty")
             return
         assert self.series is not None and self.game is not None  # the coin chose the first dealer
         dealer = self.series.dealer
         self.current = HandState(HandRecord(number, dealer), self.game.plan(dealer))
-        self.phase = "commit"  # the "hand" event comes with the first commitment (`_on_commit`)
+        self.machine.advance("hand starts")  # the "hand" event comes with the first commitment (`_on_commit`)
 
     def _end_hand(self) -> None:
         """The hand is audited and the table goes on (it was scored, or void): what this
@@ -145,7 +144,7 @@ class TableLifecycle(SessionState):
     def _stop_hand(self, index: int) -> None:
         """Evidence or a time-out ends the hand here: the seats present reveal."""
         self._interrupted_at = index
-        self.phase = "reveal"
+        self.machine.advance("stopped")
         self._finish_if_revealed()
 
     def _finish_if_revealed(self) -> None:
@@ -159,7 +158,8 @@ class TableLifecycle(SessionState):
             self.store.forget_hand(hand.number)
         self._emit_verdict(verdict)
         if verdict.cheats and not self._evict(verdict):
-            self.phase = "aborted"  # the table ends here: nothing more is sent, what the hand held stays to be seen
+            # The table ends here: nothing more is sent, what the hand held stays to be seen.
+            self.machine.advance("cheat")
             return
         self._end_hand()
         if verdict.outcome is None or verdict.cheats:
@@ -168,7 +168,7 @@ class TableLifecycle(SessionState):
             assert self.series is not None  # a hand was played
             self.series.record(verdict.outcome)
             if self.series.is_over():
-                self.phase = "over"
+                self.machine.advance("series over")
                 self._emit(events.SeriesOver(tuple(self.series.scores), tuple(self.series.winners())))
             else:
                 self._start_hand(hand.number + 1)
@@ -234,20 +234,20 @@ class TableLifecycle(SessionState):
                 ) from None
             proven = Culprit(inner.sender, error.reason, index)
         else:
-            self.phase = "aborted"  # we applied a valid message: the host refused it falsely
+            self.machine.advance("host refused falsely")  # we applied a valid message: the host refused it falsely
             raise RemoteProtocolError(
                 f"the host refused a valid message of seat {inner.sender}", culprit="host", entry=index
             )
         log.spend(opened)
         self._note_own(inner)
         self._emit(events.Refused(inner.sender, proven.reason))
-        if self.phase in HAND_PHASES:
+        if self.machine.in_hand:
             assert self.hand is not None  # a hand's phases
             self.hand.findings.append(proven)
             self._stop_hand(index)
         else:
             self.culprits.append(proven)
-            self.phase = "aborted"
+            self.machine.advance("cheat")
 
     def _on_timeout(self, sender: int, msg: Timeout, index: int) -> None:
         kinds, senders = self.expected()
@@ -258,7 +258,7 @@ class TableLifecycle(SessionState):
         self.absent.add(msg.seat)
         finding = Culprit(msg.seat, f"left or withheld its {msg.owed} past the time limit", index, ABSENT)
         self._emit(events.TimedOut(msg.seat, msg.owed))
-        if self.phase in HAND_PHASES:
+        if self.machine.in_hand:
             assert self.hand is not None  # a hand's phases
             self.hand.findings.append(finding)
             self._stop_hand(index)
@@ -269,5 +269,5 @@ class TableLifecycle(SessionState):
 
     def _on_close(self, sender: int, msg: Close, index: int) -> None:
         self.closed = msg.reason
-        self.phase = "over"
+        self.machine.advance("closed")
         self._emit(events.TableClosed(msg.reason))

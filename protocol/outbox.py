@@ -42,7 +42,6 @@ from .messages import (
     Shuffle,
     to_body,
 )
-from .phases import HAND_PHASES
 from .sealing import hand_pair_key, seal_shares
 from .sessionstate import SessionState, Shared
 from .statements import Statement
@@ -161,11 +160,11 @@ class Outbox(SessionState):
         builder's of the phase (`BUILDERS`) once for each step, or the early
         reveal of a complaint. A hook: a subclass may hold them back (a seat
         that stops answering)."""
-        if self.seat is None or self.phase in ("over", "aborted") or self.evicted:
+        if self.seat is None or self.machine.closed or self.evicted:
             return []
         if not self.holds_seat() and self.phase not in ("join", "seating"):
             return []
-        if self._complaint is not None and self.phase in HAND_PHASES and self.phase != "reveal":
+        if self._complaint is not None and self.machine.in_hand and self.phase != "reveal":
             assert self.hand is not None  # a complaint is about a hand
             key = ("complaint", self.hand.number)
             if key in self._produced:

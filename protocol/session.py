@@ -107,7 +107,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         Raises RemoteProtocolError (the host or a seat broke the protocol;
         `culprit` and `entry` say who and where) and changes nothing then.
         """
-        if self.phase in ("over", "aborted"):
+        if self.machine.closed:
             raise RemoteProtocolError("the table is closed", culprit="host")
         entry = Entry.decode(data)
         if self.transcript is None:
@@ -214,20 +214,10 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         hand = getattr(message, "hand", None)
         if hand is not None and (self.hand is None or hand != self.hand.number):
             return False
-        if (
-            header.kind == "reveal"
-            and self.phase in ("shuffle", "deal", "play", "handover")
-            and 0 <= header.sender < self.players
-        ):
+        if self.machine.interrupted_by(header.kind) and 0 <= header.sender < self.players:
             assert self.hand is not None  # a hand's phases
-            if header.sender not in self.hand.reveals:
-                return True  # once the secrets are committed, a reveal may stop a hand at any point
-        if (
-            header.kind == "complaint"
-            and self.phase in ("deal", "play", "handover")
-            and 0 <= header.sender < self.players
-        ):
-            return True  # about a step dealt: `_on_complaint` checks which
+            if header.kind == "complaint" or header.sender not in self.hand.reveals:
+                return True  # (machine.INTERRUPTS) a reveal once; a complaint: `_on_complaint` checks which step
         kinds, senders = self.expected()
         return header.kind in kinds and header.sender in senders
 
@@ -269,18 +259,11 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
             raise RemoteProtocolError(reason, culprit="host" if header.sender == HOST else header.sender, entry=index)
 
     def _host_may(self, kind: str) -> bool:
-        if kind == "table":
-            return self.phase == "table"
-        if kind == "evidence":
-            return self.phase not in ("table", "over", "aborted")
-        if kind == "timeout":
-            return self.phase not in ("table", "join", "seating", "over", "aborted")
-        if kind == "close":
-            if self.phase == "commit":
-                assert self.hand is not None  # "commit" starts a hand
-                return not self.hand.commits
-            return self.phase in ("join", "seating")
-        return False
+        if kind == "close" and self.phase == "commit":
+            assert self.hand is not None  # "commit" starts a hand
+            if self.hand.commits:
+                return False  # the hand has begun: closed at its end only
+        return self.machine.host_may(kind)  # (machine.HOST_MAY)
 
     # --- events -------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from .errors import LocalProtocolError
 from .events import Event, HandedOver, action_events, chance_events, deal_events, verdict_events
 from .handstate import HandState
 from .identity import Identity
+from .machine import Machine
 from .messages import MessageKind, Table
 from .phases import TablePhase
 from .positions import HandDeck
@@ -51,22 +52,6 @@ class Shared:
         self.verdicts: dict[tuple, Verdict] = {}
         self.verified: set[bytes] = set()  # signatures and step proofs already checked (their digests)
         self.claims: dict[bytes, dict[int, bytes]] = {}  # proofs about hidden cards checked: what each chained
-
-
-PHASE_KINDS: dict[TablePhase, MessageKind] = {
-    "table": "table",
-    "join": "join",
-    "seating": "join",
-    "coin_commit": "coin_commit",
-    "coin_reveal": "coin_reveal",
-    "commit": "commit",
-    "shuffle": "shuffle",
-    "deal": "shares",
-    "play": "act",
-    "handover": "handover",
-    "reveal": "reveal",
-}
-"""The one message kind each phase waits for."""
 
 
 class SessionState:
@@ -105,7 +90,7 @@ class SessionState:
         self.bot_level = ""  # the computer level `person` runs at this seat ("": the person sits)
         self.certified: dict[bytes, bytes] = {}  # seat key -> the identity key its join's certificate names
         self.runs: dict[bytes, str] = {}  # seat key -> the computer level its certificate says it runs
-        self.phase: TablePhase = "table"
+        self.machine = Machine()  # the phase: changed by `machine.advance` only (machine.py)
         self.series: Series | None = None  # None until the coin has chosen the first dealer
         self.toss = Toss()  # the first-dealer coin
         self.verdicts: list[Verdict] = []
@@ -185,6 +170,11 @@ class SessionState:
     # --- queries every part asks ---------------------------------------------------
 
     @property
+    def phase(self) -> TablePhase:
+        """What the table waits for now (`machine`)."""
+        return self.machine.phase
+
+    @property
     def players(self) -> int:
         return self.table.players if self.table else 0
 
@@ -205,7 +195,7 @@ class SessionState:
 
     def expected(self) -> tuple[tuple[MessageKind, ...], set[int]]:
         """Message kinds accepted now and the senders that still owe one."""
-        kind = PHASE_KINDS.get(self.phase)
+        kind = self.machine.waits_for()
         if kind is None:
             return (), set()
         return (kind,), self._owing()
