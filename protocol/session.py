@@ -77,25 +77,6 @@ from .transcript import (
 )
 from .view import SeatView, build_view
 
-HANDLERS: dict[MessageKind, Callable[..., None]] = {
-    "table": lifecycle.on_table,
-    "join": lifecycle.on_join,
-    "coin_commit": lifecycle.on_coin_commit,
-    "coin_reveal": lifecycle.on_coin_reveal,
-    "evidence": lambda session, sender, msg, index: session._on_evidence(msg, index),
-    "timeout": lifecycle.on_timeout,
-    "close": lifecycle.on_close,
-    "commit": handflow.on_commit,
-    "shuffle": handflow.on_shuffle,
-    "shares": handflow.on_shares,
-    "complaint": handflow.on_complaint,
-    "act": handflow.on_act,
-    "handover": handflow.on_handover,
-    "reveal": handflow.on_reveal,
-}
-"""The handler of each message kind, `handler(session, sender, message, entry index)`:
-what `_judge` applies once the message has passed every check."""
-
 
 class TableSession(SessionState):
     """One node's state of a table: a seat (with its secrets) or a spectator.
@@ -246,7 +227,7 @@ class TableSession(SessionState):
         """The index of the latest interruption (an early reveal, evidence, a time-out); -1 for none."""
         return self._interrupted_at
 
-    def _on_evidence(self, msg: Evidence, index: int) -> None:
+    def _on_evidence(self, sender: int, msg: Evidence, index: int) -> None:
         """A seat's message the host refused: check for ourselves that the rules
         refuse it and that it is the seat's own next message, then stop the hand."""
         assert self.transcript is not None  # the table message came first
@@ -384,6 +365,26 @@ class TableSession(SessionState):
     def __repr__(self) -> str:
         who = "spectator" if self.seat is None else f"seat {self.seat}"
         return f"<TableSession {who} phase={self.phase}>"
+
+
+HANDLERS: dict[MessageKind, Callable[..., None]] = {
+    "table": lifecycle.on_table,
+    "join": lifecycle.on_join,
+    "coin_commit": lifecycle.on_coin_commit,
+    "coin_reveal": lifecycle.on_coin_reveal,
+    "evidence": TableSession._on_evidence,
+    "timeout": lifecycle.on_timeout,
+    "close": lifecycle.on_close,
+    "commit": handflow.on_commit,
+    "shuffle": handflow.on_shuffle,
+    "shares": handflow.on_shares,
+    "complaint": handflow.on_complaint,
+    "act": handflow.on_act,
+    "handover": handflow.on_handover,
+    "reveal": handflow.on_reveal,
+}
+"""The handler of each message kind, `handler(session, sender, message, entry index)`:
+what `_judge` applies once the message has passed every check."""
 
 
 __all__ = ["TableSession", "Shared", "HAND_PHASES"]
