@@ -1,6 +1,6 @@
 """What a node holds of the hand it is in, in one object.
 
-A `TableSession` starts each hand with a fresh `HandState` (`_start_hand`),
+A `TableSession` starts each hand with a fresh `HandState` (`lifecycle.start_hand`),
 so nothing of one hand leaks into the next. When a hand's audit is done the
 seat's secrets, pair keys and complaint go (`end`); the record, the view and
 the cards stay, for the UI, until the next hand is dealt.

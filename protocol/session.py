@@ -16,60 +16,74 @@ in turn) -> shares for the deal (every seat) -> decisions (`act`), with
 more `shares` whenever the engine waits for cards and `handover` in a
 Calabresella Chiamo -> reveal (every seat) -> audit -> next hand.
 
-The session is split by what each part owns: `lifecycle.py` (joining, the
-coin, seating, the host's entries, the end of a hand), `handflow.py` (the
-hand's messages), `outbox.py` (what a seat sends), `positions.py` (the
-deck's positions and proofs), `claims.py` (claims checked when cards are
-shown), `records.py` (what the audit reads), `phases.py` (the table's
-phases), `handstate.py` (what a node holds of the hand it is in) and
-`sessionstate.py` (the state the parts share, and the queries they ask).
-Each message kind has its handler in `HANDLERS`.
+The session is split by what each part owns, by composition: `SessionState`
+(sessionstate.py) is the node's state, and `TableSession` is that state with
+the entry points and the builders' hooks. Its phase is `machine`'s
+(machine.py: what each phase waits for, and every phase change as a
+(phase, move) -> phase table, applied by `Machine.advance` alone). The rest
+is functions over the state: `lifecycle.py` (joining, the coin, seating, the
+host's entries, the end of a hand), `handflow.py` (the hand's messages),
+`awaited.py` (is a message the one the table waits for), `outbox.py` (what a
+seat sends), `positions.py` (the deck's positions and proofs), `claims.py`
+(claims checked when cards are shown), `records.py` (what the audit reads),
+`phases.py` (the table's phases) and `handstate.py` (what a node holds of the
+hand it is in). Each message kind has its handler in `HANDLERS`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Self
 
 from engine.cards import Card
 from engine.state import Action, IllegalAction
 
+from . import awaited, handflow, lifecycle, outbox
 from . import deck as mp
-from .errors import CheatDetected, RemoteProtocolError
+from .audit import Culprit
+from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
 from .events import Update
-from .handflow import HandFlow
-from .lifecycle import TableLifecycle
-from .messages import HOST_KINDS, KIND_OF, MessageKind, from_body
-from .outbox import Outbox
+from .identity import Identity
+from .messages import (
+    HOST_KINDS,
+    KIND_OF,
+    CoinCommit,
+    CoinReveal,
+    Commit,
+    Complaint,
+    Evidence,
+    Handover,
+    Join,
+    MessageKind,
+    Reveal,
+    Shares,
+    Shuffle,
+    from_body,
+)
 from .phases import HAND_PHASES
-from .sessionstate import Shared
-from .transcript import DAMAGED, HOST, Entry, Header, Opened, Signed, Transcript, parse_header, parse_signed
+from .sessionstate import SessionState, Shared
+from .store import SeatStore
+from .transcript import (
+    DAMAGED,
+    HOST,
+    Entry,
+    Header,
+    Opened,
+    Signed,
+    Transcript,
+    open_signed,
+    parse_header,
+    parse_signed,
+)
 from .view import SeatView, build_view
 
-HANDLERS: dict[MessageKind, Callable[..., None]] = {
-    "table": TableLifecycle._on_table,
-    "join": TableLifecycle._on_join,
-    "coin_commit": TableLifecycle._on_coin_commit,
-    "coin_reveal": TableLifecycle._on_coin_reveal,
-    "evidence": TableLifecycle._on_evidence,
-    "timeout": TableLifecycle._on_timeout,
-    "close": TableLifecycle._on_close,
-    "commit": HandFlow._on_commit,
-    "shuffle": HandFlow._on_shuffle,
-    "shares": HandFlow._on_shares,
-    "complaint": HandFlow._on_complaint,
-    "act": HandFlow._on_act,
-    "handover": HandFlow._on_handover,
-    "reveal": HandFlow._on_reveal,
-}
-"""The handler of each message kind, `handler(session, sender, message, entry index)`:
-what `_judge` applies once the message has passed every check."""
 
-
-class TableSession(TableLifecycle, HandFlow, Outbox):
+class TableSession(SessionState):
     """One node's state of a table: a seat (with its secrets) or a spectator.
 
-    Its state is set by `SessionState` (sessionstate.py), the base every part shares;
-    the hand it is in is `current` (a `HandState`).
+    Its state is `SessionState`'s (sessionstate.py), its phase `machine`'s
+    (machine.py); the hand it is in is `current` (a `HandState`). The handlers
+    (`HANDLERS`) are functions over that state; what a seat sends, outbox.py's.
     """
 
     # --- public queries -----------------------------------------------------
@@ -78,18 +92,6 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
     def outcomes(self) -> list:
         """The audited outcome of every hand scored so far."""
         return [v.outcome for v in self.verdicts if v.ok and v.outcome is not None]
-
-    def my_turn(self) -> bool:
-        if self.phase != "play" or not self.holds_seat() or self._complaint is not None:
-            return False
-        assert self.view is not None  # "play": the hand is dealt
-        return self.view.current_player() == self.seat and self._step_key() not in self._produced
-
-    def legal_actions(self) -> list[Action]:
-        if not self.my_turn():
-            return []
-        assert self.view is not None  # this seat's turn: the hand is dealt
-        return self.view.legal_actions()
 
     def known_cards(self) -> set[Card]:
         """Every card whose position this node has opened (its hand and what is public)."""
@@ -107,7 +109,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
         Raises RemoteProtocolError (the host or a seat broke the protocol;
         `culprit` and `entry` say who and where) and changes nothing then.
         """
-        if self.phase in ("over", "aborted"):
+        if self.machine.closed:
             raise RemoteProtocolError("the table is closed", culprit="host")
         entry = Entry.decode(data)
         if self.transcript is None:
@@ -147,7 +149,7 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
             if self._is_stale(header, message):
                 self.stale.append(index)  # it crossed an interruption in flight: a no-op
                 return
-            self._check_expected(header, message, index)
+            awaited.check_expected(self, header, message, index)
             HANDLERS[KIND_OF[type(message)]](self, sender, message, index)
         except IllegalAction as error:
             raise CheatDetected(f"illegal action: {error}", culprit=sender, entry=index) from None
@@ -205,45 +207,11 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
             return {**self.keys, header.sender: join.key}
         return self.keys
 
-    # --- is a message the one the table waits for? ---------------------------------
-
-    def _in_phase(self, header: Header, message) -> bool:
-        """Is this message one the table waits for now (kind, sender and hand)?"""
-        if header.sender == HOST:
-            return self._host_may(header.kind)
-        hand = getattr(message, "hand", None)
-        if hand is not None and (self.hand is None or hand != self.hand.number):
-            return False
-        if (
-            header.kind == "reveal"
-            and self.phase in ("shuffle", "deal", "play", "handover")
-            and 0 <= header.sender < self.players
-        ):
-            assert self.hand is not None  # a hand's phases
-            if header.sender not in self.hand.reveals:
-                return True  # once the secrets are committed, a reveal may stop a hand at any point
-        if (
-            header.kind == "complaint"
-            and self.phase in ("deal", "play", "handover")
-            and 0 <= header.sender < self.players
-        ):
-            return True  # about a step dealt: `_on_complaint` checks which
-        kinds, senders = self.expected()
-        return header.kind in kinds and header.sender in senders
-
     def _is_stale(self, header: Header, message) -> bool:
-        """A seat's message out of phase because an interruption (an early
-        reveal, evidence, a time-out) was ordered after the entry it echoes:
-        it crossed in flight. It is accepted as a no-op (its sequence number
-        is spent), so the sender is neither blamed nor stuck."""
-        if header.sender == HOST or self._interrupted_at < 0:
-            return False
-        assert self.transcript is not None  # the table message came first
-        echoed = self.transcript.echoed_index(header.head)
-        return echoed is not None and echoed < self._interrupted_at and not self._in_phase(header, message)
+        return awaited.is_stale(self, header, message)
 
     def crosses_interruption(self, opened: Opened) -> bool:
-        """Would this message, as the next entry, be a no-op (`_is_stale`)? The host bounds
+        """Would this message, as the next entry, be a no-op (`awaited.is_stale`)? The host bounds
         how many it orders (`protocol/stale.py`)."""
         header = opened.header
         if header.kind in HOST_KINDS or header.sender == HOST or self._interrupted_at < 0:
@@ -252,41 +220,171 @@ class TableSession(TableLifecycle, HandFlow, Outbox):
             message = from_body(header.kind, opened.body)
         except RemoteProtocolError:
             return False  # refused as evidence, not a no-op
-        return self._is_stale(header, message)
+        return awaited.is_stale(self, header, message)
 
     @property
     def interrupted_at(self) -> int:
         """The index of the latest interruption (an early reveal, evidence, a time-out); -1 for none."""
         return self._interrupted_at
 
-    def _check_expected(self, header: Header, message, index: int) -> None:
-        if not self._in_phase(header, message):
-            hand = getattr(message, "hand", None)
-            if hand is not None and self.hand is not None and hand != self.hand.number:
-                reason = f"message for hand {hand}, this is hand {self.hand.number}"
-            else:
-                reason = f"{header.kind} from {self._who(header.sender)} is out of phase ({self.phase})"
-            raise RemoteProtocolError(reason, culprit="host" if header.sender == HOST else header.sender, entry=index)
+    def _on_evidence(self, sender: int, msg: Evidence, index: int) -> None:
+        """A seat's message the host refused: check for ourselves that the rules
+        refuse it and that it is the seat's own next message, then stop the hand."""
+        assert self.transcript is not None  # the table message came first
+        try:
+            opened = open_signed(msg.message, self.keys, self.transcript.table_id)
+        except RemoteProtocolError as error:
+            raise RemoteProtocolError(
+                f"evidence that does not verify: {error.reason}", culprit="host", entry=index
+            ) from None
+        inner = opened.header
+        log = self.transcript
+        if (
+            not 0 <= inner.sender < self.players
+            or inner.kind == "join"
+            or log.has_message(msg.message)
+            or inner.seq != log.next_seq(inner.sender)
+            or log.echoed_index(inner.head) is None
+        ):
+            raise RemoteProtocolError("evidence that is not the seat's next message", culprit="host", entry=index)
+        try:
+            self._judge(inner, opened.body, index)
+        except RemoteProtocolError as error:
+            if error.culprit != inner.sender:
+                raise RemoteProtocolError(
+                    f"evidence that does not prove its seat wrong: {error.reason}", culprit="host", entry=index
+                ) from None
+            proven = Culprit(inner.sender, error.reason, index)
+        else:
+            self.machine.advance("host refused falsely")  # we applied a valid message: the host refused it falsely
+            raise RemoteProtocolError(
+                f"the host refused a valid message of seat {inner.sender}", culprit="host", entry=index
+            )
+        log.spend(opened)
+        self._note_own(inner)
+        lifecycle.refused(self, inner.sender, proven, index)
 
-    def _host_may(self, kind: str) -> bool:
-        if kind == "table":
-            return self.phase == "table"
-        if kind == "evidence":
-            return self.phase not in ("table", "over", "aborted")
-        if kind == "timeout":
-            return self.phase not in ("table", "join", "seating", "over", "aborted")
-        if kind == "close":
-            if self.phase == "commit":
-                assert self.hand is not None  # "commit" starts a hand
-                return not self.hand.commits
-            return self.phase in ("join", "seating")
-        return False
+    # --- outbound: what this seat sends (outbox.py); the builders are public hooks -------
 
-    # --- events -------------------------------------------------------------------------
+    def start(self) -> Update:
+        """What to send once connected (the join, when the table is known)."""
+        return self._update()
+
+    def rejoin(self) -> Update:
+        """Take this seat back after a time-out (with this node's own key)."""
+        self._rejoin = True
+        return self._update()
+
+    def act(self, action: Action) -> Update:
+        """Send this seat's decision; IllegalAction if the rules forbid it (nothing sent)."""
+        if not self.my_turn():
+            raise LocalProtocolError("it is not this seat's turn to act")
+        return self._update([outbox.decision(self, action)])
+
+    def outgoing(self) -> list[bytes]:
+        """The messages this seat owes now, signed (`outbox.outgoing`: the builder of the
+        phase, `BUILDERS`, once for each step). A hook: a subclass may hold them back."""
+        return outbox.outgoing(self, lambda builder: getattr(self, builder)())
+
+    def sign(self, message) -> bytes:
+        """Sign `message` as this seat's next message, stored first (`outbox.sign`)."""
+        return outbox.sign(self, message)
+
+    def sign_step(self, message) -> bytes:
+        """Sign `message` as this seat's answer to the step the table is at (`outbox.sign_step`)."""
+        return outbox.sign_step(self, message)
+
+    # The builders, one per phase (`outbox.BUILDERS`): the message this seat owes now
+    # (None: nothing). A subclass may override one to send something else (the cheating
+    # seats of `briscola selfplay --cheat` and of the tests do).
+
+    def make_join(self) -> Join | None:
+        return outbox.make_join(self)
+
+    def make_seating(self) -> Join | None:
+        return outbox.make_seating(self)
+
+    def make_coin_commit(self) -> CoinCommit:
+        return outbox.make_coin_commit(self)
+
+    def make_coin_reveal(self) -> CoinReveal:
+        return outbox.make_coin_reveal(self)
+
+    def make_commit(self) -> Commit:
+        return outbox.make_commit(self)
+
+    def make_shuffle(self) -> Shuffle:
+        return outbox.make_shuffle(self)
+
+    def make_deal(self) -> Shares:
+        return outbox.make_deal(self)
+
+    def make_handover(self) -> Handover:
+        return outbox.make_handover(self)
+
+    def make_reveal(self) -> Reveal | None:
+        return outbox.make_reveal(self)
+
+    def make_complaint(self) -> Complaint:
+        return outbox.make_complaint(self)
+
+    @classmethod
+    def resume(
+        cls,
+        seat: int,
+        identity: Identity,
+        store: SeatStore,
+        entries: list[bytes],
+        name: str = "",
+        replacing: bool = False,
+        shared: Shared | None = None,
+        person: Identity | None = None,
+        bot_level: str = "",
+    ) -> tuple[Self, list[bytes]]:
+        """Rebuild a seat after a crash from the transcript it holds and its store
+        (`shared`: work shared with the other nodes of this process, see `Shared`).
+
+        Returns the session, caught up, and the messages it owes now: those it
+        had signed but the transcript does not hold yet (the very bytes stored),
+        then any new ones. Nothing already in the transcript is signed again. `person`:
+        the identity key that certifies the seat's key in a join it owes (`person`);
+        `bot_level`: the computer level that person runs at the seat, named in the certificate.
+        """
+        session = cls(seat, identity, name, store=store, replacing=replacing, shared=shared)
+        session.person, session.bot_level = person, bot_level
+        session._resume_floor = 1 + max((h.seq for h in outbox.headers(entries) if h.sender == seat), default=-1)
+        owed: list[bytes] = []
+        for entry in entries:
+            owed += [m for m in session.receive(entry).messages if m]
+        for q in [q for q in sorted(store.sent) if q >= session.seq]:  # signed (an act) just before the crash
+            owed.append(store.sent[q])
+            session.seq = q + 1
+            session._produced.add(session._step_key())
+        return session, outbox.not_in(owed, session.transcript)
 
     def __repr__(self) -> str:
         who = "spectator" if self.seat is None else f"seat {self.seat}"
         return f"<TableSession {who} phase={self.phase}>"
+
+
+HANDLERS: dict[MessageKind, Callable[..., None]] = {
+    "table": lifecycle.on_table,
+    "join": lifecycle.on_join,
+    "coin_commit": lifecycle.on_coin_commit,
+    "coin_reveal": lifecycle.on_coin_reveal,
+    "evidence": TableSession._on_evidence,
+    "timeout": lifecycle.on_timeout,
+    "close": lifecycle.on_close,
+    "commit": handflow.on_commit,
+    "shuffle": handflow.on_shuffle,
+    "shares": handflow.on_shares,
+    "complaint": handflow.on_complaint,
+    "act": handflow.on_act,
+    "handover": handflow.on_handover,
+    "reveal": handflow.on_reveal,
+}
+"""The handler of each message kind, `handler(session, sender, message, entry index)`:
+what `_judge` applies once the message has passed every check."""
 
 
 __all__ = ["TableSession", "Shared", "HAND_PHASES"]

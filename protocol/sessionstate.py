@@ -1,12 +1,14 @@
-"""The state every part of `TableSession` reads and writes, owned in one place.
+"""One node's state of a table, owned in one place: `SessionState`.
 
-`TableSession` (session.py) is built from parts that share one node's state
-of a table: `TableLifecycle` (lifecycle.py), `HandFlow` (handflow.py) and
-`Outbox` (outbox.py). `SessionState`, the base of every part, sets that state
-(`__init__`): the node, the table, and the hand it is in, a `HandState`
-(handstate.py) that each hand starts afresh; and it answers the queries and
-records the events every part uses. A few methods one part calls in another
-are named at the end, for the type checker only.
+`TableSession` (session.py) is a `SessionState` with the entry points
+(`receive`, `act`) and the builders' hooks; everything else of the session is
+functions over this state: the handlers (lifecycle.py, handflow.py), what a
+seat sends (outbox.py), whether a message is awaited (awaited.py). The phase
+is `machine`'s (machine.py), changed by `machine.advance` only; the hand it
+is in is `current`, a `HandState` (handstate.py) that each hand starts afresh.
+`SessionState` sets that state (`__init__`), answers the queries every part
+asks, records the events, and holds the pieces a seat's messages are made of
+(`make_view`, `pair_key`, `make_claim`...: public hooks a subclass may override).
 
 This module also holds `Shared`, the work nodes of one process share (a
 session's `shared`). The table's phases are named in phases.py.
@@ -14,34 +16,32 @@ session's `shared`). The table's phases are named in phases.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.cards import Card
-from engine.deal import DealPlan
+from engine.deal import Deal, DealPlan
 from engine.game import Game
 from engine.series import Series
-from engine.state import State
+from engine.state import Action, State
 
 from . import deck as mp
+from . import hidden_proofs, stepproofs
 from .audit import Culprit, Verdict
 from .claims import Claims
+from .codec import encode
 from .coin import Toss
 from .errors import LocalProtocolError
 from .events import Event, HandedOver, action_events, chance_events, deal_events, verdict_events
 from .handstate import HandState
+from .hidden_claims import claim_context
 from .identity import Identity
-from .messages import MessageKind, Table
+from .machine import Machine
+from .messages import MessageKind, Shuffle, Table
 from .phases import TablePhase
 from .positions import HandDeck
 from .records import HandRecord
+from .sealing import hand_pair_key
+from .statements import Statement
 from .store import SeatStore
 from .transcript import HOST, Transcript
-
-if TYPE_CHECKING:
-    from engine.state import Action
-
-    from .events import Update
-    from .transcript import Header
 
 
 class Shared:
@@ -53,24 +53,8 @@ class Shared:
         self.claims: dict[bytes, dict[int, bytes]] = {}  # proofs about hidden cards checked: what each chained
 
 
-PHASE_KINDS: dict[TablePhase, MessageKind] = {
-    "table": "table",
-    "join": "join",
-    "seating": "join",
-    "coin_commit": "coin_commit",
-    "coin_reveal": "coin_reveal",
-    "commit": "commit",
-    "shuffle": "shuffle",
-    "deal": "shares",
-    "play": "act",
-    "handover": "handover",
-    "reveal": "reveal",
-}
-"""The one message kind each phase waits for."""
-
-
 class SessionState:
-    """One node's state of a table (see the module doc): the base of every part of `TableSession`."""
+    """One node's state of a table (see the module doc); `TableSession` is one."""
 
     def __init__(
         self,
@@ -105,7 +89,7 @@ class SessionState:
         self.bot_level = ""  # the computer level `person` runs at this seat ("": the person sits)
         self.certified: dict[bytes, bytes] = {}  # seat key -> the identity key its join's certificate names
         self.runs: dict[bytes, str] = {}  # seat key -> the computer level its certificate says it runs
-        self.phase: TablePhase = "table"
+        self.machine = Machine()  # the phase: changed by `machine.advance` only (machine.py)
         self.series: Series | None = None  # None until the coin has chosen the first dealer
         self.toss = Toss()  # the first-dealer coin
         self.verdicts: list[Verdict] = []
@@ -185,6 +169,11 @@ class SessionState:
     # --- queries every part asks ---------------------------------------------------
 
     @property
+    def phase(self) -> TablePhase:
+        """What the table waits for now (`machine`)."""
+        return self.machine.phase
+
+    @property
     def players(self) -> int:
         return self.table.players if self.table else 0
 
@@ -197,6 +186,18 @@ class SessionState:
             and self.keys.get(self.seat) == self.identity.public_bytes
         )
 
+    def my_turn(self) -> bool:
+        if self.phase != "play" or not self.holds_seat() or self._complaint is not None:
+            return False
+        assert self.view is not None  # "play": the hand is dealt
+        return self.view.current_player() == self.seat and self._step_key() not in self._produced
+
+    def legal_actions(self) -> list[Action]:
+        if not self.my_turn():
+            return []
+        assert self.view is not None  # this seat's turn: the hand is dealt
+        return self.view.legal_actions()
+
     @property
     def complaint(self) -> str | None:
         """Why this seat stops the hand it is in with an early reveal (a card
@@ -205,7 +206,7 @@ class SessionState:
 
     def expected(self) -> tuple[tuple[MessageKind, ...], set[int]]:
         """Message kinds accepted now and the senders that still owe one."""
-        kind = PHASE_KINDS.get(self.phase)
+        kind = self.machine.waits_for()
         if kind is None:
             return (), set()
         return (kind,), self._owing()
@@ -267,16 +268,62 @@ class SessionState:
     def _who(self, sender: int) -> str:
         return "the host" if sender == HOST else f"seat {sender}"
 
-    if TYPE_CHECKING:
-        # What one part calls in another (or in TableSession itself).
+    # --- what a seat's messages are made of: public hooks a subclass may override ------
 
-        def my_turn(self) -> bool: ...
-        def receive(self, data: bytes) -> Update: ...
-        def _update(self, messages: list[bytes] | None = None) -> Update: ...
-        def _judge(self, header: Header, body: list, index: int) -> None: ...
-        def _note_own(self, header: Header) -> None: ...
-        def _finish_if_revealed(self) -> None: ...
-        def _stop_hand(self, index: int) -> None: ...
-        def pair_key(self, other: int) -> bytes: ...
-        def _claim_inputs(self, seat: int, kind: str, decision: list) -> tuple[bytes, list]: ...
-        def legal_actions(self) -> list[Action]: ...  # protocol/view.py's
+    def make_view(self, deal: Deal, viewer: int) -> State:
+        """This node's view of the hand once its cards are dealt: `deal` as
+        `viewer` (this seat, or PUBLIC) knows it. A hook: a subclass may
+        play the hand on another state class (the lax views of the cheating
+        seats of `briscola selfplay --cheat`)."""
+        assert self.game is not None and self.hand is not None  # the deal of a hand
+        return self.game.new_hand(self.hand.dealer, deal, viewer=viewer)
+
+    def pair_key(self, other: int) -> bytes:
+        """The key this seat shares with `other` for this hand (derived once)."""
+        if other not in self.current.pair_keys:
+            assert self.hand is not None and self.transcript is not None and self.seat is not None
+            assert self.secrets is not None  # committed to the hand
+            their = self.hand.commits[other][0].seal_key
+            self.current.pair_keys[other] = hand_pair_key(
+                self.transcript.table_id, self.hand.number, self.seat, self.secrets.seal_key, other, their
+            )
+        return self.current.pair_keys[other]
+
+    def claim_inputs(self, seat: int, kind: str, decision: list) -> tuple[bytes, list]:
+        """What `seat`'s claim is proved and checked against: the context binding it to its
+        message (table, hand, seat, kind, the decision) and every seat's committed position keys."""
+        assert self.hand is not None and self.transcript is not None  # a hand's decision
+        context = claim_context(self.transcript.table_id, self.hand.number, seat, kind, encode(decision))
+        return context, [self.hand.commits[s][0].position_keys for s in range(self.players)]
+
+    def make_claim(self, statement: Statement, kind: str, decision: list) -> tuple:
+        """The proof of what this seat's message says of its hidden cards (hidden_proofs.py).
+        A hook: a cheating seat (briscola_tui/tools/play_cheats.py) sends another."""
+        assert self.hand is not None and self.transcript is not None and self.seat is not None
+        assert self.secrets is not None  # a seat that decides committed to the hand
+        if not statement.needs_proof():
+            return ()
+        context, keys = self.claim_inputs(self.seat, kind, decision)
+        return hidden_proofs.prove(statement, context, self.cards, self.seat, keys, self.secrets.proof_key)
+
+    def shuffle_input(self) -> list[bytes]:
+        """The deck this seat's next shuffle step starts from."""
+        hand = self.hand
+        assert hand is not None and self.game is not None  # a hand's shuffle
+        return list(hand.shuffles[-1][1].deck if hand.shuffles else mp.start_deck([c.index for c in self.game.deck()]))
+
+    def prove_shuffle(self, phase: int, deck_in: list[bytes], deck_out: list[bytes]) -> Shuffle:
+        """The Shuffle message for `deck_out`, with this seat's proof that it follows from `deck_in`."""
+        assert self.hand is not None and self.transcript is not None and self.seat is not None
+        assert self.secrets is not None  # committed to the hand
+        keys = self.secrets.public_keys(self.plan.size)
+        ctx = stepproofs.context(self.transcript.table_id, self.hand.number, self.seat, phase, keys, deck_in, deck_out)
+        proof = stepproofs.prove(ctx, phase, self.secrets, keys, deck_in, deck_out)
+        return Shuffle(self.hand.number, phase, tuple(deck_out), proof)
+
+    def _step_key(self) -> tuple:
+        """The step the table is at: a seat answers each once (`produced`)."""
+        hand = self.hand
+        if hand is None:
+            return (self.phase, -1, 0, 0, 0)
+        return (self.phase, hand.number, len(hand.steps), len(hand.moves), len(hand.shuffles))
