@@ -48,6 +48,7 @@ from .actions import (
 )
 from .cards import ALL_CARDS, Card
 from .deal import Deal, DealPlan
+from .facts import NO_RESULT, Result
 
 __all__ = [
     "Action",
@@ -328,10 +329,10 @@ class State:
     def _points(self) -> list[int]:
         return list(self.captured)
 
-    def _result_so_far(self) -> dict:
-        return {}
+    def _result_so_far(self) -> Result:
+        return NO_RESULT
 
-    def _finish(self) -> tuple[dict, list[int]]:  # pragma: no cover - abstract
+    def _finish(self) -> tuple[Result, list[int]]:  # pragma: no cover - abstract
         raise NotImplementedError
 
     # --- cards moving -------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from .cards import Card
 from .deal import Deal
+from .facts import Result
 from .state import Action, State, Trick
 
 
@@ -43,7 +44,7 @@ class HandSummary:
     deal: Deal | None
     points: tuple[int, ...] | None  # card points; None: no outcome (a void hand)
     score: tuple[int, ...] | None  # the score change
-    result: dict  # the outcome's result (caller, trump, target, ..., redeal), in order
+    result: Result  # the outcome's result: the game's own type (engine/games/*_facts.py)
     redeal: bool = False  # everybody passed
     tricks: tuple[Trick, ...] = ()  # every trick of the hand, in order, as the audit replayed it (none: no outcome)
 

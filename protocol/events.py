@@ -323,9 +323,9 @@ def verdict_events(verdict) -> list[Event]:
     return [
         HandScored(
             verdict.hand,
-            result=tuple((k, v) for k, v in result.items() if k != "side_points"),
+            result=tuple((k, v) for k, v in result.json().items() if k != "side_points"),
             points=tuple(outcome.points),
             score=None if outcome.score is None else tuple(outcome.score),
-            redeal=bool(result.get("redeal")),
+            redeal=result.redeal,
         )
     ]

@@ -8,9 +8,11 @@ from typing import NoReturn
 
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, RANKS, SUITS, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
+from ..facts import NO_RESULT, REDEAL, Result
 from ..game import Game
 from ..state import PLAYS, TERMINAL, Action, Claim, IllegalAction, Refusal, State, play_actions
 from . import GAMES
+from .chiamata_facts import ChiamataResult, ChiamataSoFar, result_from_json
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -65,6 +67,9 @@ class Chiamata(Game):
     RESULT_KEYS = ("caller", "partner", "trump", "called", "target", "side_points", "success", "multiplier")
     REDEAL_KEEPS_DEALER = True
     """All passed: the same dealer deals again."""
+
+    def result_from_json(self, data: dict) -> Result:
+        return result_from_json(data)
 
     def deck(self) -> list[Card]:
         return list(ALL_CARDS)
@@ -374,20 +379,15 @@ class ChiamataState(State):
         assert self.caller is not None  # the auction had a caller
         return [self.caller] + ([self.partner] if self.partner is not None else [])
 
-    def _result_so_far(self) -> dict:
+    def _result_so_far(self) -> Result:
         if self.called is None:
-            return {}
-        return {
-            "caller": self.caller,
-            "partner": self.partner if self.partner_known else "unknown",
-            "trump": self.trump,
-            "called": str(self.called),
-            "target": self.target,
-        }
+            return NO_RESULT
+        assert self.caller is not None and self.trump is not None  # a card is called
+        return ChiamataSoFar(self.caller, self.partner, self.partner_known, self.trump, self.called, self.target)
 
-    def _finish(self) -> tuple[dict, list[int]]:
+    def _finish(self) -> tuple[Result, list[int]]:
         if self.redeal:
-            return {"redeal": True}, [0] * 5
+            return REDEAL, [0] * 5
         assert self.caller is not None  # not redealt: the auction had a caller
         side = self.side()
         side_points = sum(self.captured[s] for s in side)
@@ -406,14 +406,8 @@ class ChiamataState(State):
         else:
             score[self.caller] = 2 * u
             score[self.partner] = u
-        result = {
-            "caller": self.caller,
-            "partner": self.partner,
-            "trump": self.trump,
-            "called": str(self.called),
-            "target": self.target,
-            "side_points": side_points,
-            "success": success,
-            "multiplier": multiplier,
-        }
+        assert self.trump is not None and self.called is not None  # played out: a card was called
+        result = ChiamataResult(
+            self.caller, self.partner, self.trump, self.called, self.target, side_points, success, multiplier
+        )
         return result, score
