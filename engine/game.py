@@ -10,7 +10,7 @@ from __future__ import annotations
 from .cards import Card
 from .coded import CodedError
 from .deal import Deal, DealPlan
-from .facts import Result, Sides, common_from_json
+from .facts import PlayView, Result, Side, Sides, common_from_json
 from .state import PUBLIC, State
 
 
@@ -141,6 +141,12 @@ class Game:
         if result is None:
             raise ValueError("not a result of this game")
         return result
+
+    @classmethod
+    def sides_in_play(cls, view: PlayView) -> tuple[Side, ...]:
+        """The sides of the play as `view`'s seat can tell them, beside fixed teams (which
+        `engine.view.sides_of` gives): none when every seat plays for itself."""
+        return ()
 
     def rated_sides(self, result: Result) -> Sides:
         """Who won or lost together in a hand with this `result`, as the club ledger rates it

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.cards import Card
+from engine.facts import Role
 from engine.games.chiamata import unit
 from engine.games.chiamata_facts import ChiamataResult
 from engine.view import SeatView, sides_of
@@ -45,7 +46,7 @@ defender -u; alone +4u; failure the reverse. All 8 tricks: double.""")
 
     def target_item(self, view: SeatView) -> tuple[str, ...] | None:
         """The target once the auction is over: the last "2 with a target", or 61."""
-        called = any("caller" in roles for roles in view.roles.values())
+        called = any(Role.CALLER in roles for roles in view.roles.values())
         if not called or view.phase == "auction":
             return None
         targets = [a.target for a in view.auction if a.kind == "bid" and a.target is not None]

@@ -19,7 +19,7 @@ from ..facts import Result
 from ..game import Game
 from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, State, play_actions
 from . import GAMES
-from .briscola_facts import BriscolaResult, result_from_json
+from .briscola_facts import BriscolaObservation, BriscolaResult, result_from_json
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -159,6 +159,12 @@ class BriscolaState(State):
         state.stock = list(self.stock)
 
     # --- queries ------------------------------------------------------------
+
+    def observe(self, seat: int | None) -> BriscolaObservation:
+        """Trump, the face-up card while it is under the stock, the cards left to draw."""
+        stock, drawn = self.stock, self.drawn
+        faceup = self.faceup if drawn <= len(stock) else None
+        return BriscolaObservation(self.roles(), self.trump, faceup, max(0, len(stock) - drawn))
 
     def pile_left(self) -> int:
         """Cards still to draw: the face-down stock and the face-up card."""

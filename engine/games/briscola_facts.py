@@ -1,12 +1,18 @@
-"""The facts of a Briscola hand as types: its result (the replay file's `result`, in one
-place both ways)."""
+"""The facts of a Briscola hand as types: what a seat may know of it (`BriscolaObservation`)
+and its result (the replay file's `result`, in one place both ways)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..facts import Result, Sides, common_from_json
+from ..facts import Observation, Result, Sides, common_from_json
+
+
+@dataclass(frozen=True)
+class BriscolaObservation(Observation):
+    """What a seat may know of a Briscola hand beside its cards: the dealer, trump, the face-up
+    card while it lies under the stock, and how many cards are left to draw."""
 
 
 @dataclass(frozen=True)

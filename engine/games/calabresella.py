@@ -6,14 +6,14 @@ from itertools import combinations
 
 from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
-from ..facts import NO_RESULT, REDEAL, Result
+from ..facts import NO_RESULT, REDEAL, PlayView, Result, Side
 from ..game import Game
 from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, Refusal, play_actions
 from . import GAMES
 from .calabresella_contract import CONTRACTS as CONTRACTS
 from .calabresella_contract import RAISES as RAISES
 from .calabresella_contract import ContractState
-from .calabresella_facts import CalabresellaSoFar, result_from_json
+from .calabresella_facts import CalabresellaSoFar, play_sides, result_from_json
 from .calabresella_score import CARD_THIRDS as CARD_THIRDS
 from .calabresella_score import LAST_TRICK as LAST_TRICK
 from .calabresella_score import NEEDED as NEEDED
@@ -53,6 +53,10 @@ class Calabresella(Game):
 
     def result_from_json(self, data: dict) -> Result:
         return result_from_json(data)
+
+    @classmethod
+    def sides_in_play(cls, view: PlayView) -> tuple[Side, ...]:
+        return play_sides(view)
 
     def deck(self) -> list[Card]:
         return list(ALL_CARDS)

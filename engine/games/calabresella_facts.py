@@ -1,12 +1,21 @@
-"""The facts of a Calabresella hand as types: its result so far and once played out (the
-replay file's `result`, in one place both ways)."""
+"""The facts of a Calabresella hand as types: what a seat may know of it
+(`CalabresellaObservation`), the sides of its play, and its result so far and once played out
+(the replay file's `result`, in one place both ways)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..facts import Result, Sides, common_from_json, others
+from ..facts import Observation, PlayView, Result, Role, Side, Sides, common_from_json, leader_of, others
+
+
+@dataclass(frozen=True)
+class CalabresellaObservation(Observation):
+    """What a seat may know of a Calabresella hand beside its cards: the dealer, the soloist once
+    the auction is over (None before), its contract, and the card a chiamo called."""
+
+    soloist: int | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +56,16 @@ class CalabresellaResult(Result):
     def rated_sides(self, players: int, sides: Sequence[Sequence[int]]) -> Sides:
         """The soloist against the two others."""
         return ((self.soloist,), others(players, (self.soloist,)))
+
+
+def play_sides(view: PlayView) -> tuple[Side, ...]:
+    """The soloist against the defenders, once the auction is over."""
+    soloist = leader_of(view.roles, Role.SOLOIST)
+    if soloist is None:
+        return ()
+    rest = others(view.players, (soloist,))
+    points = view.captured
+    return Side("soloist", (soloist,), points[soloist]), Side("defenders", rest, sum(points[s] for s in rest))
 
 
 def result_from_json(data: dict) -> Result:

@@ -8,11 +8,11 @@ from typing import NoReturn
 
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, RANKS, SUITS, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
-from ..facts import NO_RESULT, REDEAL, Result
+from ..facts import NO_RESULT, REDEAL, PlayView, Result, Role, Roles, Side
 from ..game import Game
 from ..state import PLAYS, TERMINAL, Action, Claim, IllegalAction, Refusal, State, play_actions
 from . import GAMES
-from .chiamata_facts import ChiamataResult, ChiamataSoFar, result_from_json
+from .chiamata_facts import ChiamataObservation, ChiamataResult, ChiamataSoFar, play_sides, result_from_json
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -70,6 +70,10 @@ class Chiamata(Game):
 
     def result_from_json(self, data: dict) -> Result:
         return result_from_json(data)
+
+    @classmethod
+    def sides_in_play(cls, view: PlayView) -> tuple[Side, ...]:
+        return play_sides(view)
 
     def deck(self) -> list[Card]:
         return list(ALL_CARDS)
@@ -372,6 +376,31 @@ class ChiamataState(State):
 
     def chance_outcome(self) -> Action:
         return self.need()
+
+    # --- what a seat may know -----------------------------------------------
+
+    def roles(self) -> Roles:
+        """The dealer; the caller once the auction is over; the called card's holder once it is
+        played (the partner, or the caller alone: a secret until then)."""
+        roles = dict(super().roles())
+        caller = self.caller
+        if caller is not None and self.phase != "auction":
+            roles[caller] = (*roles.get(caller, ()), Role.CALLER)
+        holder = self.played_by(self.called)
+        if holder is not None and caller is not None:
+            role = Role.ALONE if holder == caller else Role.PARTNER
+            roles[holder] = (*roles.get(holder, ()), role)
+        return roles
+
+    def observe(self, seat: int | None) -> ChiamataObservation:
+        """Trump and the card called; the caller's partner only once this view can tell it."""
+        known = self.partner_known
+        caller = self.caller if self.phase != "auction" else None
+        partner = self.partner if known else None
+        alone = known and self.called is not None and partner is None
+        return ChiamataObservation(
+            self.roles(), self.trump, called=self.called, caller=caller, partner=partner, alone=alone
+        )
 
     # --- result -------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The facts of a Briscola Chiamata hand as types: its result so far and once played out (the
+"""The facts of a Briscola Chiamata hand as types: what a seat may know of it
+(`ChiamataObservation`), the sides of its play, and its result so far and once played out (the
 replay file's `result`, in one place both ways)."""
 
 from __future__ import annotations
@@ -7,7 +8,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
-from ..facts import Result, Sides, common_from_json, others
+from ..facts import Observation, PlayView, Result, Role, Side, Sides, common_from_json, leader_of, others
+
+
+@dataclass(frozen=True)
+class ChiamataObservation(Observation):
+    """What a seat may know of a Chiamata hand beside its cards: the dealer, trump, the card
+    called, the caller once the auction is over, and the caller's partner (`alone`: the caller
+    called its own card) only once this seat can tell: it holds the called card, or the card
+    has been played. Never the partner a seat cannot know."""
+
+    caller: int | None = None
+    partner: int | None = None
+    alone: bool = False
+
 
 UNKNOWN = "unknown"
 """The replay format's partner while the seat whose view it is cannot tell it."""
@@ -71,6 +85,31 @@ class ChiamataResult(Result):
     def rated_sides(self, players: int, sides: Sequence[Sequence[int]]) -> Sides:
         """The caller and partner (the caller alone, when it called its own card) against the rest."""
         return (self.side, others(players, self.side))
+
+
+def play_sides(view: PlayView) -> tuple[Side, ...]:
+    """The caller and partner against the others, the points "?" (None) until this seat knows
+    the partner: the called card played, or held by this seat (the caller's own: alone)."""
+    n, points, roles = view.players, view.captured, view.roles
+    leader = leader_of(roles, Role.CALLER)
+    if leader is None:
+        return ()
+    partner = leader_of(roles, Role.PARTNER)
+    alone = Role.ALONE in roles[leader]
+    if partner is None and not alone and view.called is not None and view.called in view.hand:
+        # The called card is in my hand: I know the side before the others do.
+        if view.seat == leader:
+            alone = True
+        else:
+            partner = view.seat
+    if partner is None and not alone:
+        return Side("caller", (leader,), None, partner_known=False), Side("defenders", (), None)
+    side = (leader,) if partner is None else (leader, partner)
+    rest = others(n, side)
+    return (
+        Side("caller", side, sum(points[s] for s in side), partner=partner, alone=alone),
+        Side("defenders", rest, sum(points[s] for s in rest)),
+    )
 
 
 def result_from_json(data: dict) -> Result:
