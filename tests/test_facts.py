@@ -75,9 +75,9 @@ def test_the_replay_json_keeps_its_keys_in_order():
 @pytest.mark.parametrize(("name", "players", "options"), TABLES)
 def test_the_observer_shows_no_secret(name, players, options):
     game = make(name, players, options)
-    for _, views, seen, _ in hands(game, 11, 6):
+    for _, _views, seen, _ in hands(game, 11, 6):
         for full, observed in seen:
-            called = getattr(full, "called", None)
+            called = full.observe(None).called
             holder = next((s for s in range(players) if called in full.hands[s]), None)
             played = full.played_by(called)
             for seat, facts in enumerate(observed):
