@@ -135,6 +135,21 @@ class PlayView(Protocol):
     def hand(self) -> tuple[Card, ...]: ...
 
 
+@dataclass(frozen=True)
+class Placed:
+    """What a state places off the hands, for determinization: the stock and the monte by deck
+    position (None: a face-down card this state does not know), the face-up card, and `fields`,
+    the game's own facts two states at one point of a hand agree on (trump, the card called...)."""
+
+    stock: Sequence[Card | None] = ()
+    monte: Sequence[Card | None] = ()
+    faceup: Card | None = None
+    fields: tuple = ()
+
+
+NO_PLACED = Placed()
+
+
 def leader_of(roles: Roles, role: Role) -> int | None:
     """The seat with `role` (a caller, a soloist), if any."""
     return next((seat for seat, held in roles.items() if role in held), None)

@@ -49,7 +49,7 @@ from .actions import (
 from .cards import ALL_CARDS, Card
 from .cloning import clone_function
 from .deal import Deal, DealPlan
-from .facts import NO_RESULT, Observation, Result, Role, Roles
+from .facts import NO_PLACED, NO_RESULT, Observation, Placed, Result, Role, Roles
 
 __all__ = [
     "Action",
@@ -322,16 +322,11 @@ class State:
     def hand_size(self, seat: int) -> int:
         return len(self.hands[seat]) + self.unknown[seat]
 
-    def played_by(self, card: Card | None) -> int | None:
-        """The seat that played `card` in this hand so far, if it has been played."""
-        if card is None:
-            return None
-        for trick in self.tricks:
-            if card in trick.cards:
-                return (trick.leader + trick.cards.index(card)) % self.n
-        if card in self.trick:
-            return (self.leader + self.trick.index(card)) % self.n
-        return None
+    def placed(self) -> Placed:
+        """The cards off the hands this state places by deck position (a stock, a monte), the
+        face-up card, and the game's own fields two states at one point agree on: what
+        determinization reads (engine/determinize.py). None of them by default."""
+        return NO_PLACED
 
     def roles(self) -> Roles:
         """Each seat's public roles in the hand: the dealer; a game adds its own (a caller, a

@@ -19,6 +19,7 @@ from engine.games.calabresella_facts import CalabresellaObservation, Calabresell
 from engine.games.chiamata_facts import ChiamataObservation, ChiamataResult
 from engine.replay import outcome_json
 from engine.state import CHANCE, PUBLIC
+from engine.tricks import played_by
 
 TABLES = [("briscola", 2, {}), ("briscola", 4, {}), ("briscola", 3, {"black_hand": True}), ("chiamata", 5, {})]
 TABLES += [("calabresella", 3, {})]
@@ -79,7 +80,7 @@ def test_the_observer_shows_no_secret(name, players, options):
         for full, observed in seen:
             called = full.observe(None).called
             holder = next((s for s in range(players) if called in full.hands[s]), None)
-            played = full.played_by(called)
+            played = played_by(full.tricks, full.trick, full.leader, full.n, called)
             for seat, facts in enumerate(observed):
                 assert type(facts) is OBSERVED[name]
                 assert facts.roles == full.roles()  # the roles every seat sees are the public ones
@@ -111,7 +112,7 @@ def test_the_spectator_never_learns_the_partner_before_the_card_falls():
         full.apply(action)
         watcher.apply(action)
         facts = watcher.observe(None)
-        if full.played_by(full.called) is None:
+        if played_by(full.tricks, full.trick, full.leader, 5, full.called) is None:
             assert facts.partner is None and not facts.alone
         else:
             assert (facts.partner, facts.alone) == (full.partner, full.partner is None)

@@ -15,7 +15,7 @@ from ..cards import (
     strength_table,
 )
 from ..deal import Deal, DealPlan, packets
-from ..facts import Result
+from ..facts import Placed, Result
 from ..game import Game
 from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, State, play_actions
 from . import GAMES
@@ -159,6 +159,9 @@ class BriscolaState(State):
         state.stock = list(self.stock)
 
     # --- queries ------------------------------------------------------------
+
+    def placed(self) -> Placed:
+        return Placed(self.stock, (), self.faceup, (self.faceup, self.drawn, self.trump))
 
     def observe(self, seat: int | None) -> BriscolaObservation:
         """Trump, the face-up card while it is under the stock, the cards left to draw."""

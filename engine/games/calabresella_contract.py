@@ -13,7 +13,7 @@ from typing import Literal
 
 from ..cards import Card
 from ..deal import Deal
-from ..facts import Role, Roles
+from ..facts import Placed, Role, Roles
 from ..state import CHANCE, Action, IllegalAction, Phase, Refusal, Rules, State
 from .calabresella_facts import CalabresellaObservation
 
@@ -58,6 +58,9 @@ class ContractState(State):
         if self.soloist is not None and self.phase != "auction":
             roles[self.soloist] = (*roles.get(self.soloist, ()), Role.SOLOIST)
         return roles
+
+    def placed(self) -> Placed:
+        return Placed(monte=self.monte, fields=(self.called, self.soloist, self.contract))
 
     def observe(self, seat: int | None) -> CalabresellaObservation:
         """The soloist, its contract, and the card a chiamo called."""

@@ -8,9 +8,10 @@ from typing import NoReturn
 
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, RANKS, SUITS, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
-from ..facts import NO_RESULT, REDEAL, PlayView, Result, Role, Roles, Side
+from ..facts import NO_RESULT, REDEAL, Placed, PlayView, Result, Role, Roles, Side
 from ..game import Game
 from ..state import PLAYS, TERMINAL, Action, Claim, IllegalAction, Refusal, State, play_actions
+from ..tricks import played_by
 from . import GAMES
 from .chiamata_facts import ChiamataObservation, ChiamataResult, ChiamataSoFar, play_sides, result_from_json
 
@@ -386,11 +387,14 @@ class ChiamataState(State):
         caller = self.caller
         if caller is not None and self.phase != "auction":
             roles[caller] = (*roles.get(caller, ()), Role.CALLER)
-        holder = self.played_by(self.called)
+        holder = played_by(self.tricks, self.trick, self.leader, 5, self.called)
         if holder is not None and caller is not None:
             role = Role.ALONE if holder == caller else Role.PARTNER
             roles[holder] = (*roles.get(holder, ()), role)
         return roles
+
+    def placed(self) -> Placed:
+        return Placed(fields=(self.trump, self.called, self.caller))
 
     def observe(self, seat: int | None) -> ChiamataObservation:
         """Trump and the card called; the caller's partner only once this view can tell it."""
