@@ -44,8 +44,6 @@ class Result:
 
     redeal: ClassVar[bool] = False
     """Everybody passed: the hand is dealt again, nobody scores."""
-    final: ClassVar[bool] = False
-    """The result of a hand played out (not a redeal, not a hand under way)."""
 
     def json(self) -> dict[str, object]:
         """The replay file's `result` object (docs/replay.md)."""

@@ -21,7 +21,6 @@ class BriscolaResult(Result):
     whose first seat is 0 or 1; None for a draw, or when no single player wins the hand of 3),
     the trump suit, each side's card points, and the seat that declared a black hand."""
 
-    final = True
     winner: int | None
     trump: str
     side_points: tuple[int, ...]

@@ -35,7 +35,6 @@ class CalabresellaResult(Result):
     (`none`, `dividete`, `scegliete`), its thirds (the monte and the last trick's 3 with them
     if theirs), whether it made 18, and the multiplier (2 cappotto, 3 stramazzo)."""
 
-    final = True
     soloist: int
     contract: str
     raised: str

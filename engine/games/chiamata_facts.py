@@ -55,7 +55,6 @@ class ChiamataResult(Result):
     trump, the card called, the target, the caller's side's card points, whether they made
     the target, and the multiplier (2 for all the tricks or none)."""
 
-    final = True
     caller: int
     partner: int | None
     trump: str
