@@ -333,10 +333,11 @@ class State:
         soloist once the auction is over; a partner once the called card is played)."""
         return {self.dealer: (Role.DEALER,)}
 
-    def observe(self, seat: int | None) -> Observation:
-        """What `seat` (None: a spectator) may know of the hand now, as this state knows it:
-        its game's own `Observation` type (OpenSpiel's observer). On a seat's own view it shows
-        no other seat's hidden card and no secret the seat cannot know."""
+    def observe(self) -> Observation:
+        """What this state's viewer (`viewer`: a seat, a spectator, or None for full knowledge)
+        may know of the hand now: its game's own `Observation` type (OpenSpiel's observer). A
+        seat's view (`deal.redact(seat)`, then what the seat saw) holds no other seat's hidden
+        card, so its observation shows none, nor a secret the seat cannot know."""
         return Observation(self.roles())
 
     # --- hooks for the games ------------------------------------------------

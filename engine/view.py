@@ -107,7 +107,7 @@ def hand_fields(state: State, seat: int | None) -> dict:
     n = state.n
     auction = tuple(a for a in state.history if a.kind in ("bid", "pass"))
     turn = state.current_player()
-    seen = state.observe(seat)
+    seen = state.observe()
     return {
         "dealer": state.dealer,
         "phase": state.phase,

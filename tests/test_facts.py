@@ -46,7 +46,7 @@ def hands(game, seed: int, count: int):
             for seat, view in enumerate(views):
                 view.apply(redact_action(action, need, seat))
             results.append(full.outcome().result)
-            seen.append((full.clone(), [view.observe(seat) for seat, view in enumerate(views)]))
+            seen.append((full.clone(), [view.observe() for view in views]))
         yield full, views, seen, results
 
 
@@ -78,7 +78,7 @@ def test_the_observer_shows_no_secret(name, players, options):
     game = make(name, players, options)
     for _, _views, seen, _ in hands(game, 11, 6):
         for full, observed in seen:
-            called = full.observe(None).called
+            called = full.observe().called
             holder = next((s for s in range(players) if called in full.hands[s]), None)
             played = played_by(full.tricks, full.trick, full.leader, full.n, called)
             for seat, facts in enumerate(observed):
@@ -111,7 +111,7 @@ def test_the_spectator_never_learns_the_partner_before_the_card_falls():
         action = rng.choice(full.legal_actions())
         full.apply(action)
         watcher.apply(action)
-        facts = watcher.observe(None)
+        facts = watcher.observe()
         if played_by(full.tricks, full.trick, full.leader, 5, full.called) is None:
             assert facts.partner is None and not facts.alone
         else:

@@ -163,7 +163,7 @@ class BriscolaState(State):
     def placed(self) -> Placed:
         return Placed(self.stock, (), self.faceup, (self.faceup, self.drawn, self.trump))
 
-    def observe(self, seat: int | None) -> BriscolaObservation:
+    def observe(self) -> BriscolaObservation:
         """Trump, the face-up card while it is under the stock, the cards left to draw."""
         stock, drawn = self.stock, self.drawn
         faceup = self.faceup if drawn <= len(stock) else None

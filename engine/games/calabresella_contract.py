@@ -62,7 +62,7 @@ class ContractState(State):
     def placed(self) -> Placed:
         return Placed(monte=self.monte, fields=(self.called, self.soloist, self.contract))
 
-    def observe(self, seat: int | None) -> CalabresellaObservation:
+    def observe(self) -> CalabresellaObservation:
         """The soloist, its contract, and the card a chiamo called."""
         soloist = self.soloist if self.phase != "auction" else None
         return CalabresellaObservation(self.roles(), called=self.called, contract=self.contract, soloist=soloist)

@@ -396,7 +396,7 @@ class ChiamataState(State):
     def placed(self) -> Placed:
         return Placed(fields=(self.trump, self.called, self.caller))
 
-    def observe(self, seat: int | None) -> ChiamataObservation:
+    def observe(self) -> ChiamataObservation:
         """Trump and the card called; the caller's partner only once this view can tell it."""
         known = self.partner_known
         caller = self.caller if self.phase != "auction" else None
