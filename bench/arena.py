@@ -62,6 +62,7 @@ from pathlib import Path
 from engine import bots
 from engine.bots import StateView
 from engine.games import make
+from engine.games.briscola_facts import BriscolaResult
 from engine.state import CHANCE, PUBLIC, Action
 
 Z95 = 1.959963984540054
@@ -204,26 +205,27 @@ def play_deal(task: tuple) -> dict:
             game, dealer, game.plan(dealer).deal(list(deck)), [players[x] for x in labels], rngs, clock, moves, labels
         )
         result, score = outcome.result, outcome.score
-        out["redeals"] += bool(result.get("redeal"))
+        out["redeals"] += result.redeal
         if a_side is not None:
+            assert isinstance(result, BriscolaResult)  # two sides: Briscola for 2, 4 or 6
             b_side = 1 - a_side
             out["a_score"] += score[sides[a_side][0]] / 2
             out["b_score"] += score[sides[b_side][0]] / 2
-            points = result["side_points"]
+            points = result.side_points
             out["a_points"] += points[a_side] / 2
             out["b_points"] += points[b_side] / 2
-            if result["winner"] is not None:
+            if result.winner is not None:
                 out["a_decided"] += 1
                 out["b_decided"] += 1
-                out["a_won"] += result["winner"] == a_side
-                out["b_won"] += result["winner"] == b_side
+                out["a_won"] += result.winner == a_side
+                out["b_won"] += result.winner == b_side
         else:
             who = labels[lone]
             out[f"{who}_score"] += score[lone]
             out[f"{who}_points"] += outcome.points[lone]
-            if name == "briscola" and result["winner"] is not None:
+            if isinstance(result, BriscolaResult) and result.winner is not None:
                 out[f"{who}_decided"] += 1
-                out[f"{who}_won"] += result["winner"] == lone
+                out[f"{who}_won"] += result.winner == lone
     out["clock"], out["moves"] = clock, moves
     return out
 

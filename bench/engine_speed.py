@@ -114,7 +114,13 @@ def digest(name: str, hands: int, seed: int = 7) -> str:
         state = playout(game, i % game.players, rng)
         out = state.outcome()
         sha.update(" | ".join(map(str, state.history)).encode())
-        record = [out.complete, out.points, out.score, out.result, [(t.leader, t.winner, t.points) for t in out.tricks]]
+        record = [
+            out.complete,
+            out.points,
+            out.score,
+            out.result.json(),
+            [(t.leader, t.winner, t.points) for t in out.tricks],
+        ]
         sha.update(json.dumps(record, sort_keys=True, default=str).encode())
     return sha.hexdigest()[:16]
 

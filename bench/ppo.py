@@ -61,6 +61,7 @@ from bench.arena import Progress, clock, play_hand, wilson
 from engine import bots
 from engine.cards import RANKS
 from engine.games import make
+from engine.games.briscola_facts import BriscolaResult
 
 MIRROR = "/work/.mirror/LetteraUnica+BriscolaBot/repo"
 MODEL_PATH = "pretrained_models/briscola-bot-v3.onnx"
@@ -183,15 +184,16 @@ def play_deal(task: tuple) -> dict:
         agent.new_hand(seed_of(f"ppo/{seed}/agent/{i}/{number}"))
         outcome = play_hand(game, dealer, game.plan(dealer).deal(list(deck)), players, rngs, clock_, moves, labels)
         result = outcome.result
-        winner = result["winner"]
+        assert isinstance(result, BriscolaResult)  # the agent plays Briscola for 2
+        winner = result.winner
         if winner is None:
             out["draws"] += 1
         elif winner == mine:
             out["won"] += 1
         else:
             out["lost"] += 1
-        out["points"] += result["side_points"][mine]
-        out["agent_points"] += result["side_points"][1 - mine]
+        out["points"] += result.side_points[mine]
+        out["agent_points"] += result.side_points[1 - mine]
     out["clock"], out["moves"] = clock_, moves
     return out
 

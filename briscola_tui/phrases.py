@@ -4,18 +4,20 @@ catalogue with `N_`, said in the current language where they are used)."""
 
 from __future__ import annotations
 
+from engine.facts import Role
+
 from .language import N_
 
 ROLES = {
-    "partner": (N_("{name} is the caller's partner"), N_("you are the caller's partner")),
-    "alone": (N_("{name} called its own card: it plays alone"), N_("you called your own card: you play alone")),
-    "caller": (N_("{name} wins the auction"), N_("you win the auction")),
-    "soloist": (N_("{name} plays alone against the others"), N_("you play alone against the others")),
+    Role.PARTNER: (N_("{name} is the caller's partner"), N_("you are the caller's partner")),
+    Role.ALONE: (N_("{name} called its own card: it plays alone"), N_("you called your own card: you play alone")),
+    Role.CALLER: (N_("{name} wins the auction"), N_("you win the auction")),
+    Role.SOLOIST: (N_("{name} plays alone against the others"), N_("you play alone against the others")),
 }
 """A seat's role in a hand: (the third person, with `{name}`; the second, for "you")."""
 SECRETS = {
-    "alone": N_("you called your own card: you play alone"),
-    "partner": N_("you hold the called card: you are the caller's partner, and nobody else knows"),
+    Role.ALONE: N_("you called your own card: you play alone"),
+    Role.PARTNER: N_("you hold the called card: you are the caller's partner, and nobody else knows"),
 }
 SEAT_FACTS = ("caller", "partner", "soloist", "black_hand")
 """Facts of a hand's result that are a seat (named as the seats are)."""

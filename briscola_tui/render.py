@@ -127,7 +127,7 @@ def render_hand(last: HandSummary, style: CardStyle = LETTERS, names: Sequence[s
     words = _Words(style, names)
     if not last.ok or last.points is None:
         return words.culprits(last.culprits) or _("void")
-    return words.facts(tuple(last.result.items()), last.redeal, last.points, last.score)
+    return words.facts(tuple(last.result.json().items()), last.redeal, last.points, last.score)
 
 
 def refusal(reason: Refusal, style: CardStyle = LETTERS, names: Sequence[str] = ()) -> str:

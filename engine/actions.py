@@ -7,10 +7,11 @@ for the many modules that import them from there).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Literal
 
 from .cards import ALL_CARDS, Card
+from .facts import NO_RESULT, Result
 
 CHANCE = -1
 """`current_player()` while the state waits for cards to be dealt or shown."""
@@ -188,7 +189,7 @@ class Outcome:
     complete: bool
     tricks: list[Trick]
     points: list[int]
-    result: dict = field(default_factory=dict)
+    result: Result = NO_RESULT  # the game's own type (engine/facts.py; engine/games/*_facts.py)
     score: list[int] | None = None
 
 

@@ -114,7 +114,7 @@ def fingerprint(state: State) -> tuple:
         history[-1] if history else None,
         tuple(tuple(h) for h in state.hands),
         tuple(state.unknown),
-        tuple(getattr(state, "stock", ()) or ()),
+        tuple(state.placed().stock),
     )
 
 
@@ -210,7 +210,7 @@ class Determinizer:
         self.hidden_discards = reading.hidden_discards
         known = dict(reading.known)
         stock_positions = self.plan.stock
-        for d, card in enumerate(getattr(state, "stock", ()) or ()):
+        for d, card in enumerate(state.placed().stock):
             if card is not None and stock_positions[d] not in reading.resolved:
                 known[stock_positions[d]] = card  # shown on the stock (open hands)
         self.undealt = [p for p in (*self.plan.stock, *self.plan.monte) if p not in reading.resolved and p not in known]
@@ -283,9 +283,10 @@ def located_cards(state: State) -> set[Card]:
         cards.update(trick.cards)
     for hand in state.hands:
         cards.update(hand)
-    for name in ("stock", "monte"):
-        cards.update(c for c in getattr(state, name, None) or () if c is not None)
-    faceup = getattr(state, "faceup", None)
+    placed = state.placed()
+    for pile in (placed.stock, placed.monte):
+        cards.update(c for c in pile if c is not None)
+    faceup = placed.faceup
     if faceup is not None:
         cards.add(faceup)
     return cards
@@ -303,11 +304,10 @@ def agrees(full: State, view: State) -> bool:
             return False
         if Counter(view.hands[seat]) - Counter(full.hands[seat]):
             return False
-    for name in ("faceup", "drawn", "trump", "called", "soloist", "contract", "caller"):
-        if getattr(full, name, None) != getattr(view, name, None):
-            return False
-    for name in ("stock", "monte"):
-        mine, theirs = getattr(full, name, None) or (), getattr(view, name, None) or ()
+    full_placed, view_placed = full.placed(), view.placed()
+    if full_placed.fields != view_placed.fields:
+        return False
+    for mine, theirs in ((full_placed.stock, view_placed.stock), (full_placed.monte, view_placed.monte)):
         if len(mine) != len(theirs) or any(v is not None and v is not f for f, v in zip(mine, theirs)):
             return False
     return True
@@ -343,7 +343,7 @@ def _check_same_point(probe: State, state: State) -> None:
             raise Inconsistent(f"seat {seat} holds {size} cards, the history gives it {replayed}")
         if Counter(probe.hands[seat]) - Counter(state.hands[seat]):
             raise Inconsistent(f"the view lost track of a card of seat {seat}")
-    if getattr(probe, "faceup", None) != getattr(state, "faceup", None):
+    if probe.placed().faceup != state.placed().faceup:
         raise Inconsistent("the face-up card is not the view's")
 
 
@@ -371,7 +371,7 @@ def _faceup_candidates(state: State) -> list[Card | None]:
     """The face-up card dealt. The state keeps only the present one: after a
     trump exchange, any trump may have been dealt face up; the caller keeps
     the first candidate whose rebuilt hand agrees with the view."""
-    faceup = getattr(state, "faceup", None)
+    faceup = state.placed().faceup
     if faceup is None:
         return [None]
     if not any(a.kind == "exchange" for a in state.history):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .cards import Card
 from .coded import CodedError
 from .deal import Deal, DealPlan
+from .facts import PlayView, Result, Side, Sides, common_from_json
 from .state import PUBLIC, State
 
 
@@ -34,8 +35,8 @@ class Game:
     """The replay file's `deal` keys beside `hands` -> the `Deal` field each
     fills: `stock` or `monte` (a list of cards), `faceup` (one card)."""
     RESULT_KEYS: tuple[str, ...] = ()
-    """Keys `outcome().result` always has once a hand is over and was not
-    redealt (`{"redeal": true}` when everybody passed)."""
+    """Keys the replay file's `result` (`outcome().result.json()`) always has once a hand is
+    over and was not redealt (`{"redeal": true}` when everybody passed)."""
     REDEAL_KEEPS_DEALER = False
     """True when a hand everybody passed is dealt again by the same dealer;
     False: the deal passes on as after any hand."""
@@ -132,6 +133,26 @@ class Game:
         """Who scores together in a series: the teams, or each seat alone.
         Every seat of a side always has the same series score."""
         return self.teams() or [[seat] for seat in range(self.players)]
+
+    def result_from_json(self, data: dict) -> Result:
+        """The result whose replay-file form (`Result.json()`) is `data`: the game's facts
+        module reads it (KeyError or ValueError when it is none)."""
+        result = common_from_json(data)
+        if result is None:
+            raise ValueError("not a result of this game")
+        return result
+
+    @classmethod
+    def sides_in_play(cls, view: PlayView) -> tuple[Side, ...]:
+        """The sides of the play as `view`'s seat can tell them, beside fixed teams (which
+        `engine.view.sides_of` gives): none when every seat plays for itself."""
+        return ()
+
+    def rated_sides(self, result: Result) -> Sides:
+        """Who won or lost together in a hand with this `result`, as the club ledger rates it
+        (each side's seats, in the order the result names them); () when it rates nobody (a
+        redeal, a hand under way)."""
+        return result.rated_sides(self.players, self.sides())
 
     def series_over(self, scores: list[int], hands_scored: int) -> bool:  # pragma: no cover - abstract
         """True when a series is over with these totals (one per seat) after

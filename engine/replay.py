@@ -64,7 +64,7 @@ def outcome_json(outcome: Outcome) -> dict:
             for t in outcome.tricks
         ],
         "points": outcome.points,
-        "result": outcome.result,
+        "result": outcome.result.json(),
     }
     if outcome.complete:
         out["score"] = outcome.score

@@ -3,7 +3,7 @@
 The game decides what is game-specific (`engine/games/`): when the series
 is over (`game.series_over`), who scores together (`game.sides`) and whether
 a hand everybody passed is dealt again by the same dealer
-(`game.REDEAL_KEEPS_DEALER`). A redeal (`result: {"redeal": true}`) never
+(`game.REDEAL_KEEPS_DEALER`). A redeal (`result.redeal`: `{"redeal": true}` in a replay) never
 counts as a scored hand.
 """
 
@@ -36,7 +36,7 @@ class Series:
         if not outcome.complete or outcome.score is None:
             raise ValueError("only a finished hand can be recorded")
         self.hands_played += 1
-        redeal = outcome.result.get("redeal", False)
+        redeal = outcome.result.redeal
         if not redeal:
             self.hands_scored += 1
             self.scores = [a + b for a, b in zip(self.scores, outcome.score)]

@@ -47,7 +47,9 @@ from .actions import (
     play_actions,
 )
 from .cards import ALL_CARDS, Card
+from .cloning import clone_function
 from .deal import Deal, DealPlan
+from .facts import NO_PLACED, NO_RESULT, Observation, Placed, Result, Role, Roles
 
 __all__ = [
     "Action",
@@ -134,7 +136,7 @@ class State:
         }
         cls._PLAY = cls._DISPATCH.get(("play", "play"))
         if "clone" not in vars(cls):
-            cls.clone = _clone_function(cls)  # type: ignore[method-assign, assignment]
+            cls.clone = clone_function(cls, State.clone.__doc__)  # type: ignore[method-assign, assignment]
 
     def __init__(self, game: Rules, dealer: int, deal: Deal, viewer: int | None):
         n = game.players
@@ -207,7 +209,7 @@ class State:
         return state
 
     def clone(self) -> State:
-        """A copy of this state (each game's class has its own, `_clone_function`)."""
+        """A copy of this state (each game's class has its own, `engine.cloning.clone_function`)."""
         state = object.__new__(type(self))
         attrs = self.__dict__.copy()
         attrs["hands"] = [h[:] for h in self.hands]
@@ -320,6 +322,24 @@ class State:
     def hand_size(self, seat: int) -> int:
         return len(self.hands[seat]) + self.unknown[seat]
 
+    def placed(self) -> Placed:
+        """The cards off the hands this state places by deck position (a stock, a monte), the
+        face-up card, and the game's own fields two states at one point agree on: what
+        determinization reads (engine/determinize.py). None of them by default."""
+        return NO_PLACED
+
+    def roles(self) -> Roles:
+        """Each seat's public roles in the hand: the dealer; a game adds its own (a caller, a
+        soloist once the auction is over; a partner once the called card is played)."""
+        return {self.dealer: (Role.DEALER,)}
+
+    def observe(self) -> Observation:
+        """What this state's viewer (`viewer`: a seat, a spectator, or None for full knowledge)
+        may know of the hand now: its game's own `Observation` type (OpenSpiel's observer). A
+        seat's view (`deal.redact(seat)`, then what the seat saw) holds no other seat's hidden
+        card, so its observation shows none, nor a secret the seat cannot know."""
+        return Observation(self.roles())
+
     # --- hooks for the games ------------------------------------------------
 
     def _clone_extra(self, state: Self) -> None:
@@ -328,10 +348,10 @@ class State:
     def _points(self) -> list[int]:
         return list(self.captured)
 
-    def _result_so_far(self) -> dict:
-        return {}
+    def _result_so_far(self) -> Result:
+        return NO_RESULT
 
-    def _finish(self) -> tuple[dict, list[int]]:  # pragma: no cover - abstract
+    def _finish(self) -> tuple[Result, list[int]]:  # pragma: no cover - abstract
         raise NotImplementedError
 
     # --- cards moving -------------------------------------------------------
@@ -421,30 +441,3 @@ class State:
             f"<{type(self).__name__} {self.game.name}/{self.n} {who} phase={self.phase} "
             f"turn={self.turn} tricks={len(self.tricks)}>"
         )
-
-
-_LISTS = {
-    "hands": "[h[:] for h in self.hands]",
-    **{name: f"self.{name}[:]" for name in ("unknown", "trick", "tricks", "captured", "won", "history")},
-}
-"""The base's mutable fields, as `clone` copies them (a game copies its own in `_clone_extra`)."""
-
-
-def _clone_function(cls: type[State]) -> Callable[[State], State]:
-    """`cls.clone`: a new state, each field of `FIELDS` (every class's) set in turn.
-
-    Not by copying `__dict__`: reading an object's `__dict__` turns its attributes
-    into a plain dict, and every attribute read and write on it (a playout makes
-    thousands) is slower after that; set one by one they stay as `__init__` made
-    them. A field a class does not name in `FIELDS` would be lost: tests/test_clone.py
-    checks every game's states have exactly the fields named."""
-    names = list(dict.fromkeys(name for klass in reversed(cls.__mro__) for name in vars(klass).get("FIELDS", ())))
-    lines = ["def clone(self):", "    state = new(cls)"]
-    lines += [f"    state.{name} = {_LISTS.get(name, f'self.{name}')}" for name in names]
-    lines += ["    self._clone_extra(state)", "    return state"]
-    scope: dict = {"new": object.__new__, "cls": cls}
-    exec("\n".join(lines), scope)  # noqa: S102 - code built from the classes' own field names
-    clone = scope["clone"]
-    clone.__doc__ = State.clone.__doc__
-    clone.__qualname__ = f"{cls.__qualname__}.clone"
-    return clone

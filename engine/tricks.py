@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .cards import Card
+
+
+def played_by(tricks: Sequence, trick: Sequence[Card], leader: int, n: int, card: Card | None) -> int | None:
+    """The seat that played `card` in a hand so far (its `tricks`, each a `Trick`; the `trick`
+    under way, led by `leader`; `n` seats), if it has been played."""
+    if card is None:
+        return None
+    for done in tricks:
+        if card in done.cards:
+            return (done.leader + done.cards.index(card)) % n
+    if card in trick:
+        return (leader + trick.index(card)) % n
+    return None
 
 
 def trick_winner(cards: list[Card], trump: str | None, strength: tuple[int, ...]) -> int:

@@ -15,6 +15,8 @@ from typing import Protocol
 
 from .cards import Card
 from .deal import Deal
+from .facts import Result, Roles, Side
+from .games import GAMES
 from .state import Action, State, Trick
 
 
@@ -43,7 +45,7 @@ class HandSummary:
     deal: Deal | None
     points: tuple[int, ...] | None  # card points; None: no outcome (a void hand)
     score: tuple[int, ...] | None  # the score change
-    result: dict  # the outcome's result (caller, trump, target, ..., redeal), in order
+    result: Result  # the outcome's result: the game's own type (engine/games/*_facts.py)
     redeal: bool = False  # everybody passed
     tricks: tuple[Trick, ...] = ()  # every trick of the hand, in order, as the audit replayed it (none: no outcome)
 
@@ -66,7 +68,7 @@ class SeatView:
     hands_scored: int = 0  # hands finished and scored (not a redeal): what `--hands N` counts
     phase: str | None = None  # the game's phase: auction, call, play, ...
     turn: int | None = None  # the seat to act, or None
-    roles: dict = field(default_factory=dict)  # seat -> ("dealer", "caller", "soloist", "partner", ...)
+    roles: Roles = field(default_factory=dict)  # seat -> its public roles (engine.facts.Role), in order
     hand: tuple[Card, ...] = ()  # this seat's cards, sorted
     hand_sizes: tuple[int, ...] = ()
     known_hands: tuple[tuple[Card, ...], ...] = ()  # cards known in each hand (open hands, the monte taken...)
@@ -100,110 +102,52 @@ class SeatView:
 
 
 def hand_fields(state: State, seat: int | None) -> dict:
-    """The SeatView fields that come from the hand's engine state, as `seat` knows it."""
+    """The SeatView fields that come from the hand's engine state, as `seat` knows it: its
+    game's observer (`State.observe`) gives what the game shows beside the cards."""
     n = state.n
     auction = tuple(a for a in state.history if a.kind in ("bid", "pass"))
-    stock = getattr(state, "stock", None)
-    drawn = getattr(state, "drawn", 0)
     turn = state.current_player()
+    seen = state.observe()
     return {
         "dealer": state.dealer,
         "phase": state.phase,
         "turn": turn if turn >= 0 else None,
-        "roles": roles_of(state),
+        "roles": dict(seen.roles),
         "hand": tuple(sorted(state.hands[seat])) if seat is not None and seat >= 0 else (),
         "hand_sizes": tuple(state.hand_size(s) for s in range(n)),
         "known_hands": tuple(tuple(sorted(state.hands[s])) for s in range(n)),
         "trick": tuple(state.trick),
         "trick_leader": state.leader if state.trick else None,
         "tricks": tuple(state.tricks),
-        "trump": getattr(state, "trump", None),
-        "faceup": getattr(state, "faceup", None) if stock is not None and drawn <= len(stock) else None,
-        "stock": None if stock is None else max(0, len(stock) - drawn),
+        "trump": seen.trump,
+        "faceup": seen.faceup,
+        "stock": seen.stock,
         "auction": auction,
-        "called": getattr(state, "called", None),
-        "contract": getattr(state, "contract", None),
+        "called": seen.called,
+        "contract": seen.contract,
         "captured": tuple(state.captured),
         "unit": state.POINT_UNIT,
         "history": tuple(state.history),
     }
 
 
-@dataclass(frozen=True)
-class Side:
-    """Seats that score together in the hand, and the card points (thirds in Calabresella) they
-    have taken so far, as one seat can tell them."""
-
-    role: str  # "team" (Briscola for 4 or 6), "caller" or "defenders" (Chiamata), "soloist" or "defenders"
-    seats: tuple[int, ...]  # the seats known to be on the side
-    points: int | None  # None: not known yet (a Chiamata side while the partner is secret)
-    partner: int | None = None  # the caller's side: its partner, once this seat knows it
-    alone: bool = False  # the caller's side: the caller called its own card
-    partner_known: bool = True  # the caller's side: False while this seat cannot tell the partner
-
-
 def sides_of(view: SeatView, teams: tuple[int, ...] = ()) -> tuple[Side, ...]:
     """The sides of the hand in the play, and their points so far: the two fixed teams of
-    alternate seats at a table size in `teams` (Briscola for 4 or 6); the Chiamata caller and
-    partner against the others, the points "?" (None) until this seat knows the partner (the
-    called card played, or held by this seat); the Calabresella soloist against the defenders.
-    None outside the play, or when every seat plays for itself."""
+    alternate seats at a table size in `teams` (Briscola for 4 or 6); else as the game tells
+    them from the view (`Game.sides_in_play`: the Chiamata caller and partner against the
+    others, the Calabresella soloist against the defenders). None outside the play, or when
+    every seat plays for itself."""
     if view.phase != "play" or len(view.captured) != view.players:
         return ()
     n, points = view.players, view.captured
     if n in teams:
         return tuple(Side("team", tuple(range(first, n, 2)), sum(points[first::2])) for first in (0, 1))
-    role = view.roles
-    leader = next((seat for seat, r in role.items() if "caller" in r or "soloist" in r), None)
-    if leader is None:
-        return ()
-    if "soloist" in role[leader]:
-        others = tuple(s for s in range(n) if s != leader)
-        return Side("soloist", (leader,), points[leader]), Side("defenders", others, sum(points[s] for s in others))
-    partner = next((seat for seat, r in role.items() if "partner" in r), None)
-    alone = "alone" in role[leader]
-    if partner is None and not alone and view.called is not None and view.called in view.hand:
-        # The called card is in my hand: I know the side before the others do.
-        if view.seat == leader:
-            alone = True
-        else:
-            partner = view.seat
-    if partner is None and not alone:
-        return Side("caller", (leader,), None, partner_known=False), Side("defenders", (), None)
-    side = (leader,) if partner is None else (leader, partner)
-    others = tuple(s for s in range(n) if s not in side)
-    return (
-        Side("caller", side, sum(points[s] for s in side), partner=partner, alone=alone),
-        Side("defenders", others, sum(points[s] for s in others)),
-    )
+    info = GAMES.get(view.game)
+    return () if info is None else info.load().sides_in_play(view)
 
 
-def roles_of(state: State) -> dict[int, tuple[str, ...]]:
-    """Each seat's roles in the hand: dealer, and caller, soloist or partner once known. The high
-    bidder is no caller or soloist until the auction is over: another may still outbid it."""
-    roles: dict[int, list[str]] = {state.dealer: ["dealer"]}
-    for role in ("caller", "soloist"):
-        seat = getattr(state, role, None)
-        if isinstance(seat, int) and seat >= 0 and state.phase != "auction":
-            roles.setdefault(seat, []).append(role)
-    holder = _played_by(state, getattr(state, "called", None))
-    caller = getattr(state, "caller", None)
-    if holder is not None and caller is not None:
-        # Public once the called card is played: who holds it was a secret until then.
-        if holder == caller:
-            roles[holder].append("alone")  # the caller called its own card
-        else:
-            roles.setdefault(holder, []).append("partner")
-    return {seat: tuple(r) for seat, r in roles.items()}
-
-
-def _played_by(state: State, card: Card | None) -> int | None:
-    """The seat that played `card` in this hand so far, if it has been played."""
-    if card is None:
-        return None
-    for trick in state.tricks:
-        if card in trick.cards:
-            return (trick.leader + trick.cards.index(card)) % state.n
-    if card in state.trick:
-        return (state.leader + state.trick.index(card)) % state.n
-    return None
+def roles_of(state: State) -> Roles:
+    """Each seat's public roles in the hand (`State.roles`): dealer, and caller, soloist or
+    partner once known. The high bidder is no caller or soloist until the auction is over:
+    another may still outbid it."""
+    return state.roles()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.cards import Card
+from engine.facts import Role
 from engine.state import Action, State
 from engine.view import hand_fields, roles_of
 
@@ -105,7 +106,7 @@ class RoleShown:
     """A role the table now knows: caller, soloist, partner, alone."""
 
     seat: int
-    role: str
+    role: Role
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ class SecretRole:
     """What only this seat knows: it holds the called card (partner), or called its own (alone)."""
 
     seat: int
-    role: Literal["alone", "partner"]
+    role: Role  # alone, or partner
 
 
 @dataclass(frozen=True)
@@ -272,7 +273,7 @@ def action_events(before: State, after: State, action: Action) -> list[Event]:
         return events  # who leads the auction is not a role yet
     earlier = {} if before.phase == "auction" else roles_of(before)
     for seat, roles in roles_of(after).items():
-        for role in sorted(set(roles) - set(earlier.get(seat, ())) - {"dealer"}):
+        for role in sorted(set(roles) - set(earlier.get(seat, ())) - {Role.DEALER}):
             events.append(RoleShown(seat, role))
     me = after.viewer
     if (
@@ -284,7 +285,7 @@ def action_events(before: State, after: State, action: Action) -> list[Event]:
     ):
         # Only the seat holding the called card knows who the partner is, until it is played. (The
         # holder of a Calabresella call hands it over face up and stays a defender.)
-        events.append(SecretRole(me, "alone" if me == action.seat else "partner"))
+        events.append(SecretRole(me, Role.ALONE if me == action.seat else Role.PARTNER))
     return events
 
 
@@ -323,9 +324,9 @@ def verdict_events(verdict) -> list[Event]:
     return [
         HandScored(
             verdict.hand,
-            result=tuple((k, v) for k, v in result.items() if k != "side_points"),
+            result=tuple((k, v) for k, v in result.json().items() if k != "side_points"),
             points=tuple(outcome.points),
             score=None if outcome.score is None else tuple(outcome.score),
-            redeal=bool(result.get("redeal")),
+            redeal=result.redeal,
         )
     ]

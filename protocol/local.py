@@ -130,9 +130,7 @@ class LocalTable:
         """Hands audited so far but redeals (everybody passed: the hand is dealt again); a void
         hand (someone named) counts."""
         return sum(
-            1
-            for v in self.host.session.verdicts
-            if not (v.ok and v.outcome is not None and v.outcome.result.get("redeal"))
+            1 for v in self.host.session.verdicts if not (v.ok and v.outcome is not None and v.outcome.result.redeal)
         )
 
     def order(self, connection, signed: bytes) -> None:

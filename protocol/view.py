@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.facts import NO_RESULT
 from engine.view import HandSummary, SeatView, hand_fields
 
 from .audit import Verdict
@@ -47,7 +48,7 @@ def summary(verdict: Verdict) -> HandSummary:
         deal=verdict.deal,
         points=tuple(outcome.points) if outcome else None,
         score=tuple(outcome.score) if outcome and outcome.score else None,
-        result=dict(outcome.result) if outcome else {},
-        redeal=bool(outcome and outcome.result.get("redeal")),
+        result=outcome.result if outcome else NO_RESULT,
+        redeal=bool(outcome and outcome.result.redeal),
         tricks=tuple(outcome.tricks) if outcome else (),
     )

@@ -1,6 +1,6 @@
 """`state.clone()` copies every field a state has, and nothing is shared that
 either copy changes: each game's class names its fields (`State.FIELDS`, and
-its own), and its clone sets exactly those (engine/state.py `_clone_function`)."""
+its own), and its clone sets exactly those (engine/cloning.py `clone_function`)."""
 
 from __future__ import annotations
 

@@ -191,9 +191,9 @@ def test_chiamata_seed000_partner_revealed_by_the_play_in_a_view():
     view = game.new_hand(dealer, deal.redact(3), viewer=3)
     for action in actions:
         if action.kind == "play" and action.card == C("2S"):
-            assert view.outcome().result["partner"] == "unknown"
+            assert view.outcome().result.json()["partner"] == "unknown"
         view.apply(action)
-    assert view.outcome().result["partner"] == 2
+    assert view.outcome().result.partner == 2
     assert view.tricks[0].winner == 4 and view.tricks[0].points == 21
 
 
@@ -225,11 +225,11 @@ def test_chiamata_seed000_score_through_the_api():
     state = play_fixture("chiamata_seed000_score.json")
     out = state.outcome()
     assert out.complete
-    assert out.result["target"] == 80
-    assert out.result["side_points"] == 82
-    assert out.result["success"] is True
-    assert out.result["multiplier"] == 1
-    caller, partner = out.result["caller"], out.result["partner"]
+    assert out.result.target == 80
+    assert out.result.side_points == 82
+    assert out.result.success is True
+    assert out.result.multiplier == 1
+    caller, partner = out.result.caller, out.result.partner
     assert (caller, partner) == (1, 0)
     # u = 2 for a target of 80: A (caller) +4, B (partner) +2, the others -2 each.
     assert out.score[caller] == 4
@@ -272,14 +272,14 @@ def test_calabresella_seed002_trick_through_replay(capsys):
 def test_calabresella_seed002_solo_through_the_api():
     state = play_fixture("calabresella_seed002_solo.json")
     out = state.outcome()
-    assert out.complete and out.result["contract"] == "solo"
-    soloist = out.result["soloist"]
+    assert out.complete and out.result.contract == "solo"
+    soloist = out.result.soloist
     defenders = [s for s in range(3) if s != soloist]
     # Soloist 18 thirds (with the monte and the last trick), defenders 17.
-    assert out.points[soloist] == 18 == out.result["soloist_thirds"]
+    assert out.points[soloist] == 18 == out.result.soloist_thirds
     assert sum(out.points[s] for s in defenders) == 17
     assert sum(out.points) == 35
-    assert out.result["success"] is True and out.result["multiplier"] == 1
+    assert out.result.success is True and out.result.multiplier == 1
     # Solo: price 2 from each defender: +4, -2, -2, summing to 0.
     assert out.score[soloist] == 4
     assert [out.score[s] for s in defenders] == [-2, -2]
@@ -304,11 +304,11 @@ def test_calabresella_seventeen_thirds_is_a_loss():
                 break
             state.apply(rng.choice(state.legal_actions()))
         out = state.outcome()
-        if out.result["soloist_thirds"] == 17 and out.result["multiplier"] == 1:
+        if out.result.soloist_thirds == 17 and out.result.multiplier == 1:
             break
     else:
         pytest.fail("no 17-thirds hand found")
-    assert out.result["success"] is False
+    assert out.result.success is False
     assert out.score == [-4, 2, 2]
 
 

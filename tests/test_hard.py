@@ -172,7 +172,7 @@ def side_wins(state, seat: int) -> bool:
     """Did `seat`'s side win the finished hand (Briscola: the hand; else a positive score)."""
     out = state.outcome()
     if state.game.name == "briscola":
-        return out.result["winner"] == next(i for i, side in enumerate(state.game.sides()) if seat in side)
+        return out.result.winner == next(i for i, side in enumerate(state.game.sides()) if seat in side)
     return out.score[seat] > 0
 
 
@@ -365,7 +365,7 @@ def min_max_points(state) -> int:
     """Seat 0's final card points with best play by both (1000 more for a hand won), by brute force."""
     turn = state.current_player()
     if turn == TERMINAL:
-        points = state.outcome().result["side_points"][0]
+        points = state.outcome().result.side_points[0]
         return points + (1000 if points > 60 else -1000 if points < 60 else 0)
     if turn == CHANCE:
         return min_max_points(state.child(state.chance_outcome()))
@@ -430,7 +430,7 @@ def test_the_fast_briscola_playout_plays_the_engine_playout(options):
         start = len(engine.history)
         totals = hard.playout(engine, random.Random(0), policy, briscola_finish)
         if totals is None:
-            totals = engine.outcome().result["side_points"]
+            totals = engine.outcome().result.side_points
         solved: dict = {}
         assert briscola2.playout(state, solved) == (list(totals), len(engine.history) - start)
         assert briscola2.playout(state, solved) == (list(totals), len(engine.history) - start)  # from the cache

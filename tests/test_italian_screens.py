@@ -102,14 +102,17 @@ def test_the_english_words_are_unchanged():
 
 
 def test_the_summary_and_a_refusal_in_italian(italian):
+    from dataclasses import replace
+
     from briscola_tui.games.calabresella import soloist_lines
     from briscola_tui.tui.screens.netform_fields import FormError, whole
+    from engine.games.calabresella_facts import CalabresellaResult
 
-    result = {"soloist": 0, "contract": "solo", "raise": "none", "soloist_thirds": 21, "success": True}
+    result = CalabresellaResult(0, "solo", "none", soloist_thirds=21, success=True, multiplier=1)
     said = soloist_lines(result, ["tu", "Bea", "Cia"], SimpleNamespace(), (), None, ["you", "Bea", "Cia"])
     assert said[0] == "hai giocato solo: posta 2 per difensore"
     assert said[1] == "hai fatto 21 terzi su 35 (7 punti su 11); ne servono 18 (6 punti): riuscita"
-    said = soloist_lines({**result, "soloist": 1}, ["tu", "Bea", "Cia"], SimpleNamespace(), (), None, ["you", "Bea"])
+    said = soloist_lines(replace(result, soloist=1), ["tu", "Bea", "Cia"], SimpleNamespace(), (), None, ["you", "Bea"])
     assert said[0] == "Bea ha giocato solo: posta 2 per difensore"
     with pytest.raises(FormError, match="un numero intero da 0 a 9"):
         whole("x", "porta", 0, 9)

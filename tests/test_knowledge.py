@@ -79,7 +79,7 @@ def test_knowledge_calabresella_contracts(contract, choice):
         rules["raise"] = pick("raise", choice=choice)
     choosers = {s: scripted(20 + s, **rules) for s in range(3)}
     table = play(KnowledgeTable("calabresella", 3, {}, choosers=choosers))
-    assert table.host.session.verdicts[0].outcome.result["contract"] == contract
+    assert table.host.session.verdicts[0].outcome.result.contract == contract
     assert table.claim_points > 0  # a Chiamo denial, or a play off suit, proved
 
 

@@ -182,7 +182,7 @@ def check_briscola(state) -> None:
     assert out.complete
     sides = game.sides()
     side_of = {s: i for i, side in enumerate(sides) for s in side}
-    winner = out.result["winner"]
+    winner = out.result.winner
     if state.declared is not None:
         # Black hand: the declarer's side wins outright, as with all 120.
         assert state.ended_early
@@ -195,7 +195,7 @@ def check_briscola(state) -> None:
     check_played_out(state)
     assert sum(out.points) == 120
     assert len(state.tricks) == len(game.deck()) // game.players
-    totals = out.result["side_points"]
+    totals = out.result.side_points
     assert sum(totals) == 120
     if game.players == 3:
         over = [p > 40 for p in totals]
@@ -207,7 +207,7 @@ def check_briscola(state) -> None:
         return
     # Two players or two teams: exactly the winning side's seats gain.
     if winner is None:
-        assert totals == [60, 60]
+        assert list(totals) == [60, 60]
         assert out.score == [0] * game.players
     else:
         assert totals[winner] > 60
@@ -250,8 +250,8 @@ def test_briscola_black_hand_declared_ends_the_hand():
         assert Action(1, "declare") in state.legal_actions()
         state.apply(Action(1, "declare"))
         out = state.outcome()
-        assert out.complete and out.result["black_hand"] == 1
-        winners = game.sides()[out.result["winner"]]
+        assert out.complete and out.result.black_hand == 1
+        winners = game.sides()[out.result.winner]
         assert 1 in winners
         assert out.score == [award if s in winners else 0 for s in range(players)]
         check_briscola(state)
@@ -280,7 +280,7 @@ chiamata_options = st.fixed_dictionaries(
 def check_chiamata(state) -> None:
     out = state.outcome()
     assert out.complete
-    if out.result.get("redeal"):
+    if out.result.redeal:
         assert all(state.passed)
         assert out.tricks == [] and out.score == [0] * 5
         return
@@ -289,11 +289,11 @@ def check_chiamata(state) -> None:
     assert sum(out.points) == 120
     assert sum(out.score) == 0
     r = out.result
-    side = [r["caller"]] + ([r["partner"]] if r["partner"] is not None else [])
-    assert r["side_points"] == sum(out.points[s] for s in side)
-    assert r["success"] == (r["side_points"] >= r["target"])
+    side = [r.caller] + ([r.partner] if r.partner is not None else [])
+    assert r.side_points == sum(out.points[s] for s in side)
+    assert r.success == (r.side_points >= r.target)
     # The caller's side moves one way, the defenders the other.
-    sign = 1 if r["success"] else -1
+    sign = 1 if r.success else -1
     assert all(out.score[s] * sign > 0 for s in side)
     assert all(out.score[s] * sign < 0 for s in range(5) if s not in side)
 
@@ -316,7 +316,7 @@ def test_chiamata_all_pass_is_a_redeal():
     state = run_hand(game, 2, deal, [Action(s % 5, "pass") for s in range(3, 8)])
     assert state.is_over()
     check_chiamata(state)
-    assert state.outcome().result == {"redeal": True}
+    assert state.outcome().result.json() == {"redeal": True}
 
 
 # --- Calabresella -------------------------------------------------------------
@@ -325,7 +325,7 @@ def test_chiamata_all_pass_is_a_redeal():
 def check_calabresella(state) -> None:
     out = state.outcome()
     assert out.complete
-    if out.result.get("redeal"):
+    if out.result.redeal:
         assert state.soloist is None
         assert out.tricks == [] and out.score == [0, 0, 0]
         return
@@ -335,10 +335,10 @@ def check_calabresella(state) -> None:
     assert sum(out.points) == 35
     assert sum(t.points for t in out.tricks) + sum(THIRDS[c.index] for c in state.monte) == 32
     assert sum(out.score) == 0
-    solo = out.result["soloist"]
-    assert out.result["soloist_thirds"] == out.points[solo]
-    assert out.result["success"] == (out.points[solo] >= 18)
-    assert (out.score[solo] > 0) == out.result["success"]
+    solo = out.result.soloist
+    assert out.result.soloist_thirds == out.points[solo]
+    assert out.result.success == (out.points[solo] >= 18)
+    assert (out.score[solo] > 0) == out.result.success
 
 
 @pytest.mark.slow
@@ -391,7 +391,7 @@ def test_calabresella_all_pass_is_a_redeal():
     deal = new_deal(game, 1, random.Random(2))
     state = run_hand(game, 1, deal, [Action(s, "pass") for s in (2, 0, 1)])
     check_calabresella(state)
-    assert state.outcome().result == {"redeal": True}
+    assert state.outcome().result.json() == {"redeal": True}
 
 
 def test_rejected_actions_are_really_tried():

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from engine.facts import NO_RESULT, REDEAL
 from engine.games import make
 from engine.replay import resolve_chance
 from engine.series import Series
@@ -13,7 +14,7 @@ from engine.state import Outcome
 
 
 def hand(score, redeal=False) -> Outcome:
-    return Outcome(True, [], [0] * len(score), {"redeal": True} if redeal else {}, list(score))
+    return Outcome(True, [], [0] * len(score), REDEAL if redeal else NO_RESULT, list(score))
 
 
 def play_hand(game, dealer: int, rng: random.Random) -> Outcome:
@@ -38,7 +39,7 @@ def test_random_series_totals_and_rotation(name, players, length):
         dealer = series.dealer
         out = play_hand(game, dealer, rng)
         series.record(out)
-        if out.result.get("redeal"):
+        if out.result.redeal:
             redeals += 1
             # Not counted; chiamata: the same dealer deals again, calabresella: the next one.
             expected = dealer if name == "chiamata" else (dealer + 1) % players
@@ -103,7 +104,7 @@ def test_chiamata_series_to_a_target_score():
 def test_only_finished_hands_are_recorded():
     series = Series(make("chiamata", 5), dealer=0)
     with pytest.raises(ValueError):
-        series.record(Outcome(False, [], [0] * 5, {}, None))
+        series.record(Outcome(False, [], [0] * 5, NO_RESULT, None))
     with pytest.raises(ValueError):
         Series(make("chiamata", 5), dealer=5)
 
@@ -179,8 +180,8 @@ def test_briscola_match_from_real_hands():
     wins = [0, 0]
     while not series.is_over():
         out = play_hand(game, series.dealer, rng)
-        if out.result["winner"] is not None:
-            wins[out.result["winner"]] += 1
+        if out.result.winner is not None:
+            wins[out.result.winner] += 1
         series.record(out)
         assert series.scores == wins
     assert max(wins) == 2 and series.winners() == [wins.index(2)]

@@ -54,7 +54,7 @@ def check_agreement(table: LocalTable, min_hands: int = 1) -> list:
         assert [o.result for o in node.outcomes] == [v.outcome.result for v in host.verdicts]
         total = [0] * table.host.session.players
         for outcome in node.outcomes:
-            if not outcome.result.get("redeal"):
+            if not outcome.result.redeal:
                 total = [a + b for a, b in zip(total, outcome.score)]
         assert node.series.scores == total
     return host.verdicts
@@ -90,14 +90,14 @@ def test_briscola_more_players(players):
     verdicts = check_agreement(table, 2)
     for v in verdicts:
         assert v.outcome.complete
-        assert sum(v.outcome.result["side_points"]) == 120
+        assert sum(v.outcome.result.side_points) == 120
 
 
 @pytest.mark.slow
 def test_chiamata_five_players():
     table = run("chiamata", 5, {"series_hands": 2}, max_hands=6)
     verdicts = check_agreement(table, 2)
-    scored = [v for v in verdicts if not v.outcome.result.get("redeal")]
+    scored = [v for v in verdicts if not v.outcome.result.redeal]
     for v in scored:
         assert sum(v.outcome.score) == 0
         assert sum(v.outcome.points) == 120
@@ -172,7 +172,7 @@ def test_briscola_black_hand():
     table = run("briscola", 2, {"black_hand": True}, choosers, max_hands=1, sessions=sessions)
     verdicts = check_agreement(table, 1)
     outcome = verdicts[0].outcome
-    declarer = outcome.result.get("black_hand")
+    declarer = outcome.result.black_hand
     assert declarer is not None
     assert outcome.score[declarer] == 1 and sum(outcome.score) == 1
     assert [a[0] for _, a in acts(table)][-1] == "declare"
@@ -216,7 +216,7 @@ def test_calabresella_chiamo_with_handover():
     table_ref["table"] = table
     table.run(max_hands=1)
     result = _calabresella_verdict(table)
-    assert result["contract"] == "chiamo" and result["soloist"] == 1
+    assert result.contract == "chiamo" and result.soloist == 1
     kinds = [(s, k, m) for s, k, m in moves(table) if k == "handover"]
     assert len(kinds) == 2
     shown = [s for s, _, m in kinds if m.proof is not None]
@@ -238,7 +238,7 @@ def test_calabresella_chiamo_called_card_in_monte():
     table_ref["table"] = table
     table.run(max_hands=1)
     result = _calabresella_verdict(table)
-    assert result["contract"] == "chiamo"
+    assert result.contract == "chiamo"
     assert all(m.proof is None for _, k, m in moves(table) if k == "handover")
     assert not [a for _, a in acts(table) if a[0] == "return"]
 
@@ -252,9 +252,9 @@ def test_calabresella_contracts(contract, choice):
     table = LocalTable("calabresella", 3, {}, choosers=choosers, spectators=1)
     table.run(max_hands=1)
     result = _calabresella_verdict(table)
-    assert result["contract"] == contract and result["soloist"] == 0
+    assert result.contract == contract and result.soloist == 0
     if choice:
-        assert result["raise"] == choice
+        assert result.raised == choice
     kinds = [a[0] for _, a in acts(table)]
     if contract == "solo" or choice == "scegliete":
         assert "discard" in kinds
@@ -270,6 +270,6 @@ def test_calabresella_all_pass_redeals():
     table = LocalTable("calabresella", 3, {}, choosers=choosers)
     table.run(max_hands=2)
     verdicts = check_agreement(table, 2)
-    assert all(v.outcome.result == {"redeal": True} for v in verdicts)
+    assert all(v.outcome.result.json() == {"redeal": True} for v in verdicts)
     assert table.host.session.series.scores == [0, 0, 0]
     assert table.host.session.series.hands_scored == 0

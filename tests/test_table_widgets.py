@@ -215,7 +215,7 @@ async def test_the_calabresella_summary_adds_up_the_soloists_thirds(monkeypatch,
         await play_hand(app, pilot, None, {"auction": "3"})  # 3: bid solo
         await wait_for(pilot, lambda: app.screen.query("#summary-text"), "the summary's text")
         text = str(app.screen.query_one("#summary-text").render())
-        thirds = app.screen.view.last_hand.result["soloist_thirds"]
+        thirds = app.screen.view.last_hand.result.soloist_thirds
     assert "The monte at the end (your discards): " in text
     assert "The last trick: " in text and "who takes the monte and 3 thirds more" in text
     sum_line = next(line.strip() for line in text.splitlines() if line.strip().startswith("you: "))

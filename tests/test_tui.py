@@ -64,9 +64,9 @@ async def test_a_whole_hand_of_every_game_from_the_home_screen(game_steps, playe
         await play_hand(app, pilot)
         last = app.screen.view.last_hand
         assert last is not None
-        if game == "chiamata" and isinstance(last.result.get("partner"), int):  # the reveal was shown
+        if game == "chiamata" and isinstance(last.result.partner, int):  # the reveal was shown
             log = " ".join(" ".join(line.text.split()) for line in table.query_one("#log").lines)  # unwrapped
-            assert f"{seat_name(table.view, last.result['partner'])} is the caller's partner" in log
+            assert f"{seat_name(table.view, last.result.partner)} is the caller's partner" in log
 
 
 @pytest.mark.parametrize(
@@ -428,7 +428,7 @@ async def test_scegliete_the_first_defender_takes_from_the_monte_then_discards()
         await pilot.press("enter")
         await play_hand(app, pilot, seen)
         result = app.screen.view.last_hand.result
-    assert seen.get("discard") == 1 and result["raise"] == "scegliete"
+    assert seen.get("discard") == 1 and result.raised == "scegliete"
 
 
 async def _take_turn(app, pilot) -> TableScreen:

@@ -33,11 +33,13 @@ def test_the_summary_counts_card_points_and_thirds_in_words():
     from briscola_tui.games.base import side_points_lines
     from briscola_tui.games.calabresella import soloist_lines
     from briscola_tui.tui.widgets.cards import Style
+    from engine.games.briscola_facts import BriscolaResult
+    from engine.games.calabresella_facts import CalabresellaResult
 
     view = SimpleNamespace(players=2, game="briscola", options={})
-    lines = side_points_lines(view, {"side_points": [1, 119], "winner": 1}, ["Ada", "Bo"])
+    lines = side_points_lines(view, BriscolaResult(1, "S", (1, 119)), ["Ada", "Bo"])
     assert lines[:2] == ["Ada: 1 card point of 120", "Bo: 119 card points of 120"]
-    result = {"soloist": 0, "contract": "solo", "raise": "none", "soloist_thirds": 4, "success": False}
+    result = CalabresellaResult(0, "solo", "none", soloist_thirds=4, success=False, multiplier=1)
     lines = soloist_lines(result, ["Ada", "Bo", "Cy"], Style(ascii=True))
     assert any(
         line.startswith("Ada took 4 thirds of 35 (1 point of 11); 18 thirds (6 points) needed: ") for line in lines

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engine.cards import BRISCOLA_ORDER, SEVEN_SECOND_ORDER, Card
+from engine.facts import Result
 from engine.games import make
+from engine.games.briscola_facts import BriscolaResult
 from engine.view import SeatView
 
 from ..language import N_, _
@@ -53,7 +55,7 @@ class Scored:
     the `cards`, the `points`)."""
 
     view: SeatView
-    result: Mapping[str, Any]
+    result: Result
     names: Sequence[str]
     style: CardWriter
     played: Sequence[TrickTaken]
@@ -92,30 +94,25 @@ class Presentation:
         """What calling a card of one's own hand means, said beside it ("": nothing special)."""
         return ""
 
-    def rated_sides(
-        self, result: Mapping[str, Any], players: int, sides: Sequence[Sequence[int]]
-    ) -> tuple[tuple[int, ...], ...]:
-        """Who won or lost together in a hand with this `result`, as the club ledger rates it:
-        the game's fixed `sides` (each seat alone, or the teams); () when it rates nobody."""
-        return tuple(tuple(side) for side in sides)
-
     def breakdown(self, hand: Scored) -> list[str]:
         """How the hand was scored, in words: each side's card points and who won."""
         return side_points_lines(hand.view, hand.result, hand.names)
 
 
-def side_points_lines(view: SeatView, result: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def side_points_lines(view: SeatView, result: Result, names: Sequence[str]) -> list[str]:
     """Each side's card points of 120, a black hand declared, and who won the hand."""
+    if not isinstance(result, BriscolaResult):
+        return []
     sides = scoring_sides(view)
-    points = result.get("side_points") or []
+    points = result.side_points
     lines = []
     for i, side in enumerate(sides):
         who = " + ".join(names[s] for s in side)
         if i < len(points):
             lines.append(_("{who}: {points} of 120").format(who=who, points=count(points[i], "card point")))
-    winner = result.get("winner")
-    if result.get("black_hand") is not None:
-        lines.append(_("{name} declared a black hand (A, 3 and K of trump)").format(name=names[result["black_hand"]]))
+    winner = result.winner
+    if result.black_hand is not None:
+        lines.append(_("{name} declared a black hand (A, 3 and K of trump)").format(name=names[result.black_hand]))
     if winner is None:
         lines.append(_("Nobody passed 60: a draw."))
     else:

@@ -4,11 +4,12 @@ points beside the seats, the soloist's thirds in the summary with the monte at t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.cards import THIRDS, TRESSETTE_ORDER
 from engine.deal import Deal
 from engine.games.calabresella import LAST_TRICK, PRICE
+from engine.games.calabresella_facts import CalabresellaResult
 
 from ..language import N_, _
 from ..wording import count
@@ -35,23 +36,16 @@ x2, the losers under 3 thirds x3.""")
     def rank_order(self, options: Mapping[str, object] | None = None) -> str:
         return TRESSETTE_ORDER
 
-    def rated_sides(
-        self, result: Mapping[str, Any], players: int, sides: Sequence[Sequence[int]]
-    ) -> tuple[tuple[int, ...], ...]:
-        """The soloist against the two others."""
-        soloist = result.get("soloist")
-        if soloist is None:
-            return ()
-        return ((soloist,), tuple(s for s in range(players) if s != soloist))
-
     def breakdown(self, hand: Scored) -> list[str]:
+        if not isinstance(hand.result, CalabresellaResult):
+            return []
         last = hand.view.last_hand
         deal = last.deal if last is not None else None
         return soloist_lines(hand.result, hand.names, hand.style, hand.played, deal, hand.view.names)
 
 
 def soloist_lines(
-    result: Mapping[str, Any],
+    result: CalabresellaResult,
     names: Sequence[str],
     style: CardWriter,
     played: Sequence[TrickTaken] = (),
@@ -62,10 +56,10 @@ def soloist_lines(
     and a cappotto or stramazzo."""
     from ..render import YOU
 
-    soloist, contract, raised = result["soloist"], result["contract"], result.get("raise")
-    thirds = result.get("soloist_thirds", 0)
-    price = PRICE[raised if raised and raised != "none" else contract]
-    what = contract + (f", {raised}" if raised and raised != "none" else "")
+    soloist, contract, raised = result.soloist, result.contract, result.raised
+    thirds = result.soloist_thirds
+    price = PRICE[raised if raised != "none" else contract]
+    what = contract + (f", {raised}" if raised != "none" else "")
     mine = tuple(raw_names)[soloist : soloist + 1] == (YOU,)
     played_ = (
         _("you played {what}: price {price} per defender")
@@ -86,10 +80,10 @@ def soloist_lines(
             name=names[soloist],
             thirds=count(thirds, "third"),
             points=count(thirds // 3, "point"),
-            outcome=_("success") if result.get("success") else _("failure"),
+            outcome=_("success") if result.success else _("failure"),
         )
     )
-    multiplier = result.get("multiplier", 1)
+    multiplier = result.multiplier
     if multiplier == 2:
         lines.append(_("Cappotto (all or no tricks): x2"))
     elif multiplier == 3:
@@ -98,7 +92,7 @@ def soloist_lines(
 
 
 def thirds_sum(
-    result: Mapping[str, Any],
+    result: CalabresellaResult,
     names: Sequence[str],
     style: CardWriter,
     played: Sequence[TrickTaken],
@@ -110,8 +104,8 @@ def thirds_sum(
     tricks or the deal are not all known, or do not add up to the result."""
     from ..render import YOU
 
-    soloist, contract, raised = result.get("soloist"), result.get("contract"), result.get("raise")
-    if not played or deal is None or soloist is None:
+    soloist, contract, raised = result.soloist, result.contract, result.raised
+    if not played or deal is None:
         return None
     dealt = [c for hand in deal.hands for c in hand if c is not None] + [c for c in deal.monte if c is not None]
     in_tricks = {c for t in played for c in t.cards}
@@ -130,7 +124,7 @@ def thirds_sum(
         )
         if contract != "solissimo"
         else _("the monte, unused")
-        if raised in (None, "none")
+        if raised == "none"
         else _("the defenders' discards")
     )
     tricks = sum(t.points or 0 for t in played if t.seat == soloist)
@@ -138,7 +132,7 @@ def thirds_sum(
     if last == soloist:
         parts += [_("{n} the monte").format(n=monte_thirds), _("{n} the last trick").format(n=LAST_TRICK)]
     total = tricks + (monte_thirds + LAST_TRICK if last == soloist else 0)
-    if total != result.get("soloist_thirds"):
+    if total != result.soloist_thirds:
         return None
     return [
         _("The monte at the end ({whose}): {cards}, {n} thirds").format(

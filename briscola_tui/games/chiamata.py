@@ -4,10 +4,11 @@ the target in the header, the calls the two rule offers, the summary's units by 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from engine.cards import Card
+from engine.facts import Role
 from engine.games.chiamata import unit
+from engine.games.chiamata_facts import ChiamataResult
 from engine.view import SeatView, sides_of
 
 from ..language import N_, _
@@ -45,7 +46,7 @@ defender -u; alone +4u; failure the reverse. All 8 tricks: double.""")
 
     def target_item(self, view: SeatView) -> tuple[str, ...] | None:
         """The target once the auction is over: the last "2 with a target", or 61."""
-        called = any("caller" in roles for roles in view.roles.values())
+        called = any(Role.CALLER in roles for roles in view.roles.values())
         if not called or view.phase == "auction":
             return None
         targets = [a.target for a in view.auction if a.kind == "bid" and a.target is not None]
@@ -64,54 +65,39 @@ defender -u; alone +4u; failure the reverse. All 8 tricks: double.""")
     def own_call_words(self) -> str:
         return _("yours: you play alone")
 
-    def rated_sides(
-        self, result: Mapping[str, Any], players: int, sides: Sequence[Sequence[int]]
-    ) -> tuple[tuple[int, ...], ...]:
-        """The caller and partner (the caller alone, when it called its own card) against the rest."""
-        caller = result.get("caller")
-        if caller is None:
-            return ()
-        side = tuple(sorted({caller, result.get("partner", caller)} - {None}))
-        return (side, tuple(s for s in range(players) if s not in side))
-
     def breakdown(self, hand: Scored) -> list[str]:
+        if not isinstance(hand.result, ChiamataResult):
+            return []
         return called_lines(hand.result, hand.names, hand.view.options, hand.style)
 
 
 def called_lines(
-    result: Mapping[str, Any], names: Sequence[str], options: Mapping[str, object], style: CardWriter
+    result: ChiamataResult, names: Sequence[str], options: Mapping[str, object], style: CardWriter
 ) -> list[str]:
     """The call, the target and its unit, the caller's side's points against it, and what each won."""
-    caller, partner, target = result["caller"], result.get("partner"), result.get("target", 61)
-    called = result.get("called")
-    card = style.card(Card.parse(called)) if called else "?"
+    caller, partner, target = result.caller, result.partner, result.target
+    card = style.card(result.called)
     u = 1 if options.get("scoring") == "flat" else unit(target)
-    side = names[caller] + ("" if partner is None else f" + {names[partner]}" if isinstance(partner, int) else "")
-    success = result.get("success")
+    side = names[caller] + ("" if partner is None else f" + {names[partner]}")
+    success = result.success
     won, lost = ("+", "-") if success else ("-", "+")
     compare = (">=" if style.ascii else "≥") if success else "<"
     lines = [
         _("{caller} called {card}").format(caller=names[caller], card=card)
-        + (
-            _("; partner {name}").format(name=names[partner])
-            if isinstance(partner, int)
-            else _("; alone (own card)")
-            if partner is None
-            else ""
-        ),
+        + (_("; partner {name}").format(name=names[partner]) if partner is not None else _("; alone (own card)")),
         _("Target {target}: unit {unit}").format(target=target, unit=u)
         + (_(" (flat scoring)") if options.get("scoring") == "flat" else ""),
         _("{side}: {points} of 120 {compare} {target}: {outcome}").format(
             side=side,
-            points=count(result.get("side_points") or 0, "card point"),
+            points=count(result.side_points, "card point"),
             compare=compare,
             target=target,
             outcome=_("success") if success else _("failure"),
         ),
     ]
-    if result.get("multiplier", 1) > 1:
-        lines.append(f"Cappotto: x{result['multiplier']}")
-    if isinstance(partner, int):
+    if result.multiplier > 1:
+        lines.append(f"Cappotto: x{result.multiplier}")
+    if partner is not None:
         lines.append(_("Caller {won}2u, partner {won}u, each defender {lost}u").format(won=won, lost=lost))
     else:
         lines.append(_("Caller alone {won}4u, each defender {lost}u").format(won=won, lost=lost))

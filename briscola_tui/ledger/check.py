@@ -23,10 +23,9 @@ from protocol.transcript import HOST, entry_hash
 from protocol.transcript_file import NotATranscript, OldTranscript, TranscriptReader
 
 from ..engine_words import protocol_error_words
-from ..games import presentation
 from ..language import _
 from ..os_errors import os_error_words
-from .facts import Hand, Seat, Table
+from .facts import Contract, Hand, Seat, Table
 from .regular import NotRegular, TooLarge, read_regular
 
 MAX_FILE = 64 * 1024 * 1024
@@ -149,24 +148,13 @@ def hand_facts(session: TableSession, verdict: Verdict) -> Hand:
     if not verdict.ok or outcome is None or outcome.score is None:
         return Hand(verdict.hand, seats, void=True, cheats=cheats, absent=absent)
     result, score = outcome.result, tuple(outcome.score)
-    sides = _sides(session, result)
+    assert session.game is not None
+    sides = session.game.rated_sides(result)
     persons = [{seats[s].person for s in side} for side in sides]
     mirrored = any(a & b for i, a in enumerate(persons) for b in persons[i + 1 :])
     ranks = () if not sides or mirrored else _ranks([score[side[0]] for side in sides])
-    contract = {k: result[k] for k in _CONTRACT if k in result}
+    contract = Contract.of(result.json())
     return Hand(verdict.hand, seats, score, tuple(outcome.points), sides if ranks else (), ranks, contract=contract)
-
-
-_CONTRACT = ("caller", "partner", "target", "called", "soloist", "contract", "success")
-
-
-def _sides(session: TableSession, result: dict) -> tuple[tuple[int, ...], ...]:
-    """Who wins or loses together in this hand: () when it rates nobody."""
-    assert session.game is not None
-    n = session.players
-    if result.get("redeal"):
-        return ()
-    return presentation(session.game.name).rated_sides(result, n, session.game.sides())
 
 
 def _ranks(totals: list[int]) -> tuple[int, ...]:

@@ -6,7 +6,9 @@ statistics are computed from these facts alone, never from a file again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from protocol.tableid import derived
 
@@ -35,6 +37,48 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class Contract:
+    """What the ledger keeps of a hand's contract, read from the game's result (its replay form,
+    `engine.facts.Result.json`, the keys below): Chiamata's caller, partner, target, card called
+    and success; Calabresella's soloist, contract and success; nothing for Briscola. None: the
+    game has no such fact. `json()` is the ledger file's form, as it has always been written."""
+
+    caller: int | None = None
+    partner: int | None = None
+    target: int | None = None
+    called: str | None = None
+    soloist: int | None = None
+    contract: str | None = None
+    success: bool | None = None
+
+    KEYS: ClassVar[tuple[str, ...]] = ("caller", "partner", "target", "called", "soloist", "contract", "success")
+
+    @classmethod
+    def of(cls, result: Mapping[str, object]) -> Contract:
+        """The contract in a result's replay form (other keys left out)."""
+        return cls.from_json({k: v for k, v in result.items() if k in cls.KEYS})
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Contract:
+        """The contract `json()` wrote; TypeError or ValueError when it is none."""
+        extra = set(data) - set(cls.KEYS)
+        if extra:
+            raise ValueError(f"unknown contract keys {sorted(extra)}")
+        contract = cls(**{k: data[k] for k in cls.KEYS if k in data})  # type: ignore[arg-type]
+        if contract.json() != dict(data):
+            raise ValueError("not a contract as the ledger writes it")
+        return contract
+
+    def json(self) -> dict[str, object]:
+        """The ledger file's form: the keys the result had (Chiamata's partner even when None)."""
+        out = {k: getattr(self, k) for k in self.KEYS}
+        return {k: v for k, v in out.items() if v is not None or (k == "partner" and self.caller is not None)}
+
+
+NO_CONTRACT = Contract()
+
+
+@dataclass(frozen=True)
 class Hand:
     """One hand of a table as its audit left it.
 
@@ -53,7 +97,7 @@ class Hand:
     void: bool = False
     cheats: tuple[int, ...] = ()
     absent: tuple[int, ...] = ()
-    contract: dict = field(default_factory=dict)
+    contract: Contract = field(default_factory=lambda: NO_CONTRACT)
 
     @property
     def rated(self) -> bool:
@@ -130,7 +174,7 @@ def _hand_to_json(hand: Hand) -> dict:
         "void": hand.void,
         "cheats": list(hand.cheats),
         "absent": list(hand.absent),
-        "contract": dict(hand.contract),
+        "contract": hand.contract.json(),
     }
 
 
@@ -160,7 +204,7 @@ def _hand_from_json(data: dict) -> Hand:
         void=bool(data["void"]),
         cheats=tuple(int(s) for s in data["cheats"]),
         absent=tuple(int(s) for s in data["absent"]),
-        contract=dict(data["contract"]),
+        contract=Contract.from_json(data["contract"]),
     )
 
 

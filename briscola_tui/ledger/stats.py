@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .facts import Hand, Table
+from .facts import Contract, Hand, Table
 
 
 @dataclass
@@ -110,19 +110,19 @@ def _result(record: Record, hand: Hand, mine: int, other: int | None = None) -> 
 
 def _contract(stats: Stats, hand: Hand, seat: int) -> None:
     contract = hand.contract
-    if contract.get("caller") == seat and "target" in contract:
+    if contract.caller == seat and contract.target is not None:
         bid = bid_of(contract)
         stats.auctions[bid] += 1
-        stats.auctions_made[bid] += bool(contract.get("success"))
-    if contract.get("soloist") == seat and "contract" in contract:
-        kind = str(contract["contract"])
+        stats.auctions_made[bid] += bool(contract.success)
+    if contract.soloist == seat and contract.contract is not None:
+        kind = contract.contract
         stats.contracts[kind] += 1
-        stats.contracts_made[kind] += bool(contract.get("success"))
+        stats.contracts_made[kind] += bool(contract.success)
 
 
-def bid_of(contract: dict) -> str:
+def bid_of(contract: Contract) -> str:
     """A Chiamata auction's winning bid: the rank of the card called, and the points target
     when it is above 61 (e.g. "2", "2 71")."""
-    called, target = str(contract.get("called", "")), int(contract["target"])
+    called, target = contract.called or "", int(contract.target or 0)
     rank = called[:-1] or "?"
     return rank if target <= 61 else f"{rank} {target}"

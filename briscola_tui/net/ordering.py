@@ -204,7 +204,7 @@ class Ordering:
             self.finished.set()
         elif (
             self.hands is not None
-            and sum(not o.result.get("redeal") for o in session.outcomes) >= self.hands
+            and sum(not o.result.redeal for o in session.outcomes) >= self.hands
             and session.phase == "commit"
             and session.hand is not None
             and not session.hand.commits

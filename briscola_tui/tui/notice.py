@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.facts import Role
 from protocol.events import Acted, Event, MonteShown, RoleShown, SecretRole, TrickTaken
 
 from ..language import _
@@ -31,9 +32,9 @@ class Notice:
             case MonteShown(cards=shown) if shown:
                 self.say(_("The monte is shown: {cards}").format(cards=cards))
                 self.monte = True
-            case RoleShown(role="partner" | "alone" | "soloist" as role):
+            case RoleShown(role=Role.PARTNER | Role.ALONE | Role.SOLOIST as role):
                 # seen for the rest of this trick and the next
-                self.say(words(event) + ("!" if role == "partner" else ""), tricks + 2)
+                self.say(words(event) + ("!" if role is Role.PARTNER else ""), tricks + 2)
             case SecretRole():
                 text = words(event)
                 self.say(text[0].upper() + text[1:], self.until)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..cards import BRISCOLA_ORDER, BRISCOLA_POINTS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..determinize import located_cards
+from ..games.briscola import BriscolaState
 from ..games.calabresella import CalabresellaState
 from ..games.chiamata import ChiamataState
 from ..tricks import trick_winner
@@ -52,10 +53,13 @@ class Table:
         if isinstance(state, CalabresellaState):
             self.trump = None
             self.strength, self.value = TRESSETTE_STRENGTH, THIRDS_VALUE
+        elif isinstance(state, BriscolaState):
+            self.trump = state.trump
+            self.strength, self.value = state.strength, state.points
         else:
-            self.trump = getattr(state, "trump", None)
-            self.strength = getattr(state, "strength", BRISCOLA_STRENGTH)
-            self.value = getattr(state, "points", BRISCOLA_VALUE)
+            assert isinstance(state, ChiamataState)
+            self.trump = state.trump
+            self.strength, self.value = BRISCOLA_STRENGTH, BRISCOLA_VALUE
         located = located_cards(state)
         self.unseen: list[Card] = [c for c in state.game.deck() if c not in located]
         self.unseen_set = set(self.unseen)
@@ -125,13 +129,12 @@ class Table:
         sides are fixed teams or every seat plays alone (Briscola)."""
         state = self.state
         if isinstance(state, CalabresellaState):
-            solo = getattr(state, "soloist", None)
+            solo = state.soloist
             if solo is None:
                 return None
             return [1.0 if s == solo else 0.0 for s in range(self.n)]
         if isinstance(state, ChiamataState):
-            caller = getattr(state, "caller", None)
-            called = getattr(state, "called", None)
+            caller, called = state.caller, state.called
             if caller is None or called is None:
                 return None
             member = [0.0] * self.n

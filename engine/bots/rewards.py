@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..games.briscola import Briscola
 from ..games.briscola import _two_side_awards as two_side_awards
+from ..games.briscola_facts import BriscolaResult
 from ..games.calabresella import Calabresella
 from ..games.chiamata import Chiamata
 
@@ -48,7 +49,9 @@ def reward_function(game):
                 awards = [score[side[0]] for side in sides]
             elif totals is None:
                 out = state.outcome()
-                totals = out.result["side_points"]
+                result = out.result
+                assert isinstance(result, BriscolaResult)  # this Briscola hand is over
+                totals = result.side_points
                 awards = [out.score[side[0]] for side in sides]
             else:
                 awards = two_side_awards(list(totals), scoring)[0]

@@ -15,9 +15,11 @@ from ..cards import (
     strength_table,
 )
 from ..deal import Deal, DealPlan, packets
+from ..facts import Placed, Result
 from ..game import Game
 from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, State, play_actions
 from . import GAMES
+from .briscola_facts import BriscolaObservation, BriscolaResult, result_from_json
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -52,6 +54,9 @@ class Briscola(Game):
     declared black hand adds `black_hand` (the declarer)."""
     SHARES_ONLY_CAUSE = True
     """No rule of Briscola turns on a card only one seat sees (see `Game`)."""
+
+    def result_from_json(self, data: dict) -> Result:
+        return result_from_json(data)
 
     def __init__(self, players: int, options: dict | None = None):
         super().__init__(players, options)
@@ -154,6 +159,15 @@ class BriscolaState(State):
         state.stock = list(self.stock)
 
     # --- queries ------------------------------------------------------------
+
+    def placed(self) -> Placed:
+        return Placed(self.stock, (), self.faceup, (self.faceup, self.drawn, self.trump))
+
+    def observe(self) -> BriscolaObservation:
+        """Trump, the face-up card while it is under the stock, the cards left to draw."""
+        stock, drawn = self.stock, self.drawn
+        faceup = self.faceup if drawn <= len(stock) else None
+        return BriscolaObservation(self.roles(), self.trump, faceup, max(0, len(stock) - drawn))
 
     def pile_left(self) -> int:
         """Cards still to draw: the face-down stock and the face-up card."""
@@ -362,7 +376,7 @@ class BriscolaState(State):
         captured = self.captured
         return [sum([captured[s] for s in side]) for side in sides]
 
-    def _finish(self) -> tuple[dict, list[int]]:
+    def _finish(self) -> tuple[Result, list[int]]:
         game: Briscola = self.game
         sides = game._sides
         totals = self._side_points(sides)
@@ -377,10 +391,7 @@ class BriscolaState(State):
         else:
             awards, winner = _two_side_awards(totals, game.options["scoring"])
         score = [awards[side] for side in game._side_of]
-        result = {"winner": winner, "trump": self.trump, "side_points": totals}
-        if self.declared is not None:
-            result["black_hand"] = self.declared
-        return result, score
+        return BriscolaResult(winner, self.trump, tuple(totals), self.declared), score
 
 
 def _two_side_awards(totals: list[int], scoring: str) -> tuple[list[int], int | None]:

@@ -6,12 +6,14 @@ from itertools import combinations
 
 from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
+from ..facts import NO_RESULT, REDEAL, PlayView, Result, Side
 from ..game import Game
 from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, Refusal, play_actions
 from . import GAMES
 from .calabresella_contract import CONTRACTS as CONTRACTS
 from .calabresella_contract import RAISES as RAISES
 from .calabresella_contract import ContractState
+from .calabresella_facts import CalabresellaSoFar, play_sides, result_from_json
 from .calabresella_score import CARD_THIRDS as CARD_THIRDS
 from .calabresella_score import LAST_TRICK as LAST_TRICK
 from .calabresella_score import NEEDED as NEEDED
@@ -48,6 +50,13 @@ class Calabresella(Game):
     }
     DEAL_KEYS = {"monte": "monte"}
     RESULT_KEYS = ("soloist", "contract", "raise", "soloist_thirds", "success", "multiplier")
+
+    def result_from_json(self, data: dict) -> Result:
+        return result_from_json(data)
+
+    @classmethod
+    def sides_in_play(cls, view: PlayView) -> tuple[Side, ...]:
+        return play_sides(view)
 
     def deck(self) -> list[Card]:
         return list(ALL_CARDS)
@@ -305,13 +314,13 @@ class CalabresellaState(ContractState):
             points[last] += LAST_TRICK + CARD_THIRDS - sum(self.captured)
         return points
 
-    def _result_so_far(self) -> dict:
+    def _result_so_far(self) -> Result:
         if self.soloist is None:
-            return {}
-        return {"soloist": self.soloist, "contract": self.contract}
+            return NO_RESULT
+        return CalabresellaSoFar(self.soloist, self.contract)
 
-    def _finish(self) -> tuple[dict, list[int]]:
+    def _finish(self) -> tuple[Result, list[int]]:
         if self.redeal:
-            return {"redeal": True}, [0, 0, 0]
+            return REDEAL, [0, 0, 0]
         assert self.soloist is not None and self.contract is not None  # not redealt: the auction had a soloist
         return settle(self.soloist, self.contract, self.raised, self._points(), self.won, self.captured)

@@ -13,7 +13,9 @@ from typing import Literal
 
 from ..cards import Card
 from ..deal import Deal
+from ..facts import Placed, Role, Roles
 from ..state import CHANCE, Action, IllegalAction, Phase, Refusal, Rules, State
+from .calabresella_facts import CalabresellaObservation
 
 Contract = Literal["chiamo", "solo", "solissimo"]
 RaiseChoice = Literal["none", "dividete", "scegliete"]
@@ -49,6 +51,21 @@ class ContractState(State):
         if action.kind != "handover" or action.holder is not None or card is None:
             return []  # a fact about no card limits nothing
         return [("lacks", seat, card) for seat in self.defenders()]
+
+    def roles(self) -> Roles:
+        """The dealer, and the soloist once the auction is over."""
+        roles = dict(super().roles())
+        if self.soloist is not None and self.phase != "auction":
+            roles[self.soloist] = (*roles.get(self.soloist, ()), Role.SOLOIST)
+        return roles
+
+    def placed(self) -> Placed:
+        return Placed(monte=self.monte, fields=(self.called, self.soloist, self.contract))
+
+    def observe(self) -> CalabresellaObservation:
+        """The soloist, its contract, and the card a chiamo called."""
+        soloist = self.soloist if self.phase != "auction" else None
+        return CalabresellaObservation(self.roles(), called=self.called, contract=self.contract, soloist=soloist)
 
     def defenders(self) -> tuple[int, int]:
         """The two defenders in playing order after the soloist."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..cards import THIRDS, points_table
+from .calabresella_facts import CalabresellaResult
 
 PRICE = {"chiamo": 1, "solo": 2, "solissimo": 4, "dividete": 8, "scegliete": 16}
 LAST_TRICK = 3
@@ -15,7 +16,7 @@ CARD_THIRDS = sum(points_table(THIRDS))
 
 def settle(
     solo: int, contract: str, raised: str, points: list[int], won: list[int], captured: list[int]
-) -> tuple[dict, list[int]]:
+) -> tuple[CalabresellaResult, list[int]]:
     """The result and the score of a hand played out: `solo` the soloist, `points` every
     seat's thirds (the last trick and the monte counted), `won` the tricks each seat won,
     `captured` the thirds of its tricks' cards alone."""
@@ -34,12 +35,4 @@ def settle(
     price = price if success else -price
     score = [-price] * 3
     score[solo] = 2 * price
-    result = {
-        "soloist": solo,
-        "contract": contract,
-        "raise": raised,
-        "soloist_thirds": thirds,
-        "success": success,
-        "multiplier": multiplier,
-    }
-    return result, score
+    return CalabresellaResult(solo, contract, raised, thirds, success, multiplier), score

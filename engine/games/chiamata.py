@@ -8,9 +8,12 @@ from typing import NoReturn
 
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, RANKS, SUITS, Card, points_table, strength_table
 from ..deal import Deal, DealPlan, packets
+from ..facts import NO_RESULT, REDEAL, Placed, PlayView, Result, Role, Roles, Side
 from ..game import Game
 from ..state import PLAYS, TERMINAL, Action, Claim, IllegalAction, Refusal, State, play_actions
+from ..tricks import played_by
 from . import GAMES
+from .chiamata_facts import ChiamataObservation, ChiamataResult, ChiamataSoFar, play_sides, result_from_json
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -65,6 +68,13 @@ class Chiamata(Game):
     RESULT_KEYS = ("caller", "partner", "trump", "called", "target", "side_points", "success", "multiplier")
     REDEAL_KEEPS_DEALER = True
     """All passed: the same dealer deals again."""
+
+    def result_from_json(self, data: dict) -> Result:
+        return result_from_json(data)
+
+    @classmethod
+    def sides_in_play(cls, view: PlayView) -> tuple[Side, ...]:
+        return play_sides(view)
 
     def deck(self) -> list[Card]:
         return list(ALL_CARDS)
@@ -368,26 +378,49 @@ class ChiamataState(State):
     def chance_outcome(self) -> Action:
         return self.need()
 
+    # --- what a seat may know -----------------------------------------------
+
+    def roles(self) -> Roles:
+        """The dealer; the caller once the auction is over; the called card's holder once it is
+        played (the partner, or the caller alone: a secret until then)."""
+        roles = dict(super().roles())
+        caller = self.caller
+        if caller is not None and self.phase != "auction":
+            roles[caller] = (*roles.get(caller, ()), Role.CALLER)
+        holder = played_by(self.tricks, self.trick, self.leader, 5, self.called)
+        if holder is not None and caller is not None:
+            role = Role.ALONE if holder == caller else Role.PARTNER
+            roles[holder] = (*roles.get(holder, ()), role)
+        return roles
+
+    def placed(self) -> Placed:
+        return Placed(fields=(self.trump, self.called, self.caller))
+
+    def observe(self) -> ChiamataObservation:
+        """Trump and the card called; the caller's partner only once this view can tell it."""
+        known = self.partner_known
+        caller = self.caller if self.phase != "auction" else None
+        partner = self.partner if known else None
+        alone = known and self.called is not None and partner is None
+        return ChiamataObservation(
+            self.roles(), self.trump, called=self.called, caller=caller, partner=partner, alone=alone
+        )
+
     # --- result -------------------------------------------------------------
 
     def side(self) -> list[int]:
         assert self.caller is not None  # the auction had a caller
         return [self.caller] + ([self.partner] if self.partner is not None else [])
 
-    def _result_so_far(self) -> dict:
+    def _result_so_far(self) -> Result:
         if self.called is None:
-            return {}
-        return {
-            "caller": self.caller,
-            "partner": self.partner if self.partner_known else "unknown",
-            "trump": self.trump,
-            "called": str(self.called),
-            "target": self.target,
-        }
+            return NO_RESULT
+        assert self.caller is not None and self.trump is not None  # a card is called
+        return ChiamataSoFar(self.caller, self.partner, self.partner_known, self.trump, self.called, self.target)
 
-    def _finish(self) -> tuple[dict, list[int]]:
+    def _finish(self) -> tuple[Result, list[int]]:
         if self.redeal:
-            return {"redeal": True}, [0] * 5
+            return REDEAL, [0] * 5
         assert self.caller is not None  # not redealt: the auction had a caller
         side = self.side()
         side_points = sum(self.captured[s] for s in side)
@@ -406,14 +439,8 @@ class ChiamataState(State):
         else:
             score[self.caller] = 2 * u
             score[self.partner] = u
-        result = {
-            "caller": self.caller,
-            "partner": self.partner,
-            "trump": self.trump,
-            "called": str(self.called),
-            "target": self.target,
-            "side_points": side_points,
-            "success": success,
-            "multiplier": multiplier,
-        }
+        assert self.trump is not None and self.called is not None  # played out: a card was called
+        result = ChiamataResult(
+            self.caller, self.partner, self.trump, self.called, self.target, side_points, success, multiplier
+        )
         return result, score

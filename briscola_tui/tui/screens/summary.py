@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from engine.cards import Card
+from engine.facts import NO_RESULT
 from engine.state import Action
 from engine.view import SeatView
 
@@ -43,8 +44,8 @@ def breakdown(view: SeatView, style: Style, played: Sequence[TrickTaken] = ()) -
     """How the hand was scored, in words, from the audited result (and `played`, the hand's
     trick events: the winner `seat`, the `cards`, the `points`)."""
     last, names = view.last_hand, shown_names(view)
-    result = (last.result if last is not None else None) or {}
-    if result.get("redeal"):
+    result = last.result if last is not None else NO_RESULT
+    if result.redeal:
         return [_("Everybody passed: the hand is dealt again and does not count.")]
     return presentation(view.game).breakdown(Scored(view, result, names, style, played))
 

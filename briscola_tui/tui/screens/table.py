@@ -213,7 +213,7 @@ class TableScreen(TableKeys, Screen[None]):
         if last is None and not self.problems:
             self.app.table_over() if self.over else self.advance()
             return
-        if last is not None and last.ok and last.result.get("redeal") and not self.over and not self.problems:
+        if last is not None and last.ok and last.result.redeal and not self.over and not self.problems:
             self._new_hand(_("Everybody passed: the cards are dealt again."), 1)
             self.advance()
             return

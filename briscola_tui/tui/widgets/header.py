@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from engine.facts import LEADING_ROLES, Role
 from engine.view import SeatView
 
 from ...games import presentation
@@ -124,11 +125,11 @@ class TableHeader(Widget):
             return []
         game = presentation(v.game)
         items = self._auction(v)
-        leader = next((seat for seat, roles in v.roles.items() if "caller" in roles or "soloist" in roles), None)
+        leader = next((seat for seat, roles in v.roles.items() if set(roles) & set(LEADING_ROLES)), None)
         if v.contract and v.phase != "auction":  # in the auction the bid to beat says it
             items.append((v.contract,))
         if leader is not None and v.phase != "auction":
-            role = _("caller {name}") if "caller" in v.roles[leader] else _("soloist {name}")
+            role = _("caller {name}") if Role.CALLER in v.roles[leader] else _("soloist {name}")
             items.append(named(v, leader, role))
         if v.called is not None:
             items.append((_("called {card}").format(card=s.card(v.called)),))

@@ -18,6 +18,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from engine.cards import Card
+from engine.facts import Role
 from engine.games import GAMES
 from engine.state import Trick
 from engine.view import SeatView, sides_of
@@ -42,12 +43,12 @@ NAME_CUTS = (20, 10, 6)
 COMPACT_CUTS = (6, 3)
 """Then the sides' line joins names with "+" alone and cuts them shorter (teams of three)."""
 ROLE_WORDS = {
-    "dealer": N_("dealer"),
-    "caller": N_("caller"),
-    "soloist": N_("soloist"),
-    "partner": N_("partner"),
-    "alone": N_("alone"),
-    "team": N_("team"),
+    Role.DEALER: N_("dealer"),
+    Role.CALLER: N_("caller"),
+    Role.SOLOIST: N_("soloist"),
+    Role.PARTNER: N_("partner"),
+    Role.ALONE: N_("alone"),
+    Role.TEAM: N_("team"),
 }
 """The roles a seat shows (from the view: `engine.view.roles_of`), marked here, translated where shown."""
 UNIT_LABELS = {"point": N_("points:"), "third": N_("thirds:")}
@@ -226,7 +227,7 @@ class SeatsPanel(Widget):
         cards = n_("card", "cards", size)
         line = literal(f" {seat_name(v, seat):<6.6} {size:>2} {cards:<5} ")
         roles = self._roles(v, seat)
-        revealed = {"partner", "alone"} & set(v.roles.get(seat, ()))
+        revealed = {Role.PARTNER, Role.ALONE} & set(v.roles.get(seat, ()))
         line.append(f"{roles:<{roles_width}.{roles_width}} ", "bold" if revealed else "")
         if seat in trick:
             card = trick[seat]
@@ -262,7 +263,7 @@ class SeatsPanel(Widget):
 
     def _roles(self, v: SeatView, seat: int) -> str:
         """The seat's roles in words ("dealer, caller"), and "team" for my fixed team mates."""
-        roles = (*v.roles.get(seat, ()), *(("team",) if seat in team_mates(v) else ()))
+        roles = (*v.roles.get(seat, ()), *((Role.TEAM,) if seat in team_mates(v) else ()))
         return ", ".join(_(ROLE_WORDS[role]) if role in ROLE_WORDS else role for role in roles)
 
     def _roles_width(self, v: SeatView, statuses: dict[int, Text], column: int = CARD_WIDTH) -> int:
