@@ -72,6 +72,14 @@ def pytest_configure(config):
         os.environ["BRISCOLA_TEST_MULTICAST_LOG"] = str(log)
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (pyproject.toml's addopts): two workers a core. Most of the suite's time is
+    waiting (real processes, sockets, the app's screens), not computing: on two cores the whole
+    suite took 8 min 33 s with two workers and 5 min 51 s with four, every test passing
+    (docs/development.md)."""
+    return 2 * (os.cpu_count() or 1)
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """In the fast tier, name every test that took more than `FAST_TIER_LIMIT` (not a failure:
     a note that it belongs in the slow tier)."""
