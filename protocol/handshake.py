@@ -75,7 +75,7 @@ gets it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.text import name_problem
@@ -176,11 +176,11 @@ def submit(signed: bytes) -> bytes:
     return encode(["submit", signed])
 
 
-def away(seats) -> bytes:
+def away(seats: Iterable[int]) -> bytes:
     return encode(["away", sorted(seats)])
 
 
-def _seats(v) -> tuple[int, ...]:
+def _seats(v: object) -> tuple[int, ...]:
     return tuple(expect_int(s, 0, 5, "seat") for s in expect_list(v, 6, "seats"))
 
 
@@ -235,15 +235,15 @@ def parse_hello(fields: list) -> Hello:
     return Hello(role, key, name, seat, have, head)
 
 
-def _bytes(n):
+def _bytes(n: int | tuple[int, int]) -> Callable[[object], bytes]:
     return lambda v: expect_bytes(v, n, "field")
 
 
-def _int(lo, hi):
+def _int(lo: int, hi: int) -> Callable[[object], int]:
     return lambda v: expect_int(v, lo, hi, "field")
 
 
-def _str(n):
+def _str(n: int) -> Callable[[object], str]:
     return lambda v: expect_str(v, n, "field")
 
 

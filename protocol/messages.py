@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, fields
-from typing import Literal, overload
+from typing import Literal, TypeVar, overload
 
 from .codec import expect_array, expect_bytes, expect_int, expect_list, expect_str
 from .errors import RemoteProtocolError
 from .sizes import MAX_LEVEL, MAX_SUBMIT
+
+_T = TypeVar("_T")
 
 MAX_HANDS = 10_000
 MAX_POSITION = 39
@@ -232,7 +234,7 @@ def to_body(message: Message) -> list:
     return body
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     return value
@@ -257,32 +259,32 @@ def from_body(kind: str, body: list) -> Message:
     return _PARSERS[kind](*values)
 
 
-def _hand(v) -> int:
+def _hand(v: object) -> int:
     return expect_int(v, 0, MAX_HANDS, "hand number")
 
 
-def _position(v) -> int:
+def _position(v: object) -> int:
     return expect_int(v, 0, MAX_POSITION, "deck position")
 
 
-def _card(v) -> int:
+def _card(v: object) -> int:
     return expect_int(v, 0, 39, "card")
 
 
-def _scalar(v) -> bytes:
+def _scalar(v: object) -> bytes:
     return expect_bytes(v, SCALAR_LEN, "key share")
 
 
-def _opt(parse, v):
+def _opt(parse: Callable[[object], _T], v: object) -> _T | None:
     return None if v is None else parse(v)
 
 
-def _proof(v) -> tuple:
+def _proof(v: object) -> tuple:
     position, card, scalar = expect_array(v, 3, "proof")
     return (_position(position), _card(card), _scalar(scalar))
 
 
-def _option(v) -> tuple:
+def _option(v: object) -> tuple:
     name, value = expect_array(v, 2, "option")
     name = expect_str(name, 32, "option name")
     if not isinstance(value, (str, int, bool)) or (isinstance(value, str) and len(value) > 32):
@@ -290,7 +292,7 @@ def _option(v) -> tuple:
     return (name, value)
 
 
-def _action(v) -> tuple:
+def _action(v: object) -> tuple:
     kind, card, cards, rank, target, contract, choice = expect_array(v, 7, "action")
     return (
         expect_str(kind, 16, "action kind"),
@@ -361,7 +363,7 @@ _PARSERS: dict[MessageKind, Callable[..., Message]] = {
 }
 
 
-def _certificate(v) -> tuple:
+def _certificate(v: object) -> tuple:
     """() or (identity key, signature), or (identity key, signature, level) for a computer seat."""
     certificate = expect_list(v, 3, "certificate")
     if len(certificate) not in (0, 2, 3):
@@ -378,7 +380,7 @@ def _certificate(v) -> tuple:
     return (*checked, named)
 
 
-def _claim(v) -> tuple:
+def _claim(v: object) -> tuple:
     """() for no claim, else (lacks, holds): the proof that none of the sender's hidden
     cards is forbidden, and one proof per card it must hold. Their insides are
     checked against the statement every node computes (hidden_claims.py)."""
@@ -391,11 +393,11 @@ def _claim(v) -> tuple:
     return (tuple(expect_list(lacks, MAX_CLAIM_PARTS, "lacks proof")), tuple(expect_list(holds, 10, "holds proofs")))
 
 
-def _sealed(v) -> tuple:
+def _sealed(v: object) -> tuple:
     recipient, blob = expect_array(v, 2, "sealed share")
     return (expect_int(recipient, 0, 5, "recipient"), expect_bytes(blob, (28, 4096), "sealed blob"))
 
 
-def _public(v) -> tuple:
+def _public(v: object) -> tuple:
     position, scalar = expect_array(v, 2, "public share")
     return (_position(position), _scalar(scalar))

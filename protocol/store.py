@@ -15,6 +15,8 @@ identity key is stored apart, by whoever created it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .codec import decode, encode, expect_array, expect_bytes, expect_int, expect_list
 from .errors import RemoteProtocolError
 
@@ -87,7 +89,7 @@ class SeatStore:
         self.sent = _pairs(fields[4], lambda v: expect_bytes(v, (1, 1 << 16), "signed message"))
 
 
-def _pairs(items, parse) -> dict[int, bytes]:
+def _pairs(items: object, parse: Callable[[object], bytes]) -> dict[int, bytes]:
     out = {}
     for item in expect_list(items, 10_000, "store entries"):
         key, value = expect_array(item, 2, "store entry")
