@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any  # (a connection: the caller's own handle, named as the culprit of what it sent)
 
 from engine.games import make
 
 from .errors import LocalProtocolError, RemoteProtocolError
 from .identity import Identity
-from .messages import KIND_OF, Close, Evidence, Table, Timeout, to_body
+from .messages import KIND_OF, Close, Evidence, Message, Table, Timeout, to_body
 from .session import TableSession
+from .sessionstate import Shared
 from .sizes import MAX_SUBMIT, clip_reason
 from .stale import NoopBounds
 from .tableid import table_id_of
@@ -40,6 +42,7 @@ from .transcript import (
     VERSION,
     Entry,
     Header,
+    Opened,
     Signed,
     Transcript,
     make_payload,
@@ -56,7 +59,7 @@ class Oversized(Dropped):
     """A seat's message over MAX_SUBMIT: kept as evidence it could not be relayed. Its sender
     broke the protocol (no client sends one); `digest` (SHA-256) names the bytes dropped."""
 
-    def __init__(self, reason: str, digest: bytes, *, culprit=None, entry: int | None = None) -> None:
+    def __init__(self, reason: str, digest: bytes, *, culprit: Any = None, entry: int | None = None) -> None:
         super().__init__(reason, culprit=culprit, entry=entry)
         self.digest = digest
 
@@ -106,7 +109,7 @@ class Host:
         self.noops = NoopBounds()  # what each seat's no-ops cost the table
 
     @classmethod
-    def resume(cls, identity: Identity, entries: list[bytes], shared=None) -> Host:
+    def resume(cls, identity: Identity, entries: list[bytes], shared: Shared | None = None) -> Host:
         """Rebuild a host from its transcript file and its key (`shared`: see `TableSession`)."""
         session = TableSession(None, shared=shared)
         for data in entries:
@@ -129,9 +132,11 @@ class Host:
 
     def open(self) -> bytes:
         """The first entry: the table message."""
+        if self._table is None:
+            raise LocalProtocolError("the table message is the transcript's first entry already (a host taken up)")
         return self._own(self._table)
 
-    def submit(self, signed: bytes, connection=None) -> Ordered:
+    def submit(self, signed: bytes, connection: Any = None) -> Ordered:
         """Order one message from `connection` (whatever names it to the caller).
 
         Raises `Dropped` for a message that proves nothing about its author. One
@@ -157,7 +162,7 @@ class Host:
             self.noops.charge(opened.header.sender, self.session.interrupted_at, len(signed))
         return Ordered(entry)
 
-    def _bound_noop(self, opened, size: int, connection) -> None:
+    def _bound_noop(self, opened: Opened, size: int, connection: Any) -> None:
         """`Flooding` if one more no-op from this seat is past its bounds (`protocol/stale.py`)."""
         log, seat = self.transcript, opened.header.sender
         assert log is not None  # `screen` passed
@@ -168,7 +173,7 @@ class Host:
         if reason is not None:
             raise Flooding(reason, culprit=connection, entry=index)
 
-    def screen(self, signed: bytes, connection=None):
+    def screen(self, signed: bytes, connection: Any = None) -> Opened:
         """The checks that need no rules: a signature by a known key (or the
         key a join brings), bytes not seen before, the sender's next sequence
         number, a head from this table's history. `Dropped` if any fails."""
@@ -211,7 +216,7 @@ class Host:
         (reasons.py: a code, which each reader writes in its own language)."""
         return self._own(Close(clip_reason(reason)))
 
-    def _own(self, message) -> bytes:
+    def _own(self, message: Message) -> bytes:
         """Sign a host message, order it, and check it through our own session."""
         kind = KIND_OF[type(message)]
         header = Header(
@@ -232,7 +237,7 @@ class Host:
         return Entry(index, prev, signed).signed_by(self.identity, self.table_id).encode()
 
 
-def _check_size(signed: bytes, connection, index: int) -> None:
+def _check_size(signed: bytes, connection: Any, index: int) -> None:
     """`Oversized` for a message over MAX_SUBMIT: the host could not relay the evidence of it."""
     if len(signed) > MAX_SUBMIT:
         digest = hashlib.sha256(signed).digest()
@@ -240,7 +245,7 @@ def _check_size(signed: bytes, connection, index: int) -> None:
         raise Oversized(reason, digest, culprit=connection, entry=index)
 
 
-def _sender_of(signed: bytes):
+def _sender_of(signed: bytes) -> int | None:
     try:
         return parse_header(Signed.decode(signed).payload)[0].sender
     except RemoteProtocolError:

@@ -35,7 +35,7 @@ Cost: about 14m multiplications to prove, 12m to check.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from . import curve
@@ -94,7 +94,7 @@ def size(m: int) -> int:
     return (3 * m - 2) * _P + (5 * m - 1) * _S
 
 
-def _cutter(values: list):
+def _cutter(values: list) -> Callable[[int], tuple]:
     position = 0
 
     def cut(count: int) -> tuple:
@@ -113,7 +113,7 @@ def _com(v: int, r: int) -> Point:
     return curve.add(curve.base_mul(v), curve.mul(H, r))
 
 
-def _encoded(points) -> bytes:
+def _encoded(points: Sequence[Point]) -> bytes:
     return b"".join(curve.encode(p) for p in points)
 
 
@@ -121,11 +121,13 @@ def _hash(label: bytes, *parts: bytes) -> int:
     return curve.hash_to_scalar(TAG + b"/" + label, *parts)
 
 
-def _first_challenge(context: bytes, xs, ys, key: Point, a) -> int:
+def _first_challenge(context: bytes, xs: Sequence[Point], ys: Sequence[Point], key: Point, a: Sequence[Point]) -> int:
     return _hash(b"x", context, _encoded(xs), _encoded(ys), curve.encode(key), _encoded(a))
 
 
-def _challenges(context: bytes, xs, ys, key: Point, a, b) -> tuple[int, int, int]:
+def _challenges(
+    context: bytes, xs: Sequence[Point], ys: Sequence[Point], key: Point, a: Sequence[Point], b: Sequence[Point]
+) -> tuple[int, int, int]:
     x = _first_challenge(context, xs, ys, key, a)
     y = _hash(b"y", x.to_bytes(_S, "big"), _encoded(b))
     z = _hash(b"z", y.to_bytes(_S, "big"))
@@ -148,12 +150,20 @@ def _target(x_powers: list[int], y: int, z: int) -> int:
     return product
 
 
-def _weighted(points, weights) -> Point:
+def _weighted(points: Sequence[Point], weights: Sequence[int]) -> Point:
     """Σ w_j·P_j."""
     return curve.add(*(curve.mul(p, w) for p, w in zip(points, weights)))
 
 
-def _final_challenge(z: int, e_mid, t1, t2, u, v: Point, w: Point) -> int:
+def _final_challenge(
+    z: int,
+    e_mid: Sequence[Point],
+    t1: Sequence[Point],
+    t2: Sequence[Point],
+    u: Sequence[Point],
+    v: Point,
+    w: Point,
+) -> int:
     return _hash(
         b"c",
         z.to_bytes(_S, "big"),
@@ -233,7 +243,7 @@ def verify(context: bytes, xs: list[Point], ys: list[Point], key: Point, proof: 
         return False
 
 
-def _verify(context: bytes, xs, ys, key, proof: ShuffleProof) -> bool:
+def _verify(context: bytes, xs: Sequence[Point], ys: Sequence[Point], key: Point, proof: ShuffleProof) -> bool:
     m = len(xs)
     if m < 2 or len(ys) != m or len(proof.a) != m or len(proof.b) != m or len(proof.e) != m - 2:
         return False
