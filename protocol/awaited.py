@@ -7,11 +7,12 @@ table of what each phase allows (machine.py: `WAITS_FOR`, `INTERRUPTS`,
 from __future__ import annotations
 
 from .errors import RemoteProtocolError
+from .messages import Message
 from .sessionstate import SessionState
 from .transcript import HOST, Header
 
 
-def in_phase(s: SessionState, header: Header, message) -> bool:
+def in_phase(s: SessionState, header: Header, message: Message) -> bool:
     """Is this message one the table waits for now (kind, sender and hand)?"""
     if header.sender == HOST:
         return host_may(s, header.kind)
@@ -26,7 +27,7 @@ def in_phase(s: SessionState, header: Header, message) -> bool:
     return header.kind in kinds and header.sender in senders
 
 
-def is_stale(s: SessionState, header: Header, message) -> bool:
+def is_stale(s: SessionState, header: Header, message: Message) -> bool:
     """A seat's message out of phase because an interruption (an early
     reveal, evidence, a time-out) was ordered after the entry it echoes:
     it crossed in flight. It is accepted as a no-op (its sequence number
@@ -38,7 +39,7 @@ def is_stale(s: SessionState, header: Header, message) -> bool:
     return echoed is not None and echoed < s._interrupted_at and not in_phase(s, header, message)
 
 
-def check_expected(s: SessionState, header: Header, message, index: int) -> None:
+def check_expected(s: SessionState, header: Header, message: Message, index: int) -> None:
     """RemoteProtocolError, naming the sender, unless the table waits for this message now."""
     if not in_phase(s, header, message):
         hand = getattr(message, "hand", None)

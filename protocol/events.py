@@ -13,12 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from engine.actions import Need
 from engine.cards import Card
 from engine.facts import Role
 from engine.state import Action, State
 from engine.view import hand_fields, roles_of
 
-from .audit import Culprit
+from .audit import Culprit, Verdict
 
 Arrival = Literal["joins", "back", "takes"]
 """How a seat arrives: its first join, its own key back, a new key taking it."""
@@ -289,7 +290,7 @@ def action_events(before: State, after: State, action: Action) -> list[Event]:
     return events
 
 
-def chance_events(need, cards: tuple[Card | None, ...], after: State) -> list[Event]:
+def chance_events(need: Need, cards: tuple[Card | None, ...], after: State) -> list[Event]:
     """A chance event as this node saw it (None: a card it may not see)."""
     shown = tuple(c for c in cards if c is not None)
     if need.kind == "draw":
@@ -315,7 +316,7 @@ def deal_events(view: State, seat: int | None) -> list[Event]:
     return events
 
 
-def verdict_events(verdict) -> list[Event]:
+def verdict_events(verdict: Verdict) -> list[Event]:
     """The audit's verdict: the hand's result, or who is named (a void hand)."""
     outcome = verdict.outcome if verdict.ok else None
     if outcome is None:

@@ -20,6 +20,7 @@ from engine.state import Action
 from engine.view import SeatView
 
 from .errors import ProtocolError
+from .events import Update
 from .host import Dropped, Host, Ordered
 from .identity import Identity
 from .session import TableSession
@@ -83,7 +84,7 @@ class LocalTable:
     def nodes(self) -> list[TableSession]:
         return [*self.seats, *self.spectators]
 
-    def send(self, connection, messages: list[bytes]) -> None:
+    def send(self, connection: object, messages: list[bytes]) -> None:
         """Queue messages from `connection` for the host."""
         self.queue.extend((connection, m) for m in messages)
 
@@ -133,7 +134,7 @@ class LocalTable:
             1 for v in self.host.session.verdicts if not (v.ok and v.outcome is not None and v.outcome.result.redeal)
         )
 
-    def order(self, connection, signed: bytes) -> None:
+    def order(self, connection: object, signed: bytes) -> None:
         """The host orders one message and relays the entry (or drops it)."""
         try:
             ordered = self.host.submit(signed, connection)
@@ -163,7 +164,7 @@ class LocalTable:
         """Has `node` refused an entry (and so stopped, or left)?"""
         return any(node is gone for gone, _ in (*self.failures, *self.left))
 
-    def decided(self, seat: TableSession, update) -> list[bytes]:
+    def decided(self, seat: TableSession, update: Update) -> list[bytes]:
         """What `seat` sends for a decision it took (`update`, from its `act`): its messages;
         its events go to `on_event` first."""
         if self.on_event is not None:

@@ -16,7 +16,7 @@ tests do); `sign`, `sign_step` and the state's `shuffle_input`,
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.state import PUBLIC, Action
@@ -34,6 +34,7 @@ from .messages import (
     Complaint,
     Handover,
     Join,
+    Message,
     Reveal,
     Shares,
     Shuffle,
@@ -110,7 +111,7 @@ def outgoing(s: SessionState, build: Callable[[str], Any]) -> list[bytes]:
     return [sign(s, message)]
 
 
-def sign(s: SessionState, message) -> bytes:
+def sign(s: SessionState, message: Message) -> bytes:
     """Sign `message` as this seat's next message, stored before it is
     returned (and so before it can leave). A sequence number signed before
     a crash gives back the very bytes stored then; one already in the
@@ -129,7 +130,7 @@ def sign(s: SessionState, message) -> bytes:
     return signed
 
 
-def sign_step(s: SessionState, message) -> bytes:
+def sign_step(s: SessionState, message: Message) -> bytes:
     """Sign `message` (`sign`) as this seat's answer to the step the table
     is at: the seat owes nothing more for that step (a decision, or a
     reveal that stops the hand)."""
@@ -288,7 +289,7 @@ def make_complaint(s: SessionState) -> Complaint:
     return Complaint(s.hand.number, step, accused, z, proof)
 
 
-def headers(entries: list[bytes]):
+def headers(entries: list[bytes]) -> Iterator[Header]:
     """The message header of each stored entry (for a quick look before replaying)."""
     for data in entries:
         yield parse_header(Signed.decode(Entry.decode(data).message).payload)[0]

@@ -11,8 +11,11 @@ fails.
 from __future__ import annotations
 
 from engine import flow
+from engine.actions import Need
 from engine.cards import Card
-from engine.state import Action
+from engine.deal import DealPlan
+from engine.game import Game
+from engine.state import Action, State
 
 from . import deck as mp
 from .errors import CheatDetected, RemoteProtocolError
@@ -22,7 +25,7 @@ from .wire import scalar_bytes, scalar_int
 class HandDeck:
     """One hand's positions as this node follows them."""
 
-    def __init__(self, plan) -> None:
+    def __init__(self, plan: DealPlan | None) -> None:
         self.plan = plan
         self.final: list[bytes] = []  # the deck after the last shuffle
         self.owner: dict[int, object] = {}  # position -> holder (a seat, or flow.STOCK/FACEUP/MONTE/TABLE)
@@ -36,8 +39,9 @@ class HandDeck:
 
     # --- the deal ---------------------------------------------------------------
 
-    def deal(self, game, final: list[bytes]) -> tuple[list[int], list[int]]:
+    def deal(self, game: Game | None, final: list[bytes]) -> tuple[list[int], list[int]]:
         """Place every position; the (positions, audiences) the deal opens."""
+        assert game is not None and self.plan is not None  # (a hand is dealt at a table open, its plan made)
         self.final = list(final)
         positions, audiences = [], []
         for p, holder, audience in game.deal_audiences(self.plan):
@@ -54,6 +58,7 @@ class HandDeck:
     def slot_position(self, slot: tuple) -> int:
         """The deck position of an engine slot: ("stock", k), ("faceup",) or ("monte", k)."""
         if slot[0] == flow.STOCK:
+            assert self.plan is not None  # (a slot of the stock: the hand was dealt by its plan)
             return self.plan.stock[slot[1]]
         if slot[0] == flow.FACEUP:
             assert self.faceup_pos is not None  # a game with a face-up card deals it
@@ -155,13 +160,13 @@ class HandDeck:
 
     # --- cards moving --------------------------------------------------------------
 
-    def move_chance(self, after, need, positions: list[int]) -> None:
+    def move_chance(self, after: State, need: Need, positions: list[int]) -> None:
         """A chance event moved the cards at `positions` (`after`: the state once applied)."""
         for p, holder in zip(positions, after.chance_holders(need)):
             self.owner[p] = holder
         self.monte_pos = [p for p in self.monte_pos if self.owner[p] == flow.MONTE]
 
-    def move_action(self, before, action: Action, given: tuple, proved: list) -> None:
+    def move_action(self, before: State, action: Action, given: tuple, proved: list) -> None:
         """An action moved cards (`before`: the state it was applied to;
         `given`: positions given up face down; `proved`: the proofs checked)."""
         moves = before.card_moves(action)
@@ -186,5 +191,5 @@ class HandDeck:
             return self.faceup_pos
         return self.monte_pos[source[1]]
 
-    def move_handover(self, position: int, holder) -> None:
+    def move_handover(self, position: int, holder: object) -> None:
         self.owner[position] = holder

@@ -54,6 +54,7 @@ from .messages import (
     Evidence,
     Handover,
     Join,
+    Message,
     MessageKind,
     Reveal,
     Shares,
@@ -207,7 +208,7 @@ class TableSession(SessionState):
             return {**self.keys, header.sender: join.key}
         return self.keys
 
-    def _is_stale(self, header: Header, message) -> bool:
+    def _is_stale(self, header: Header, message: Message) -> bool:
         return awaited.is_stale(self, header, message)
 
     def crosses_interruption(self, opened: Opened) -> bool:
@@ -286,11 +287,11 @@ class TableSession(SessionState):
         phase, `BUILDERS`, once for each step). A hook: a subclass may hold them back."""
         return outbox.outgoing(self, lambda builder: getattr(self, builder)())
 
-    def sign(self, message) -> bytes:
+    def sign(self, message: Message) -> bytes:
         """Sign `message` as this seat's next message, stored first (`outbox.sign`)."""
         return outbox.sign(self, message)
 
-    def sign_step(self, message) -> bytes:
+    def sign_step(self, message: Message) -> bytes:
         """Sign `message` as this seat's answer to the step the table is at (`outbox.sign_step`)."""
         return outbox.sign_step(self, message)
 

@@ -16,6 +16,7 @@ session's `shared`). The table's phases are named in phases.py.
 
 from __future__ import annotations
 
+from engine.actions import Need
 from engine.cards import Card
 from engine.deal import Deal, DealPlan
 from engine.game import Game
@@ -255,7 +256,7 @@ class SessionState:
         assert self.view is not None  # an action is taken in a hand
         self._events += action_events(before, self.view, action)
 
-    def _emit_chance(self, need, positions: list[int]) -> None:
+    def _emit_chance(self, need: Need, positions: list[int]) -> None:
         assert self.view is not None  # a chance event happens in a hand
         self._events += chance_events(need, tuple(self.cards.card(p) for p in positions), self.view)
 
