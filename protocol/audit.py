@@ -10,62 +10,23 @@ each seat that broke a rule, with the transcript entry that proves it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from engine.cards import Card
-from engine.deal import Deal
-from engine.state import CHANCE, IllegalAction, Outcome
+from engine.deal import DealPlan
+from engine.game import Game
+from engine.state import CHANCE, Action, IllegalAction, State
 
 from . import deck as mp
 from .errors import ProtocolError
+from .messages import Act, Handover, Shares
+from .records import HandRecord, Step
 from .sealing import hand_pair_key, open_shares
+from .verdict import ABSENT, CHEAT, Culprit, Verdict
 from .wire import action_from_wire, commit_context, scalar_int
 
-CHEAT = "cheat"
-ABSENT = "absent"
+__all__ = ["ABSENT", "CHEAT", "Culprit", "Verdict", "audit_hand"]
 
 
-@dataclass(frozen=True)
-class Culprit:
-    """A seat named, why, and the transcript entry that shows it.
-
-    `kind` is CHEAT (the table stops) or ABSENT (the seat left or withheld a
-    message past the time limit: the hand is void, the table may go on).
-    """
-
-    seat: int | str  # a seat number, or "host"
-    reason: str
-    entry: int | None
-    kind: str = CHEAT
-
-    def __str__(self) -> str:
-        where = "" if self.entry is None else f" (transcript entry {self.entry})"
-        who = "the host" if self.seat == "host" else f"seat {self.seat}"
-        return f"{who}: {self.reason}{where}"
-
-
-@dataclass
-class Verdict:
-    hand: int
-    culprits: list[Culprit] = field(default_factory=list)
-    outcome: Outcome | None = None
-    deal: Deal | None = None  # every card as dealt, once the audit could open the whole deck
-
-    @property
-    def ok(self) -> bool:
-        return not self.culprits
-
-    @property
-    def cheats(self) -> list[Culprit]:
-        return [c for c in self.culprits if c.kind == CHEAT]
-
-    def __str__(self) -> str:
-        if self.ok:
-            return f"hand {self.hand + 1}: all checks pass"
-        return f"hand {self.hand + 1}: " + "; ".join(map(str, self.culprits))
-
-
-def audit_hand(game, table_id: bytes, hand, plan) -> Verdict:
+def audit_hand(game: Game, table_id: bytes, hand: HandRecord, plan: DealPlan) -> Verdict:
     """Check one hand of a transcript (`hand` is the session's HandRecord).
 
     What the session already proved (`hand.findings`: evidence of a refused
@@ -82,7 +43,7 @@ def audit_hand(game, table_id: bytes, hand, plan) -> Verdict:
     return verdict
 
 
-def _check_revealed(game, table_id: bytes, hand, plan, verdict: Verdict) -> None:
+def _check_revealed(game: Game, table_id: bytes, hand: HandRecord, plan: DealPlan, verdict: Verdict) -> None:
     blame = verdict.culprits.append
     secrets: dict[int, mp.SeatSecrets] = {}
     x_keys = {}
@@ -124,7 +85,9 @@ def _check_revealed(game, table_id: bytes, hand, plan, verdict: Verdict) -> None
     _replay(game, hand, plan, cards, verdict)
 
 
-def _check_deck(game, hand, secrets, verdict, complete: bool) -> list[int] | None:
+def _check_deck(
+    game: Game, hand: HandRecord, secrets: dict[int, mp.SeatSecrets], verdict: Verdict, complete: bool
+) -> list[int] | None:
     """Replay every shuffle step whose seat revealed; decrypt the deck when all did."""
     start = mp.start_deck([c.index for c in game.deck()])
     order = [seat for seat, _, _ in hand.shuffles[: game.players]]
@@ -148,7 +111,9 @@ def _check_deck(game, hand, secrets, verdict, complete: bool) -> list[int] | Non
         return None
 
 
-def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
+def _check_shares(
+    table_id: bytes, hand: HandRecord, secrets: dict[int, mp.SeatSecrets], x_keys: dict[int, int], verdict: Verdict
+) -> None:
     keys: dict[tuple[int, int], bytes] = {}
 
     def sealing_key(sender: int, recipient: int) -> bytes:
@@ -181,7 +146,15 @@ def _check_shares(table_id, hand, secrets, x_keys, verdict) -> None:
                 verdict.culprits.append(Culprit(sender, "sent a wrong key share", entry))
 
 
-def _wrong_to_revealed(table_id, hand, step, sender: int, msg, secrets, x_keys) -> bool:
+def _wrong_to_revealed(
+    table_id: bytes,
+    hand: HandRecord,
+    step: Step,
+    sender: int,
+    msg: Shares,
+    secrets: dict[int, mp.SeatSecrets],
+    x_keys: dict[int, int],
+) -> bool:
     """Did `sender`, which never revealed, seal a wrong share to a seat that did?
 
     The recipient's revealed seed gives its sealing key u, which opens the blob (the pair
@@ -204,7 +177,7 @@ def _wrong_to_revealed(table_id, hand, step, sender: int, msg, secrets, x_keys) 
     return False
 
 
-def _blame_partial_stopper(game, hand, secrets, verdict: Verdict) -> None:
+def _blame_partial_stopper(game: Game, hand: HandRecord, secrets: dict[int, mp.SeatSecrets], verdict: Verdict) -> None:
     """A hand stopped by an early reveal and then left by a seat that never revealed.
 
     The stopper is named for stopping without cause only where its own seed proves it
@@ -223,7 +196,7 @@ def _blame_partial_stopper(game, hand, secrets, verdict: Verdict) -> None:
         verdict.culprits.append(Culprit(seat, "stopped the hand without cause", entry))
 
 
-def _replay(game, hand, plan, cards: list[int], verdict: Verdict) -> None:
+def _replay(game: Game, hand: HandRecord, plan: DealPlan, cards: list[int], verdict: Verdict) -> None:
     """Play the hand again with every card known; name any rule broken."""
     deck = [Card.from_index(c) for c in cards]
     verdict.deal = plan.deal(deck)
@@ -253,12 +226,12 @@ def _replay(game, hand, plan, cards: list[int], verdict: Verdict) -> None:
         _blame_stopper(hand, verdict)
 
 
-def _resolve_plain_chance(state) -> None:
+def _resolve_plain_chance(state: State) -> None:
     while state.current_player() == CHANCE and state.need().kind != "handover":
         state.apply(state.chance_outcome())
 
 
-def _check_handover(state, handovers, verdict) -> bool:
+def _check_handover(state: State, handovers: list[tuple[int, int, Handover]], verdict: Verdict) -> bool:
     _resolve_plain_chance(state)
     holder = state.chance_outcome().holder
     claimed = [seat for _, seat, msg in handovers if msg.proof is not None]
@@ -269,13 +242,13 @@ def _check_handover(state, handovers, verdict) -> bool:
     return True
 
 
-def _full_action(seat: int, msg, deck: list[Card]):
+def _full_action(seat: int, msg: Act, deck: list[Card]) -> Action:
     if msg.action[0] == "discard":
         return action_from_wire(seat, msg.action, tuple(deck[p] for p in msg.positions))
     return action_from_wire(seat, msg.action)
 
 
-def _blame_stopper(hand, verdict: Verdict) -> None:
+def _blame_stopper(hand: HandRecord, verdict: Verdict) -> None:
     """A hand stopped early with nothing else wrong: the first seat to reveal stopped it."""
     if not hand.reveals or verdict.culprits:
         return

@@ -22,7 +22,7 @@ missing) is `LocalProtocolError`.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from . import curve, holds, keychain, lacks, orproof, sigma
@@ -149,7 +149,16 @@ def check_lacks(
     return {i: kps[n] for n, i in enumerate(positions) if i in chains}
 
 
-def _lacks_system(fresh, columns, chains, f_points, d_points, kps, a_points, r_points) -> tuple[list, int]:
+def _lacks_system(
+    fresh: Iterable[int],
+    columns: Mapping[int, Sequence[bytes]],
+    chains: Mapping[int, Sequence[bytes]],
+    f_points: Sequence[bytes],
+    d_points: Sequence[bytes],
+    kps: Sequence[bytes],
+    a_points: Sequence[bytes],
+    r_points: Sequence[bytes],
+) -> tuple[list[sigma.Relation], int]:
     """The chains' links (witnesses first) then the comparison's relations, under one challenge."""
     system: list[sigma.Relation] = []
     w = 0

@@ -204,7 +204,7 @@ def evict(s: SessionState, verdict: Verdict) -> bool:
 
 def audit(s: SessionState, hand: HandRecord) -> Verdict:
     """The hand's verdict (nodes sharing a process audit each hand once: `shared`)."""
-    assert s.transcript is not None  # the table message came first
+    assert s.transcript is not None and s.game is not None  # the table message came first
     key = (s.transcript.table_id, hand.number, s.transcript.head)
     if s.shared is not None and key in s.shared.verdicts:
         return s.shared.verdicts[key]

@@ -7,8 +7,8 @@ from typing import Literal
 
 from engine.state import NeedKind
 
-from .audit import Culprit
 from .messages import Commit, Shares, Shuffle
+from .verdict import Culprit
 
 StepKind = Literal["deal"] | NeedKind
 """A dealing step: the deal, or the chance event it opens the cards of."""
