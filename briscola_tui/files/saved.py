@@ -135,7 +135,7 @@ def rng_state(rng: random.Random) -> list:
     return [version, list(internal), gauss]
 
 
-def set_rng_state(rng: random.Random, state) -> None:
+def set_rng_state(rng: random.Random, state: list | tuple) -> None:
     version, internal, gauss = state
     rng.setstate((version, tuple(internal), gauss))
 

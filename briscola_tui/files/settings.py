@@ -49,7 +49,7 @@ VALUE_WORDS = {
 these English words)."""
 
 
-def value_word(name: str, value) -> str:
+def value_word(name: str, value: object) -> str:
     """A setting's value in words, in the current language: on/off for a yes or no, a language
     by its own name ("English", "italiano"), the others as `VALUE_WORDS` says."""
     if isinstance(value, bool):

@@ -289,7 +289,7 @@ def fixed_store(deal_seed: int, seat: int) -> SeatStore:
     deals every run (for tests and snapshots; never for a real table)."""
     store = SeatStore()
 
-    def derive(*parts) -> bytes:
+    def derive(*parts: object) -> bytes:
         return hashlib.sha256("/".join(map(str, ("briscola-tui fixed", deal_seed, seat, *parts))).encode()).digest()
 
     store.coins[0] = derive("coin")

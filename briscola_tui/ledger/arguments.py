@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import calendar
 import time
+from typing import Any
 
 from engine.games import GAMES
 
@@ -19,7 +20,7 @@ def day(text: str) -> float:
         raise argparse.ArgumentTypeError(_("expected a date as YYYY-MM-DD, not {text!r}").format(text=text)) from None
 
 
-def add_ledger_command(sub) -> None:
+def add_ledger_command(sub: Any) -> None:  # (argparse's subparsers: a private type)
     ledger = sub.add_parser(
         "ledger",
         help=_("the club ledger: ratings and statistics from verified transcripts"),
@@ -52,7 +53,7 @@ def add_ledger_command(sub) -> None:
     _filters(export, argparse.SUPPRESS)
 
 
-def _filters(parser: argparse.ArgumentParser, default=None) -> None:
+def _filters(parser: argparse.ArgumentParser, default: object = None) -> None:
     """--game, --since, --until (an action's own, given after it, leave the ledger's as they are)."""
     parser.add_argument("--game", choices=sorted(GAMES), default=default, help=_("only this game's tables"))
     since = _("only tables played on or after DATE (YYYY-MM-DD)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from protocol.identity import fingerprint
 
@@ -19,15 +20,15 @@ from ..language import _
 from ..os_errors import os_error_words
 from ..tools.verify import clean
 from . import report
-from .book import Added, Ledger, TrustError
+from .book import Added, Book, Ledger, TrustError
 from .export import export
-from .stats import statistics
+from .stats import Stats, statistics
 from .store import StoreError
 
 PROG = "briscola ledger"
 
 
-def ledger_command(args: argparse.Namespace, out=None, err=None) -> int:
+def ledger_command(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
     try:
         ledger = Ledger.open()
@@ -37,7 +38,7 @@ def ledger_command(args: argparse.Namespace, out=None, err=None) -> int:
         return 1
 
 
-def _run(ledger: Ledger, args: argparse.Namespace, out, err) -> int:
+def _run(ledger: Ledger, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     action = getattr(args, "ledger_action", None)
     if action == "add":
         added = ledger.add([Path(f) for f in args.files])
@@ -68,7 +69,7 @@ def _run(ledger: Ledger, args: argparse.Namespace, out, err) -> int:
     return 0
 
 
-def say_added(added: Added, out, err) -> None:
+def say_added(added: Added, out: TextIO, err: TextIO) -> None:
     say_refused(added, err)
     print(
         _("{verified} verified now, {tables} new, {copies} already in the ledger").format(
@@ -78,14 +79,14 @@ def say_added(added: Added, out, err) -> None:
     )
 
 
-def say_notices(ledger: Ledger, err) -> None:
+def say_notices(ledger: Ledger, err: TextIO) -> None:
     """The lines the ledger has to say once (its file rebuilt, the trusted list damaged)."""
     for line in ledger.notices:
         print(clean(f"{PROG}: {line}"), file=err)
     ledger.notices.clear()
 
 
-def say_refused(added: Added, err) -> None:
+def say_refused(added: Added, err: TextIO) -> None:
     for path, why in added.refused:
         print(clean(_("{prog}: {path}: refused: {why}").format(prog=PROG, path=path, why=why)), file=err)
     for fork in added.forks:
@@ -101,7 +102,7 @@ def say_refused(added: Added, err) -> None:
         print(clean(_("{prog}: a table kept before is dropped: {why}").format(prog=PROG, why=why)), file=err)
 
 
-def _trust(ledger: Ledger, action: str, given: str, out, err) -> int:
+def _trust(ledger: Ledger, action: str, given: str, out: TextIO, err: TextIO) -> int:
     try:
         key = ledger.trust(given) if action == "trust" else ledger.untrust(given)
     except TrustError as error:
@@ -112,7 +113,7 @@ def _trust(ledger: Ledger, action: str, given: str, out, err) -> int:
     return 0
 
 
-def _person(book, who: str, stats, out, err) -> int:
+def _person(book: Book, who: str, stats: dict[str, Stats], out: TextIO, err: TextIO) -> int:
     keys = report.find_person(book, who)
     if not keys:
         print(clean(_("{prog}: nobody in the ledger is called {who}").format(prog=PROG, who=who)), file=err)
@@ -125,7 +126,7 @@ def _person(book, who: str, stats, out, err) -> int:
     return 0
 
 
-def _export(book, args: argparse.Namespace, out, err) -> int:
+def _export(book: Book, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     text = export(book, args.what, args.form)
     if not args.output:
         out.write(text)

@@ -71,7 +71,7 @@ def as_csv(rows: list[dict], names: tuple[str, ...]) -> str:
     return out.getvalue()
 
 
-def _cell(value) -> str:
+def _cell(value: object) -> str:
     if isinstance(value, list | dict):
         value = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     text = str(value)

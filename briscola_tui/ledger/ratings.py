@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -78,7 +79,7 @@ def rate(hands: Iterable[tuple[Table, Hand]]) -> Ratings:
     return ratings
 
 
-def _player(players: dict, skill: PlackettLuce, key: tuple[str, str]):
+def _player(players: dict, skill: PlackettLuce, key: tuple[str, str]) -> Any:  # (an openskill rating)
     found = players.get(key)
     if found is None:
         found = players[key] = skill.rating()
