@@ -21,6 +21,7 @@ import socket
 import struct
 import sys
 from collections import Counter
+from collections.abc import Callable
 
 from protocol import handshake as hs
 from protocol.channel import Exchange, Tampered, WrongCode
@@ -69,7 +70,7 @@ def _pending(conn: Conn) -> bytes:
 PEEK = 256  # bytes enough for a signed hello's frame
 
 
-def _waiting_bytes(sock) -> int:
+def _waiting_bytes(sock: socket.socket) -> int:
     """Bytes received on a socket that nobody has read yet (0 where that cannot be asked)."""
     if sys.platform == "win32":
         return 0
@@ -108,9 +109,9 @@ class Admission:
         bots: dict[int, Bot],
         reserved: dict[int, Conn],
         lock: asyncio.Lock,
-        say,
-        tell_away,
-    ):
+        say: Callable[[str], None],
+        tell_away: Callable[[], bool],
+    ) -> None:
         self.host, self.relay, self.code, self.limits = host, relay, code, limits
         self.bots, self.reserved, self.lock = bots, reserved, lock
         self.say, self.tell_away = say, tell_away
@@ -242,7 +243,7 @@ class Admission:
 
     # --- the handshake ---------------------------------------------------------------------
 
-    async def handshake(self, conn: Conn, reader, frames: FrameReader) -> None:
+    async def handshake(self, conn: Conn, reader: asyncio.StreamReader, frames: FrameReader) -> None:
         kind, fields = hs.parse(await read_frame(reader, frames))
         if kind != "hello":
             raise RemoteProtocolError(Reason.of("no-hello"))
@@ -369,7 +370,7 @@ class Admission:
 
     # --- seats -----------------------------------------------------------------------------
 
-    def _assign(self, conn: Conn, hello) -> int:
+    def _assign(self, conn: Conn, hello: hs.Hello) -> int:
         """The seat this key holds, or a free one (the one asked for if free)."""
         session = self.host.session
         if hello.key in session.banned:
@@ -406,7 +407,7 @@ class Admission:
             if other is not conn and other.seat == seat:
                 self.relay.close(other, Reason.of("same-key"))
 
-    def _resume_point(self, hello) -> int:
+    def _resume_point(self, hello: hs.Hello) -> int:
         assert self.host.transcript is not None  # (the host opened the table)
         entries = self.host.transcript.entries
         if 0 < hello.have <= len(entries) and entry_hash(entries[hello.have - 1]) == hello.head:

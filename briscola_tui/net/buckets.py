@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -42,8 +43,8 @@ class Buckets:
         *,
         forget: Forget,
         penalty: float = 0.0,
-        clock=time.monotonic,
-    ):
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.capacity, self.seconds, self.size = capacity, seconds, size
         self.forget, self.penalty, self.clock = forget, penalty, clock
         self.held: OrderedDict[object, Bucket] = OrderedDict()  # least recently used first ("oldest")

@@ -165,7 +165,7 @@ class Client:
         finally:
             writer.close()
 
-    async def _read(self, reader, frames: FrameReader) -> tuple[str, list]:
+    async def _read(self, reader: asyncio.StreamReader, frames: FrameReader) -> tuple[str, list]:
         while True:
             data = frames.next_frame()
             if data is not None:
@@ -191,7 +191,7 @@ class Client:
                 raise ConnectionError(_("the connection ended without a word from the host"))
             frames.feed(chunk)
 
-    async def _entry(self, reader, frames: FrameReader) -> bytes:
+    async def _entry(self, reader: asyncio.StreamReader, frames: FrameReader) -> bytes:
         """The host's next frame, which must be an entry."""
         kind, fields = await self._read(reader, frames)
         if kind != "entry":
@@ -213,7 +213,7 @@ class Client:
 
     # --- the handshake ---------------------------------------------------------------------
 
-    async def _handshake(self, reader, frames: FrameReader) -> list[bytes]:
+    async def _handshake(self, reader: asyncio.StreamReader, frames: FrameReader) -> list[bytes]:
         opts = self.options
         table_id, binding = await self._exchange(reader, frames)
         key = self.identity.public_bytes if self.identity is not None else b""
@@ -237,7 +237,7 @@ class Client:
             backlog.append(await self._entry(reader, frames))
         return backlog
 
-    async def _exchange(self, reader, frames: FrameReader) -> tuple[bytes, bytes]:
+    async def _exchange(self, reader: asyncio.StreamReader, frames: FrameReader) -> tuple[bytes, bytes]:
         """SPAKE2 over the join code and its key confirmation, in the clear; then this
         connection's channel. The table's id and the exchange's transcript hash."""
         exchange = Exchange("client", self.options.code)
@@ -314,7 +314,7 @@ class Client:
 
     # --- the table -------------------------------------------------------------------------
 
-    async def _play(self, reader, frames: FrameReader) -> None:
+    async def _play(self, reader: asyncio.StreamReader, frames: FrameReader) -> None:
         """Take entries as they come; on this seat's turn, decide. A person's seat keeps
         reading the table while it waits for a line (a time-out, or the host closing, is
         seen at once), and asks again only when what it may do has changed."""
@@ -338,7 +338,7 @@ class Client:
                 data = await self._entry(reader, frames)
             await self._take(data)
 
-    async def _answer_or_entry(self, reader, frames: FrameReader) -> tuple[object, bytes | None]:
+    async def _answer_or_entry(self, reader: asyncio.StreamReader, frames: FrameReader) -> tuple[object, bytes | None]:
         """The person's next answer, or the host's next entry, whichever comes first.
         The answer being waited for is kept for the next call (standard input cannot be un-read)."""
         if self._waiting is None:
@@ -360,7 +360,7 @@ class Client:
         """The person has answered, and the answer waits to be taken (after a reconnection)."""
         return self._waiting is not None and self._waiting.done()
 
-    def _answer(self, answer) -> None:
+    def _answer(self, answer: object) -> None:
         """A person's answer on its turn: the move it names, or why it is not one. An action
         chosen on a view that has gone by (the connection came back meanwhile, the move was
         already taken) is dropped, and the person asked again."""

@@ -13,6 +13,7 @@ import asyncio
 import ipaddress
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 from protocol.channel import Channel
 from protocol.codec import FrameReader
@@ -57,7 +58,7 @@ class Busy(Exception):
         self.reason, self.seconds = reason, seconds
 
 
-def peer_address(peer) -> str:
+def peer_address(peer: Any) -> str:  # (what a socket says of its peer: a tuple, or anything)
     """The address a connection comes from, as the handshake pool's shares and the wrong
     codes' limit count it: an IPv4 address (an IPv4-mapped IPv6 one too), an IPv6 address
     by its /64 (one host's, as a network hands them out)."""
@@ -122,7 +123,7 @@ class Conn:
         return _("connection {n} ({role})").format(n=self.number, role=self.role)  # no role yet ("?")
 
 
-async def read_frame(reader, frames: FrameReader, conn: Conn | None = None) -> bytes:
+async def read_frame(reader: asyncio.StreamReader, frames: FrameReader, conn: Conn | None = None) -> bytes:
     """The next frame's payload; opened (its integrity checked) once `conn` has a channel."""
     while True:
         data = frames.next_frame()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from protocol.reasons import Reason
@@ -45,7 +46,7 @@ class Guesses:
     nobody on its address spends them). A key exchange the client never finishes (a hello
     and no confirmation: SPAKE2 work for nothing) costs a try too, past `free_hellos`."""
 
-    def __init__(self, limits: GuessLimits, clock=time.monotonic):
+    def __init__(self, limits: GuessLimits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.tries = Buckets(limits.free, limits.seconds, limits.addresses, forget="fullest", clock=clock)
         self.halves = Buckets(limits.free_hellos, limits.hello_seconds, limits.addresses, forget="fullest", clock=clock)

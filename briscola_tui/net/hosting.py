@@ -80,7 +80,9 @@ def hold_table(table: str) -> None:
         ) from None
 
 
-def kept_table(options: HostOptions, saved_code: Callable[[bytes], str | None], say) -> HostedTable | None:
+def kept_table(
+    options: HostOptions, saved_code: Callable[[bytes], str | None], say: Callable[[str], None]
+) -> HostedTable | None:
     """The unfinished table this command hosted (None: host a new one). One whose transcript is
     gone is forgotten; one kept with another join code than --code gives is left as it is, and
     the command that takes it up said."""
@@ -101,7 +103,7 @@ def kept_table(options: HostOptions, saved_code: Callable[[bytes], str | None], 
     return record
 
 
-def _say_others(options: HostOptions, say) -> None:
+def _say_others(options: HostOptions, say: Callable[[str], None]) -> None:
     """The unfinished tables other commands hosted: each is kept, and said with its command."""
     for record in hosted.others(options):
         if record.again:

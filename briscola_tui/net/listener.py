@@ -113,7 +113,7 @@ class Keyboard:
             return None
 
 
-async def stdin_lines():
+async def stdin_lines() -> AsyncIterator[str]:
     """Lines typed on standard input, without blocking the event loop. A daemon thread
     reads them, so a client that ends while a line is awaited exits at once."""
     loop = asyncio.get_running_loop()

@@ -14,9 +14,12 @@ import asyncio
 import random
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.state import Action
 from protocol.errors import ProtocolError
+from protocol.events import Event
 from protocol.host import Dropped, Flooding, Host, Oversized
 from protocol.local import replacement_seat
 from protocol.reasons import Reason
@@ -24,6 +27,7 @@ from protocol.session import TableSession
 from protocol.stale import FLOOD_DROPS
 from protocol.transcript import Signed, parse_header
 
+from ..files.storage import TranscriptFile
 from ..language import N_, _
 from .connection import Conn
 from .relay import Relay
@@ -35,7 +39,7 @@ class Bot:
     """A computer player the host runs itself."""
 
     session: TableSession
-    player: object
+    player: Callable[..., Action]  # (engine.bots.Player, given a SeatView)
     rng: random.Random
     owed: list = field(default_factory=list)  # what it must send once the table runs (after a restart)
 
@@ -72,18 +76,18 @@ class Ordering:
     def __init__(
         self,
         host: Host,
-        log,
+        log: TranscriptFile,
         relay: Relay,
         *,
         bots: dict[int, Bot],
         hands: int | None,
-        replace_with_bot: object | None,
-        replacement=replacement_seat,
+        replace_with_bot: Callable[..., Action] | None,
+        replacement: Callable[[int, list[bytes]], tuple[TableSession, list[bytes]]] = replacement_seat,
         reserved: dict[int, Conn],
-        say,
-        tell,
-        tell_away,
-    ):
+        say: Callable[[str], None],
+        tell: Callable[[Event], None],
+        tell_away: Callable[[], bool],
+    ) -> None:
         self.host, self.log, self.relay = host, log, relay
         self.bots, self.hands, self.reserved = bots, hands, reserved
         self.replace_with_bot = replace_with_bot  # a player function, or None

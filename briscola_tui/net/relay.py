@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 
 from protocol import handshake as hs
 from protocol.codec import frame
@@ -34,7 +35,7 @@ def coded(error: ProtocolError) -> Reason:
 class Relay:
     """Entries and frames to the connections in `conns` (the host's, by number); `say` is the console."""
 
-    def __init__(self, limits: Limits, frames: list[bytes], conns: dict[int, Conn], say):
+    def __init__(self, limits: Limits, frames: list[bytes], conns: dict[int, Conn], say: Callable[[str], None]) -> None:
         self.limits, self.conns, self.say = limits, conns, say
         self.frames = frames
         """Every stored entry as the frame relayed to readers (each reads from its own cursor)."""

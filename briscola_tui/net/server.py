@@ -32,18 +32,22 @@ import asyncio
 import errno
 import socket
 import time
+from collections.abc import Callable
 from functools import partial
 
+from engine.state import Action
 from protocol import handshake as hs
 from protocol import reasons
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import ProtocolError, RemoteProtocolError
+from protocol.events import Event
 from protocol.host import Host
 from protocol.local import replacement_seat
 from protocol.reasons import Reason
 from protocol.session import TableSession
 from protocol.transcript import HOST
 
+from ..files.storage import TranscriptFile
 from ..language import _
 from ..render import HEADLESS, render, seat_names
 from ..wording import count
@@ -62,18 +66,18 @@ class TableServer:
     def __init__(
         self,
         host: Host,
-        log,
+        log: TranscriptFile,
         *,
         code: str | None,
         bots: dict[int, Bot],
         time_limit: float | None,
-        replace_with_bot: object | None,
+        replace_with_bot: Callable[..., Action] | None,
         hands: int | None,
-        replacement=replacement_seat,
-        say,
+        replacement: Callable[[int, list[bytes]], tuple[TableSession, list[bytes]]] = replacement_seat,
+        say: Callable[[str], None],
         limits: Limits | None = None,
         guesses: GuessLimits | None = None,
-    ):
+    ) -> None:
         self.host, self.log = host, log
         self.bots = bots
         self.hands = hands
@@ -134,12 +138,18 @@ class TableServer:
         table is on the screen."""
         self.say(line)
 
-    def _tell(self, event) -> None:
+    def _tell(self, event: Event) -> None:
         self.tell(event)
 
     # --- serving ------------------------------------------------------------------
 
-    async def run(self, bind: str, port: int, on_listen=None, fallback: bool = False) -> int:
+    async def run(
+        self,
+        bind: str,
+        port: int,
+        on_listen: Callable[[list[tuple[str, int]]], None] | None = None,
+        fallback: bool = False,
+    ) -> int:
         """Serve the table on `bind`:`port` until it ends; its exit status. `fallback`: `port` is
         the one a table taken up listened on before, and another is taken (and said) if it is not free."""
         server = await self._listen(bind, port, fallback)
@@ -358,7 +368,7 @@ class TableServer:
 
     # --- after the handshake -------------------------------------------------------------
 
-    async def _serve(self, conn: Conn, reader, frames: FrameReader) -> None:
+    async def _serve(self, conn: Conn, reader: asyncio.StreamReader, frames: FrameReader) -> None:
         while not conn.closed:
             kind, fields = hs.parse(await read_frame(reader, frames, conn))
             if kind == "bye":

@@ -28,9 +28,11 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from random import Random
+from typing import Any
 
 from engine import bots
 from engine.bots import View
@@ -43,12 +45,13 @@ _pool: ProcessPoolExecutor | None = None
 _lock = threading.Lock()
 
 
-def level_of(player) -> str | None:
+def level_of(player: object) -> str | None:
     """The name under which `engine.bots.PLAYERS` lists `player` (None if it does not)."""
     return next((name for name, known in bots.PLAYERS.items() if known is player), None)
 
 
-async def think(player, view, rng: Random) -> Action:
+async def think(player: Callable[..., Action], view: Any, rng: Random) -> Action:
+    # (`view`: a SeatView, which engine.bots.View describes but for its optional seat and state)
     """`player(view, rng)` without blocking the event loop (see the module doc)."""
     level = level_of(player)
     if level not in IN_A_PROCESS:
