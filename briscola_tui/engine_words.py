@@ -22,7 +22,7 @@ audit's and the refusals' sources) and fails when a word there is not listed her
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from engine.cards import Card
@@ -32,6 +32,7 @@ from engine.text import visible
 from .language import N_, _, p_
 
 if TYPE_CHECKING:  # (the protocol is loaded only when a reason is written: not for --help)
+    from engine.actions import Action
     from protocol.reasons import Reason
 
 __all__ = [
@@ -360,7 +361,7 @@ def reason_words(reason: Reason | str) -> str:
     return _(REASONS[reason.code]).format(**fields)
 
 
-def protocol_error_words(error) -> str:
+def protocol_error_words(error: BaseException) -> str:
     """A `ProtocolError` in the current language when it carries a code (`coded`); the
     protocol's own English words otherwise (a frame or an entry that does not parse)."""
     coded = getattr(error, "coded", None)
@@ -371,11 +372,11 @@ def _card_text(card: Card | None) -> str:
     return "??" if card is None else str(card)
 
 
-def _sorted(cards) -> list:
+def _sorted(cards: Iterable[Card | None]) -> list[Card | None]:
     return sorted(cards, key=lambda c: 40 if c is None else c.index)
 
 
-def _would(action, card: Callable[[Card | None], str]) -> str:
+def _would(action: Action, card: Callable[[Card | None], str]) -> str:
     """A play, a call, a pass... as what someone would do (`action_words(..., would=True)`)."""
     kind, would = action.kind, _would_table()
     if kind in ("pass", "exchange", "declare"):
@@ -389,7 +390,7 @@ def _would(action, card: Callable[[Card | None], str]) -> str:
     return would[kind].format(card=card(action.card))
 
 
-def bid_bare(action) -> str:
+def bid_bare(action: Action) -> str:
     """A bid without its verb (or a pass), as a seat's column shows it: "pass", "K",
     "2 target 70", "target 75", "solo"."""
     if action.kind != "bid":
@@ -403,7 +404,7 @@ def bid_bare(action) -> str:
     return _(BIDS["rank_target"]).format(rank=action.rank, target=action.target)
 
 
-def action_words(action, card: Callable[[Card | None], str] = _card_text, would: bool = False) -> str:
+def action_words(action: Action, card: Callable[[Card | None], str] = _card_text, would: bool = False) -> str:
     """`action` in words as `engine.labels.label` writes it (in English, the same text), in
     the current language; `card` writes its cards. `would`: as what someone would do, after
     its name (`WOULD`: "hard would play 2♥", "hard giocherebbe 2♥")."""

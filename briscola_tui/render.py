@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from engine.cards import SUIT_NAMES, Card
-from engine.state import Refusal
+from engine.state import Action, Refusal
 from engine.view import HandSummary, Named, Side
 from protocol.events import (
     Acted,
@@ -181,7 +181,7 @@ def refusal(reason: Refusal, style: CardStyle = LETTERS, names: Sequence[str] = 
     return reason.text
 
 
-def bid_words(action, style: CardStyle = LETTERS) -> str:
+def bid_words(action: Action, style: CardStyle = LETTERS) -> str:
     """A bid or a pass in full, as a seat's column and the header show it: "pass", "K",
     "2 target 70", "target 75" (the points auction), "solo"."""
     return engine_words.bid_bare(action) if action.kind == "bid" else engine_words.action_words(action, style.card)
@@ -221,7 +221,7 @@ class _Words:
     def __init__(self, style: CardStyle, names: Sequence[str]) -> None:
         self.style, self.names = style, names
 
-    def name(self, seat) -> str:
+    def name(self, seat: int | str | None) -> str:
         """The seat's name as given (or "seat N")."""
         if seat == "host":
             return _("the host")
@@ -229,14 +229,14 @@ class _Words:
             return self.names[seat]
         return _("seat {n}").format(n=seat)
 
-    def who(self, seat) -> str:
+    def who(self, seat: int | str | None) -> str:
         """The seat's name in words: "you" in the current language ("tu")."""
         return shown_name(self.name(seat))
 
-    def you(self, seat) -> bool:
+    def you(self, seat: int | str | None) -> bool:
         return self.name(seat) == YOU
 
-    def said(self, at, third: str, second: str, **fields) -> str:
+    def said(self, at: int | str | None, third: str, second: str, **fields: object) -> str:
         """A line of `seat` in the person its name asks: `third` (with `{name}`) or, for "you",
         `second`; both are marked words, translated here, and filled with `fields`."""
         if self.you(at):
@@ -413,7 +413,9 @@ class _Words:
             for c in culprits
         )
 
-    def facts(self, result: Iterable[tuple[str, object]], redeal: bool, points: Sequence[int], score) -> str:
+    def facts(
+        self, result: Iterable[tuple[str, object]], redeal: bool, points: Sequence[int], score: Sequence[int] | None
+    ) -> str:
         """What an audited hand gave: the result, card points, score change."""
         if redeal:
             return _("everybody passed, redeal")
@@ -422,7 +424,7 @@ class _Words:
             facts=facts, points=list(points), score=None if score is None else list(score)
         )
 
-    def fact(self, key: str, value) -> str:
+    def fact(self, key: str, value: object) -> str:
         """One fact of a hand's result in words: "success", "caller Ann", "trump D"."""
         name = _(FACT_NAMES[key]) if key in FACT_NAMES else key
         if isinstance(value, bool):

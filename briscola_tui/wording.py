@@ -51,7 +51,7 @@ def listing(items: Iterable[str], last: str = "and") -> str:
     return join.format(items=", ".join(items[:-1]), last=items[-1])
 
 
-def option(name: str, value) -> str:
+def option(name: str, value: object) -> str:
     """`name=value` as `-o NAME=VALUE` takes it: `black_hand=false`, `match=2`."""
     return f"{name}={str(value).lower() if isinstance(value, bool) else value}"
 
