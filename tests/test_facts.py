@@ -9,7 +9,7 @@ import json
 import random
 
 import pytest
-from helpers.views import redact_action, views_of
+from helpers.determinize import walk
 
 from engine.cards import Card
 from engine.facts import REDEAL, Role
@@ -18,7 +18,7 @@ from engine.games.briscola_facts import BriscolaObservation, BriscolaResult
 from engine.games.calabresella_facts import CalabresellaObservation, CalabresellaResult
 from engine.games.chiamata_facts import ChiamataObservation, ChiamataResult
 from engine.replay import outcome_json
-from engine.state import CHANCE, PUBLIC
+from engine.state import PUBLIC
 from engine.tricks import played_by
 
 TABLES = [("briscola", 2, {}), ("briscola", 4, {}), ("briscola", 3, {"black_hand": True}), ("chiamata", 5, {})]
@@ -32,21 +32,11 @@ def hands(game, seed: int, count: int):
     met on the way, every seat's observation at every step)."""
     rng = random.Random(seed)
     for number in range(count):
-        dealer = number % game.players
-        deck = game.deck()
-        rng.shuffle(deck)
-        deal = game.plan(dealer).deal(deck)
-        full, views, seen, results = game.new_hand(dealer, deal), views_of(game, dealer, deal), [], []
-        while not full.is_over():
-            if full.current_player() == CHANCE:
-                action, need = full.chance_outcome(), full.need()
-            else:
-                action, need = rng.choice(full.legal_actions()), None
-            full.apply(action)
-            for seat, view in enumerate(views):
-                view.apply(redact_action(action, need, seat))
-            results.append(full.outcome().result)
-            seen.append((full.clone(), [view.observe() for view in views]))
+        seen, results = [], []
+        for step, (full, views) in enumerate(walk(game, number % game.players, rng)):
+            if step:  # (after each action)
+                results.append(full.outcome().result)
+                seen.append((full.clone(), [view.observe() for view in views]))
         yield full, views, seen, results
 
 

@@ -129,6 +129,7 @@ class Ledger:
         self.notices: list[str] = []
         with store.writing(path):
             self.state = self._load()
+            self.stamp = store.stamp(path)  # the file as read: an `add` reads it again only if it changed
             self.trusted, damaged = store.load_trusted(path)
         if damaged:
             self.notices.append(damaged)
@@ -180,11 +181,13 @@ class Ledger:
         written once, under its lock. `quiet`: a table not ended yet is passed over, not
         refused (this machine's own)."""
         with store.writing(self.path):
-            self.state = self._load()
-            before = store.encode(self.state)
+            if store.stamp(self.path) != self.stamp:  # another writer since (decoding is slow: thousands of tables)
+                self.state = self._load()
+            before = self.state.copy()  # (encoding a ledger of thousands of tables takes half a second)
             added = self._take([Path(p) for p in paths], quiet)
-            if store.encode(self.state) != before:
+            if self.state != before:
                 store.save(self.path, self.state)
+            self.stamp = store.stamp(self.path)
         return added
 
     def _take(self, paths: list[Path], quiet: bool) -> Added:

@@ -83,6 +83,11 @@ class State:
     refused: dict[str, Refusal] = field(default_factory=dict)
     seen: dict[str, Stamp] = field(default_factory=dict)
 
+    def copy(self) -> State:
+        """A copy that later changes to this one leave as it is (its values are frozen): what
+        an `add` compares with to know whether there is anything to write."""
+        return State(dict(self.tables), dict(self.files), set(self.forks), dict(self.refused), dict(self.seen))
+
 
 def default_path() -> Path:
     return subfolder("ledger") / "ledger.json"
@@ -192,6 +197,16 @@ def load(path: Path) -> State:
         raise StoreError(
             _("{path} is not a ledger this version can read; it is left as it is").format(path=path)
         ) from None
+
+
+def stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells one version of the ledger's file from the next (each is written as a new file,
+    renamed over the old: a new inode), or None when there is none."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return (status.st_ino, status.st_size, status.st_mtime_ns)
 
 
 def save(path: Path, state: State) -> None:
