@@ -83,8 +83,7 @@ def _catalogue(code: str) -> gettext.NullTranslations:
 
 @functools.cache  # once a process: the command line and the app both choose (about 17 ms a reading)
 def _read(path: Path) -> gettext.GNUTranslations:
-    entries = po.parse(path.read_text(encoding="utf-8"))
-    return gettext.GNUTranslations(io.BytesIO(po.mo_bytes(entries)))
+    return gettext.GNUTranslations(io.BytesIO(po.mo_of(path.read_text(encoding="utf-8"))))
 
 
 def choose(setting: str = "auto") -> str:

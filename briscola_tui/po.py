@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import polib
 
-__all__ = ["Entry", "PoError", "mo_bytes", "parse", "write"]
+__all__ = ["Entry", "PoError", "mo_bytes", "mo_of", "parse", "write"]
 
 
 class PoError(ValueError):
@@ -44,6 +44,16 @@ class Entry:
     @property
     def translated(self) -> bool:
         return not self.fuzzy and all(self.msgstr)
+
+
+def mo_of(text: str) -> bytes:
+    """The `.mo` form of a `.po` text, read straight by polib (what a language chosen loads,
+    at start-up: no `Entry` made on the way); PoError as `parse`."""
+    _check_lines(text)
+    try:
+        return polib.pofile(text, wrapwidth=0).to_binary()
+    except (OSError, ValueError) as error:
+        raise PoError(str(error)) from None
 
 
 def parse(text: str) -> list[Entry]:

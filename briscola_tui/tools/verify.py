@@ -120,8 +120,8 @@ def _refuse(err, message: str) -> int:
 
 
 def party(culprit) -> int | str:
-    """A seat number, or "host" (for the host, and for an error naming nobody:
-    the host relayed the entry)."""
+    """A seat number, or "host" (for the host's culprit: "host", or its sender number -1).
+    An error naming nobody is no party's: `Stop.who` stays None (damaged or altered)."""
     if isinstance(culprit, int) and not isinstance(culprit, bool) and culprit >= 0:
         return culprit
     return "host"
