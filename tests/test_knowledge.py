@@ -12,11 +12,13 @@ import pytest
 from helpers.cheaters import pick, random_choosers, scripted
 from helpers.knowledge import KnowledgeTable
 
+from briscola_tui.files.storage import fixed_store
 from protocol import deck as mp
 from protocol.codec import decode
 from protocol.errors import RemoteProtocolError
-from protocol.identity import unseal
+from protocol.identity import Identity, unseal
 from protocol.local import LocalTable
+from protocol.session import TableSession
 from protocol.wire import scalar_bytes, seal_aad
 
 
@@ -78,7 +80,9 @@ def test_knowledge_calabresella_contracts(contract, choice):
     if choice:
         rules["raise"] = pick("raise", choice=choice)
     choosers = {s: scripted(20 + s, **rules) for s in range(3)}
-    table = play(KnowledgeTable("calabresella", 3, {}, choosers=choosers))
+    # The deal fixed: a random one may give no Chiamo denial or off-suit play to prove (it failed so in a CI run)
+    sessions = {s: TableSession(s, Identity.generate(), f"seat {s}", store=fixed_store(1, s)) for s in range(3)}
+    table = play(KnowledgeTable("calabresella", 3, {}, choosers=choosers, sessions=sessions))
     assert table.host.session.verdicts[0].outcome.result.contract == contract
     assert table.claim_points > 0  # a Chiamo denial, or a play off suit, proved
 
