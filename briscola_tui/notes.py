@@ -43,6 +43,11 @@ class Back:
     name: str | None = None
 
 
+@dataclass(frozen=True)
+class HostBack:
+    """The connection to the host, lost, is up again: the table goes on."""
+
+
 def away_changes(before: tuple[int, ...], now: tuple[int, ...], names: dict[int, str]) -> list[Away | Back]:
     """The seats gone away and come back between two words of the host on who is away."""
     gone = [Away(seat, names.get(seat)) for seat in now if seat not in before]
@@ -87,5 +92,5 @@ class Said:
     text: str
 
 
-Note = AtTable | SoFar | Away | Back | Stopping | TableStopped | TableOver | Resumed | Said
+Note = AtTable | SoFar | Away | Back | HostBack | Stopping | TableStopped | TableOver | Resumed | Said
 """Everything a node says beside the events."""

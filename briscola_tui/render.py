@@ -51,7 +51,7 @@ from protocol.events import (
 
 from . import engine_words
 from .language import N_, _, n_
-from .notes import AtTable, Away, Back, Note, Resumed, Said, SoFar, Stopping, TableOver, TableStopped
+from .notes import AtTable, Away, Back, HostBack, Note, Resumed, Said, SoFar, Stopping, TableOver, TableStopped
 from .phrases import ARRIVALS, FACT_NAMES, NONE_FACTS, ROLES, SEAT_FACTS, SECRETS, YES_NO
 from .wording import count
 
@@ -374,6 +374,8 @@ class _Words:
                 return _("{name} is away (no connection)").format(name=self.who_named(name) if name else self.who(seat))
             case Back(seat=seat, name=name):
                 return _("{name} is back").format(name=self.who_named(name) if name else self.who(seat))
+            case HostBack():
+                return _("the host is back")
             case Stopping(reason=reason, culprit=culprit):
                 line = _("stopping: {reason}").format(reason=reason)
                 return line + ("" if culprit is None else f" [{self.who(culprit)}]")

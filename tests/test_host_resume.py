@@ -12,9 +12,12 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import stat
 import subprocess
+import time
+from pathlib import Path
 
 import pytest
 from helpers.home import terminal_env
@@ -258,3 +261,57 @@ def test_the_app_shows_each_try_and_closes_at_once_when_the_host_serves_another_
         assert f"briscola join: the host at 127.0.0.1:{host.port} now serves another table (" in screen, screen
     finally:
         tmux("kill-session", "-t", name, check=False)
+
+
+def _pane(name: str, argv: list[str], home: Path) -> None:
+    """`argv` in a tmux session of its own at 80x24, the process itself the pane's (exec): a kill
+    of the pane's process is a kill of briscola."""
+    env = f"{terminal_env()} TERM=xterm-256color LANG=C.UTF-8 TEXTUAL_ANIMATIONS=none BRISCOLA_HOME={home}"
+    shell = f"exec env {env} PYTHONPATH={os.getcwd()} {shlex.join(argv)}"
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", os.getcwd(), shell)
+
+
+def _kill_pane_process(name: str) -> None:
+    pid = int(tmux("list-panes", "-t", name, "-F", "#{pane_pid}").split()[0])
+    os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_a_host_restarted_in_its_own_turn_is_back_on_the_joined_screen_without_a_key(children):
+    """Both players in the app (tmux, 80x24). At the host player's own turn the host is killed
+    and started again with the same command: the joined player's screen says the host is back
+    within 2 s of the host listening again, with no key pressed by anyone, and the host's
+    screen does not show the joined player away."""
+    port_file = children.folder / "port"
+    host_argv = [
+        *BRISCOLA, "host", "--game", "briscola", "--players", "2", "--bind", "127.0.0.1", "--port", "0",
+        "--port-file", str(port_file), "--code", CODE, "--name", "Ada", "--hands", "1",
+    ]  # fmt: skip
+    host, bo = session_name("briscola-host"), session_name("briscola-bo")
+    try:
+        _pane(host, host_argv, children.folder / "ada")
+        wait_until(lambda: port_file.exists() and port_file.read_text().strip().isdigit(), "the host to listen")
+        port = port_file.read_text().strip()
+        join = [*BRISCOLA, "join", f"127.0.0.1:{port}", "--code", CODE, "--name", "Bo", "--retry", "120"]
+        _pane(bo, join, children.folder / "bo")
+        wait_until(lambda: "Play a card" in capture(host) or "Play a card" in capture(bo), "a first turn")
+        if "Play a card" in capture(bo):  # Bo leads: Bo plays, and then it is the host player's turn
+            tmux("send-keys", "-t", bo, "1", "Enter")
+        wait_until(lambda: "Play a card" in capture(host), "the host player's turn")
+        port_file.unlink()
+        _kill_pane_process(host)
+        wait_until(lambda: "connection lost" in capture(bo), "the joined player to see the host gone")
+        tmux("kill-session", "-t", host, check=False)
+        _pane(host, host_argv, children.folder / "ada")  # the same command: the table taken up
+        wait_until(lambda: port_file.exists() and port_file.read_text().strip().isdigit(), "the host again")
+        listening = time.monotonic()
+        wait_until(lambda: "host is back" in capture(bo), "the host is back, on the joined screen", timeout=10)
+        assert time.monotonic() - listening <= 2.0, capture(bo)
+        wait_until(lambda: "Play a card" in capture(host), "the host player's turn, again")
+        wait_until(lambda: not re.search(r"Bo .*(←|<-) away", capture(host)), "Bo not away on the host's screen", 5)
+        beside_the_log = "\n".join(line.split("│")[0] for line in capture(bo).splitlines())
+        assert "connection lost" not in beside_the_log and "trying" not in beside_the_log, capture(bo)
+    finally:
+        for name in (host, bo):
+            tmux("kill-session", "-t", name, check=False)

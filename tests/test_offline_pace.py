@@ -4,8 +4,7 @@ the person saw, its search and the protocol's work counted in them (no timing: a
 from __future__ import annotations
 
 from briscola_tui.tables import offline
-from briscola_tui.tables.controller import Result
-from briscola_tui.tables.offline import OfflineTable
+from briscola_tui.tables.offline import OfflineTable, Result
 
 
 class FakeClock:

@@ -21,8 +21,7 @@ from helpers.tmux import play_cards_until, session_name, tmux
 
 from briscola_tui.cli import main
 from briscola_tui.files.saved import NotResumable, Slot, saved_games
-from briscola_tui.tables.controller import Result
-from briscola_tui.tables.offline import OfflineTable
+from briscola_tui.tables.offline import OfflineTable, Result
 from briscola_tui.tui.app import BriscolaApp
 from briscola_tui.tui.screens.dialogs import ConfirmDelete
 from briscola_tui.tui.screens.home import HomeScreen

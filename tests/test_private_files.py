@@ -45,8 +45,7 @@ def test_settings_under_umask_000_are_private_and_so_are_the_folders_made_for_th
 def test_files_of_a_game_under_umask_000_are_private(tmp_path, monkeypatch, open_umask):
     """An offline game keeps keys, seat secrets, game.json and the transcript as it goes."""
     from briscola_tui.files.saved import Slot
-    from briscola_tui.tables.controller import Result
-    from briscola_tui.tables.offline import OfflineTable
+    from briscola_tui.tables.offline import OfflineTable, Result
 
     monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "home"))
     table = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))

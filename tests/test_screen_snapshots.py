@@ -31,7 +31,7 @@ HOLD = 60.0
 def no_thinking_mark(monkeypatch):
     # The seat held still would show "thinking" once the screen's timer passed THINKING_DELAY, on a
     # loaded machine or not: never, so that the picture is the same every time.
-    monkeypatch.setattr("briscola_tui.tui.screens.table.THINKING_DELAY", HOLD * 10)
+    monkeypatch.setattr("briscola_tui.tui.frame.THINKING_DELAY", HOLD * 10)
 
 
 class Holding:
@@ -42,7 +42,7 @@ class Holding:
         self.moment, self.held, self.release = moment, threading.Event(), threading.Event()
 
     def install(self, monkeypatch) -> None:
-        advance, interrupt = OfflineTable.advance, OfflineTable.interrupt
+        advance, close = OfflineTable.advance, OfflineTable.close
         holding = self
 
         def held_advance(table: OfflineTable, action=None, moved=None):
@@ -56,10 +56,10 @@ class Holding:
 
         def released(table: OfflineTable) -> None:
             holding.release.set()
-            interrupt(table)
+            close(table)
 
         monkeypatch.setattr(OfflineTable, "advance", held_advance)
-        monkeypatch.setattr(OfflineTable, "interrupt", released)
+        monkeypatch.setattr(OfflineTable, "close", released)
 
 
 def my_card_down(view) -> bool:
@@ -86,7 +86,7 @@ async def play_until_held(pilot, holding: Holding) -> None:
     while not holding.held.is_set():
         screen = table(app)
         if screen.picker is not None and screen.view.legal and app.screen is screen:
-            screen.advance(screen.view.legal[0])
+            screen.act(screen.view.legal[0])
         await pilot.pause(0.02)
     await settle(pilot)
 
@@ -132,7 +132,7 @@ def test_my_turn_at_every_size(snap_compare, game, players, deal_seed, size):
             assert time.monotonic() < end, "timed out"
             screen = table(app)
             if screen.picker is not None and screen.view.legal and app.screen is screen:
-                screen.advance(screen.view.legal[0])
+                screen.act(screen.view.legal[0])
             await pilot.pause(0.02)
         await settle(pilot)
         screen = table(app)

@@ -89,7 +89,7 @@ async def choose_until_summary(app, pilot, rng: random.Random, deadline: float) 
         assert time.monotonic() < deadline, "timed out playing the hand"
         screen = table_of(app)
         if screen is not None and app.screen is screen and screen.picker is not None and screen.view.legal:
-            screen.advance(rng.choice(screen.view.legal))
+            screen.act(rng.choice(screen.view.legal))
         await pilot.pause(0.01)
     await wait_for(pilot, lambda: app.screen.query("#summary-review"), "the summary, mounted")
 
@@ -136,7 +136,7 @@ async def test_the_shown_hand_is_the_views_at_a_network_table_from_the_deal_and_
             while len(screen.view.tricks) < 3:  # three tricks, then ctrl+q mid-hand (the seat is kept)
                 assert time.monotonic() < end, "timed out playing three tricks"
                 if app.screen is screen and screen.picker is not None and screen.view.legal:
-                    screen.advance(rng.choice(screen.view.legal))
+                    screen.act(rng.choice(screen.view.legal))
                 await pilot.pause(0.01)
             await pilot.press("ctrl+q", "y")
             await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)

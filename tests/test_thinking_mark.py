@@ -4,22 +4,12 @@ and a seat with no connection as away."""
 
 from __future__ import annotations
 
-from typing import cast
+import time
 
-from briscola_tui.tables.controller import TableController
-from briscola_tui.tui.frame import Marks
-from briscola_tui.tui.screens.table import TableScreen
+from briscola_tui.tables.controller import TableUpdate
+from briscola_tui.tui.frame import THINKING_DELAY, Marks, marks_of
 from briscola_tui.tui.screens.table_words import waiting_words
-from briscola_tui.tui.widgets.cards import Style
 from engine.view import SeatView
-
-
-class People:
-    """A table controller's `computers()` as a network table with people at seats 1 and 2
-    and a computer player at seat 3."""
-
-    def computers(self) -> frozenset[int]:
-        return frozenset({3})
 
 
 def view(turn: int) -> SeatView:
@@ -27,12 +17,23 @@ def view(turn: int) -> SeatView:
     return SeatView("briscola", 4, {}, 0, names, "play", {}, (0, 0, 0, 0), 0, False, (), turn=turn)
 
 
-def test_a_person_is_never_shown_thinking_and_a_computer_player_is():
-    screen = TableScreen(cast(TableController, People()), Style(True))
-    screen.thinking, screen.thinking_since = 1, 0.0  # Bea's turn, long since
-    assert screen._thinking_shown() is None
-    screen.thinking = 3
-    assert screen._thinking_shown() == 3
+def update(moving: int) -> TableUpdate:
+    """A network table with people at seats 1 and 2 and a computer player at seat 3."""
+    return TableUpdate(view(moving), moving=moving, computers=frozenset({3}))
+
+
+def test_a_person_is_never_shown_thinking_and_a_computer_player_is_after_a_while():
+    assert marks_of(update(1), 10.0, "", False).thinking is None  # Bea's turn, long since
+    assert marks_of(update(3), 10.0, "", False).thinking == 3
+    assert marks_of(update(3), THINKING_DELAY / 2, "", False).thinking is None  # a quick one shows nothing
+
+
+def test_the_clock_counts_down_to_the_deadline_it_is_given():
+    ends = time.monotonic() + 30.4
+    clock = marks_of(TableUpdate(view(1), deadline=(1, ends)), 0.0, "", False).clock
+    assert clock is not None and clock[0] == 1 and 29 <= clock[1] <= 30
+    past = marks_of(TableUpdate(view(1), deadline=(1, time.monotonic() - 5)), 0.0, "", False).clock
+    assert past == (1, 0)
 
 
 def test_the_waiting_line_names_a_persons_turn_a_computer_thinking_and_a_seat_away():

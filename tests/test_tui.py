@@ -480,7 +480,9 @@ async def test_a_computer_player_thinking_shows_after_300_ms():
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(
             pilot,
-            lambda: table_of(app) is not None and table_of(app).thinking is not None,
+            lambda: (
+                table_of(app) is not None and table_of(app).shown is not None and table_of(app).shown.moving is not None
+            ),
             "a computer player to think",
             30,
         )

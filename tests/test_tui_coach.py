@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import pytest
 from helpers.app import app_for, picking, table_of, until
@@ -100,8 +101,8 @@ async def test_h_when_it_is_not_my_turn_and_when_the_host_does_not_allow_it():
         table.action_coach()
         assert "not your turn" in str(table.query_one("#notice").render())
         table.decision.picker = saved
-        table.controller.coach_allowed = False  # as a network table without the rule `coach`
         await until(pilot, lambda: picking(app), "my first turn")
+        table.take(replace(table.shown, events=(), coach_allowed=False))  # as a network table without the rule `coach`
         await pilot.press("h")
         refused = "The host does not allow the coach at this table."
         await until(pilot, lambda: refused in str(table.query_one("#notice").render()), "the refusal")

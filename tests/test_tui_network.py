@@ -318,7 +318,7 @@ async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
                 WAIT,
             )
             lobby = net.lobby()
-            assert lobby.coach is True and net.coach_allowed
+            assert lobby.coach is True
             assert "coach allowed (h at the table)" in str(app.screen.query_one("#lobby-waiting").render())
             assert lobby.code == CODE and lobby.addresses == (f"127.0.0.1:{net.options.port}",)
             assert [(s.name, s.me, s.computer) for s in lobby.seats] == [
@@ -355,6 +355,9 @@ async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
                 "20",
             )
             await lobby_then_table(app, pilot)
+            screen = table_of(app)
+            await wait_for(pilot, lambda: screen.shown is not None, "the table's first update", WAIT)
+            assert screen.shown.coach_allowed  # the table rule, as the table screen is given it
             log = net.lobby().log  # each line said once: the host's lines and my seat's, not both
             assert log.count("Ada joins (seat 0)") + log.count("you join (seat 0)") == 1, log
             assert log.count("Bo joins (seat 1)") == 1 and sum(line.startswith("at the table:") for line in log) <= 1, (
@@ -494,8 +497,9 @@ async def test_a_time_limit_shows_a_clock_on_the_seat_that_owes(children, home):
     try:
         async with app.run_test(size=SIZE) as pilot:
             screen = await my_first_turn(app, pilot, net)
-            seat, left = net.deadline()
-            assert seat == screen.view.seat and 0 < left <= 60
+            assert screen.shown.deadline is not None
+            seat, ends = screen.shown.deadline
+            assert seat == screen.view.seat and 0 < ends - time.monotonic() <= 60
             await wait_for(
                 pilot,
                 lambda: re.search(r"<- to play \d+s", str(screen.query_one("#seats").render())),
@@ -532,9 +536,11 @@ async def test_a_seat_whose_player_is_gone_shows_as_away_until_it_is_back(childr
             bo_seat = screen.view.names.index("Bo")  # 1 mostly; 0 when the app's join reached the host first
             bo.proc.kill()
             await wait_for(pilot, lambda: re.search(r"Bo .*<- away", seats()), "Bo's seat shown away", WAIT)
-            assert net.away() == (bo_seat,) and any(line == "Bo is away (no connection)" for line in net.lobby().log)
+            assert screen.shown.away == {bo_seat} and any(
+                line == "Bo is away (no connection)" for line in net.lobby().log
+            )
             table.restart(bo)
-            await wait_for(pilot, lambda: "away" not in seats() and net.away() == (), "Bo back", WAIT)
+            await wait_for(pilot, lambda: "away" not in seats() and not screen.shown.away, "Bo back", WAIT)
             assert "Bo is back" in net.lobby().log
             await pilot.press("ctrl+q", "y")
             await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)

@@ -117,7 +117,7 @@ class Client:
                 pause = self._pause(error, delay, waited)
                 await asyncio.sleep(pause)
                 waited += pause
-                delay = min(delay * 2, 5.0)
+                delay = reaching.next_pause(delay, seated=self.session is not None)
                 if self.session is not None and not isinstance(error, Busy):
                     waited += await self.places.next(self.table_id, self.listener.line)
         return exit_status(self.session)
@@ -150,8 +150,10 @@ class Client:
         frames = FrameReader()
         try:
             backlog = await self._handshake(reader, frames)
-            self._lost = False
+            back, self._lost = self._lost, False
             self.listener.connected()
+            if back:
+                self.listener.note(notes.HostBack())
             await self._catch_up(backlog)
             self.listener.changed()
             await self._play(reader, frames)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from engine.state import Action
 from protocol.errors import ProtocolError
 from protocol.events import Event
-from protocol.host import Dropped, Flooding, Host, Oversized
+from protocol.host import Dropped, Flooding, Host, Ordered, Oversized
 from protocol.local import replacement_seat
 from protocol.reasons import Reason
 from protocol.session import TableSession
@@ -142,7 +142,7 @@ class Ordering:
             self.relay.close(source, Reason.of("bot-join"))
             return
         try:
-            ordered = await asyncio.to_thread(self.host.submit, message, source)
+            ordered = await asyncio.to_thread(self._order_and_keep, message, source)
         except Dropped as error:
             if source is not None:
                 self._dropped(source, error)
@@ -155,8 +155,15 @@ class Ordering:
                     seat=ordered.refused.culprit, reason=ordered.refused.reason
                 )
             )
-        await self.append(ordered.entry)
+        await self.append(ordered.entry, kept=True)
         await self._check_end()
+
+    def _order_and_keep(self, message: bytes, source: Conn | None) -> Ordered:
+        """In a worker thread: the host orders the message (checking it) and the entry is
+        stored, in one trip away from the loop."""
+        ordered = self.host.submit(message, source)
+        self.log.append(ordered.entry)
+        return ordered
 
     def _dropped(self, source: Conn, error: Dropped) -> None:
         """Say a message dropped, naming its connection; refuse one whose sender broke the
@@ -187,9 +194,10 @@ class Ordering:
             return bool(body) and body[0] == conn.key
         return conn.seat == header.sender and self.session.keys.get(header.sender) == conn.key
 
-    async def append(self, data: bytes) -> None:
-        """Store, then relay, an entry; the host's own players take it in."""
-        await asyncio.to_thread(self.log.append, data)
+    async def append(self, data: bytes, kept: bool = False) -> None:
+        """Store (unless `kept` already), then relay, an entry; the host's own players take it in."""
+        if not kept:
+            await asyncio.to_thread(self.log.append, data)
         for event in self.host.events:
             self.tell(event)
         self.host.events.clear()

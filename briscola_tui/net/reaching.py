@@ -24,6 +24,17 @@ could have said it (a forged `busy 3600` would keep a client away for its whole 
 FIRST_CONTACT_SECONDS = 2.5
 """How long a client that never reached the table tries before it says nothing answers (a table
 it was at, it tries again for --retry seconds)."""
+LONGEST_PAUSE = 5.0
+"""The most a client waits between two tries while it has no seat at the table (the pause
+doubles from 0.2 s)."""
+LONGEST_PAUSE_SEATED = 1.0
+"""The most a seat that lost its host waits between two tries: the table stands still until it is
+back, and a refused try costs the host nothing, so a host started again is found within a second."""
+
+
+def next_pause(pause: float, seated: bool) -> float:
+    """The pause after a try that followed a pause of `pause` seconds: twice as long, up to a limit."""
+    return min(pause * 2, LONGEST_PAUSE_SEATED if seated else LONGEST_PAUSE)
 
 
 class Refused(Exception):

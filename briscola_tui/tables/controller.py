@@ -1,14 +1,14 @@
 """The table controllers: what the table screen (`tui.screens.table.TableScreen`)
 calls and reads, whether the table runs in this process (`offline.OfflineTable`)
 or over the network (`network.NetTable`), and what the lobby screen reads before
-a network table's first hand (`LobbyController`). No textual import here: the
-controllers run in worker threads and know nothing of the screen."""
+a network table's first hand (`LobbyController`). A controller posts each change
+of the table to the screen as a `TableUpdate` (from a thread of its own); no
+textual import here: the controllers know nothing of the screen."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import Enum
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from engine.state import Action
@@ -18,30 +18,54 @@ from protocol.events import Event
 from ..notes import Note
 
 
-class Result(Enum):
-    """Why `TableController.advance` returned."""
+@dataclass(frozen=True)
+class TableUpdate:
+    """What the table screen shows, posted by the controller each time the table changed: the
+    person's view, what happened since the last update, and the marks around it. Plain data: the
+    screen draws it and keeps nothing else of the table."""
 
-    TURN = "turn"  # the person must decide
-    HAND = "hand"  # a hand has been audited
-    OVER = "over"  # the table is over
-    STOPPED = "stopped"  # `interrupt` was called: the screen waiting is gone
+    view: SeatView
+    events: tuple[Event | Note, ...] = ()
+    """What happened since the last update, in order (the log's lines, the notice's marks)."""
+    moving: int | None = None
+    """The seat whose move the table waits for, when it is not the person's (a computer player
+    thinking, or a person's turn); None: nobody's, or the table stands still (the host gone)."""
+    asked: bool = False
+    """The person must decide now: the decision `view.legal` describes."""
+    hand_over: bool = False
+    """A hand has been audited: its summary is due (set on one update per hand)."""
+    over: bool = False
+    """The table is over (the hands asked for, the series, or stopped on a problem)."""
+    failed: str | None = None
+    """Why the table cannot go on here (the controller raised, the client stopped)."""
+    status: str | None = None
+    """A line above the seats: the connection lost and being made again."""
+    away: frozenset[int] = frozenset()
+    """Seats with no connection now."""
+    computers: frozenset[int] = frozenset()
+    """Seats a computer player plays: their turn shows as thinking, a person's as their turn."""
+    deadline: tuple[int, float] | None = None
+    """The seat a time limit runs for, and when it ends (`time.monotonic()`)."""
+    coach_allowed: bool = False
+    """The person may ask the coach: always against the computer; at a network table only if its
+    host allows it (table rule `coach`)."""
+    save_problem: str = ""
+    """Why the game could not be kept on disk ("" when it is, or nothing keeps it)."""
+
+
+def merged(earlier: TableUpdate, later: TableUpdate) -> TableUpdate:
+    """Two updates as one: the later's table, both updates' events (a screen that held the
+    earlier one unseen loses nothing of it)."""
+    return replace(later, events=earlier.events + later.events, hand_over=earlier.hand_over or later.hand_over)
 
 
 class TableController(Protocol):
-    """A table as the table screen drives it. `advance` runs in a worker thread; the
-    rest may be read from any thread."""
+    """A table as the table screen drives it: `open` it with a `post` that takes every update
+    (from any thread: it must not block), answer its decisions with `act`, `go_on` after a
+    hand's summary, `close` when the screen goes."""
 
     hands: int | None
     """Hands asked for (None: the series plays to its end)."""
-
-    save_problem: str
-    """Why the game could not be kept on disk ("" when it is, or nothing keeps it)."""
-
-    @property
-    def coach_allowed(self) -> bool:
-        """The person may ask the coach (`h`, the summary's review): always against the
-        computer; at a network table only if its host allows it (table rule `coach`)."""
-        ...
 
     @property
     def plays_itself(self) -> bool:
@@ -54,45 +78,21 @@ class TableController(Protocol):
         """The game's name (the help screen's, before the first view)."""
         ...
 
-    @property
-    def over(self) -> bool:
-        """The table is over."""
+    def open(self, post: Callable[[TableUpdate], None]) -> None:
+        """Post the table as it is now, and again at every change, until `close`."""
         ...
 
-    @property
-    def status(self) -> str | None:
-        """A line for the table screen (the connection lost and being made again), or None."""
+    def act(self, action: Action) -> None:
+        """The person's decision (the one the last update asked for)."""
         ...
 
-    @property
-    def ticking(self) -> bool:
-        """The table changes between the screen's looks (a clock, the connection): the screen
-        redraws it at every tick."""
+    def go_on(self) -> None:
+        """The hand's summary was seen: the next hand may start (against the computer, it waits
+        for this; a network table goes on by itself)."""
         ...
 
-    def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> Result:
-        """Act for the person (if `action`), then run or wait until a `Result`; `moved(seat)`
-        whenever somebody else is about to move (seat) or has moved (None)."""
-        ...
-
-    def snapshot(self) -> tuple[SeatView, list[Event | Note]]:
-        """The person's view now, and the events (and notes) since the last snapshot."""
-        ...
-
-    def interrupt(self) -> None:
-        """Make a waiting `advance` return `Result.STOPPED`: the screen is going away."""
-        ...
-
-    def computers(self) -> frozenset[int]:
-        """Seats a computer player plays: their turn shows as thinking, a person's as their turn."""
-        ...
-
-    def away(self) -> tuple[int, ...]:
-        """Seats with no connection now."""
-        ...
-
-    def deadline(self) -> tuple[int, float] | None:
-        """The seat a time limit runs for and the seconds it has left, or None."""
+    def close(self) -> None:
+        """The screen is going away: no more updates."""
         ...
 
 

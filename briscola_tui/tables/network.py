@@ -9,12 +9,13 @@ one, is a `Client` like a joiner's, even in the hosting process (it connects
 to its own server on the loopback address): one code path, the same
 reconnecting, the same seat store on disk.
 
-The loop thread publishes, after each entry it takes in, a `SeatView`, the
-lines the client said and a `Lobby` (plain data) under a lock, and calls the
-watchers the UI gave (`watch`): the lobby screen posts itself a message from
-there, so it redraws when the table changes, and only then. The table
-screen's worker thread waits in `advance` for the person's turn, a hand's
-audit or the end, exactly as with `offline.OfflineTable`.
+The loop thread publishes whenever the table changed (an entry taken in, a line
+said, the connection lost or back, a seat away or back): a `Lobby` (plain data)
+for the lobby screen, which `watch` tells so that it redraws then and only then,
+and, once the table screen has opened the table (`open`), a `TableUpdate` posted
+to it: the seat's view, the events since the last one and the marks. The screen
+answers with `act` (the person's decision, handed to the loop thread). No
+thread waits for the table: the screen draws what it is given when it is given.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from engine.state import Action
 from engine.view import SeatView
 from protocol.events import Event
 from protocol.identity import Identity
+from protocol.session import TableSession
 
 from ..language import _
 from ..net.addresses import addresses
@@ -40,18 +42,15 @@ from ..net.reaching import ANOTHER_TABLE
 from ..notes import Note, Said
 from ..os_errors import os_error_words
 from ..render import render, seat_names
-from .controller import Lobby, Result
+from .controller import Lobby, TableUpdate
 from .lobby_data import table_lobby
 from .screen_person import ScreenPerson
 from .table_listener import TableListener
 
 LOG_LINES = 40
 CLOSING_WAIT = 1.0
-"""Seconds to wait, after a hand's audit, for the entry that may close the table."""
-
-
-class NetError(RuntimeError):
-    """The table cannot go on for this client (refused, unreachable, stopped on a bad entry)."""
+"""Seconds a hand's summary waits, after the hand's audit, for the entry that may close the table
+(the summary then says the table is over)."""
 
 
 class NetTable:
@@ -62,33 +61,28 @@ class NetTable:
         self.options, self.identity, self.hosting = options, identity, hosting
         self.role = "host" if hosting is not None else options.role
         self.hands = hosting.server.hands if hosting is not None else None
-        self.save_problem = ""  # the seat's store and transcript problems are the client's to say
-        self.ticking = True  # a clock runs, the connection comes and goes: the screen redraws at every tick
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
         self.client: Client | None = None
         self.person = ScreenPerson(self.publish)
         self.exit_status: int | None = None
         self._main_task: asyncio.Task | None = None
-        self._changed = threading.Condition()
-        self._view: SeatView | None = None
-        self._events: list[Event | Note] = []
+        self._lock = threading.Lock()  # the lobby, the watchers and the post, which the UI's thread reads
+        self._events: list[Event | Note] = []  # (the loop thread's: said since the last update)
         self._log: deque[str] = deque(maxlen=LOG_LINES)
         self._lobby = Lobby(self.role, status=_("connecting"))
-        self._awaiting = False
-        self._verdicts = 0
-        self._shown: int | None = None  # hands audited when the table opened (older ones are not news)
-        self._version = 0
+        self._watchers: list[Callable[[], None]] = []
+        self._post: Callable[[TableUpdate], None] | None = None  # the table screen's, once it opened the table
+        self._last: TableUpdate | None = None  # the last update posted (one that changes nothing is not)
+        self._shown: int | None = None  # hands audited that the screen was told of (None: not opened yet)
+        self._hand_due = False  # a hand's audit waited CLOSING_WAIT: its summary is due now
+        self._hand_timer: asyncio.TimerHandle | None = None
         self._link: str | None = None
         self._failed: str | None = None
         self._over = False
-        self._interrupted = False  # the screen waiting in `advance` is gone (the app is closing)
         self._listening: tuple[str, ...] = ()
         self._client_line = ""  # the last thing the client said (why it stopped, when it does)
         self.entry_at = time.monotonic()  # when the last entry arrived
-        self._time_limit: int | None = None  # seconds a seat has to send what it owes (the table's rules)
-        self._coach = False  # the table rule `coach`: the host allows the coach
-        self._watchers: list[Callable[[], None]] = []
         self.gone = False
         """The client was at the table and stopped for good: the host cannot be reached in its
         --retry time, or serves another table now (the app closes, saying why)."""
@@ -209,8 +203,8 @@ class NetTable:
         self._log.append(line)
         if not retrying and "; trying again" not in line:  # the client's own retry chatter
             self._client_line = line
-        with self._changed:
-            self._events.append(Said(line))
+        self._events.append(Said(line))
+        self.publish()
 
     def client_noted(self, note: Note) -> None:
         """A note of the client's (who sits where, who went, why it stopped): the log keeps its
@@ -218,8 +212,8 @@ class NetTable:
         line = render(note)
         self._log.append(line)
         self._client_line = line
-        with self._changed:
-            self._events.append(note)
+        self._events.append(note)
+        self.publish()
 
     def client_told(self, event: Event) -> None:
         """An event of the table: the log keeps its words, the screen the event."""
@@ -227,12 +221,11 @@ class NetTable:
         line = render(event, names=seat_names(session.names, session.players) if session is not None else ())
         self._log.append(line)
         self._client_line = line
-        with self._changed:
-            self._events.append(event)
+        self._events.append(event)
 
     def host_said(self, line: str) -> None:
         self._log.append(line)
-        with self._changed:
+        with self._lock:
             self._lobby = replace(self._lobby, log=tuple(self._log), announced=self._announced())
         self._tell_watchers()
 
@@ -246,39 +239,92 @@ class NetTable:
         self.publish()
 
     def publish(self) -> None:
-        """Called on the network thread whenever the table changed: what the UI may read now."""
+        """Called on the network thread whenever the table changed: the lobby as it is now, and
+        for the table screen (once it opened the table) an update."""
         session = self.client.session if self.client is not None else None
-        awaiting = self.client is not None and self.person.awaiting(self.client)
-        view = session.seat_view() if session is not None and session.table is not None else None
+        if session is not None and session.phase in ("over", "aborted"):
+            self._over = True
         lobby = self._lobby_of(self.client)
-        with self._changed:
-            self._view = view or self._view
+        with self._lock:
             self._lobby = lobby
-            self._awaiting = awaiting
-            if session is not None:
-                self._time_limit = session.rules.get("time_limit")
-                self._coach = bool(session.rules.get("coach"))
-                self._over = self._over or session.phase in ("over", "aborted")
-                self._verdicts = len(session.verdicts)
-                if self._shown is None:
-                    self._shown = self._verdicts
-            self._version += 1
-            self._changed.notify_all()
+            post = self._post
         self._tell_watchers()
+        if post is not None and session is not None and session.table is not None:
+            update = self._update(session)
+            if update.events or replace(update, events=()) != self._last:
+                self._last = replace(update, events=())
+                post(update)
+
+    def _update(self, session: TableSession) -> TableUpdate:
+        """The seat's view now, the events since the last update and the marks around them."""
+        assert self.client is not None  # (a session is the client's)
+        view = session.seat_view()
+        events, self._events = tuple(self._events), []
+        computers = frozenset(s.seat for s in self._lobby.seats if s.computer)
+        playing = view.turn != view.seat and view.table_phase == "play" and self._link is None
+        return TableUpdate(
+            view,
+            events,
+            moving=view.turn if playing else None,  # nobody moves while the host is gone
+            asked=self.person.awaiting(self.client),
+            hand_over=self._hand_over(session),
+            over=self._over,
+            failed=self._failed,
+            status=self._link,
+            away=frozenset(self.client.away),
+            computers=computers,
+            deadline=self._deadline(view, session, computers),
+            coach_allowed=bool(session.rules.get("coach")),
+        )
+
+    def _hand_over(self, session: TableSession) -> bool:
+        """A hand audited since the last one the screen was told of, once its closing entry came
+        (the table over) or `CLOSING_WAIT` went by without one: its summary is due now."""
+        if self._shown is None or len(session.verdicts) <= self._shown:
+            return False
+        if not (self._over or self._hand_due or self._failed is not None) and self._wait_for_closing():
+            return False
+        if self._hand_timer is not None:
+            self._hand_timer.cancel()
+        self._shown, self._hand_due, self._hand_timer = self._shown + 1, False, None
+        return True
+
+    def _wait_for_closing(self) -> bool:
+        """Give the entry that may close the table `CLOSING_WAIT` to come; False if it cannot
+        come any more (the loop has ended)."""
+        if self._hand_timer is None:
+            if self.loop is None or self.loop.is_closed():
+                return False
+            self._hand_timer = self.loop.call_later(CLOSING_WAIT, self._hand_waited)
+        return True
+
+    def _hand_waited(self) -> None:
+        self._hand_timer, self._hand_due = None, True
+        self.publish()
+
+    def _deadline(self, view: SeatView, session: TableSession, computers: frozenset[int]) -> tuple[int, float] | None:
+        """The seat the time limit runs for and when it ends, when one runs (the host's own
+        computer players are never timed out)."""
+        limit = session.rules.get("time_limit")
+        if not limit or view.table_phase in ("join", "seating", "over", "aborted"):
+            return None
+        owing = [view.turn] if view.table_phase == "play" else sorted(view.awaited)
+        owing = [s for s in owing if s is not None and s not in computers]
+        return (owing[0], self.entry_at + limit) if owing else None
 
     def watch(self, changed: Callable[[], None]) -> None:
         """Call `changed()` (on the network thread: it must not block) whenever the lobby or the
         table changes; `unwatch` to stop."""
-        with self._changed:
+        with self._lock:
             self._watchers.append(changed)
 
     def unwatch(self, changed: Callable[[], None]) -> None:
-        with self._changed:
+        with self._lock:
             if changed in self._watchers:
                 self._watchers.remove(changed)
 
     def _tell_watchers(self) -> None:
-        with self._changed:
+        with self._lock:
             watchers = list(self._watchers)
         for changed in watchers:
             changed()
@@ -306,25 +352,11 @@ class NetTable:
         bots = set(self.hosting.server.bots) if self.hosting is not None else set()
         return table_lobby(connection, session, client.seat, client.away, bots)
 
-    # --- what the UI reads (any thread) ----------------------------------------------
-
-    @property
-    def coach_allowed(self) -> bool:
-        """The host allows the coach at this table (table rule `coach`, `briscola host --coach`)."""
-        with self._changed:
-            return self._coach
+    # --- what the UI calls (its own thread) -----------------------------------------
 
     def lobby(self) -> Lobby:
-        with self._changed:
+        with self._lock:
             return self._lobby
-
-    def snapshot(self) -> tuple[SeatView, list[Event | Note]]:
-        """The seat's view now, and what was said since the last snapshot."""
-        with self._changed:
-            events, self._events = self._events, []
-            view = self._view
-        assert view is not None  # the table screen takes over once the table has opened (a view)
-        return view, events
 
     @property
     def plays_itself(self) -> bool:
@@ -343,84 +375,43 @@ class NetTable:
     def over(self) -> bool:
         return self._over
 
-    def computers(self) -> frozenset[int]:
-        """The seats the lobby shows as computer players (the host's own, and `join --bot` seats)."""
-        with self._changed:
-            return frozenset(s.seat for s in self._lobby.seats if s.computer)
+    def open(self, post: Callable[[TableUpdate], None]) -> None:
+        """The table screen takes over: the table as it is now, then an update at every change.
+        Hands audited before are not news (the lobby, or a seat taken back, saw them)."""
+        with self._lock:
+            self._post = post
+        self._on_loop(self._opened)
 
-    def away(self) -> tuple[int, ...]:
-        """The seats the host says have no connection now (their player left or was cut off)."""
-        client = self.client
-        return client.away if client is not None else ()
+    def _opened(self) -> None:
+        session = self.client.session if self.client is not None else None
+        self._shown = len(session.verdicts) if session is not None else 0
+        self._last = None
+        self.publish()
 
-    @property
-    def status(self) -> str | None:
-        """A line for the table screen while the connection is being made again."""
-        return self._link
+    def act(self, action: Action) -> None:
+        """The person's decision, handed to the network thread (which publishes the move)."""
+        self._on_loop(lambda: self.person.deliver(action))
 
-    def deadline(self) -> tuple[int, float] | None:
-        """The seat the time limit runs for and the seconds it has left, when one runs (the
-        host's own computer players are never timed out)."""
-        with self._changed:
-            view, limit, lobby = self._view, self._time_limit, self._lobby
-        if not limit or view is None or view.table_phase in ("join", "seating", "over", "aborted"):
-            return None
-        computers = {s.seat for s in lobby.seats if s.computer}
-        owing = [view.turn] if view.table_phase == "play" else sorted(view.awaited)
-        owing = [s for s in owing if s is not None and s not in computers]
-        if not owing:
-            return None
-        return owing[0], limit - (time.monotonic() - self.entry_at)
+    def go_on(self) -> None:
+        """Nothing to do: the network table never waits for a summary to be seen."""
 
-    def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> Result:
-        """Send the person's action (if any), then wait until it is the person's turn (TURN), a hand
-        has been audited (HAND), the table is over (OVER) or the wait was interrupted
-        (STOPPED); `moved(seat)` at every change in between (seat: whose turn it is, None when it
-        is nobody's or ours)."""
-        if action is not None:
-            self._answer(action)
-        seen = -1
-        while True:
-            with self._changed:
-                while self._version == seen and not self._interrupted:
-                    self._changed.wait(0.5)
-                if self._interrupted:
-                    return Result.STOPPED
-                seen = self._version
-                if self._shown is not None and self._verdicts > self._shown:
-                    self._shown += 1
-                    if not self._over:  # the entry after a hand's audit may close the table: the summary says so
-                        self._wait_for_news(seen, CLOSING_WAIT)
-                    return Result.HAND
-                if self._over:
-                    return Result.OVER
-                if self._failed is not None:
-                    raise NetError(self._failed)
-                if self._awaiting:
-                    return Result.TURN
-                view = self._view
-            if moved is not None and view is not None:
-                # Nobody is thinking while the host is gone: the status line says what is going on.
-                playing = view.turn != view.seat and view.table_phase == "play" and self._link is None
-                moved(view.turn if playing else None)
+    def close(self) -> None:
+        """The table screen is gone: no more updates (the table runs on until `stop`)."""
+        with self._lock:
+            self._post = None
 
-    def _wait_for_news(self, seen: int, timeout: float) -> None:
-        """Wait (holding `_changed`) until the table changes after version `seen`, `timeout` at most."""
-        self._changed.wait_for(lambda: self._version > seen, timeout)
-
-    def interrupt(self) -> None:
-        """Make a waiting `advance` return Result.STOPPED now (and any later one at once): the screen that
-        waits is going away, and the app cannot close while a thread of it waits."""
-        with self._changed:
-            self._interrupted = True
-            self._changed.notify_all()
-
-    def _answer(self, action: Action) -> None:
-        with self._changed:
-            self._awaiting = False
-
-        assert self.loop is not None  # the person answers a turn the running table asked for
-        self.loop.call_soon_threadsafe(self.person.deliver, action)
+    def _on_loop(self, call: Callable[[], None]) -> None:
+        """Run `call` on the network thread; at once here if that thread has ended (nothing
+        else touches the table then)."""
+        loop = self.loop
+        try:
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(call)
+                return
+        except RuntimeError:  # the loop has just closed
+            pass
+        if self.thread is None or not self.thread.is_alive():
+            call()
 
 
 def _loopback(bind: str) -> str:

@@ -3,8 +3,10 @@ mental-poker protocol in one process (`protocol.local.LocalTable`).
 
 The person sits at seat 0. `OfflineTable.advance` runs the protocol and the
 computer players until the person must decide, a hand has been audited, or
-the table is over; it is meant to run in a worker thread, and hands the UI
-only what seat 0 may see: its `SeatView` and its events.
+the table is over. Opened by the table screen (`open`), the table runs on a
+thread of its own: it posts the screen a `TableUpdate` with only what seat 0
+may see (its `SeatView` and its events) at every move, and waits there for the
+person's decision (`act`) or, after a hand, for the summary to be seen (`go_on`).
 
 Given a `saved.Slot`, the table keeps on disk, as it goes, all that
 resuming needs: each entry appended to the transcript as it is ordered,
@@ -16,16 +18,17 @@ same way (its stores start with the fixed seeds).
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections.abc import Callable
+from enum import Enum
 from pathlib import Path
 from typing import cast
 
 from engine import bots
 from engine.games import make
 from engine.state import Action
-from engine.view import SeatView
 from protocol.errors import ProtocolError
 from protocol.events import Event
 from protocol.host import Host
@@ -41,10 +44,29 @@ from ..language import _
 from ..notes import Note, Resumed
 from ..os_errors import os_error_words
 from ..wording import count
-from .controller import Result
+from .controller import TableUpdate
 
 NAMES = ("you", "Bea", "Carlo", "Dora", "Elio", "Fede")
 """Seat names: the person, then the computer players."""
+CLOSING_WAIT = 5.0
+"""Seconds `close` waits for the table's thread to stop (a computer player thinking finishes first)."""
+
+
+class Result(Enum):
+    """Why `OfflineTable.advance` returned."""
+
+    TURN = "turn"  # the person must decide
+    HAND = "hand"  # a hand has been audited
+    OVER = "over"  # the table is over
+    STOPPED = "stopped"  # `close` was called: the screen is gone
+
+
+class GoOn:
+    """The command `go_on` leaves for the table's thread: the hand's summary was seen."""
+
+
+class Stop:
+    """The command `close` leaves for the table's thread: the screen is gone."""
 
 
 def _certify(sessions: dict[int, TableSession], level: str) -> None:
@@ -194,13 +216,13 @@ class OfflineTable:
         self._started = False
         self._shown = 0.0  # time.monotonic() when the person last saw the table move (see `_rest`)
         self._lock = threading.Lock()
-        self._interrupted = False  # the screen waiting in `advance` is gone (the app is closing)
+        self._interrupted = False  # the screen is gone (the app is closing): stop before the next move
+        self._commands: queue.SimpleQueue[Action | GoOn | Stop] = queue.SimpleQueue()  # from the screen
+        self._thread: threading.Thread | None = None
         self.slot: Slot | None = None
         self._log: TranscriptFile | None = None
         self.saved: Path | None = None
         self.save_problem = ""
-        self.status: str | None = None  # no connection to lose: every seat is in this process
-        self.ticking = False  # nothing changes between the screen's looks but by `advance`
 
     # --- keeping the game on disk -------------------------------------------------
 
@@ -287,11 +309,6 @@ class OfflineTable:
         if node is self.me:
             self._events.append(cast(Event, event))  # a session's events (`LocalTable.on_event` says object)
 
-    def snapshot(self) -> tuple[SeatView, list[Event | Note]]:
-        """Seat 0's view now, and the events since the last snapshot."""
-        events, self._events = self._events, []
-        return self.me.seat_view(), events
-
     @property
     def over(self) -> bool:
         host = self.table.host.session
@@ -306,7 +323,7 @@ class OfflineTable:
     def advance(self, action: Action | None = None, moved: Callable[[int | None], None] | None = None) -> Result:
         """Act for the person (if `action`), then run the table until the person
         must decide (TURN), a hand has been audited (HAND), the table is
-        over (OVER) or `interrupt` was called (STOPPED, checked before each
+        over (OVER) or `close` was called (STOPPED, checked before each
         computer player's move). With `hands`, the table closes once that many
         hands were scored (redeals do not count). `moved(seat)` is called before
         each computer player thinks (seat) and after it acted (None; not when the
@@ -361,22 +378,70 @@ class OfflineTable:
                 time.sleep(left)
         self._shown = time.monotonic()
 
-    def computers(self) -> frozenset[int]:
-        """Every seat but the person's."""
-        return frozenset(range(1, self.players))
+    # --- the table's thread: what the screen sees ------------------------------------
 
-    def away(self) -> tuple[int, ...]:
-        """Seats with no connection: none, every seat is in this process."""
-        return ()
+    def open(self, post: Callable[[TableUpdate], None]) -> None:
+        """Run the table on a thread of its own, posting every change (`TableUpdate`) to `post`."""
+        self._thread = threading.Thread(target=self._run, args=(post,), name="briscola-offline", daemon=True)
+        self._thread.start()
 
-    def deadline(self) -> tuple[int, float] | None:
-        """No time limit runs: the computer players never keep the person waiting."""
-        return None
+    def act(self, action: Action) -> None:
+        self._commands.put(action)
 
-    def interrupt(self) -> None:
-        """Make `advance` return STOPPED before the next computer player's move: the screen that
-        waits is going away, and the app cannot close while a thread of it runs the table."""
+    def go_on(self) -> None:
+        self._commands.put(GoOn())
+
+    def close(self) -> None:
+        """Stop the table's thread (before the next computer player's move, or at once where it
+        waits for the person) and wait for it: what it keeps on disk is written when this returns."""
         self._interrupted = True
+        self._commands.put(Stop())
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(CLOSING_WAIT)
+
+    def _run(self, post: Callable[[TableUpdate], None]) -> None:
+        """Advance the table, post what the person sees, wait for what it waits for; again."""
+        action: Action | None = None
+        while True:
+            try:
+                result = self.advance(action, lambda seat: post(self._update(seat)))
+            except Exception as error:  # shown on the screen, never a silent stop
+                post(self._update(None, failed=f"{type(error).__name__}: {error}"))
+                return
+            if result is Result.STOPPED:
+                return
+            post(self._update(None, asked=result is Result.TURN, hand_over=result is Result.HAND))
+            if result is Result.OVER:
+                return
+            command = self._next_command(Action if result is Result.TURN else GoOn)
+            if isinstance(command, Stop):
+                return
+            action = command if isinstance(command, Action) else None
+
+    def _next_command(self, kind: type) -> Action | GoOn | Stop:
+        """The next command of `kind` (or Stop) from the screen; others are of a moment gone."""
+        while True:
+            command = self._commands.get()
+            if isinstance(command, kind | Stop):
+                return command
+
+    def _update(
+        self, moving: int | None, *, asked: bool = False, hand_over: bool = False, failed: str | None = None
+    ) -> TableUpdate:
+        """Seat 0's view now and the events since the last update, with the marks around them."""
+        events, self._events = tuple(self._events), []
+        return TableUpdate(
+            self.me.seat_view(),
+            events,
+            moving=moving,
+            asked=asked,
+            hand_over=hand_over,
+            over=self.over,
+            failed=failed,
+            computers=frozenset(range(1, self.players)),  # every seat but the person's
+            coach_allowed=self.coach_allowed,
+            save_problem=self.save_problem,
+        )
 
     def _pump(self) -> bool:
         """Deliver queued messages; True as soon as a hand has been audited (the rest waits)."""

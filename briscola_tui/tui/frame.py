@@ -9,12 +9,17 @@ a test can compute a frame from a view and compare it with what the widgets draw
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.view import SeatView
 
+from ..tables.controller import TableUpdate
 from .widgets.cards import sort_hand
+
+THINKING_DELAY = 0.3
+"""Seconds before "X is thinking..." shows (a quick computer player shows nothing)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,22 @@ class Frame:
     hand: tuple[Card, ...]  # my cards as shown: by suit and rank, numbered from 1 (none for a spectator)
     hand_shown: bool  # the plain hand row shows (not to a spectator; not while a picker draws it)
     marks: Marks
+
+
+def marks_of(update: TableUpdate, moving_for: float, notice: str, picker_draws_hand: bool) -> Marks:
+    """The marks of `update` now: the seat moving, shown thinking once it has moved for
+    `THINKING_DELAY` (`moving_for` seconds) if a computer player plays it (a person's turn
+    shows as their turn); the clock's whole seconds left; the status; the screen's `notice`."""
+    moving, deadline = update.moving, update.deadline
+    thinking = moving if moving in update.computers and moving_for >= THINKING_DELAY else None
+    return Marks(
+        thinking=thinking,
+        away=update.away,
+        clock=(deadline[0], max(0, int(deadline[1] - time.monotonic()))) if deadline else None,
+        status=update.status or "",
+        notice=notice,
+        picker_draws_hand=picker_draws_hand,
+    )
 
 
 def frame_of(view: SeatView, marks: Marks) -> Frame:

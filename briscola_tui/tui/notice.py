@@ -11,7 +11,7 @@ from engine.facts import Role
 from protocol.events import Acted, Event, MonteShown, RoleShown, SecretRole, TrickTaken
 
 from ..language import _
-from ..notes import Note
+from ..notes import HostBack, Note
 
 
 @dataclass
@@ -23,7 +23,7 @@ class Notice:
     def say(self, text: str, until: int | None = None) -> None:
         self.text, self.until, self.monte = text, until, False
 
-    def take(self, event: Event | Note, tricks: int, words: Callable[[Event], str], cards: str = "") -> None:
+    def take(self, event: Event | Note, tricks: int, words: Callable[[Event | Note], str], cards: str = "") -> None:
         """The mark `event` leaves, `tricks` taken so far in the hand; `words` writes an event,
         `cards` the cards of a monte shown."""
         match event:
@@ -35,6 +35,8 @@ class Notice:
             case RoleShown(role=Role.PARTNER | Role.ALONE | Role.SOLOIST as role):
                 # seen for the rest of this trick and the next
                 self.say(words(event) + ("!" if role is Role.PARTNER else ""), tricks + 2)
+            case HostBack():  # seen until the trick on the table is taken
+                self.say(words(event), tricks + 1)
             case SecretRole():
                 text = words(event)
                 self.say(text[0].upper() + text[1:], self.until)

@@ -1,13 +1,16 @@
 """The table: the header, the seats around the trick, the log, my hand and what I may
-decide. It shows the seat's view it is given: `paint` turns the view and the screen's own
-marks (`tui.frame`) into every widget at every update, and the events only add log lines
-and the notice. The controller (`tables.controller.TableController`: offline, or the
-network's) runs in a worker thread and posts what happened (`Moved`, `Finished`, `Failed`);
-the decision area (`widgets.decision`) shows the picker a decision needs and takes the keys."""
+decide. The controller (`tables.controller.TableController`: offline, or the network's)
+posts a `TableUpdate` at every change of the table, from its own thread; the screen draws
+each one it is given (`take`): `paint` turns the update's view and marks, with the screen's
+own (`tui.frame`), into every widget, and the events only add log lines and the notice. It
+polls nothing: a timer only moves what time moves (the thinking mark, a clock). The
+decision area (`widgets.decision`) shows the picker the update asks for and takes the keys;
+a decision goes back to the controller (`act`)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual import getters
@@ -32,10 +35,10 @@ from protocol.events import (
 )
 
 from ...language import _
-from ...notes import Note
+from ...notes import Away, Back, HostBack, Note
 from ...render import render
-from ...tables.controller import Result, TableController
-from ..frame import Frame, Marks, frame_of, shown_hand
+from ...tables.controller import TableController, TableUpdate, merged
+from ..frame import Marks, frame_of, marks_of, shown_hand
 from ..notice import Notice
 from ..shell import Shell
 from ..widgets.cards import Style
@@ -43,28 +46,28 @@ from ..widgets.choices import DIGITS
 from ..widgets.decision import DecisionArea
 from ..widgets.header import TableHeader
 from ..widgets.literal import literal
-from ..widgets.picker import Mode, Picker
+from ..widgets.picker import Mode, Outcome, Picker
 from ..widgets.seats import SeatsPanel
 from ..widgets.tablelog import TableLog
 from .table_coach import advice_for, advice_text, coach_refusal
-from .table_keys import TableKeys
+from .table_dialogs import last_trick_dialog, score_dialog
 from .table_layout import layout_for
 from .table_words import hand_tricks, waiting_words
 
 if TYPE_CHECKING:
     from engine.bots.coach import Advice
 
-THINKING_DELAY = 0.3
-"""Seconds before "X is thinking..." shows (a quick computer player shows nothing)."""
 BOLD = (RoleShown, SecretRole, HandScored, HandVoid, TimedOut)
 """Events whose line the log writes in bold: a role, a secret, a hand's verdict, a time-out."""
+NEWS = (HostBack, Away, Back, TimedOut)
+"""Events said in a toast too when the table is not the screen showing (a summary, a dialog)."""
 BELL_WAIT = 1.0
 """My turn comes after a wait longer than this (seconds since my last move, or since the table
 started waiting: the deal, the others' moves): the terminal bell rings, with the setting "bell"
 on, for a player in another window. A turn that follows my own move at once stays silent."""
 
 
-class TableScreen(TableKeys, Screen[None]):
+class TableScreen(Screen[None]):
     app = getters.app(Shell)
     CSS_PATH = "table.tcss"
     AUTO_FOCUS = None  # keys go to the screen; the target Input takes focus only when asked
@@ -84,26 +87,12 @@ class TableScreen(TableKeys, Screen[None]):
         Binding("escape", "cancel", show=False),
     ]
 
-    class Moved(Message):
-        """A seat moved (the worker's `moved`): the view and the new events; `seat` moves next."""
+    class Updated(Message):
+        """The table changed (posted by the controller, from its thread)."""
 
-        def __init__(self, view: SeatView, events: list[Event | Note], seat: int | None) -> None:
+        def __init__(self, update: TableUpdate) -> None:
             super().__init__()
-            self.view, self.events, self.seat = view, events, seat
-
-    class Finished(Message):
-        """The table stopped for me: my turn, the hand or the table over (`result`)."""
-
-        def __init__(self, view: SeatView, events: list[Event | Note], result: Result) -> None:
-            super().__init__()
-            self.view, self.events, self.result = view, events, result
-
-    class Failed(Message):
-        """The table raised: `text` says what."""
-
-        def __init__(self, text: str) -> None:
-            super().__init__()
-            self.text = text
+            self.update = update
 
     class Advised(Message):
         """The coach's advice (from its worker) for the view `view`."""
@@ -116,10 +105,11 @@ class TableScreen(TableKeys, Screen[None]):
         super().__init__(**kwargs)
         self.controller = controller
         self.style_ = style
-        self.view: SeatView | None = None  # the seat's view as last given: the state this screen shows
+        self.shown: TableUpdate | None = None  # the update drawn: the table as last given
+        self.held: TableUpdate | None = None  # what came while a hand's end was shown (taken after it)
+        self.between_hands = False  # a hand's verdict or summary is on top: updates wait in `held`
         self.decision = DecisionArea(style, id="decision")  # my hand, the picker, the prompt, the keys
-        self.thinking: int | None = None
-        self.thinking_since = 0.0
+        self.thinking_since = 0.0  # since when the seat moving now has been moving
         self.waiting_since = time.monotonic()  # since when the table goes on without me (BELL_WAIT)
         self.over = False
         self.notice = Notice()  # one line worth seeing now: the partner revealed, the monte shown
@@ -127,6 +117,11 @@ class TableScreen(TableKeys, Screen[None]):
         self.problems: list = []  # events naming a cheat or a time-out this hand
         self.decisions: list[tuple] = []  # this hand's (my view, my action), for the coach's review
         self.advising: SeatView | None = None  # the view the coach thinks about (None: it does not)
+
+    @property
+    def view(self) -> SeatView | None:
+        """The seat's view as last given (None before the first update)."""
+        return self.shown.view if self.shown is not None else None
 
     @property
     def picker(self) -> Picker | None:
@@ -153,77 +148,76 @@ class TableScreen(TableKeys, Screen[None]):
         self.decision.say(_("dealing by mental poker") + self.style_.ellipsis)
         # Time, not the table, moves the thinking mark and the clock: a timer redraws them.
         self.set_interval(0.25, self._tick)
-        self.advance()
+        self.controller.open(self._post)
+
+    def _post(self, update: TableUpdate) -> None:
+        """On the controller's thread: the update to this screen's queue."""
+        self.post_message(self.Updated(update))
 
     def on_unmount(self) -> None:
-        """Gone (the app closes, or the table ended): the worker waiting on the table stops waiting."""
-        self.controller.interrupt()
+        """Gone (the app closes, or the table ended): the controller posts no more."""
+        self.controller.close()
 
     def on_resize(self, event) -> None:
         """Another size: the table laid out for it (`table_layout`), the log's lines wrapped again."""
         self.paint()
 
-    # --- the worker ---------------------------------------------------------------
+    # --- what the table says --------------------------------------------------------
 
-    def advance(self, action=None) -> None:
-        if action is not None and self.view is not None and self.view.legal:
-            self.decisions.append((self.view, action))
-        self.waiting_since = time.monotonic()
-        self._show_picker(None)
-        self.run_worker(lambda: self._work(action), thread=True, exclusive=True, group="table")
+    def on_table_screen_updated(self, message: Updated) -> None:
+        self.take(message.update)
 
-    def _work(self, action) -> None:
-        """In the worker thread: the table goes on until it stops for me; what happens is posted."""
-        ctrl = self.controller
-
-        def moved(seat):
-            view, events = ctrl.snapshot()
-            self.post_message(self.Moved(view, events, seat))
-
-        try:
-            result = ctrl.advance(action, moved)
-        except Exception as error:  # shown, not raised: the UI stays up
-            self.post_message(self.Failed(f"{type(error).__name__}: {error}"))
+    def take(self, update: TableUpdate) -> None:
+        """The table as the controller gives it now: drawn, and what it asks of me asked (a hand's
+        end shown first: what comes meanwhile waits for it)."""
+        if self.between_hands:
+            self.held = update if self.held is None else merged(self.held, update)
+            self._toast(update)
             return
-        if result is Result.STOPPED:  # this screen is gone: nothing to show
+        self.show(update)
+        if update.failed is not None:
+            self.over = True
+            self.decision.say(literal(_("The table stopped: {why}").format(why=update.failed), "bold"))
+        elif update.hand_over or update.over:
+            self._hand_ended(update)
+        elif update.asked:
+            self._start_turn(update.view)
+        elif self.picker is not None:
+            self._show_picker(None)  # the decision was taken (here, or by the seat's computer player)
+
+    def _toast(self, update: TableUpdate) -> None:
+        """News while the table is not the screen showing: a toast says it (whatever is on top)."""
+        if self.app.screen is self:
             return
-        view, events = ctrl.snapshot()
-        self.post_message(self.Finished(view, events, result))
+        for event in update.events:
+            if isinstance(event, NEWS):
+                self.app.notify(self.words(event), markup=False)
+        if update.status and (self.shown is None or not self.shown.status):
+            self.app.notify(update.status, markup=False, severity="warning")
 
-    def on_table_screen_moved(self, message: Moved) -> None:
-        self.show(message.view, message.events, message.seat)
-
-    def on_table_screen_failed(self, message: Failed) -> None:
-        self.over = True
-        self.decision.say(literal(_("The table stopped: {why}").format(why=message.text), "bold"))
-
-    def on_table_screen_finished(self, message: Finished) -> None:
-        self.finished(message.view, message.events, message.result)
-
-    def finished(self, view, events, result: Result) -> None:
-        self.show(view, events, None)
-        if result is Result.TURN:
-            self._start_turn()
-            return
-        self.over = result is Result.OVER or self.controller.over
-        if self.controller.save_problem:
-            self.notice.say(self.controller.save_problem)
+    def _hand_ended(self, update: TableUpdate) -> None:
+        """A hand audited (its verdict, its summary), or the table over."""
+        view = update.view
+        self.over = update.over
+        if update.save_problem:
+            self.notice.say(update.save_problem)
             self.paint()
-        last = view.last_hand
+        last = view.last_hand if update.hand_over else None
         if last is None and not self.problems:
-            self.app.table_over() if self.over else self.advance()
+            self.app.table_over() if self.over else self.controller.go_on()
             return
         if last is not None and last.ok and last.result.redeal and not self.over and not self.problems:
             self._new_hand(_("Everybody passed: the cards are dealt again."), 1)
-            self.advance()
+            self.controller.go_on()
             return
         if self.controller.plays_itself and not self.over:
             # A computer player plays this seat: the table goes on without waiting for a key; the
             # hand's result and any problem are in the log already.
             self.problems = []
             self._new_hand()
-            self.advance()
+            self.controller.go_on()
             return
+        self.between_hands = True
         if self.problems or (last is not None and not last.ok):
             from .verdict import VerdictScreen
 
@@ -235,10 +229,11 @@ class TableScreen(TableKeys, Screen[None]):
         else:
             self._open_summary(view)
 
-    def _open_summary(self, view) -> None:
+    def _open_summary(self, view: SeatView) -> None:
         from .summary import SummaryScreen
 
-        played, decisions = hand_tricks(view, self.hand_view), self.decisions if self.controller.coach_allowed else []
+        coach = self.shown is not None and self.shown.coach_allowed
+        played, decisions = hand_tricks(view, self.hand_view), self.decisions if coach else []
         tricks = tuple(map(self.words, played))
         summary = SummaryScreen(view, self.style_, self.over, tricks, view.hand_scores, played, tuple(decisions))
         self.app.push_screen(summary, self._summary_closed)
@@ -246,15 +241,20 @@ class TableScreen(TableKeys, Screen[None]):
     def _summary_closed(self, _=None) -> None:
         if self.over:
             self.app.table_over()
-        else:
-            self._new_hand()
-            self.advance()
+            return
+        self._new_hand()
+        self.between_hands = False
+        self.controller.go_on()
+        held, self.held = self.held, None
+        if held is not None:
+            self.take(held)
 
     def _new_hand(self, notice: str = "", until: int | None = None) -> None:
         """A new hand begins on a clear log: the marks of the last one go."""
         self.query_one(TableLog).clear()
         self.notice.say(notice, until)
         self.decisions, self.hand_view = [], None
+        self.waiting_since = time.monotonic()
         self.paint()
 
     # --- showing ------------------------------------------------------------------
@@ -264,16 +264,17 @@ class TableScreen(TableKeys, Screen[None]):
         """My cards as shown now, in the order the keys number them."""
         return shown_hand(self.view) if self.view is not None and self.view.seat is not None else ()
 
-    def show(self, view, events, thinking) -> None:
-        """A new view of the table and the events since the last: the log gets their lines, the
-        notice its marks, and every widget is painted from the view."""
-        if thinking is not None and thinking != self.thinking:
+    def show(self, update: TableUpdate) -> None:
+        """A new update of the table: the log gets its events' lines, the notice their marks, and
+        every widget is painted from its view and marks."""
+        if update.moving != (self.shown.moving if self.shown is not None else None):
             self.thinking_since = time.monotonic()
-        self.view, self.thinking = view, thinking
+        self.shown = update
+        view = update.view
         if view.hand_number is not None:
             self.hand_view = view
         log = self.query_one(TableLog)
-        for event in events:
+        for event in update.events:
             self._note(event)
             log.add(literal(self.words(event), "bold" if isinstance(event, BOLD) else ""))
         self.paint()
@@ -290,30 +291,16 @@ class TableScreen(TableKeys, Screen[None]):
         if isinstance(event, PROBLEMS) and not (isinstance(event, HandVoid) and not event.culprits):
             self.problems.append(event)
 
-    def _thinking_shown(self) -> int | None:
-        """The computer player thinking, once it has thought long enough to say so (a person's
-        turn shows as their turn)."""
-        thinking = self.thinking
-        if thinking is None or thinking not in self.controller.computers():
-            return None
-        return thinking if time.monotonic() - self.thinking_since >= THINKING_DELAY else None
-
     def marks(self) -> Marks:
-        """The screen's own marks now: who thinks, who is away, the clock, the status, the notice."""
-        ctrl = self.controller
-        left = ctrl.deadline()
-        return Marks(
-            thinking=self._thinking_shown(),
-            away=frozenset(ctrl.away()),
-            clock=(left[0], max(0, int(left[1]))) if left else None,
-            status=ctrl.status or "",
-            notice=self.notice.text,
-            picker_draws_hand=self.picker is not None and self.picker.SHOWS_HAND,
-        )
+        """The marks of the update shown, with the screen's own (the notice, the picker)."""
+        if self.shown is None:
+            return Marks(notice=self.notice.text)
+        drawn = self.picker is not None and self.picker.SHOWS_HAND
+        return marks_of(self.shown, time.monotonic() - self.thinking_since, self.notice.text, drawn)
 
     def paint(self) -> None:
-        """Every widget from the view given, the screen's marks and the terminal's size: the one
-        place that shows the table."""
+        """Every widget from the update given, the screen's marks and the terminal's size: the
+        one place that shows the table."""
         layout = layout_for(self.size.width, self.size.height)
         self.set_class(layout.ring, "-ring")
         log = self.query_one(TableLog)
@@ -321,9 +308,9 @@ class TableScreen(TableKeys, Screen[None]):
             log.styles.width = layout.log_width
         seats = self.query_one(SeatsPanel)
         seats.ring = layout.face if layout.ring else None
-        if self.view is None:
+        if self.shown is None:
             return
-        frame = frame_of(self.view, self.marks())
+        frame = frame_of(self.shown.view, self.marks())
         header = self.query_one(TableHeader)
         header.view, header.hands = frame.view, self.controller.hands or 0
         seats.view, seats.away, seats.status = frame.view, frame.marks.away, frame.marks.status
@@ -331,19 +318,26 @@ class TableScreen(TableKeys, Screen[None]):
         notice = self.query_one("#notice", Static)
         notice.display = bool(frame.marks.notice)
         notice.update(literal(" " + frame.marks.notice, "bold"))
-        self.decision.paint(frame, self._waiting(frame), self.controller.coach_allowed, layout.face, layout.centre)
+        waiting = waiting_words(frame.view, frame.marks, self.style_.ellipsis)
+        self.decision.paint(frame, waiting, self.shown.coach_allowed, layout.face, layout.centre)
 
     def _tick(self) -> None:
         """Redraw what moves by itself: the thinking mark and a clock."""
-        if self.view is not None and self.app.screen is self and (self.thinking is not None or self.controller.ticking):
+        shown = self.shown
+        if shown is not None and self.app.screen is self and (shown.moving is not None or shown.deadline):
             self.paint()
 
-    def _start_turn(self) -> None:
-        """My turn: the picker for what is asked of me (and the bell, after a wait)."""
+    # --- my decisions -------------------------------------------------------------
+
+    def _start_turn(self, view: SeatView) -> None:
+        """My turn: the picker for what is asked of me (and the bell, after a wait). A picker that
+        shows this very decision already (an update that changed only a mark) is left as it is."""
+        picker = self.picker
+        if picker is not None and picker.view is not None and picker.view.legal == view.legal:
+            return
         if time.monotonic() - self.waiting_since > BELL_WAIT and self.app.settings.bell:
             self.app.bell()
-        assert self.view is not None  # a turn comes with the view that asks it
-        self._show_picker(self.decision.ask(self.view, self.hand))
+        self._show_picker(self.decision.ask(view, self.hand))
 
     def _show_picker(self, picker: Picker | None) -> None:
         """Show `picker` (None: the plain hand); the focus leaves a picker no longer shown."""
@@ -352,16 +346,74 @@ class TableScreen(TableKeys, Screen[None]):
             self.set_focus(None)
         self.paint()
 
-    def _waiting(self, frame: Frame) -> str:
-        return waiting_words(frame.view, frame.marks, self.style_.ellipsis)
+    def act(self, action) -> None:
+        """My decision, to the controller; the table goes on without me until it asks again."""
+        if self.view is not None and self.view.legal:
+            self.decisions.append((self.view, action))
+        self.waiting_since = time.monotonic()
+        self._show_picker(None)
+        self.controller.act(action)
 
-    # --- the coach ----------------------------------------------------------------
+    def _answer(self, outcome: Outcome) -> None:
+        """What came of a key or a click: an action to send, another picker to show, or
+        (None) the same picker, its prompt redrawn."""
+        if isinstance(outcome, Picker):
+            self._show_picker(outcome)
+        elif outcome is not None:
+            self.act(outcome)
+        else:
+            self.paint()
+
+    def _key(self, press: Callable[[Picker], Outcome], digit: bool = False) -> None:
+        if self.picker is not None:
+            self._answer(self.decision.key(press, digit))
+
+    def action_digit(self, d: int) -> None:
+        self._key(lambda picker: picker.digit(d), digit=True)
+
+    def action_move(self, step: int) -> None:
+        self._key(lambda picker: picker.move(step))
+
+    def action_move_row(self, step: int) -> None:
+        """Up and down: a suit in the call grid, else one step as left and right."""
+        self._key(lambda picker: picker.move_row(step))
+
+    def action_space(self) -> None:
+        self._key(lambda picker: picker.space())
+
+    def action_confirm(self) -> None:
+        self._key(lambda picker: picker.confirm())
+
+    def action_cancel(self) -> None:
+        if self.picker is not None:
+            self._answer(self.decision.cancel())
+
+    def on_picker_done(self, message: Picker.Done) -> None:
+        """A click in the picker showing, or a number entered."""
+        if message.picker is self.picker:
+            self._answer(message.outcome)
+
+    # --- the dialogs and the coach --------------------------------------------------
+
+    def action_last_trick(self) -> None:
+        self.app.push_screen(last_trick_dialog(self.view, self.style_))
+
+    def action_score(self) -> None:
+        if self.view is not None:
+            self.app.push_screen(score_dialog(self.view))
+
+    def action_help(self) -> None:
+        from .dialogs import InfoScreen, help_text
+
+        game = self.view.game if self.view else self.controller.game
+        self.app.push_screen(InfoScreen(_("Help"), help_text(game)))
 
     def action_coach(self) -> None:
         """`h`: what the hard player would do now, and what each choice is worth (computed in a
         worker thread; "thinking" meanwhile)."""
         view = self.view
-        refusal = coach_refusal(self.controller.coach_allowed, view, self.picker is not None)
+        allowed = self.shown is not None and self.shown.coach_allowed
+        refusal = coach_refusal(allowed, view, self.picker is not None)
         if refusal is not None:
             self._say(refusal)
         elif view is not None and self.advising is not view:
