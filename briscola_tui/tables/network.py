@@ -40,6 +40,7 @@ from ..net.commands import person_name
 from ..net.hosting import Hosting
 from ..net.reaching import ANOTHER_TABLE
 from ..notes import Note, Said
+from ..options import HostOptions
 from ..os_errors import os_error_words
 from ..render import render, seat_names
 from .controller import Lobby, TableUpdate
@@ -88,7 +89,7 @@ class NetTable:
         --retry time, or serves another table now (the app closes, saying why)."""
 
     @classmethod
-    def hosting_table(cls, args, identity: Identity) -> NetTable:
+    def hosting_table(cls, args: HostOptions, identity: Identity) -> NetTable:
         """Host the table `args` describe (the `briscola host` options) and take a seat at it."""
         from ..net.commands import prepare_host
 

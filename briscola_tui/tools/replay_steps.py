@@ -15,6 +15,7 @@ from ..language import _
 from ..os_errors import os_error_words
 
 if TYPE_CHECKING:
+    from engine.view import SeatView
     from protocol.events import Event
 
 STEP_ACTIONS = ("call", "raise")
@@ -27,7 +28,7 @@ class ReplayError(Exception):
 
 @dataclass
 class Step:
-    view: object  # the spectator's SeatView after this step
+    view: SeatView  # the spectator's, after this step
     lines: list[str] = field(default_factory=list)  # the events of this step, as text
     trick: tuple = ()  # (leader, cards, winner, points) of the trick this step took, if one
     failure: str = ""  # the entry refused here, if the transcript breaks

@@ -8,11 +8,14 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
+from textual import events
+from textual.color import Color
 from textual.filter import LineFilter
+from textual.screen import Screen
 
 from .. import language
 from ..files import settings as settings_module
@@ -42,7 +45,7 @@ class AsciiOnly(LineFilter):
     what Textual's widgets draw (a scroll bar's ends, a select's arrow, a check box), text from
     elsewhere (a seat's name: José is Jose, 陈 is ??)."""
 
-    def apply(self, segments: list[Segment], background) -> list[Segment]:
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         return [
             segment if segment.text.isascii() else Segment(ascii_text(segment.text), segment.style, segment.control)
             for segment in segments
@@ -67,7 +70,7 @@ class BriscolaApp(Shell):
         deal_seed: int | None = None,
         pace: float = PlayOptions.pace,
         settings: settings_module.Settings | None = None,
-        resume=None,
+        resume: Slot | None = None,
     ) -> None:
         """`play`: open straight into a table: {"game", "players", "hands", "options"};
         `resume`: open straight into the unfinished game kept in this `saved.Slot`.
@@ -117,12 +120,12 @@ class BriscolaApp(Shell):
 
             self.push_screen(HomeScreen())
 
-    def get_line_filters(self):
+    def get_line_filters(self) -> Sequence[LineFilter]:
         return [*super().get_line_filters(), self.ascii_only] if self.ascii_only.enabled else super().get_line_filters()
 
     # --- a terminal too small: the TooSmall screen on top until it is large enough -------------
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self.fit(event.size.width, event.size.height)
 
     def fit(self, width: int | None = None, height: int | None = None) -> None:
@@ -143,21 +146,21 @@ class BriscolaApp(Shell):
         if len(self.screen_stack) > 1 and isinstance(self.screen, TooSmall):
             super().pop_screen()
 
-    def push_screen(self, screen, *args, **kwargs):
+    def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
         """As App's, under TooSmall while the terminal is too small."""
         self._uncover()
         pushed = super().push_screen(screen, *args, **kwargs)
         self.fit()
         return pushed
 
-    def switch_screen(self, screen):
+    def switch_screen(self, screen: Screen[Any] | str) -> Any:
         """As App's: the screen under TooSmall is the one replaced."""
         self._uncover()
         switched = super().switch_screen(screen)
         self.fit()
         return switched
 
-    def pop_screen(self):
+    def pop_screen(self) -> Any:
         """As App's: the screen under TooSmall is the one popped."""
         self._uncover()
         popped = super().pop_screen()
@@ -277,7 +280,7 @@ class BriscolaApp(Shell):
             self.exit()
             return
 
-        def answered(yes):
+        def answered(yes: bool | None) -> None:
             if yes:
                 self.exit()
 

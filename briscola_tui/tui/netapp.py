@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from typing import Any
 
 from textual.message import Message
 
@@ -23,7 +24,7 @@ from .screens.lobby import open_lobby
 class NetworkApp(BriscolaApp):
     """The app opened by `briscola host`, `join` or `watch`: the lobby first, and out at the end."""
 
-    def __init__(self, table: NetTable, **kwargs) -> None:
+    def __init__(self, table: NetTable, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.table = table
         self.from_command = True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -74,7 +76,7 @@ class InfoScreen(ModalScreen):
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("escape,enter,space,q,question_mark,t,s,h", "close", show=False)]
 
-    def __init__(self, title: str, text: str, **kwargs) -> None:
+    def __init__(self, title: str, text: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title_, self.text = title, text
 
@@ -96,7 +98,7 @@ class ConfirmQuit(ModalScreen[bool]):
     FITS_ANY_TERMINAL = True  # shown over the app's TooSmall: ctrl+q there asks this
     BINDINGS = [Binding("y,ctrl+q", "answer(True)", show=False), Binding("n,escape,enter", "answer(False)", show=False)]
 
-    def __init__(self, kept: str, **kwargs) -> None:
+    def __init__(self, kept: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.kept = kept
 

@@ -4,6 +4,8 @@ network table (their forms: `netforms.py`), quit."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import getters, on
 from textual.app import ComposeResult
@@ -82,7 +84,7 @@ class HomeScreen(Screen[None]):
         Binding("c", "club", show=False),
     ]
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.menu = "home"
         self.saved: list[SavedGame] = []  # the unfinished games against the computer, newest first

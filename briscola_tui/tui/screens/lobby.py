@@ -9,7 +9,7 @@ a busy table cannot fill the screen's queue)."""
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.text import Text
 from textual import getters
@@ -102,7 +102,7 @@ class LobbyScreen(Screen[None]):
     class Changed(Message):
         """The table's lobby changed (posted from the network thread)."""
 
-    def __init__(self, controller: LobbyTable, style: Style, **kwargs) -> None:
+    def __init__(self, controller: LobbyTable, style: Style, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.controller = controller
         self.style_ = style

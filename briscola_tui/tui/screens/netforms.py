@@ -8,7 +8,7 @@ answer) shows in the lobby that follows."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual import getters, on
 from textual.app import ComposeResult
@@ -84,7 +84,7 @@ class NetForm(Screen[None]):
         return {ident: widget.value for ident, _, widget in self.made}
 
     @on(Input.Submitted)
-    def _entered(self, _event) -> None:
+    def _entered(self, _event: Input.Submitted) -> None:
         self.action_submit()
 
     def action_back(self) -> None:
@@ -111,7 +111,7 @@ class Tick(Checkbox):
 
     TICKED = "X"
 
-    def __init__(self, label: str, value: bool = False, **kwargs) -> None:
+    def __init__(self, label: str, value: bool = False, **kwargs: Any) -> None:
         super().__init__(label, value, **kwargs)
         self.BUTTON_INNER = self.TICKED if value else " "
 

@@ -5,6 +5,7 @@ each hand shows every hand as dealt."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import getters, on
@@ -23,6 +24,12 @@ from ...wording import TITLES, count
 from ..shell import Shell
 from ..widgets.choices import DIGITS, Choice, Choices
 from ..widgets.literal import literal
+
+if TYPE_CHECKING:
+    from engine.view import SeatView
+
+    from ...tools.replay_steps import Step
+    from ..widgets.cards import Style
 
 
 def fit(text: str, width: int, ellipsis: str) -> str:
@@ -129,7 +136,7 @@ class OpenReplay(Screen):
         self.app.pop_screen()
 
 
-def hand_text(v, seat: int, style) -> Text:
+def hand_text(v: SeatView, seat: int, style: Style) -> Text:
     """A seat's hand as a spectator sees it: the cards it has shown (open hands, the monte it
     took), face up, then a back for each card nobody but the seat has seen."""
     known = v.known_hands[seat] if seat < len(v.known_hands) else ()
@@ -143,7 +150,7 @@ def hand_text(v, seat: int, style) -> Text:
     return out
 
 
-def step_text(steps, k: int, style) -> Text:
+def step_text(steps: list[Step], k: int, style: Style) -> Text:
     """What step `k` shows: each seat with its hand as a spectator saw it (the cards shown face
     up, a back for each hidden one) and the card it put on the trick, what happened, the audit."""
     from .summary import summary_text
@@ -190,7 +197,7 @@ def step_text(steps, k: int, style) -> Text:
     return out
 
 
-def header(v, style, k: int, steps: int) -> str:
+def header(v: SeatView, style: Style, k: int, steps: int) -> str:
     """The viewer's first line: the game, the hand, the step, trump and the called card."""
     parts = [TITLES.get(v.game, v.game or _("table"))]
     if v.hand_number is not None:
@@ -220,7 +227,7 @@ class ReplayScreen(Screen):
         Binding("escape,q", "back", show=False),
     ]
 
-    def __init__(self, name: str, steps, **kwargs) -> None:
+    def __init__(self, name: str, steps: list[Step], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.name_, self.steps, self.k = name, steps, 0
 

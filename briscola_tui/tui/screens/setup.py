@@ -6,6 +6,7 @@ change the row under the cursor; Enter starts."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual import getters, on
@@ -159,7 +160,9 @@ class SetupScreen(RowsScreen):
         Binding("question_mark", "help", show=False),
     ]
 
-    def __init__(self, game: str = PlayOptions.game, players: int | None = None, level: str = Settings.level, **kwargs):
+    def __init__(
+        self, game: str = PlayOptions.game, players: int | None = None, level: str = Settings.level, **kwargs: Any
+    ):
         super().__init__(**kwargs)
         self.rows = rows_for(game, players, level, None, {})
 

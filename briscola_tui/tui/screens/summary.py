@@ -5,7 +5,7 @@ Calabresella), the score change and the series table. Enter goes on."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -182,7 +182,7 @@ class SummaryScreen(Screen):
         history: Sequence[HandScore] = (),
         played: Sequence[TrickTaken] = (),
         decisions: Sequence[tuple[SeatView, Action]] = (),
-        **kwargs,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.view, self.style_, self.final = view, style, final

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual import getters
+from textual import events, getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from engine.cards import Card
+from engine.state import Action
 from engine.view import SeatView
 from protocol.events import (
     PROBLEMS,
@@ -101,7 +102,7 @@ class TableScreen(Screen[None]):
             super().__init__()
             self.view, self.advice = view, advice
 
-    def __init__(self, controller: TableController, style: Style, **kwargs) -> None:
+    def __init__(self, controller: TableController, style: Style, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.controller = controller
         self.style_ = style
@@ -158,7 +159,7 @@ class TableScreen(Screen[None]):
         """Gone (the app closes, or the table ended): the controller posts no more."""
         self.controller.close()
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         """Another size: the table laid out for it (`table_layout`), the log's lines wrapped again."""
         self.paint()
 
@@ -238,7 +239,7 @@ class TableScreen(Screen[None]):
         summary = SummaryScreen(view, self.style_, self.over, tricks, view.hand_scores, played, tuple(decisions))
         self.app.push_screen(summary, self._summary_closed)
 
-    def _summary_closed(self, _=None) -> None:
+    def _summary_closed(self, _: object = None) -> None:
         if self.over:
             self.app.table_over()
             return
@@ -279,7 +280,7 @@ class TableScreen(Screen[None]):
             log.add(literal(self.words(event), "bold" if isinstance(event, BOLD) else ""))
         self.paint()
 
-    def words(self, event) -> str:
+    def words(self, event: Event | Note) -> str:
         """An event (or a note of the app's) as this screen writes it: its cards and suits, seats by name."""
         return render(event, self.style_, self.view.names if self.view else ())
 
@@ -346,7 +347,7 @@ class TableScreen(Screen[None]):
             self.set_focus(None)
         self.paint()
 
-    def act(self, action) -> None:
+    def act(self, action: Action) -> None:
         """My decision, to the controller; the table goes on without me until it asks again."""
         if self.view is not None and self.view.legal:
             self.decisions.append((self.view, action))

@@ -4,6 +4,9 @@ again (`BriscolaApp.fit`). Keys other than ctrl+q do nothing meanwhile: no card 
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
@@ -23,7 +26,7 @@ class TooSmall(Screen):
     TooSmall > Static { width: auto; max-width: 100%; height: auto; text-style: bold; }
     """
 
-    def __init__(self, times: str = "x", **kwargs) -> None:
+    def __init__(self, times: str = "x", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.times = times
 
@@ -33,7 +36,7 @@ class TooSmall(Screen):
     def on_mount(self) -> None:
         self.show(self.app.size.width, self.app.size.height)
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self.show(event.size.width, event.size.height)
 
     def show(self, width: int, height: int) -> None:

@@ -3,6 +3,9 @@ stops: who, why, and what it means for the hand. Enter goes on."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -10,10 +13,12 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from engine.view import SeatView
 from protocol.audit import ABSENT
-from protocol.events import HandVoid, TimedOut
+from protocol.events import Event, HandVoid, TimedOut
 
 from ...language import N_, _
+from ...notes import Note
 from ...render import render, render_hand
 from ..widgets.cards import Style
 from ..widgets.literal import literal
@@ -29,7 +34,7 @@ MEANING = {
 """What each kind of problem means (translated with `_` where shown)."""
 
 
-def problem_lines(view, problems, style: Style) -> list[tuple[str, str]]:
+def problem_lines(view: SeatView, problems: Sequence[Event | Note], style: Style) -> list[tuple[str, str]]:
     """(what happened, what it means) for each problem, and for a void hand."""
     names = view.names
     out = []
@@ -48,7 +53,7 @@ class VerdictScreen(ModalScreen):
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("enter,space,escape", "close", show=False)]
 
-    def __init__(self, view, problems, style: Style, **kwargs) -> None:
+    def __init__(self, view: SeatView, problems: Sequence[Event | Note], style: Style, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.view, self.problems, self.style_ = view, tuple(problems), style
 

@@ -5,6 +5,8 @@ the card under the cursor."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.app import ComposeResult
 
@@ -22,7 +24,7 @@ from .picker import Mode, Outcome, Picker, phase_title
 class GridPicker(Picker):
     MODE = Mode.GRID
 
-    def __init__(self, style: Style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs: Any) -> None:
         super().__init__(style, **kwargs)
         self.calls: dict = {}  # the card: the action that calls it
 

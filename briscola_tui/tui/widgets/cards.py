@@ -11,6 +11,7 @@ from functools import lru_cache
 from rich.cells import get_character_cell_size
 
 from engine.cards import SUIT_GLYPHS, SUIT_NAMES, Card
+from engine.state import Action
 
 from ...engine_words import action_words, suit_word
 from ...games import presentation
@@ -185,5 +186,5 @@ class Style:
     def cards(self, cards: Iterable[Card | None]) -> str:
         return " ".join(self.card(c) for c in cards)
 
-    def action(self, action, names=()) -> str:
+    def action(self, action: Action, names: tuple[str, ...] = ()) -> str:
         return action_words(action, self.card)

@@ -6,10 +6,13 @@ as the arrows step), never down one column and then the next."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
+from textual.geometry import Size
 
 from engine.state import Action
 from engine.text import visible
@@ -44,7 +47,7 @@ class Choices(Pickable):
     class Clicked(Pickable.Clicked):
         pass
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.items: list[Choice] = []
         self.cursor = 0
@@ -53,7 +56,7 @@ class Choices(Pickable):
         self.columns_max = 3
         self.page_size_max = PAGE  # more than nine: the rest are reached with the arrows
 
-    def show(self, items, cursor: int = 0, first: int = 1, title: str = "") -> None:
+    def show(self, items: Iterable[Choice], cursor: int = 0, first: int = 1, title: str = "") -> None:
         self.items, self.cursor, self.first, self.title = list(items), cursor, first, title
         self.display = bool(items)
         self.refresh(layout=True)
@@ -96,7 +99,7 @@ class Choices(Pickable):
         rows = -(-len(shown) // columns)
         return columns, rows, cell
 
-    def get_content_height(self, container, viewport, width) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         _, rows, _ = self._layout(width or 80)
         return rows + (1 if self.title else 0) + (1 if self.pages > 1 else 0)
 

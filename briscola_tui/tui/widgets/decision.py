@@ -5,6 +5,7 @@ and paints it from its frame; a decision taken comes back as a `Decided` message
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -28,7 +29,7 @@ from .play import PlayPicker
 class DecisionArea(Vertical):
     DEFAULT_CSS = "DecisionArea { height: auto; }"
 
-    def __init__(self, style: Style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.style_ = style
         self.picker: Picker | None = None  # the decision asked of me (None: the table goes on)

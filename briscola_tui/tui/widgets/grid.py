@@ -5,8 +5,10 @@ click calls. Cards that may not be called are dimmed."""
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 from rich.text import Text
+from textual.geometry import Size
 
 from engine.cards import Card
 
@@ -23,7 +25,7 @@ class CardGrid(Pickable):
     class Clicked(Pickable.Clicked):
         pass
 
-    def __init__(self, style: Style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.style_ = style
         self.cells: list[Card] = []
@@ -43,7 +45,7 @@ class CardGrid(Pickable):
     def hide(self) -> None:
         self.display = False
 
-    def get_content_height(self, container, viewport, width) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(SUIT_ORDER) + (1 if self.title else 0)
 
     def render(self) -> Text:

@@ -5,7 +5,13 @@ widget's width (at 80 columns: SMALL, up to 8 cards); more go two rows, compact.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from rich.text import Text
+from textual.geometry import Size
+
+from engine.cards import Card
 
 from ...language import _
 from .cards import Style
@@ -32,7 +38,7 @@ class Hand(Pickable):
     class Clicked(Pickable.Clicked):
         pass
 
-    def __init__(self, style: Style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.style_ = style
         self.cards: tuple = ()
@@ -42,11 +48,17 @@ class Hand(Pickable):
         self.most: Face = SMALL  # the largest face the table's layout allows (`table_layout`)
         self.centre: int | None = None  # the column the row of cards centres on (None: the middle)
 
-    def show(self, cards, playable=(), cursor: int | None = None, chosen=()) -> None:
+    def show(
+        self,
+        cards: Iterable[Card],
+        playable: Iterable[Card] = (),
+        cursor: int | None = None,
+        chosen: Iterable[int] = (),
+    ) -> None:
         self.cards, self.playable, self.cursor, self.chosen = tuple(cards), set(playable), cursor, set(chosen)
         self.refresh()
 
-    def _style(self, i: int, card) -> str:
+    def _style(self, i: int, card: Card) -> str:
         style = ""
         if self.playable and card not in self.playable:
             style = "dim"
@@ -74,7 +86,7 @@ class Hand(Pickable):
         room = self.size.width if width is None else width
         return largest(room, self.most.height, len(self.cards), self.most, number_width(len(self.cards)) + GAP)
 
-    def get_content_height(self, container, viewport, width) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         face = self.face(width)
         return face.height + 1 if face is not None and self.cards else 4
 

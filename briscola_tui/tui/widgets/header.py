@@ -10,6 +10,8 @@ wide, its items shorten in steps (trump loses its suit's name, then names are cu
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.content import Content
 from textual.reactive import reactive
@@ -48,7 +50,7 @@ class TableHeader(Widget):
     hands = reactive(0)
     """Hands the table was asked for (0: no limit)."""
 
-    def __init__(self, style: Style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.style_ = style
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -137,7 +137,7 @@ class LanTables(Vertical):
             super().__init__()
             self.plate, self.seconds = plate, seconds
 
-    def __init__(self, sources: Sources | None = None, wait: float = FIND_SECONDS, **kwargs) -> None:
+    def __init__(self, sources: Sources | None = None, wait: float = FIND_SECONDS, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.sources = sources
         self.wait = wait
@@ -200,7 +200,7 @@ class LanTables(Vertical):
     def _waited(self) -> None:
         self._note(waited=True)
 
-    def _note(self, **changes) -> None:
+    def _note(self, **changes: Any) -> None:
         self.listening = replace(self.listening, **changes)
         self._draw()
 

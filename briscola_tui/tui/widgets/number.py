@@ -4,6 +4,8 @@ range is refused, and said), Escape goes back to the options."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -18,7 +20,7 @@ from .picker import Mode, Outcome, Picker
 class NumberPicker(Picker):
     MODE = Mode.TARGET
 
-    def __init__(self, style: Style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs: Any) -> None:
         super().__init__(style, **kwargs)
         self.back: Picker | None = None  # the options it was opened from
         self.group = Choice("")  # the bid: its targets, and the action for each

@@ -7,6 +7,8 @@ marked "(two rule)", and one line under the list says what the rule is."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
@@ -77,7 +79,7 @@ def choices_of(view: SeatView, style: Style) -> list[Choice]:
 class OptionsPicker(Picker):
     MODE = Mode.CHOOSE
 
-    def __init__(self, style: Style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs: Any) -> None:
         super().__init__(style, **kwargs)
         self.items: list[Choice] = []
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
@@ -17,7 +18,7 @@ class Pickable(Widget):
     def index_at(self, x: int, y: int) -> int | None:  # pragma: no cover - each widget has its own
         raise NotImplementedError
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         i = self.index_at(event.x, event.y)
         if i is not None:
             self.post_message(self.Clicked(i))

@@ -17,7 +17,7 @@ the cursor is on number 1 already and the prompt shows the digit typed."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.containers import Vertical
@@ -112,7 +112,7 @@ class Picker(Vertical):
             super().__init__()
             self.picker, self.outcome = picker, outcome
 
-    def __init__(self, style: Style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.style_ = style
         self.view: SeatView | None = None

@@ -5,6 +5,8 @@ go on from the cards'), Enter plays the card under the cursor; a click selects a
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.app import ComposeResult
 
@@ -26,7 +28,7 @@ class PlayPicker(Picker):
     MODE = Mode.CARD
     SHOWS_HAND = True
 
-    def __init__(self, style: Style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs: Any) -> None:
         super().__init__(style, **kwargs)
         self.playable: list = []
         self.items: list[Choice] = []  # the other actions ("or:")

@@ -11,6 +11,7 @@ cards as boxes (`widgets.ring`), when they fit the panel. Names and the status
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from rich.text import Text
 from textual.content import Content
@@ -103,7 +104,7 @@ class SeatsPanel(Widget):
     """The seats around the trick, with cards up to this face (`screens.table_layout`); None: one
     line a seat (the 80x24 table; also when the ring does not fit the panel)."""
 
-    def __init__(self, style: Style, **kwargs) -> None:
+    def __init__(self, style: Style, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.style_ = style
 

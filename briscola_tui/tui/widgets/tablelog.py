@@ -5,8 +5,10 @@ mid-hand re-wraps every line, not only the next ones)."""
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.widgets import RichLog
 
 MAX_LINES = 2000
@@ -16,7 +18,7 @@ MAX_LINES = 2000
 class TableLog(RichLog):
     """A RichLog that keeps its lines (rich Text, literal) and wraps them again on a resize."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(wrap=True, markup=False, min_width=16, **kwargs)
         self.can_focus = False
         self.kept: deque[Text] = deque(maxlen=MAX_LINES)  # the lines written since the last clear, unwrapped
@@ -32,7 +34,7 @@ class TableLog(RichLog):
         super().clear()
         return self
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         width = self.scrollable_content_region.width
         if not self._size_known or self._deferred_renders:
             return  # the first size: RichLog writes the lines it deferred itself
