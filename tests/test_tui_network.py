@@ -516,6 +516,41 @@ async def test_a_time_limit_shows_a_clock_on_the_seat_that_owes(children, home):
 
 
 @pytest.mark.slow
+async def test_a_seat_gone_and_back_is_said_at_once_over_a_dialog(children, home):
+    # The table is pushed: whatever is on top of it (here the help), a seat going away and coming
+    # back is said within a second, in a toast, with no key pressed.
+    table = Table(children, "briscola", players=2)
+    bo = table.join("Bo", human=lambda child, line: None)  # a person who never plays a card
+    net = joining(table.address)
+    app = NetworkApp(net, ascii=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await lobby_then_table(app, pilot)
+            screen = table_of(app)
+            await wait_for(
+                pilot, lambda: screen.view is not None and screen.view.table_phase == "play", "the play", HAND_WAIT
+            )
+            await pilot.press("question_mark")
+            await wait_for(pilot, lambda: app.screen is not screen, "the help on top", WAIT)
+
+            def toasts() -> list[str]:
+                return [str(n.message) for n in app._notifications]
+
+            bo.proc.kill()
+            await wait_for(pilot, lambda: "Bo is away (no connection)" in toasts(), "a toast: Bo away", WAIT)
+            assert app.screen is not screen  # nothing was closed for it
+            table.restart(bo)
+            await wait_for(pilot, lambda: "Bo is back" in toasts(), "a toast: Bo back", WAIT)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is screen, "the table again", WAIT)
+            assert not screen.shown.away  # the table beneath was drawn all along
+            await pilot.press("ctrl+q", "y")
+            await wait_for(pilot, lambda: not app.is_running, "the app to leave", WAIT)
+    finally:
+        net.stop()
+
+
+@pytest.mark.slow
 async def test_a_seat_whose_player_is_gone_shows_as_away_until_it_is_back(children, home):
     table = Table(children, "briscola", players=2)
     bo = table.join("Bo", human=lambda child, line: None)  # a person who never plays a card

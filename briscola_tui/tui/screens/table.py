@@ -171,9 +171,9 @@ class TableScreen(Screen[None]):
     def take(self, update: TableUpdate) -> None:
         """The table as the controller gives it now: drawn, and what it asks of me asked (a hand's
         end shown first: what comes meanwhile waits for it)."""
+        self._toast(update)
         if self.between_hands:
             self.held = update if self.held is None else merged(self.held, update)
-            self._toast(update)
             return
         self.show(update)
         if update.failed is not None:
@@ -193,7 +193,8 @@ class TableScreen(Screen[None]):
         for event in update.events:
             if isinstance(event, NEWS):
                 self.app.notify(self.words(event), markup=False)
-        if update.status and (self.shown is None or not self.shown.status):
+        before = self.held or self.shown  # the last update taken, drawn or held
+        if update.status and (before is None or not before.status):
             self.app.notify(update.status, markup=False, severity="warning")
 
     def _hand_ended(self, update: TableUpdate) -> None:
