@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..cards import (
     ALL_CARDS,
@@ -17,6 +17,7 @@ from ..cards import (
 from ..deal import Deal, DealPlan, packets
 from ..facts import Placed, Result
 from ..game import Game
+from ..rng import Rng
 from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, State, play_actions
 from . import GAMES
 from .briscola_facts import BriscolaObservation, BriscolaResult, result_from_json
@@ -196,7 +197,7 @@ class BriscolaState(State):
             actions.append(Action(seat, "declare"))
         return actions
 
-    def random_legal(self, rng) -> Action:
+    def random_legal(self, rng: Rng) -> Action:
         """As `State.random_legal`; with neither option that adds an action
         (trump exchange, black hand) a card is drawn straight from the hand."""
         seat = self.turn
@@ -256,14 +257,15 @@ class BriscolaState(State):
             return [(("card", self.exchange_card.index), "faceup"), (("faceup",), action.seat)]
         return super().card_moves(action)
 
-    def peeks(self, plan) -> list[int]:
+    def peeks(self, plan: DealPlan) -> list[int]:
         """Open hands: after each draw, everyone sees the new top of the stock."""
         if not self.game.options["open_hands"] or self.turn != CHANCE:
             return []
         top = self.drawn + self.n
         return [plan.stock[top]] if top < len(plan.stock) else []
 
-    def see_peeked(self, plan, public_card) -> None:
+    def see_peeked(self, plan: DealPlan, public_card: Callable[[int], Card | None]) -> None:
+
         if not self.game.options["open_hands"]:
             return
         for slot in range(self.drawn, len(plan.stock)):

@@ -10,6 +10,7 @@ from ..cards import ALL_CARDS, BRISCOLA_ORDER, BRISCOLA_POINTS, RANKS, SUITS, Ca
 from ..deal import Deal, DealPlan, packets
 from ..facts import NO_RESULT, REDEAL, Placed, PlayView, Result, Role, Roles, Side
 from ..game import Game
+from ..rng import Rng
 from ..state import PLAYS, TERMINAL, Action, Claim, IllegalAction, Refusal, State, play_actions
 from ..tricks import played_by
 from . import GAMES
@@ -359,7 +360,7 @@ class ChiamataState(State):
             return [calls[c.index] for c in self._callable() if self._call_ok(c) is None]
         return play_actions(seat, self.hands[seat])
 
-    def random_legal(self, rng) -> Action:
+    def random_legal(self, rng: Rng) -> Action:
         """As `State.random_legal`; in play a card is drawn straight from the hand,
         in the auction a choice from the table of them."""
         seat = self.turn
