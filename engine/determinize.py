@@ -51,7 +51,8 @@ from .cards import Card
 from .deal import Deal
 from .reading import DISCARD, ENTER, OUT, REHIDE, Inconsistent, Reading, read, restrictions
 from .rng import Shuffler
-from .state import CHANCE, PUBLIC, Action, IllegalAction, Need, State
+from .state import CHANCE, Action, IllegalAction, Need, State
+from .view import as_seen
 
 __all__ = [
     "Determinizer",
@@ -332,20 +333,6 @@ def _knows_the_same(a: State, b: State) -> bool:
     if (a.turn, a.phase, a.trick, a.tricks, a.unknown) != (b.turn, b.phase, b.trick, b.tricks, b.unknown):
         return False
     return all(Counter(x) == Counter(y) for x, y in zip(a.hands, b.hands))
-
-
-def as_seen(action: Action, need: Need | None, seat: int | None) -> Action:
-    """`action` as `seat` receives it: chance cards only where `need.audiences`
-    names it or PUBLIC, other seats' discards face down (docs/rules.md)."""
-    if action.seat == CHANCE:
-        if not action.cards:
-            return action
-        assert need is not None  # a chance event with cards is seen as its need says
-        cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
-        return Action(CHANCE, action.kind, cards=cards)
-    if action.kind == "discard" and action.seat != seat:
-        return Action(action.seat, "discard", cards=(None,) * len(action.cards))
-    return action
 
 
 def _check_same_point(probe: State, state: State) -> None:

@@ -35,11 +35,12 @@ from dataclasses import dataclass
 from random import Random
 
 from ..deal import Deal
-from ..determinize import Determinizer, Inconsistent, as_seen, state_of
+from ..determinize import Determinizer, Inconsistent, state_of
 from ..games.briscola import BriscolaState
 from ..games.calabresella import CalabresellaState
 from ..games.chiamata import ChiamataState
 from ..state import CHANCE, TERMINAL, Action, Rules, State
+from ..view import as_seen
 from . import StateView, hard
 from .narrowing import WIDE, discard_candidates, thin_bids, thin_calls
 from .playout import NORMAL_PLAYOUT

@@ -25,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from random import Random
 
-from ..determinize import Determinizer, Sample, as_seen, fingerprint
+from ..determinize import Determinizer, Sample, fingerprint
 from ..state import CHANCE, Action, Need, State
+from ..view import as_seen
 from . import normal
 from .stateview import Player, StateView
 

@@ -15,8 +15,9 @@ from random import Random
 from types import ModuleType
 from typing import Final, Literal, Protocol
 
-from ..determinize import Determinizer, as_seen
+from ..determinize import Determinizer
 from ..state import CHANCE, TERMINAL, Action, State
+from ..view import as_seen
 from . import briscola2, fast_briscola
 from .inference import Inference
 from .narrowing import available, root_candidates

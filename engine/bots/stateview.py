@@ -10,8 +10,8 @@ from random import Random
 from typing import Protocol
 
 from ..deal import Deal
-from ..determinize import as_seen
 from ..state import CHANCE, Action, Rules, State
+from ..view import as_seen
 
 
 class View(Protocol):
