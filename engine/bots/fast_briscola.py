@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import cast
 
 from ..cards import SUITS, Card
-from ..games.briscola import BriscolaState, _three_player_awards, _two_side_awards
+from ..games.briscola import BriscolaState
+from ..games.briscola_score import three_player_awards, two_side_awards
 from ..state import CHANCE, State
 from .endgame import answers
 from .fast_trumps import best_of, choose, indices
@@ -102,10 +103,10 @@ def score(state: BriscolaState, captured: list[int]) -> list[int]:
     """The hand's score per seat (`BriscolaState._finish`, no black hand)."""
     n = state.n
     if n == 3:
-        return _three_player_awards(captured)[0]
+        return three_player_awards(captured)[0]
     sides = state.game.sides()
     totals = [sum(captured[s] for s in side) for side in sides]
-    awards = _two_side_awards(totals, state.game.options["scoring"])[0]
+    awards = two_side_awards(totals, state.game.options["scoring"])[0]
     out = [0] * n
     for i, members in enumerate(sides):
         for seat in members:

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..games.briscola import Briscola
-from ..games.briscola import _two_side_awards as two_side_awards
 from ..games.briscola_facts import BriscolaResult
+from ..games.briscola_score import two_side_awards
 from ..games.calabresella import Calabresella
 from ..games.chiamata import Chiamata
 from ..state import Rules, State
