@@ -7,12 +7,16 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from . import language
 from .cli_parser import build_parser
 from .language import _
 from .options import HostOptions, JoinOptions, NetOptions, WatchOptions
 from .os_errors import os_error_words
+
+if TYPE_CHECKING:  # (the client is imported only when it runs: the command line starts fast)
+    from .tui.app import BriscolaApp
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -243,7 +247,7 @@ def _play(args: argparse.Namespace) -> int:
     return app.return_code or 0  # 1 when the app died of an error
 
 
-def _say_farewell(app) -> None:
+def _say_farewell(app: BriscolaApp) -> None:
     """After the app: the last game against the computer's scores, or how to take it up again."""
     from .tables.offline import farewell
 

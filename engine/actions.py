@@ -7,6 +7,7 @@ for the many modules that import them from there).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Literal
 
@@ -205,7 +206,7 @@ def play_action(seat: int, card: Card) -> Action:
     return PLAYS[seat][card.index]
 
 
-def play_actions(seat: int, cards) -> list[Action]:
+def play_actions(seat: int, cards: Iterable[Card]) -> list[Action]:
     """The (shared, immutable) actions of `seat` playing each of `cards`."""
     row = PLAYS[seat]
     return [row[c.index] for c in cards]

@@ -11,6 +11,7 @@ from math import factorial
 
 from .cards import Card
 from .reading import Inconsistent
+from .rng import Shuffler
 
 _FACTORIALS = [factorial(i) for i in range(41)]
 
@@ -68,7 +69,7 @@ class Assignment:
         self._memo[key] = total
         return total
 
-    def sample(self, rng) -> list[list[Card]]:
+    def sample(self, rng: Shuffler) -> list[list[Card]]:
         """Cards per place (lists the caller may reorder)."""
         out = [list(cards) for cards in self.fixed]
         caps = self.caps

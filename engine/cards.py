@@ -8,6 +8,8 @@ the wire and the deck cipher; everything else uses the card itself.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 SUITS = ("D", "H", "S", "C")
 """Suit letters in index order: Denari/diamonds, Coppe/hearts, Spade/spades, Bastoni/clubs."""
 
@@ -48,10 +50,11 @@ class Card:
         object.__setattr__(card, "_text", rank + suit)
         return card
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("Card is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Card], tuple[str, str]]:
+
         return (Card, (self.rank, self.suit))
 
     @staticmethod

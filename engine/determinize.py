@@ -42,13 +42,17 @@ and `shuffle` (a `random.Random`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from .assignment import Assignment
 from .cards import Card
 from .deal import Deal
 from .reading import DISCARD, ENTER, OUT, REHIDE, Inconsistent, Reading, read, restrictions
-from .state import CHANCE, PUBLIC, Action, IllegalAction, State
+from .rng import Shuffler
+from .state import CHANCE, Action, IllegalAction, Need, State
+from .view import as_seen
 
 __all__ = [
     "Determinizer",
@@ -66,7 +70,16 @@ __all__ = [
 # --- the public API ---------------------------------------------------------
 
 
-def state_of(view) -> State:
+class HoldsState(Protocol):
+    """A seat's view object as determinization reads it: its `state`, a fresh copy of
+    the seat's engine view, or None between hands (`engine.view.SeatView`,
+    `engine.bots.StateView`)."""
+
+    @property
+    def state(self) -> State | None: ...
+
+
+def state_of(view: HoldsState | State) -> State:
     """The engine State of a view object (anything with `.state`) or a State."""
     state = view if isinstance(view, State) else view.state
     if state is None:
@@ -74,7 +87,7 @@ def state_of(view) -> State:
     return state
 
 
-def determinize(view, rng) -> State:
+def determinize(view: HoldsState | State, rng: Shuffler) -> State:
     """A full state consistent with `view`, sampled uniformly (see the module doc).
 
     `view` is a seat's view object (with `.state`) or an engine State view
@@ -84,11 +97,11 @@ def determinize(view, rng) -> State:
     return determinizer(view).sample(rng)
 
 
-_CACHE: dict[int, tuple[object, tuple | None, Determinizer]] = {}
+_CACHE: dict[int, tuple[HoldsState | State, tuple | None, Determinizer]] = {}
 _CACHE_SIZE = 16
 
 
-def determinizer(view) -> Determinizer:
+def determinizer(view: HoldsState | State) -> Determinizer:
     """The `Determinizer` of a view, cached for the last few views.
 
     A view object (anything with `.state`) is taken as a snapshot and known
@@ -129,7 +142,7 @@ class Sample:
 class Determinizer:
     """What one view knows, ready to sample full states from it many times."""
 
-    def __init__(self, view):
+    def __init__(self, view: HoldsState | State):
         state = state_of(view)
         self.state = state
         self.game = state.game
@@ -149,11 +162,11 @@ class Determinizer:
 
     # --- sampling -----------------------------------------------------------
 
-    def sample(self, rng) -> State:
+    def sample(self, rng: Shuffler) -> State:
         """A full state at the view's point of the hand."""
         return self.replay(self.sample_deal(rng))
 
-    def sample_deal(self, rng, parts: list[list[Card]] | None = None) -> Sample:
+    def sample_deal(self, rng: Shuffler, parts: list[list[Card]] | None = None) -> Sample:
         """A full deal consistent with the view, and the hidden discards
         (`parts`: the unseen cards per hidden place, drawn by another sampler)."""
         if parts is None:
@@ -170,7 +183,9 @@ class Determinizer:
         discards = {t: tuple(sorted(parts[self.index[("discard", t)]])) for t in self.hidden_discards}
         return Sample(self.plan.deal(deck), discards)
 
-    def replay(self, sample: Sample, seen: State | None = None, watch=None) -> State:
+    def replay(
+        self, sample: Sample, seen: State | None = None, watch: Callable[[int, Action, Need | None], None] | None = None
+    ) -> State:
         """The view's history played on a sampled deal, hidden parts filled in.
 
         With `seen` (a view of the viewer's seat of that deal), the same
@@ -320,19 +335,6 @@ def _knows_the_same(a: State, b: State) -> bool:
     return all(Counter(x) == Counter(y) for x, y in zip(a.hands, b.hands))
 
 
-def as_seen(action: Action, need, seat: int | None) -> Action:
-    """`action` as `seat` receives it: chance cards only where `need.audiences`
-    names it or PUBLIC, other seats' discards face down (docs/rules.md)."""
-    if action.seat == CHANCE:
-        if not action.cards:
-            return action
-        cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
-        return Action(CHANCE, action.kind, cards=cards)
-    if action.kind == "discard" and action.seat != seat:
-        return Action(action.seat, "discard", cards=(None,) * len(action.cards))
-    return action
-
-
 def _check_same_point(probe: State, state: State) -> None:
     """The probe replayed the history to where the view is."""
     if (probe.turn, probe.phase, probe.trick, probe.tricks) != (state.turn, state.phase, state.trick, state.tricks):
@@ -382,7 +384,14 @@ def _faceup_candidates(state: State) -> list[Card | None]:
 # --- rebuilding the past ----------------------------------------------------
 
 
-def _bind(events: list, parts: list, index: dict, remainder: list, deck: list, rng) -> None:
+def _bind(
+    events: list[tuple],
+    parts: list[list[Card]],
+    index: dict[tuple, int],
+    remainder: list[Card],
+    deck: list[Card | None],
+    rng: Shuffler,
+) -> None:
     """Put a seat's cards into its hidden deal positions, in history order.
 
     A card shown at some moment goes to a position the seat had received by
@@ -420,8 +429,9 @@ def _bind(events: list, parts: list, index: dict, remainder: list, deck: list, r
 class _FirstChoice:
     """A random source that always takes the first option (the engine may not import random)."""
 
-    def randrange(self, n: int) -> int:
+    def randrange(self, stop: int, /) -> int:
+
         return 0
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, x: MutableSequence[Any], /) -> None:
         return None

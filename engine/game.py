@@ -76,7 +76,7 @@ class Game:
                 )
         return options
 
-    def _choice(self, name: str, value):
+    def _choice(self, name: str, value: object) -> object:
         allowed = self.OPTIONS[name]
         for candidate in allowed:
             # JSON gives "2" or 2, true or "true": accept the obvious spellings.
@@ -87,7 +87,8 @@ class Game:
             "option {name} must be one of {shown}, not {given}", name=name, shown=shown, given=repr(value)
         )
 
-    def _whole(self, name: str, value) -> int:
+    def _whole(self, name: str, value: object) -> int:
+
         _, low, high = self.INT_OPTIONS[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise OptionError(

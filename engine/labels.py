@@ -32,12 +32,12 @@ legal discard), or says why the action is not legal now.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from .cards import BRISCOLA_ORDER, SUIT_GLYPHS, Card
 from .coded import CodedError
 from .games.calabresella import CONTRACTS, RAISES
-from .state import CHANCE, TERMINAL, Action, ActionKind, IllegalAction, Refusal
+from .state import CHANCE, TERMINAL, Action, ActionKind, IllegalAction, Refusal, State
 
 __all__ = ["LabelError", "label", "labels", "parse"]
 
@@ -93,11 +93,11 @@ _GLYPHS = str.maketrans({glyph: suit for suit, glyph in SUIT_GLYPHS.items()})
 # --- writing ------------------------------------------------------------------
 
 
-def _card_text(card) -> str:
+def _card_text(card: Card | None) -> str:
     return "??" if card is None else str(card)
 
 
-def _sorted(cards) -> list:
+def _sorted(cards: Iterable[Card | None]) -> list[Card | None]:
     """Cards in `Card` order, unknown (None) ones last."""
     return sorted(cards, key=lambda c: 40 if c is None else c.index)
 
@@ -132,7 +132,7 @@ def label(action: Action, card: Callable[[Card | None], str] = _card_text) -> st
     raise LabelError("no label for an action of kind {kind}", kind=repr(kind))
 
 
-def labels(state) -> list[str]:
+def labels(state: State) -> list[str]:
     """The labels of `state.legal_actions()`: kinds in the order the game lists
     them, cards by suit then rank, discards and takes by size then cards."""
     actions = state.legal_actions()
@@ -140,7 +140,7 @@ def labels(state) -> list[str]:
     for action in actions:
         kinds.setdefault(action.kind, len(kinds))
 
-    def key(item):
+    def key(item: tuple[int, Action]) -> tuple[int, int, tuple[int, ...]]:
         position, action = item
         if action.kind in CARDS_KINDS:
             return kinds[action.kind], len(action.cards), _indices(action.cards)
@@ -151,14 +151,14 @@ def labels(state) -> list[str]:
     return [label(a) for _, a in sorted(enumerate(actions), key=key)]
 
 
-def _indices(cards) -> tuple:
+def _indices(cards: Iterable[Card | None]) -> tuple[int, ...]:
     return tuple(40 if c is None else c.index for c in _sorted(cards))
 
 
 # --- reading ------------------------------------------------------------------
 
 
-def parse(text: str, seat: int, state=None) -> Action:
+def parse(text: str, seat: int, state: State | None = None) -> Action:
     """The action of `seat` that `text` names; with `state`, the legal action it names.
 
     Raises `LabelError` for text that is not an action, and, given a state,
@@ -266,7 +266,7 @@ def _key(action: Action) -> tuple:
     )
 
 
-def _resolve(action: Action, state) -> Action:
+def _resolve(action: Action, state: State) -> Action:
     turn = state.current_player()
     if turn != action.seat:
         if turn == TERMINAL:
@@ -282,18 +282,18 @@ def _resolve(action: Action, state) -> Action:
         state.clone().apply(action)
     except IllegalAction as error:
         refusal = error.refusal or Refusal("rule", str(error))
-    legal = labels(state)
-    shown = ", ".join(legal[:SHOWN])
-    more = ", ... ({n} in all)" if len(legal) > SHOWN else ""
+    named = labels(state)
+    shown = ", ".join(named[:SHOWN])
+    more = ", ... ({n} in all)" if len(named) > SHOWN else ""
     if refusal is None:
         template = "'{label}' is not a legal action now; legal: {legal}" + more
-        raise LabelError(template, label=label(action), legal=shown, n=len(legal))
+        raise LabelError(template, label=label(action), legal=shown, n=len(named))
     refused = LabelError(
         "'{label}' is not a legal action now ({why}); legal: {legal}" + more,
         label=label(action),
         why=refusal.text,
         legal=shown,
-        n=len(legal),
+        n=len(named),
     )
     refused.refusal = refusal
     raise refused

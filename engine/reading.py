@@ -9,10 +9,11 @@ them into the places each unseen card may be in now.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .cards import Card
-from .deal import Deal
+from .deal import Deal, DealPlan
 from .state import CHANCE, Action, IllegalAction, State
 
 
@@ -50,7 +51,7 @@ class Reading:
     """History index of a face-down discard the view did not see -> its seat."""
 
 
-def hidden_deal(plan, faceup: Card | None) -> Deal:
+def hidden_deal(plan: DealPlan, faceup: Card | None) -> Deal:
     return Deal(
         hands=[[None] * len(h) for h in plan.hands],
         stock=[None] * len(plan.stock),
@@ -59,7 +60,7 @@ def hidden_deal(plan, faceup: Card | None) -> Deal:
     )
 
 
-def read(state: State, plan, faceup: Card | None) -> Reading:
+def read(state: State, plan: DealPlan, faceup: Card | None) -> Reading:
     """Replay the view's history on a probe where every hand is hidden."""
     game = state.game
     probe = game.new_hand(state.dealer, hidden_deal(plan, faceup), viewer=state.viewer)
@@ -71,7 +72,9 @@ def read(state: State, plan, faceup: Card | None) -> Reading:
         rehidden=[set() for _ in range(n)],
     )
     if faceup is not None:
+        assert plan.faceup is not None  # a hand with a face-up card deals it from a position
         reading.known[plan.faceup] = faceup
+
     for t, action in enumerate(state.history):
         if action.seat == CHANCE:
             read_chance(reading, plan, action)
@@ -85,7 +88,7 @@ def read(state: State, plan, faceup: Card | None) -> Reading:
     return reading
 
 
-def read_chance(reading: Reading, plan, action: Action) -> None:
+def read_chance(reading: Reading, plan: DealPlan, action: Action) -> None:
     probe = reading.probe
     if action.kind == "handover":
         if action.holder is not None:
@@ -107,7 +110,7 @@ def read_chance(reading: Reading, plan, action: Action) -> None:
             raise Inconsistent(f"{action}: a card everyone sees arrived face down")
 
 
-def deck_position(plan, slot: tuple) -> int:
+def deck_position(plan: DealPlan, slot: tuple) -> int:
     """The deck position of a chance slot as `Need.slots` names it."""
     if slot[0] == "stock":
         return plan.stock[slot[1]]
@@ -138,7 +141,7 @@ def read_move(reading: Reading, t: int, action: Action) -> None:
     shows(reading, seat, probe.shown_cards(action))
 
 
-def shows(reading: Reading, seat: int, cards) -> None:
+def shows(reading: Reading, seat: int, cards: Iterable[Card | None]) -> None:
     """`seat` shows `cards` from its hand: those the probe did not know leave hidden cards."""
     hand = reading.probe.hands[seat]
     for card in cards:
@@ -166,7 +169,7 @@ def restrictions(reading: Reading, places: list, unseen: list[Card], index: dict
         keys = [("hand", seat)] + [("discard", t) for t, s in reading.hidden_discards.items() if s == seat]
         return {index[k] for k in keys if k in index}
 
-    def limit(card: Card, keep=None, drop=None) -> None:
+    def limit(card: Card, keep: set[int] | None = None, drop: set[int] | None = None) -> None:
         if card not in unseen_set:
             return
         now = allowed.get(card, everywhere)

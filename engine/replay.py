@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 from .cards import Card
 from .coded import CodedError
 from .deal import Deal
-from .game import OptionError
+from .game import Game, OptionError
 from .games import GAMES, make
 from .state import CHANCE, Action, IllegalAction, Outcome, Refusal, State
 
@@ -43,7 +44,7 @@ def resolve_chance(state: State) -> None:
         state.apply(state.chance_outcome())
 
 
-def run_hand(game, dealer: int, deal: Deal, actions: list[Action]) -> State:
+def run_hand(game: Game, dealer: int, deal: Deal, actions: list[Action]) -> State:
     """Play `actions` from a fully known deal; ActionError names the first illegal one."""
     state = game.new_hand(dealer, deal)
     for index, action in enumerate(actions):
@@ -74,20 +75,20 @@ def outcome_json(outcome: Outcome) -> dict:
 # --- reading the JSON -------------------------------------------------------
 
 
-def _card(value, where: str) -> Card:
+def _card(value: Any, where: str) -> Card:  # (parsed JSON: Card.parse refuses anything but a card's name)
     try:
         return Card.parse(value)
     except ValueError as error:
         raise ReplayInputError("{where}: {error}", where=where, error=str(error)) from None
 
 
-def _cards(value, where: str) -> list[Card]:
+def _cards(value: object, where: str) -> list[Card]:
     if not isinstance(value, list):
         raise ReplayInputError("{where}: expected a list of cards", where=where)
     return [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
-def _seat_int(value, where: str) -> int:
+def _seat_int(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ReplayInputError("{where}: expected a whole number, not {given}", where=where, given=repr(value))
     return value
@@ -109,7 +110,7 @@ def _action_fields() -> dict[str, tuple[str, ...]]:
 ACTION_FIELDS = _action_fields()
 
 
-def action_from_json(data, index: int) -> Action:
+def action_from_json(data: object, index: int) -> Action:
     where = f"actions[{index}]"
     if not isinstance(data, dict):
         raise ReplayInputError("{where}: expected an object", where=where)
@@ -167,7 +168,7 @@ def action_to_json(action: Action) -> dict:
     return data
 
 
-def read_replay(data) -> tuple:
+def read_replay(data: object) -> tuple[Game, int, Deal, list[Action]]:
     """Check a parsed replay document; return (game, dealer, deal, actions)."""
     if not isinstance(data, dict):
         raise ReplayInputError("a replay is a JSON object")
@@ -192,7 +193,7 @@ def read_replay(data) -> tuple:
     return game, dealer, deal, actions
 
 
-def _read_deal(data, game) -> Deal:
+def _read_deal(data: object, game: Game) -> Deal:
     if not isinstance(data, dict):
         raise ReplayInputError("{where}: expected an object", where="deal")
     extra = sorted(set(data) - {"hands", *game.DEAL_KEYS})
@@ -215,7 +216,7 @@ def _read_deal(data, game) -> Deal:
     return deal
 
 
-def replay(data) -> dict:
+def replay(data: object) -> dict:
     """Replay a parsed JSON document; return the outcome as JSON-ready data.
 
     Raises ReplayInputError for a bad document and ActionError for an
@@ -225,7 +226,7 @@ def replay(data) -> dict:
     return outcome_json(run_hand(game, dealer, deal, actions).outcome())
 
 
-def parse_text(text: str):
+def parse_text(text: str) -> Any:  # (any JSON document)
     """The JSON document in `text`; ReplayInputError (where it stops) when it is not JSON."""
     try:
         return json.loads(text)

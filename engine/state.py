@@ -50,6 +50,7 @@ from .cards import ALL_CARDS, Card
 from .cloning import clone_function
 from .deal import Deal, DealPlan
 from .facts import NO_PLACED, NO_RESULT, Observation, Placed, Result, Role, Roles
+from .rng import Rng
 
 __all__ = [
     "Action",
@@ -127,7 +128,7 @@ class State:
     """The handler of a play in the play phase, the action of every trick: `apply` calls it
     straight away (the computer players' playouts apply little else)."""
 
-    def __init_subclass__(cls, **kwargs) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls._DISPATCH = {
             (phase, kind): getattr(cls, cls.HANDLERS[kind])
@@ -223,7 +224,7 @@ class State:
         self._clone_extra(state)
         return state
 
-    def random_legal(self, rng) -> Action:
+    def random_legal(self, rng: Rng) -> Action:
         """One action of `legal_actions()`, each equally likely, drawn with
         `rng` (a `random.Random`): what a bot's random playout calls.
 
@@ -301,12 +302,12 @@ class State:
         """Where the called card goes when it is handed over."""
         return None
 
-    def peeks(self, plan) -> list[int]:
+    def peeks(self, plan: DealPlan) -> list[int]:
         """Deck positions every seat sees, though they stay where they are, once
         the chance event this state waits for is dealt (Briscola open hands)."""
         return []
 
-    def see_peeked(self, plan, public_card) -> None:
+    def see_peeked(self, plan: DealPlan, public_card: Callable[[int], Card | None]) -> None:
         """Learn the peeked cards (`public_card(position)`: the card if open to all)."""
 
     def chance_outcome(self) -> Action:  # pragma: no cover - abstract
@@ -405,7 +406,7 @@ class State:
 
     # --- tricks -------------------------------------------------------------
 
-    def _close_trick(self, strength, trump, points) -> int:
+    def _close_trick(self, strength: tuple[int, ...], trump: str | None, points: tuple[int, ...]) -> int:
         """Score the complete trick on the table and return its winner.
 
         `engine.tricks.trick_winner` and `trick_value` in one pass (this runs

@@ -70,7 +70,8 @@ _NOT_IN_NAMES = (
 )
 
 
-def _class(ranges) -> re.Pattern:
+def _class(ranges: tuple[tuple[int, int, str], ...]) -> re.Pattern:
+
     return re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b, _ in ranges) + "]")
 
 

@@ -6,6 +6,10 @@ other seat's hidden card. `state` gives a fresh copy of the seat's engine
 view (the same hidden-card state the rules run on), for a computer player
 that wants to simulate; changing that copy changes nothing at the table.
 The table session builds one with `TableSession.seat_view()`.
+
+`as_seen(action, need, seat)` is an action as one seat receives it: what keeps a
+seat's engine view in step with the table (the computer players' simulations, the
+determinization's replay).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from .cards import Card
 from .deal import Deal
 from .facts import Result, Roles, Side
 from .games import GAMES
-from .state import Action, State, Trick
+from .state import CHANCE, PUBLIC, Action, Need, State, Trick
 
 
 class Named(Protocol):
@@ -99,6 +103,20 @@ class SeatView:
     @property
     def my_turn(self) -> bool:
         return bool(self.legal)
+
+
+def as_seen(action: Action, need: Need | None, seat: int | None) -> Action:
+    """`action` as `seat` receives it: chance cards only where `need.audiences`
+    names it or PUBLIC, other seats' discards face down (docs/rules.md)."""
+    if action.seat == CHANCE:
+        if not action.cards:
+            return action
+        assert need is not None  # a chance event with cards is seen as its need says
+        cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
+        return Action(CHANCE, action.kind, cards=cards)
+    if action.kind == "discard" and action.seat != seat:
+        return Action(action.seat, "discard", cards=(None,) * len(action.cards))
+    return action
 
 
 def hand_fields(state: State, seat: int | None) -> dict:

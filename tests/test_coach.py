@@ -20,9 +20,9 @@ import pytest
 from engine.bots import coach, hard
 from engine.bots.playout import NORMAL_PLAYOUT
 from engine.cards import BRISCOLA_POINTS
-from engine.determinize import as_seen
 from engine.games import make
 from engine.state import CHANCE
+from engine.view import as_seen
 
 SMALL = hard.make_player(iterations=40, seconds=None, steps=None)
 """A small hard player: the tests check the coach, not hard's strength."""

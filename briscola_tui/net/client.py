@@ -327,7 +327,9 @@ class Client:
                 self._act(await think(self.options.player, session.seat_view(), self.rng))
                 continue
             if session.my_turn():
-                offered = labels(session.seat_view().state)
+                state = session.seat_view().state
+                assert state is not None  # (its turn: a hand in progress)
+                offered = labels(state)
                 if offered != self._asked:  # not again after a reconnection: one answer per question
                     self.person.prompt(offered)
                     self._asked = offered

@@ -28,15 +28,14 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from random import Random
-from typing import Any
 
 from engine import bots
-from engine.bots import View
+from engine.bots import Player, View
 from engine.state import Action
+from engine.view import SeatView
 
 IN_A_PROCESS = frozenset({"hard"})
 """The levels that search: they think in the worker process."""
@@ -50,8 +49,7 @@ def level_of(player: object) -> str | None:
     return next((name for name, known in bots.PLAYERS.items() if known is player), None)
 
 
-async def think(player: Callable[..., Action], view: Any, rng: Random) -> Action:
-    # (`view`: a SeatView, which engine.bots.View describes but for its optional seat and state)
+async def think(player: Player, view: SeatView, rng: Random) -> Action:
     """`player(view, rng)` without blocking the event loop (see the module doc)."""
     level = level_of(player)
     if level not in IN_A_PROCESS:

@@ -25,9 +25,10 @@ import random
 from dataclasses import dataclass
 
 from engine.state import Action
+from engine.view import SeatView
 from protocol.errors import ProtocolError
 from protocol.identity import Identity
-from protocol.local import LocalTable
+from protocol.local import LocalTable, Player
 from protocol.messages import Join
 from protocol.session import TableSession
 from protocol.transcript import Entry
@@ -62,13 +63,18 @@ from .play_cheats import (
 # --- cheating hosts -------------------------------------------------------------------
 
 
-class ForkingTable(LocalTable):
-    """A host that shows seat 0 the first hand's commits in one order and every other node in another."""
+class CheatingHost(LocalTable):
+    """A table whose host cheats once; `cheated` says whether it has had its chance."""
 
     cheated = False
+
+
+class ForkingTable(CheatingHost):
+    """A host that shows seat 0 the first hand's commits in one order and every other node in another."""
+
     forked: TableSession | None = None  # seat 0's session, once the host has forked the history
 
-    def _order_or_fork(self, connection, signed: bytes) -> None:
+    def _order_or_fork(self, connection: object, signed: bytes) -> None:
         host = self.host.session
         if self.cheated or host.phase != "commit" or len(self.queue) + 1 < host.players:
             return super().order(connection, signed)
@@ -99,7 +105,7 @@ class ForkingTable(LocalTable):
         except ProtocolError as error:  # recorded like any refusal (as `LocalTable.deliver` does)
             self.failures.append((node, error))
 
-    def order(self, connection, signed: bytes) -> None:
+    def order(self, connection: object, signed: bytes) -> None:
         if self.forked is not None and connection == 0:
             # The host relays seat 0's next message to the others, to keep the fork going:
             # it echoes a head they never saw, and they name the host.
@@ -111,11 +117,10 @@ class ForkingTable(LocalTable):
         return self._order_or_fork(connection, signed)
 
 
-class HijackTable(LocalTable):
+class HijackTable(CheatingHost):
     """A host that seats a puppet key in seat `victim` before its player's join arrives."""
 
     victim = 1
-    cheated = False
 
     def start(self) -> None:
         self.broadcast(self.host.open())
@@ -136,8 +141,8 @@ class HijackTable(LocalTable):
 class Cheat:
     """One kind of cheat: who commits it, where it can happen, how it is caught."""
 
-    session: type | None  # the cheating seat's class (None: the host cheats)
-    table: type = LocalTable
+    session: type[Cheater] | None  # the cheating seat's class (None: the host cheats)
+    table: type[LocalTable] = LocalTable
     games: tuple[str, ...] = ("briscola", "chiamata", "calabresella")
     seat: int | None = None  # a seat the cheat needs (the first to shuffle)
     short_deck: bool = False  # needs a game that leaves some cards out
@@ -181,7 +186,7 @@ CHEATS: dict[str, Cheat] = {
 }
 
 
-def cheat_chooser(kind: str, cheater: Cheater, fallback):
+def cheat_chooser(kind: str, cheater: Cheater, fallback: Player) -> Player:
     """The player a cheating seat plays with: its cheat where the player picks it."""
     if kind == "false-denial":
         return lambda view, rng: next((a for a in view.legal if a.kind == "pass"), None) or fallback(view, rng)
@@ -190,7 +195,7 @@ def cheat_chooser(kind: str, cheater: Cheater, fallback):
         return lambda view, rng: rule(view) or fallback(view, rng)
     if kind == "two-rule":
 
-        def choose(view, rng):
+        def choose(view: SeatView, rng: random.Random) -> Action:
             if view.phase == "auction" and not cheater.cheated:
                 # The 2, or after another seat's 2 the lowest "2 with a target".
                 twos = [a for a in view.legal if a.kind == "bid" and a.rank == "2"]
@@ -198,7 +203,7 @@ def cheat_chooser(kind: str, cheater: Cheater, fallback):
                     return min(twos, key=lambda a: a.target or 0)
             if view.phase == "call" and not cheater.cheated:
                 card = two_rule_call(view.hand)
-                if card is not None:
+                if card is not None and view.seat is not None:  # (a player's view has its seat)
                     cheater.cheated = True
                     return Action(view.seat, "call", card)
             return fallback(view, rng)
@@ -207,7 +212,7 @@ def cheat_chooser(kind: str, cheater: Cheater, fallback):
     return fallback
 
 
-def honest_chooser(kind: str, seed: int):
+def honest_chooser(kind: str, seed: int) -> Player:
     """How the honest computer players play beside a cheat: they pass most
     auctions (so a cheater's bid can win), except beside a false denial,
     where they bid a Chiamo and call a card at random (so the cheater, a
@@ -216,7 +221,7 @@ def honest_chooser(kind: str, seed: int):
         return shy_chooser(seed)
     rng = random.Random(seed)
 
-    def choose(view, _rng):
+    def choose(view: SeatView, _rng: random.Random) -> Action:
         if view.phase == "auction":
             chiamo = [a for a in view.legal if a.kind == "bid" and a.contract == "chiamo"]
             return chiamo[0] if chiamo else next(a for a in view.legal if a.kind == "pass")
@@ -225,11 +230,11 @@ def honest_chooser(kind: str, seed: int):
     return choose
 
 
-def shy_chooser(seed: int):
+def shy_chooser(seed: int) -> Player:
     """A random player that passes most auctions (so a cheater's bid can win)."""
     rng = random.Random(seed)
 
-    def choose(view, _rng):
+    def choose(view: SeatView, _rng: random.Random) -> Action:
         passes = [a for a in view.legal if a.kind == "pass"]
         if passes and rng.random() < 0.9:
             return passes[0]

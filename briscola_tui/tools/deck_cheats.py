@@ -17,7 +17,7 @@ from engine.state import PUBLIC
 from protocol import deck as mp
 from protocol.codec import encode
 from protocol.identity import seal
-from protocol.messages import Commit, Reveal, Shares, Shuffle
+from protocol.messages import CoinReveal, Commit, Reveal, Shares, Shuffle
 from protocol.session import TableSession
 from protocol.wire import scalar_bytes, seal_aad
 
@@ -193,7 +193,7 @@ class BadReveal(Cheater):
 class BadCoin(Cheater):
     """Reveals a coin value other than the one it committed to."""
 
-    def make_coin_reveal(self):
+    def make_coin_reveal(self) -> CoinReveal:
         self.cheated = True
         return type(super().make_coin_reveal())(bytes(32))
 

@@ -14,6 +14,7 @@ name. The catalogue is in cheaters.py.
 from __future__ import annotations
 
 import secrets as _secrets
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
 
 from engine.cards import Card
@@ -21,6 +22,7 @@ from engine.deal import Deal
 from engine.games.calabresella import CalabresellaState
 from engine.games.chiamata import ChiamataState
 from engine.state import Action, Refusal, State
+from engine.view import SeatView
 from protocol import statements
 from protocol.events import Update
 from protocol.messages import Act, Handover, Reveal
@@ -120,18 +122,20 @@ def proof_for(session: TableSession, position: int) -> tuple:
     return session.cards.proof(position)
 
 
-def forced_act(session: TableSession, action: Action, proofs=(), positions=()) -> bytes:
+def forced_act(
+    session: TableSession, action: Action, proofs: Iterable[tuple] = (), positions: Iterable[int] = ()
+) -> bytes:
     """Sign an Act the seat's own view would refuse (no local check), as the seat's next message."""
     assert session.hand is not None  # (an act is a hand's)
     message = Act(session.hand.number, action_to_wire(action), tuple(proofs), tuple(positions))
     return session.sign_step(message)
 
 
-def off_suit(cheater: Cheater):
+def off_suit(cheater: Cheater) -> Callable[[SeatView], Action | None]:
     """A rule for `cheater`'s player: play off suit once while holding the suit led."""
 
-    def rule(view) -> Action | None:
-        if not view.trick or cheater.cheated or view.phase != "play":
+    def rule(view: SeatView) -> Action | None:
+        if view.seat is None or not view.trick or cheater.cheated or view.phase != "play":
             return None
         led = view.trick[0].suit
         if any(c.suit == led for c in view.hand):
@@ -144,7 +148,7 @@ def off_suit(cheater: Cheater):
     return rule
 
 
-def two_rule_call(hand) -> Card | None:
+def two_rule_call(hand: Collection[Card]) -> Card | None:
     """The lowest card of a suit whose 2 `hand` lacks, and which it does not hold."""
     for suit in "DHSC":
         if Card("2", suit) not in hand:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TextIO
 
 from engine.replay import ActionError, ReplayInputError, parse_text, replay
 
@@ -17,7 +18,7 @@ from ..render import refusal
 PROG = "briscola replay"
 
 
-def replay_file(path: str, out, err) -> int:
+def replay_file(path: str, out: TextIO, err: TextIO) -> int:
     """Replay the file at `path` ('-': standard input): 0 and the outcome on `out`; 1 for a file
     that cannot be read or is no valid replay, 2 for an illegal action (one line on `err`)."""
     try:
@@ -43,6 +44,6 @@ def replay_file(path: str, out, err) -> int:
     return 0
 
 
-def _say(err, line: str, status: int) -> int:
+def _say(err: TextIO, line: str, status: int) -> int:
     print(f"{PROG}: {line}", file=err)
     return status

@@ -19,26 +19,40 @@ of 12") goes to standard error.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO, TypedDict, Unpack
 
-from engine.bots import coach
+from engine.bots import Player, View, coach
+from engine.determinize import state_of
 
 from ..engine_words import action_words, protocol_error_words
 from ..language import _
 from ..os_errors import os_error_words
-from ..render import worth
+from ..render import CardStyle, worth
 from ..wording import listing
 
 if TYPE_CHECKING:
+    from engine.bots import StateView
+    from engine.cards import Card
     from engine.deal import Deal
     from engine.game import Game
     from engine.state import Action
+    from protocol.identity import Identity
     from protocol.records import HandRecord
+    from protocol.store import SeatStore
 
 PROG = "briscola review"
 OK, UNREADABLE, USAGE = 0, 1, 2
+
+
+class Budget(TypedDict, total=False):
+    """What a review may be given beside its decisions (`coach.review`'s; a test's is quicker)."""
+
+    samples: int
+    budget: int
+    player: Player
 
 
 class ReviewError(Exception):
@@ -105,7 +119,7 @@ def audited_hands(path: str | os.PathLike) -> Stored:
             for _entry, seat, kind, msg in record.moves:
                 if kind != "act":
                     continue
-                cards = ()
+                cards: tuple[Card | None, ...] = ()
                 if msg.action[0] == "discard":
                     cards = tuple(_card_at(game, record.dealer, deck, p) for p in msg.positions)
                 actions.append(action_from_wire(seat, msg.action, cards))
@@ -117,7 +131,7 @@ def audited_hands(path: str | os.PathLike) -> Stored:
     return Stored(session.game, loaded.table_id, entries, out, played, keys)
 
 
-def local_secrets(path: str | os.PathLike, stored: Stored, seat: int):
+def local_secrets(path: str | os.PathLike, stored: Stored, seat: int) -> tuple[Identity, SeatStore] | None:
     """The secrets of `seat` kept on this machine for the transcript at `path`: (its
     identity, an in-memory copy of its store; the review never writes to either), or
     None. Looked for: what `briscola join` keeps (the user's `identity.key` and
@@ -152,7 +166,9 @@ def local_secrets(path: str | os.PathLike, stored: Stored, seat: int):
     return None
 
 
-def own_decisions(entries: list[bytes], seat: int, secrets) -> dict[int, list]:
+def own_decisions(
+    entries: list[bytes], seat: int, secrets: tuple[Identity, SeatStore]
+) -> dict[int, list[tuple[StateView, Action]]]:
     """Each hand's decisions of `seat` as the seat saw them, rebuilt by the seat's own
     session reading the transcript with its secrets (`secrets`: its identity and
     store, `local_secrets`): hand number -> [(view, action)]. What the session would
@@ -163,7 +179,7 @@ def own_decisions(entries: list[bytes], seat: int, secrets) -> dict[int, list]:
 
     identity, store = secrets
     session = TableSession(seat, identity, store=store)
-    out: dict[int, list] = {}
+    out: dict[int, list[tuple[StateView, Action]]] = {}
     before, number = None, None
     for data in entries:
         try:
@@ -185,7 +201,7 @@ def own_decisions(entries: list[bytes], seat: int, secrets) -> dict[int, list]:
     return out
 
 
-def _card_at(game, dealer: int, deal, position: int):
+def _card_at(game: Game, dealer: int, deal: Deal, position: int) -> Card | None:
     """The card dealt at deck `position` (a Calabresella discard names its cards by position)."""
     plan = game.plan(dealer)
     for seat, positions in enumerate(plan.hands):
@@ -197,15 +213,15 @@ def _card_at(game, dealer: int, deal, position: int):
     return deal.faceup
 
 
-def _words(action, style, would: bool = False) -> str:
+def _words(action: Action, style: CardStyle | None, would: bool = False) -> str:
     return action_words(action, style.card if style is not None else _card_text, would=would)
 
 
-def _card_text(card) -> str:
+def _card_text(card: Card | None) -> str:
     return "??" if card is None else str(card)
 
 
-def hand_lines(result: coach.Review, style=None) -> list[str]:
+def hand_lines(result: coach.Review, style: CardStyle | None = None) -> list[str]:
     """A review in words: one line per decision found, or a line saying there is none."""
     unit = result.unit
     if not result.findings:
@@ -227,7 +243,7 @@ def hand_lines(result: coach.Review, style=None) -> list[str]:
     return lines
 
 
-def advice_lines(advice: coach.Advice, style=None) -> list[str]:
+def advice_lines(advice: coach.Advice, style: CardStyle | None = None) -> list[str]:
     """The coach's advice in words: hard's move, then each choice compared with its side's
     expected points, its chance of winning the hand and its difference to hard's move."""
     unit = _("thirds") if advice.unit == "third" else _("points")
@@ -246,7 +262,7 @@ def advice_lines(advice: coach.Advice, style=None) -> list[str]:
     return lines
 
 
-def margin_lines(advice: coach.Advice, style=None) -> list[str]:
+def margin_lines(advice: coach.Advice, style: CardStyle | None = None) -> list[str]:
     """What the table shows beside hard's move: the choices that scored higher on these deals,
     said in words, so that a higher number below does not puzzle. Within the margin (as the
     review judges one: `coach.MARGIN` and `coach.MARGIN_SE` standard errors), they are about
@@ -264,14 +280,23 @@ def margin_lines(advice: coach.Advice, style=None) -> list[str]:
     return lines
 
 
-def _card_or_words(action, style) -> str:
+def _card_or_words(action: Action, style: CardStyle | None) -> str:
     """A choice as a list names it: a card played by the card alone ("K♥"), any other in words."""
     if action.kind == "play" and action.card is not None:
         return style.card(action.card) if style is not None else str(action.card)
     return _words(action, style)
 
 
-def review_hand(decisions, number: int, s: int, audited: bool, out, err, seed: int, **budget) -> None:
+def review_hand(
+    decisions: Sequence[tuple[View, Action]],
+    number: int,
+    s: int,
+    audited: bool,
+    out: TextIO,
+    err: TextIO,
+    seed: int,
+    **budget: Unpack[Budget],
+) -> None:
     """Review hand `number` for seat `s`: its progress on `err`, each finding on `out` as
     soon as it is found (the first comes long before the end)."""
 
@@ -281,7 +306,7 @@ def review_hand(decisions, number: int, s: int, audited: bool, out, err, seed: i
 
     def found(finding: coach.Finding) -> None:
         err.write("\r\x1b[K" if err.isatty() else "\n")
-        unit = coach.unit_of(decisions[0][0].state)
+        unit = coach.unit_of(state_of(decisions[0][0]))
         for line in hand_lines(coach.Review(s, 0, (finding,), unit)):
             print("  " + line, file=out)
         out.flush()
@@ -298,7 +323,9 @@ def review_hand(decisions, number: int, s: int, audited: bool, out, err, seed: i
     out.flush()
 
 
-def review_file(path, seat: int | None, out, err, seed: int = 0, **budget) -> int:
+def review_file(
+    path: str | os.PathLike, seat: int | None, out: TextIO, err: TextIO, seed: int = 0, **budget: Unpack[Budget]
+) -> int:
     """Review the transcript at `path` for `seat` (None: every seat); the exit status."""
     try:
         stored = audited_hands(path)

@@ -4,19 +4,21 @@ through the full protocol — one of them cheating, if asked."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TextIO, cast
 
-from briscola_tui.tools.cheaters import CHEATS, cheat_chooser, honest_chooser
+from briscola_tui.tools.cheaters import CHEATS, Cheat, CheatingHost, HijackTable, cheat_chooser, honest_chooser
+from briscola_tui.tools.deck_cheats import Cheater
 from engine import bots
 from engine.games import make
 from protocol.audit import ABSENT
 from protocol.errors import RemoteProtocolError
 from protocol.events import Event
 from protocol.identity import Identity
-from protocol.local import LocalTable, replacement_seat
+from protocol.local import LocalTable, Player, replacement_seat
 from protocol.reasons import Reason
 from protocol.session import TableSession
+from protocol.verdict import Verdict
 from protocol.view import summary
 
 from ..files.identity import own_identity
@@ -27,7 +29,7 @@ from ..render import render, render_hand
 from ..wording import count, option
 
 
-def describe_hand(verdict) -> str:
+def describe_hand(verdict: Verdict) -> str:
     return _("hand {n}: {result}").format(n=verdict.hand + 1, result=render_hand(summary(verdict)))
 
 
@@ -57,14 +59,14 @@ def selfplay(
     rules = make(game, players, options)
     n = rules.players
     kind = CHEATS[cheat] if cheat else None
-    if kind is not None:
+    if cheat and kind is not None:
         cheater = _check_cheat(cheat, kind, game, n, cheater)
     rng = random.Random(seed)
     levels = seats or ["random"] * n
     if len(levels) != n:
         raise SelfplayError(_("--seats names {k} levels for a {n}-player table").format(k=len(levels), n=n))
 
-    def chooser(seat: int) -> bots.Player:
+    def chooser(seat: int) -> Player:
         """An honest seat's player: shy beside a cheat, else the level --seats names."""
         return honest_chooser(cheat, rng.randrange(1 << 30)) if cheat else bots.get(levels[seat])
 
@@ -120,15 +122,15 @@ def _new_table(
     deal_seed: int | None,
     cheat: str | None,
     cheater: int | None,
-    chooser: Callable[[int], bots.Player],
-) -> tuple[LocalTable, TableSession | None]:
+    chooser: Callable[[int], Player],
+) -> tuple[LocalTable, Cheater | None]:
     """The table (a cheating host's, or an honest one), and the cheating seat's node (None: no
     cheat, or the host cheats). A seat taken over by a computer player gets `chooser`'s player."""
     kind = CHEATS[cheat] if cheat else None
     choosers = {s: chooser(s) for s in range(n)}
     stores = {s: fixed_store(deal_seed, s) for s in range(n)} if deal_seed is not None else {}
     sessions = {s: TableSession(s, Identity.generate(), f"seat {s}", store=store) for s, store in stores.items()}
-    cheating = None
+    cheating: Cheater | None = None
     if cheat and kind is not None and kind.session is not None and cheater is not None:
         cheating = sessions[cheater] = kind.session(
             cheater, Identity.generate(), f"seat {cheater}", store=stores.get(cheater)
@@ -153,7 +155,7 @@ def _new_table(
     table.replacement = replacement
     if cheating is not None:
         table.outsiders.append(cheating)  # its word counts for nothing: it leaves, the table goes on
-    elif kind is not None:
+    elif isinstance(table, HijackTable) and cheater is not None:
         table.victim = cheater
     return table, cheating
 
@@ -191,11 +193,11 @@ def _print_end(table: LocalTable, transcript: str | None, out: TextIO) -> None:
         print(_("transcript: {file} ({entries})").format(file=transcript, entries=entries), file=out)
 
 
-def _play(table, hands, kind, out) -> None:
+def _play(table: LocalTable, hands: int | None, kind: Cheat | None, out: TextIO) -> None:
     """Run the table, printing each hand, each refusal and each failure as it comes."""
     seen = {"refused": 0, "dropped": 0, "left": 0, "timed_out": 0}
 
-    def on_hand(verdict):
+    def on_hand(verdict: Verdict) -> None:
         _report(table, seen, out)
         print(describe_hand(verdict), file=out, flush=True)
         if hands is not None and table.hands_played() >= hands and table.host.session.phase not in ("over", "aborted"):
@@ -210,12 +212,13 @@ def _play(table, hands, kind, out) -> None:
         print(_("{who} stopped: {error}").format(who=who, error=error), file=out)
 
 
-def _report(table, seen, out) -> None:
+def _report(table: LocalTable, seen: dict[str, int], out: TextIO) -> None:
     for ordered in table.refused[seen["refused"] :]:
-        error = ordered.refused
+        refusal = ordered.refused
+        assert refusal is not None  # (listed as refused)
         print(
             _("refused seat {seat}'s message at entry {entry}: {reason} (kept as evidence)").format(
-                seat=error.culprit, entry=error.entry, reason=error.reason
+                seat=refusal.culprit, entry=refusal.entry, reason=refusal.reason
             ),
             file=out,
         )
@@ -229,9 +232,9 @@ def _report(table, seen, out) -> None:
                 ),
                 file=out,
             )
-    for node, error in table.left[seen["left"] :]:
+    for node, why in table.left[seen["left"] :]:
         print(
-            _("seat {n}, the cheater, left: {error} (its word counts for nothing)").format(n=node.seat, error=error),
+            _("seat {n}, the cheater, left: {error} (its word counts for nothing)").format(n=node.seat, error=why),
             file=out,
         )
     for seat in table.timed_out[seen["timed_out"] :]:
@@ -241,9 +244,9 @@ def _report(table, seen, out) -> None:
     )
 
 
-def culprits_of(table) -> list[str]:
+def culprits_of(table: LocalTable) -> list[str]:
     """Everyone named, by the verdicts, the table, the host's drops and the nodes that stopped."""
-    named: set = set()
+    named: set[int | str] = set()
     host = table.host.session
     for verdict in host.verdicts:
         named.update(c.seat for c in verdict.culprits)
@@ -260,13 +263,13 @@ def culprits_of(table) -> list[str]:
     return format_culprits(named)
 
 
-def format_culprits(named) -> list[str]:
+def format_culprits(named: Iterable[int | str]) -> list[str]:
     seats = sorted(c for c in named if isinstance(c, int) and c >= 0)
     host = [_("host")] if any(not isinstance(c, int) or c < 0 for c in named) else []
     return [_("seat {n}").format(n=s) for s in seats] + host
 
 
-def _check_cheat(cheat, kind, game, n, cheater) -> int:
+def _check_cheat(cheat: str, kind: Cheat, game: str, n: int, cheater: int | None) -> int:
     if game not in kind.games:
         raise SelfplayError(
             _("--cheat {cheat} cannot happen in {game} (only in {games})").format(
@@ -291,9 +294,9 @@ def _check_cheat(cheat, kind, game, n, cheater) -> int:
     return cheater
 
 
-def _had_chance(table, kind, session) -> bool:
-    if session is None:
-        return table.cheated
+def _had_chance(table: LocalTable, kind: Cheat, session: Cheater | None) -> bool:
+    if session is None:  # the host cheats: a cheating host's table
+        return isinstance(table, CheatingHost) and table.cheated
     host = table.host.session
     return session.cheated or host.phase == "aborted" or any(v.cheats for v in host.verdicts)
 

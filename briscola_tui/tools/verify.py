@@ -39,7 +39,7 @@ from __future__ import annotations
 import os
 import unicodedata
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 from protocol.audit import Culprit
 from protocol.errors import ProtocolError, RemoteProtocolError
@@ -81,7 +81,7 @@ def clean(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) not in _UNSAFE)
 
 
-def verify(path: str | os.PathLike, out, err) -> int:
+def verify(path: str | os.PathLike, out: TextIO, err: TextIO) -> int:
     """Check the transcript at `path`, print its story to `out`; the exit status.
 
     The file is read a frame at a time and each entry checked before the next is read:
@@ -93,7 +93,7 @@ def verify(path: str | os.PathLike, out, err) -> int:
         return _cannot_read(err, path, error)
 
 
-def _verify_stream(path, stream: BinaryIO, out, err) -> int:
+def _verify_stream(path: str | os.PathLike, stream: BinaryIO, out: TextIO, err: TextIO) -> int:
     try:
         reader = TranscriptReader(stream)
     except OldTranscript as error:
@@ -109,17 +109,17 @@ def _verify_stream(path, stream: BinaryIO, out, err) -> int:
     return status
 
 
-def _cannot_read(err, path, error: OSError | ValueError) -> int:
+def _cannot_read(err: TextIO, path: str | os.PathLike, error: OSError | ValueError) -> int:
     why = os_error_words(error)
     return _refuse(err, _("cannot read {path}: {why}").format(path=path, why=why))
 
 
-def _refuse(err, message: str) -> int:
+def _refuse(err: TextIO, message: str) -> int:
     print(clean(f"{PROG}: {message}"), file=err)
     return UNREADABLE
 
 
-def party(culprit) -> int | str:
+def party(culprit: object) -> int | str:
     """A seat number, or "host" (for the host's culprit: "host", or its sender number -1).
     An error naming nobody is no party's: `Stop.who` stays None (damaged or altered)."""
     if isinstance(culprit, int) and not isinstance(culprit, bool) and culprit >= 0:
@@ -160,7 +160,7 @@ class Stop:
 class _Story:
     """Feeds the entries to a spectator and prints what happens as it happens."""
 
-    def __init__(self, out) -> None:
+    def __init__(self, out: TextIO) -> None:
         self.out = out
         self.session = TableSession(None)
         self.found: list[Culprit] = []

@@ -5,12 +5,15 @@ sees and a `random.Random`, it returns one of the seat's legal actions. It
 must not keep state between calls nor change `view`; everything it may use
 is in the view:
 
-- `view.seat`: the seat it plays;
-- `view.legal`: the seat's legal actions, a tuple, non-empty when it must act;
+- `view.seat`: the seat it plays (None only in a spectator's view, which no
+  player is given: `stateview.seat_of` reads it);
+- `view.legal`: the seat's legal actions, a tuple (a lazy sequence in a
+  playout), non-empty when it must act;
 - `view.state`: a fresh clone of the seat's engine State view
   (`viewer == seat`) at each access: its own cards, what has been shown,
   the other hands as counts of unknown cards. A player may change its copy
-  freely; the view stays as it was.
+  freely; the view stays as it was. (None only between hands:
+  `engine.determinize.state_of` reads it.)
 
 `engine.determinize.determinize(view, rng)` samples a full state consistent
 with a view, for players that simulate.
@@ -24,26 +27,10 @@ and the engine alone can drive players. `PLAYERS` names every player;
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from random import Random
-from typing import Protocol
-
-from ..state import Action, State
 from . import easy, hard, normal, random
+from .stateview import Player as Player  # re-exported: engine.bots.Player
 from .stateview import StateView as StateView  # re-exported: engine.bots.StateView
-
-
-class View(Protocol):
-    """What a player is given (attributes only)."""
-
-    seat: int
-    legal: tuple[Action, ...]
-    state: State
-
-
-Player = Callable[[View, Random], Action]
-"""`play(view, rng) -> Action`."""
-
+from .stateview import View as View  # re-exported: engine.bots.View
 
 PLAYERS: dict[str, Player] = {
     "random": random.play,  # a uniformly random legal move

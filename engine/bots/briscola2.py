@@ -23,14 +23,16 @@ playout.
 
 from __future__ import annotations
 
-from ..cards import SUITS
+from typing import cast
+
+from ..cards import SUITS, Card
 from ..games.briscola import BriscolaState
-from ..state import CHANCE
+from ..state import CHANCE, State
 from .endgame import INFINITY, Endgame, answers, points_of
 from .normal.indices import choose, lead
 
 
-def supports(state) -> bool:
+def supports(state: State) -> bool:
     """True for Briscola for two in play, without the trump exchange or the black hand."""
     return (
         isinstance(state, BriscolaState)
@@ -41,14 +43,14 @@ def supports(state) -> bool:
     )
 
 
-def playout(state, solved: dict | None = None) -> tuple[list[int], int]:
+def playout(state: BriscolaState, solved: dict | None = None) -> tuple[list[int], int]:
     """Finish the hand of full `state` as `hard.playout` does with the normal
     player: (each seat's final card points, actions applied). `state` is
     left as it was. `solved` keeps the exact finishes already searched (one
     search's determinizations of a late move repeat a few endgames often)."""
     hands = [[c.index for c in state.hands[0]], [c.index for c in state.hands[1]]]
     trick = [c.index for c in state.trick]
-    stock = [c.index for c in state.stock]
+    stock = [c.index for c in cast("list[Card]", state.stock)]  # (a full state: every card known)
     faceup = state.faceup.index
     strength, value = state.strength, state.points
     trump = SUITS.index(state.trump)
@@ -100,7 +102,15 @@ def playout(state, solved: dict | None = None) -> tuple[list[int], int]:
             turn = CHANCE
 
 
-def finish(hands, trick, leader: int, captured, draw, state, solved: dict | None = None) -> list[int]:
+def finish(
+    hands: list[list[int]],
+    trick: list[int],
+    leader: int,
+    captured: list[int],
+    draw: tuple,
+    state: BriscolaState,
+    solved: dict | None = None,
+) -> list[int]:
     """`hard.briscola_finish` on these numbers: each seat's final card points
     with best play by both (`endgame.Endgame`)."""
     led = trick[0] if trick else -1

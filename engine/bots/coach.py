@@ -30,20 +30,23 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from random import Random
-from typing import Any
 
-from ..determinize import Determinizer, Inconsistent, as_seen
+from ..deal import Deal
+from ..determinize import Determinizer, Inconsistent, state_of
 from ..games.briscola import BriscolaState
 from ..games.calabresella import CalabresellaState
 from ..games.chiamata import ChiamataState
-from ..state import CHANCE, TERMINAL, Action, State
+from ..state import CHANCE, TERMINAL, Action, Rules, State
+from ..view import as_seen
 from . import StateView, hard
 from .narrowing import WIDE, discard_candidates, thin_bids, thin_calls
 from .playout import NORMAL_PLAYOUT
+from .rewards import Final
 from .rollout import fast_module, fast_playout, finisher, playout
+from .stateview import Player, View, seat_of
 
 SAMPLES = 48
 """At most this many determinizations per advice (each choice is played on every one)."""
@@ -119,12 +122,12 @@ def unit_of(state: State) -> str:
     return "third" if isinstance(state, CalabresellaState) else "point"
 
 
-def candidates(view, extra: Iterable[Action] = ()) -> list[Action]:
+def candidates(view: View, extra: Iterable[Action] = ()) -> list[Action]:
     """The choices the advice compares: every legal one, unless there are more than
     `WIDE` (a bid with targets, a call of any card, a discard): then hard's narrowing
     (`thinned`), with `extra` (the player's) added; hard's choice is added once known."""
     legal = view.legal
-    state = view.state
+    state = state_of(view)
     if state.phase == "discard":
         listed = discard_candidates(state, Random(0))
     elif len(legal) <= WIDE:
@@ -140,17 +143,17 @@ def candidates(view, extra: Iterable[Action] = ()) -> list[Action]:
     return out
 
 
-def thinned(view) -> bool:
+def thinned(view: View) -> bool:
     """Whether `candidates` leaves some legal choices out."""
-    return view.state.phase == "discard" or len(view.legal) > WIDE
+    return state_of(view).phase == "discard" or len(view.legal) > WIDE
 
 
 def advise(
-    view,
+    view: View,
     rng: Random,
     samples: int = SAMPLES,
     budget: int = PLAY_BUDGET,
-    player=HARD,
+    player: Player = HARD,
     extra: Iterable[Action] = (),
     seconds: float | None = None,
 ) -> Advice:
@@ -164,7 +167,7 @@ def advise(
     return trials.advice(choice)
 
 
-def hint(view, rng: Random) -> Advice:
+def hint(view: View, rng: Random) -> Advice:
     """The table's `h`: `advise` with `HINT`, within a second."""
     return advise(view, rng, player=HINT, seconds=HINT_TRIALS_SECONDS)
 
@@ -185,13 +188,13 @@ class Trials:
     played on the same samples when asked for (`row`)."""
 
     def __init__(
-        self, view, seed: int, samples: int, budget: int, extra: Iterable[Action], seconds: float | None = None
+        self, view: View, seed: int, samples: int, budget: int, extra: Iterable[Action], seconds: float | None = None
     ) -> None:
         self.view, self.seed = view, seed
         self.solved: dict = {}  # the exact finishes searched, shared by the samples (as in hard)
-        self.unit = unit_of(view.state)
+        self.unit = unit_of(state_of(view))
         self.actions = candidates(view, extra)
-        left = _plays_left(view.state)
+        left = _plays_left(state_of(view))
         self.n = max(MIN_SAMPLES, min(samples, budget // max(1, left * len(self.actions))))
         self.rows = self._play(self.actions, seconds)
 
@@ -221,12 +224,14 @@ class Trials:
     def _finish(self, sim: State, rng: Random) -> tuple[float, float, float]:
         """The hand of `sim` finished by the normal player, read for the seat: on card
         indices where hard's playouts run on them (`fast_playout`), else on the engine."""
-        seat, game = self.view.seat, sim.game
+        seat, game = seat_of(self.view), sim.game
         module = fast_module(game, sim)
         if module is None:
             return _read(sim, seat, playout(sim, rng, NORMAL_PLAYOUT, finisher(game)))
 
-        def read(state: State, totals=None, final=None) -> tuple[float, float, float]:
+        def read(
+            state: State, totals: Sequence[int] | None = None, final: Final | None = None
+        ) -> tuple[float, float, float]:
             return _read(state, seat, totals, final)
 
         return fast_playout(sim, rng, NORMAL_PLAYOUT, module, read, self.solved)[0]
@@ -275,14 +280,14 @@ class Trials:
 
 
 def review(
-    decisions: Iterable[tuple[Any, Action]],
+    decisions: Iterable[tuple[View, Action]],
     seat: int,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     found: Callable[[Finding], None] | None = None,
     samples: int = SAMPLES,
     budget: int = PLAY_BUDGET,
-    player=HARD,
+    player: Player = HARD,
 ) -> Review:
     """The seat's decisions (view before, action taken) where hard's choice was
     clearly better. Decision i (from 0) is advised with `Random(decision_seed(seed, i))`,
@@ -296,7 +301,7 @@ def review(
     first, then where the choices were thinned (an auction, a discard), so that the
     first finding comes early; the findings are listed in the hand's order."""
     listed = [(v, a) for v, a in decisions if len(v.legal) > 1]
-    unit = unit_of(listed[0][0].state) if listed else "point"
+    unit = unit_of(state_of(listed[0][0])) if listed else "point"
     doubtful: list[tuple[int, Trials]] = []
     for i, (view, action) in enumerate(listed):
         if progress is not None:
@@ -315,7 +320,7 @@ def review(
     return Review(seat, len(listed), tuple(sorted(findings, key=lambda f: f.decision)), unit)
 
 
-def finding_of(i: int, view, action: Action, advice: Advice) -> Finding | None:
+def finding_of(i: int, view: View, action: Action, advice: Advice) -> Finding | None:
     """Decision `i`'s finding, if hard's choice beat `action` clearly."""
     if _same(advice.choice, action):
         return None
@@ -324,7 +329,7 @@ def finding_of(i: int, view, action: Action, advice: Advice) -> Finding | None:
     cost, se = best.points - played.points, played.se
     if not (cost > MARGIN[advice.unit] and cost > MARGIN_SE * se):
         return None
-    state = view.state
+    state = state_of(view)
     trick = len(state.tricks) + 1 if state.phase == "play" else 0
     return Finding(i + 1, trick, state.phase, played, best, cost, se)
 
@@ -334,7 +339,9 @@ def decision_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
 
-def seat_decisions(game, dealer: int, deal, actions: Iterable[Action], seat: int) -> list[tuple[StateView, Action]]:
+def seat_decisions(
+    game: Rules, dealer: int, deal: Deal, actions: Iterable[Action], seat: int
+) -> list[tuple[StateView, Action]]:
     """The seat's decisions of a hand played from a fully known `deal` with `actions`
     (the players' actions, in order; chance is dealt from the deal): each as (the
     seat's view just before, the action it took)."""
@@ -360,7 +367,12 @@ def seat_decisions(game, dealer: int, deal, actions: Iterable[Action], seat: int
 # --- reading a playout ------------------------------------------------------------
 
 
-def _read(state: State, seat: int, totals=None, final=None) -> tuple[float, float, float]:
+def _read(
+    state: State,
+    seat: int,
+    totals: Sequence[int] | None = None,
+    final: tuple[list[int] | None, list[int]] | None = None,
+) -> tuple[float, float, float]:
     """(the side's points, 1 if it won the hand else 0 (a draw 0.5), the seat's score), of
     a hand finished: `state` final, or `totals` (Briscola for two's side points, from the
     exact finish or a playout on numbers) or `final` ((each seat's score, each seat's

@@ -15,21 +15,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from random import Random
+
 from ..cards import SUITS, Card
+from ..determinize import state_of
 from ..games.calabresella import CalabresellaState
 from ..games.chiamata import ChiamataState
-from ..state import Action, play_action
+from ..state import Action, State, play_action
 from .heuristics import Table, beats
+from .stateview import View, seat_of
 
 
-def play(view, rng) -> Action:
+def play(view: View, rng: Random) -> Action:
     legal = view.legal
     if not legal:
         raise ValueError(f"seat {view.seat} has nothing to play now")
     if len(legal) == 1:
         return legal[0]
-    state = view.state
-    seat = view.seat
+    state = state_of(view)
+    seat = seat_of(view)
     phase = state.phase
     kinds = {a.kind for a in legal}
     if "declare" in kinds:
@@ -43,9 +48,10 @@ def play(view, rng) -> Action:
     if phase == "take":
         return Action(seat, "take", cards=())
     if phase in ("return", "discard"):
+        assert isinstance(state, CalabresellaState)  # the one game with returns and discards
         return _give_away(state, seat, legal)
     table = Table(state, seat)
-    allowed = sorted({a.card for a in legal if a.kind == "play"})
+    allowed = sorted({a.card for a in legal if a.kind == "play" and a.card is not None})  # (every play has its card)
     return play_action(seat, _card(table, allowed))
 
 
@@ -70,7 +76,7 @@ def _longest_suit(hand: list[Card]) -> str:
     return max(SUITS, key=lambda s: (sum(c.suit == s for c in hand), -SUITS.index(s)))
 
 
-def _bid(state, seat: int, legal) -> Action:
+def _bid(state: State, seat: int, legal: Sequence[Action]) -> Action:
     hand = list(state.hands[seat])
     passing = next(a for a in legal if a.kind == "pass")
     bids = [a for a in legal if a.kind == "bid"]
@@ -80,7 +86,7 @@ def _bid(state, seat: int, legal) -> Action:
         )
         plain = [a for a in bids if a.rank != "2" or a.target is None]
         if state.game.options["auction"] == "points":
-            plain = [a for a in bids if a.target <= 65]
+            plain = [a for a in bids if a.target is not None and a.target <= 65]  # (a points bid has its target)
         return plain[0] if strong and plain else passing
     threes = sum(c.rank == "3" for c in hand)
     aces = sum(c.rank == "A" for c in hand)
@@ -88,7 +94,7 @@ def _bid(state, seat: int, legal) -> Action:
     return chiamo[0] if threes >= 2 and aces >= 2 and chiamo else passing
 
 
-def _call(state, seat: int, legal) -> Action:
+def _call(state: State, seat: int, legal: Sequence[Action]) -> Action:
     hand = list(state.hands[seat])
     suit = _longest_suit(hand)
     if isinstance(state, CalabresellaState):
@@ -97,11 +103,13 @@ def _call(state, seat: int, legal) -> Action:
                 if Card(rank, s) not in hand:
                     return Action(seat, "call", card=Card(rank, s))
         return legal[0]
-    mine = [a for a in legal if a.card.suit == suit and a.card not in hand]
+    mine = [
+        a for a in legal if a.card is not None and a.card.suit == suit and a.card not in hand
+    ]  # (a call names a card)
     return (mine or [a for a in legal if a.card not in hand] or list(legal))[0]
 
 
-def _give_away(state, seat: int, legal) -> Action:
+def _give_away(state: CalabresellaState, seat: int, legal: Sequence[Action]) -> Action:
     """The cheapest cards: fewest thirds, lowest rank."""
     table = Table(state, seat)
     hand = sorted(table.hand, key=lambda c: (table.value[c.index], table.strength[c.index], c.index))

@@ -14,6 +14,8 @@ the hard player's playouts finish every determinized hand here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..cards import ALL_CARDS, SUITS
 
 INFINITY = float("inf")
@@ -35,7 +37,7 @@ def points_of(value: float) -> int:
 _ANSWERS: dict = {}
 
 
-def answers(trump: int, strength) -> tuple[bool, ...]:
+def answers(trump: int, strength: tuple[int, ...]) -> tuple[bool, ...]:
     """`answers(trump, strength)[led * 40 + card]`: whether `card`, played on
     `led`, takes the trick (a higher card of its suit, or a trump on another
     suit); made once per trump suit and rank order."""
@@ -59,7 +61,7 @@ class Endgame:
 
     __slots__ = ("beats", "value")
 
-    def __init__(self, trump: str, strength, value):
+    def __init__(self, trump: str, strength: tuple[int, ...], value: Sequence[int]):
         self.beats = answers(SUITS.index(trump), strength)
         self.value = value
 
@@ -142,7 +144,19 @@ class Endgame:
             points += self.value[c0] + self.value[c1]
         return worth(points)
 
-    def close(self, h0, h1, leader, led, seat, card, points, draw, alpha, beta) -> float:
+    def close(
+        self,
+        h0: tuple,
+        h1: tuple,
+        leader: int,
+        led: int,
+        seat: int,
+        card: int,
+        points: int,
+        draw: tuple,
+        alpha: float,
+        beta: float,
+    ) -> float:
         """The value once `seat` answers `led` with `card`: the trick is
         scored, the draw made, the winner leads."""
         winner = seat if self.beats[led * 40 + card] else leader

@@ -17,14 +17,17 @@ actions other than a card, and `supports` sends those hands to the engine.
 
 from __future__ import annotations
 
-from ..cards import SUITS
-from ..games.briscola import BriscolaState, _three_player_awards, _two_side_awards
-from ..state import CHANCE
+from typing import cast
+
+from ..cards import SUITS, Card
+from ..games.briscola import BriscolaState
+from ..games.briscola_score import three_player_awards, two_side_awards
+from ..state import CHANCE, State
 from .endgame import answers
 from .fast_trumps import best_of, choose, indices
 
 
-def supports(state) -> bool:
+def supports(state: State) -> bool:
     """True for Briscola for three, four or six in play, without the trump
     exchange or the black hand."""
     return (
@@ -36,14 +39,14 @@ def supports(state) -> bool:
     )
 
 
-def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[int]], int]:
+def playout(state: BriscolaState, solved: dict | None = None) -> tuple[tuple[list[int], list[int]], int]:
     """Finish the hand of full `state` with the normal player: ((each seat's
     score, each seat's card points), actions applied). `state` is left as
     it was; `solved` is not used (the signature of `briscola2.playout`)."""
     n = state.n
     hands = [indices(h) for h in state.hands]
     trick = indices(state.trick)
-    stock = indices(state.stock)
+    stock = indices(cast("list[Card]", state.stock))  # (a full state: every card known)
     faceup = state.faceup.index
     strength, value = state.strength, state.points
     trump = SUITS.index(state.trump)
@@ -96,14 +99,14 @@ def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[in
             return (score(state, captured), captured), steps
 
 
-def score(state, captured: list[int]) -> list[int]:
+def score(state: BriscolaState, captured: list[int]) -> list[int]:
     """The hand's score per seat (`BriscolaState._finish`, no black hand)."""
     n = state.n
     if n == 3:
-        return _three_player_awards(captured)[0]
+        return three_player_awards(captured)[0]
     sides = state.game.sides()
     totals = [sum(captured[s] for s in side) for side in sides]
-    awards = _two_side_awards(totals, state.game.options["scoring"])[0]
+    awards = two_side_awards(totals, state.game.options["scoring"])[0]
     out = [0] * n
     for i, members in enumerate(sides):
         for seat in members:

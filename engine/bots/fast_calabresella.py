@@ -22,6 +22,7 @@ from ..games.calabresella import STRENGTH as TRESSETTE
 from ..games.calabresella import VALUE as THIRDS
 from ..games.calabresella import CalabresellaState
 from ..games.calabresella_score import CARD_THIRDS, LAST_TRICK, settle
+from ..state import State
 from .endgame import SUIT_OF
 from .fast_trumps import indices
 from .normal import MASTERS_TO_DUCK
@@ -37,12 +38,12 @@ def best_of(trick: list[int]) -> tuple[int, int]:
     return top, position
 
 
-def supports(state) -> bool:
+def supports(state: State) -> bool:
     """True for Calabresella in play (everything before it done)."""
     return isinstance(state, CalabresellaState) and state.phase == "play"
 
 
-def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[int]], int]:
+def playout(state: CalabresellaState, solved: dict | None = None) -> tuple[tuple[list[int], list[int]], int]:
     """Finish the hand of full `state` with the normal player: ((each seat's
     score, each seat's thirds), actions applied). `state` is left as it
     was; `solved` is not used (the signature of `briscola2.playout`)."""
@@ -52,6 +53,7 @@ def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[in
     won = list(state.won)
     leader, turn = state.leader, state.turn
     solo = state.soloist
+    assert solo is not None  # (in play: the auction had a soloist)
     monte = 3 + sum(THIRDS[c.index] for c in state.monte if c is not None)  # the last trick's extra
     in_hands = sum(len(h) for h in hands)
     steps = 0
@@ -75,7 +77,7 @@ def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[in
             return score(state, captured, won, winner), steps
 
 
-def is_master(card: int, me: int, hands) -> bool:
+def is_master(card: int, me: int, hands: list[list[int]]) -> bool:
     """No other hand holds a higher card of `card`'s suit (`Table.is_master`)."""
     suit, rank = SUIT_OF[card], TRESSETTE[card]
     for seat in range(3):
@@ -86,7 +88,9 @@ def is_master(card: int, me: int, hands) -> bool:
     return True
 
 
-def choose(me: int, hands, trick: list[int], leader: int, solo: int, tricks_left: int, monte: int) -> int:
+def choose(
+    me: int, hands: list[list[int]], trick: list[int], leader: int, solo: int, tricks_left: int, monte: int
+) -> int:
     """`normal.calab_card` for seat `me` on a full state (`monte`: what the
     last trick adds, 3 thirds and the monte's)."""
     hand = hands[me]
@@ -146,7 +150,7 @@ def choose(me: int, hands, trick: list[int], leader: int, solo: int, tricks_left
     return best_card
 
 
-def soloist_lead(me: int, hands) -> int | None:
+def soloist_lead(me: int, hands: list[list[int]]) -> int | None:
     """`normal.soloist_lead`: while the soloist holds two masters it leads
     the tricks it must lose first, its cheapest loser of its longest suit."""
     hand = hands[me]
@@ -160,12 +164,13 @@ def soloist_lead(me: int, hands) -> int | None:
     return min(losers, key=lambda c: (THIRDS[c], -length[SUIT_OF[c]], TRESSETTE[c], c))
 
 
-def score(state, captured: list[int], won: list[int], last: int) -> tuple[list[int], list[int]]:
+def score(state: CalabresellaState, captured: list[int], won: list[int], last: int) -> tuple[list[int], list[int]]:
     """(the hand's score per seat, each seat's thirds) once the hand is
     played out (`CalabresellaState._points` and `_finish`): `captured`, the
     thirds of each seat's tricks; `last`, the seat that took the last trick
     (3 thirds more, and whatever the tricks did not take: the monte)."""
     points = list(captured)
     points[last] += LAST_TRICK + CARD_THIRDS - sum(captured)
+    assert state.soloist is not None and state.contract is not None  # (in play: the auction had a soloist)
     _, out = settle(state.soloist, state.contract, state.raised, points, won, captured)
     return out, points

@@ -19,16 +19,17 @@ from __future__ import annotations
 
 from ..cards import SUITS
 from ..games.chiamata import POINTS, STRENGTH, ChiamataState, unit
+from ..state import State
 from .endgame import answers
 from .fast_trumps import best_of, choose, indices
 
 
-def supports(state) -> bool:
+def supports(state: State) -> bool:
     """True for Briscola Chiamata in play (the call made)."""
     return isinstance(state, ChiamataState) and state.phase == "play"
 
 
-def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[int]], int]:
+def playout(state: ChiamataState, solved: dict | None = None) -> tuple[tuple[list[int], list[int]], int]:
     """Finish the hand of full `state` with the normal player: ((each seat's
     score, each seat's card points), actions applied). `state` is left as
     it was; `solved` is not used (the signature of `briscola2.playout`)."""
@@ -41,6 +42,7 @@ def playout(state, solved: dict | None = None) -> tuple[tuple[list[int], list[in
     won = list(state.won)
     leader, turn = state.leader, state.turn
     caller, partner = state.caller, state.partner
+    assert caller is not None and state.called is not None  # (in play: the call made)
     called = state.called.index
     played = called in trick or any(state.called in t.cards for t in state.tricks)
     known, unknown = SIDES.get((caller, partner)) or SIDES.setdefault(
@@ -112,9 +114,10 @@ def unknown_sides(caller: int) -> list[list[float]]:
     return rows
 
 
-def score(state, captured: list[int], won: list[int]) -> list[int]:
+def score(state: ChiamataState, captured: list[int], won: list[int]) -> list[int]:
     """The hand's score per seat (`ChiamataState._finish`)."""
     caller, partner = state.caller, state.partner
+    assert caller is not None  # (in play: the call made)
     side = [caller] + ([partner] if partner is not None else [])
     side_points = sum(captured[s] for s in side)
     side_tricks = sum(won[s] for s in side)

@@ -17,7 +17,9 @@ normal player.
 
 from __future__ import annotations
 
-from ..cards import ALL_CARDS
+from collections.abc import Iterable, Sequence
+
+from ..cards import ALL_CARDS, Card
 from .endgame import SUIT_OF
 from .normal import MASTER_TRUMP, TRUMP_BASE, TRUMP_STEP
 from .normal.trumps import clinch
@@ -26,11 +28,11 @@ INDEX = {card: card.index for card in ALL_CARDS}
 """Card -> its index (`Card.index`), for reading a state's hands."""
 
 
-def indices(cards) -> list[int]:
+def indices(cards: Iterable[Card]) -> list[int]:
     return [c.index for c in cards]
 
 
-def best_of(trick: list[int], beats) -> tuple[int, int]:
+def best_of(trick: list[int], beats: Sequence[bool]) -> tuple[int, int]:
     """The trick's best card so far and its place in the trick (`beats`: `endgame.answers`)."""
     top, position = trick[0], 0
     for i in range(1, len(trick)):
@@ -46,9 +48,9 @@ def choose(
     trick: list[int],
     leader: int,
     trump: int,
-    strength,
-    value,
-    beats,
+    strength: Sequence[int],
+    value: Sequence[int],
+    beats: Sequence[bool],
     friend: list[float],
     tricks_left: int,
     sides: tuple[int, int] | None,
@@ -91,7 +93,7 @@ def choose(
     return best_card
 
 
-def _highest_other_trump(me: int, hands: list[list[int]], trump: int, strength) -> int:
+def _highest_other_trump(me: int, hands: list[list[int]], trump: int, strength: Sequence[int]) -> int:
     """The strength of the highest trump in another hand (0: none); a trump above it is the master trump."""
     higher = 0
     for seat in range(len(hands)):
@@ -102,7 +104,7 @@ def _highest_other_trump(me: int, hands: list[list[int]], trump: int, strength) 
     return higher
 
 
-def _kept_worth(card: int, rank: int, trump: int, strength, higher: int, scale: float) -> float:
+def _kept_worth(card: int, rank: int, trump: int, strength: Sequence[int], higher: int, scale: float) -> float:
     """What keeping `card` for later is worth: a trump more, the master trump most."""
     if SUIT_OF[card] != trump:
         return 0.05 * rank
@@ -112,7 +114,16 @@ def _kept_worth(card: int, rank: int, trump: int, strength, higher: int, scale: 
     return worth * scale
 
 
-def side_wins(best: int, winner_at: int, leader: int, played: int, n: int, hands, beats, friend) -> float:
+def side_wins(
+    best: int,
+    winner_at: int,
+    leader: int,
+    played: int,
+    n: int,
+    hands: list[list[int]],
+    beats: Sequence[bool],
+    friend: list[float],
+) -> float:
     """`Table.p_my_side_wins` once `played + 1` cards are on the table,
     `best` the best of them, played `winner_at` cards after the lead: each
     seat still to play that holds a card beating it takes the trick (from a

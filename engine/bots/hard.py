@@ -7,7 +7,7 @@ better one. This module builds the player and its budget (`make_player`,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Literal
 
@@ -17,7 +17,7 @@ from ..state import Action
 from . import normal
 from .inference import Inference
 from .narrowing import ROOT_CANDIDATES, discard_candidates, thin_bids, thin_calls
-from .playout import NORMAL_PLAYOUT, FullView, as_policy, heuristic_action, playout_policy
+from .playout import NORMAL_PLAYOUT, FullView, Policy, as_policy, heuristic_action, playout_policy
 from .rewards import reward_function
 from .rollout import briscola_finish, playout
 from .search import (
@@ -36,6 +36,7 @@ from .search import (
     best_action,
     search,
 )
+from .stateview import Player, View, seat_of
 
 __all__ = [
     "BRISCOLA_STEPS",
@@ -82,7 +83,7 @@ in the last tricks)."""
 DEFAULT_SECONDS = 2.0
 """A safety net only (wall-clock seconds a move), far above what the
 steps cost: it ends the search if a loaded machine makes them last."""
-DEFAULT_ANCHOR = "normal"
+DEFAULT_ANCHOR: Literal["normal"] = "normal"
 """The move kept unless the search is confident of a better one: the normal
 player's."""
 DEFAULT_INFERENCE = False
@@ -98,8 +99,8 @@ the normal player, bench/arena.py)."""
 def make_player(
     iterations: int | None = DEFAULT_ITERATIONS,
     seconds: float | None = DEFAULT_SECONDS,
-    playout=DEFAULT_PLAYOUT,
-    anchor=DEFAULT_ANCHOR,
+    playout: str | Policy = DEFAULT_PLAYOUT,
+    anchor: Literal["normal"] | Player | None = DEFAULT_ANCHOR,
     confidence: float = CONFIDENCE,
     exploration: float = EXPLORATION,
     steps: int | Literal["default"] | None = DEFAULT,
@@ -107,7 +108,7 @@ def make_player(
     infer: bool | float = DEFAULT_INFERENCE,
     sampler: SamplerMaker | None = None,
     leaf: LeafMaker | None = None,
-):
+) -> Player:
     """A hard player with this budget, ending at whichever limit comes first
     (None: no limit of that kind; one at least must be set):
     `iterations` a move, `seconds` of wall-clock time a move, `steps` of
@@ -132,7 +133,7 @@ def make_player(
     policy = playout_policy(playout)
     anchor_player = normal.play if anchor == "normal" else anchor
 
-    def play(view, rng: Random) -> Action:
+    def play(view: View, rng: Random) -> Action:
         """The action SO-ISMCTS finds best for `view.seat` within the budget."""
         legal = view.legal
         if not legal:
@@ -145,7 +146,9 @@ def make_player(
         draws = sampler_of(view, infer, sampler)
         if draws is None:  # not a view the engine built: nothing to simulate
             return prior if prior is not None else rng.choice(legal)
-        root = search(draws, view.seat, rng, policy, iterations, seconds, exploration, prior, steps, expand_after, leaf)
+        root = search(
+            draws, seat_of(view), rng, policy, iterations, seconds, exploration, prior, steps, expand_after, leaf
+        )
         return best_action(root, legal, confidence)
 
     play.__doc__ = (
@@ -159,7 +162,9 @@ SamplerMaker = Callable[[Determinizer], Determinizer | None]
 research/holdings.py's `sampler` makes one (docs/bots.md)."""
 
 
-def sampler_of(view, infer: bool | float, make_sampler: SamplerMaker | None = None) -> Determinizer | Inference | None:
+def sampler_of(
+    view: View, infer: bool | float, make_sampler: SamplerMaker | None = None
+) -> Determinizer | Inference | None:
     """The determinizations of `view` the search draws (`make_player`'s `infer` and
     `sampler`); None for a view the engine did not build."""
     try:
@@ -179,7 +184,7 @@ def inference_sampler(determinizer: Determinizer, infer: bool | float) -> Determ
     return Inference(determinizer, agreement=infer, lead_agreement=infer)
 
 
-def normal_is_exact(view) -> bool:
+def normal_is_exact(view: View) -> bool:
     """Briscola for two with at most the last draw left: the normal player
     searches the rest of the hand exactly (over each way the last face-down
     card can lie), so there is nothing for the search to add."""
@@ -193,7 +198,7 @@ def normal_is_exact(view) -> bool:
     )
 
 
-def as_listed(action: Action, legal) -> Action | None:
+def as_listed(action: Action, legal: Sequence[Action]) -> Action | None:
     """`action` as `legal` lists it (a discard or take in another card order)."""
     if action in legal:
         return action

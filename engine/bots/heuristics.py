@@ -18,11 +18,14 @@ questions in microseconds:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from ..cards import BRISCOLA_ORDER, BRISCOLA_POINTS, THIRDS, TRESSETTE_ORDER, Card, points_table, strength_table
 from ..determinize import located_cards
 from ..games.briscola import BriscolaState
 from ..games.calabresella import CalabresellaState
 from ..games.chiamata import ChiamataState
+from ..state import State
 from ..tricks import trick_winner
 
 BRISCOLA_STRENGTH = strength_table(BRISCOLA_ORDER)
@@ -31,7 +34,7 @@ TRESSETTE_STRENGTH = strength_table(TRESSETTE_ORDER)
 THIRDS_VALUE = points_table(THIRDS)
 
 
-def beats(card: Card, best: Card, trump: str | None, strength) -> bool:
+def beats(card: Card, best: Card, trump: str | None, strength: Sequence[int]) -> bool:
     """True when `card`, played after `best` (the card winning the trick), wins it."""
     if card.suit == best.suit:
         return strength[card.index] > strength[best.index]
@@ -41,7 +44,7 @@ def beats(card: Card, best: Card, trump: str | None, strength) -> bool:
 class Table:
     """One seat's reading of its view, for one decision."""
 
-    def __init__(self, state, seat: int):
+    def __init__(self, state: State, seat: int):
         self.state = state
         self.me = seat
         self.n = state.n
@@ -99,7 +102,7 @@ class Table:
 
     # --- who holds what, who plays with whom -----------------------------------
 
-    def p_holds(self, seat: int, cards) -> float:
+    def p_holds(self, seat: int, cards: Iterable[Card]) -> float:
         """Probability that `seat` holds at least one of `cards` now."""
         if seat == self.me:
             return 1.0 if any(c in self.known[seat] for c in cards) else 0.0

@@ -22,12 +22,14 @@ call of the model. docs/bots.md gives what it costs and what it wins.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from random import Random
 
-from ..determinize import Determinizer, Sample, as_seen, fingerprint
-from ..state import CHANCE, State
+from ..determinize import Determinizer, Sample, fingerprint
+from ..state import CHANCE, Action, Need, State
+from ..view import as_seen
 from . import normal
-from .stateview import StateView
+from .stateview import Player, StateView
 
 PLAYS = 3
 """The card plays of each other seat read, counting back from the present."""
@@ -58,7 +60,7 @@ class Inference:
     def __init__(
         self,
         determinizer: Determinizer,
-        model=normal.play,
+        model: Player = normal.play,
         plays: int = PLAYS,
         agreement: float = AGREEMENT,
         lead_agreement: float = LEAD_AGREEMENT,
@@ -91,7 +93,7 @@ class Inference:
         deal = self.determinizer.sample_deal(rng)
         return deal, self.determinizer.replay(deal)
 
-    def _watcher(self, deal: Sample, rng: Random):
+    def _watcher(self, deal: Sample, rng: Random) -> Callable[[int, Action, Need | None], None] | None:
         """`Determinizer.replay`'s watch: the watched seats' views kept in step,
         each checked play compared with the model's, the deal rejected with
         the chance 1 - `ratio(n)` at each play the model would not make."""
@@ -102,7 +104,7 @@ class Inference:
         views = {s: game.new_hand(dealer, deal.deal.redact(s, public_hands=public), viewer=s) for s in self.watched}
         model_rng = Random(0)
 
-        def watch(t: int, action, need) -> None:
+        def watch(t: int, action: Action, need: Need | None) -> None:
             self.spent += WATCH_STEPS
             if t in self.checks:
                 view = views[action.seat]
@@ -129,7 +131,7 @@ def ratio(agreement: float, cards: int) -> float:
     return (1.0 - agreement) / (cards - 1) / agreement
 
 
-def checked_plays(history, seat: int | None, plays: int) -> set[int]:
+def checked_plays(history: Sequence[Action], seat: int | None, plays: int) -> set[int]:
     """The indices in `history` of the last `plays` card plays of each seat
     other than `seat`."""
     counts: dict[int, int] = {}

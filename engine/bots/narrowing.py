@@ -17,7 +17,7 @@ from ..games.calabresella import VALUE as THIRDS
 from ..games.calabresella import CalabresellaState
 from ..games.chiamata import STRENGTH as CHIAMATA_STRENGTH
 from ..state import Action, State
-from .playout import called_card, heuristic_discard
+from .playout import Policy, called_card, heuristic_discard
 
 ROOT_CANDIDATES = 5
 """A wide choice (a bid, a call, a discard) compares at most this many
@@ -36,7 +36,7 @@ class SearchNode(Protocol):
     """The searching seat's narrowed discards at this node, once computed."""
 
 
-def available(state: State, node: SearchNode, rng: Random, policy) -> list[Action]:
+def available(state: State, node: SearchNode, rng: Random, policy: Policy) -> list[Action]:
     """The actions searched at `node` in this determinization: the legal
     ones, or a few candidates (with the playout policy's choice) when there
     are many."""
@@ -51,7 +51,7 @@ def available(state: State, node: SearchNode, rng: Random, policy) -> list[Actio
     return actions
 
 
-def root_candidates(state: State, root: SearchNode, rng: Random, policy) -> list[Action]:
+def root_candidates(state: State, root: SearchNode, rng: Random, policy: Policy) -> list[Action]:
     """The seat's actions compared at the root: every card it may play; of a
     wider choice at most `ROOT_CANDIDATES`, the anchor's first, then the
     pass and the bids next to the anchor's, the best call of each suit, or
@@ -76,7 +76,7 @@ def root_candidates(state: State, root: SearchNode, rng: Random, policy) -> list
     return chosen[:ROOT_CANDIDATES]
 
 
-def narrow(state: State, actions: list[Action], rng: Random, policy) -> list[Action]:
+def narrow(state: State, actions: list[Action], rng: Random, policy: Policy) -> list[Action]:
     """A few of many bids or calls, and the playout policy's choice."""
     kind = actions[-1].kind
     if kind == "bid":
@@ -91,7 +91,7 @@ def narrow(state: State, actions: list[Action], rng: Random, policy) -> list[Act
     return narrowed
 
 
-def own_discards(state: State, node: SearchNode, rng: Random, policy) -> list[Action]:
+def own_discards(state: State, node: SearchNode, rng: Random, policy: Policy) -> list[Action]:
     """The searching seat's candidate discards at this node (its hand is the
     same in every determinization reaching it), computed once."""
     hand = state.hands[state.current_player()]
@@ -103,21 +103,23 @@ def own_discards(state: State, node: SearchNode, rng: Random, policy) -> list[Ac
     return node.candidates
 
 
-def discard_candidates(state: State, rng: Random, policy=None) -> list[Action]:
+def discard_candidates(state: State, rng: Random, policy: Policy | None = None) -> list[Action]:
     """A few discards, `DISCARD_CANDIDATES` at most: the playout policy's,
     engine/bots/playout.py's heuristic one, the lowest cards, each short suit thrown
     away, then random ones."""
     assert isinstance(state, CalabresellaState)  # the one game with discards
     seat, count = state.discarders[0]
     hand = sorted(state.hands[seat])
-    options = [policy(state, rng).cards] if policy is not None else []
+    options: list[tuple[Card, ...]] = []
+    if policy is not None:  # (a full state: the discard's cards are all known)
+        options.append(tuple(c for c in policy(state, rng).cards if c is not None))
     options.append(tuple(heuristic_discard(hand, count)))
     options.append(tuple(sorted(hand, key=lambda c: (TRESSETTE[c.index], THIRDS[c.index]))[:count]))
     for suit in "DHSC":
-        cards = [c for c in hand if c.suit == suit]
-        if 0 < len(cards) <= count:
-            rest = heuristic_discard([c for c in hand if c.suit != suit], count - len(cards))
-            options.append(tuple(cards) + tuple(rest))
+        suited = [c for c in hand if c.suit == suit]
+        if 0 < len(suited) <= count:
+            rest = heuristic_discard([c for c in hand if c.suit != suit], count - len(suited))
+            options.append(tuple(suited) + tuple(rest))
     limit = min(DISCARD_CANDIDATES, comb(len(hand), count))
     for _ in range(10 * DISCARD_CANDIDATES):
         if len(set(map(frozenset, options))) >= limit:

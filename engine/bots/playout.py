@@ -7,10 +7,11 @@ rule per phase outside it, a tenth of random moves) or random moves
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from math import comb
 from random import Random
+from typing import overload
 
 from ..cards import ALL_CARDS, BRISCOLA_ORDER, TRESSETTE_ORDER, Card
 from ..games.briscola import BriscolaState
@@ -22,12 +23,16 @@ from ..games.chiamata import STRENGTH as CHIAMATA_STRENGTH
 from ..games.chiamata import ChiamataState
 from ..state import Action, State, play_action
 from . import normal
+from .stateview import Player
+
+Policy = Callable[[State, Random], Action]
+"""A playout policy: `(full state, rng) -> Action`."""
 
 EPSILON = 0.1
 """Share of random moves in the heuristic playout."""
 
 
-def playout_policy(playout):
+def playout_policy(playout: str | Policy) -> Policy:
     """The playout policy named `playout` (or `playout` itself if it is a function)."""
     if callable(playout):
         return playout
@@ -58,7 +63,7 @@ class FullView:
         return state
 
     @property
-    def legal(self):
+    def legal(self) -> Sequence[Action]:
         if self._state.phase == "discard":
             return LazyDiscards(self._state)
         return tuple(self._state.legal_actions())
@@ -73,7 +78,7 @@ def knows_partner(state: ChiamataState, seat: int) -> bool:
     return _called_played(state)
 
 
-class LazyDiscards(Sequence):
+class LazyDiscards(Sequence[Action]):
     """The legal discards (up to 1,820) as a sequence built only if read."""
 
     def __init__(self, state: State):
@@ -85,23 +90,29 @@ class LazyDiscards(Sequence):
     def __len__(self) -> int:
         return comb(len(self.hand), self.size)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Action]: ...
+    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
         if self._all is None:
             self._all = [Action(self.seat, "discard", cards=c) for c in combinations(self.hand, self.size)]
         return self._all[i]
 
-    def __contains__(self, action) -> bool:
-        cards = getattr(action, "cards", ())
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action):
+            return False
+        cards = [c for c in action.cards if c is not None]  # (a face-down discard is none of these)
         return (
-            getattr(action, "kind", None) == "discard"
+            action.kind == "discard"
             and action.seat == self.seat
-            and len(cards) == self.size
-            and list(cards) == sorted(set(cards))
+            and len(cards) == len(action.cards) == self.size
+            and cards == sorted(set(cards))
             and set(cards) <= set(self.hand)
         )
 
 
-def as_policy(player):
+def as_policy(player: Player) -> Policy:
     """A `play(view, rng)` player as a playout policy on full states."""
     return lambda state, rng: player(FullView(state), rng)
 
@@ -153,7 +164,7 @@ def trump_game_play(state: State) -> Action:
         strength, points = CHIAMATA_STRENGTH, CHIAMATA_POINTS
     trump, hand, trick = state.trump, state.hands[seat], state.trick
 
-    def cost(card):
+    def cost(card: Card) -> tuple[bool, int, int]:
         return (card.suit == trump, points[card.index], strength[card.index])
 
     if not trick:
@@ -180,7 +191,7 @@ def trump_game_play(state: State) -> Action:
     return play_action(seat, min(hand, key=cost))
 
 
-def _beats(card, best, trump, strength) -> bool:
+def _beats(card: Card, best: Card, trump: str | None, strength: Sequence[int]) -> bool:
     if card.suit == best.suit:
         return strength[card.index] > strength[best.index]
     return card.suit == trump
@@ -208,7 +219,7 @@ def _called_played(state: ChiamataState) -> bool:
     return called in state.trick or any(called in t.cards for t in state.tricks)
 
 
-def tressette_card(state: State):
+def tressette_card(state: State) -> Card:
     """Calabresella: follow with the lowest winning card when the trick is
     the other side's, load a partner's trick when last; lead a sure winner
     (the best card left of its suit), else a low card of the longest suit."""
@@ -237,7 +248,7 @@ def tressette_card(state: State):
     return min(cards, key=cheapest)
 
 
-def _tressette_lead(state: State, hand):
+def _tressette_lead(state: State, hand: list[Card]) -> Card:
     gone = set(state.trick)
     for trick in state.tricks:
         gone.update(trick.cards)
@@ -259,7 +270,7 @@ def _tressette_lead(state: State, hand):
 # --- the heuristic outside the play ---------------------------------------------
 
 
-def hand_strength(hand, strength, points) -> tuple[int, str]:
+def hand_strength(hand: Iterable[Card], strength: Sequence[int], points: Sequence[int]) -> tuple[int, str]:
     """(a rough value of `hand`, its best suit): card points plus length and
     high cards of the best suit."""
     per_suit: dict[str, int] = {}
@@ -338,7 +349,7 @@ def calabresella_discard(state: State, rng: Random) -> Action:
     return Action(seat, "discard", cards=tuple(sorted(heuristic_discard(state.hands[seat], count))))
 
 
-def heuristic_discard(hand, count: int) -> list:
+def heuristic_discard(hand: Iterable[Card], count: int) -> list[Card]:
     """The `count` cards least worth keeping: low cards of short suits."""
     length: dict[str, int] = {}
     for card in hand:

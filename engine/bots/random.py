@@ -5,9 +5,10 @@ from __future__ import annotations
 from random import Random
 
 from ..state import Action
+from .stateview import View
 
 
-def play(view, rng: Random) -> Action:
+def play(view: View, rng: Random) -> Action:
     """One of `view.legal`, each equally likely."""
     legal = view.legal
     if not legal:

@@ -6,15 +6,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from random import Random
+from types import ModuleType
 from typing import TypeVar
 
 from ..games.briscola import Briscola, BriscolaState
 from ..games.calabresella import Calabresella
 from ..games.chiamata import Chiamata
-from ..state import CHANCE, TERMINAL, State
+from ..state import CHANCE, TERMINAL, Rules, State
 from . import briscola2, fast_briscola, fast_calabresella, fast_chiamata
+from .playout import Policy
 
 Read = TypeVar("Read")
+
+Finish = Callable[[State], list[int] | None]
+"""`finish(full state) -> each side's final card points, or None` (`finisher`)."""
 
 
 def plays_left(state: State) -> int:
@@ -24,7 +29,7 @@ def plays_left(state: State) -> int:
     return stock + sum(state.hand_size(s) for s in range(state.n))
 
 
-def playout(state: State, rng: Random, policy, finish=None) -> list[int] | None:
+def playout(state: State, rng: Random, policy: Policy, finish: Finish | None = None) -> list[int] | None:
     """Finish the hand with `policy`, chance events from the deal; or, once
     `finish(state)` gives the final card points of each side (an exact
     search), stop there and return them."""
@@ -44,7 +49,7 @@ FAST_PLAYOUTS = (briscola2, fast_briscola, fast_chiamata, fast_calabresella)
 for the positions its `supports(state)` accepts."""
 
 
-def fast_module(game, state: State):
+def fast_module(game: Rules, state: State) -> ModuleType | None:
     """The module of `FAST_PLAYOUTS` that finishes this game's hands from
     `state` on card indices, or None (then the playouts are the engine's):
     Briscola for two from anywhere (`briscola2`), for three, four and six
@@ -60,7 +65,7 @@ def fast_module(game, state: State):
 
 
 def fast_playout(
-    state: State, rng: Random, policy, module, rewards: Callable[..., Read], solved: dict
+    state: State, rng: Random, policy: Policy, module: ModuleType, rewards: Callable[..., Read], solved: dict
 ) -> tuple[Read, int]:
     """Finish the hand of full `state` with the normal player (`policy`,
     `NORMAL_PLAYOUT`): on the engine (`state` changed in place) until
@@ -73,13 +78,14 @@ def fast_playout(
             return rewards(state), 0
         state.apply(state.chance_outcome() if turn == CHANCE else policy(state, rng))
     if module is briscola2:
+        assert isinstance(state, BriscolaState)  # (briscola2 supports it)
         totals, taken = briscola2.playout(state, solved)
         return rewards(state, totals), taken
     final, taken = module.playout(state, solved)
     return rewards(state, None, final), taken
 
 
-def finisher(game):
+def finisher(game: Rules) -> Finish | None:
     """`finish(full state) -> side points or None` for `playout`: Briscola for
     two only (None for the other games)."""
     if isinstance(game, Briscola) and game.players == 2:
@@ -87,12 +93,13 @@ def finisher(game):
     return None
 
 
-def briscola_finish(state: BriscolaState) -> list[int] | None:
+def briscola_finish(state: State) -> list[int] | None:
     """Briscola for two, every card known, at most the last draw left (the
     winner of the trick draws the face-down card, the other the face-up
     one): each seat's final card points with best play by both, by the
     exact search (`engine/bots/endgame.py`). None earlier, or while a trump
     exchange is still possible."""
+    assert isinstance(state, BriscolaState)  # (`finisher` gives it to Briscola for two alone)
     pile = state.pile_left()
     if pile not in (0, 2) or state.phase != "play":
         return None

@@ -8,19 +8,20 @@ describes the method and its figures.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import ceil, log, log2, sqrt
 from random import Random
 from types import ModuleType
 from typing import Final, Literal, Protocol
 
-from ..determinize import Determinizer, as_seen
+from ..determinize import Determinizer
 from ..state import CHANCE, TERMINAL, Action, State
+from ..view import as_seen
 from . import briscola2, fast_briscola
 from .inference import Inference
 from .narrowing import available, root_candidates
-from .playout import NORMAL_PLAYOUT
+from .playout import NORMAL_PLAYOUT, Policy
 from .rewards import reward_function
 from .rollout import fast_module, fast_playout, finisher, playout, plays_left
 
@@ -79,7 +80,7 @@ EXPLORATION = 0.7
 """UCB1 exploration constant (rewards are about -1..1)."""
 
 
-def best_action(root: Node, legal, confidence: float = CONFIDENCE) -> Action:
+def best_action(root: Node, legal: Sequence[Action], confidence: float = CONFIDENCE) -> Action:
     """The anchor's action (the root's prior), unless a finalist's reward
     beats it on the same determinizations by `confidence` standard errors
     of the mean difference: then the finalist that beats it most. With no
@@ -140,7 +141,7 @@ class Node:
         self.samples: dict[int, float] = {}
         self.finalists: list[Action] = []
 
-    def child(self, key, action: Action | None = None, player: int | None = None) -> Node:
+    def child(self, key: Action | tuple[str, int], action: Action | None = None, player: int | None = None) -> Node:
         node = self.children.get(key)
         if node is None:
             node = self.children[key] = Node(action, player)
@@ -182,7 +183,7 @@ def search(
     determinizer: Determinizer | Inference,
     seat: int,
     rng: Random,
-    policy,
+    policy: Policy,
     iterations: int | None,
     seconds: float | None,
     exploration: float = EXPLORATION,
@@ -289,10 +290,12 @@ class Playouts:
         return steps + len(one.history) - start
 
 
-def inference_steps(sampler) -> int:
+def inference_steps(sampler: Determinizer | Inference) -> int:
     """The steps an `Inference` sampler's checks cost since last asked (0 for
     a plain `Determinizer`)."""
-    spent = getattr(sampler, "spent", 0)
+    if not isinstance(sampler, Inference):
+        return 0
+    spent = sampler.spent
     if spent:
         sampler.spent = 0
     return spent
@@ -356,7 +359,7 @@ def paired(child: Node, kept: Node) -> tuple[float, float]:
 
 
 def descend(
-    node: Node, state: State, seat: int, rng: Random, policy, exploration: float, expand_after: int
+    node: Node, state: State, seat: int, rng: Random, policy: Policy, exploration: float, expand_after: int
 ) -> list[Node]:
     """Selection and expansion below `node` on `state` (changed in place): the
     nodes walked past `node`. A decision node grows children only once it has
@@ -392,7 +395,7 @@ def descend(
         path.append(node)
 
 
-def fast_steps(module) -> int:
+def fast_steps(module: ModuleType) -> int:
     """The default budget in steps a move where `module` plays the playouts."""
     if module is briscola2:
         return FAST_STEPS

@@ -1,14 +1,44 @@
-"""`StateView`: the minimal view a player is given (engine.bots' module doc),
-built from an engine State view of one seat. Its own module so that the
-players' parts (the inference of engine/bots/inference.py) can build one
-without importing the package of every player."""
+"""`View`, what a player is given (engine.bots' module doc), and `StateView`, the
+minimal one, built from an engine State view of one seat. Their own module so
+that the players' parts (the inference of engine/bots/inference.py) can build
+one without importing the package of every player."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from random import Random
+from typing import Protocol
 
-from ..determinize import as_seen
-from ..state import CHANCE, Action, State
+from ..deal import Deal
+from ..state import CHANCE, Action, Rules, State
+from ..view import as_seen
+
+
+class View(Protocol):
+    """What a player is given (read-only attributes): the table's `engine.view.SeatView`,
+    a `StateView`, or a playout's `engine.bots.playout.FullView`. As at the table, the seat
+    is None for a spectator and the state None between hands: a player is asked to move
+    only for a seat in a hand, and reads them with `seat_of` and
+    `engine.determinize.state_of` (ValueError otherwise)."""
+
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def legal(self) -> Sequence[Action]: ...  # a tuple, or a sequence built only if read
+    @property
+    def state(self) -> State | None: ...
+
+
+Player = Callable[[View, Random], Action]
+"""`play(view, rng) -> Action`."""
+
+
+def seat_of(view: View) -> int:
+    """The seat `view` plays; ValueError for a spectator's view."""
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a spectator's view has no seat to play")
+    return seat
 
 
 class StateView:
@@ -33,7 +63,7 @@ class StateView:
         return f"<StateView seat {self.seat} {self._state!r} legal={len(self.legal)}>"
 
 
-def play_out(game, dealer: int, deal, choose: Callable[[State, StateView], Action]) -> State:
+def play_out(game: Rules, dealer: int, deal: Deal, choose: Callable[[State, StateView], Action]) -> State:
     """The hand of `deal` played to its end, each seat deciding on its own view, kept in
     step with the table (`choose(full state, the seat's view) -> its action`); the final
     full state."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..cards import (
     ALL_CARDS,
@@ -17,9 +17,11 @@ from ..cards import (
 from ..deal import Deal, DealPlan, packets
 from ..facts import Placed, Result
 from ..game import Game
+from ..rng import Rng
 from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, State, play_actions
 from . import GAMES
 from .briscola_facts import BriscolaObservation, BriscolaResult, result_from_json
+from .briscola_score import three_player_awards, two_side_awards
 
 STRENGTH = strength_table(BRISCOLA_ORDER)
 POINTS = points_table(BRISCOLA_POINTS)
@@ -196,7 +198,7 @@ class BriscolaState(State):
             actions.append(Action(seat, "declare"))
         return actions
 
-    def random_legal(self, rng) -> Action:
+    def random_legal(self, rng: Rng) -> Action:
         """As `State.random_legal`; with neither option that adds an action
         (trump exchange, black hand) a card is drawn straight from the hand."""
         seat = self.turn
@@ -256,14 +258,15 @@ class BriscolaState(State):
             return [(("card", self.exchange_card.index), "faceup"), (("faceup",), action.seat)]
         return super().card_moves(action)
 
-    def peeks(self, plan) -> list[int]:
+    def peeks(self, plan: DealPlan) -> list[int]:
         """Open hands: after each draw, everyone sees the new top of the stock."""
         if not self.game.options["open_hands"] or self.turn != CHANCE:
             return []
         top = self.drawn + self.n
         return [plan.stock[top]] if top < len(plan.stock) else []
 
-    def see_peeked(self, plan, public_card) -> None:
+    def see_peeked(self, plan: DealPlan, public_card: Callable[[int], Card | None]) -> None:
+
         if not self.game.options["open_hands"]:
             return
         for slot in range(self.drawn, len(plan.stock)):
@@ -387,35 +390,8 @@ class BriscolaState(State):
             awards[side] = 3 if (self.n == 3 or game.options["scoring"] == "game_points") else 1
             winner = side
         elif self.n == 3:
-            awards, winner = _three_player_awards(totals)
+            awards, winner = three_player_awards(totals)
         else:
-            awards, winner = _two_side_awards(totals, game.options["scoring"])
+            awards, winner = two_side_awards(totals, game.options["scoring"])
         score = [awards[side] for side in game._side_of]
         return BriscolaResult(winner, self.trump, tuple(totals), self.declared), score
-
-
-def _two_side_awards(totals: list[int], scoring: str) -> tuple[list[int], int | None]:
-    """Two players or two teams: more than 60 wins; 60-60 is a draw."""
-    awards = [0, 0]
-    for side in (0, 1):
-        points = totals[side]
-        if points > 60:
-            if scoring == "game_points":
-                awards[side] = 3 if points == 120 else 2 if points >= 91 else 1
-            else:
-                awards[side] = 1
-            return awards, side
-    return awards, None
-
-
-def _three_player_awards(totals: list[int]) -> tuple[list[int], int | None]:
-    """Over 40 scores 1 when two players pass 40, 2 when one alone does; all 120 scores 3."""
-    over = [p > 40 for p in totals]
-    awards = [0, 0, 0]
-    for seat, points in enumerate(totals):
-        if points == 120:
-            awards[seat] = 3
-        elif over[seat]:
-            awards[seat] = 1 if sum(over) == 2 else 2
-    winner = over.index(True) if sum(over) == 1 else None
-    return awards, winner

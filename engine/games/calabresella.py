@@ -8,6 +8,7 @@ from ..cards import ALL_CARDS, THIRDS, TRESSETTE_ORDER, Card, points_table, stre
 from ..deal import Deal, DealPlan, packets
 from ..facts import NO_RESULT, REDEAL, PlayView, Result, Side
 from ..game import Game
+from ..rng import Rng
 from ..state import CHANCE, PLAYS, PUBLIC, TERMINAL, Action, IllegalAction, Need, Refusal, play_actions
 from . import GAMES
 from .calabresella_contract import CONTRACTS as CONTRACTS
@@ -190,7 +191,7 @@ class CalabresellaState(ContractState):
     _RULE_HOOKED = False
     """True in a subclass with its own `follow_suit_rule` (asked of every card, even a lead)."""
 
-    def __init_subclass__(cls, **kwargs) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls._RULE_HOOKED = cls.follow_suit_rule is not CalabresellaState.follow_suit_rule
 
@@ -238,7 +239,7 @@ class CalabresellaState(ContractState):
         contract = self.contract
         return SPEAK[self.turn][0 if contract is None else CONTRACTS.index(contract) + 1]
 
-    def random_legal(self, rng) -> Action:
+    def random_legal(self, rng: Rng) -> Action:
         """As `State.random_legal`; a play or a bid is drawn from the cards or the
         table of bids, and a discard directly, not picked among every combination
         `legal_actions()` lists."""

@@ -10,10 +10,16 @@ class. See docs/bots.md for how it plays.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from random import Random
+from typing import Any
+
+from ...determinize import state_of
 from ...games.briscola import BriscolaState
 from ...games.calabresella import CalabresellaState
 from ...games.chiamata import ChiamataState
-from ...state import Action
+from ...state import Action, State
+from ..stateview import View, seat_of
 from .briscola import (
     LEAD_SAMPLES,
     briscola,
@@ -127,16 +133,20 @@ __all__ = [
 ]
 
 
-def play(view, rng) -> Action:
+def play(view: View, rng: Random) -> Action:
     """The normal player's action for `view` (see the module doc)."""
     legal = view.legal
     if not legal:
         raise ValueError(f"seat {view.seat} has nothing to play now")
     if len(legal) == 1:
         return legal[0]
-    state = view.state
-    return DECIDE[type(state)](state, view.seat, legal)
+    state = state_of(view)
+    return DECIDE[type(state)](state, seat_of(view), legal)
 
 
-DECIDE = {BriscolaState: briscola, ChiamataState: chiamata, CalabresellaState: calabresella}
+DECIDE: dict[type[State], Callable[[Any, int, Sequence[Action]], Action]] = {  # (each takes its key's state)
+    BriscolaState: briscola,
+    ChiamataState: chiamata,
+    CalabresellaState: calabresella,
+}
 """The game's state class -> the normal player of that game."""

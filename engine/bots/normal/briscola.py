@@ -7,9 +7,11 @@ the last draw is left, an exact search of the rest of the hand
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 
 from ...cards import SUITS, Card
+from ...games.briscola import BriscolaState
 from ...state import Action, play_action
 from ..endgame import SUIT_OF, Endgame, answers
 from ..heuristics import Table
@@ -20,7 +22,7 @@ LEAD_SAMPLES = 24
 """Hands of the other seat the lead is tried against (`lead_card`)."""
 
 
-def briscola(state, seat: int, legal) -> Action:
+def briscola(state: BriscolaState, seat: int, legal: Sequence[Action]) -> Action:
     kinds = {a.kind for a in legal}
     if "declare" in kinds:  # a black hand wins at once
         return Action(seat, "declare")
@@ -44,6 +46,7 @@ def lead_card(table: Table) -> Card:
     won or lost, a trump it spends worth `SPENT` of its kept worth, less what
     the card led is worth kept, plus the 61 points' bonus."""
     state = table.state
+    assert isinstance(state, BriscolaState)  # (the normal player of Briscola)
     me, other = table.me, 1 - table.me
     assert table.trump is not None  # Briscola always has a trump suit
     trump, strength, value = SUITS.index(table.trump), table.strength, table.value
@@ -83,8 +86,9 @@ def lead_card(table: Table) -> Card:
     return best
 
 
-def exchange_pays(state) -> bool:
+def exchange_pays(state: BriscolaState) -> bool:
     """Swap the trump 2 (or 7) for the face-up card when that card is higher."""
+    assert state.faceup is not None and state.exchange_card is not None  # (the exchange is legal)
     return state.strength[state.faceup.index] > state.strength[state.exchange_card.index]
 
 
@@ -98,6 +102,7 @@ def endgame_card(table: Table) -> Card | None:
     face-down card, and the card with the best average is played.
     """
     state = table.state
+    assert isinstance(state, BriscolaState)  # (the normal player of Briscola)
     me, other = table.me, 1 - table.me
     pile = state.pile_left()
     unseen = set(table.unseen)

@@ -8,10 +8,12 @@ hands played out by this player).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import cache
 from math import exp
 
 from ...cards import SUITS, TRESSETTE_ORDER, Card
+from ...games.calabresella import CalabresellaState
 from ...state import Action, play_action
 from ..heuristics import THIRDS_VALUE, TRESSETTE_STRENGTH, Table
 
@@ -36,7 +38,7 @@ RAISE_AT = {"scegliete": 0.97, "dividete": 0.9}
 """Raise a Solissimo when it succeeds at least this often."""
 
 
-def calabresella(state, seat: int, legal) -> Action:
+def calabresella(state: CalabresellaState, seat: int, legal: Sequence[Action]) -> Action:
     phase = state.phase
     if phase == "auction":
         return calab_bid(state, seat, legal)
@@ -53,7 +55,7 @@ def calabresella(state, seat: int, legal) -> Action:
     return play_action(seat, calab_card(Table(state, seat)))
 
 
-def _ranked(cards) -> list[Card]:
+def _ranked(cards: Iterable[Card]) -> list[Card]:
     """Cards high to low in Tressette order."""
     return sorted(cards, key=lambda c: -TRESSETTE_STRENGTH[c.index])
 
@@ -123,12 +125,12 @@ def _suit_features(ranks: str) -> tuple[float, ...]:
     )
 
 
-def hand_features(cards) -> list[float]:
+def hand_features(cards: Iterable[Card]) -> list[float]:
     """`FEATURES` of a hand (any number of cards)."""
     return _features_of(suit_keys(cards))
 
 
-def suit_keys(cards) -> tuple[str, ...]:
+def suit_keys(cards: Iterable[Card]) -> tuple[str, ...]:
     """Each suit's ranks in hand, high to low, in `SUITS` order (e.g. "3AK5")."""
     by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
     for card in cards:
@@ -144,14 +146,14 @@ def _features_of(keys: tuple[str, ...]) -> list[float]:
     return total
 
 
-def estimate(cards, contract: str) -> float:
+def estimate(cards: Iterable[Card], contract: str) -> float:
     """The soloist's expected thirds for `contract`: a linear function of
     `hand_features` (the dealt 12 cards; Chiamo: with the called card)
     fitted on hands played out (docs/bots.md)."""
     return sum(w * x for w, x in zip(WEIGHTS[contract], hand_features(cards)))
 
 
-def hand_value(cards, discards=()) -> float:
+def hand_value(cards: Iterable[Card], discards: Iterable[Card] = ()) -> float:
     """The soloist's expected thirds with these 12 cards to play (no monte
     to come), and these cards in the monte for whoever takes the last trick."""
     return _kept_value(suit_keys(cards)) + MONTE_SHARE * sum(THIRDS_VALUE[c.index] for c in discards)
@@ -221,26 +223,28 @@ def _callable(hand: list[Card]) -> list[Card]:
     return calls
 
 
-def calab_bid(state, seat: int, legal) -> Action:
+def calab_bid(state: CalabresellaState, seat: int, legal: Sequence[Action]) -> Action:
     """The contract with the best expected score (price x 2 x (2p - 1)), if positive."""
     hand = list(state.hands[seat])
     best, best_worth = next(a for a in legal if a.kind == "pass"), 0.0
     for action in legal:
         if action.kind != "bid":
             continue
-        p = p_success(action.contract, contract_estimate(hand, action.contract))
-        worth = PRICES[action.contract] * (2.0 * p - 1.0)
+        contract = action.contract
+        assert contract is not None  # a Calabresella bid names its contract
+        p = p_success(contract, contract_estimate(hand, contract))
+        worth = PRICES[contract] * (2.0 * p - 1.0)
         if worth > best_worth:
             best, best_worth = action, worth
     return best
 
 
-def calab_call(state, seat: int) -> Action:
+def calab_call(state: CalabresellaState, seat: int) -> Action:
     """Call the card that adds most to the hand (the best card of a suit it lacks)."""
     return Action(seat, "call", card=best_call(list(state.hands[seat])))
 
 
-def calab_return(state, seat: int) -> Action:
+def calab_return(state: CalabresellaState, seat: int) -> Action:
     """Give back the card the hand misses least (and worth least to the defender)."""
     hand = sorted(state.hands[seat])
     card = max(
@@ -249,7 +253,7 @@ def calab_return(state, seat: int) -> Action:
     return Action(seat, "return", card=card)
 
 
-def calab_discard(state, seat: int) -> Action:
+def calab_discard(state: CalabresellaState, seat: int) -> Action:
     """Build the discard directly: the soloist drops, one by one, the cards
     its estimate misses least; a defender its least useful cards."""
     count = state.discarders[0][1]
@@ -274,7 +278,7 @@ def _defender_discard(hand: list[Card], count: int) -> list[Card]:
     return sorted(hand, key=keep)[:count]
 
 
-def calab_raise(state, seat: int) -> Action:
+def calab_raise(state: CalabresellaState, seat: int) -> Action:
     """Raise a Solissimo only with a hand that (nearly) cannot fail."""
     hand = list(state.hands[seat])
     p = p_success("solissimo", estimate(hand, "solissimo"))
@@ -284,7 +288,7 @@ def calab_raise(state, seat: int) -> Action:
     return Action(seat, "raise", choice="none")
 
 
-def calab_take(state, seat: int) -> Action:
+def calab_take(state: CalabresellaState, seat: int) -> Action:
     """Scegliete, first defender: take the monte cards that may win tricks
     (3s, 2s, aces); the partner takes the rest."""
     taken = tuple(sorted(c for c in state.monte if c is not None and c.rank in "32A"))
@@ -329,12 +333,14 @@ MASTERS_TO_DUCK = 2
 
 
 def calab_card(table: Table) -> Card:
+    state = table.state
+    assert isinstance(state, CalabresellaState)  # (the normal player of Calabresella)
     hand = sorted(table.hand)
     if table.trick:
         led = table.trick[0].suit
         follow = [c for c in hand if c.suit == led]
         hand = follow or hand
-    elif table.me == table.state.soloist:
+    elif table.me == state.soloist:
         card = soloist_lead(table, hand)
         if card is not None:
             return card

@@ -5,9 +5,11 @@ trump suit and callable card), the call, and the card of `trumps.best_card`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import exp
 
 from ...cards import BRISCOLA_ORDER, SUITS, Card
+from ...games.chiamata import ChiamataState
 from ...state import Action, play_action
 from ..heuristics import BRISCOLA_VALUE, Table
 from .trumps import best_card
@@ -20,7 +22,7 @@ CHIAMATA_BID = 0.35
 LOW_TO_HIGH = BRISCOLA_ORDER[::-1]
 
 
-def chiamata(state, seat: int, legal) -> Action:
+def chiamata(state: ChiamataState, seat: int, legal: Sequence[Action]) -> Action:
     if state.phase == "auction":
         return chiamata_bid(state, seat, legal)
     if state.phase == "call":
@@ -102,7 +104,7 @@ def _p_target(points: float, target: int) -> float:
     return 1.0 / (1.0 + exp(-(a + b * (points - target + 0.5))))
 
 
-def chiamata_bid(state, seat: int, legal) -> Action:
+def chiamata_bid(state: ChiamataState, seat: int, legal: Sequence[Action]) -> Action:
     """Bid the cheapest legal bid (highest rank, lowest target) the hand
     makes often enough with its best suit; else pass."""
     hand = list(state.hands[seat])
@@ -135,15 +137,16 @@ def _best_called(hand: list[Card], suit: str) -> Card:
     return Card("A", suit)
 
 
-def chiamata_call(state, seat: int, legal) -> Action:
+def chiamata_call(state: ChiamataState, seat: int, legal: Sequence[Action]) -> Action:
     """The call with the best expected score: success x units (x2 with a
     partner, x4 alone)."""
     hand = list(state.hands[seat])
     target = state.target
 
-    def worth(action: Action) -> float:
+    def worth(action: Action) -> tuple[float, int]:
+        """The call's expected score, then the lower card first."""
         assert action.card is not None  # a call names its card
         p = _p_target(_call_points(hand, action.card), target)
-        return (4.0 if action.card in hand else 2.0) * (2.0 * p - 1.0)
+        return (4.0 if action.card in hand else 2.0) * (2.0 * p - 1.0), -action.card.index
 
-    return max(legal, key=lambda a: (worth(a), -a.card.index))
+    return max(legal, key=worth)

@@ -9,11 +9,24 @@ the other seat's answer in each hand it samples.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..endgame import SUIT_OF
 from .trumps import MASTER_TRUMP, SPENT, TRUMP_BASE, TRUMP_STEP, clinch
 
 
-def choose(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: int, strength, value, beats) -> int:
+def choose(
+    hand: Sequence[int],
+    other: Sequence[int],
+    trick: Sequence[int],
+    ours: int,
+    theirs: int,
+    cards_left: int,
+    trump: int,
+    strength: Sequence[int],
+    value: Sequence[int],
+    beats: Sequence[bool],
+) -> int:
     """The normal player's card (`trumps.best_card`) for the seat holding
     `hand`, the other seat holding `other`, every card placed; `cards_left`:
     the cards in hands, on the table and still to draw; `beats`:
@@ -40,7 +53,18 @@ def choose(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: i
     return best
 
 
-def lead(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: int, strength, value, beats) -> int:
+def lead(
+    hand: Sequence[int],
+    other: Sequence[int],
+    trick: Sequence[int],
+    ours: int,
+    theirs: int,
+    cards_left: int,
+    trump: int,
+    strength: Sequence[int],
+    value: Sequence[int],
+    beats: Sequence[bool],
+) -> int:
     """The normal player's lead (`briscola.lead_card`) with the other hand known:
     each card against the other seat's answer (`choose`); `trick` is empty."""
     scale = min(1.0, ((cards_left + 1) // 2 - 1) / 4.0)
@@ -65,7 +89,7 @@ def lead(hand, other, trick, ours: int, theirs: int, cards_left: int, trump: int
     return best
 
 
-def kept(card: int, other, trump: int, strength, scale: float) -> float:
+def kept(card: int, other: Sequence[int], trump: int, strength: Sequence[int], scale: float) -> float:
     """What `card` is worth kept (`trumps.trump_resource`), the other hand known."""
     rank = strength[card]
     if SUIT_OF[card] != trump:

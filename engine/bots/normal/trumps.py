@@ -104,10 +104,14 @@ def _last_draw(table: Table, mine: float) -> float:
     """Two players, one face-down card and the face-up one left: the winner of
     this trick draws the unknown card, the other the face-up card."""
     state = table.state
-    if table.n != 2 or state.pile_left() != 2:
+    if table.n != 2:
+        return 0.0
+    assert isinstance(state, BriscolaState)  # (two players: Briscola)
+    if state.pile_left() != 2:
         return 0.0
     unknown = table.unseen
     if not unknown:
         return 0.0
     average = sum(_draw_worth(table, c) for c in unknown) / len(unknown)
+    assert state.faceup is not None  # (drawn last)
     return mine * average + (1.0 - mine) * _draw_worth(table, state.faceup)
