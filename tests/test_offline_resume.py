@@ -89,15 +89,15 @@ def play_on_from_turn(table: OfflineTable, rng: random.Random) -> Result:
 def test_resuming_a_finished_or_broken_game_says_why(tmp_path):
     done = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))
     assert play_on(done, random.Random(0)) is Result.OVER
-    assert not done.slot.folder.exists()
+    assert not done.keeper.slot.folder.exists()
     with pytest.raises(NotResumable):
-        OfflineTable.resume(done.slot)
+        OfflineTable.resume(done.keeper.slot)
 
     broken = OfflineTable("briscola", 2, "random", 1, seed=1, deal_seed=1, slot=Slot.new("briscola"))
     assert play_on(broken, random.Random(0), 2) is Result.TURN
-    os.unlink(broken.slot.key("seat1"))
+    os.unlink(broken.keeper.slot.key("seat1"))
     with pytest.raises(NotResumable, match="key of seat1"):
-        OfflineTable.resume(broken.slot)
+        OfflineTable.resume(broken.keeper.slot)
 
 
 def test_play_resume_with_nothing_to_resume(capsys):

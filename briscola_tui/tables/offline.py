@@ -39,12 +39,12 @@ from protocol.session import Shared, TableSession
 
 from ..files.identity import own_identity
 from ..files.saved import META_VERSION, NotResumable, Slot, rng_state, set_rng_state
-from ..files.storage import QuickSeatStore, StoreError, TranscriptFile, fixed_store
+from ..files.storage import StoreError, TranscriptFile, fixed_store
 from ..language import _
 from ..notes import Note, Resumed
-from ..os_errors import os_error_words
 from ..wording import count
 from .controller import TableUpdate
+from .keeper import Keeper
 
 NAMES = ("you", "Bea", "Carlo", "Dora", "Elio", "Fede")
 """Seat names: the person, then the computer players."""
@@ -83,6 +83,9 @@ def _certify(sessions: dict[int, TableSession], level: str) -> None:
 
 class OfflineTable:
     """A LocalTable with the person at seat 0 and computer players elsewhere."""
+
+    keeper: Keeper | None
+    """The game kept on disk as it goes (given a slot)."""
 
     def __init__(
         self,
@@ -129,7 +132,8 @@ class OfflineTable:
         )
         self._setup(table, game, rules.options, level, hands, pace)
         if slot is not None:
-            self._keep(slot)
+            self.keeper = Keeper.new(slot, table)
+            self._remember()
 
     @classmethod
     def resume(cls, slot: Slot, pace: float = 0.0) -> OfflineTable:
@@ -171,7 +175,7 @@ class OfflineTable:
         for seat, state in meta.get("rngs", {}).items():
             set_rng_state(table.rngs[int(seat)], state)
         self._seen, self._started = len(host.session.verdicts), True
-        self._attach(slot, log)
+        self.keeper = Keeper(slot, table, log)
         for seat, (_session, owed) in resumed.items():
             table.send(seat, owed)
         self._stop_if_done()
@@ -219,89 +223,41 @@ class OfflineTable:
         self._interrupted = False  # the screen is gone (the app is closing): stop before the next move
         self._commands: queue.SimpleQueue[Action | GoOn | Stop] = queue.SimpleQueue()  # from the screen
         self._thread: threading.Thread | None = None
-        self.slot: Slot | None = None
-        self._log: TranscriptFile | None = None
-        self.saved: Path | None = None
-        self.save_problem = ""
+        self.keeper = None
 
     # --- keeping the game on disk -------------------------------------------------
 
-    def _keep(self, slot: Slot) -> None:
-        """Start keeping a new game in `slot`: the keys now, then every entry as it is ordered."""
-        try:
-            self._attach(slot, TranscriptFile.create(slot.transcript, self.table.host.table_id))
-            slot.save_identity("host", self.table.host.identity)
-            for seat in self.table.seats:
-                assert seat.identity is not None  # every seat of a LocalTable has its keys
-                slot.save_identity(f"seat{seat.seat}", seat.identity)
-            self._remember()
-        except OSError as error:
-            self._lost(error)
+    @property
+    def save_problem(self) -> str:
+        """Why the game could not be kept on disk ("" when it is, or nothing keeps it)."""
+        return self.keeper.problem if self.keeper is not None else ""
 
-    def _attach(self, slot: Slot, log: TranscriptFile) -> None:
-        log.sync_each = False  # every node is in this process: nothing has left it before the write
-        self.slot, self._log, self.saved = slot, log, slot.transcript
-        self.table.on_entry = self._append
-        for store in self._stores():
-            store.lost = self._lost
-
-    def _append(self, entry: bytes) -> None:
-        if self._log is None:
-            return
-        try:
-            self._log.append(entry)
-        except OSError as error:
-            self._lost(error)
-
-    def _lost(self, error: OSError) -> None:
-        """Keeping the game failed: play on, say so; it is not offered for resuming."""
-        if self.save_problem:
-            return
-        if self._log is not None:
-            self._log.close()
-        self._log = None
-        for store in self._stores():
-            store.kept = False  # in memory from now on
-        if self.slot is not None:
-            self.slot.discard()
-        self.save_problem = _("the game could not be kept on disk: {why}").format(why=os_error_words(error))
-
-    def _stores(self) -> list[QuickSeatStore]:
-        """The seats' stores of a kept game (`Slot.store` made them)."""
-        stores = []
-        for seat in self.table.seats:
-            assert isinstance(seat.store, QuickSeatStore)
-            stores.append(seat.store)
-        return stores
+    @property
+    def saved(self) -> Path | None:
+        """The transcript of a game kept on disk (the replay viewer lists it)."""
+        return self.keeper.slot.transcript if self.keeper is not None and not self.keeper.problem else None
 
     def _remember(self) -> None:
-        """Write what the transcript does not say (game.json); at the end, forget the secrets."""
-        slot, view = self.slot, self.me.seat_view()
-        if self._log is None:
+        """What the transcript does not say, on disk (at the end: the secrets forgotten)."""
+        if self.keeper is None:
             return
-        assert slot is not None  # a transcript is kept in a slot (`_attach`)
-        try:
-            self._log.sync()
-            if self.over:
-                self._log.close()
-                self._log = None
-                slot.discard()
-                return
-            slot.write_meta(
-                {
-                    "version": META_VERSION,
-                    "game": self.game,
-                    "players": self.players,
-                    "level": self.level,
-                    "hands": self.hands,
-                    "names": list(NAMES[: self.players]),
-                    "played": view.hands_played,
-                    "scores": list(view.scores),
-                    "rngs": {str(s): rng_state(rng) for s, rng in self.table.rngs.items() if s != 0},
-                }
-            )
-        except OSError as error:
-            self._lost(error)
+        if self.over:
+            self.keeper.remember(None)
+            return
+        view = self.me.seat_view()
+        self.keeper.remember(
+            {
+                "version": META_VERSION,
+                "game": self.game,
+                "players": self.players,
+                "level": self.level,
+                "hands": self.hands,
+                "names": list(NAMES[: self.players]),
+                "played": view.hands_played,
+                "scores": list(view.scores),
+                "rngs": {str(s): rng_state(rng) for s, rng in self.table.rngs.items() if s != 0},
+            }
+        )
 
     # --- what the UI reads ------------------------------------------------------
 
@@ -472,6 +428,6 @@ def farewell(table: OfflineTable) -> str:
         scores = ", ".join(f"{name} {score:+d}" for name, score in zip(NAMES, view.scores))
         line = _("briscola play: the game is over after {hands}: {scores}")
         return line.format(hands=count(view.hands_played, "hand"), scores=scores)
-    if table.slot is not None and table.saved is not None:
+    if table.keeper is not None and table.keeper.kept:
         return _("briscola play: the game is kept; briscola play --resume (or Resume on the home screen) takes it up")
     return _("briscola play: left the game")
