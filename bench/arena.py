@@ -57,13 +57,15 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from engine import bots
 from engine.bots import StateView
 from engine.games import make
 from engine.games.briscola_facts import BriscolaResult
-from engine.state import CHANCE, PUBLIC, Action
+from engine.state import CHANCE, Action, State
+from engine.view import as_seen
 
 Z95 = 1.959963984540054
 
@@ -71,27 +73,18 @@ Z95 = 1.959963984540054
 # --- one hand ---------------------------------------------------------------------
 
 
-def seen_by(action: Action, need, seat: int) -> Action:
-    """`action` as `seat` receives it (as tests/test_views.py)."""
-    if action.seat == CHANCE and action.cards:
-        cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
-        return Action(CHANCE, action.kind, cards=cards)
-    if action.kind == "discard" and action.seat != seat:
-        return Action(action.seat, "discard", cards=(None,) * len(action.cards))
-    return action
+def play_out(game, dealer: int, deal, decide: Callable[[State, StateView], Action], sighted: Collection[int] = ()):
+    """The hand of `deal` played to its end, each seat deciding on its own view, kept in step
+    with the table: `decide(full state, the seat's view) -> its action` at every decision is
+    where a caller plays and collects what it wants (the CPU time of each move: `play_hand`;
+    the examples of bench/train_holdings.py). The final full state.
 
-
-def play_hand(game, dealer: int, deal, players: list, rngs: list, clock: dict, moves: dict, labels: list):
-    """Play one hand: `players[s]` acts for seat s on its own view. Adds CPU
-    seconds and moves to `clock[label]` and `moves[label]` (label = labels[s]).
-
-    A player with a true `sees_hands` attribute (bench/oracle.py) is given
-    instead its seat's view of the same hand played with open hands: every
-    hand shown, the stock and any face-down cards still hidden."""
+    A seat in `sighted` is given instead its seat's view of the same hand played with open
+    hands (`sees_hands`, bench/oracle.py): every hand shown, the stock and any face-down
+    cards still hidden."""
     full = game.new_hand(dealer, deal)
     public = bool(game.options.get("open_hands"))
     views = [game.new_hand(dealer, deal.redact(s, public_hands=public), viewer=s) for s in range(game.players)]
-    sighted = {s for s, player in enumerate(players) if getattr(player, "sees_hands", False)}
     if sighted:
         opened = make(game.name, game.players, {**game.options, "open_hands": True})
         full_open = opened.new_hand(dealer, deal)
@@ -102,22 +95,35 @@ def play_hand(game, dealer: int, deal, players: list, rngs: list, clock: dict, m
             action, need = full.chance_outcome(), full.need()
             need_open = full_open.need() if sighted else None
         else:
-            view = StateView(views_open[turn] if turn in sighted else views[turn], turn)
-            start = time.process_time()
-            action = players[turn](view, rngs[turn])
-            spent = time.process_time() - start
-            clock[labels[turn]] += spent
-            clock[labels[turn] + "_max"] = max(clock[labels[turn] + "_max"], spent)
-            moves[labels[turn]] += 1
+            action = decide(full, StateView(views_open[turn] if turn in sighted else views[turn], turn))
             need = need_open = None
         full.apply(action)
         for seat, view in enumerate(views):
-            view.apply(seen_by(action, need, seat))
+            view.apply(as_seen(action, need, seat))
         if sighted:
             full_open.apply(action)
             for seat, view in views_open.items():
-                view.apply(seen_by(action, need_open, seat))
-    return full.outcome()
+                view.apply(as_seen(action, need_open, seat))
+    return full
+
+
+def play_hand(game, dealer: int, deal, players: list, rngs: list, clock: dict, moves: dict, labels: list):
+    """Play one hand (`play_out`): `players[s]` acts for seat s on its own view (a player with
+    a true `sees_hands` attribute on its open-hands view). Adds CPU seconds and moves to
+    `clock[label]` and `moves[label]` (label = labels[s]). The outcome."""
+
+    def timed(full, view: StateView) -> Action:
+        label = labels[view.seat]
+        start = time.process_time()
+        action = players[view.seat](view, rngs[view.seat])
+        spent = time.process_time() - start
+        clock[label] += spent
+        clock[label + "_max"] = max(clock[label + "_max"], spent)
+        moves[label] += 1
+        return action
+
+    sighted = {s for s, player in enumerate(players) if getattr(player, "sees_hands", False)}
+    return play_out(game, dealer, deal, timed, sighted).outcome()
 
 
 # --- one deal, twice ----------------------------------------------------------------

@@ -26,17 +26,8 @@ import time
 from bench.engine_speed import CONFIGS
 from engine.determinize import Determinizer, determinize
 from engine.games import make
-from engine.state import CHANCE, PUBLIC, Action
-
-
-def seen_by(action: Action, need, seat: int) -> Action:
-    """`action` as `seat` receives it (as tests/test_views.py)."""
-    if action.seat == CHANCE and action.cards:
-        cards = tuple(c if need.audiences[i] in (seat, PUBLIC) else None for i, c in enumerate(action.cards))
-        return Action(CHANCE, action.kind, cards=cards)
-    if action.kind == "discard" and action.seat != seat:
-        return Action(action.seat, "discard", cards=(None,) * len(action.cards))
-    return action
+from engine.state import CHANCE
+from engine.view import as_seen
 
 
 def mid_hand_views(game, rng: random.Random, wanted: int) -> list:
@@ -61,7 +52,7 @@ def mid_hand_views(game, rng: random.Random, wanted: int) -> list:
                 action, need = full.random_legal(rng), None
             full.apply(action)
             for seat, view in enumerate(views):
-                view.apply(seen_by(action, need, seat))
+                view.apply(as_seen(action, need, seat))
     return out
 
 

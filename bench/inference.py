@@ -31,11 +31,12 @@ import json
 import random
 import sys
 
-from bench.arena import add_level, mean_ci, play_deals, report, seen_by, summarise
+from bench.arena import add_level, mean_ci, play_deals, report, summarise
 from engine.bots import StateView, hard, normal
 from engine.determinize import Determinizer
 from engine.games import make
 from engine.state import CHANCE
+from engine.view import as_seen
 
 LEVELS = ("hard-inference", "hard-uniform")
 
@@ -96,7 +97,7 @@ def placement(game, hands: int, seed: int, infer: bool | float, samples: int = 3
                 action = normal.play(view, rng)
             full.apply(action)
             for s, v in enumerate(views):
-                v.apply(seen_by(action, need, s))
+                v.apply(as_seen(action, need, s))
     return {name: count / max(1, cards) for name, count in placed.items()} | {"cards": cards}
 
 

@@ -35,8 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.arena import play_out
 from engine.bots import normal
-from engine.bots.stateview import play_out
 from engine.determinize import Determinizer
 from engine.games import make
 from engine.state import CHANCE
@@ -87,8 +87,9 @@ def examples(full, view) -> list[tuple[np.ndarray, np.ndarray, int, float]]:
     return out
 
 
-def play_hand(game, seed: int, number: int, keep: float) -> list:
-    """One hand of normal at every seat; the examples of the views read (module doc)."""
+def hand_examples(game, seed: int, number: int, keep: float) -> list:
+    """One hand of normal at every seat (bench/arena.py's `play_out`); the examples of the
+    views read (module doc)."""
     rng = random.Random(f"holdings/{seed}/{game.name}/{number}")
     n = game.players
     deck = game.deck()
@@ -111,7 +112,7 @@ def generate(name: str, hands: int, seed: int, keep: float) -> dict:
     game = make(name, None, {})
     xs, masks, ys, uniform, hand = [], [], [], [], []
     for number in range(hands):
-        for x, mask, y, u in play_hand(game, seed, number, keep):
+        for x, mask, y, u in hand_examples(game, seed, number, keep):
             xs.append(x)
             masks.append(mask)
             ys.append(y)

@@ -102,7 +102,10 @@ class Network:
 
 def play_hand(seed: int, number: int, explore: float, teacher: Network | None = None) -> tuple[list, list]:
     """Hand `number` of `seed`: the kept positions (codes, points) and each one's
-    target; the moves are normal's, or `greedy_card`'s on `teacher`."""
+    target; the moves are normal's, or `greedy_card`'s on `teacher`. (Not bench/arena.py's
+    `play_out`: this hand is played on research/learned_table.py's `Table` of card indices,
+    every card placed, with normal's card rule on indices, between tricks, and ends exactly
+    at the last draw: not on the engine's states and the seats' views `play_out` keeps.)"""
     rng = random.Random(f"train/{seed}/hand/{number}")
     game = make("briscola", 2, {})
     deck = game.deck()

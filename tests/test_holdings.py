@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from bench import holdings_arena, train_holdings
+from bench.arena import play_out
 from engine.bots import hard, normal
-from engine.bots.stateview import play_out
 from engine.cards import ALL_CARDS
 from engine.determinize import Determinizer
 from engine.games import make

@@ -28,10 +28,10 @@ import os
 import re
 import socket
 import threading
-import time
 from collections import defaultdict
 
 import pytest
+from helpers.admitting import Clock, lone_admission
 from helpers.network import CODE, WAIT, Human, Proxy, Raw, Table, frames_of, wait_until
 
 from briscola_tui.files.storage import read_transcript
@@ -273,7 +273,9 @@ def test_a_client_coming_back_refuses_another_seat_than_its_own():
 
 @pytest.mark.slow
 def test_wrong_codes_are_refused_slowed_per_address_and_summed_up(children):
-    knobs = ("--guess-free", "3", "--guess-seconds", "5", "--guess-report-seconds", "12")
+    # (the tries that come back, one each --guess-seconds, and the summary --guess-report-seconds
+    # after the first wrong code: on a clock the test turns, in the tests after this one)
+    knobs = ("--guess-free", "3", "--guess-seconds", "5")
     table = Table(children, "briscola", players=2, bots=1, extra=knobs)
     proxy = Proxy(table.port)
     children.closers.append(proxy)
@@ -283,7 +285,7 @@ def test_wrong_codes_are_refused_slowed_per_address_and_summed_up(children):
     assert wrong.finish() == 2, wrong.tail()
     assert wrong.text.splitlines()[-1] == "the host refused: wrong join code"
     assert proxy.accepted == 1  # refused: not tried again
-    table.host.wait_for(r"^a wrong join code from 127\.0\.0\.1 \(any more are summed up in 12 s\)$")
+    table.host.wait_for(r"^a wrong join code from 127\.0\.0\.1 \(any more are summed up in a minute\)$")
     # Guesses as fast as they go: the tries left are checked (wrong), the rest refused at once.
     answers = []
     for n in range(8):
@@ -300,21 +302,64 @@ def test_wrong_codes_are_refused_slowed_per_address_and_summed_up(children):
     # Refused before its code is checked, the right code too: nothing tells the guess apart.
     raw = Raw(table.port)
     children.closers.append(raw)
-    kind, (reason, _seconds) = raw.exchange(CODE)
-    assert kind == "busy" and reason.startswith("guesses-address\x1f")
+    kind, (reason, seconds) = raw.exchange(CODE)
+    assert kind == "busy" and reason.startswith("guesses-address\x1f") and 1 <= seconds <= 5
     assert raw.kinds == ["busy"]  # not even the key exchange
-    time.sleep(int(reason.split("\x1f")[-1]) + 0.2)
-    raw = Raw(table.port)
-    children.closers.append(raw)
-    assert raw.exchange(CODE)[0] == "confirm"  # a try is back: the right code is taken (and its try given back)
     raw.close()
-    # One line for all the rest, then nothing per guess.
-    summary = table.host.wait_for(r"^(\d+) wrong join codes from 127\.0\.0\.1 in the last 12 s; (\d+) more tries")
+    # Another address has its own tries: the right code is taken at once.
+    elsewhere = Proxy(table.port, source="127.0.0.2")
+    children.closers.append(elsewhere)
+    table.join("Ann", port=elsewhere.port)
+    table.verify_all(table.finish())
+    # One line for all the rest (said at the end, the report's minute not over), then nothing per guess.
+    summary = table.host.wait_for(r"^(\d+) wrong join codes from 127\.0\.0\.1 in the last minute; (\d+) more tries")
     assert int(summary.group(1)) == 1 + checked and int(summary.group(2)) == 8 - checked + 1, summary.group(0)
     assert sum("wrong" in line for line in table.host.lines) == 2, table.host.tail()
     assert "refusing connection" not in table.host.text
-    table.join("Ann")
-    table.verify_all(table.finish())
+    assert "127.0.0.2" not in table.host.text
+
+
+def test_a_try_comes_back_when_the_refusal_said_and_a_right_code_gives_its_try_back():
+    """The host's side of the test above past the time it named, on a clock the test turns."""
+    clock = Clock()
+    guesses = lone_admission(guesses=GuessLimits(free=3, seconds=5.0), clock=clock).guesses
+    for _ in range(3):
+        assert guesses.take("127.0.0.1")  # three wrong codes
+    assert not guesses.take("127.0.0.1")
+    refusal = guesses.hold("127.0.0.1")
+    assert refusal.seconds == 5.0 and refusal.reason.values == ("5",)
+    clock.now = 4.9
+    assert guesses.wait("127.0.0.1") == pytest.approx(0.1) and not guesses.take("127.0.0.1")
+    clock.now = 5.0
+    assert guesses.wait("127.0.0.1") == 0 and guesses.take("127.0.0.1")  # a try is back: the right code is checked
+    guesses.give_back("127.0.0.1")  # it was right: its try is not counted
+    assert guesses.take("127.0.0.1") and not guesses.take("127.0.0.1")
+
+
+async def test_wrong_codes_are_summed_up_report_seconds_after_the_first():
+    said: list[str] = []
+    admission = lone_admission(guesses=GuessLimits(report_seconds=12.0), say=said.append)
+    loop = asyncio.get_running_loop()
+
+    def wrong_code() -> None:  # as the handshake counts one
+        if (line := admission.guesses.wrong_code("127.0.0.1")) is not None:
+            admission.say(line)
+        admission._report_later()
+
+    wrong_code()
+    report = admission.report
+    assert report is not None and report.when() - loop.time() == pytest.approx(12.0, abs=0.5)
+    assert said == ["a wrong join code from 127.0.0.1 (any more are summed up in 12 s)"]
+    wrong_code()
+    wrong_code()
+    assert admission.report is report  # the next ones do not put the report off
+    report._run()  # its time: what the timer runs
+    assert said[1:] == ["3 wrong join codes from 127.0.0.1 in the last 12 s"] and admission.report is None
+    wrong_code()
+    assert said[2:] == ["a wrong join code from 127.0.0.1 (any more are summed up in 12 s)"]
+    assert admission.report is not report and admission.report is not None
+    admission.say_guesses()  # as the host says at the end of the table: at once, the timer stopped
+    assert admission.report is None and len(said) == 3  # (only the one said at once: nothing more)
 
 
 # --- 5: the pieces, sans IO ------------------------------------------------------------------------

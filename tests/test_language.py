@@ -140,6 +140,32 @@ def test_every_word_the_program_marks_is_translated_in_every_catalogue():
     assert catalogue.misuses() == []
 
 
+def test_the_words_are_found_as_written_in_fields_of_f_strings_and_across_lines():
+    """What the extraction (Babel's, and ours in f-strings' fields) finds: every marker, its
+    context and plural, in the order written, each line where it is."""
+    source = '''x = f"  {_('choice'):<22}{count(n, 'hand')}" + f"""{f'{_("deep")}'}"""
+y = (_("first") if a else _("second").format(), p_("key", "move"), NP_("verb", "move"))
+z = n_(
+    "one card",
+    "{n} cards",
+    n,
+)
+w = _("joined " "across"), count(k, "ox", "oxen"), _(name), n_(one, "x", 2), text.count("a")
+'''
+    assert catalogue.messages_in(source, "a.py") == [
+        (None, "choice", None, 1),
+        (None, "hand", "hands", 1),
+        (None, "deep", None, 1),
+        (None, "first", None, 2),
+        (None, "second", None, 2),
+        ("key", "move", None, 2),
+        ("verb", "move", None, 2),
+        (None, "one card", "{n} cards", 4),  # (the line of its first word)
+        (None, "joined across", None, 8),
+        (None, "ox", "oxen", 8),
+    ]
+
+
 def test_the_check_catches_what_it_should(tmp_path):
     source = tmp_path / "briscola_tui"
     source.mkdir()

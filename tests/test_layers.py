@@ -319,26 +319,60 @@ def test_the_contracts_catch_an_import_up_and_textual_outside_the_client(tmp_pat
     assert "briscola_tui.tables.offline -> textual" in done.stdout, done.stdout
 
 
+DEVELOPERS_ONLY = {"briscola_tui/tools/catalogue.py": "test"}
+"""Modules of the wheel that the game never runs (no other module imports them), each with the
+extra that declares what it imports: the translators' tool is run from the test venv
+(docs/translating.md)."""
+
+
 def test_every_package_the_product_imports_is_declared():
     """A third-party import in the wheel's packages is a dependency in pyproject.toml (rich was
-    imported in 28 modules and came only through textual)."""
+    imported in 28 modules and came only through textual); of a module only developers run, a
+    dependency of its extra."""
     import tomllib
     from importlib.metadata import packages_distributions
 
-    declared = {
-        re.split(r"[<>=!~\[ ;]", spec, maxsplit=1)[0].lower().replace("_", "-")
-        for spec in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
-    }
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+    def names(specs: list[str]) -> set[str]:
+        return {re.split(r"[<>=!~\[ ;]", spec, maxsplit=1)[0].lower().replace("_", "-") for spec in specs}
+
+    declared = names(project["dependencies"])
     ours = set(PACKAGES)
     distributions = packages_distributions()
     missing = set()
     for package in PACKAGES:
         for path in sources(package):
+            relative = path.relative_to(ROOT).as_posix()
+            extra = DEVELOPERS_ONLY.get(relative)
+            allowed = declared | names(project["optional-dependencies"][extra]) if extra else declared
             for module, line in imports(path):
                 name = top(module)
                 if module.startswith(".") or name in ours or name in sys.stdlib_module_names or name.startswith("_"):
                     continue
                 dists = {d.lower().replace("_", "-") for d in distributions.get(name, [name])}
-                if not dists & declared:
-                    missing.add(f"{path.relative_to(ROOT)}:{line}: {module} ({', '.join(sorted(dists))})")
+                if not dists & allowed:
+                    missing.add(f"{relative}:{line}: {module} ({', '.join(sorted(dists))})")
     assert sorted(missing) == []
+
+
+def test_no_module_of_the_game_imports_one_only_developers_run():
+    """What DEVELOPERS_ONLY holds stays out of the game: no module of the wheel imports it (its
+    dependencies are not installed with the game)."""
+    tools = {path.removesuffix(".py").replace("/", ".") for path in DEVELOPERS_ONLY}
+    stems = {module.rsplit(".", 1)[1] for module in tools}
+    found = []
+    for package in PACKAGES:
+        for path in sources(package):
+            relative = path.relative_to(ROOT).as_posix()
+            if relative in DEVELOPERS_ONLY:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=relative)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom):
+                    names = {f"{node.module or ''}.{alias.name}" for alias in node.names} | {node.module or ""}
+                    if any(n.endswith(tuple(tools)) or n.split(".")[-1] in stems for n in names if n):
+                        found.append(f"{relative}:{node.lineno}")
+                elif isinstance(node, ast.Import) and any(alias.name in tools for alias in node.names):
+                    found.append(f"{relative}:{node.lineno}")
+    assert found == []

@@ -20,6 +20,7 @@ import secrets
 import socket
 import struct
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 
@@ -96,7 +97,8 @@ class Admission:
     """Lets connections in to `host`'s table. `bots` are the host's computer players (their
     seats are not free); `reserved` (seat -> the connection that will join it) is shared with
     the ordering; the welcome is given under `lock` (the ordering's); `say` is the console and
-    `tell_away` says which seats are away, if that changed."""
+    `tell_away` says which seats are away, if that changed. Every limit's time (the tries of
+    join codes, the buckets of messages) is read from `clock`."""
 
     def __init__(
         self,
@@ -111,11 +113,12 @@ class Admission:
         lock: asyncio.Lock,
         say: Callable[[str], None],
         tell_away: Callable[[], bool],
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.host, self.relay, self.code, self.limits = host, relay, code, limits
         self.bots, self.reserved, self.lock = bots, reserved, lock
         self.say, self.tell_away = say, tell_away
-        self.guesses = Guesses(guesses)
+        self.guesses = Guesses(guesses, clock)
         self.report: asyncio.TimerHandle | None = None  # when the wrong codes are summed up next
         self.handshaking: dict[int, Conn] = {}  # connections still in their handshake, oldest first
         self.returning: dict[bytes, Conn] = {}  # seated key -> its connection in its handshake (not in the pool)
@@ -123,7 +126,7 @@ class Admission:
         self.shared: dict[bytes, bytes | None] = {}  # seat key -> the key it shares with the host (None: none)
         seconds = 1 / limits.messages_per_second if limits.messages_per_second else math.inf
         self.rates = Buckets(  # a player's key or a spectator's address -> what it may still send
-            limits.burst, seconds, limits.buckets, forget="oldest", penalty=limits.penalty_seconds
+            limits.burst, seconds, limits.buckets, forget="oldest", penalty=limits.penalty_seconds, clock=clock
         )  # (kept when it disconnects: a reconnection does not refill it)
         self.load_refusals = 0  # connections refused or closed for load (said only in `stats`)
 

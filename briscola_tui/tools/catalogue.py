@@ -6,21 +6,28 @@ in step with the code.
     python -m briscola_tui.tools.catalogue check       # exit 1 naming what is missing or wrong
     python -m briscola_tui.tools.catalogue new de      # start a catalogue for another language
 
-The words are found in the source, not by running it: the calls `_("...")`,
-`N_("...")`, `n_("one", "several", n)` and `count(n, "noun"[, "nouns"])` with
-literal strings (see `briscola_tui.language`), and the words argparse writes
-itself ("usage: ", its errors). A new word gets an empty translation, which
-`check` reports and which shows in English until it is filled in.
+The words are found in the source, not by running it, by Babel's extractor
+(`babel.messages.extract.extract_python`): the calls `_("...")`, `N_("...")`,
+`p_("context", "...")`, `n_("one", "several", n)` and `count(n, "noun"[, "nouns"])`
+with literal strings (see `briscola_tui.language`); and the words argparse writes
+itself ("usage: ", its errors). What Babel does not do stays ours: the calls in an
+f-string's fields before Python 3.12, and `misuses` (words that cannot be looked up,
+such as `_(f"...")`). Babel comes with the `test` extra: the game never runs this tool.
+A new word gets an empty translation, which `check` reports and which shows in English
+until it is filled in.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import io
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from babel.messages.extract import extract_python
 
 from .. import po
 from ..files.atomic import replace_file
@@ -70,6 +77,49 @@ class Message:
         return repr(self.msgid) if self.context is None else f"{self.msgid!r} ({self.context})"
 
 
+KEYWORDS = ("_", "N_", "p_", "NP_", "n_", "count")
+"""The markers (`briscola_tui.language`, `wording.count`) Babel's extractor looks for."""
+
+
+Found = tuple[str | None, str, str | None, int]
+"""A marked word: (context or None, msgid, plural or None, line)."""
+
+
+def messages_in(source: str, filename: str) -> list[Found]:
+    """The marked words of one source file, by line: what Babel's extractor finds (it reads the
+    tokens: the calls whose words are literal strings), and before Python 3.12, whose tokenizer
+    gives an f-string as one token, what it finds in each field of an f-string (`f"{_('win'):>6}"`)."""
+    found = _extracted(source, 0)
+    if sys.version_info < (3, 12):
+        for node in ast.walk(ast.parse(source, filename)):
+            if isinstance(node, ast.FormattedValue) and (field := ast.get_source_segment(source, node.value)):
+                found += _extracted(field, node.value.lineno - 1)
+    return sorted(found, key=lambda item: item[3])
+
+
+def _extracted(source: str, lines_before: int) -> list[Found]:
+    """What Babel's `extract_python` finds in `source` (one file, or one field of an f-string
+    `lines_before` lines into its file), each call read by what its marker means."""
+    found: list[Found] = []
+    calls = extract_python(io.BytesIO(source.encode("utf-8")), dict.fromkeys(KEYWORDS), (), {})
+    for line, name, words, _comments in calls:
+        if line is None:  # (an f-string with fields inside the call: a misuse, said by `misuses`)
+            continue
+        args = words if isinstance(words, tuple) else (words,)  # (a word that is no literal string: None)
+        line += lines_before
+        if name in ("_", "N_") and isinstance(text := args[0], str):
+            found.append((None, text, None, line))
+        elif name in ("p_", "NP_") and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+            found.append((args[0], args[1], None, line))
+        elif name == "n_" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+            found.append((None, args[0], args[1], line))
+        elif name == "count" and len(args) >= 2 and isinstance(one := args[1], str):
+            several = args[2] if len(args) > 2 else one + "s"  # count(n, "card"): "cards"
+            if isinstance(several, str):
+                found.append((None, one, several, line))
+    return found
+
+
 def _literal(node: ast.expr | None) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
@@ -81,30 +131,6 @@ def _called(node: ast.Call) -> str | None:
     if isinstance(func, ast.Attribute):
         return func.attr
     return None
-
-
-def messages_in(source: str, filename: str) -> list[tuple[str | None, str, str | None, int]]:
-    """The marked words of one source file: (context or None, msgid, plural or None, line)."""
-    found: list[tuple[str | None, str, str | None, int]] = []
-    for node in ast.walk(ast.parse(source, filename)):
-        if not isinstance(node, ast.Call):
-            continue
-        name, args = _called(node), node.args
-        if name in ("_", "N_") and args and (text := _literal(args[0])) is not None:
-            found.append((None, text, None, node.lineno))
-        elif name in ("p_", "NP_") and len(args) >= 2:
-            context, text = _literal(args[0]), _literal(args[1])
-            if context is not None and text is not None:
-                found.append((context, text, None, node.lineno))
-        elif name == "n_" and len(args) >= 2:
-            one, several = _literal(args[0]), _literal(args[1])
-            if one is not None and several is not None:
-                found.append((None, one, several, node.lineno))
-        elif name == "count" and len(args) >= 2 and (one := _literal(args[1])) is not None:
-            several = _literal(args[2]) if len(args) > 2 else one + "s"
-            if several is not None:
-                found.append((None, one, several, node.lineno))
-    return sorted(found, key=lambda item: item[3])
 
 
 def misuses(package: Path = PACKAGE) -> list[str]:

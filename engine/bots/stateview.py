@@ -9,9 +9,7 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import Protocol
 
-from ..deal import Deal
-from ..state import CHANCE, Action, Rules, State
-from ..view import as_seen
+from ..state import Action, State
 
 
 class View(Protocol):
@@ -61,21 +59,3 @@ class StateView:
 
     def __repr__(self) -> str:
         return f"<StateView seat {self.seat} {self._state!r} legal={len(self.legal)}>"
-
-
-def play_out(game: Rules, dealer: int, deal: Deal, choose: Callable[[State, StateView], Action]) -> State:
-    """The hand of `deal` played to its end, each seat deciding on its own view, kept in
-    step with the table (`choose(full state, the seat's view) -> its action`); the final
-    full state."""
-    full = game.new_hand(dealer, deal)
-    views = [game.new_hand(dealer, deal.redact(s), viewer=s) for s in range(game.players)]
-    while not full.is_over():
-        turn, need = full.current_player(), None
-        if turn == CHANCE:
-            action, need = full.chance_outcome(), full.need()
-        else:
-            action = choose(full, StateView(views[turn], turn))
-        full.apply(action)
-        for s, view in enumerate(views):
-            view.apply(as_seen(action, need, s))
-    return full

@@ -440,11 +440,14 @@ class Proxy:
     """A TCP relay in front of the host. `cut()` drops the live connections; it keeps listening.
     `cut(hold=True)` also closes every new connection at once, until `release()`.
     `tap(way, number, chunk)`, if given, sees every chunk relayed ("up": client to host,
-    "down"; `number` counts the connections from 1) and returns what to relay instead."""
+    "down"; `number` counts the connections from 1) and returns what to relay instead.
+    `source`: the address its connections to the host come from (another loopback address,
+    such as 127.0.0.2, is another address to the host's limits)."""
 
-    def __init__(self, target: int, tap=None):
+    def __init__(self, target: int, tap=None, source: str = "127.0.0.1"):
         self.target = target
         self.tap = tap
+        self.source = source
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.lock = threading.Lock()
@@ -463,7 +466,7 @@ class Proxy:
                 client.close()
                 continue
             try:
-                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=5)
+                upstream = socket.create_connection(("127.0.0.1", self.target), 5, (self.source, 0))
                 upstream.settimeout(None)
             except OSError:
                 client.close()
