@@ -37,7 +37,7 @@
    (offline.py's `time.sleep`), each message the host orders and every node checks
    (`LocalTable.order`: wall and CPU, and which part of the hand: the deal, with the first
    dealer's coin before the first hand, the play, or the reveals and audit at its end), when each computer decision is shown (the first
-   `OfflineTable.snapshot` that holds it, as the screen takes them), when the person is
+   update the offline table posts with it, `OfflineTable._update`), when the person is
    asked (`TableScreen._start_turn`) and the table screen's first frame. A computer
    decision's wait (`wait_ms`, p50/p95/max) is the wall time from the last thing the person
    saw (the decision before, the person's own action, a new hand begun, or for the first
@@ -150,23 +150,23 @@ def timed_advance(self, action=None, moved=None):
     return advance(self, action, moved)
 offline.OfflineTable.advance = timed_advance
 
-snapshot = offline.OfflineTable.snapshot
-def timed_snapshot(self):
-    view, events = snapshot(self)
+update_of = offline.OfflineTable._update
+def timed_update(self, *args, **kwargs):
+    update = update_of(self, *args, **kwargs)
     now = time.perf_counter()
-    for event in events:
+    for event in update.events:
         if isinstance(event, Acted) and event.seat != 0:
             note("shown", now, event.seat, event.action.kind)
-    return view, events
-offline.OfflineTable.snapshot = timed_snapshot
+    return update
+offline.OfflineTable._update = timed_update
 
 rng = random.Random(1)
 start_turn = TableScreen._start_turn
-def timed_start_turn(self):
-    start_turn(self)
+def timed_start_turn(self, view):
+    start_turn(self, view)
     note("asked", time.perf_counter())
     action = rng.choice(self.view.legal)
-    self.call_later(self._answer, action)
+    self.call_later(self.act, action)
 TableScreen._start_turn = timed_start_turn
 
 app = BriscolaApp({"game": game, "players": players, "hands": hands}, level=level, seed=1, deal_seed=1, pace=pace)
