@@ -36,7 +36,7 @@ from protocol.events import (
 )
 
 from ...language import _
-from ...notes import Away, Back, HostBack, Note
+from ...notes import Note
 from ...render import render
 from ...tables.controller import Mailbox, TableController, TableUpdate, merged
 from ..frame import Marks, frame_of, marks_of, shown_hand
@@ -53,15 +53,13 @@ from ..widgets.tablelog import TableLog
 from .table_coach import advice_for, advice_text, coach_refusal
 from .table_dialogs import last_trick_dialog, score_dialog
 from .table_layout import layout_for
-from .table_words import hand_tricks, waiting_words
+from .table_words import hand_tricks, news, waiting_words
 
 if TYPE_CHECKING:
     from engine.bots.coach import Advice
 
 BOLD = (RoleShown, SecretRole, HandScored, HandVoid, TimedOut)
 """Events whose line the log writes in bold: a role, a secret, a hand's verdict, a time-out."""
-NEWS = (HostBack, Away, Back, TimedOut)
-"""Events said in a toast too when the table is not the screen showing (a summary, a dialog)."""
 BELL_WAIT = 1.0
 """My turn comes after a wait longer than this (seconds since my last move, or since the table
 started waiting: the deal, the others' moves): the terminal bell rings, with the setting "bell"
@@ -179,6 +177,8 @@ class TableScreen(Screen[None]):
             self.decision.say(literal(_("The table stopped: {why}").format(why=update.failed), "bold"))
         elif update.hand_over or update.over:
             self._hand_ended(update)
+            if update.asked and not (self.between_hands or self.over):  # the next hand asks already
+                self._start_turn(update.view)
         elif update.asked:
             self._start_turn(update.view)
         elif self.picker is not None:
@@ -186,14 +186,9 @@ class TableScreen(Screen[None]):
 
     def _toast(self, update: TableUpdate) -> None:
         """News while the table is not the screen showing: a toast says it (whatever is on top)."""
-        if self.app.screen is self:
-            return
-        for event in update.events:
-            if isinstance(event, NEWS):
-                self.app.notify(self.words(event), markup=False)
-        before = self.held or self.shown  # the last update taken, drawn or held
-        if update.status and (before is None or not before.status):
-            self.app.notify(update.status, markup=False, severity="warning")
+        if self.app.screen is not self:
+            for text, severity in news(update, self.held or self.shown, self.words):
+                self.app.notify(text, markup=False, severity=severity)
 
     def _hand_ended(self, update: TableUpdate) -> None:
         """A hand audited (its verdict, its summary), or the table over."""
@@ -248,6 +243,8 @@ class TableScreen(Screen[None]):
         held, self.held = self.held, None
         if held is not None:
             self.take(held)
+        elif self.shown is not None and self.shown.asked:  # the next hand asked as this one ended
+            self._start_turn(self.shown.view)
 
     def _new_hand(self, notice: str = "", until: int | None = None) -> None:
         """A new hand begins on a clear log: the marks of the last one go."""

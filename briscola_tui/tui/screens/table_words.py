@@ -1,14 +1,21 @@
 """What the table screen writes from the view it is given: the line that says what the
-table waits for, the last trick in full, and the hand's tricks for its summary. Plain
-functions of the view (and the screen's marks): the screen shows what they return."""
+table waits for, the last trick in full, the hand's tricks for its summary, and the news
+said in a toast over whatever is on top. Plain functions of the view or the update (and the
+screen's marks): the screen shows what they return."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from textual.notifications import SeverityLevel
+
 from engine.view import SeatView
-from protocol.events import TrickTaken
+from protocol.events import Event, TimedOut, TrickTaken
 
 from ...language import _
+from ...notes import Away, Back, HostBack, Note
 from ...render import worth
+from ...tables.controller import TableUpdate
 from ..frame import Marks
 from ..widgets.cards import Style
 from ..widgets.seats import is_you, seat_name
@@ -62,3 +69,21 @@ def hand_tricks(view: SeatView, seen: SeatView | None) -> tuple[TrickTaken, ...]
     else:
         return ()
     return tuple(TrickTaken(t.winner, tuple(t.cards), t.points, unit) for t in tricks)
+
+
+NEWS = (HostBack, Away, Back, TimedOut)
+"""Events said in a toast too when the table is not the screen showing (a summary, a dialog)."""
+
+
+def news(
+    update: TableUpdate, before: TableUpdate | None, words: Callable[[Event | Note], str]
+) -> list[tuple[str, SeverityLevel]]:
+    """(text, severity) of each toast `update` calls for over another screen: the host back, a
+    seat away or back, a time-out; the connection lost (not said again while it stays lost
+    since `before`, the update taken last)."""
+    said: list[tuple[str, SeverityLevel]] = [
+        (words(event), "information") for event in update.events if isinstance(event, NEWS)
+    ]
+    if update.status and (before is None or not before.status):
+        said.append((update.status, "warning"))
+    return said
