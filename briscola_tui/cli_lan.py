@@ -20,18 +20,17 @@ from .net.hosting import SetupError
 from .net.joincode import plate_of, tidy
 from .net.mdns import Seen
 from .options import JoinOptions, WatchOptions
-from .wording import listing, seats_free, spectators, table_label
+from .wording import seats_free, sitting, spectators, table_label
 
 
 def table_line(seen: Seen) -> str:
     """One table heard on the LAN, in words (every name as it came: `visible` shows it literally)."""
     a = seen.announcement
     plate = "--" if a.plate is None else str(a.plate)
-    who = listing(a.seated) if a.seated else _("nobody yet")
     watch = "" if a.spectators and not a.watching else ", " + spectators(a.spectators, a.watching)
     where = f"{seen.addresses[0]}:{a.port}"
     return visible(f"{plate:>3}  {table_label(a.game, a.players)}  " + _("host {host}").format(host=a.host)) + (
-        visible(f"  {seats_free(a.free)} ({who}){watch}  {where}")
+        visible(f"  {sitting(a.seated)}, {seats_free(a.free)}{watch}  {where}")
     )
 
 

@@ -189,6 +189,33 @@ async def test_two_records_naming_one_table_are_one_row_and_the_app_lives_on(kin
         assert form.query_one("#address").value == "10.77.0.9:4001"  # (the newest record's)
 
 
+async def test_the_list_and_briscola_tables_say_who_sits_apart_from_the_seats_free():
+    """Issue 46, item 4: "1 seat free (Dave)" read as Dave's seat being free; who sits and how
+    many seats are free are now said apart, in the form's list as in `briscola tables`."""
+    from briscola_tui.cli_lan import table_line
+
+    tables = [
+        seen(42, "Dave", ("Dave",), port=4000),
+        seen(7, "Ada", ("Ada", "Bo", "Cy"), players=4, port=4001, watching=1),
+        seen(9, "Eve", (), players=3, port=4002, spectators=False),
+        seen(5, "Fay", ("Fay", "Gil"), port=4003),
+    ]
+    form = JoinForm(FixedLan(tables), wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=BIG) as pilot:
+        await open_form(pilot, form)
+        await wait_for(pilot, lambda: len(listed(form)) == 4, "the tables", WAIT)
+        rows = [row.split("\n")[1].strip() for row in listed(form)]
+    assert rows == [
+        "Dave sits · 1 seat free · 0 spectators",
+        "Ada, Bo and Cy sit · 1 seat free · 1 spectator",
+        "nobody sits yet · 3 seats free · closed to spectators",
+        "Fay and Gil sit · full · 0 spectators",
+    ]
+    assert table_line(tables[0]).endswith("host Dave  Dave sits, 1 seat free  10.77.0.1:4000")
+    assert table_line(tables[2]).endswith("nobody sits yet, 3 seats free, closed to spectators  10.77.0.1:4002")
+
+
 async def submit_code(pilot, form, code: str, name: str) -> None:
     """`code` and `name` typed in the form, then Enter."""
     form.query_one("#code").value = code
@@ -487,7 +514,7 @@ def test_a_friend_on_the_lan_sees_the_table_in_the_join_form_and_sits_by_the_cod
             join_form_on(b, tmp_path / "b", name)
             listed = screen_shows(name, "host Ada")
             assert f"{code.split('-')[0]:>3}  Briscola, 3 players   host Ada" in listed
-            assert "2 seats free (cpu2) · 0 spectators"  # (a headless host holds no seat) in listed
+            assert "cpu2 sits · 2 seats free · 0 spectators" in listed  # (a headless host holds no seat)
             seated_by_code(name, host, code)
         finally:
             tmux("kill-session", "-t", name, check=False)
