@@ -33,7 +33,7 @@ from .announcing import Announcing
 from .client import Client, Options
 from .connection import Limits
 from .finding import plates_in_use
-from .hosting import Hosting, SetupError, hold_table, kept_table, new_record
+from .hosting import Hosting, SetupError, cannot_listen, hold_table, kept_table, new_record
 from .joincode import new_code
 from .listener import Keyboard, Listener, stdin_lines
 from .mdns import announced_on
@@ -200,6 +200,10 @@ def host_command(options: HostOptions) -> int:
 
     try:
         status = asyncio.run(hosting.server.run(options.bind, hosting.port, listening, hosting.fallback))
+    except OSError as error:
+        if hosting.listened:
+            raise
+        raise SetupError(cannot_listen(hosting.port, error, "command")) from None
     except KeyboardInterrupt:
         if session.phase not in ("over", "aborted"):
             command = hosting.resume_command(hosting.listened or options.port)

@@ -37,11 +37,10 @@ from ..language import _
 from ..net.addresses import addresses
 from ..net.client import Client, Options
 from ..net.commands import person_name
-from ..net.hosting import Hosting
+from ..net.hosting import Hosting, cannot_listen
 from ..net.reaching import ANOTHER_TABLE
 from ..notes import Note, Said
 from ..options import HostOptions
-from ..os_errors import os_error_words
 from ..render import render, seat_names
 from .controller import Lobby, TableUpdate
 from .lobby_data import table_lobby
@@ -159,8 +158,7 @@ class NetTable:
         await asyncio.wait([task, ready], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             error = task.exception()
-            why = os_error_words(error) if error is not None else None
-            self._fail(_("cannot listen on port {port}: {why}").format(port=hosting.port, why=why))
+            self._fail(cannot_listen(hosting.port, error or OSError(), "app"))
             return None
         port = ready.result()
         hosting.listening_on(port)
