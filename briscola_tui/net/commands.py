@@ -102,7 +102,7 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
         bots=bots,
         time_limit=time_limit,
         replace_with_bot=replace_with_bot,
-        hands=options.hands,
+        hands=options.hands if options.hands is not None else session.rules.get("hands"),
         replacement=lambda seat, entries: kept_replacement(host.table_id, seat, entries, level),
         say=say,
         limits=_limits(options),
@@ -261,6 +261,8 @@ def _new_host(options: HostOptions, path: Path | None) -> tuple[Host, Transcript
     rules: dict[str, object] = {"retake": True, "replace_cheats": True} if options.bots_replace else {}
     if options.time_limit is not None:
         rules["time_limit"] = int(options.time_limit)
+    if options.hands is not None:
+        rules["hands"] = int(options.hands)  # the hands asked for: every seat's header counts them ("hand 1 of 3")
     if options.coach:
         rules["coach"] = True  # the players may ask the coach (`h`, the review after each hand)
     host = Host(new_table_key(), options.game, game.players, game_options, f"{options.game} table", rules)

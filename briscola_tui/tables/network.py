@@ -60,7 +60,6 @@ class NetTable:
     def __init__(self, options: Options, identity: Identity | None = None, hosting: Hosting | None = None):
         self.options, self.identity, self.hosting = options, identity, hosting
         self.role = "host" if hosting is not None else options.role
-        self.hands = hosting.server.hands if hosting is not None else None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
         self.client: Client | None = None
@@ -86,6 +85,17 @@ class NetTable:
         self.gone = False
         """The client was at the table and stopped for good: the host cannot be reached in its
         --retry time, or serves another table now (the app closes, saying why)."""
+
+    @property
+    def hands(self) -> int | None:
+        """The hands the table was asked for (None: the whole series): the host's own, or the
+        table rule `hands` its first message carries (None until a seat or a spectator has it,
+        and at a table hosted by a version that did not say)."""
+        if self.hosting is not None:
+            return self.hosting.server.hands
+        session = self.client.session if self.client is not None else None
+        hands = session.rules.get("hands") if session is not None else None
+        return hands if isinstance(hands, int) and not isinstance(hands, bool) and hands > 0 else None
 
     @classmethod
     def hosting_table(cls, args: HostOptions, identity: Identity) -> NetTable:
