@@ -344,6 +344,66 @@ async def test_the_code_alone_says_when_none_of_two_tables_with_one_plate_takes_
         assert "Tables on the LAN" in shown(patient, "lan-status")
 
 
+@pytest.mark.parametrize("kind", [JoinForm, WatchForm], ids=["join", "watch"])
+async def test_a_join_code_typed_in_the_address_is_taken_as_the_code(kind):
+    """Issue 46: the code typed in the Address field (and in the code's too) was refused as
+    no HOST:PORT; it is the code, and its table is looked for on the LAN by the plate; with
+    another code in the code's field, the line says where the code goes."""
+    from briscola_tui.tui.screens.netform_fields import FormError, join_args, watch_args
+
+    form = kind(FixedLan([THREE[1]]), wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        await open_form(pilot, form)
+        form.query_one("#address").value = "49-JDCK73"
+        form.query_one("#code").value = "49-jdck73"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "answers to 49" in shown(form, "form-error"), "the search", WAIT)
+        assert "expected HOST:PORT" not in shown(form, "form-error")
+        assert form.query_one("#code").value == "49-jdck73" and form.query_one("#address").value == ""
+        form.query_one("#address").value = "49-jdck73"
+        form.query_one("#code").value = "12-abcdef"
+        await pilot.press("enter")
+        assert shown(form, "form-error") == (
+            "address: '49-jdck73' is a join code, not HOST:PORT: put it in the Join code field (the address blank)"
+        )
+    for args in (join_args, watch_args):
+        with pytest.raises(FormError, match="is a join code, not HOST:PORT: put it in the Join code field"):
+            args({"address": "49-jdck73", "code": "", "name": "", "seat": ""})
+
+
+@pytest.mark.slow
+async def test_back_from_a_refusal_the_join_form_keeps_what_was_typed(children, tmp_path, monkeypatch):
+    """Issue 46: after the lobby said "wrong join code", Escape went home and the form, opened
+    again, was blank; it comes back as it was filled, to mend the code."""
+    from briscola_tui.tui.screens.lobby import LobbyScreen
+
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "app"))
+    host = Table(children, "briscola", players=3, extra=("--code", "42-abcdef", "--name", "Ada"))
+    lan = FixedLan([THREE[1]])
+    form = JoinForm(lan, wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        await open_form(pilot, form)
+        form.query_one("#address").value = host.address
+        form.query_one("#seat").value = "2"
+        await submit_code(pilot, form, "42-zzzzzz", "Bo")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby", WAIT)
+        lobby = app.screen.controller
+        await wait_for(pilot, lambda: lobby.lobby().failed, "the refusal", WAIT)
+        assert "wrong join code" in lobby.lobby().failed
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinForm), "the form again", WAIT)
+        again = app.screen
+        await wait_for(pilot, lambda: again.query("#lan-list"), "its fields", WAIT)
+        fields = {ident: again.query_one(f"#{ident}").value for ident in ("address", "code", "name", "seat")}
+        assert fields == {"address": host.address, "code": "42-zzzzzz", "name": "Bo", "seat": "2"}
+        again.query_one("#code").value = "42-abcdef"
+        await pilot.press("enter")
+        await seated(pilot, app, "Bo")
+        await pilot.press("escape")
+
+
 def free_port() -> int:
     """A port nothing listens on (it was free a moment ago)."""
     with socket.socket() as probe:
@@ -514,7 +574,7 @@ def test_a_friend_on_the_lan_sees_the_table_in_the_join_form_and_sits_by_the_cod
             join_form_on(b, tmp_path / "b", name)
             listed = screen_shows(name, "host Ada")
             assert f"{code.split('-')[0]:>3}  Briscola, 3 players   host Ada" in listed
-            assert "cpu2 sits · 2 seats free · 0 spectators" in listed  # (a headless host holds no seat)
+            screen_shows(name, "cpu2 sits · 2 seats free · 0 spectators")  # (a headless host holds no seat)
             seated_by_code(name, host, code)
         finally:
             tmux("kill-session", "-t", name, check=False)
