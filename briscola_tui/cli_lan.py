@@ -13,25 +13,31 @@ import time
 
 from engine.text import visible
 
-from .language import _
+from .language import N_, _
 from .net.candidates import answers, chosen, impostors_line, none_opens
 from .net.finding import NotFound, find_code, tables_on_lan
 from .net.hosting import SetupError
 from .net.joincode import plate_of, tidy
 from .net.mdns import Seen
 from .options import JoinOptions, WatchOptions
-from .wording import listing, seats_free, spectators, table_label
+from .wording import seats_free, sitting, spectators, table_label
+
+NOTHING_HEARD_HINT = N_(
+    "usually: a host listening on loopback only (--bind 127.0.0.1) or not announcing (--no-advertise), "
+    "a host on another network (a guest Wi-Fi, WSL2, an SSH tunnel), or a firewall closed to mDNS "
+    "(UDP port 5353); then ask the host for HOST:PORT"
+)
+"""Why `briscola tables` may hear nothing, in a line after it says so."""
 
 
 def table_line(seen: Seen) -> str:
     """One table heard on the LAN, in words (every name as it came: `visible` shows it literally)."""
     a = seen.announcement
     plate = "--" if a.plate is None else str(a.plate)
-    who = listing(a.seated) if a.seated else _("nobody yet")
     watch = "" if a.spectators and not a.watching else ", " + spectators(a.spectators, a.watching)
     where = f"{seen.addresses[0]}:{a.port}"
     return visible(f"{plate:>3}  {table_label(a.game, a.players)}  " + _("host {host}").format(host=a.host)) + (
-        visible(f"  {seats_free(a.free)} ({who}){watch}  {where}")
+        visible(f"  {sitting(a.seated)}, {seats_free(a.free)}{watch}  {where}")
     )
 
 
@@ -68,11 +74,8 @@ def tables_command(args: argparse.Namespace) -> int:
     for seen in tables:
         print(table_line(seen))
     if not tables:
-        line = _(
-            "no table heard on the LAN in {seconds:g} s; where multicast does not reach (WSL2, a guest "
-            "Wi-Fi, an SSH tunnel) ask the host for HOST:PORT"
-        )
-        print(line.format(seconds=args.wait), file=sys.stderr)
+        print(_("no table heard on the LAN in {seconds:g} s").format(seconds=args.wait), file=sys.stderr)
+        print(_(NOTHING_HEARD_HINT), file=sys.stderr)
     return 0
 
 

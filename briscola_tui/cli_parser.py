@@ -68,7 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
             "{games} in the terminal. Without a command: the home screen (play against the computer, the rules)."
         ).format(games=listing(TITLES.values(), _("and"))),
     )
-    parser.add_argument("--ascii", action="store_true", help=_("suits as letters, no box lines (the home screen)"))
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help=_("suits as letters, no box lines (the home screen, and the app of play, host, join and watch)"),
+    )
     parser.add_argument(
         "--version",
         action="version",
@@ -108,6 +112,12 @@ def _add_option_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_ascii_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """--ascii after the command; it leaves the value alone when not given, so that `briscola
+    --ascii play` (the option before the command) holds too."""
+    parser.add_argument("--ascii", action="store_true", default=argparse.SUPPRESS, help=help)
+
+
 def _add_play_command(sub: Commands) -> None:
     play = sub.add_parser(
         "play",
@@ -125,7 +135,7 @@ def _add_play_command(sub: Commands) -> None:
     )
     play.add_argument("--hands", type=_positive, help=_("stop after this many hands (default: the whole series)"))
     _add_option_argument(play)
-    play.add_argument("--ascii", action="store_true", help=_("suits as letters (AS 3H KD 7C), no box lines"))
+    _add_ascii_argument(play, _("suits as letters (AS 3H KD 7C), no box lines"))
     play.add_argument(
         "--resume",
         action="store_true",
@@ -304,7 +314,7 @@ def _add_host_command(sub: Commands) -> None:
         action="store_true",
         help=_("only serve the table, printing the game as lines (default: the app, where you hold a seat)"),
     )
-    host.add_argument("--ascii", action="store_true", help=_("suits as letters, no box lines (the app)"))
+    _add_ascii_argument(host, _("suits as letters, no box lines (the app)"))
     _add_host_test_arguments(host)
 
 
@@ -363,7 +373,7 @@ def _add_tables_command(sub: Commands) -> None:
         help=_("list the tables announced on the LAN"),
         description=_(
             "Listen for the tables hosts announce on the LAN and print them, newest first: the code's "
-            "number, the game, the host, the seats free and who sits, the spectators, the address."
+            "number, the game, the host, who sits and how many seats are free, the spectators, the address."
         ),
     )
     tables.add_argument("--json", action="store_true", help=_("print JSON instead of lines"))
@@ -404,7 +414,7 @@ def _add_join_command(sub: Commands) -> None:
         action="store_true",
         help=_("print the game as lines and read moves from standard input (default: the app)"),
     )
-    join.add_argument("--ascii", action="store_true", help=_("suits as letters, no box lines (the app)"))
+    _add_ascii_argument(join, _("suits as letters, no box lines (the app)"))
 
 
 def _add_watch_command(sub: Commands) -> None:
@@ -420,4 +430,4 @@ def _add_watch_command(sub: Commands) -> None:
         "--retry", type=float, default=WatchOptions.retry, metavar="S", help=_("keep trying this long after a drop")
     )
     watch.add_argument("--headless", action="store_true", help=_("print the public events as lines (default: the app)"))
-    watch.add_argument("--ascii", action="store_true", help=_("suits as letters, no box lines (the app)"))
+    _add_ascii_argument(watch, _("suits as letters, no box lines (the app)"))

@@ -56,6 +56,15 @@ def option(name: str, value: object) -> str:
     return f"{name}={str(value).lower() if isinstance(value, bool) else value}"
 
 
+def sitting(names: Iterable[str]) -> str:
+    """Who sits at a table: "Dave sits", "Ada and Bo sit", "nobody sits yet" (the tables on
+    the LAN: the names said apart from the seats free, never read as the free seats')."""
+    names = list(names)
+    if not names:
+        return _("nobody sits yet")
+    return n_("{names} sits", "{names} sit", len(names)).format(names=listing(names))
+
+
 def seats_free(free: int) -> str:
     """A table's seats free: "2 seats free", or "full" (the tables on the LAN)."""
     return count(free, "seat free", "seats free") if free else _("full")

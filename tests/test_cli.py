@@ -100,3 +100,17 @@ def test_the_command_line_takes_its_defaults_from_the_options_objects():
     address = "127.0.0.1:7777"
     assert join_options(parser.parse_args(["join", address])) == JoinOptions(address=address)
     assert watch_options(parser.parse_args(["watch", address])) == WatchOptions(address=address)
+
+
+@pytest.mark.parametrize("command", ["play", "host", "join", "watch"])
+def test_ascii_holds_before_the_command_as_after_it(command):
+    """Issue 46: `briscola --ascii play` drew box lines all the same (the command's own --ascii,
+    not given, put False over the one given before it)."""
+    from briscola_tui.cli import build_parser, host_options, join_options, watch_options
+
+    options = {"host": host_options, "join": join_options, "watch": watch_options}.get(command, lambda args: args)
+    rest = ["127.0.0.1:7777"] if command in ("join", "watch") else []
+    parser = build_parser()
+    assert options(parser.parse_args(["--ascii", command, *rest])).ascii is True
+    assert options(parser.parse_args([command, *rest, "--ascii"])).ascii is True
+    assert options(parser.parse_args([command, *rest])).ascii is False

@@ -360,3 +360,22 @@ def test_the_bound_the_docs_give_for_a_dead_host_is_the_browsers():
     assert (
         f"leaves every list, the app's live lists and `briscola tables`, within {DEAD_HOST_SECONDS:g} seconds" in docs
     )
+
+
+@pytest.mark.slow
+@needs_lan
+def test_a_host_on_loopback_says_it_is_not_announced_and_tables_hearing_nothing_says_why_it_may(machines, children):
+    """Issue 46: a host bound to 127.0.0.1 announced nothing and said nothing of it, and
+    `briscola tables` said "nothing heard" with no hint: the host says so as it starts, and
+    `tables` gives the usual reasons (loopback, another network, a firewall for mDNS)."""
+    a, b, _c = machines
+    table_host = start(children, a, "Ada", "host", "--port", "0", "--headless", "--bind", "127.0.0.1", "--name", "Ada")
+    line = table_host.wait_for(r"not announced on the LAN: .*", WAIT).group(0)
+    assert "it listens on 127.0.0.1 only" in line and "friends on the LAN cannot see it nor join it" in line
+    argv = b.argv([*ON, *BRISCOLA, "tables", "--wait", "2"])
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=40)
+    assert done.returncode == 0 and done.stdout == ""
+    said = done.stderr.splitlines()
+    assert said[0] == "no table heard on the LAN in 2 s"
+    assert "a host listening on loopback only (--bind 127.0.0.1)" in said[1]
+    assert "a firewall closed to mDNS (UDP port 5353)" in said[1]

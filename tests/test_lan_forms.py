@@ -189,6 +189,33 @@ async def test_two_records_naming_one_table_are_one_row_and_the_app_lives_on(kin
         assert form.query_one("#address").value == "10.77.0.9:4001"  # (the newest record's)
 
 
+async def test_the_list_and_briscola_tables_say_who_sits_apart_from_the_seats_free():
+    """Issue 46, item 4: "1 seat free (Dave)" read as Dave's seat being free; who sits and how
+    many seats are free are now said apart, in the form's list as in `briscola tables`."""
+    from briscola_tui.cli_lan import table_line
+
+    tables = [
+        seen(42, "Dave", ("Dave",), port=4000),
+        seen(7, "Ada", ("Ada", "Bo", "Cy"), players=4, port=4001, watching=1),
+        seen(9, "Eve", (), players=3, port=4002, spectators=False),
+        seen(5, "Fay", ("Fay", "Gil"), port=4003),
+    ]
+    form = JoinForm(FixedLan(tables), wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=BIG) as pilot:
+        await open_form(pilot, form)
+        await wait_for(pilot, lambda: len(listed(form)) == 4, "the tables", WAIT)
+        rows = [row.split("\n")[1].strip() for row in listed(form)]
+    assert rows == [
+        "Dave sits · 1 seat free · 0 spectators",
+        "Ada, Bo and Cy sit · 1 seat free · 1 spectator",
+        "nobody sits yet · 3 seats free · closed to spectators",
+        "Fay and Gil sit · full · 0 spectators",
+    ]
+    assert table_line(tables[0]).endswith("host Dave  Dave sits, 1 seat free  10.77.0.1:4000")
+    assert table_line(tables[2]).endswith("nobody sits yet, 3 seats free, closed to spectators  10.77.0.1:4002")
+
+
 async def submit_code(pilot, form, code: str, name: str) -> None:
     """`code` and `name` typed in the form, then Enter."""
     form.query_one("#code").value = code
@@ -315,6 +342,66 @@ async def test_the_code_alone_says_when_none_of_two_tables_with_one_plate_takes_
         await pilot.press("enter")
         assert "not '[/]'" in shown(patient, "form-error")
         assert "Tables on the LAN" in shown(patient, "lan-status")
+
+
+@pytest.mark.parametrize("kind", [JoinForm, WatchForm], ids=["join", "watch"])
+async def test_a_join_code_typed_in_the_address_is_taken_as_the_code(kind):
+    """Issue 46: the code typed in the Address field (and in the code's too) was refused as
+    no HOST:PORT; it is the code, and its table is looked for on the LAN by the plate; with
+    another code in the code's field, the line says where the code goes."""
+    from briscola_tui.tui.screens.netform_fields import FormError, join_args, watch_args
+
+    form = kind(FixedLan([THREE[1]]), wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        await open_form(pilot, form)
+        form.query_one("#address").value = "49-JDCK73"
+        form.query_one("#code").value = "49-jdck73"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "answers to 49" in shown(form, "form-error"), "the search", WAIT)
+        assert "expected HOST:PORT" not in shown(form, "form-error")
+        assert form.query_one("#code").value == "49-jdck73" and form.query_one("#address").value == ""
+        form.query_one("#address").value = "49-jdck73"
+        form.query_one("#code").value = "12-abcdef"
+        await pilot.press("enter")
+        assert shown(form, "form-error") == (
+            "address: '49-jdck73' is a join code, not HOST:PORT: put it in the Join code field (the address blank)"
+        )
+    for args in (join_args, watch_args):
+        with pytest.raises(FormError, match="is a join code, not HOST:PORT: put it in the Join code field"):
+            args({"address": "49-jdck73", "code": "", "name": "", "seat": ""})
+
+
+@pytest.mark.slow
+async def test_back_from_a_refusal_the_join_form_keeps_what_was_typed(children, tmp_path, monkeypatch):
+    """Issue 46: after the lobby said "wrong join code", Escape went home and the form, opened
+    again, was blank; it comes back as it was filled, to mend the code."""
+    from briscola_tui.tui.screens.lobby import LobbyScreen
+
+    monkeypatch.setenv("BRISCOLA_HOME", str(tmp_path / "app"))
+    host = Table(children, "briscola", players=3, extra=("--code", "42-abcdef", "--name", "Ada"))
+    lan = FixedLan([THREE[1]])
+    form = JoinForm(lan, wait=SHORT)
+    app = form_app(form)
+    async with app.run_test(size=SMALL) as pilot:
+        await open_form(pilot, form)
+        form.query_one("#address").value = host.address
+        form.query_one("#seat").value = "2"
+        await submit_code(pilot, form, "42-zzzzzz", "Bo")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby", WAIT)
+        lobby = app.screen.controller
+        await wait_for(pilot, lambda: lobby.lobby().failed, "the refusal", WAIT)
+        assert "wrong join code" in lobby.lobby().failed
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinForm), "the form again", WAIT)
+        again = app.screen
+        await wait_for(pilot, lambda: again.query("#lan-list"), "its fields", WAIT)
+        fields = {ident: again.query_one(f"#{ident}").value for ident in ("address", "code", "name", "seat")}
+        assert fields == {"address": host.address, "code": "42-zzzzzz", "name": "Bo", "seat": "2"}
+        again.query_one("#code").value = "42-abcdef"
+        await pilot.press("enter")
+        await seated(pilot, app, "Bo")
+        await pilot.press("escape")
 
 
 def free_port() -> int:
@@ -487,7 +574,7 @@ def test_a_friend_on_the_lan_sees_the_table_in_the_join_form_and_sits_by_the_cod
             join_form_on(b, tmp_path / "b", name)
             listed = screen_shows(name, "host Ada")
             assert f"{code.split('-')[0]:>3}  Briscola, 3 players   host Ada" in listed
-            assert "2 seats free (cpu2) · 0 spectators"  # (a headless host holds no seat) in listed
+            screen_shows(name, "cpu2 sits · 2 seats free · 0 spectators")  # (a headless host holds no seat)
             seated_by_code(name, host, code)
         finally:
             tmux("kill-session", "-t", name, check=False)

@@ -154,6 +154,32 @@ async def test_the_app_joins_a_host_process_and_plays_its_seat_to_the_summary(ch
     assert "all checks pass" in verify(copy)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("role", ["player", "spectator"])
+async def test_a_joined_seat_and_a_spectator_count_the_hands_asked_for_as_the_host_does(children, home, role):
+    """Issue 46: the host's header said "hand 1 of 1" and a joined player's "hand 1": the hands
+    asked for (`--hands`) go in the signed table message as the table rule `hands`, and every
+    seat and spectator counts them."""
+    from briscola_tui.tui.widgets.header import TableHeader
+
+    table = Table(children, "briscola", players=2, bots=1, extra=("--hands", "1"))
+    if role == "player":
+        net = joining(table.address)
+    else:
+        table.join("Bo")
+        net = NetTable(watch_options(WatchOptions(address=table.address, code=CODE, retry=20.0)))
+    app = NetworkApp(net, ascii=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await lobby_then_table(app, pilot)
+            header = table_of(app).query_one(TableHeader)
+            await wait_for(pilot, lambda: "hand 1" in header.header_text().plain, "the hand's number", WAIT)
+            assert "hand 1 of 1" in header.header_text().plain
+            assert net.hands == 1
+    finally:
+        net.stop()
+
+
 def public_cards(view) -> set[str]:
     """Every card a spectator may know now: those played, the face-up card."""
     cards = {str(a.card) for a in view.history if a.card is not None}

@@ -8,6 +8,7 @@ table key."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import socket
 import time
 from collections.abc import Callable
@@ -25,6 +26,14 @@ from .mdns import REANNOUNCE_SECONDS, Advertiser, announced_on, multicast_off
 
 REFRESH_SECONDS = 1.0
 """How often the table is looked at for a change to announce."""
+
+
+def loopback(bind: str) -> bool:
+    """Whether `bind` is this machine's loopback only (127.0.0.1, ::1, localhost)."""
+    try:
+        return ipaddress.ip_address(bind).is_loopback
+    except ValueError:
+        return bind == "localhost"
 
 
 @dataclass
@@ -61,7 +70,16 @@ class Announcing:
         cancelled, then withdraw it; a table that cannot be announced is said in a line and
         served all the same."""
         addresses = announced_on(self.bind)
-        if not addresses or multicast_off():  # (listening on loopback only, or asked for none)
+        if multicast_off():  # (asked for none)
+            return
+        if not addresses:
+            if loopback(self.bind):  # (said: friends on the LAN would look for it in vain)
+                line = _(
+                    "not announced on the LAN: it listens on {bind} only, which no other machine can "
+                    "reach (friends on the LAN cannot see it nor join it); for them, listen on every "
+                    "interface (the default) or on a LAN address"
+                )
+                self.say(line.format(bind=self.bind))
             return
         advertiser = Advertiser(addresses, identity)
         sent = now()

@@ -33,7 +33,7 @@ from .announcing import Announcing
 from .client import Client, Options
 from .connection import Limits
 from .finding import plates_in_use
-from .hosting import Hosting, SetupError, hold_table, kept_table, new_record
+from .hosting import Hosting, SetupError, cannot_listen, hold_table, kept_table, new_record
 from .joincode import new_code
 from .listener import Keyboard, Listener, stdin_lines
 from .mdns import announced_on
@@ -102,7 +102,7 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
         bots=bots,
         time_limit=time_limit,
         replace_with_bot=replace_with_bot,
-        hands=options.hands,
+        hands=options.hands if options.hands is not None else session.rules.get("hands"),
         replacement=lambda seat, entries: kept_replacement(host.table_id, seat, entries, level),
         say=say,
         limits=_limits(options),
@@ -200,6 +200,10 @@ def host_command(options: HostOptions) -> int:
 
     try:
         status = asyncio.run(hosting.server.run(options.bind, hosting.port, listening, hosting.fallback))
+    except OSError as error:
+        if hosting.listened:
+            raise
+        raise SetupError(cannot_listen(hosting.port, error, "command")) from None
     except KeyboardInterrupt:
         if session.phase not in ("over", "aborted"):
             command = hosting.resume_command(hosting.listened or options.port)
@@ -257,6 +261,8 @@ def _new_host(options: HostOptions, path: Path | None) -> tuple[Host, Transcript
     rules: dict[str, object] = {"retake": True, "replace_cheats": True} if options.bots_replace else {}
     if options.time_limit is not None:
         rules["time_limit"] = int(options.time_limit)
+    if options.hands is not None:
+        rules["hands"] = int(options.hands)  # the hands asked for: every seat's header counts them ("hand 1 of 3")
     if options.coach:
         rules["coach"] = True  # the players may ask the coach (`h`, the review after each hand)
     host = Host(new_table_key(), options.game, game.players, game_options, f"{options.game} table", rules)

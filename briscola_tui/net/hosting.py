@@ -4,6 +4,7 @@ the one its --transcript names, else the unfinished table the same command hoste
 
 from __future__ import annotations
 
+import errno
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,9 +14,28 @@ from ..files import hosted
 from ..files.folders import InUse, hold_lock, subfolder
 from ..files.hosted import HostedTable
 from ..files.storage import TranscriptFile
-from ..language import _
+from ..language import N_, _
 from ..options import HostOptions
+from ..os_errors import os_error_words
 from .server import TableServer
+
+PORT_TAKEN = {
+    "command": N_("something else listens there: choose another with --port N, or --port 0 for any free port"),
+    "app": N_(
+        "something else listens there: choose another port (Port in the host form, --port on the "
+        "command line), or 0 for any free one"
+    ),
+}
+"""What to do when the port asked for is taken, as the command line and the app say it."""
+
+
+def cannot_listen(port: int, error: BaseException, where: str) -> str:
+    """Why a table cannot be served on `port`, the port named, and for a port in use what to
+    do (`where`: "command" or "app", of `PORT_TAKEN`)."""
+    line = _("cannot listen on port {port}: {why}").format(port=port, why=os_error_words(error))
+    if isinstance(error, OSError) and error.errno == errno.EADDRINUSE:
+        line += "; " + _(PORT_TAKEN[where])
+    return line
 
 
 class SetupError(ValueError):

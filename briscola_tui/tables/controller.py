@@ -89,8 +89,10 @@ class TableController(Protocol):
     (from any thread: it must not block), answer its decisions with `act`, `go_on` after a
     hand's summary, `close` when the screen goes."""
 
-    hands: int | None
-    """Hands asked for (None: the series plays to its end)."""
+    @property
+    def hands(self) -> int | None:
+        """Hands asked for (None: the series plays to its end)."""
+        ...
 
     @property
     def plays_itself(self) -> bool:

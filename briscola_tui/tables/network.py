@@ -37,11 +37,10 @@ from ..language import _
 from ..net.addresses import addresses
 from ..net.client import Client, Options
 from ..net.commands import person_name
-from ..net.hosting import Hosting
+from ..net.hosting import Hosting, cannot_listen
 from ..net.reaching import ANOTHER_TABLE
 from ..notes import Note, Said
 from ..options import HostOptions
-from ..os_errors import os_error_words
 from ..render import render, seat_names
 from .controller import Lobby, TableUpdate
 from .lobby_data import table_lobby
@@ -64,7 +63,6 @@ class NetTable:
     def __init__(self, options: Options, identity: Identity | None = None, hosting: Hosting | None = None):
         self.options, self.identity, self.hosting = options, identity, hosting
         self.role = "host" if hosting is not None else options.role
-        self.hands = hosting.server.hands if hosting is not None else None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
         self.client: Client | None = None
@@ -90,6 +88,17 @@ class NetTable:
         self.gone = False
         """The client was at the table and stopped for good: the host cannot be reached in its
         --retry time, or serves another table now (the app closes, saying why)."""
+
+    @property
+    def hands(self) -> int | None:
+        """The hands the table was asked for (None: the whole series): the host's own, or the
+        table rule `hands` its first message carries (None until a seat or a spectator has it,
+        and at a table hosted by a version that did not say)."""
+        if self.hosting is not None:
+            return self.hosting.server.hands
+        session = self.client.session if self.client is not None else None
+        hands = session.rules.get("hands") if session is not None else None
+        return hands if isinstance(hands, int) and not isinstance(hands, bool) and hands > 0 else None
 
     @classmethod
     def hosting_table(cls, args: HostOptions, identity: Identity) -> NetTable:
@@ -162,8 +171,7 @@ class NetTable:
         await asyncio.wait([task, ready], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             error = task.exception()
-            why = os_error_words(error) if error is not None else None
-            self._fail(_("cannot listen on port {port}: {why}").format(port=hosting.port, why=why))
+            self._fail(cannot_listen(hosting.port, error or OSError(), "app"))
             return None
         port = ready.result()
         hosting.listening_on(port)

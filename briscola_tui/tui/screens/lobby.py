@@ -9,6 +9,7 @@ a busy table cannot fill the screen's queue)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.text import Text
@@ -102,9 +103,12 @@ class LobbyScreen(Screen[None]):
     class Changed(Message):
         """The table's lobby changed (posted from the network thread)."""
 
-    def __init__(self, controller: LobbyTable, style: Style, **kwargs: Any) -> None:
+    def __init__(
+        self, controller: LobbyTable, style: Style, back: Callable[[], Screen[Any]] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.controller = controller
+        self.back = back  # the form that opened the table, as it was filled (None: none did)
         self.style_ = style
         self.lobby: Lobby | None = None
         self.watching = False
@@ -166,17 +170,24 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-log", Static).update(log)
 
     def action_leave(self) -> None:
-        """Back to the home screen (or out, when the command opened the lobby); the seat's
-        store stays on disk, so the same table can be joined again."""
+        """Back to the home screen (or out, when the command opened the lobby); after a
+        failure (a wrong code, no answer, a port in use) back to the form that opened the
+        table, its fields as they were, to mend one. The seat's store stays on disk, so the
+        same table can be joined again."""
         self.app.run_worker(self.controller.stop, thread=True)
         if self.app.from_command:
             self.app.exit()
+        elif self.back is not None and self.controller.lobby().failed:
+            self.app.switch_screen(self.back())
         else:
             self.app.pop_screen()
 
 
-def open_lobby(app: Shell, table: NetTable, *, replace: bool = False) -> None:
-    """Start `table` (a NetTable) and show its lobby (in place of the current screen if `replace`)."""
+def open_lobby(
+    app: Shell, table: NetTable, *, replace: bool = False, back: Callable[[], Screen[Any]] | None = None
+) -> None:
+    """Start `table` (a NetTable) and show its lobby (in place of the current screen if
+    `replace`); `back` makes the form to go back to when the table fails."""
     table.start()
-    screen = LobbyScreen(table, app.style_)
+    screen = LobbyScreen(table, app.style_, back)
     app.switch_screen(screen) if replace else app.push_screen(screen)

@@ -13,6 +13,7 @@ from engine.text import normal_name
 
 from ...engine_words import error_words, name_problem_words
 from ...language import N_, _
+from ...net.joincode import plate_of, tidy
 from ...options import HostOptions, JoinOptions, WatchOptions
 
 MAX_TEXT = 64
@@ -84,9 +85,17 @@ def person(text: str) -> str:
     return text
 
 
+def code_as_address(text: str) -> str:
+    """What to do with a join code typed where HOST:PORT goes (and another in the code's field)."""
+    line = _("address: {code} is a join code, not HOST:PORT: put it in the Join code field (the address blank)")
+    return line.format(code=repr(tidy(text)))
+
+
 def address(text: str) -> str:
     from ...net.commands import SetupError, host_port
 
+    if plate_of(text) is not None:
+        raise FormError(code_as_address(text))
     try:
         host_port(text.strip())
     except SetupError as error:

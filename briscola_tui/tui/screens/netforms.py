@@ -31,7 +31,16 @@ from ...wording import table_label
 from ..shell import Shell
 from ..widgets.lantables import LanTables, Sources
 from ..widgets.literal import literal
-from .netform_fields import MAX_TEXT, TABLES, FormError, example_address, host_args, join_args, watch_args
+from .netform_fields import (
+    MAX_TEXT,
+    TABLES,
+    FormError,
+    code_as_address,
+    example_address,
+    host_args,
+    join_args,
+    watch_args,
+)
 
 if TYPE_CHECKING:
     from ...tables.network import NetTable
@@ -51,6 +60,10 @@ class NetForm(Screen[None]):
     BINDINGS = [Binding("escape", "back", show=False), Binding("ctrl+s", "submit", show=False)]
     HEADING = ""
     INTRO = ""
+
+    def __init__(self, values: dict | None = None) -> None:
+        super().__init__()
+        self.given = dict(values or {})  # what the fields show when the form opens (the lobby's way back)
 
     def fields(self) -> list[tuple[str, str, Field]]:
         """(id, label, widget) for each field, in order."""
@@ -78,10 +91,17 @@ class NetForm(Screen[None]):
         yield from ()
 
     def on_mount(self) -> None:
+        for ident, _label, widget in self.made:
+            if ident in self.given:
+                widget.value = self.given[ident]
         self.made[0][2].focus()
 
     def values(self) -> dict:
         return {ident: widget.value for ident, _, widget in self.made}
+
+    def again(self, values: dict) -> NetForm:
+        """This form anew, its fields filled with `values` (back from a lobby that failed)."""
+        return type(self)(values)
 
     @on(Input.Submitted)
     def _entered(self, _event: Input.Submitted) -> None:
@@ -102,7 +122,8 @@ class NetForm(Screen[None]):
         except OSError as error:
             self.query_one("#form-error", Static).update(literal(os_error_words(error)))
             return
-        open_lobby(self.app, table, replace=True)
+        values = self.values()
+        open_lobby(self.app, table, replace=True, back=lambda: self.again(values))
 
 
 class Tick(Checkbox):
@@ -181,11 +202,16 @@ class LanForm(NetForm):
     where several announce it, the code is tried on each (net/candidates.py), the address of
     the one it opens filled in and the others named as impostors, and Enter joins."""
 
-    def __init__(self, sources: Sources | None = None, wait: float = FIND_SECONDS) -> None:
-        super().__init__()
+    def __init__(self, sources: Sources | None = None, wait: float = FIND_SECONDS, values: dict | None = None) -> None:
+        super().__init__(values)
         self.sources, self.wait = sources, wait
         self.picked: tuple[str, int | None] | None = None  # (the address it filled in, its plate)
         self.announced: tuple[str, str] | None = None  # (an address filled in from the LAN, its table's id)
+
+    def again(self, values: dict) -> NetForm:
+        form = type(self)(self.sources, self.wait, values)
+        form.picked, form.announced = self.picked, self.announced  # (the table the LAN named for the address)
+        return form
 
     def table_id(self, values: dict) -> str | None:
         """The id of the table the LAN named for the address in the form (None: typed by hand)."""
@@ -235,7 +261,9 @@ class LanForm(NetForm):
         """Fill the address (and the code's plate) from the tables on the LAN where the fields
         call for it: True when the form may start, False while a table is looked for."""
         address, code = self.query_one("#address", Input), self.query_one("#code", Input)
-        if plate_of(address.value) is not None and not code.value.strip():  # (the code typed as the address)
+        if plate_of(address.value) is not None:  # (the code typed as the address: the code it is)
+            if code.value.strip() and tidy(code.value) != tidy(address.value):
+                raise FormError(code_as_address(address.value))
             address.value, code.value = "", address.value
         code.value = tidy(code.value)  # (42-7Q8R2K read aloud is 42-7q8r2k)
         picked = self.picked if self.picked is not None and self.picked[0] == address.value.strip() else None

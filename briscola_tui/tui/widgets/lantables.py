@@ -1,7 +1,7 @@
 """The tables heard on the LAN (net/mdns.py's `Browser`), as the join and watch forms show
 them: a line saying what the list is (or, in its place, why there is none), then the
 tables, newest first, two lines each: the plate of the join code, the game and its size,
-the host; the seats free, who sits, the spectators watching. Picking one (Enter, a click)
+the host; who sits, the seats free, the spectators watching. Picking one (Enter, a click)
 posts `LanTables.Picked` with the table's id. An option's id is a hash of the table's id,
 never a record's words, and each table is listed once: two records naming one table (one id
 under two service names, or a source that repeats itself) are one row, never a crash.
@@ -31,7 +31,7 @@ from ...language import _
 from ...net.finding import FIND_SECONDS
 from ...net.mdns import Browser, MulticastRefused, Seen
 from ...os_errors import os_error_words
-from ...wording import listing, seats_free, spectators, table_label
+from ...wording import seats_free, sitting, spectators, table_label
 
 
 @dataclass(frozen=True)
@@ -55,9 +55,9 @@ def entry(seen: Seen) -> Text:
     text.append(f"{plate:>3}  ", "bold")
     text.append(table_label(a.game, a.players), "bold")
     text.append("   " + _("host {host}").format(host=visible(a.host)))
-    who = listing(visible(name) for name in a.seated) if a.seated else _("nobody yet")
+    who = sitting(visible(name) for name in a.seated)
     watch = spectators(a.spectators, a.watching)
-    text.append(f"\n     {seats_free(a.free)} ({who}) · {watch}", "dim" if not a.free else "")
+    text.append(f"\n     {who} · {seats_free(a.free)} · {watch}", "dim" if not a.free else "")
     return text
 
 
