@@ -22,8 +22,36 @@ from helpers.home import terminal_env
 from helpers.network import BRISCOLA, CODE, Child, Human, Table, wait_until
 from helpers.tmux import capture, session_name, tmux
 
+from briscola_tui.net.asking import not_asked
+from briscola_tui.net.seat_copy import this_hand
+from engine.cards import Card
+from engine.state import Action
+from protocol.events import Acted, Dealt, Drawn, FaceUp, HandBegins, HandScored, TrickTaken
+
 CARD = re.compile(r"\b[2-7AJQK][SHDC]\b")
 PROMPT = re.compile(r"^(your turn|tocca a te): (.*)$")
+
+
+def test_the_hand_so_far_is_the_last_hand_begun_with_each_trick_taken_in_one_line():
+    """What a seat coming back is told: not the hands before, not the plays of a trick taken
+    (its line names the cards), but the deal, the trump, the draws and the cards on the table."""
+
+    def play(seat: int, card: str) -> Acted:
+        return Acted(Action(seat, "play", card=Card.parse(card)), (Card.parse(card),))
+
+    cards = tuple(map(Card.parse, ("3S", "KH", "7D")))
+    before = [HandBegins(0, 0), Dealt(1, cards), play(1, "AS"), play(0, "2S"), TrickTaken(1, cards[:2], 11)]
+    before.append(HandScored(0, (("winner", 1),), (70, 50), (0, 1)))
+    now = [HandBegins(1, 1), Dealt(0, cards), FaceUp(Card.parse("4H"), "H"), play(0, "3S"), play(1, "KH")]
+    now += [TrickTaken(0, cards[:2], 14), Drawn(((0, Card.parse("JC")), (1, None))), play(0, "7D")]
+    assert this_hand(before + now) == [*now[:3], *now[5:]]
+    assert this_hand(before[:2]) == before[:2] and this_hand([]) == []
+
+
+def test_a_line_typed_before_the_table_is_reached_is_told_so():
+    assert not_asked(None, (), "play 3S") == (
+        'not your turn: you are not at the table yet ("play 3S" is dropped: type your move when asked)'
+    )
 
 
 class Typist:
