@@ -144,6 +144,12 @@ def _pane(name: str, argv: list[str], home: Path) -> None:
     tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "-c", os.getcwd(), shell)
 
 
+def _log(name: str) -> str:
+    """The table's log as the pane shows it (right of the seats), its wrapped lines joined."""
+    lines = [line.split("│", 1)[1].strip() for line in capture(name).splitlines() if "│" in line]
+    return " ".join(line for line in lines if line)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_the_app_killed_mid_hand_and_started_again_shows_the_hand_so_far_in_its_log(children):
@@ -165,8 +171,10 @@ def test_the_app_killed_mid_hand_and_started_again_shows_the_hand_so_far_in_its_
         tmux("kill-session", "-t", cleo, check=False)
         _pane(cleo, join, children.folder / "cleo")  # the same command, the same data folder
         wait_until(lambda: "Play a card" in capture(cleo), "Cleo's turn, again", kids=children)
-        wait_until(lambda: "face-up card is" in capture(cleo), "the trump in the log", kids=children)
-        log = "\n".join(line.split("│", 1)[1] for line in capture(cleo).splitlines() if "│" in line)
-        assert re.search(r"takes? the trick", log) and "hand 1:" in log, capture(cleo)
+        wait_until(
+            lambda: "face-up card is" in _log(cleo) and re.search(r"takes? the trick \(", _log(cleo)) is not None,
+            "the trump and the tricks taken in the log",
+            kids=children,
+        )
     finally:
         tmux("kill-session", "-t", cleo, check=False)
