@@ -7,6 +7,7 @@ textual import here: the controllers know nothing of the screen."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -57,6 +58,30 @@ def merged(earlier: TableUpdate, later: TableUpdate) -> TableUpdate:
     """Two updates as one: the later's table, both updates' events (a screen that held the
     earlier one unseen loses nothing of it)."""
     return replace(later, events=earlier.events + later.events, hand_over=earlier.hand_over or later.hand_over)
+
+
+class Mailbox:
+    """Updates from a controller's thread for the screen's: at most one waits, and those that
+    come meanwhile merge into it, so a busy table (or a slow terminal) cannot fill the screen's
+    queue. `notify` (it must not block) is called when one starts waiting."""
+
+    def __init__(self, notify: Callable[[], None]) -> None:
+        self._notify = notify
+        self._lock = threading.Lock()
+        self._waiting: TableUpdate | None = None
+
+    def put(self, update: TableUpdate) -> None:
+        with self._lock:
+            first = self._waiting is None
+            self._waiting = update if self._waiting is None else merged(self._waiting, update)
+        if first:
+            self._notify()
+
+    def take(self) -> TableUpdate | None:
+        """The update waiting (None: taken already)."""
+        with self._lock:
+            update, self._waiting = self._waiting, None
+        return update
 
 
 class TableController(Protocol):

@@ -49,6 +49,9 @@ from .screen_person import ScreenPerson
 from .table_listener import TableListener
 
 LOG_LINES = 40
+EVENTS_KEPT = 500
+"""The most events kept for the table screen before it opens the table (the lobby's joins and
+leaves; a hand has fewer than 200): the oldest go first."""
 CLOSING_WAIT = 1.0
 """Seconds a hand's summary waits, after the hand's audit, for the entry that may close the table
 (the summary then says the table is over)."""
@@ -69,7 +72,7 @@ class NetTable:
         self.exit_status: int | None = None
         self._main_task: asyncio.Task | None = None
         self._lock = threading.Lock()  # the lobby, the watchers and the post, which the UI's thread reads
-        self._events: list[Event | Note] = []  # (the loop thread's: said since the last update)
+        self._events: deque[Event | Note] = deque(maxlen=EVENTS_KEPT)  # (the loop thread's: since the last update)
         self._log: deque[str] = deque(maxlen=LOG_LINES)
         self._lobby = Lobby(self.role, status=_("connecting"))
         self._watchers: list[Callable[[], None]] = []
@@ -260,7 +263,8 @@ class NetTable:
         """The seat's view now, the events since the last update and the marks around them."""
         assert self.client is not None  # (a session is the client's)
         view = session.seat_view()
-        events, self._events = tuple(self._events), []
+        events = tuple(self._events)
+        self._events.clear()
         computers = frozenset(s.seat for s in self._lobby.seats if s.computer)
         playing = view.turn != view.seat and view.table_phase == "play" and self._link is None
         return TableUpdate(

@@ -196,7 +196,9 @@ class SummaryScreen(Screen):
                 summary_text(self.view, self.style_, self.final, self.tricks, self.history, self.played),
                 id="summary-text",
             )
-            yield Static(id="summary-review")
+            shown_later = Static(id="summary-review")
+            shown_later.display = False  # until `r` asks for the review
+            yield shown_later
         review = _("r: review   ") if self.decisions else ""
         yield Static(
             " "
@@ -206,9 +208,6 @@ class SummaryScreen(Screen):
             + _("arrows: scroll   ctrl+q quit"),
             id="summary-keys",
         )
-
-    def on_mount(self) -> None:
-        self.query_one("#summary-review", Static).display = False
 
     def action_review(self) -> None:
         """`r`: the coach looks at each of my decisions of the hand (in a worker thread, with

@@ -38,7 +38,7 @@ from protocol.events import (
 from ...language import _
 from ...notes import Away, Back, HostBack, Note
 from ...render import render
-from ...tables.controller import TableController, TableUpdate, merged
+from ...tables.controller import Mailbox, TableController, TableUpdate, merged
 from ..frame import Marks, frame_of, marks_of, shown_hand
 from ..notice import Notice
 from ..shell import Shell
@@ -89,11 +89,7 @@ class TableScreen(Screen[None]):
     ]
 
     class Updated(Message):
-        """The table changed (posted by the controller, from its thread)."""
-
-        def __init__(self, update: TableUpdate) -> None:
-            super().__init__()
-            self.update = update
+        """The table changed: an update waits in the mailbox (posted from the controller's thread)."""
 
     class Advised(Message):
         """The coach's advice (from its worker) for the view `view`."""
@@ -106,6 +102,7 @@ class TableScreen(Screen[None]):
         super().__init__(**kwargs)
         self.controller = controller
         self.style_ = style
+        self.mailbox = Mailbox(self._updated)  # the controller's updates, from its thread
         self.shown: TableUpdate | None = None  # the update drawn: the table as last given
         self.held: TableUpdate | None = None  # what came while a hand's end was shown (taken after it)
         self.between_hands = False  # a hand's verdict or summary is on top: updates wait in `held`
@@ -149,11 +146,7 @@ class TableScreen(Screen[None]):
         self.decision.say(_("dealing by mental poker") + self.style_.ellipsis)
         # Time, not the table, moves the thinking mark and the clock: a timer redraws them.
         self.set_interval(0.25, self._tick)
-        self.controller.open(self._post)
-
-    def _post(self, update: TableUpdate) -> None:
-        """On the controller's thread: the update to this screen's queue."""
-        self.post_message(self.Updated(update))
+        self.controller.open(self.mailbox.put)
 
     def on_unmount(self) -> None:
         """Gone (the app closes, or the table ended): the controller posts no more."""
@@ -165,8 +158,13 @@ class TableScreen(Screen[None]):
 
     # --- what the table says --------------------------------------------------------
 
-    def on_table_screen_updated(self, message: Updated) -> None:
-        self.take(message.update)
+    def _updated(self) -> None:
+        self.post_message(self.Updated())
+
+    def on_table_screen_updated(self, _message: Updated) -> None:
+        update = self.mailbox.take()
+        if update is not None:
+            self.take(update)
 
     def take(self, update: TableUpdate) -> None:
         """The table as the controller gives it now: drawn, and what it asks of me asked (a hand's
