@@ -42,7 +42,7 @@ from . import awaited, handflow, lifecycle, outbox
 from . import deck as mp
 from .audit import Culprit
 from .errors import CheatDetected, LocalProtocolError, RemoteProtocolError
-from .events import Update
+from .events import Event, Update
 from .identity import Identity
 from .messages import (
     HOST_KINDS,
@@ -341,6 +341,7 @@ class TableSession(SessionState):
         shared: Shared | None = None,
         person: Identity | None = None,
         bot_level: str = "",
+        heard: list[Event] | None = None,
     ) -> tuple[Self, list[bytes]]:
         """Rebuild a seat after a crash from the transcript it holds and its store
         (`shared`: work shared with the other nodes of this process, see `Shared`).
@@ -349,14 +350,19 @@ class TableSession(SessionState):
         had signed but the transcript does not hold yet (the very bytes stored),
         then any new ones. Nothing already in the transcript is signed again. `person`:
         the identity key that certifies the seat's key in a join it owes (`person`);
-        `bot_level`: the computer level that person runs at the seat, named in the certificate.
+        `bot_level`: the computer level that person runs at the seat, named in the certificate;
+        `heard`: a list the events of the transcript are added to, in order (a seat that comes
+        back tells its person the hand so far).
         """
         session = cls(seat, identity, name, store=store, replacing=replacing, shared=shared)
         session.person, session.bot_level = person, bot_level
         session._resume_floor = 1 + max((h.seq for h in outbox.headers(entries) if h.sender == seat), default=-1)
         owed: list[bytes] = []
         for entry in entries:
-            owed += [m for m in session.receive(entry).messages if m]
+            update = session.receive(entry)
+            owed += [m for m in update.messages if m]
+            if heard is not None:
+                heard += update.events
         for q in [q for q in sorted(store.sent) if q >= session.seq]:  # signed (an act) just before the crash
             owed.append(store.sent[q])
             session.seq = q + 1

@@ -28,6 +28,7 @@ from protocol import handshake as hs
 from protocol.channel import Channel, Exchange, WrongCode
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.events import Event
 from protocol.identity import Identity
 from protocol.reasons import Reason
 from protocol.session import TableSession
@@ -40,10 +41,11 @@ from ..files.storage import TranscriptFile
 from ..language import _
 from ..render import seat_names
 from . import reaching
+from .asking import Asking
 from .listener import Keyboard, Listener, Person
 from .places import Places
 from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, why
-from .seat_copy import final, holding, rebuild, recent_host_keys, seated, so_far, unconfirmed
+from .seat_copy import final, holding, rebuild, recent_host_keys, seated, so_far, this_hand, unconfirmed
 from .thinking import think
 from .typed import move_error
 
@@ -65,9 +67,8 @@ class Client:
         self.identity = identity
         self.person: Person = person if person is not None else Keyboard(None, listener.line)
         self.session_class = session_class
-        self._waiting: asyncio.Future | None = None  # the person's answer being waited for
+        self.asking = Asking(self.person)
         self.receiving = asyncio.Lock()  # held while the session takes an entry in (in a worker thread)
-        self._asked: list[str] | None = None  # the choices last put to the person
         self.session: TableSession | None = None
         self.seat: int | None = None
         self.table_id: bytes | None = None
@@ -282,6 +283,7 @@ class Client:
         """Take in what the host sent since we last held the table (all of it, the first time)."""
         if self.session is None:
             assert self.table_id is not None  # (welcomed)
+            heard: list[Event] = []  # the transcript's events, for the hand so far
             args = (
                 backlog,
                 self.table_id,
@@ -291,6 +293,7 @@ class Client:
                 self.session_class,
                 self.options.person,
                 self.options.bot_level,
+                heard,
             )
             self.log, session, owed = await asyncio.to_thread(rebuild, *args)
             if not derived(self.table_id, session.keys.get(HOST, b"")):
@@ -302,6 +305,8 @@ class Client:
             summary = so_far(session)
             if summary is not None:
                 self.listener.note(summary)
+            for event in this_hand(heard):  # the hand it finds: the trump, the tricks, the table
+                self.listener.event(event)
             self._come_back()  # timed out while it was gone, and nothing more may come before its join
             self._check_over()
             return
@@ -329,40 +334,19 @@ class Client:
             if session.my_turn():
                 state = session.seat_view().state
                 assert state is not None  # (its turn: a hand in progress)
-                offered = labels(state)
-                if offered != self._asked:  # not again after a reconnection: one answer per question
-                    self.person.prompt(offered)
-                    self._asked = offered
-                answer, data = await self._answer_or_entry(reader, frames)
+                self.asking.ask(labels(state))
+                answer, data = await self.asking.answer_or_entry(lambda: self._entry(reader, frames))
                 if data is None:
                     self._answer(answer)
                     continue
             else:
-                self._asked = None
+                self.asking.passed()
                 data = await self._entry(reader, frames)
             await self._take(data)
 
-    async def _answer_or_entry(self, reader: asyncio.StreamReader, frames: FrameReader) -> tuple[object, bytes | None]:
-        """The person's next answer, or the host's next entry, whichever comes first.
-        The answer being waited for is kept for the next call (standard input cannot be un-read)."""
-        if self._waiting is None:
-            self._waiting = asyncio.ensure_future(self.person.answer())
-        if not self._waiting.done():
-            reading = asyncio.ensure_future(self._entry(reader, frames))
-            # Stopped meanwhile (the app closing), the read may still end in an error of its own
-            # (the host gone): taken here, it is no "exception never retrieved" on the way out.
-            reading.add_done_callback(_taken)
-            await asyncio.wait({self._waiting, reading}, return_when=asyncio.FIRST_COMPLETED)
-            if reading.done():
-                return None, reading.result()
-            reading.cancel()  # nothing read is lost: the bytes stay in the stream and the frame reader
-            await asyncio.gather(reading, return_exceptions=True)
-        answer, self._waiting = self._waiting.result(), None
-        return answer, None
-
     def answer_given(self) -> bool:
         """The person has answered, and the answer waits to be taken (after a reconnection)."""
-        return self._waiting is not None and self._waiting.done()
+        return self.asking.answer_given()
 
     def _answer(self, answer: object) -> None:
         """A person's answer on its turn: the move it names, or why it is not one. An action
@@ -442,9 +426,3 @@ class Client:
             if self.log is not None:
                 self.log.sync()
             self.listener.note(final(session))
-
-
-def _taken(task: asyncio.Future) -> None:
-    """Retrieve a finished task's outcome (its error is the caller's to see, or nobody's)."""
-    if not task.cancelled():
-        task.exception()

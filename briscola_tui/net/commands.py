@@ -30,6 +30,7 @@ from ..options import HostOptions, JoinOptions, WatchOptions
 from .addresses import addresses
 from .admission import GuessLimits
 from .announcing import Announcing
+from .asking import not_asked
 from .client import Client, Options
 from .connection import Limits
 from .finding import plates_in_use
@@ -420,7 +421,10 @@ def watch_command(options: WatchOptions) -> int:
 
 async def _run_client(options: Options, identity: Identity | None) -> int:
     lines = stdin_lines() if options.role == "player" and options.player is None else None
-    return await Client(options, Listener(say), identity, Keyboard(lines, say)).run()
+    keyboard, listener = Keyboard(lines, say), Listener(say)
+    client = Client(options, listener, identity, keyboard)
+    keyboard.listen(lambda line: not_asked(client.session, listener.names, line))  # at once, not at the turn
+    return await client.run()
 
 
 def host_port(text: str) -> tuple[str, int]:

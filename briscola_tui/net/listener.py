@@ -93,10 +93,25 @@ class Person(Protocol):
 
 
 class Keyboard:
-    """A person typing one action label per line (`lines`, an async iterator; None: nobody)."""
+    """A person typing one action label per line (`lines`, an async iterator; None: nobody).
+    Once it `listen`s, every line is read as it comes: the answer when one is wanted (the
+    person's turn), else told at once why not (`not_now(line)`) and dropped, never kept for a
+    later turn."""
 
     def __init__(self, lines: AsyncIterator[str] | None, say: Callable[[str], None]) -> None:
         self.lines, self.say = lines, say
+        self.not_now: Callable[[str], str] = lambda line: _("not your turn")
+        self._wanted: asyncio.Future[str | None] | None = None  # the answer wanted now
+        self._reading: asyncio.Task | None = None
+        self._closed = False  # the input has ended
+
+    def listen(self, not_now: Callable[[str], str] | None = None) -> None:
+        """Read the lines from now on (on the running loop); `not_now(line)`: what a line typed
+        while no answer is wanted is told."""
+        if not_now is not None:
+            self.not_now = not_now
+        if self.lines is not None and self._reading is None:
+            self._reading = asyncio.ensure_future(self._read(self.lines))
 
     def prompt(self, offered: list[str]) -> None:
         """The moves, as the player types them in their language ("gioca 3S"; English too)."""
@@ -104,13 +119,27 @@ class Keyboard:
 
     async def answer(self) -> str | None:
         """The next line, a move typed in the player's language or in English, as the labels
-        write it ("gioca 3S" is "play 3S")."""
-        if self.lines is None:
+        write it ("gioca 3S" is "play 3S"); None when the input has ended."""
+        self.listen()
+        if self._reading is None or self._closed:
             return None
+        wanted = self._wanted = asyncio.get_running_loop().create_future()
         try:
-            return read_typed(await self.lines.__anext__())
-        except StopAsyncIteration:
-            return None
+            return await wanted
+        finally:
+            if self._wanted is wanted:
+                self._wanted = None
+
+    async def _read(self, lines: AsyncIterator[str]) -> None:
+        async for line in lines:
+            wanted = self._wanted
+            if wanted is not None and not wanted.done():
+                wanted.set_result(read_typed(line))
+            else:
+                self.say(self.not_now(line))
+        self._closed = True
+        if self._wanted is not None and not self._wanted.done():
+            self._wanted.set_result(None)
 
 
 async def stdin_lines() -> AsyncIterator[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from protocol.errors import ProtocolError, RemoteProtocolError
+from protocol.events import Acted, Event, HandBegins, TrickTaken
 from protocol.identity import Identity
 from protocol.messages import from_body
 from protocol.returning import MAX_TAGS
@@ -29,22 +30,26 @@ def rebuild(
     session_class: type[TableSession] = TableSession,
     person: Identity | None = None,
     bot_level: str = "",
+    heard: list[Event] | None = None,
 ) -> tuple[TranscriptFile, TableSession, list[bytes]]:
     """This client's transcript file, a fresh session from the whole transcript and the seat's
     store (a restart resumes here), and what the seat owes the table. `seat` None: a spectator.
     `person`: the identity that vouches for the seat's key in its join (for `join --bot`, the
-    account's, naming `bot_level`), None: the key is the person's own."""
+    account's, naming `bot_level`), None: the key is the person's own. `heard`: a list the
+    transcript's events are added to, as this seat (or a spectator) sees them."""
     log = open_log(table_id, seat, entries)
     if seat is None:
         session = TableSession(None)
         for data in entries:
-            session.receive(data)
+            events = session.receive(data).events
+            if heard is not None:
+                heard += events
         return log, session, []
     assert identity is not None  # (a player joins with its key)
     store = FileSeatStore.for_seat(table_id, seat)
     replacing = taken_over(entries, seat, identity.public_bytes)
     session, owed = session_class.resume(
-        seat, identity, store, entries, name=name, replacing=replacing, person=person, bot_level=bot_level
+        seat, identity, store, entries, name=name, replacing=replacing, person=person, bot_level=bot_level, heard=heard
     )
     return log, session, owed
 
@@ -132,6 +137,20 @@ def so_far(session: TableSession) -> SoFar | None:
     seats = tuple(sorted(session.names))
     names = tuple(session.names[s] for s in seats)
     return SoFar(names, seats, len(session.outcomes))
+
+
+def this_hand(events: list[Event]) -> list[Event]:
+    """What a client arriving mid-hand (or coming back) is told of the hand it finds, from the
+    events of the transcript: those of the last hand begun (its deal, the trump, the auction,
+    every trick taken, the draws, what is on the table now), not those of the hands before;
+    the plays of a trick already taken are in that trick's line ("Bob takes the trick (7S 3S)
+    for 10 points") and are left out, so the hand is said in a few lines."""
+    begun = max((i for i, event in enumerate(events) if isinstance(event, HandBegins)), default=None)
+    if begun is None:
+        return []
+    hand = events[begun:]
+    taken = max((i for i, event in enumerate(hand) if isinstance(event, TrickTaken)), default=-1)
+    return [e for i, e in enumerate(hand) if not (i < taken and isinstance(e, Acted) and e.action.kind == "play")]
 
 
 def seated(session: TableSession, seat: int | None, table_id: bytes) -> Note:
