@@ -1,0 +1,174 @@
+"""The ledger's numbers add up (issue 46): every count a person reads can be recounted from the
+hands it names; card points are never averaged across games that count them differently; a
+hand that is not rated says why, once; a game on this machine not ended yet is named, not
+passed over; and the Club screen's league and its detail line count hands the same way."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from briscola_tui.cli import main
+from briscola_tui.files.folders import subfolder
+from briscola_tui.files.identity import identity_path
+from protocol.identity import Identity
+from protocol.transcript_file import dump_transcript, load_transcript_prefix
+from tests.helpers.ledger_tables import play
+
+ANNA = Identity.generate()
+NAME = "Annamaria Bianchi"  # (a long name: the Club screen's line must still fit)
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory) -> dict[str, tuple[Path, int]]:
+    """Anna's tables against the computer as the offline table seats them (every seat vouched
+    for by her key, each computer seat "normal, run by Anna"): a two-player Briscola (rated),
+    a four-player Briscola and a Chiamata (normal on both sides: mostly not rated) and a
+    Calabresella; each file and the hands it holds (redeals too: each a hand dealt)."""
+    folder = tmp_path_factory.mktemp("anna")
+    out = {}
+    for name, game, n in (("b2", "briscola", 2), ("b4", "briscola", 4), ("chiamata", "chiamata", 5)):
+        others = ["normal"] * (n - 1)
+        table = play(
+            folder / f"{name}.bin",
+            [ANNA] * n,
+            [NAME, *others],
+            ["random", *others],
+            game=game,
+            options=None if game == "briscola" else {},
+            runs=["", *others],
+        )
+        out[name] = (folder / f"{name}.bin", len(table.host.session.verdicts))
+    table = play(
+        folder / "calabresella.bin",
+        [ANNA] * 3,
+        [NAME, "normal", "normal"],
+        ["random", "normal", "normal"],
+        game="calabresella",
+        options={},
+        runs=["", "normal", "normal"],
+    )
+    out["calabresella"] = (folder / "calabresella.bin", len(table.host.session.verdicts))
+    return out
+
+
+@pytest.fixture(autouse=True)
+def anna_reads_the_ledger():
+    ANNA.save(identity_path())
+
+
+def _add(tables, *names: str) -> None:
+    assert main(["ledger", "add", *(str(tables[name][0]) for name in names)]) == 0
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+def test_a_persons_won_lost_and_tied_add_up_to_the_hands_counted(tables, capsys):
+    """Issue 46: "6 hands at 6 different tables; won 0, lost 2, tied 0" after losing all six.
+    Now the hands neither won nor lost are counted on that line, and why, in words that add up."""
+    _add(tables, "b2", "b4", "chiamata", "calabresella")
+    capsys.readouterr()
+    assert main(["ledger", "--no-scan", "person", NAME]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    line = next(x for x in lines if " at 4 different tables" in x)
+    total = sum(played for _path, played in tables.values())
+    found = re.fullmatch(
+        r"  (\d+) hands at 4 different tables: won (\d+), lost (\d+), tied (\d+) \(\d+%\), (\d+) neither won nor lost",
+        line,
+    )
+    assert found, line
+    hands, won, lost, tied, neither = (int(n) for n in found.groups())
+    assert hands == total and won + lost + tied + neither == hands
+    why = next(x for x in lines if x.startswith("  neither won nor lost: "))
+    assert sum(_numbers(why)) == neither, why
+    assert "with one player on both sides" in why
+
+
+def test_card_points_per_hand_are_never_averaged_across_games(tables, capsys):
+    """Issue 46: "card points per hand 13.3" averaged Briscola's points with Calabresella's
+    thirds. Now each game (and table size) has its own average, in its own unit."""
+    _add(tables, "b2", "b4", "calabresella")
+    capsys.readouterr()
+    assert main(["ledger", "--no-scan", "person", NAME]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("  card points per hand"))
+    assert re.search(r"Briscola, 2 players: \d+\.\d points", line), line
+    assert re.search(r"Briscola, 4 players: \d+\.\d points", line), line
+    assert re.search(r"Calabresella: \d+\.\d thirds", line), line
+
+
+def test_a_chiamata_against_the_computer_says_why_its_hands_are_not_rated(tables, capsys):
+    """Issue 46: `briscola ledger --game chiamata` right after a Chiamata against the computer
+    said "no rated hands yet: play a table". Its hands are in the ledger; those with normal on
+    both sides rate nobody, and the league says so, in numbers that add up."""
+    _add(tables, "chiamata", "b4")
+    capsys.readouterr()
+    assert main(["ledger", "--no-scan", "--game", "chiamata"]) == 0
+    out = capsys.readouterr().out
+    assert "no rated hands yet" not in out
+    found = re.search(r"chiamata: (\d+) rated hands?\n  (\d+) hands? not rated: (.*)\n", out)
+    assert found, out
+    assert int(found[1]) + int(found[2]) == tables["chiamata"][1]
+    assert found[3].startswith("one player was on both sides")
+    assert main(["ledger", "--no-scan", "--game", "briscola"]) == 0
+    out = capsys.readouterr().out  # four players, normal in both teams: nothing to rate, and said so
+    assert f"briscola: 0 rated hands\n  {tables['b4'][1]} hand" in out
+    assert "not rated: one player was on both sides" in out
+
+
+def test_a_game_on_this_machine_not_ended_yet_is_named_not_passed_over(tables, capsys):
+    """Issue 46: a Chiamata quit before its series ended (kept to resume) was left out without a
+    word. Now the league says a table of that game on this machine has not ended, and what to do."""
+    table_id, meta, entries, _size = load_transcript_prefix(tables["chiamata"][0].read_bytes())
+    kept = subfolder("transcripts") / "chiamata-kept.bin"
+    kept.write_bytes(dump_transcript(table_id, meta, entries[: len(entries) // 2]))
+    assert main(["ledger", "--game", "chiamata"]) == 0
+    out = capsys.readouterr().out
+    assert "no rated hands yet" not in out
+    assert "1 Briscola Chiamata table on this machine has not ended" in out
+    assert "briscola play --resume" in out
+    assert main(["ledger", "--game", "calabresella"]) == 0  # another game's page: not said there
+    assert "has not ended" not in capsys.readouterr().out
+
+
+@pytest.mark.slow
+async def test_the_club_screen_counts_hands_one_way_and_its_detail_line_fits(tables):
+    """Issue 46: the Club screen's league row said 2 hands where its detail line said 3, and the
+    detail line was cut at 80x24. Now both count the same hands, and the line is shown whole."""
+    from helpers.app import SIZE, wait_for
+    from textual.geometry import Region
+    from textual.widgets import DataTable
+
+    from briscola_tui.tui.app import BriscolaApp
+    from briscola_tui.tui.screens.club import ClubScreen
+
+    for name in ("calabresella", "b2"):
+        shutil.copy(tables[name][0], subfolder("transcripts") / f"{name}.bin")
+    app = BriscolaApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ClubScreen) and app.screen.rows, "the league")
+        screen = app.screen
+        assert isinstance(screen, ClubScreen)
+        await pilot.press("right")  # Calabresella: hands that rate nobody too
+        await wait_for(pilot, lambda: "Calabresella" in str(screen.query_one("#club-title").render()), "the game")
+        await pilot.pause()
+        league = screen.query_one("#club-league", DataTable)
+        person = screen.query_one("#club-person")
+        for k in range(league.row_count):
+            league.move_cursor(row=k)
+            await pilot.pause()
+            row = league.get_row_at(k)
+            label, hands = str(row[1]), int(str(row[4]))
+            shown = " ".join(
+                strip.text for strip in person.render_lines(Region(0, 0, person.size.width, person.size.height))
+            )
+            shown = " ".join(shown.split())
+            assert shown.startswith(label[:16]), shown
+            assert f"· {hands} hands" in shown, shown  # the league's "hands" is the line's
+            assert shown.endswith("cheats"), shown  # whole, not cut at the screen's edge
