@@ -5,13 +5,16 @@ passed over; and the Club screen's league and its detail line count hands the sa
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
+from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
 
 from briscola_tui.cli import main
+from briscola_tui.cli_parser import build_parser
 from briscola_tui.files.folders import subfolder
 from briscola_tui.files.identity import identity_path
 from protocol.identity import Identity
@@ -136,10 +139,10 @@ def test_a_game_on_this_machine_not_ended_yet_is_named_not_passed_over(tables, c
     assert "has not ended" not in capsys.readouterr().out
 
 
-@pytest.mark.slow
-async def test_the_club_screen_counts_hands_one_way_and_its_detail_line_fits(tables):
-    """Issue 46: the Club screen's league row said 2 hands where its detail line said 3, and the
-    detail line was cut at 80x24. Now both count the same hands, and the line is shown whole."""
+async def _club_rows(tables) -> list[tuple[str, int, str]]:
+    """The Club screen at 80x24 on the Calabresella page (hands that rate nobody too): each
+    league row's player and hands, and the detail line under the league as shown with that
+    row chosen (every screen line it takes, joined)."""
     from helpers.app import SIZE, wait_for
     from textual.geometry import Region
     from textual.widgets import DataTable
@@ -149,13 +152,13 @@ async def test_the_club_screen_counts_hands_one_way_and_its_detail_line_fits(tab
 
     for name in ("calabresella", "b2"):
         shutil.copy(tables[name][0], subfolder("transcripts") / f"{name}.bin")
-    app = BriscolaApp()
+    app, rows = BriscolaApp(), []
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, ClubScreen) and app.screen.rows, "the league")
         screen = app.screen
         assert isinstance(screen, ClubScreen)
-        await pilot.press("right")  # Calabresella: hands that rate nobody too
+        await pilot.press("right")
         await wait_for(pilot, lambda: "Calabresella" in str(screen.query_one("#club-title").render()), "the game")
         await pilot.pause()
         league = screen.query_one("#club-league", DataTable)
@@ -164,11 +167,46 @@ async def test_the_club_screen_counts_hands_one_way_and_its_detail_line_fits(tab
             league.move_cursor(row=k)
             await pilot.pause()
             row = league.get_row_at(k)
-            label, hands = str(row[1]), int(str(row[4]))
-            shown = " ".join(
-                strip.text for strip in person.render_lines(Region(0, 0, person.size.width, person.size.height))
-            )
-            shown = " ".join(shown.split())
-            assert shown.startswith(label[:16]), shown
-            assert f"· {hands} hands" in shown, shown  # the league's "hands" is the line's
-            assert shown.endswith("cheats"), shown  # whole, not cut at the screen's edge
+            region = Region(0, 0, person.size.width, person.size.height)
+            shown = " ".join(strip.text for strip in person.render_lines(region))
+            rows.append((str(row[1]), int(str(row[4])), " ".join(shown.split())))
+    return rows
+
+
+@pytest.mark.slow
+async def test_the_club_screens_league_and_detail_line_count_the_same_hands(tables):
+    """Issue 46: the Club screen's league row said 2 hands where its detail line said 3."""
+    for label, hands, shown in await _club_rows(tables):
+        assert shown.startswith(label[:16]), shown
+        assert f"· {hands} hands" in shown, shown  # the league's "hands" is the line's
+
+
+@pytest.mark.slow
+async def test_the_club_screens_detail_line_is_shown_whole_at_80_columns(tables):
+    """Issue 46: the detail line was cut at 80x24 (`… · 0`); now it wraps, whole, for a long
+    name too."""
+    rows = await _club_rows(tables)
+    assert any(label.startswith(NAME[:16]) for label, _hands, _shown in rows)
+    for _label, _hands, shown in rows:
+        assert re.search(r"· \d+ cheats?$", shown), shown
+
+
+def test_italian_tells_the_ledger_from_a_transcript(italian, tables, monkeypatch, capsys):
+    """Issue 46: Italian said "registro" both for a transcript and for the ledger. Now a
+    transcript is a "registro" and the ledger the "albo" (del circolo), in the help and in what
+    the ledger says."""
+    monkeypatch.setenv("COLUMNS", "200")
+    out = io.StringIO()
+    with pytest.raises(SystemExit), redirect_stdout(out):
+        build_parser().parse_args(["--help"])
+    line = next(x for x in out.getvalue().splitlines() if x.strip().startswith("ledger"))
+    assert "l'albo del circolo: punteggi e statistiche dai registri verificati" in line, line
+    monkeypatch.setenv("LANGUAGE", "it")  # (main chooses the language from the setting: auto)
+    _add(tables, "b2")
+    assert "0 già nell'albo" in capsys.readouterr().out
+    assert main(["ledger", "add", str(tables["b2"][0])]) == 0
+    assert "1 già nell'albo" in capsys.readouterr().out
+    junk = subfolder("transcripts") / "junk.bin"
+    junk.write_bytes(b"not a transcript")
+    assert main(["ledger", "add", str(junk)]) == 1
+    assert "rifiutato: non è un registro di briscola" in capsys.readouterr().err

@@ -30,7 +30,7 @@ from ..language import N_, _
 from ..wording import count
 from . import store
 from .check import Refused, Unfinished, check, file_hash, game_of, read_bounded
-from .facts import Hand, Table, id_is_key, played
+from .facts import Hand, Table, asked, id_is_key, played
 from .ratings import Ratings, rate
 from .roster import Roster, left_out, not_rated, roster_of
 from .store import Pair, Refusal, Stamp
@@ -361,7 +361,7 @@ class Ledger:
             if why:
                 unrated[(table.game, why)] += 1
         left = tuple(Unrated(g, why, n) for (g, why), n in sorted(unrated.items()))
-        unended = {g: n for g, n in sorted(self.unended.items()) if game is None or g == game}
+        unended = {g: n for g, n in sorted(self.unended.items()) if asked(g, game)}
         return Book(tables, hands, persons(hands), rate(counted), roster, counted, left, unended)
 
     rebuild = book
