@@ -128,10 +128,10 @@ def unrated_lines(book: Book, family: str) -> list[str]:
     if unended:
         lines.append(
             n_(
-                "  {n} {game} table on this machine has not ended, so it is not in the ledger yet: "
-                "it is added when it ends (an offline game: finish it with briscola play --resume)",
-                "  {n} {game} tables on this machine have not ended, so they are not in the ledger yet: "
-                "each is added when it ends (an offline game: finish it with briscola play --resume)",
+                "  {n} {game} table on this machine has not ended: it joins the ledger when it ends "
+                "(an offline game: briscola play --resume)",
+                "  {n} {game} tables on this machine have not ended: each joins the ledger when it ends "
+                "(an offline game: briscola play --resume)",
                 unended,
             ).format(n=unended, game=game_title(family))
         )

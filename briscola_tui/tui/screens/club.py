@@ -52,7 +52,7 @@ class ClubScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" " + _("Club"), "bold"), id="club-title")
-        yield Static(" " + _("Reading this machine's transcripts…"), id="club-note")
+        yield Static(_("Reading this machine's transcripts…"), id="club-note")
         yield DataTable(id="club-league", cursor_type="row", zebra_stripes=True)
         yield Static(id="club-person")
         yield PlotextPlot(id="club-plot")
@@ -74,7 +74,7 @@ class ClubScreen(Screen[None]):
         self.app.call_from_thread(self._show, book, added, list(ledger.notices))
 
     def _say(self, text: str) -> None:
-        self.query_one("#club-note", Static).update(literal(" " + text))
+        self.query_one("#club-note", Static).update(literal(text))
 
     def _show(self, book: Book, added: Added, notices: list[str]) -> None:
         self.book = book
@@ -137,7 +137,7 @@ class ClubScreen(Screen[None]):
             plt.xticks(hands[::step], [str(int(k)) for k in hands[::step]])
             plt.title(_("{player}: rating after each hand").format(player=row.person.label[:30]))
             plt.xlabel(_("hands"))
-            self.query_one("#club-person", Static).update(literal(" " + self._person_line(row)))
+            self.query_one("#club-person", Static).update(literal(self._person_line(row)))
         plot.refresh()
 
     def _person_line(self, row: Row) -> str:
