@@ -21,6 +21,8 @@ from protocol.identity import Identity
 from protocol.transcript_file import dump_transcript, load_transcript_prefix
 from tests.helpers.ledger_tables import play
 
+pytestmark = pytest.mark.slow  # (whole tables played first: seconds of work)
+
 ANNA = Identity.generate()
 NAME = "Annamaria Bianchi"  # (a long name: the Club screen's line must still fit)
 
@@ -174,7 +176,6 @@ async def _club_rows(tables) -> list[tuple[str, int, str]]:
     return rows
 
 
-@pytest.mark.slow
 async def test_the_club_screens_league_and_detail_line_count_the_same_hands(tables):
     """Issue 46: the Club screen's league row said 2 hands where its detail line said 3."""
     for label, hands, shown in await _club_rows(tables):
@@ -182,7 +183,6 @@ async def test_the_club_screens_league_and_detail_line_count_the_same_hands(tabl
         assert f"· {hands} hands" in shown, shown  # the league's "hands" is the line's
 
 
-@pytest.mark.slow
 async def test_the_club_screens_detail_line_is_shown_whole_at_80_columns(tables):
     """Issue 46: the detail line was cut at 80x24 (`… · 0`); now it wraps, whole, for a long
     name too."""
