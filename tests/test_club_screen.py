@@ -64,7 +64,7 @@ async def test_the_club_screen_shows_the_league_and_a_plot_of_the_chosen_person(
         first = screen.rows[0].person.label
         assert first in str(plot.plt.build())  # the title names the person plotted
         person = str(screen.query_one("#club-person").render())
-        assert person.startswith(f" {first} ") and "points/hand" in person
+        assert person.startswith(f"{first} ") and "points/hand" in person
         await pilot.press("down")
         second = screen.rows[1].person.label
         await wait_for(pilot, lambda: second in str(plot.plt.build()), "the plot follows the cursor")

@@ -29,10 +29,10 @@ from ..files.identity import known_identity
 from ..language import N_, _
 from ..wording import count
 from . import store
-from .check import Refused, Unfinished, check, file_hash, read_bounded
-from .facts import Hand, Table, id_is_key, played
+from .check import Refused, Unfinished, check, file_hash, game_of, read_bounded
+from .facts import Hand, Table, asked, id_is_key, played
 from .ratings import Ratings, rate
-from .roster import Roster, left_out, roster_of
+from .roster import Roster, left_out, not_rated, roster_of
 from .store import Pair, Refusal, Stamp
 
 OLDER = N_("the ledger was written by an older version: rebuilt from the {transcripts} it was read from")
@@ -103,7 +103,9 @@ class Unrated:
 class Book:
     """The ledger rebuilt: tables in the order played, every hand with its table, the people,
     the ratings, the roster, the roster's hands (everyone at them in it: what the ratings and
-    the league's figures count), and the hands left out of the ratings, by reason."""
+    the league's figures count), the hands left out of the ratings, by reason (every hand of a
+    game is rated or left out for one reason), and this machine's tables not ended yet, by game
+    (not in the ledger until they end)."""
 
     tables: list[Table]
     hands: list[tuple[Table, Hand]]
@@ -112,6 +114,7 @@ class Book:
     roster: Roster
     counted: list[tuple[Table, Hand]] = field(default_factory=list)
     unrated: tuple[Unrated, ...] = ()
+    unended: dict[str, int] = field(default_factory=dict)  # game -> this machine's tables not ended yet
 
 
 class TrustError(ValueError):
@@ -121,12 +124,14 @@ class TrustError(ValueError):
 class Ledger:
     """The ledger kept at `path` (the data folder's by default), read as `me` (the hex of an
     identity key; by default this data folder's, "" when it has none). `notices`: lines to show
-    once (a ledger file rebuilt, the trusted list damaged)."""
+    once (a ledger file rebuilt, the trusted list damaged). `unended`: after an `add(quiet=True)`,
+    the tables it passed over as not ended yet, by game."""
 
     def __init__(self, path: Path, me: str | None = None) -> None:
         self.path = path
         self.me = me if me is not None else (known_identity() or b"").hex()
         self.notices: list[str] = []
+        self.unended: Counter[str] = Counter()  # by game: this machine's tables passed over as not ended yet
         with store.writing(path):
             self.state = self._load()
             self.stamp = store.stamp(path)  # the file as read: an `add` reads it again only if it changed
@@ -188,6 +193,8 @@ class Ledger:
             if self.state != before:
                 store.save(self.path, self.state)
             self.stamp = store.stamp(self.path)
+        if quiet:
+            self.unended = Counter(game for game in map(game_of, added.unfinished) if game)
         return added
 
     def _take(self, paths: list[Path], quiet: bool) -> Added:
@@ -350,10 +357,12 @@ class Ledger:
             why = left_out(roster, hand)
             if not why:
                 counted.append((table, hand))
-            elif hand.rated:
+            why = not_rated(hand) or why  # (a hand that rates nobody says so, whoever sat at it)
+            if why:
                 unrated[(table.game, why)] += 1
         left = tuple(Unrated(g, why, n) for (g, why), n in sorted(unrated.items()))
-        return Book(tables, hands, persons(hands), rate(counted), roster, counted, left)
+        unended = {g: n for g, n in sorted(self.unended.items()) if asked(g, game)}
+        return Book(tables, hands, persons(hands), rate(counted), roster, counted, left, unended)
 
     rebuild = book
 

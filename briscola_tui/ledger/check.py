@@ -26,7 +26,7 @@ from ..engine_words import protocol_error_words
 from ..language import _
 from ..os_errors import os_error_words
 from .facts import Contract, Hand, Seat, Table
-from .regular import NotRegular, TooLarge, read_regular
+from .regular import NotRegular, TooLarge, open_regular, read_regular
 
 MAX_FILE = 64 * 1024 * 1024
 """The largest transcript the ledger reads (a 100-hand Chiamata series is about 12 MB)."""
@@ -64,6 +64,21 @@ def read_bounded(path: Path) -> bytes:
 
 def file_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def game_of(path: Path) -> str:
+    """The game of the table whose transcript is at `path`, as its first entry (checked) says;
+    "" when that cannot be told. Only the first entry is read: for naming a table not ended."""
+    try:
+        with open_regular(path) as stream:
+            first = next(TranscriptReader(stream).entries(), None)
+            if first is None:
+                return ""
+            session = TableSession(None)
+            session.receive(first.encode())
+    except (OSError, ProtocolError, ValueError):
+        return ""
+    return session.table.game if session.table is not None else ""
 
 
 def check(data: bytes, written: float) -> Table:

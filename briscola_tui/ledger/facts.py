@@ -145,7 +145,12 @@ def id_is_key(table_id: str, host_key: str) -> bool:
 def played(table: Table, game: str | None) -> bool:
     """The table is of `game` (None: of any): the ledger's filter by the game a person asks
     for (`--game`, the Club screen's page), never a rule of one game."""
-    return game is None or table.game == game
+    return asked(table.game, game)
+
+
+def asked(name: str, game: str | None) -> bool:
+    """The game called `name` is the one asked for (`game`; None: any), as `played` filters."""
+    return game is None or name == game
 
 
 def table_to_json(table: Table) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 
 class NotRegular(OSError):
@@ -25,14 +26,22 @@ class TooLarge(OSError):
         self.size = size
 
 
+def open_regular(path: Path) -> BinaryIO:
+    """The regular file at `path` open for reading; NotRegular (nothing waited on), or the
+    OSError of opening it."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
+    stream = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        stream.close()
+        raise NotRegular(path)
+    return stream
+
+
 def read_regular(path: Path, most: int | None = None) -> bytes:
     """The bytes of the regular file at `path` (at most `most`); NotRegular, TooLarge, or the
     OSError of opening or reading it."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as stream:
-        status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):
-            raise NotRegular(path)
+    with open_regular(path) as stream:
+        status = os.fstat(stream.fileno())
         if most is not None and status.st_size > most:
             raise TooLarge(status.st_size)
         data = stream.read() if most is None else stream.read(most + 1)

@@ -9,15 +9,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.games import GAMES
 from protocol.identity import fingerprint
 
-from ..language import _, n_
+from ..language import N_, _, n_
 from ..wording import count
 from .book import Book, Person
 from .facts import played
+from .roster import BOTH_SIDES, DEALT_AGAIN, VOIDED
 from .stats import Stats, statistics
 
 SPARKS = "▁▂▃▄▅▆▇█"
+
+NEITHER = {
+    VOIDED: N_("{n} voided (a cheat or a time-out)"),
+    DEALT_AGAIN: N_("{n} dealt again (everyone passed)"),
+    BOTH_SIDES: N_("{n} with one player on both sides (a computer level in both teams)"),
+}
+"""A person's hands neither won nor lost, by why (`roster.not_rated`)."""
 
 
 def sparkline(values: list[float], width: int = 16) -> str:
@@ -39,7 +48,8 @@ class Row:
     person: Person
     rating: int
     sigma: int
-    hands: int
+    hands: int  # the roster's hands of the game the person sat at (as the person's line counts them)
+    rated: int  # of which rated (what the rating moved on)
     win_rate: float | None
     trend: str
 
@@ -64,6 +74,7 @@ def league_rows(book: Book, family: str) -> list[Row]:
                 book.persons[key],
                 rating.shown,
                 round(rating.sigma),
+                mine.hands if mine else 0,
                 book.ratings.hands[(key, family)],
                 mine.win_rate if mine else None,
                 sparkline(history),
@@ -73,8 +84,9 @@ def league_rows(book: Book, family: str) -> list[Row]:
 
 
 def families(book: Book) -> list[str]:
-    """The game families with rated hands, or hands left out of the ratings (said why)."""
-    return sorted({fam for _key, fam in book.ratings.now} | {left.family for left in book.unrated})
+    """The game families with rated hands, hands left out of the ratings (said why), or tables
+    on this machine not ended yet (said so)."""
+    return sorted({fam for _key, fam in book.ratings.now} | {left.family for left in book.unrated} | set(book.unended))
 
 
 def percent(value: float | None) -> str:
@@ -85,9 +97,11 @@ def league_lines(book: Book, family: str) -> list[str]:
     lines = [
         _("{game}: {hands}").format(game=family, hands=count(_rated_hands(book, family), "rated hand")),
         *unrated_lines(book, family),
-        _("  #  player                     key       rating     hands  won  trend"),
     ]
-    for row in league_rows(book, family):
+    rows = league_rows(book, family)
+    if rows:
+        lines.append(_("  #  player                     key       rating     hands  won  trend"))
+    for row in rows:
         label = row.person.label[:26]
         lines.append(
             f"{row.place:>3}  {label:<26} {row.person.fingerprint:<9} {row.rating:>5} ±{row.sigma:<3}"
@@ -101,15 +115,53 @@ def _rated_hands(book: Book, family: str) -> int:
 
 
 def unrated_lines(book: Book, family: str) -> list[str]:
-    """The hands of `family` left out of the ratings, once per reason: "  3 hands not rated:
-    someone at them is not in your roster"."""
-    return [
+    """The hands of `family` left out of the ratings, once per reason ("  3 hands not rated:
+    someone at them is not in your roster"), and this machine's tables of it not ended yet."""
+    lines = [
         n_("  {n} hand not rated: {why}", "  {n} hands not rated: {why}", left.hands).format(
             n=left.hands, why=_(left.reason)
         )
         for left in book.unrated
         if left.family == family
     ]
+    unended = book.unended.get(family, 0)
+    if unended:
+        lines.append(
+            n_(
+                "  {n} {game} table on this machine has not ended: it joins the ledger when it ends "
+                "(an offline game: briscola play --resume)",
+                "  {n} {game} tables on this machine have not ended: each joins the ledger when it ends "
+                "(an offline game: briscola play --resume)",
+                unended,
+            ).format(n=unended, game=game_title(family))
+        )
+    return lines
+
+
+def game_title(game: str) -> str:
+    """A game's full name ("Briscola Chiamata"); the name itself for a game this release lacks."""
+    info = GAMES.get(game)
+    return info.title if info else game
+
+
+def points_words(mine: Stats, short: bool = False) -> str:
+    """Card points per hand for each kind of table, never averaged across them: "Briscola,
+    2 players: 61.3 points; Calabresella: 11.7 thirds" (`short`: "61.3 points", the kind
+    named only when there are several)."""
+    said = []
+    for (game, players), average in mine.points_per_hand.items():
+        info = GAMES.get(game)
+        unit = n_("point", "points", 2) if not info or info.point_unit == "point" else n_("third", "thirds", 2)
+        amount = f"{average:.1f} {unit}"
+        if short and len(mine.points_per_hand) == 1:
+            said.append(amount)
+            continue
+        if info and len(info.players) > 1:
+            kind = _("{game}, {players} players").format(game=info.title, players=players)
+        else:
+            kind = game_title(game)
+        said.append(_("{kind}: {amount}").format(kind=kind, amount=amount))
+    return "; ".join(said)
 
 
 def roster_lines(book: Book) -> list[str]:
@@ -144,19 +196,10 @@ def person_lines(book: Book, key: str, stats: dict[str, Stats]) -> list[str]:
                     game=family, rating=rating.shown, sigma=round(rating.sigma), trend=trend
                 )
             )
-    lines.append(
-        _("  {hands} at {tables}; won {won}, lost {lost}, tied {tied} ({rate})").format(
-            hands=count(mine.hands, "hand"),
-            tables=count(len(mine.tables), "different table"),
-            won=mine.record.won,
-            lost=mine.record.lost,
-            tied=mine.record.tied,
-            rate=percent(mine.win_rate),
-        )
-    )
-    if mine.points_per_hand is not None:
-        lines.append(_("  card points per hand: {points:.1f}").format(points=mine.points_per_hand))
-    lines.append(_("  void hands: {void}; cheats named: {cheats}").format(void=mine.void, cheats=mine.cheats))
+    lines += _hand_lines(mine)
+    if mine.points:
+        lines.append(_("  card points per hand: {points}").format(points=points_words(mine)))
+    lines.append(_("  cheats named: {cheats}").format(cheats=mine.cheats))
     lines += _contracts(mine)
     for other, record in sorted(mine.against.items(), key=lambda item: -item[1].decided):
         them = book.persons[other]
@@ -165,6 +208,29 @@ def person_lines(book: Book, key: str, stats: dict[str, Stats]) -> list[str]:
                 label=them.label, fingerprint=them.fingerprint, won=record.won, lost=record.lost, tied=record.tied
             )
         )
+    return lines
+
+
+def _hand_lines(mine: Stats) -> list[str]:
+    """The hands, won, lost, tied and neither (the four add up to the hands), and why neither."""
+    neither = sum(mine.neither.values())
+    lines = [
+        _("  {hands} at {tables}: won {won}, lost {lost}, tied {tied} ({rate}), {neither} neither won nor lost").format(
+            hands=count(mine.hands, "hand"),
+            tables=count(len(mine.tables), "different table"),
+            won=mine.record.won,
+            lost=mine.record.lost,
+            tied=mine.record.tied,
+            rate=percent(mine.win_rate),
+            neither=neither,
+        )
+    ]
+    if neither:
+        why = ", ".join(
+            _(NEITHER.get(reason, "{n} {why}")).format(n=n, why=_(reason))
+            for reason, n in sorted(mine.neither.items(), key=lambda item: -item[1])
+        )
+        lines.append(_("  neither won nor lost: {why}").format(why=why))
     return lines
 
 

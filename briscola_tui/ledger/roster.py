@@ -25,6 +25,10 @@ TRUSTED = N_("trusted by fingerprint")
 NOT_IN_ROSTER = N_("someone at them is not in your roster")
 UNKNOWN_RUNNER = N_("a computer player at them was run by someone unknown (an older transcript)")
 
+VOIDED = N_("voided by a cheat or a time-out")
+DEALT_AGAIN = N_("everyone passed, so the cards were dealt again")
+BOTH_SIDES = N_("one player was on both sides (a computer level in both teams: a level is not rated against itself)")
+
 
 @dataclass(frozen=True)
 class Roster:
@@ -61,6 +65,16 @@ def roster_of(tables: Iterable[Table], me: str, trusted: frozenset[str]) -> Rost
             if me and any(seat.person == me and not seat.level for seat in hand.seats):
                 met.update(seat.vouched_by for seat in hand.seats if seat.vouched_by)
     return Roster(me, frozenset(met), trusted)
+
+
+def not_rated(hand: Hand) -> str:
+    """Why a hand rates nobody, whoever reads it ("" when it rates people): in English,
+    translate where shown. A redeal is a hand where no card was played."""
+    if hand.rated:
+        return ""
+    if hand.void:
+        return VOIDED
+    return BOTH_SIDES if any(hand.points) else DEALT_AGAIN
 
 
 def left_out(roster: Roster, hand: Hand) -> str:

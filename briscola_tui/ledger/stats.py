@@ -1,7 +1,11 @@
 """Each person's statistics over the hands of a `Book` (already filtered by game and date).
 
-Hands and tables sat at, hands won (their side alone first) over hands decided, card points
-per hand, Chiamata auctions won and made by bid, Calabresella contracts played and made by
+Hands and tables sat at (a hand counts once for a person, however many of its seats they
+held: a computer level often holds several), hands won (their side alone first), lost and
+tied, and the others by why they were neither (voided, dealt again, one player on both
+sides), so that won + lost + tied + neither is the hands; card points per hand for each kind of
+table (a game and its size: points of one are not points of another, and Calabresella counts
+thirds), Chiamata auctions won and made by bid, Calabresella contracts played and made by
 kind, cheats named (a hand voided by a cheat counts against the cheater, and rates nobody),
 and head to head against each other person (hands on opposite sides: won, lost, tied).
 """
@@ -12,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .facts import Contract, Hand, Table
+from .roster import BOTH_SIDES, VOIDED, not_rated
 
 
 @dataclass
@@ -32,9 +37,8 @@ class Stats:
     hands: int = 0
     tables: set[str] = field(default_factory=set)
     record: Record = field(default_factory=Record)
-    points: int = 0
-    scored: int = 0  # hands with card points counted
-    void: int = 0
+    neither: Counter = field(default_factory=Counter)  # why a hand was neither won nor lost -> hands
+    points: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)  # (game, players) -> points, seats
     cheats: int = 0
     auctions: Counter = field(default_factory=Counter)  # Chiamata: bid -> auctions won
     auctions_made: Counter = field(default_factory=Counter)  # bid -> contracts made
@@ -47,19 +51,29 @@ class Stats:
         return self.record.won / self.record.decided if self.record.decided else None
 
     @property
-    def points_per_hand(self) -> float | None:
-        return self.points / self.scored if self.scored else None
+    def void(self) -> int:
+        return self.neither[VOIDED]
+
+    @property
+    def points_per_hand(self) -> dict[tuple[str, int], float]:
+        """Card points per hand at a seat, for each kind of table played (game, players), in the
+        game's own unit."""
+        return {kind: points / seats for kind, (points, seats) in sorted(self.points.items()) if seats}
 
 
 def statistics(hands: list[tuple[Table, Hand]]) -> dict[str, Stats]:
     """Every person's statistics over `hands`."""
     out: dict[str, Stats] = {}
     for table, hand in hands:
+        seen: set[str] = set()
         for seat, sitter in enumerate(hand.seats):
             stats = out.setdefault(sitter.person, Stats())
-            stats.hands += 1
-            stats.tables.add(table.table_id)
-            _count(stats, hand, seat)
+            _seat(stats, table, hand, seat)
+            if sitter.person not in seen:  # (the hand once per person, whatever seats they held)
+                seen.add(sitter.person)
+                stats.hands += 1
+                stats.tables.add(table.table_id)
+                _count(stats, hand, seat)
         for seat in hand.cheats:
             out[hand.seats[seat].person].cheats += 1
         for person in table.cheats if hand.number == 0 else ():
@@ -67,16 +81,23 @@ def statistics(hands: list[tuple[Table, Hand]]) -> dict[str, Stats]:
     return out
 
 
-def _count(stats: Stats, hand: Hand, seat: int) -> None:
+def _seat(stats: Stats, table: Table, hand: Hand, seat: int) -> None:
+    """What a seat did in a hand: its card points, its auction or contract."""
     if hand.void:
-        stats.void += 1
         return
-    if hand.points:
-        stats.points += hand.points[seat]
-        stats.scored += 1
+    if any(hand.points):  # (a redeal played no card)
+        kind = (table.game, table.players)
+        points, seats = stats.points.get(kind, (0, 0))
+        stats.points[kind] = (points + hand.points[seat], seats + 1)
     _contract(stats, hand, seat)
+
+
+def _count(stats: Stats, hand: Hand, seat: int) -> None:
+    """The hand's result for the person at `seat` (and any other seat of theirs: the same side)."""
+    why = not_rated(hand)
     mine = hand.side_of(seat)
-    if mine is None:
+    if why or mine is None:
+        stats.neither[why or BOTH_SIDES] += 1
         return
     _result(stats.record, hand, mine)
     me = hand.seats[seat].person

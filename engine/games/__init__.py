@@ -36,6 +36,8 @@ class GameInfo:
     """The table sizes played by two fixed teams of alternate seats (partners), known from the start."""
     rules: str = ""
     """`module:Class` of its rules under `engine.games`."""
+    point_unit: str = "point"
+    """What its card points count in: "point", or "third" (a third of a point; its state's `POINT_UNIT`)."""
 
     def load(self) -> type[Game]:
         """The game's class (imports its module)."""
@@ -48,7 +50,15 @@ GAMES: dict[str, GameInfo] = {
     for info in (
         GameInfo("briscola", "Briscola", "Briscola", (2, 3, 4, 6), 2, teams=(4, 6), rules="briscola:Briscola"),
         GameInfo("chiamata", "Briscola Chiamata", "Chiamata", (5,), 5, rules="chiamata:Chiamata"),
-        GameInfo("calabresella", "Calabresella", "Calabresella", (3,), 3, rules="calabresella:Calabresella"),
+        GameInfo(
+            "calabresella",
+            "Calabresella",
+            "Calabresella",
+            (3,),
+            3,
+            rules="calabresella:Calabresella",
+            point_unit="third",
+        ),
     )
 }
 

@@ -110,7 +110,7 @@ class CalabresellaState(ContractState):
     }
 
     MUST_FOLLOW = True
-    POINT_UNIT = "third"
+    POINT_UNIT = GAMES["calabresella"].point_unit  # (the registry says it, for whoever reads no rules)
 
     FIELDS = ("spoken", "redeal")
 

@@ -5,7 +5,8 @@ It reads this machine's transcripts into the ledger first (each verified once, i
 thread), then shows what the ledger holds. Left and right change the game; up and down choose
 a person (the plot follows); Escape goes back. Names from transcripts are shown literally.
 The league is the reader's roster (ledger/roster.py); the note says how many hands of the game
-shown were left out of the ratings, and why.
+shown were left out of the ratings, and why, and any table of it on this machine not ended yet.
+A row's hands are the person's line's: the hands of the game they sat at, of which some rated.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from textual_plotext import PlotextPlot
 from ...language import N_, _, n_
 from ...ledger.book import Added, Book, Ledger
 from ...ledger.ratings import START
-from ...ledger.report import Row, families, league_rows, league_statistics, percent, unrated_lines
+from ...ledger.report import Row, families, league_rows, league_statistics, percent, points_words, unrated_lines
 from ...ledger.stats import Stats
 from ...ledger.store import StoreError
 from ...wording import TITLES, count
@@ -51,7 +52,7 @@ class ClubScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(" " + _("Club"), "bold"), id="club-title")
-        yield Static(" " + _("Reading this machine's transcripts…"), id="club-note")
+        yield Static(_("Reading this machine's transcripts…"), id="club-note")
         yield DataTable(id="club-league", cursor_type="row", zebra_stripes=True)
         yield Static(id="club-person")
         yield PlotextPlot(id="club-plot")
@@ -73,7 +74,7 @@ class ClubScreen(Screen[None]):
         self.app.call_from_thread(self._show, book, added, list(ledger.notices))
 
     def _say(self, text: str) -> None:
-        self.query_one("#club-note", Static).update(literal(" " + text))
+        self.query_one("#club-note", Static).update(literal(text))
 
     def _show(self, book: Book, added: Added, notices: list[str]) -> None:
         self.book = book
@@ -136,20 +137,22 @@ class ClubScreen(Screen[None]):
             plt.xticks(hands[::step], [str(int(k)) for k in hands[::step]])
             plt.title(_("{player}: rating after each hand").format(player=row.person.label[:30]))
             plt.xlabel(_("hands"))
-            self.query_one("#club-person", Static).update(literal(" " + self._person_line(row)))
+            self.query_one("#club-person", Static).update(literal(self._person_line(row)))
         plot.refresh()
 
     def _person_line(self, row: Row) -> str:
-        """The chosen person in one line: who, where, how well, and any cheat named."""
+        """The chosen person: who, the hands as the league counts them (and how many were
+        rated), where, how well, card points per hand, and any cheat named (wrapped to the
+        screen's width, never cut)."""
         mine = self.stats.get(row.person.key, Stats())
-        points = "–" if mine.points_per_hand is None else f"{mine.points_per_hand:.1f}"
-        return _("{player} {key} · {hands} · {tables} · won {won} · {points} points/hand · {cheats}").format(
+        return _("{player} {key} · {hands} ({rated} rated) · {tables} · won {won} · {points}/hand · {cheats}").format(
             player=row.person.label[:16],
             key=row.person.fingerprint,
-            hands=count(mine.hands, "hand"),
+            hands=count(row.hands, "hand"),
+            rated=row.rated,
             tables=n_("{n} table", "{n} tables", len(mine.tables)).format(n=len(mine.tables)),
-            won=percent(mine.win_rate),
-            points=points,
+            won=percent(row.win_rate),
+            points=points_words(mine, short=True) or "–",
             cheats=count(mine.cheats, "cheat"),
         )
 
