@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 import json
 import os
+import shutil
 import sys
 import time
 
@@ -30,15 +31,19 @@ NOTHING_HEARD_HINT = N_(
 """Why `briscola tables` may hear nothing, in a line after it says so."""
 
 
-def table_line(seen: Seen) -> str:
-    """One table heard on the LAN, in words (every name as it came: `visible` shows it literally)."""
+def table_line(seen: Seen, width: int | None = None) -> str:
+    """One table heard on the LAN, in words (every name as it came: `visible` shows it literally);
+    a line longer than `width` (the terminal's) goes on in a second one, indented, so that no
+    address is cut in two."""
     a = seen.announcement
     plate = "--" if a.plate is None else str(a.plate)
     watch = "" if a.spectators and not a.watching else ", " + spectators(a.spectators, a.watching)
     where = f"{seen.addresses[0]}:{a.port}"
-    return visible(f"{plate:>3}  {table_label(a.game, a.players)}  " + _("host {host}").format(host=a.host)) + (
-        visible(f"  {sitting(a.seated)}, {seats_free(a.free)}{watch}  {where}")
-    )
+    table = visible(f"{plate:>3}  {table_label(a.game, a.players)}  " + _("host {host}").format(host=a.host))
+    seats = visible(f"{sitting(a.seated)}, {seats_free(a.free)}{watch}  {where}")
+    if width is not None and len(table) + 2 + len(seats) > width:
+        return f"{table}\n     {seats}"
+    return f"{table}  {seats}"
 
 
 def table_record(seen: Seen) -> dict:
@@ -71,8 +76,9 @@ def tables_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([table_record(s) for s in tables], ensure_ascii=False, indent=1))
         return 0
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None  # (a pipe: one line a table)
     for seen in tables:
-        print(table_line(seen))
+        print(table_line(seen, width))
     if not tables:
         print(_("no table heard on the LAN in {seconds:g} s").format(seconds=args.wait), file=sys.stderr)
         print(_(NOTHING_HEARD_HINT), file=sys.stderr)

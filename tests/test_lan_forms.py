@@ -214,6 +214,13 @@ async def test_the_list_and_briscola_tables_say_who_sits_apart_from_the_seats_fr
     ]
     assert table_line(tables[0]).endswith("host Dave  Dave sits, 1 seat free  10.77.0.1:4000")
     assert table_line(tables[2]).endswith("nobody sits yet, 3 seats free, closed to spectators  10.77.0.1:4002")
+    # In a terminal of 80 columns a long line goes on in a second one, the address whole.
+    first, second = table_line(tables[2], 80).split("\n")
+    assert (
+        first.endswith("host Eve")
+        and second == "     nobody sits yet, 3 seats free, closed to spectators  10.77.0.1:4002"
+    )
+    assert "\n" not in table_line(tables[0], 80)  # a short one stays on one line
 
 
 async def submit_code(pilot, form, code: str, name: str) -> None:
