@@ -237,3 +237,29 @@ def test_without_the_club_extra_a_club_command_says_how_to_install_it(tmp_path, 
     for argv in (["club", "members"], ["ledger", "sync", "--club", "friends"]):
         status, out, err = run(tmp_path / "anna", *argv)
         assert status == 1 and "pip install 'briscola-tui[club]'" in err, err
+
+
+@pytest.mark.slow
+def test_beyond_127_0_0_1_the_club_speaks_tls_and_a_member_trusts_its_certificate_alone(tmp_path):
+    from briscola_tui.club.tls import fingerprint, make_certificate
+
+    server = ClubServer(tmp_path / "keeper", bind="127.0.0.2")  # (loopback still, but not 127.0.0.1: TLS)
+    try:
+        assert server.url.startswith("tls://127.0.0.2:")
+        printed = server.wait_for(r"SHA-256 fingerprint: ([0-9A-F:]{95})")[1]
+        line = server.invite("anna")
+        invitation = _member(line)
+        assert invitation.cert and fingerprint(invitation.cert) == printed
+        status, out, err = run(tmp_path / "anna", "club", "add", line.split()[-1])
+        assert status == 0 and printed in out
+        asyncio.run(_reach(line))
+        make_certificate(tmp_path / "other.pem", tmp_path / "other.key", "friends", ["127.0.0.2"])
+        from briscola_tui.club.tls import der_of
+
+        other = der_of((tmp_path / "other.pem").read_bytes())
+        with pytest.raises(Unreachable, match="(?i)certificate"):
+            asyncio.run(connect(invitation.url, invitation.seed, "anna", other))  # another certificate: refused
+        with pytest.raises(Unreachable):
+            asyncio.run(connect(invitation.url.replace("tls://", "nats://"), invitation.seed, "anna"))  # no TLS
+    finally:
+        server.close()

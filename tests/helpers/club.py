@@ -1,5 +1,5 @@
 """A club's server for the tests: `briscola club serve` run as a real process in its own data
-folder on 127.0.0.1 (its configuration written by the product's own generator, a port the OS
+folder on loopback (127.0.0.1; 127.0.0.2 for TLS) (its configuration written by the product's own generator, a port the OS
 picks: `--port 0`), waited for with a deadline, and killed with its nats-server at the end
 (the process group: nothing left behind). Members are invited and kept in-process (`main`)."""
 
@@ -49,7 +49,7 @@ def run(folder: Path, *argv: str) -> tuple[int, str, str]:
 class ClubServer:
     """`briscola club serve` for the club `name` in the data folder `folder`."""
 
-    def __init__(self, folder: Path, name: str = "friends") -> None:
+    def __init__(self, folder: Path, name: str = "friends", bind: str = "127.0.0.1") -> None:
         self.folder, self.name = folder, name
         self.lines: list[str] = []
         env = {**os.environ, "BRISCOLA_HOME": str(folder), "PYTHONUNBUFFERED": "1"}
@@ -62,7 +62,7 @@ class ClubServer:
             "--name",
             name,
             "--bind",
-            "127.0.0.1",
+            bind,
             "--port",
             "0",
         ]
@@ -78,7 +78,7 @@ class ClubServer:
         )
         self.pump = threading.Thread(target=self._pump, daemon=True)
         self.pump.start()
-        self.url = self.wait_for(r"serving at (nats://127\.0\.0\.1:\d+)")[1]
+        self.url = self.wait_for(r"serving at ((nats|tls)://127\.0\.0\.\d+:\d+)")[1]
         self.server_pid = int((folder / "club" / "nats.pid").read_text().strip())
 
     def _pump(self) -> None:
