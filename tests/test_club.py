@@ -263,3 +263,37 @@ def test_beyond_127_0_0_1_the_club_speaks_tls_and_a_member_trusts_its_certificat
             asyncio.run(connect(invitation.url.replace("tls://", "nats://"), invitation.seed, "anna"))  # no TLS
     finally:
         server.close()
+
+
+@pytest.mark.slow
+def test_three_nodes_serve_one_club_as_a_cluster_and_each_admits_its_own_members(tmp_path):
+    from briscola_tui.club.server import free_port
+
+    ports = [free_port("127.0.0.1") for _ in range(3)]
+    nodes: list[ClubServer] = []
+    try:
+        others = ",".join(f"nats://127.0.0.1:{p}" for p in ports[1:])
+        nodes.append(
+            ClubServer(
+                tmp_path / "a", "friends", "127.0.0.1", "--cluster-port", str(ports[0]), "--routes", others, wait=False
+            )
+        )
+        routes = nodes[0].wait_for(r"every other node serves with --routes (\S+)")[1]
+        for name, port in (("b", ports[1]), ("c", ports[2])):
+            nodes.append(
+                ClubServer(
+                    tmp_path / name, "friends", "127.0.0.1", "--cluster-port", str(port), "--routes", routes, wait=False
+                )
+            )
+        for node in nodes:
+            node.ready()
+        anna, bruno = tmp_path / "anna", tmp_path / "bruno"
+        join(anna, nodes[0].invite("anna"))  # Anna reaches the club through the first node,
+        join(bruno, nodes[1].invite("bruno"))  # Bruno through the second
+        _table(anna, "a-host.bin", [ANNA, CARLA], ["Anna", "Carla"], seed=4)
+        assert _synced(anna)[1].strip() == "club friends: put 1, took 0, refused 0"
+        assert _synced(bruno)[1].strip() == "club friends: put 0, took 1, refused 0"
+        assert _tables(anna) == _tables(bruno) and len(_tables(bruno)) == 1
+    finally:
+        for node in nodes:
+            node.close()

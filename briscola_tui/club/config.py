@@ -83,7 +83,7 @@ def render(club: Club, keeper: str) -> str:
     }
     lines = [
         f"# the club {club.name}: written by briscola club serve, invite and revoke; changes by hand are lost",
-        f"listen: {_j(_host_port(club.bind, club.port))}",
+        f"listen: {_j(host_port(club.bind, club.port))}",
         f"server_name: {_j(server_name(club))}",
         f"max_payload: {MAX_PAYLOAD}",
         f"max_connections: {MAX_CONNECTIONS}",
@@ -105,12 +105,17 @@ def cluster(club: Club) -> dict[str, object]:
     nodes, and the shared secret a route must present (carried in the route URLs)."""
     block: dict[str, object] = {
         "name": f"club-{club.name}",
-        "listen": _host_port(club.bind, club.cluster_port),
+        "listen": host_port(club.bind, club.cluster_port),
         "routes": list(club.routes),
     }
     if club.cluster_secret:
         block["authorization"] = {"user": "route", "password": club.cluster_secret, "timeout": 5}
     return block
+
+
+def own_route(club: Club) -> str:
+    """This node's route, as the other nodes name it (with the cluster's secret)."""
+    return f"nats://route:{club.cluster_secret}@{host_port(club.host, club.cluster_port)}"
 
 
 def server_name(club: Club) -> str:
@@ -119,7 +124,7 @@ def server_name(club: Club) -> str:
     return f"{club.name}-{machine}-{club.port}"
 
 
-def _host_port(host: str, port: int) -> str:
+def host_port(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 

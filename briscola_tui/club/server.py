@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from ..files.folders import open_private
 from ..language import _
 from . import state
-from .config import KEEPER, cluster, stream_name
+from .config import KEEPER, cluster, host_port, own_route, stream_name
 from .connect import Unreachable, connect
 from .keys import NAME, new_seed
 from .members import running_pid, write_config
@@ -73,20 +73,31 @@ def prepare(options: Options) -> Club:
 
 
 def _cluster_options(club: Club, options: Options) -> None:
+    """The cluster port, the routes to the other nodes, and the cluster's secret: taken from a
+    route given with one (a node joining), else made (the first node)."""
     if options.cluster_port is not None:
         club.cluster_port = options.cluster_port or free_port(club.bind)
     if options.routes is not None:
         club.routes = [r.strip() for r in options.routes.split(",") if r.strip()]
-        for route in club.routes:
-            parts = urlsplit(route)
-            if parts.scheme not in ("nats", "nats-route") or not parts.hostname or not parts.port:
-                raise ClubError(
-                    _("a route is nats://HOST:PORT (another node's cluster port), not {route!r}").format(route=route)
-                )
-            if parts.password:
-                club.cluster_secret = parts.password  # a node joining takes the secret of the route it was given
-    if club.cluster_port and not club.cluster_secret:
-        club.cluster_secret = secrets.token_urlsafe(24)
+    for route in club.routes:
+        parts = urlsplit(route)
+        if parts.scheme not in ("nats", "nats-route") or not parts.hostname or not parts.port:
+            raise ClubError(
+                _("a route is nats://HOST:PORT (another node's cluster port), not {route!r}").format(route=route)
+            )
+        club.cluster_secret = parts.password or club.cluster_secret
+    if not club.cluster_port:
+        return
+    if not club.routes:
+        raise ClubError(_("a cluster needs its other nodes' cluster URLs: --routes nats://HOST:PORT,..."))
+    club.cluster_secret = club.cluster_secret or secrets.token_urlsafe(24)
+    own = own_route(club)
+    club.routes = [r for r in (_with_secret(r, club.cluster_secret) for r in club.routes) if r != own]
+
+
+def _with_secret(route: str, secret: str) -> str:
+    parts = urlsplit(route)
+    return f"nats://route:{secret}@{host_port(parts.hostname or '', parts.port or 0)}"
 
 
 def free_port(host: str) -> int:
@@ -101,13 +112,13 @@ def serve(binary: str, options: Options, out: TextIO, err: TextIO) -> int:
     club = prepare(options)
     if running_pid():
         raise ClubError(_("the club's server is running already (process {pid})").format(pid=running_pid()))
-    os.close(
-        open_private(state.path("nats.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-    )  # (private before the server opens it)
+    _say_cluster(club, out)
+    log = state.path("nats.log")
+    os.close(open_private(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND))  # (private before the server opens it)
     signal.signal(signal.SIGTERM, _terminated)  # (the server stopped too, as by Ctrl-C)
     process = subprocess.Popen([binary, "-c", str(state.path("nats.conf"))], stdin=subprocess.DEVNULL)
     try:
-        ready = asyncio.run(_make_stream(club, process))
+        ready = asyncio.run(_make_stream(club, process, out))
         if ready:
             raise ClubError(
                 _("the club's server did not start: {why} (its log: {log})").format(
@@ -125,26 +136,42 @@ def serve(binary: str, options: Options, out: TextIO, err: TextIO) -> int:
             state.path("nats.pid").unlink()
 
 
-async def _make_stream(club: Club, process: subprocess.Popen[bytes]) -> str:
-    """ "" once the keeper is admitted and the stream is there, else why not."""
-    deadline, why = time.monotonic() + READY, ""
-    cert = der_of(state.path("cert.pem").read_bytes()) if club.tls else b""
-    url = f"{'tls' if club.tls else 'nats'}://{_loopback_or(club.bind)}:{club.port}"
-    while time.monotonic() < deadline:
+async def _make_stream(club: Club, process: subprocess.Popen[bytes], out: TextIO) -> str:
+    """ "" once the keeper is admitted and the stream is there, else why not. A cluster's node
+    waits for its other nodes as long as it takes (JetStream needs their quorum), saying so."""
+    deadline, waiting = time.monotonic() + READY, False
+    while True:
         if process.poll() is not None:
             return _("it ended (exit status {status})").format(status=process.returncode)
-        try:
-            client = await connect(url, club.keeper_seed, KEEPER, cert)
-        except Unreachable as error:
-            why = str(error)
-            await asyncio.sleep(0.1)
-            continue
-        try:
-            await ensure_stream(client.jetstream(), stream_name(club), club.prefix)
+        why = await _try_stream(club)
+        if not why:
             return ""
-        finally:
-            await client.close()
-    return why or _("no answer")
+        if time.monotonic() > deadline:
+            if not club.cluster_port:
+                return why
+            if not waiting:
+                print(_("waiting for the cluster's other nodes ({why})").format(why=why), file=out, flush=True)
+                waiting = True
+        await asyncio.sleep(0.2)
+
+
+async def _try_stream(club: Club) -> str:
+    """The keeper connects and makes the stream if missing: "" done, else why not."""
+    from nats.errors import Error
+
+    cert = der_of(state.path("cert.pem").read_bytes()) if club.tls else b""
+    url = f"{'tls' if club.tls else 'nats'}://{_loopback_or(club.bind)}:{club.port}"
+    try:
+        client = await connect(url, club.keeper_seed, KEEPER, cert)
+    except Unreachable as error:
+        return str(error)
+    try:
+        await ensure_stream(client.jetstream(), stream_name(club), club.prefix, min(3, 1 + len(club.routes)))
+        return ""
+    except (Error, TimeoutError) as error:
+        return str(error) or type(error).__name__
+    finally:
+        await client.close()
 
 
 def _loopback_or(bind: str) -> str:
@@ -168,14 +195,16 @@ def _say_serving(club: Club, out: TextIO) -> None:
         print(_("its certificate's SHA-256 fingerprint: {fingerprint}").format(fingerprint=fingerprint(der)), file=out)
     print(_("the server's log: {log}").format(log=state.path("nats.log")), file=out)
     print(_("members: {count}; invite one with briscola club invite NAME").format(count=len(club.members)), file=out)
-    if club.cluster_port:
-        block = cluster(club)
-        route = f"nats://route:{club.cluster_secret}@{club.host}:{club.cluster_port}"
-        print(
-            _("cluster {name}: another node joins with --routes {route}").format(name=block["name"], route=route),
-            file=out,
-        )
     out.flush()
+
+
+def _say_cluster(club: Club, out: TextIO) -> None:
+    """Before the server starts (a node waits for the others): the routes every node serves with."""
+    if not club.cluster_port:
+        return
+    routes = ",".join([own_route(club), *club.routes])
+    words = _("cluster {name}: every other node serves with --routes {routes}")
+    print(words.format(name=cluster(club)["name"], routes=routes), file=out, flush=True)
 
 
 def _terminated(number: int, frame: object) -> None:

@@ -56,8 +56,9 @@ def read_subject(prefix: str, subject: str) -> Part | None:
     return Part(member, digest, index, parts)
 
 
-async def ensure_stream(js: JetStreamContext, name: str, prefix: str) -> None:
-    """The club's stream, made if missing (the keeper's job when the server starts)."""
+async def ensure_stream(js: JetStreamContext, name: str, prefix: str, replicas: int = 1) -> None:
+    """The club's stream, made if missing (the keeper's job when the server starts), kept on
+    `replicas` nodes (a cluster's up to three: one node down loses nothing)."""
     from nats.js.api import DiscardPolicy, StorageType, StreamConfig
     from nats.js.errors import NotFoundError
 
@@ -70,7 +71,7 @@ async def ensure_stream(js: JetStreamContext, name: str, prefix: str) -> None:
         discard_new_per_subject=True,
         max_msg_size=MAX_PAYLOAD,
         duplicate_window=DUPLICATE_WINDOW,
-        num_replicas=1,
+        num_replicas=replicas,
     )
     try:
         await js.stream_info(name)

@@ -49,9 +49,12 @@ def run(folder: Path, *argv: str) -> tuple[int, str, str]:
 class ClubServer:
     """`briscola club serve` for the club `name` in the data folder `folder`."""
 
-    def __init__(self, folder: Path, name: str = "friends", bind: str = "127.0.0.1") -> None:
+    def __init__(
+        self, folder: Path, name: str = "friends", bind: str = "127.0.0.1", *more: str, wait: bool = True
+    ) -> None:
         self.folder, self.name = folder, name
         self.lines: list[str] = []
+        self.url, self.server_pid = "", 0
         env = {**os.environ, "BRISCOLA_HOME": str(folder), "PYTHONUNBUFFERED": "1"}
         argv = [
             sys.executable,
@@ -65,6 +68,7 @@ class ClubServer:
             bind,
             "--port",
             "0",
+            *more,
         ]
         self.proc = subprocess.Popen(
             argv,
@@ -78,8 +82,13 @@ class ClubServer:
         )
         self.pump = threading.Thread(target=self._pump, daemon=True)
         self.pump.start()
+        if wait:
+            self.ready()
+
+    def ready(self) -> None:
+        """Waited for until it serves: its URL and its nats-server's process id."""
         self.url = self.wait_for(r"serving at ((nats|tls)://127\.0\.0\.\d+:\d+)")[1]
-        self.server_pid = int((folder / "club" / "nats.pid").read_text().strip())
+        self.server_pid = int((self.folder / "club" / "nats.pid").read_text().strip())
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
@@ -109,9 +118,9 @@ class ClubServer:
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(WAIT)
         deadline = time.monotonic() + WAIT
-        while _alive(self.server_pid) and time.monotonic() < deadline:
+        while self.server_pid and _alive(self.server_pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not _alive(self.server_pid), f"nats-server {self.server_pid} left behind"
+        assert not (self.server_pid and _alive(self.server_pid)), f"nats-server {self.server_pid} left behind"
         if self.proc.stdout is not None:
             self.proc.stdout.close()
 
