@@ -10,6 +10,7 @@ from typing import TextIO
 from ..language import _
 from ..os_errors import os_error_words
 from ..tools.verify import clean
+from ..wording import count
 from . import joined, members, state
 from .invite import BadToken, read_token
 from .needs import Missing, need_client, server_binary
@@ -55,7 +56,9 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     elif action == "members":
         club = state.load()
         print(
-            _("club {name} at {url}: {count} members").format(name=club.name, url=club.url, count=len(club.members)),
+            _("club {name} at {url}: {members}").format(
+                name=club.name, url=club.url, members=count(len(club.members), "member")
+            ),
             file=out,
         )
         for name, key in sorted(club.members.items()):

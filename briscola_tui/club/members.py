@@ -16,7 +16,7 @@ from ..language import _
 from . import state
 from .config import keeper_key, render
 from .invite import Invitation
-from .keys import NAME, new_seed
+from .keys import NAME, new_seed, public_key
 from .state import Club, ClubError
 from .tls import der_of
 
@@ -46,8 +46,6 @@ def invite(name: str) -> Invitation:
     if name in club.members:
         raise ClubError(_("{name} is a member already (revoke first to give a new credential)").format(name=name))
     seed = new_seed()
-    from .keys import public_key
-
     club.members[name] = public_key(seed)
     write_config(club)
     cert = der_of(state.path("cert.pem").read_bytes()) if club.tls else b""

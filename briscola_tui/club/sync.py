@@ -127,19 +127,33 @@ async def _put(where: Where, ledger: Ledger, held: Held, outcome: Outcome, progr
     there = {digest for _member, digest in held}
     mine: list[tuple[bytes, float]] = []
     for path in ledger.local_files():
-        try:
-            data = read_bounded(path)
-        except Refused:
-            continue
-        digest = file_hash(data)
+        digest = _digest(ledger, path)
         if digest in ledger.state.files and digest not in there:
-            there.add(digest)
-            mine.append((data, os.stat(path).st_mtime))
+            try:
+                data = read_bounded(path)
+            except Refused:
+                continue
+            if file_hash(data) == digest:  # (not changed since the ledger read it)
+                there.add(digest)
+                mine.append((data, os.stat(path).st_mtime))
     step = _counter(progress, _("putting"), sum(len(parts.split(data)) for data, _written in mine))
     for data, written in mine:
         await parts.put(where.js, where.stream, where.prefix, where.member, data, written, step)
         outcome.put += 1
     progress.end()
+
+
+def _digest(ledger: Ledger, path: Path) -> str:
+    """The file's hash as the ledger read it just now (its size and time unchanged), else read
+    again; "" when it cannot be read."""
+    try:
+        status = os.stat(path)
+        seen = ledger.state.seen.get(str(path.absolute()))
+        if seen and (seen.size, seen.mtime_ns) == (status.st_size, status.st_mtime_ns):
+            return seen.digest
+        return file_hash(read_bounded(path))
+    except (OSError, Refused):
+        return ""
 
 
 async def _take(where: Where, name: str, ledger: Ledger, held: Held, outcome: Outcome, progress: Progress) -> None:
