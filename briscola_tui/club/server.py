@@ -109,9 +109,9 @@ def free_port(host: str) -> int:
 
 
 def serve(binary: str, options: Options, out: TextIO, err: TextIO) -> int:
-    club = prepare(options)
-    if running_pid():
+    if running_pid():  # (before its configuration is written again)
         raise ClubError(_("the club's server is running already (process {pid})").format(pid=running_pid()))
+    club = prepare(options)
     _say_cluster(club, out)
     log = state.path("nats.log")
     os.close(open_private(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND))  # (private before the server opens it)
