@@ -51,6 +51,8 @@ def prepare(options: Options) -> Club:
         if options.name and options.name != club.name:
             raise ClubError(_("this data folder serves the club {name}, not another").format(name=club.name))
     else:
+        if not options.name:
+            raise ClubError(_("the first serve names the club: --name NAME (lowercase letters, digits, - and _)"))
         if not NAME.match(options.name):
             raise ClubError(
                 _("a club's name is lowercase letters, digits, '-' and '_' (at most 32), not {name!r}").format(
