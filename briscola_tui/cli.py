@@ -89,9 +89,19 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _ledger(args: argparse.Namespace) -> int:
+    if getattr(args, "ledger_action", None) == "sync":  # through a club (briscola_tui/club/sync.py)
+        from .club.sync import sync_command
+
+        return sync_command(args.club, sys.stdout, sys.stderr)
     from .ledger.command import ledger_command
 
     return ledger_command(args)
+
+
+def _club(args: argparse.Namespace) -> int:
+    from .club.command import club_command
+
+    return club_command(args)
 
 
 def _review(args: argparse.Namespace) -> int:
@@ -291,6 +301,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "watch": _watch,
     "tables": _tables,
     "ledger": _ledger,
+    "club": _club,
 }
 """What runs each command, given its parsed command line."""
 

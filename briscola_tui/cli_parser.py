@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from engine.games import GAMES
 
+from .club.arguments import add_club_command
 from .language import N_, _
 from .ledger.arguments import add_ledger_command
 from .names import CHEAT_KINDS, CHEATER, FIRST_SHUFFLER_CHEATS, HOST_CHEATS, LEVELS
@@ -90,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_watch_command(sub)
     _add_tables_command(sub)
     add_ledger_command(sub)
+    add_club_command(sub)
     return parser
 
 

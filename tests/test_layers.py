@@ -303,9 +303,9 @@ def test_the_contracts_catch_an_import_up_and_textual_outside_the_client(tmp_pat
             "briscola_tui/tui/app.py": "from textual.app import App\n",
         },
     )
-    for part in ("cli", "cli_parser", "cli_lan", "__main__", "ledger", "files", "games", "language", "po", "names"):
+    for part in ("cli", "cli_parser", "cli_lan", "__main__", "ledger", "club", "files", "games", "language", "po"):
         (tmp_path / "briscola_tui" / f"{part}.py").write_text("")
-    for part in ("options", "os_errors", "wording", "phrases", "render", "notes", "engine_words"):
+    for part in ("names", "options", "os_errors", "wording", "phrases", "render", "notes", "engine_words"):
         (tmp_path / "briscola_tui" / f"{part}.py").write_text("")  # (every layer the contracts name)
     contracts = (ROOT / "pyproject.toml").read_text().split("\n[tool.importlinter]\n", 1)[1]
     contracts = contracts.replace('["engine", "protocol", "briscola_tui", "research", "bench"]', '["briscola_tui"]')
@@ -323,6 +323,11 @@ DEVELOPERS_ONLY = {"briscola_tui/tools/catalogue.py": "test"}
 """Modules of the wheel that the game never runs (no other module imports them), each with the
 extra that declares what it imports: the translators' tool is run from the test venv
 (docs/translating.md)."""
+
+OPTIONAL = {"briscola_tui/club/": "club"}
+"""Packages of the wheel whose third-party imports an extra declares: the club's (nats-py and
+nkeys) is imported only when a club command runs, which says how to install it when missing
+(briscola_tui/club/needs.py; docs/dependencies.md)."""
 
 
 def test_every_package_the_product_imports_is_declared():
@@ -344,7 +349,9 @@ def test_every_package_the_product_imports_is_declared():
     for package in PACKAGES:
         for path in sources(package):
             relative = path.relative_to(ROOT).as_posix()
-            extra = DEVELOPERS_ONLY.get(relative)
+            extra = DEVELOPERS_ONLY.get(relative) or next(
+                (x for p, x in OPTIONAL.items() if relative.startswith(p)), None
+            )
             allowed = declared | names(project["optional-dependencies"][extra]) if extra else declared
             for module, line in imports(path):
                 name = top(module)

@@ -46,6 +46,10 @@ def add_ledger_command(sub: Any) -> None:  # (argparse's subparsers: a private t
     actions.add_parser(
         "roster", help=_("the people whose hands the league rates: you, those you played with, those you trust")
     )
+    sync = actions.add_parser(
+        "sync", help=_("put this machine's ended transcripts into a club and take the others' (each verified here)")
+    )
+    sync.add_argument("--club", required=True, metavar="NAME", help=_("a club kept with briscola club add"))
     export = actions.add_parser("export", help=_("the ratings or every rated hand as CSV or JSON"))
     export.add_argument("what", choices=("ratings", "hands"))
     export.add_argument("--format", choices=("csv", "json"), default="csv", dest="form")

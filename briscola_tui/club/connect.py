@@ -1,0 +1,46 @@
+"""A connection to a club as one of its users: the nkey seed proves who it is (signing the
+server's nonce), replies come to the user's own inbox prefix, and beyond loopback the club's
+pinned certificate is the only one trusted."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .config import inbox
+from .tls import pinned_context
+
+if TYPE_CHECKING:
+    from nats.aio.client import Client
+
+TIMEOUT = 10.0
+"""Seconds to reach the club and be admitted."""
+
+
+class Unreachable(ConnectionError):
+    """The club refused or could not be reached; the message is nats-py's or the system's."""
+
+
+async def connect(url: str, seed: str, user: str, cert: bytes = b"") -> Client:
+    """Connected to the club at `url` as `user` (its inbox prefix) with `seed`; Unreachable
+    if it cannot be reached or refuses the credential. No reconnecting: a command that runs
+    once reports the failure, it does not wait on it."""
+    import nats
+    from nats.errors import Error, NoServersError
+
+    async def quiet(error: Exception) -> None:  # (nats-py logs to stderr by default: the command says it once)
+        return None
+
+    try:
+        return await nats.connect(
+            servers=[url],
+            nkeys_seed_str=seed,
+            inbox_prefix=inbox(user),
+            tls=pinned_context(cert) if cert else None,
+            connect_timeout=TIMEOUT,
+            allow_reconnect=False,
+            max_reconnect_attempts=0,
+            error_cb=quiet,
+            name=f"briscola {user}",
+        )
+    except (Error, NoServersError, OSError, TimeoutError) as error:
+        raise Unreachable(str(error) or type(error).__name__) from None
