@@ -4,6 +4,8 @@ terminal cannot fill the screen's queue)."""
 
 from __future__ import annotations
 
+import asyncio
+
 from briscola_tui.notes import Said
 from briscola_tui.tables.controller import Mailbox, TableUpdate
 from engine.view import SeatView
@@ -28,3 +30,18 @@ def test_updates_that_come_while_one_waits_merge_into_it_and_the_screen_is_told_
     assert box.take() is None
     box.put(TableUpdate(view(1)))
     assert told == [1, 1]  # taken: the next one tells again
+
+
+async def test_a_decision_taken_on_the_screen_before_the_client_awaits_it_is_not_lost():
+    # The screen shows a question as soon as it is put: a quick player (or a test's keys) may
+    # answer before the client awaits the answer; that answer is the one taken.
+    from briscola_tui.tables.screen_person import ScreenPerson
+    from engine.state import Action
+
+    person = ScreenPerson(lambda: None)
+    person.prompt(["play 7S"])
+    played = Action(0, "play")
+    person.deliver(played)
+    assert await asyncio.wait_for(person.answer(), 5) is played  # (before: waited for ever)
+    person.prompt(["play 3C"])  # the next question: the answer gone by is not kept for it
+    assert person.decision is not None and not person.decision.done()

@@ -172,6 +172,7 @@ async def test_a_joined_seat_and_a_spectator_count_the_hands_asked_for_as_the_ho
     try:
         async with app.run_test(size=SIZE) as pilot:
             await lobby_then_table(app, pilot)
+            await wait_for(pilot, lambda: table_of(app).shown is not None, "the table's first update", WAIT)
             header = table_of(app).query_one(TableHeader)
             await wait_for(pilot, lambda: "hand 1" in header.header_text().plain, "the hand's number", WAIT)
             assert "hand 1 of 1" in header.header_text().plain

@@ -21,17 +21,24 @@ class ScreenPerson:
         self.decision: asyncio.Future[Action | None] | None = None
 
     def prompt(self, offered: list[str]) -> None:
-        self._decision()
+        """A question (new, or changed as the table went on): the decision the screen resolves.
+        One still open stays open for it; one resolved already answered a question gone by,
+        and is not kept for this one."""
+        if self.decision is None or self.decision.done():
+            self.decision = asyncio.get_running_loop().create_future()
         self.publish()
 
     async def answer(self) -> Action | None:
-        """The action the person chose on the screen."""
+        """The action the person chose on the screen: the decision of the question put, taken
+        as it is, resolved already if the person answered before this was awaited (the screen
+        shows the question as soon as it is put)."""
         decision = self._decision()
         self.publish()  # the screen may ask now
         try:
             return await decision
         finally:
-            self.decision = None
+            if self.decision is decision:  # (not one a question put meanwhile opened)
+                self.decision = None
 
     def awaiting(self, client: Client) -> bool:
         """The person's answer is wanted now (entries may still arrive meanwhile); not while
@@ -51,6 +58,6 @@ class ScreenPerson:
             decision.set_result(action)
 
     def _decision(self) -> asyncio.Future[Action | None]:
-        if self.decision is None or self.decision.done():
+        if self.decision is None:
             self.decision = asyncio.get_running_loop().create_future()
         return self.decision
