@@ -39,6 +39,7 @@ class Calabresella(Game):
     PLAYERS = GAMES["calabresella"].players
     OPTIONS: dict[str, tuple] = {}
     INT_OPTIONS = {"series_hands": (9, 1, 100)}
+    POINT_UNIT = "third"
     ACTIONS = {
         "pass": (),
         "bid": ("contract",),
@@ -110,7 +111,7 @@ class CalabresellaState(ContractState):
     }
 
     MUST_FOLLOW = True
-    POINT_UNIT = "third"
+    POINT_UNIT = Calabresella.POINT_UNIT
 
     FIELDS = ("spoken", "redeal")
 
