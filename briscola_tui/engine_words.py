@@ -43,6 +43,7 @@ __all__ = [
     "SUIT_WORDS",
     "action_words",
     "bid_bare",
+    "bid_rank",
     "culprit_reason",
     "error_words",
     "name_problem_words",
@@ -390,30 +391,48 @@ def _would(action: Action, card: Callable[[Card | None], str]) -> str:
     return would[kind].format(card=card(action.card))
 
 
-def bid_bare(action: Action) -> str:
+def bid_rank(rank: str, deck: str = "french") -> str:
+    """A bid's rank as the language says it: the letter in English ("K"), the word in
+    Italian ("re"; the Q is "donna", or "cavallo" with the Italian cards' names: `deck`); a
+    number stays a number in every language ("3")."""
+    if rank == "Q" and deck == "italian":
+        return p_("bid rank, Italian cards", "Q")
+    words = {
+        "A": p_("bid rank", "A"),
+        "J": p_("bid rank", "J"),
+        "Q": p_("bid rank", "Q"),
+        "K": p_("bid rank", "K"),
+    }
+    return words.get(rank, rank)
+
+
+def bid_bare(action: Action, deck: str = "french") -> str:
     """A bid without its verb (or a pass), as a seat's column shows it: "pass", "K",
-    "2 target 70", "target 75", "solo"."""
+    "2 target 70", "target 75", "solo"; its rank in the language's words (`bid_rank`)."""
     if action.kind != "bid":
         return action_words(action)
     if action.contract is not None:
         return action.contract
     if action.target is None:
-        return action.rank or "bid"  # (a bid of nothing: as `label` writes it)
+        return bid_rank(action.rank, deck) if action.rank else "bid"  # (a bid of nothing: as `label` writes it)
     if action.rank is None:
         return _(BIDS["target"]).format(target=action.target)
-    return _(BIDS["rank_target"]).format(rank=action.rank, target=action.target)
+    return _(BIDS["rank_target"]).format(rank=bid_rank(action.rank, deck), target=action.target)
 
 
-def action_words(action: Action, card: Callable[[Card | None], str] = _card_text, would: bool = False) -> str:
+def action_words(
+    action: Action, card: Callable[[Card | None], str] = _card_text, would: bool = False, deck: str = "french"
+) -> str:
     """`action` in words as `engine.labels.label` writes it (in English, the same text), in
-    the current language; `card` writes its cards. `would`: as what someone would do, after
-    its name (`WOULD`: "hard would play 2♥", "hard giocherebbe 2♥")."""
+    the current language; `card` writes its cards, a bid's rank is said as `deck`'s names ask
+    (`bid_rank`). `would`: as what someone would do, after its name (`WOULD`: "hard would
+    play 2♥", "hard giocherebbe 2♥")."""
     if would and action.kind in ("play", "call", "return", "pass", "exchange", "declare", "raise", "discard", "take"):
         return _would(action, card)
     if would and action.kind == "bid" and action.contract is not None:
-        return p_("would contract", "bid {what}").format(what=bid_bare(action))
+        return p_("would contract", "bid {what}").format(what=bid_bare(action, deck))
     if would and action.kind == "bid":
-        return _would_table()["bid"].format(what=bid_bare(action))
+        return _would_table()["bid"].format(what=bid_bare(action, deck))
     kind = action.kind
     if kind not in ACTIONS:
         from engine.labels import label
@@ -426,7 +445,7 @@ def action_words(action: Action, card: Callable[[Card | None], str] = _card_text
     if kind == "bid":
         if action.contract is None and action.rank is None and action.target is None:
             return "bid"
-        bare = bid_bare(action)
+        bare = bid_bare(action, deck)
         if action.contract is not None:  # Calabresella's: "bid solo"; in Italian the word alone ("solo")
             return p_("contract", "bid {what}").format(what=bare)
         return _(ACTIONS["bid"]).format(what=bare)

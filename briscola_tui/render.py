@@ -72,6 +72,8 @@ __all__ = [
 
 
 class CardStyle(Protocol):
+    names: str  # the cards' names: "french" or "italian" (a bid's Q: "donna" or "cavallo")
+
     def card(self, card: Card | None) -> str: ...
 
     def suit(self, suit: str) -> str: ...
@@ -79,6 +81,8 @@ class CardStyle(Protocol):
 
 class Letters:
     """Cards and suits by their letters: `3S`, `trump H`."""
+
+    names = "french"
 
     def card(self, card: Card | None) -> str:
         return "??" if card is None else str(card)
@@ -184,7 +188,9 @@ def refusal(reason: Refusal, style: CardStyle = LETTERS, names: Sequence[str] = 
 def bid_words(action: Action, style: CardStyle = LETTERS) -> str:
     """A bid or a pass in full, as a seat's column and the header show it: "pass", "K",
     "2 target 70", "target 75" (the points auction), "solo"."""
-    return engine_words.bid_bare(action) if action.kind == "bid" else engine_words.action_words(action, style.card)
+    if action.kind == "bid":
+        return engine_words.bid_bare(action, style.names)
+    return engine_words.action_words(action, style.card, deck=style.names)
 
 
 def worth(points: int, unit: str = "point") -> str:
@@ -250,7 +256,8 @@ class _Words:
         """An event as one line: the table's own events, a seat's decision, or what went wrong."""
         match e:
             case Acted(action=action):
-                return f"{self.who(action.seat)}: {engine_words.action_words(action, self.style.card)}"
+                words = engine_words.action_words(action, self.style.card, deck=self.style.names)
+                return f"{self.who(action.seat)}: {words}"
             case TableOpened(game=game, players=players):
                 return _("{game}, {n} players").format(game=game, n=players)
             case Seated():

@@ -20,3 +20,27 @@ async def test_the_calabresella_summary_counts_every_trick_in_thirds():
     tricks = re.findall(r"takes? the trick \(.*\) for (\d+) (\w+)", text)
     assert len(tricks) == 12
     assert {unit for n, unit in tricks} <= {"third", "thirds"}, tricks  # ...and so does every trick
+
+
+def test_italian_bids_say_the_rank_as_italian_players_do(italian):
+    from briscola_tui.render import render
+    from briscola_tui.tui.widgets.cards import Style
+    from engine.actions import Action
+    from protocol.events import Acted
+
+    def said(action: Action, style: Style | None = None) -> str:
+        return render(Acted(action), style or Style(), ("Ada", "Bea"))
+
+    assert said(Action(1, "bid", rank="Q")) == "Bea: offro donna"
+    assert said(Action(1, "bid", rank="Q"), Style(names="italian")) == "Bea: offro cavallo"
+    assert said(Action(1, "bid", rank="A")) == "Bea: offro asso"
+    assert said(Action(1, "bid", rank="3")) == "Bea: offro 3"  # (a number as on the cards)
+    assert Style().action(Action(0, "bid", rank="K")) == "offro re"  # the auction's choices
+
+
+def test_english_bids_keep_the_rank_letters():
+    from briscola_tui.tui.widgets.cards import Style
+    from engine.actions import Action
+
+    assert Style().action(Action(0, "bid", rank="K")) == "bid K"
+    assert Style().action(Action(0, "bid", rank="2", target=70)) == "bid 2 target 70"
