@@ -52,7 +52,7 @@ from protocol.events import (
 from . import engine_words
 from .language import N_, _, n_
 from .notes import AtTable, Away, Back, HostBack, Note, Resumed, Said, SoFar, Stopping, TableOver, TableStopped
-from .phrases import ARRIVALS, FACT_NAMES, NONE_FACTS, ROLES, SEAT_FACTS, SECRETS, YES_NO
+from .phrases import ARRIVALS, CARD_FACTS, FACT_NAMES, NONE_FACTS, ROLES, SEAT_FACTS, SECRETS, YES_NO
 from .wording import count
 
 __all__ = [
@@ -100,6 +100,9 @@ class Headless(Letters):
 
 LETTERS = Letters()
 HEADLESS = Headless()
+
+CARD_TEXTS = frozenset(str(Card.from_index(i)) for i in range(40))
+"""Every card as its letters ("4S"): a result's card fact is written in the card style when it is one."""
 
 YOU = "you"
 """The name of the local seat (tables/offline.py names it so): its verbs are in the second
@@ -445,6 +448,8 @@ class _Words:
             return f"{name} {self.who(value)}"
         if key == "trump" and isinstance(value, str):
             return f"{name} {self.style.suit(value)}"
+        if key in CARD_FACTS and isinstance(value, str) and value.upper() in CARD_TEXTS:
+            return f"{name} {self.style.card(Card.parse(value))}"
         if value is None:
             return _(NONE_FACTS[key]) if key in NONE_FACTS else _("no {fact}").format(fact=name)
         return f"{name} {value}"

@@ -254,6 +254,30 @@ async def test_replay_viewer_from_home_steps_to_the_audit(transcripts):
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home again", 10)
 
 
+@pytest.mark.slow
+async def test_the_replay_viewer_heads_an_audit_with_its_hand_and_writes_the_called_card_as_a_card(transcripts):
+    import re
+
+    from briscola_tui.tools.replay_steps import steps_of
+    from briscola_tui.tui.screens.replay import ReplayScreen
+    from briscola_tui.tui.widgets.cards import SUIT_GLYPHS
+
+    steps = steps_of(transcripts[0])
+    app = make_app(None)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(ReplayScreen("chiamata.bin", steps))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay viewer", 30)
+        viewer = app.screen
+        while not viewer.steps[viewer.k].audited:
+            await pilot.press("right")
+        await pilot.pause()
+        head = str(viewer.query_one("#replay-header").render())
+        text = str(viewer.query_one("#replay-step").render())
+    assert "Hand 1" in text and " hand 1 " in head, head  # the hand whose result is shown
+    called = re.findall(r"called ([^\s,;]+)", text)
+    assert called and all(card[-1] in SUIT_GLYPHS.values() for card in called), called  # not "called 4S"
+
+
 async def test_the_stored_transcripts_are_listed_by_game_players_and_whose_copy(transcripts, tmp_path, monkeypatch):
     import shutil
 
