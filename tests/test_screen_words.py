@@ -7,7 +7,20 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers.app import SIZE, app_for, play_hand
+from helpers.app import SIZE, app_for, play_hand, wait_for
+
+from briscola_tui.tui.app import BriscolaApp
+
+
+def under_indent(lines: list[str], width: int, indent: str = " ") -> bool:
+    """Every line fits `width` and each line after the first goes on under a deeper indent
+    (none wraps back to the first column)."""
+    first, rest = lines[0], lines[1:]
+    return (
+        all(len(line) <= width for line in lines)
+        and first.startswith(indent)
+        and all(line.startswith(indent + "  ") for line in rest)
+    )
 
 
 @pytest.mark.slow
@@ -20,6 +33,38 @@ async def test_the_calabresella_summary_counts_every_trick_in_thirds():
     tricks = re.findall(r"takes? the trick \(.*\) for (\d+) (\w+)", text)
     assert len(tricks) == 12
     assert {unit for n, unit in tricks} <= {"third", "thirds"}, tricks  # ...and so does every trick
+
+
+@pytest.mark.slow
+async def test_the_calabresella_summary_wraps_its_long_lines_under_their_indent_at_80_columns():
+    from briscola_tui.tui.screens.summary import SummaryScreen
+
+    app = app_for("calabresella", 3)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_hand(app, pilot)
+        assert isinstance(app.screen, SummaryScreen)
+        text = app.screen.query_one("#summary-text")
+        width = text.content_region.width
+        lines = str(text.render()).split("\n")
+    took = next(i for i, line in enumerate(lines) if "thirds of 35" in line)
+    said = [lines[took], *(line for line in lines[took + 1 : took + 3] if line.startswith("    "))]
+    assert "needed: success" in " ".join(said) or "needed: failure" in " ".join(said)
+    assert under_indent(said, width, "  "), said
+
+
+async def test_the_settings_help_wraps_under_its_indent_at_80_columns():
+    from briscola_tui.tui.screens.settings import SettingsScreen
+
+    app = BriscolaApp(None, pace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(SettingsScreen())
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), "the settings")
+        for _row in range(6):  # each setting's help in turn
+            await pilot.pause()
+            help_ = app.screen.query_one("#setup-help")
+            explained = str(help_.render()).split("\n saved in")[0]  # (the settings file's place under it)
+            assert under_indent(explained.split("\n"), help_.content_region.width), explained
+            await pilot.press("down")
 
 
 def test_italian_bids_say_the_rank_as_italian_players_do(italian):

@@ -29,7 +29,7 @@ from ...language import N_, _, n_
 from ...render import bid_words, shown_name, side_words, worth
 from .cards import Style
 from .faces import Face
-from .fit import fit
+from .fit import fit, hanging
 from .literal import literal
 from .ring import Spot, ring_lines
 
@@ -164,10 +164,10 @@ class SeatsPanel(Widget):
     def _footer(self, v: SeatView) -> Text:
         """Under the seats: the table's status, the last trick, the sides' points."""
         lines = Text()
-        if self.status:
-            lines.append(literal(f" {self.status}", "bold"))
-            lines.append("\n")
         width = (self.size.width or SEATS_WIDTH) - 1
+        for line in hanging(self.status, width) if self.status else ():  # under its own indent
+            lines.append(literal(line, "bold"))
+            lines.append("\n")
         if v.tricks and v.phase == "play":
             lines.append(literal(" " + fit([self._last_trick(v, v.tricks[-1])], width), "dim"))
             lines.append("\n")
