@@ -52,6 +52,7 @@ async def test_the_calabresella_summary_wraps_its_long_lines_under_their_indent_
     assert under_indent(said, width, "  "), said
 
 
+@pytest.mark.slow
 async def test_the_settings_help_wraps_under_its_indent_at_80_columns():
     from briscola_tui.tui.screens.settings import SettingsScreen
 
@@ -89,3 +90,21 @@ def test_english_bids_keep_the_rank_letters():
 
     assert Style().action(Action(0, "bid", rank="K")) == "bid K"
     assert Style().action(Action(0, "bid", rank="2", target=70)) == "bid 2 target 70"
+
+
+@pytest.mark.slow
+async def test_once_a_card_is_played_the_prompt_says_so_and_the_hand_lets_it_go():
+    from helpers.app import prompt_of, turn_of
+
+    from briscola_tui.tui.widgets.hand import Hand
+
+    app = app_for("briscola", 2)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await turn_of(app, pilot, "card")
+        card = table.hand[0]
+        play = next(a for a in table.view.legal if a.card == card)
+        table.act(play)  # as Enter does; the table's answer comes after this frame
+        sent_prompt, sent_hand = prompt_of(table), table.query_one("#hand", Hand).cards
+        await wait_for(pilot, lambda: card not in table.view.hand, "the view after my card")
+    assert sent_prompt == f"playing {table.style_.card(card)}…"
+    assert card not in sent_hand and len(sent_hand) == 2  # going out, not still in my hand
