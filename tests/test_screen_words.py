@@ -108,3 +108,34 @@ async def test_once_a_card_is_played_the_prompt_says_so_and_the_hand_lets_it_go(
         await wait_for(pilot, lambda: card not in table.view.hand, "the view after my card")
     assert sent_prompt == f"playing {table.style_.card(card)}…"
     assert card not in sent_hand and len(sent_hand) == 2  # going out, not still in my hand
+
+
+@pytest.mark.slow
+async def test_at_200x60_the_auction_shows_each_seats_bids_one_under_another():
+    from helpers.app import turn_of
+
+    from briscola_tui.render import bid_words
+    from briscola_tui.tui.widgets.seats import SeatsPanel
+
+    app = app_for("chiamata", 5)
+    async with app.run_test(size=(200, 60)) as pilot:
+        table = await turn_of(app, pilot, "choose", "auction")
+        for turn in (2, 3):  # a bid each time: the auction goes round again to me
+            said = len(table.view.auction)
+            await pilot.press("2", "enter")
+            asked = lambda said=said: table.mode == "choose" and len(table.view.auction) >= said + 2  # noqa: E731
+            await wait_for(pilot, asked, f"my bid {turn}")
+        await pilot.pause()
+        rows = str(table.query_one(SeatsPanel).render()).split("\n")
+        auction = table.view.auction
+    twice = {a.seat for a in auction if sum(b.seat == a.seat for b in auction) >= 2}
+    assert twice
+    for seat in twice:
+        first, last = (bid_words(a, table.style_) for a in [a for a in auction if a.seat == seat][-2:])
+        stacked = [
+            (i, col)
+            for i in range(1, len(rows))
+            for col in range(len(rows[i]))
+            if rows[i][col:].startswith(last) and rows[i - 1][col : col + len(first)] == first
+        ]
+        assert stacked, (seat, first, last)  # the bid before, just above the last, where its card goes

@@ -158,7 +158,8 @@ class SeatsPanel(Widget):
             more = f" {self.style_.dot} ".join(part for part in (self._roles(v, seat), points) if part)
             look = "dim" if done and seat != v.tricks[-1].winner else ""
             label = (name + statuses[seat], Text(f"{size} " + n_("card", "cards", size)), Text(more, "dim"))
-            spots.append(Spot(label, trick.get(seat), look, last_bid.get(seat, "")))
+            bids = [bid_words(a, self.style_) for a in v.auction if a.seat == seat] if last_bid else []
+            spots.append(Spot(label, trick.get(seat), look, last_bid.get(seat, ""), tuple(bids[:-1])))
         return ring_lines(spots, self.size.width, self.size.height - footer, self.ring, self.style_)
 
     def _footer(self, v: SeatView) -> Text:
