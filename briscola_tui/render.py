@@ -16,9 +16,8 @@ with its verbs in the second person.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol
 
-from engine.cards import SUIT_NAMES, Card
+from engine.cards import Card
 from engine.state import Action, Refusal
 from engine.view import HandSummary, Named, Side
 from protocol.events import (
@@ -50,6 +49,7 @@ from protocol.events import (
 )
 
 from . import engine_words
+from .card_styles import CARD_TEXTS, HEADLESS, LETTERS, CardStyle
 from .language import N_, _, n_
 from .notes import AtTable, Away, Back, HostBack, Note, Resumed, Said, SoFar, Stopping, TableOver, TableStopped
 from .phrases import ARRIVALS, CARD_FACTS, FACT_NAMES, NONE_FACTS, ROLES, SEAT_FACTS, SECRETS, YES_NO
@@ -70,39 +70,6 @@ __all__ = [
     "worth",
 ]
 
-
-class CardStyle(Protocol):
-    names: str  # the cards' names: "french" or "italian" (a bid's Q: "donna" or "cavallo")
-
-    def card(self, card: Card | None) -> str: ...
-
-    def suit(self, suit: str) -> str: ...
-
-
-class Letters:
-    """Cards and suits by their letters: `3S`, `trump H`."""
-
-    names = "french"
-
-    def card(self, card: Card | None) -> str:
-        return "??" if card is None else str(card)
-
-    def suit(self, suit: str) -> str:
-        return suit
-
-
-class Headless(Letters):
-    """The headless host and clients: letters, the trump suit named after its letter."""
-
-    def suit(self, suit: str) -> str:
-        return f"{suit} ({engine_words.suit_word(SUIT_NAMES[suit][1])})"
-
-
-LETTERS = Letters()
-HEADLESS = Headless()
-
-CARD_TEXTS = frozenset(str(Card.from_index(i)) for i in range(40))
-"""Every card as its letters ("4S"): a result's card fact is written in the card style when it is one."""
 
 YOU = "you"
 """The name of the local seat (tables/offline.py names it so): its verbs are in the second
