@@ -44,6 +44,7 @@ async def test_the_calabresella_summary_wraps_its_long_lines_under_their_indent_
         await play_hand(app, pilot)
         assert isinstance(app.screen, SummaryScreen)
         text = app.screen.query_one("#summary-text")
+        await wait_for(pilot, lambda: text.content_region.width > 0, "the summary laid out")
         width = text.content_region.width
         lines = str(text.render()).split("\n")
     took = next(i for i, line in enumerate(lines) if "thirds of 35" in line)
