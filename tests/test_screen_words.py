@@ -140,3 +140,16 @@ async def test_at_200x60_the_auction_shows_each_seats_bids_one_under_another():
             if rows[i][col:].startswith(last) and rows[i - 1][col : col + len(first)] == first
         ]
         assert stacked, (seat, first, last)  # the bid before, just above the last, where its card goes
+
+
+def test_a_wrapped_line_breaks_a_clause_a_line_and_leaves_no_word_alone():
+    from briscola_tui.tui.widgets.fit import hanging
+
+    said = "four colours (spades plain, hearts red, diamonds blue, clubs green) instead of two"
+    assert hanging(said, 80) == [
+        " four colours (spades plain, hearts red, diamonds blue, clubs green) instead",
+        "   of two",
+    ]
+    lost = "connection lost (reset); trying 127.0.0.1:40123 again for up to 120 s"
+    assert hanging(lost, 51) == [" connection lost (reset);", "   trying 127.0.0.1:40123 again for up to 120 s"]
+    assert hanging("short", 80) == [" short"]

@@ -46,4 +46,8 @@ def _words(text: str, width: int, first: str, rest: str) -> list[str]:
         else:
             line = f"{line} {word}" if line.strip() else line + word
     lines.append(line)
+    if len(lines) > 1 and " " not in lines[-1].strip() and lines[-2].strip().count(" ") > 1:
+        before, moved = lines[-2].rsplit(" ", 1)  # not one word alone on the last line
+        if cell_len(f"{rest}{moved} {lines[-1].strip()}") <= width:
+            lines[-2:] = [before, f"{rest}{moved} {lines[-1].strip()}"]
     return lines
