@@ -141,7 +141,8 @@ async def test_setup_options_reach_the_table_and_explain_themselves():
         names = [row.name for row in setup.rows]
         assert names[:4] == ["game", "players", "level", "hands"] and "trump_exchange" in names
         await pilot.press(str(names.index("trump_exchange") + 1))  # a digit picks the row
-        assert "swap it for the face-up card" in str(setup.query_one("#setup-help").render())
+        said = " ".join(line.strip() for line in str(setup.query_one("#setup-help").render()).split("\n"))
+        assert "swap it for the face-up card" in said  # (wrapped under its indent at 80 columns)
         await pilot.press("right", "3", "left", "left")  # trump_exchange -> 2; level normal -> random
         await pilot.press("4", "right")  # stop after 1 hand
         chosen = setup.choice()
