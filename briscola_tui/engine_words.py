@@ -4,7 +4,8 @@ their English words are listed with `N_` below and translated with `_` where the
 headless clients and `render` write them.
 
 - actions (`engine.labels.label`): `action_words` writes an action as `label` does, in the
-  current language (in English, `label`'s very text);
+  current language (in English, `label`'s very text), a bid's rank in its words (`bid_rank`):
+  their words are in `action_phrases`, listed here with the rest;
 - the games' titles and short names (`engine.games.GAMES`): `title`, `short`;
 - the French suit names (`engine.cards.SUIT_NAMES`; the Italian ones stay as they are);
 - the errors the engine raises as data (`engine.coded.CodedError`: a bad option, a bad
@@ -22,17 +23,15 @@ audit's and the refusals' sources) and fails when a word there is not listed her
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from engine.cards import Card
 from engine.games import GAMES
 from engine.text import visible
 
-from .language import N_, _, p_
+from .action_phrases import ACTIONS, action_words, bid_bare, bid_rank
+from .language import N_, _
 
 if TYPE_CHECKING:  # (the protocol is loaded only when a reason is written: not for --help)
-    from engine.actions import Action
     from protocol.reasons import Reason
 
 __all__ = [
@@ -43,6 +42,7 @@ __all__ = [
     "SUIT_WORDS",
     "action_words",
     "bid_bare",
+    "bid_rank",
     "culprit_reason",
     "error_words",
     "name_problem_words",
@@ -52,59 +52,6 @@ __all__ = [
     "suit_word",
     "title",
 ]
-
-ACTIONS = {
-    "play": N_("play {card}"),
-    "call": N_("call {card}"),
-    "return": N_("return {card}"),
-    "pass": N_("pass"),
-    "exchange": N_("exchange"),
-    "declare": N_("declare"),
-    "bid": N_("bid {what}"),
-    "raise": N_("raise {choice}"),
-    "discard": N_("discard {cards}"),
-    "take": N_("take {cards}"),
-    "draw": N_("draw {cards}"),
-    "monte": N_("monte {cards}"),
-    "dividete": N_("dividete {cards}"),
-    "handover": N_("handover {card} from {seat}"),
-}
-"""Each kind of action (`engine.labels.KINDS`, `CHANCE_KINDS`) as `label` writes it."""
-NONE_ACTIONS = {
-    "discard": N_("discard none"),
-    "take": N_("take none"),
-    "raise": N_("raise none"),
-    "handover": N_("handover {card} none"),
-}
-"""An action of no cards (a `take none`), no raise, a handover nobody makes."""
-
-
-def _would_table() -> dict[str, str]:
-    """The decisions as what someone would do ("hard would play 2♥"), in the current language:
-    the same English as `ACTIONS`; a language that says it in another form (Italian: "hard
-    giocherebbe 2♥") gives that form, by the context "would"."""
-    return {
-        "play": p_("would", "play {card}"),
-        "call": p_("would", "call {card}"),
-        "return": p_("would", "return {card}"),
-        "pass": p_("would", "pass"),
-        "exchange": p_("would", "exchange"),
-        "declare": p_("would", "declare"),
-        "bid": p_("would", "bid {what}"),
-        "raise": p_("would", "raise {choice}"),
-        "discard": p_("would", "discard {cards}"),
-        "take": p_("would", "take {cards}"),
-        "discard none": p_("would", "discard none"),
-        "take none": p_("would", "take none"),
-        "raise none": p_("would", "raise none"),
-    }
-
-
-BIDS = {
-    "target": N_("target {target}"),
-    "rank_target": N_("{rank} target {target}"),
-}
-"""A bid without its verb, as a seat's column shows it: `K`, `2 target 75`, `target 75`."""
 
 GAME_WORDS = (N_("Briscola"), N_("Briscola Chiamata"), N_("Calabresella"), N_("Chiamata"))
 """The titles and short names of `engine.games.GAMES`, listed for the catalogue (the test
@@ -366,79 +313,3 @@ def protocol_error_words(error: BaseException) -> str:
     protocol's own English words otherwise (a frame or an entry that does not parse)."""
     coded = getattr(error, "coded", None)
     return reason_words(coded) if coded is not None else str(getattr(error, "reason", error))
-
-
-def _card_text(card: Card | None) -> str:
-    return "??" if card is None else str(card)
-
-
-def _sorted(cards: Iterable[Card | None]) -> list[Card | None]:
-    return sorted(cards, key=lambda c: 40 if c is None else c.index)
-
-
-def _would(action: Action, card: Callable[[Card | None], str]) -> str:
-    """A play, a call, a pass... as what someone would do (`action_words(..., would=True)`)."""
-    kind, would = action.kind, _would_table()
-    if kind in ("pass", "exchange", "declare"):
-        return would[kind]
-    if kind == "raise":
-        return would["raise none"] if action.choice == "none" else would["raise"].format(choice=action.choice)
-    if kind in ("discard", "take"):
-        if not action.cards:
-            return would[f"{kind} none"]
-        return would[kind].format(cards=" ".join(card(c) for c in _sorted(action.cards)))
-    return would[kind].format(card=card(action.card))
-
-
-def bid_bare(action: Action) -> str:
-    """A bid without its verb (or a pass), as a seat's column shows it: "pass", "K",
-    "2 target 70", "target 75", "solo"."""
-    if action.kind != "bid":
-        return action_words(action)
-    if action.contract is not None:
-        return action.contract
-    if action.target is None:
-        return action.rank or "bid"  # (a bid of nothing: as `label` writes it)
-    if action.rank is None:
-        return _(BIDS["target"]).format(target=action.target)
-    return _(BIDS["rank_target"]).format(rank=action.rank, target=action.target)
-
-
-def action_words(action: Action, card: Callable[[Card | None], str] = _card_text, would: bool = False) -> str:
-    """`action` in words as `engine.labels.label` writes it (in English, the same text), in
-    the current language; `card` writes its cards. `would`: as what someone would do, after
-    its name (`WOULD`: "hard would play 2♥", "hard giocherebbe 2♥")."""
-    if would and action.kind in ("play", "call", "return", "pass", "exchange", "declare", "raise", "discard", "take"):
-        return _would(action, card)
-    if would and action.kind == "bid" and action.contract is not None:
-        return p_("would contract", "bid {what}").format(what=bid_bare(action))
-    if would and action.kind == "bid":
-        return _would_table()["bid"].format(what=bid_bare(action))
-    kind = action.kind
-    if kind not in ACTIONS:
-        from engine.labels import label
-
-        return label(action, card)
-    if kind in ("play", "call", "return"):
-        return _(ACTIONS[kind]).format(card=card(action.card))
-    if kind in ("pass", "exchange", "declare"):
-        return _(ACTIONS[kind])
-    if kind == "bid":
-        if action.contract is None and action.rank is None and action.target is None:
-            return "bid"
-        bare = bid_bare(action)
-        if action.contract is not None:  # Calabresella's: "bid solo"; in Italian the word alone ("solo")
-            return p_("contract", "bid {what}").format(what=bare)
-        return _(ACTIONS["bid"]).format(what=bare)
-    if kind == "raise":
-        return _(NONE_ACTIONS["raise"]) if action.choice == "none" else _(ACTIONS["raise"]).format(choice=action.choice)
-    if kind in ("discard", "take"):
-        if not action.cards:
-            return _(NONE_ACTIONS[kind])
-        return _(ACTIONS[kind]).format(cards=" ".join(card(c) for c in _sorted(action.cards)))
-    if kind == "handover":
-        if action.holder is None:
-            return _(NONE_ACTIONS["handover"]).format(card=card(action.card))
-        return _(ACTIONS["handover"]).format(card=card(action.card), seat=action.holder)
-    # draw, monte, dividete: in dealing order
-    return _(ACTIONS[kind]).format(cards=" ".join(card(c) for c in action.cards)).rstrip()

@@ -21,6 +21,8 @@ SECRETS = {
 }
 SEAT_FACTS = ("caller", "partner", "soloist", "black_hand")
 """Facts of a hand's result that are a seat (named as the seats are)."""
+CARD_FACTS = ("called",)
+"""Facts of a hand's result that are a card (written in the card style, as every card)."""
 YES_NO = {"success": (N_("success"), N_("failure"))}
 """A yes-or-no fact of a hand's result, in words for yes and for no."""
 NONE_FACTS = {"winner": N_("a draw"), "partner": N_("no partner (the caller plays alone)")}

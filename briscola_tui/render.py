@@ -16,9 +16,8 @@ with its verbs in the second person.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol
 
-from engine.cards import SUIT_NAMES, Card
+from engine.cards import Card
 from engine.state import Action, Refusal
 from engine.view import HandSummary, Named, Side
 from protocol.events import (
@@ -50,9 +49,10 @@ from protocol.events import (
 )
 
 from . import engine_words
+from .card_styles import CARD_TEXTS, HEADLESS, LETTERS, CardStyle
 from .language import N_, _, n_
 from .notes import AtTable, Away, Back, HostBack, Note, Resumed, Said, SoFar, Stopping, TableOver, TableStopped
-from .phrases import ARRIVALS, FACT_NAMES, NONE_FACTS, ROLES, SEAT_FACTS, SECRETS, YES_NO
+from .phrases import ARRIVALS, CARD_FACTS, FACT_NAMES, NONE_FACTS, ROLES, SEAT_FACTS, SECRETS, YES_NO
 from .wording import count
 
 __all__ = [
@@ -70,32 +70,6 @@ __all__ = [
     "worth",
 ]
 
-
-class CardStyle(Protocol):
-    def card(self, card: Card | None) -> str: ...
-
-    def suit(self, suit: str) -> str: ...
-
-
-class Letters:
-    """Cards and suits by their letters: `3S`, `trump H`."""
-
-    def card(self, card: Card | None) -> str:
-        return "??" if card is None else str(card)
-
-    def suit(self, suit: str) -> str:
-        return suit
-
-
-class Headless(Letters):
-    """The headless host and clients: letters, the trump suit named after its letter."""
-
-    def suit(self, suit: str) -> str:
-        return f"{suit} ({engine_words.suit_word(SUIT_NAMES[suit][1])})"
-
-
-LETTERS = Letters()
-HEADLESS = Headless()
 
 YOU = "you"
 """The name of the local seat (tables/offline.py names it so): its verbs are in the second
@@ -184,7 +158,9 @@ def refusal(reason: Refusal, style: CardStyle = LETTERS, names: Sequence[str] = 
 def bid_words(action: Action, style: CardStyle = LETTERS) -> str:
     """A bid or a pass in full, as a seat's column and the header show it: "pass", "K",
     "2 target 70", "target 75" (the points auction), "solo"."""
-    return engine_words.bid_bare(action) if action.kind == "bid" else engine_words.action_words(action, style.card)
+    if action.kind == "bid":
+        return engine_words.bid_bare(action, style.names)
+    return engine_words.action_words(action, style.card, deck=style.names)
 
 
 def worth(points: int, unit: str = "point") -> str:
@@ -250,7 +226,8 @@ class _Words:
         """An event as one line: the table's own events, a seat's decision, or what went wrong."""
         match e:
             case Acted(action=action):
-                return f"{self.who(action.seat)}: {engine_words.action_words(action, self.style.card)}"
+                words = engine_words.action_words(action, self.style.card, deck=self.style.names)
+                return f"{self.who(action.seat)}: {words}"
             case TableOpened(game=game, players=players):
                 return _("{game}, {n} players").format(game=game, n=players)
             case Seated():
@@ -438,6 +415,8 @@ class _Words:
             return f"{name} {self.who(value)}"
         if key == "trump" and isinstance(value, str):
             return f"{name} {self.style.suit(value)}"
+        if key in CARD_FACTS and isinstance(value, str) and value.upper() in CARD_TEXTS:
+            return f"{name} {self.style.card(Card.parse(value))}"
         if value is None:
             return _(NONE_FACTS[key]) if key in NONE_FACTS else _("no {fact}").format(fact=name)
         return f"{name} {value}"

@@ -40,6 +40,9 @@ class Game:
     REDEAL_KEEPS_DEALER = False
     """True when a hand everybody passed is dealt again by the same dealer;
     False: the deal passes on as after any hand."""
+    POINT_UNIT = "point"
+    """What the game counts captured card values in (Calabresella: "third"): its states' unit,
+    and a seat's view's between hands too."""
     SHARES_ONLY_CAUSE = False
     """True when only a key share can give an honest seat cause to stop a hand (no rule of
     the game turns on a card only one seat sees), so the end-of-hand audit can name a

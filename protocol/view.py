@@ -15,6 +15,8 @@ def build_view(session: SessionState) -> SeatView:
     series = session.series
     kinds, owing = session.expected()
     fields = hand_fields(session.view, seat) if session.view is not None else {}
+    if session.game is not None:  # the unit between hands too: the summary counts the tricks in it
+        fields.setdefault("unit", session.game.POINT_UNIT)
     return SeatView(
         game=session.game.name if session.game else "",
         players=n,

@@ -222,3 +222,18 @@ async def test_the_calabresella_summary_adds_up_the_soloists_thirds(monkeypatch,
     parts, total = sum_line.removeprefix("you: ").split(" = ")
     assert total == f"{thirds} thirds"
     assert sum(int(part.split()[0]) for part in parts.split(" + ")) == thirds
+
+
+async def test_a_long_status_wraps_under_its_own_indent_not_to_column_0():
+    status = "connection lost (the host closed the connection); trying 127.0.0.1:40123 again for up to 120 s"
+    app = Table()
+    async with app.run_test(size=SIZE) as pilot:
+        seats = app.query_one(SeatsPanel)
+        seats.view, seats.status = view(phase="play", turn=0), status
+        await pilot.pause()
+        lines = str(seats.render()).split("\n")
+        width = seats.size.width
+    at = next(i for i, line in enumerate(lines) if line.startswith(" connection lost"))
+    said = [lines[at]] + [line for line in lines[at + 1 :] if line.startswith("   ")]
+    assert " ".join(line.strip() for line in said) == status  # all of it, on lines of its own
+    assert all(len(line) <= width for line in said) and len(said) > 1, said  # each under the indent

@@ -141,7 +141,8 @@ async def test_setup_options_reach_the_table_and_explain_themselves():
         names = [row.name for row in setup.rows]
         assert names[:4] == ["game", "players", "level", "hands"] and "trump_exchange" in names
         await pilot.press(str(names.index("trump_exchange") + 1))  # a digit picks the row
-        assert "swap it for the face-up card" in str(setup.query_one("#setup-help").render())
+        said = " ".join(line.strip() for line in str(setup.query_one("#setup-help").render()).split("\n"))
+        assert "swap it for the face-up card" in said  # (wrapped under its indent at 80 columns)
         await pilot.press("right", "3", "left", "left")  # trump_exchange -> 2; level normal -> random
         await pilot.press("4", "right")  # stop after 1 hand
         chosen = setup.choice()
@@ -252,6 +253,30 @@ async def test_replay_viewer_from_home_steps_to_the_audit(transcripts):
         assert "As dealt" in text and "target" in text.lower()
         await pilot.press("escape", "escape")
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), "home again", 10)
+
+
+@pytest.mark.slow
+async def test_the_replay_viewer_heads_an_audit_with_its_hand_and_writes_the_called_card_as_a_card(transcripts):
+    import re
+
+    from briscola_tui.tools.replay_steps import steps_of
+    from briscola_tui.tui.screens.replay import ReplayScreen
+    from briscola_tui.tui.widgets.cards import SUIT_GLYPHS
+
+    steps = steps_of(transcripts[0])
+    app = make_app(None)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(ReplayScreen("chiamata.bin", steps))
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay viewer", 30)
+        viewer = app.screen
+        while not viewer.steps[viewer.k].audited:
+            await pilot.press("right")
+        await pilot.pause()
+        head = str(viewer.query_one("#replay-header").render())
+        text = str(viewer.query_one("#replay-step").render())
+    assert "Hand 1" in text and " hand 1 " in head, head  # the hand whose result is shown
+    called = re.findall(r"called ([^\s,;]+)", text)
+    assert called and all(card[-1] in SUIT_GLYPHS.values() for card in called), called  # not "called 4S"
 
 
 async def test_the_stored_transcripts_are_listed_by_game_players_and_whose_copy(transcripts, tmp_path, monkeypatch):

@@ -214,7 +214,9 @@ def _card_at(game: Game, dealer: int, deal: Deal, position: int) -> Card | None:
 
 
 def _words(action: Action, style: CardStyle | None, would: bool = False) -> str:
-    return action_words(action, style.card if style is not None else _card_text, would=would)
+    if style is None:
+        return action_words(action, _card_text, would=would)
+    return action_words(action, style.card, would=would, deck=style.names)
 
 
 def _card_text(card: Card | None) -> str:

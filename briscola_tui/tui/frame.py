@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from engine.actions import Action
 from engine.cards import Card
 from engine.view import SeatView
 
@@ -32,6 +33,7 @@ class Marks:
     status: str = ""  # the table's status line (the connection lost and being made again)
     notice: str = ""  # one line worth seeing now (the partner revealed, the monte shown)
     picker_draws_hand: bool = False  # the picker showing draws the hand itself
+    sent: Action | None = None  # my decision, sent and not yet in a view given: its cards are going out
 
 
 @dataclass(frozen=True)
@@ -45,10 +47,31 @@ class Frame:
     marks: Marks
 
 
-def marks_of(update: TableUpdate, moving_for: float, notice: str, picker_draws_hand: bool) -> Marks:
+class Sending:
+    """My decision sent and the view it answered: its mark (`Marks.sent`) stays until a view
+    that has moved on (its history or hand another) says what came of it."""
+
+    def __init__(self) -> None:
+        self.action: Action | None = None
+        self.view: SeatView | None = None
+
+    def send(self, action: Action, view: SeatView | None) -> None:
+        self.action, self.view = (action, view) if view is not None else (None, None)
+
+    def seen(self, view: SeatView | None) -> None:
+        """A view given (None: asked again, as after a decision refused): the mark goes once it moved on."""
+        before = self.view
+        if view is None or before is None or (view.history, view.hand_number) != (before.history, before.hand_number):
+            self.action, self.view = None, None
+
+
+def marks_of(
+    update: TableUpdate, moving_for: float, notice: str, picker_draws_hand: bool, sent: Action | None = None
+) -> Marks:
     """The marks of `update` now: the seat moving, shown thinking once it has moved for
     `THINKING_DELAY` (`moving_for` seconds) if a computer player plays it (a person's turn
-    shows as their turn); the clock's whole seconds left; the status; the screen's `notice`."""
+    shows as their turn); the clock's whole seconds left; the status; the screen's `notice`
+    and my decision `sent`."""
     moving, deadline = update.moving, update.deadline
     thinking = moving if moving in update.computers and moving_for >= THINKING_DELAY else None
     return Marks(
@@ -58,15 +81,18 @@ def marks_of(update: TableUpdate, moving_for: float, notice: str, picker_draws_h
         status=update.status or "",
         notice=notice,
         picker_draws_hand=picker_draws_hand,
+        sent=sent,
     )
 
 
 def frame_of(view: SeatView, marks: Marks) -> Frame:
-    """What shows for `view` with the screen's `marks`."""
+    """What shows for `view` with the screen's `marks` (my hand without the cards of a decision
+    sent: they are on their way out)."""
     spectator = view.seat is None
+    going = going_out(marks.sent)
     return Frame(
         view=view,
-        hand=() if spectator else shown_hand(view),
+        hand=() if spectator else tuple(c for c in shown_hand(view) if c not in going),
         hand_shown=not spectator and not marks.picker_draws_hand,
         marks=marks,
     )
@@ -75,3 +101,10 @@ def frame_of(view: SeatView, marks: Marks) -> Frame:
 def shown_hand(view: SeatView) -> tuple[Card, ...]:
     """The seat's hand in the order the table shows it (the numbers the keys choose by)."""
     return sort_hand(view.hand, view.game, view.options)
+
+
+def going_out(action: Action | None) -> frozenset[Card]:
+    """The cards `action` takes out of my hand: the card played or returned, the cards discarded."""
+    if action is None or action.kind not in ("play", "return", "discard"):
+        return frozenset()
+    return frozenset(c for c in (action.card, *action.cards) if c is not None)

@@ -39,6 +39,7 @@ class Calabresella(Game):
     PLAYERS = GAMES["calabresella"].players
     OPTIONS: dict[str, tuple] = {}
     INT_OPTIONS = {"series_hands": (9, 1, 100)}
+    POINT_UNIT = GAMES["calabresella"].point_unit
     ACTIONS = {
         "pass": (),
         "bid": ("contract",),

@@ -197,11 +197,15 @@ def step_text(steps: list[Step], k: int, style: Style) -> Text:
     return out
 
 
-def header(v: SeatView, style: Style, k: int, steps: int) -> str:
-    """The viewer's first line: the game, the hand, the step, trump and the called card."""
+def header(step: Step, style: Style, k: int, steps: int) -> str:
+    """The viewer's first line: the game, the hand, the step, trump and the called card. The
+    hand is the one the step shows: at its audit, the hand audited (the table has moved on to
+    the next one by then)."""
+    v = step.view
     parts = [TITLES.get(v.game, v.game or _("table"))]
-    if v.hand_number is not None:
-        parts.append(_("hand {n}").format(n=v.hand_number + 1))
+    hand = v.last_hand.number if step.audited and v.last_hand is not None else v.hand_number
+    if hand is not None:
+        parts.append(_("hand {n}").format(n=hand + 1))
     parts.append(_("step {k} of {steps}").format(k=k + 1, steps=steps))
     if v.trump:
         parts.append(_("trump {suit}").format(suit=style.suit(v.trump)))
@@ -247,10 +251,9 @@ class ReplayScreen(Screen):
     def _show(self) -> None:
         style = self.app.style_
         step = self.steps[self.k]
-        v = step.view
         width = (self.size.width or self.app.size.width or 80) - 1
         self.query_one("#replay-header", Static).update(
-            literal(fit(" " + header(v, style, self.k, len(self.steps)), width, style.ellipsis), "bold")
+            literal(fit(" " + header(step, style, self.k, len(self.steps)), width, style.ellipsis), "bold")
         )
         self.query_one("#replay-file", Static).update(literal(fit(f" {self.name_}", width, style.ellipsis)))
         self.query_one("#replay-step", Static).update(step_text(self.steps, self.k, style))

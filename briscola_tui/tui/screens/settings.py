@@ -4,10 +4,8 @@ what follows with the new style."""
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual import on
 from textual.binding import Binding
-from textual.widgets import Static
 
 from ...files.settings import CHOICES, EXPLAIN, config_dir, value_word
 from ...language import N_, _
@@ -47,7 +45,7 @@ class SettingsScreen(RowsScreen):
         name = list(CHOICES)[cursor]
         where = config_dir() / "settings.json"
         note = settings.problem or _("saved in {where}").format(where=where)
-        self.query_one("#setup-help", Static).update(Text(f" {_(EXPLAIN[name])}\n {note}", "italic"))
+        self.show_help(_(EXPLAIN[name]), note)
 
     def action_move(self, step: int) -> None:
         self.show_rows((self.query_one(Choices).cursor + step) % len(CHOICES))

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from engine.games import GAMES
+from engine.text import visible
 
 from ...files.settings import LEVELS, Settings, value_word
 from ...language import N_, _
@@ -23,6 +24,8 @@ from ...options import PlayOptions
 from ...wording import listing
 from ..shell import Shell
 from ..widgets.choices import DIGITS, Choice, Choices
+from ..widgets.fit import hanging
+from ..widgets.literal import literal
 
 STOP_AFTER = (None, 1, 2, 3, 5, 10)
 OPTION_HELP = {
@@ -135,6 +138,13 @@ class RowsScreen(Screen[None]):
         self.query_one(Choices).columns_max = 1
         self.show_rows(0)
 
+    def show_help(self, *texts: str) -> None:
+        """The lines under the rows: each text wrapped within the screen under its own indent."""
+        help_ = self.query_one("#setup-help", Static)
+        width = help_.content_region.width or self.app.size.width - 4  # (the screen's padding)
+        lines = [literal(line, "italic") for text in texts for line in hanging(visible(text), width)]
+        help_.update(Text("\n").join(lines))
+
     def show_rows(self, cursor: int) -> None:  # pragma: no cover - each screen has its own
         """Show the rows, the one at `cursor` chosen (each screen of rows has its own)."""
         raise NotImplementedError
@@ -178,9 +188,7 @@ class SetupScreen(RowsScreen):
             if len(row.values) <= 8
             else _("{low} to {high}").format(low=show_value(row.values[0]), high=show_value(row.values[-1]))
         )
-        self.query_one("#setup-help", Static).update(
-            Text(f" {row_name(row.name)}: {explain}\n " + _("values: {values}").format(values=values), "italic")
-        )
+        self.show_help(f"{row_name(row.name)}: {explain}", _("values: {values}").format(values=values))
 
     @property
     def cursor(self) -> int:

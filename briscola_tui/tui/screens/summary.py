@@ -25,6 +25,7 @@ from ...games.base import Scored
 from ...language import _
 from ...render import render_hand, shown_name
 from ..widgets.cards import Style, sort_hand
+from ..widgets.fit import hanging
 from ..widgets.literal import literal
 
 if TYPE_CHECKING:
@@ -76,6 +77,10 @@ def scoreboard(view: SeatView, history: Sequence[HandScore]) -> str:
     return note + "\n\n" + "\n".join(rows)
 
 
+SUMMARY_WIDTH = 78
+"""The summary's width at 80 columns (less the scroll bar): its lines of words wrap within it."""
+
+
 def summary_text(
     view: SeatView,
     style: Style,
@@ -83,7 +88,9 @@ def summary_text(
     tricks: Sequence[str] = (),
     history: Sequence[HandScore] = (),
     played: Sequence[TrickTaken] = (),
+    width: int = SUMMARY_WIDTH,
 ) -> Text:
+    """The summary's text, its lines of words wrapped to `width` under their own indent."""
     last = view.last_hand
     names = shown_names(view)
     out = Text()
@@ -94,7 +101,7 @@ def summary_text(
     if not last.ok:  # who was named and why
         out.append(literal(" " + render_hand(last, style, view.names), "bold")).append("\n")
     for line in breakdown(view, style, played) if last.ok else []:
-        out.append(f"  {line}\n")
+        out.append("\n".join(hanging(line, width, "  ", "    ")) + "\n")
     unit = _(presentation(view.game).score_unit)
     out.append(f"\n {'':<8}{unit:>8}{_('change'):>8}{_('series'):>8}\n", "bold")
     for seat in range(view.players):
@@ -192,10 +199,7 @@ class SummaryScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary"):
-            yield Static(
-                summary_text(self.view, self.style_, self.final, self.tricks, self.history, self.played),
-                id="summary-text",
-            )
+            yield Static(self._text(), id="summary-text")
             shown_later = Static(id="summary-review")
             shown_later.display = False  # until `r` asks for the review
             yield shown_later
@@ -208,6 +212,13 @@ class SummaryScreen(Screen):
             + _("arrows: scroll   ctrl+q quit"),
             id="summary-keys",
         )
+
+    def _text(self) -> Text:
+        width = max(SUMMARY_WIDTH, self.app.size.width - 2)  # (the scroll bar's 2 columns)
+        return summary_text(self.view, self.style_, self.final, self.tricks, self.history, self.played, width)
+
+    def on_resize(self) -> None:
+        self.query_one("#summary-text", Static).update(self._text())
 
     def action_review(self) -> None:
         """`r`: the coach looks at each of my decisions of the hand (in a worker thread, with

@@ -39,7 +39,7 @@ from ...language import _
 from ...notes import Note
 from ...render import render
 from ...tables.controller import Mailbox, TableController, TableUpdate, merged
-from ..frame import Marks, frame_of, marks_of, shown_hand
+from ..frame import Marks, Sending, frame_of, marks_of, shown_hand
 from ..notice import Notice
 from ..shell import Shell
 from ..widgets.cards import Style
@@ -53,7 +53,7 @@ from ..widgets.tablelog import TableLog
 from .table_coach import advice_for, advice_text, coach_refusal
 from .table_dialogs import last_trick_dialog, score_dialog
 from .table_layout import layout_for
-from .table_words import hand_tricks, news, waiting_words
+from .table_words import hand_tricks, toasts, waiting_words
 
 if TYPE_CHECKING:
     from engine.bots.coach import Advice
@@ -113,6 +113,7 @@ class TableScreen(Screen[None]):
         self.problems: list = []  # events naming a cheat or a time-out this hand
         self.decisions: list[tuple] = []  # this hand's (my view, my action), for the coach's review
         self.advising: SeatView | None = None  # the view the coach thinks about (None: it does not)
+        self.sending = Sending()  # my decision sent, until a view that has moved on ("playing 7♠...")
 
     @property
     def view(self) -> SeatView | None:
@@ -186,8 +187,8 @@ class TableScreen(Screen[None]):
 
     def _toast(self, update: TableUpdate) -> None:
         """News while the table is not the screen showing: a toast says it (whatever is on top)."""
-        if self.app.screen is not self:
-            for text, severity in news(update, self.held or self.shown, self.words):
+        if self.app.screen is not self:  # (against the last update taken, drawn or held)
+            for text, severity in toasts(update, self.held or self.shown, self.words):
                 self.app.notify(text, markup=False, severity=severity)
 
     def _hand_ended(self, update: TableUpdate) -> None:
@@ -268,6 +269,7 @@ class TableScreen(Screen[None]):
             self.thinking_since = time.monotonic()
         self.shown = update
         view = update.view
+        self.sending.seen(view)
         if view.hand_number is not None:
             self.hand_view = view
         log = self.query_one(TableLog)
@@ -293,7 +295,8 @@ class TableScreen(Screen[None]):
         if self.shown is None:
             return Marks(notice=self.notice.text)
         drawn = self.picker is not None and self.picker.SHOWS_HAND
-        return marks_of(self.shown, time.monotonic() - self.thinking_since, self.notice.text, drawn)
+        moving_for = time.monotonic() - self.thinking_since
+        return marks_of(self.shown, moving_for, self.notice.text, drawn, self.sending.action)
 
     def paint(self) -> None:
         """Every widget from the update given, the screen's marks and the terminal's size: the
@@ -315,7 +318,7 @@ class TableScreen(Screen[None]):
         notice = self.query_one("#notice", Static)
         notice.display = bool(frame.marks.notice)
         notice.update(literal(" " + frame.marks.notice, "bold"))
-        waiting = waiting_words(frame.view, frame.marks, self.style_.ellipsis)
+        waiting = waiting_words(frame.view, frame.marks, self.style_.ellipsis, self.style_)
         self.decision.paint(frame, waiting, self.shown.coach_allowed, layout.face, layout.centre)
 
     def _tick(self) -> None:
@@ -334,6 +337,7 @@ class TableScreen(Screen[None]):
             return
         if time.monotonic() - self.waiting_since > BELL_WAIT and self.app.settings.bell:
             self.app.bell()
+        self.sending.seen(None)  # asked again (a decision refused): my hand as it is
         self._show_picker(self.decision.ask(view, self.hand))
 
     def _show_picker(self, picker: Picker | None) -> None:
@@ -347,6 +351,7 @@ class TableScreen(Screen[None]):
         """My decision, to the controller; the table goes on without me until it asks again."""
         if self.view is not None and self.view.legal:
             self.decisions.append((self.view, action))
+        self.sending.send(action, self.view)
         self.waiting_since = time.monotonic()
         self._show_picker(None)
         self.controller.act(action)

@@ -1,7 +1,8 @@
 """What the table screen writes from the view it is given: the line that says what the
-table waits for, the last trick in full, the hand's tricks for its summary, and the news
-said in a toast over whatever is on top. Plain functions of the view or the update (and the
-screen's marks): the screen shows what they return."""
+table waits for, the last trick in full, the hand's tricks for its summary, the news said
+in a toast over whatever is on top, and my decision on its way. Plain functions of the view
+or the update (and the screen's marks: my decision sent, a seat away...): the screen shows
+what they return."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Callable
 
 from textual.notifications import SeverityLevel
 
+from engine.actions import Action
 from engine.view import SeatView
 from protocol.events import Event, TimedOut, TrickTaken
 
@@ -21,9 +23,12 @@ from ..widgets.cards import Style
 from ..widgets.seats import is_you, seat_name
 
 
-def waiting_words(view: SeatView, marks: Marks, ellipsis: str) -> str:
-    """What the table waits for, while it asks nothing of me: a seat away, a seat thinking (once
-    it has thought long enough to say so), the deal, or another seat's turn."""
+def waiting_words(view: SeatView, marks: Marks, ellipsis: str, style: Style | None = None) -> str:
+    """What the table waits for, while it asks nothing of me: my decision just sent (its cards
+    as `style` writes them), a seat away, a seat thinking (once it has thought long enough to
+    say so), the deal, or another seat's turn."""
+    if marks.sent is not None:
+        return sent_words(marks.sent, style or Style(ascii=True)) + ellipsis
     if view.turn is not None and view.turn in marks.away:
         away = _("{name} is away (no connection): the table waits for them to come back")
         return away.format(name=seat_name(view, view.turn)) + ellipsis
@@ -38,6 +43,28 @@ def waiting_words(view: SeatView, marks: Marks, ellipsis: str) -> str:
     if view.turn is not None and view.turn != view.seat:
         return _("waiting for {name}").format(name=seat_name(view, view.turn)) + ellipsis
     return ""
+
+
+NEWS = (HostBack, Away, Back, TimedOut)
+"""Events said in a toast too when the table is not the screen showing (a summary, a dialog)."""
+
+
+def toasts(
+    update: TableUpdate, before: TableUpdate | None, words: Callable[[Event | Note], str]
+) -> list[tuple[str, SeverityLevel]]:
+    """What a toast says of `update` (after `before`) over another screen: its news, as `words`
+    writes them, and the connection lost (said once, as it goes from no status to one)."""
+    said: list[tuple[str, SeverityLevel]] = [(words(e), "information") for e in update.events if isinstance(e, NEWS)]
+    if update.status and (before is None or not before.status):
+        said.append((update.status, "warning"))
+    return said
+
+
+def sent_words(action: Action, style: Style) -> str:
+    """My decision on its way to the table: "playing 7♠", else "sent: bid K"."""
+    if action.kind == "play":
+        return _("playing {card}").format(card=style.card(action.card))
+    return _("sent: {action}").format(action=style.action(action))
 
 
 def last_trick_text(view: SeatView | None, style: Style) -> str:
@@ -69,21 +96,3 @@ def hand_tricks(view: SeatView, seen: SeatView | None) -> tuple[TrickTaken, ...]
     else:
         return ()
     return tuple(TrickTaken(t.winner, tuple(t.cards), t.points, unit) for t in tricks)
-
-
-NEWS = (HostBack, Away, Back, TimedOut)
-"""Events said in a toast too when the table is not the screen showing (a summary, a dialog)."""
-
-
-def news(
-    update: TableUpdate, before: TableUpdate | None, words: Callable[[Event | Note], str]
-) -> list[tuple[str, SeverityLevel]]:
-    """(text, severity) of each toast `update` calls for over another screen: the host back, a
-    seat away or back, a time-out; the connection lost (not said again while it stays lost
-    since `before`, the update taken last)."""
-    said: list[tuple[str, SeverityLevel]] = [
-        (words(event), "information") for event in update.events if isinstance(event, NEWS)
-    ]
-    if update.status and (before is None or not before.status):
-        said.append((update.status, "warning"))
-    return said

@@ -187,4 +187,4 @@ class Style:
         return " ".join(self.card(c) for c in cards)
 
     def action(self, action: Action, names: tuple[str, ...] = ()) -> str:
-        return action_words(action, self.card)
+        return action_words(action, self.card, deck=self.names)

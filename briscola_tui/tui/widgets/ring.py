@@ -1,7 +1,7 @@
 """The seats around the trick, for a terminal with room (`screens.table_layout`): my seat at
 the bottom, the others around the table in the order of play (counter-clockwise: the next
 seat on my right), each with its name and what it is doing, its cards, roles and points, and
-its card on the table (or its last bid, in the auction) towards the middle. A pure function of
+its card on the table (or its bids, the last lowest, in the auction) towards the middle. A pure function of
 the spots it is given and the room (`ring_lines`); None when even SMALL cards do not fit (the
 seats panel then writes its one line a seat). No textual here."""
 
@@ -42,6 +42,7 @@ class Spot:
     card: Card | None = None  # its card on the table
     look: str = ""  # the card's look ("dim": of the trick just taken, not the winner's)
     bid: str = ""  # its last bid (the auction), where its card would be
+    bids: tuple[str, ...] = ()  # its bids before the last, shown above it (dim) as the room allows
 
 
 class Canvas:
@@ -146,13 +147,17 @@ def ring_lines(spots: list[Spot], width: int, height: int, most: Face, style: St
 
 
 def draw_card(canvas: Canvas, spot: Spot, x: int, y: int, face: Face, style: Style) -> None:
-    """The seat's card on the table in its place, or its last bid in words there."""
+    """The seat's card on the table in its place, or its bids in words there: the last in the
+    card's middle row, those before it above (dim), as many as the card's rows hold."""
     if spot.card is not None:
         for row, line in enumerate(face_lines(spot.card, face, style, spot.look)):
             canvas.put(x, y + row, line)
     elif spot.bid:
-        bid = cut(Text(spot.bid, "italic"), face.width + 6)
-        canvas.put(x + face.width // 2 - bid.cell_len // 2, y + face.height // 2, bid)
+        middle = face.height // 2
+        said = [*spot.bids[max(0, len(spot.bids) - middle) :], spot.bid]
+        for row, words in enumerate(said):
+            bid = cut(Text(words, "italic" if row == len(said) - 1 else "dim italic"), face.width + 6)
+            canvas.put(x + face.width // 2 - bid.cell_len // 2, y + middle + 1 - len(said) + row, bid)
 
 
 def cut(line: Text, width: int) -> Text:

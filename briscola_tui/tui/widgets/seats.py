@@ -29,7 +29,7 @@ from ...language import N_, _, n_
 from ...render import bid_words, shown_name, side_words, worth
 from .cards import Style
 from .faces import Face
-from .fit import fit
+from .fit import fit, hanging
 from .literal import literal
 from .ring import Spot, ring_lines
 
@@ -158,16 +158,17 @@ class SeatsPanel(Widget):
             more = f" {self.style_.dot} ".join(part for part in (self._roles(v, seat), points) if part)
             look = "dim" if done and seat != v.tricks[-1].winner else ""
             label = (name + statuses[seat], Text(f"{size} " + n_("card", "cards", size)), Text(more, "dim"))
-            spots.append(Spot(label, trick.get(seat), look, last_bid.get(seat, "")))
+            bids = [bid_words(a, self.style_) for a in v.auction if a.seat == seat] if last_bid else []
+            spots.append(Spot(label, trick.get(seat), look, last_bid.get(seat, ""), tuple(bids[:-1])))
         return ring_lines(spots, self.size.width, self.size.height - footer, self.ring, self.style_)
 
     def _footer(self, v: SeatView) -> Text:
         """Under the seats: the table's status, the last trick, the sides' points."""
         lines = Text()
-        if self.status:
-            lines.append(literal(f" {self.status}", "bold"))
-            lines.append("\n")
         width = (self.size.width or SEATS_WIDTH) - 1
+        for line in hanging(self.status, width) if self.status else ():  # under its own indent
+            lines.append(literal(line, "bold"))
+            lines.append("\n")
         if v.tricks and v.phase == "play":
             lines.append(literal(" " + fit([self._last_trick(v, v.tricks[-1])], width), "dim"))
             lines.append("\n")
