@@ -52,7 +52,11 @@ def check_shown(screen: TableScreen) -> None:
     elif picker is not None and picker.SHOWS_HAND:
         assert sorted(picker.hand) == sorted(view.hand), (picker.hand, view.hand)
     else:
-        assert hand.display and sorted(hand.cards) == sorted(view.hand), (hand.cards, view.hand)
+        # My decision sent and not yet in a view: its cards are on their way out of the hand.
+        sent = screen.sending.action
+        going = () if sent is None or sent.kind not in ("play", "return", "discard") else (sent.card, *sent.cards)
+        held = [card for card in view.hand if card not in going]
+        assert hand.display and sorted(hand.cards) == sorted(held), (hand.cards, view.hand, sent)
     lines = screen.query_one(SeatsPanel)._lines().plain.split("\n")
     style = screen.style_
     on_table = {(view.trick_leader + i) % view.players: card for i, card in enumerate(view.trick)}
