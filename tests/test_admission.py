@@ -37,6 +37,7 @@ import time
 
 import pytest
 from helpers.admitting import Clock, lone_admission, player
+from helpers.links import MemoryLink
 from helpers.network import CODE, WAIT, Human, Raw, Table, rss_mib, sit, spectate, wait_until
 
 from briscola_tui.net.connection import Busy, Conn, Limits
@@ -414,37 +415,10 @@ def test_nothing_of_a_closed_connection_stays_and_stalled_readers_hold_one_away_
     assert rss_mib(host.proc.pid) - before < 20  # generous: it is flat (bench/host_memory.py measures it)
 
 
-class _Writer:
-    """A stand-in for a connection's StreamWriter: it keeps what is written."""
-
-    def __init__(self):
-        self.written: list[bytes] = []
-        self.closed = False
-        self.transport = self
-
-    def write(self, data: bytes) -> None:
-        self.written.append(data)
-
-    def close(self) -> None:
-        self.closed = True
-
-    def abort(self) -> None:
-        self.closed = True
-
-    def is_closing(self) -> bool:
-        return self.closed
-
-    def get_write_buffer_size(self) -> int:
-        return 1  # what it was sent is still on its way
-
-    def get_extra_info(self, name, default=None):
-        return default
-
-
 def test_a_queue_holds_the_latest_away_only_and_a_reader_over_its_bound_is_closed():
     said: list[str] = []
     relay = Relay(Limits(queue_bytes=2_000), [], {}, said.append)
-    conn = Conn(1, _Writer())
+    conn = Conn(1, MemoryLink())
     conn.welcomed = True
     for seats in [(0,), (), (0,), (0, 1)] * 50:
         relay.send(conn, hs.away(seats), status="away")
@@ -452,7 +426,7 @@ def test_a_queue_holds_the_latest_away_only_and_a_reader_over_its_bound_is_close
     assert hs.parse(conn.queue[0][1][4:]) == ("away", [(0, 1)])
     while not conn.closed:
         relay.send(conn, hs.bye("x" * 100))  # frames that are not a status pile up: bounded
-    assert conn.queued > 2_000 and conn.writer.closed
+    assert conn.queued > 2_000 and conn.link.closed
     assert said == [f"closing {conn}: too slow to read the table"]
     queued = conn.queued
     relay.send(conn, hs.away(()), status="away")

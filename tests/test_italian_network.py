@@ -103,7 +103,7 @@ def test_the_lobby_and_the_host_console_in_italian(italian):
     joining = SimpleNamespace(phase="join", expected=lambda: (None, {1, 2}))
     assert waiting(joining) == "in attesa di giocatori per i posti 1, 2"
     assert waiting(SimpleNamespace(phase="play", expected=lambda: (None, set()))) == "mano in corso"
-    conn = Conn(3, writer=None)
+    conn = Conn(3, link=None)
     conn.seat = 0
     assert str(conn) == "connessione 3 (posto 0)"
     guesses = Guesses(GuessLimits())
@@ -122,7 +122,7 @@ def test_what_goes_on_the_wire_is_a_code(italian):
 
 def test_english_is_unchanged():
     assert said_to()(WRONG_CODE) == "the host refused: this table needs a join code (--code)"
-    conn = Conn(3, writer=None)
+    conn = Conn(3, link=None)
     conn.role = "spectator"
     assert str(conn) == "connection 3 (spectator)"
     seating = SimpleNamespace(phase="seating", expected=lambda: (None, {1, 2}))

@@ -37,7 +37,7 @@ from helpers.network import CODE, WAIT, Human, Proxy, Raw, Table, frames_of, wai
 from briscola_tui.files.storage import read_transcript
 from briscola_tui.net.admission import Guesses, GuessLimits
 from briscola_tui.net.client import Client, Distrusted, Options
-from briscola_tui.net.connection import peer_address
+from briscola_tui.net.link import peer_address
 from briscola_tui.net.listener import Listener
 from protocol import handshake as hs
 from protocol.channel import Exchange, Tampered, WrongCode

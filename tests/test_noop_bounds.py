@@ -11,6 +11,7 @@ import asyncio
 
 import pytest
 from helpers.cheaters import random_choosers
+from helpers.links import MemoryLink
 
 from briscola_tui.net.connection import Conn, Limits
 from briscola_tui.net.relay import Relay
@@ -121,30 +122,6 @@ def test_a_burst_of_false_complaints_orders_at_most_a_few():
 # --- a relay writer that fails ---------------------------------------------------------------
 
 
-class FakeTransport:
-    def is_closing(self) -> bool:
-        return True
-
-    def get_write_buffer_size(self) -> int:
-        return 0
-
-
-class FakeWriter:
-    def __init__(self) -> None:
-        self.written: list[bytes] = []
-        self.transport = FakeTransport()
-        self.closed = False
-
-    def write(self, data: bytes) -> None:
-        self.written.append(data)
-
-    async def drain(self) -> None:
-        return None
-
-    def close(self) -> None:
-        self.closed = True
-
-
 class BrokenChannel:
     """A channel that cannot seal what it is given (as a frame over MAX_PLAIN once could not)."""
 
@@ -154,8 +131,8 @@ class BrokenChannel:
 
 def test_a_relay_writer_that_fails_says_what_failed_and_closes_its_connection():
     said: list[str] = []
-    writer = FakeWriter()
-    conn = Conn(1, writer)
+    link = MemoryLink()
+    conn = Conn(1, link)
     conn.channel, conn.welcomed = BrokenChannel(), True
     relay = Relay(Limits(), [], {1: conn}, said.append)
 
@@ -165,5 +142,5 @@ def test_a_relay_writer_that_fails_says_what_failed_and_closes_its_connection():
         await asyncio.wait_for(task, 5)
 
     asyncio.run(run())
-    assert conn.closed and writer.closed
+    assert conn.closed and link.closed
     assert any("could not relay to connection 1" in line and "cannot seal" in line for line in said), said

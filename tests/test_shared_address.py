@@ -285,7 +285,7 @@ def test_a_seated_keys_tries_are_its_own_and_unfinished_exchanges_cost_tries():
 
 
 def _conn(number: int, address: str) -> Conn:
-    conn = Conn(number, None, address=address)  # no writer: the pool does not write
+    conn = Conn(number, None, address=address)  # no link: the pool does not write
     conn.heard = True  # it sent a byte
     conn.peeked = False  # and no hello signed by a seated key
     return conn

@@ -15,11 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
 import secrets
-import socket
-import struct
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -40,10 +36,6 @@ from .guesses import Guesses, GuessLimits, TooManyGuesses
 from .ordering import Bot, is_bot_name
 from .relay import Relay, coded
 
-if sys.platform != "win32":  # (not on Windows: the pool only counts what asyncio has read there)
-    import fcntl
-    import termios
-
 
 def _busiest(conns: list[Conn], newcomer: str) -> list[Conn]:
     """The connections of the address holding the most (the newcomer's own first among equals)."""
@@ -54,41 +46,19 @@ def _busiest(conns: list[Conn], newcomer: str) -> list[Conn]:
 
 
 def _pending(conn: Conn) -> bytes:
-    """The first bytes come from a connection that its handler has not read yet: those asyncio
-    holds, else a peek at the socket's (b"" where that cannot be asked)."""
-    reader = conn.reader
-    buffered = bytes(getattr(reader, "_buffer", b"")) if reader is not None else b""
-    sock = conn.writer.get_extra_info("socket") if conn.writer is not None else None
-    if buffered or sock is None or not _waiting_bytes(sock):
-        return buffered[:PEEK]
-    try:
-        with socket.socket(fileno=os.dup(sock.fileno())) as peek:
-            return peek.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
-    except OSError:
-        return b""
+    """The first bytes come from a connection that its handler has not read yet (b"" where
+    that cannot be asked)."""
+    return conn.link.peek(PEEK)
 
 
 PEEK = 256  # bytes enough for a signed hello's frame
-
-
-def _waiting_bytes(sock: socket.socket) -> int:
-    """Bytes received on a socket that nobody has read yet (0 where that cannot be asked)."""
-    if sys.platform == "win32":
-        return 0
-    try:
-        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, bytes(4)))[0]
-    except (OSError, ValueError):
-        return 0
 
 
 def _quiet(conn: Conn) -> bool:
     """Nothing has come from this connection yet (not even bytes still unread)."""
     if conn.heard:
         return False
-    reader = conn.reader
-    buffered = len(getattr(reader, "_buffer", b"")) if reader is not None else 0  # read by asyncio, not yet by us
-    sock = conn.writer.get_extra_info("socket")
-    if (conn.frames is not None and conn.frames.fed) or buffered or (sock is not None and _waiting_bytes(sock)):
+    if (conn.frames is not None and conn.frames.fed) or conn.link.unread():
         conn.heard = True
     return not conn.heard
 
@@ -246,8 +216,8 @@ class Admission:
 
     # --- the handshake ---------------------------------------------------------------------
 
-    async def handshake(self, conn: Conn, reader: asyncio.StreamReader, frames: FrameReader) -> None:
-        kind, fields = hs.parse(await read_frame(reader, frames))
+    async def handshake(self, conn: Conn, frames: FrameReader) -> None:
+        kind, fields = hs.parse(await read_frame(conn.link, frames))
         if kind != "hello":
             raise RemoteProtocolError(Reason.of("no-hello"))
         source = conn.address
@@ -257,8 +227,8 @@ class Admission:
         table_id = self.host.table_id
         exchange = await asyncio.to_thread(self._exchange, fields[1], table_id)
         conn.half = who  # a key exchange begun: counted if it is never finished
-        conn.writer.write(frame(hs.exchange(table_id, exchange.message)))  # in the clear, as the confirmations
-        kind, fields = hs.parse(await read_frame(reader, frames))
+        conn.link.write(frame(hs.exchange(table_id, exchange.message)))  # in the clear, as the confirmations
+        kind, fields = hs.parse(await read_frame(conn.link, frames))
         if kind != "confirm":
             raise RemoteProtocolError(Reason.of("no-confirm"))
         conn.half = None  # finished: the code is checked (a try)
@@ -272,9 +242,9 @@ class Admission:
             self._report_later()
             raise WrongCode(Reason.of("wrong-code-open" if self.code is None else "wrong-code")) from None
         self.guesses.give_back(who)
-        conn.writer.write(frame(hs.confirm(exchange.confirmation())))
+        conn.link.write(frame(hs.confirm(exchange.confirmation())))
         conn.channel = exchange.channel()  # every frame from now on, either way, is sealed
-        kind, fields = hs.parse(await read_frame(reader, frames, conn))
+        kind, fields = hs.parse(await read_frame(conn.link, frames, conn))
         if kind != "request":
             raise RemoteProtocolError(Reason.of("no-request"))
         hello = hs.parse_hello(fields)
@@ -284,7 +254,7 @@ class Admission:
         if hello.role == "player":
             nonce = secrets.token_bytes(hs.NONCE_LEN)
             self.relay.send(conn, hs.challenge(nonce))
-            kind, fields = hs.parse(await read_frame(reader, frames, conn))
+            kind, fields = hs.parse(await read_frame(conn.link, frames, conn))
             if kind != "proof":
                 raise RemoteProtocolError(Reason.of("no-proof"))
             hs.check_proof(hello.key, nonce, table_id, exchange.transcript, fields[0])

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from engine.text import visible
 from protocol import handshake as hs
 from protocol.channel import Exchange, WrongCode
-from protocol.codec import MAX_FRAME, FrameReader, frame
+from protocol.codec import FrameReader, frame
 from protocol.errors import ProtocolError
 
 from ..language import _
+from .connection import read_frame
+from .link import connect_tcp
 from .mdns import Seen
 
 PROBE_SECONDS = 3.0
@@ -51,11 +53,11 @@ async def probe(host: str, port: int, code: str, table: bytes, seconds: float = 
 
 
 async def _exchange(host: str, port: int, code: str, table: bytes) -> str:
-    reader, writer = await asyncio.open_connection(host, port, limit=MAX_FRAME + 4)
+    link = await connect_tcp(host, port)
     try:
         exchange, frames = Exchange("client", code), FrameReader()
-        writer.write(frame(hs.hello(exchange.message)))
-        kind, fields = await _next(reader, frames)
+        link.write(frame(hs.hello(exchange.message)))
+        kind, fields = hs.parse(await read_frame(link, frames))
         if kind == "refuse":
             return REFUSED
         if kind != "exchange":
@@ -64,8 +66,8 @@ async def _exchange(host: str, port: int, code: str, table: bytes) -> str:
         if table_id != table:
             return IMPOSTOR  # (another table answers there: a relay, or a record copied)
         exchange.finish(theirs, table_id, hs.VERSION)
-        writer.write(frame(hs.confirm(exchange.confirmation())))
-        kind, fields = await _next(reader, frames)
+        link.write(frame(hs.confirm(exchange.confirmation())))
+        kind, fields = hs.parse(await read_frame(link, frames))
         if kind == "refuse":
             return REFUSED
         if kind != "confirm":
@@ -76,17 +78,7 @@ async def _exchange(host: str, port: int, code: str, table: bytes) -> str:
             return IMPOSTOR
         return OPENS
     finally:
-        writer.close()
-
-
-async def _next(reader: asyncio.StreamReader, frames: FrameReader) -> tuple[str, list]:
-    """The next frame from the host (a frame of at most MAX_FRAME bytes)."""
-    while (data := frames.next_frame()) is None:
-        chunk = await reader.read(65536)
-        if not chunk:
-            raise ConnectionError("closed")
-        frames.feed(chunk)
-    return hs.parse(data)
+        link.close()
 
 
 async def answers(tables: list[Seen], code: str, seconds: float = ANSWER_SECONDS) -> list[Answer]:

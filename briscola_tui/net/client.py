@@ -26,7 +26,7 @@ from engine.labels import LabelError, labels, parse
 from engine.state import Action
 from protocol import handshake as hs
 from protocol.channel import Channel, Exchange, WrongCode
-from protocol.codec import MAX_FRAME, FrameReader, frame
+from protocol.codec import FrameReader, frame
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import Event
 from protocol.identity import Identity
@@ -42,6 +42,7 @@ from ..language import _
 from ..render import seat_names
 from . import reaching
 from .asking import Asking
+from .link import Link, connect_tcp
 from .listener import Keyboard, Listener, Person
 from .places import Places
 from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, why
@@ -74,7 +75,7 @@ class Client:
         self.table_id: bytes | None = None
         self.log: TranscriptFile | None = None
         self.rng = random.Random()
-        self.writer: asyncio.StreamWriter | None = None
+        self.link: Link | None = None  # to the host, while connected
         self.channel: Channel | None = None  # this connection's, once the key exchange is done
         self.ended: str | None = None
         self.away: tuple[int, ...] = ()  # the seats the host says have no connection
@@ -146,29 +147,29 @@ class Client:
 
     async def _connection(self) -> None:
         address, port = self.places.now()
-        reader, writer = await asyncio.open_connection(address, port, limit=MAX_FRAME + 4)
-        self.writer, self.channel = writer, None
+        link = await connect_tcp(address, port)
+        self.link, self.channel = link, None
         frames = FrameReader()
         try:
-            backlog = await self._handshake(reader, frames)
+            backlog = await self._handshake(link, frames)
             back, self._lost = self._lost, False
             self.listener.connected()
             if back:
                 self.listener.note(notes.HostBack())
             await self._catch_up(backlog)
             self.listener.changed()
-            await self._play(reader, frames)
+            await self._play(link, frames)
             if self.ended is not None:  # the host waits for this before it stops serving the table
                 self._send(hs.bye(Reason.of("done")))
-                await asyncio.wait_for(writer.drain(), 5)
+                await asyncio.wait_for(link.drain(), 5)
         except asyncio.CancelledError:
             if self.options.role == "spectator":  # it leaves on purpose: the host need not wait for it
                 self._send(hs.bye(Reason.of("spectator-left")))
             raise
         finally:
-            writer.close()
+            link.close()
 
-    async def _read(self, reader: asyncio.StreamReader, frames: FrameReader) -> tuple[str, list]:
+    async def _read(self, link: Link, frames: FrameReader) -> tuple[str, list]:
         while True:
             data = frames.next_frame()
             if data is not None:
@@ -189,14 +190,14 @@ class Client:
                     self._away(fields[0])
                     continue
                 return kind, fields
-            chunk = await reader.read(65536)
+            chunk = await link.read()
             if not chunk:
                 raise ConnectionError(_("the connection ended without a word from the host"))
             frames.feed(chunk)
 
-    async def _entry(self, reader: asyncio.StreamReader, frames: FrameReader) -> bytes:
+    async def _entry(self, link: Link, frames: FrameReader) -> bytes:
         """The host's next frame, which must be an entry."""
-        kind, fields = await self._read(reader, frames)
+        kind, fields = await self._read(link, frames)
         if kind != "entry":
             raise RemoteProtocolError(f"expected an entry, not {kind}")
         return fields[0]
@@ -204,8 +205,8 @@ class Client:
     def _send(self, data: bytes) -> None:
         """A frame to the host: sealed once the key exchange is done (sealed and written in one
         step, so the frame counter follows the order on the wire)."""
-        assert self.writer is not None  # (connected)
-        self.writer.write(frame(self.channel.seal(data) if self.channel is not None else data))
+        assert self.link is not None  # (connected)
+        self.link.write(frame(self.channel.seal(data) if self.channel is not None else data))
 
     def _away(self, seats: tuple[int, ...]) -> None:
         """The host says which seats have no connection now: say who went and who came back."""
@@ -216,17 +217,17 @@ class Client:
 
     # --- the handshake ---------------------------------------------------------------------
 
-    async def _handshake(self, reader: asyncio.StreamReader, frames: FrameReader) -> list[bytes]:
+    async def _handshake(self, link: Link, frames: FrameReader) -> list[bytes]:
         opts = self.options
-        table_id, binding = await self._exchange(reader, frames)
+        table_id, binding = await self._exchange(link, frames)
         key = self.identity.public_bytes if self.identity is not None else b""
         have, head = holding(self.session)
         asked = opts.seat if self.seat is None else self.seat  # coming back: the seat it had, no other
         self._send(hs.request(opts.role, key, opts.name, asked, have, head))  # sealed: nobody on the way sees it
-        kind, fields = await self._read(reader, frames)
+        kind, fields = await self._read(link, frames)
         if kind == "challenge" and self.identity is not None:
             self._send(hs.proof(self.identity, fields[0], table_id, binding))
-            kind, fields = await self._read(reader, frames)
+            kind, fields = await self._read(link, frames)
         if kind != "welcome":
             raise RemoteProtocolError(f"expected welcome, not {kind}")
         welcomed, seat, count = fields
@@ -237,16 +238,16 @@ class Client:
         self.table_id, self.seat = table_id, (None if seat < 0 else seat)
         backlog = []
         for _entry in range(count):
-            backlog.append(await self._entry(reader, frames))
+            backlog.append(await self._entry(link, frames))
         return backlog
 
-    async def _exchange(self, reader: asyncio.StreamReader, frames: FrameReader) -> tuple[bytes, bytes]:
+    async def _exchange(self, link: Link, frames: FrameReader) -> tuple[bytes, bytes]:
         """SPAKE2 over the join code and its key confirmation, in the clear; then this
         connection's channel. The table's id and the exchange's transcript hash."""
         exchange = Exchange("client", self.options.code)
         named = self.identity if self.options.role == "player" else None  # a seat's key spends its own tries
         self._send(hs.hello(exchange.message, named, self._host_keys() if named else []))
-        kind, fields = await self._read(reader, frames)  # a refusal is Unconfirmed; one for load (busy) is Busy
+        kind, fields = await self._read(link, frames)  # a refusal is Unconfirmed; one for load (busy) is Busy
         if kind != "exchange":
             raise RemoteProtocolError(f"expected the key exchange, not {kind}")
         table_id, theirs = fields
@@ -258,7 +259,7 @@ class Client:
             raise Distrusted(reaching.impostor(self._where(), table_id, self.options.table))
         exchange.finish(theirs, table_id, hs.VERSION)
         self._send(hs.confirm(exchange.confirmation()))
-        kind, fields = await self._read(reader, frames)  # a wrong code: Unconfirmed("wrong join code")
+        kind, fields = await self._read(link, frames)  # a wrong code: Unconfirmed("wrong join code")
         if kind != "confirm":
             raise RemoteProtocolError(f"expected the host's key confirmation, not {kind}")
         try:
@@ -321,7 +322,7 @@ class Client:
 
     # --- the table -------------------------------------------------------------------------
 
-    async def _play(self, reader: asyncio.StreamReader, frames: FrameReader) -> None:
+    async def _play(self, link: Link, frames: FrameReader) -> None:
         """Take entries as they come; on this seat's turn, decide. A person's seat keeps
         reading the table while it waits for a line (a time-out, or the host closing, is
         seen at once), and asks again only when what it may do has changed."""
@@ -335,13 +336,13 @@ class Client:
                 state = session.seat_view().state
                 assert state is not None  # (its turn: a hand in progress)
                 self.asking.ask(labels(state))
-                answer, data = await self.asking.answer_or_entry(lambda: self._entry(reader, frames))
+                answer, data = await self.asking.answer_or_entry(lambda: self._entry(link, frames))
                 if data is None:
                     self._answer(answer)
                     continue
             else:
                 self.asking.passed()
-                data = await self._entry(reader, frames)
+                data = await self._entry(link, frames)
             await self._take(data)
 
     def answer_given(self) -> bool:

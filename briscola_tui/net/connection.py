@@ -1,25 +1,23 @@
 """One network connection as the host holds it, and the bounds every connection is held to.
 
 `Limits` (every bound of the host's connections, given by `--limit NAME=VALUE`), `Conn`
-(a connection and what it has proved), `Frames` and `read_frame` (its frames in),
-`peer_address` (where it comes from, as the limits count it) and `Busy` (a refusal for
-load). The modules of the host (`admission`, `relay`, `ordering`, `clock`, `server`) all
+(a connection, over its `link`, and what it has proved), `Frames` and `read_frame` (its
+frames in, from a link whatever carries it) and `Busy` (a refusal for load). The modules of the host (`admission`, `relay`, `ordering`, `clock`, `server`) all
 speak of connections in these terms.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
 
 from protocol.channel import Channel
 from protocol.codec import FrameReader
 from protocol.reasons import Reason
 
 from ..language import N_, _
+from .link import Link
 
 ROLES = {"player": N_("connection {n} (player)"), "spectator": N_("connection {n} (spectator)")}
 """A connection of each role, on the host's console."""
@@ -58,21 +56,6 @@ class Busy(Exception):
         self.reason, self.seconds = reason, seconds
 
 
-def peer_address(peer: Any) -> str:  # (what a socket says of its peer: a tuple, or anything)
-    """The address a connection comes from, as the handshake pool's shares and the wrong
-    codes' limit count it: an IPv4 address (an IPv4-mapped IPv6 one too), an IPv6 address
-    by its /64 (one host's, as a network hands them out)."""
-    try:
-        address = ipaddress.ip_address(peer[0].split("%")[0])
-    except (TypeError, ValueError, IndexError):
-        return "?"
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
-
-
 class Frames(FrameReader):
     """A connection's frame reader, which counts what it was fed."""
 
@@ -88,16 +71,15 @@ class Conn:
     """One network connection, and what it has proved."""
 
     number: int
-    writer: asyncio.StreamWriter
+    link: Link
     role: str = "?"
     seat: int | None = None
     key: bytes = b""
     channel: Channel | None = None  # after the key exchange: every frame either way is sealed
     queue: deque = field(default_factory=deque)  # (entries written first, frame, status): the handshake, away...
     queued: int = 0  # bytes in `queue`
-    address: str = "?"  # where it comes from (`peer_address`)
+    address: str = "?"  # where it comes from (its link's `peer`)
     opened: float = 0.0  # when it was accepted
-    reader: asyncio.StreamReader | None = None
     frames: Frames | None = None
     heard: bool = False  # a byte came from it (it is not a connection that only holds a slot)
     named: bytes = b""  # the seated key its hello named (signed): it spends that key's tries
@@ -123,15 +105,16 @@ class Conn:
         return _("connection {n} ({role})").format(n=self.number, role=self.role)  # no role yet ("?")
 
 
-async def read_frame(reader: asyncio.StreamReader, frames: FrameReader, conn: Conn | None = None) -> bytes:
-    """The next frame's payload; opened (its integrity checked) once `conn` has a channel."""
+async def read_frame(link: Link, frames: FrameReader, conn: Conn | None = None) -> bytes:
+    """The next frame's payload from `link`; opened (its integrity checked) once `conn` has a
+    channel. ConnectionError("closed") if the link ends first."""
     while True:
         data = frames.next_frame()
         if data is not None:
             if conn is not None and conn.channel is not None:
                 return conn.channel.open(data)
             return data
-        chunk = await reader.read(65536)
+        chunk = await link.read()
         if not chunk:
             raise ConnectionError("closed")
         frames.feed(chunk)

@@ -129,8 +129,8 @@ class Relay:
                 conn.wake.clear()
                 await conn.wake.wait()
                 continue
-            conn.writer.write(self._wire(conn, data))
-            await conn.writer.drain()
+            conn.link.write(self._wire(conn, data))
+            await conn.link.drain()
 
     @staticmethod
     def _wire(conn: Conn, framed: bytes) -> bytes:
@@ -151,8 +151,7 @@ class Relay:
         """Give the connections still open up to `seconds` to take what is queued for them."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and any(
-            not c.closed and (c.queue or self._left_for(c) or c.writer.transport.get_write_buffer_size())
-            for c in self.conns.values()
+            not c.closed and (c.queue or self._left_for(c) or c.link.buffered()) for c in self.conns.values()
         ):
             await asyncio.sleep(0.005)
 
@@ -178,19 +177,19 @@ class Relay:
         else:
             last = hs.refuse(reason) if refuse else hs.bye(reason)
         try:
-            conn.writer.write(self._wire(conn, frame(last)))
+            conn.link.write(self._wire(conn, frame(last)))
         except (ConnectionError, RuntimeError, ProtocolError):
             pass  # gone, or (a writer that failed: `failed`) not even the goodbye could be sealed
         conn.closed = True
-        conn.writer.close()
+        conn.link.close()
         self.cut_later(conn)
 
     def cut_later(self, conn: Conn) -> None:
         """A connection the host closes is gone within `close_seconds`, even if its reader never
         takes what was still buffered for it (closing waits for that). Only such a one waits:
         the others (nothing buffered) are closed already, and keep nothing alive meanwhile."""
-        transport = conn.writer.transport
-        if transport.is_closing() and not transport.get_write_buffer_size():
+        link = conn.link
+        if link.is_closing() and not link.buffered():
             return
         with contextlib.suppress(RuntimeError):  # the loop is closing
-            asyncio.get_running_loop().call_later(self.limits.close_seconds, transport.abort)
+            asyncio.get_running_loop().call_later(self.limits.close_seconds, link.abort)

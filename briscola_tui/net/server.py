@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import socket
 import time
 from collections.abc import Callable
 from functools import partial
@@ -38,7 +37,7 @@ from functools import partial
 from engine.state import Action
 from protocol import handshake as hs
 from protocol import reasons
-from protocol.codec import MAX_FRAME, FrameReader, frame
+from protocol.codec import FrameReader, frame
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.events import Event
 from protocol.host import Host
@@ -55,7 +54,8 @@ from .admission import Admission, GuessLimits
 from .announcement import Announcement
 from .announcing import Announcing
 from .clock import Clock
-from .connection import Busy, Conn, Frames, Limits, peer_address, read_frame
+from .connection import Busy, Conn, Frames, Limits, read_frame
+from .link import Link, listen_tcp
 from .ordering import Bot, Ordering
 from .relay import Relay, coded
 
@@ -178,7 +178,7 @@ class TableServer:
             self.closing = True  # a connection accepted from now on is cut at once
             for conn in list(self.conns.values()):
                 conn.closed = True  # the host ends it: its handler does not report it as lost
-                conn.writer.transport.abort()  # after `flush`: what a stalled reader did not take is dropped
+                conn.link.abort()  # after `flush`: what a stalled reader did not take is dropped
             await self._handlers_done(1.0)
         cheat = any(v.cheats for v in self.session.verdicts)  # one evicted (--bots-replace) and the table went on
         return 0 if self.session.phase == "over" and not cheat else 3
@@ -197,16 +197,14 @@ class TableServer:
         )
 
     async def _listen(self, bind: str, port: int, fallback: bool) -> asyncio.Server:
+        limits = self.limits
+        listen = partial(listen_tcp, self._connected, backlog=limits.listen_backlog, send_buffer=limits.send_buffer)
         try:
-            return await asyncio.start_server(
-                self._connected, bind, port, limit=MAX_FRAME + 4, backlog=self.limits.listen_backlog
-            )
+            return await listen(bind, port)
         except OSError as error:
             if not fallback or error.errno != errno.EADDRINUSE:
                 raise
-        server = await asyncio.start_server(
-            self._connected, bind, 0, limit=MAX_FRAME + 4, backlog=self.limits.listen_backlog
-        )
+        server = await listen(bind, 0)
         line = _(
             "port {port} is taken now: listening on port {new} instead; the players' seats are kept, "
             "and they come back by joining the new address (below)"
@@ -267,22 +265,18 @@ class TableServer:
             return Reason.of("series-over", scores=" ".join(map(str, session.series.scores)))
         return Reason.of("table-stopped")
 
-    async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _connected(self, link: Link) -> None:
         handler = asyncio.current_task()
         if handler is not None:
             self.handlers.add(handler)
             handler.add_done_callback(self.handlers.discard)  # however it ends (a refusal too), it is let go
         if self.closing:  # accepted as the host stops (its handler would outlive the loop)
-            writer.transport.abort()
+            link.abort()
             return
         self.numbers += 1
         frames = Frames()
-        conn = Conn(self.numbers, writer, address=peer_address(writer.get_extra_info("peername")))
-        conn.opened, conn.reader, conn.frames = time.monotonic(), reader, frames
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
-        writer.transport.set_write_buffer_limits(high=self.limits.send_buffer)
+        conn = Conn(self.numbers, link, address=link.peer)
+        conn.opened, conn.frames = time.monotonic(), frames
         admission = self.admission
         try:
             admission.enter(conn)
@@ -293,7 +287,7 @@ class TableServer:
         writer_task = asyncio.create_task(self.relay.writer(conn))
         try:
             try:
-                await asyncio.wait_for(admission.handshake(conn, reader, frames), self.limits.handshake_seconds)
+                await asyncio.wait_for(admission.handshake(conn, frames), self.limits.handshake_seconds)
             except Busy as busy:  # the pool of connections is full, or this key is kept out for now
                 admission.busy(conn, busy, quiet=conn.seat is None)
                 return
@@ -302,7 +296,7 @@ class TableServer:
                 # the client does not retry (a "bye" would have it reconnect again and again).
                 admission.refused(conn, refusal)
                 return
-            await self._serve(conn, reader, frames)
+            await self._serve(conn, frames)
         except TimeoutError:
             self.relay.close(conn, Reason.of("no-handshake"))
         except (ProtocolError, ConnectionError, asyncio.IncompleteReadError) as error:
@@ -317,7 +311,7 @@ class TableServer:
             self._tell_away()
             await asyncio.sleep(0)
             writer_task.cancel()
-            writer.close()
+            link.close()
             self.relay.cut_later(conn)
 
     def away(self) -> tuple[int, ...]:
@@ -368,9 +362,9 @@ class TableServer:
 
     # --- after the handshake -------------------------------------------------------------
 
-    async def _serve(self, conn: Conn, reader: asyncio.StreamReader, frames: FrameReader) -> None:
+    async def _serve(self, conn: Conn, frames: FrameReader) -> None:
         while not conn.closed:
-            kind, fields = hs.parse(await read_frame(reader, frames, conn))
+            kind, fields = hs.parse(await read_frame(conn.link, frames, conn))
             if kind == "bye":
                 if self.session.phase in ("over", "aborted"):
                     self._collect(conn)
