@@ -10,16 +10,14 @@ import io
 import os
 import re
 import signal
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from briscola_tui.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+from .network import BRISCOLA, Child
+
 WAIT = 30.0
 """The longest any one wait may take."""
 
@@ -47,41 +45,16 @@ def run(folder: Path, *argv: str) -> tuple[int, str, str]:
 
 
 class ClubServer:
-    """`briscola club serve` for the club `name` in the data folder `folder`."""
+    """`briscola club serve` for the club `name` in the data folder `folder` (a `Child` leading
+    a process group of its own, so that its nats-server is killed with it)."""
 
     def __init__(
         self, folder: Path, name: str = "friends", bind: str = "127.0.0.1", *more: str, wait: bool = True
     ) -> None:
         self.folder, self.name = folder, name
-        self.lines: list[str] = []
         self.url, self.server_pid = "", 0
-        env = {**os.environ, "BRISCOLA_HOME": str(folder), "PYTHONUNBUFFERED": "1"}
-        argv = [
-            sys.executable,
-            "-m",
-            "briscola_tui.cli",
-            "club",
-            "serve",
-            "--name",
-            name,
-            "--bind",
-            bind,
-            "--port",
-            "0",
-            *more,
-        ]
-        self.proc = subprocess.Popen(
-            argv,
-            cwd=ROOT,
-            env=env,
-            text=True,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        self.pump = threading.Thread(target=self._pump, daemon=True)
-        self.pump.start()
+        argv = [*BRISCOLA, "club", "serve", "--name", name, "--bind", bind, "--port", "0", *more]
+        self.child = Child(f"club serve {name}", argv, folder, new_session=True)
         if wait:
             self.ready()
 
@@ -90,21 +63,8 @@ class ClubServer:
         self.url = self.wait_for(r"serving at ((nats|tls)://127\.0\.0\.\d+:\d+)")[1]
         self.server_pid = int((self.folder / "club" / "nats.pid").read_text().strip())
 
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
-
     def wait_for(self, pattern: str) -> re.Match:
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            for line in list(self.lines):
-                if found := re.search(pattern, line):
-                    return found
-            if self.proc.poll() is not None and not self.pump.is_alive():
-                break
-            time.sleep(0.05)
-        raise AssertionError(f"club serve: no line like {pattern!r}\n" + "\n".join(self.lines))
+        return self.child.wait_for(pattern, WAIT)
 
     def invite(self, member: str) -> str:
         """The line `briscola club invite` prints to give `member` (it reloads the server)."""
@@ -115,14 +75,12 @@ class ClubServer:
     def close(self) -> None:
         """The serving process and its nats-server killed (their process group), and waited for."""
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(WAIT)
+            os.killpg(self.child.proc.pid, signal.SIGKILL)
+        self.child.kill()  # (waited for, its pipes closed)
         deadline = time.monotonic() + WAIT
         while self.server_pid and _alive(self.server_pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not (self.server_pid and _alive(self.server_pid)), f"nats-server {self.server_pid} left behind"
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
 
 
 def _alive(pid: int) -> bool:

@@ -38,7 +38,9 @@ WAIT = 30.0
 class Child:
     """One `briscola` process: its output lines as they come; `driver(child, line)` sees each."""
 
-    def __init__(self, name: str, argv: list[str], home: Path, driver=None):
+    def __init__(self, name: str, argv: list[str], home: Path, driver=None, new_session: bool = False):
+        """`new_session`: the process leads a process group of its own (killed whole with its
+        children by `os.killpg`, as a server that starts another program is)."""
         self.name, self.argv, self.home, self.driver = name, argv, home, driver
         self.lines: list[str] = []
         self.changed = threading.Condition()
@@ -52,6 +54,7 @@ class Child:
             stdin=subprocess.PIPE if driver is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
+            start_new_session=new_session,
         )
         self.pump = threading.Thread(target=self._pump, daemon=True)
         self.pump.start()
