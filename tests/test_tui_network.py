@@ -120,6 +120,14 @@ async def until_my_turn(app, pilot, net: NetTable, timeout: float) -> None:
         ) from None
 
 
+async def the_play(app, pilot):
+    """The table screen, once its hand is in play (dealt)."""
+    await lobby_then_table(app, pilot)
+    screen = table_of(app)
+    await wait_for(pilot, lambda: screen.view is not None and screen.view.table_phase == "play", "the play", HAND_WAIT)
+    return screen
+
+
 async def my_first_turn(app, pilot, net: NetTable):
     """The table screen, once it asks me for a card."""
     await lobby_then_table(app, pilot)
@@ -552,11 +560,7 @@ async def test_a_seat_gone_and_back_is_said_at_once_over_a_dialog(children, home
     app = NetworkApp(net, ascii=True)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await lobby_then_table(app, pilot)
-            screen = table_of(app)
-            await wait_for(
-                pilot, lambda: screen.view is not None and screen.view.table_phase == "play", "the play", HAND_WAIT
-            )
+            screen = await the_play(app, pilot)
             await pilot.press("question_mark")
             await wait_for(pilot, lambda: app.screen is not screen, "the help on top", WAIT)
 
@@ -585,11 +589,7 @@ async def test_a_seat_whose_player_is_gone_shows_as_away_until_it_is_back(childr
     app = NetworkApp(net, ascii=True)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await lobby_then_table(app, pilot)
-            screen = table_of(app)
-            await wait_for(
-                pilot, lambda: screen.view is not None and screen.view.table_phase == "play", "the play", HAND_WAIT
-            )
+            screen = await the_play(app, pilot)
 
             def seats() -> str:
                 return str(screen.query_one("#seats").render())
