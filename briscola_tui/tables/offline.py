@@ -48,7 +48,7 @@ from .keeper import Keeper
 
 NAMES = ("you", "Bea", "Carlo", "Dora", "Elio", "Fede")
 """Seat names: the person, then the computer players."""
-CLOSING_WAIT = 5.0
+STOP_WAIT = 5.0
 """Seconds `close` waits for the table's thread to stop (a computer player thinking finishes first)."""
 
 
@@ -353,7 +353,7 @@ class OfflineTable:
         self._interrupted = True
         self._commands.put(Stop())
         if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(CLOSING_WAIT)
+            self._thread.join(STOP_WAIT)
 
     def _run(self, post: Callable[[TableUpdate], None]) -> None:
         """Advance the table, post what the person sees, wait for what it waits for; again."""
