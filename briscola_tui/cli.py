@@ -16,6 +16,7 @@ from .options import HostOptions, JoinOptions, NetOptions, WatchOptions
 from .os_errors import os_error_words
 
 if TYPE_CHECKING:  # (the client is imported only when it runs: the command line starts fast)
+    from .net.carrier import Carrier
     from .tui.app import BriscolaApp
 
 
@@ -139,6 +140,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
         guess_free=args.guess_free,
         guess_seconds=args.guess_seconds,
         guess_report_seconds=args.guess_report_seconds,
+        club=args.club,
     )
 
 
@@ -153,13 +155,19 @@ def join_options(args: argparse.Namespace) -> JoinOptions:
         retry=args.retry,
         headless=args.headless,
         ascii=args.ascii,
+        club=args.club,
     )
 
 
 def watch_options(args: argparse.Namespace) -> WatchOptions:
     """`briscola watch`'s options, built once from its command line."""
     return WatchOptions(
-        address=args.address, code=args.code, retry=args.retry, headless=args.headless, ascii=args.ascii
+        address=args.address,
+        code=args.code,
+        retry=args.retry,
+        headless=args.headless,
+        ascii=args.ascii,
+        club=args.club,
     )
 
 
@@ -176,6 +184,10 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _tables(args: argparse.Namespace) -> int:
+    if args.club:
+        from .cli_club import tables_command as club_tables
+
+        return club_tables(args.club, args.json)
     from .cli_lan import tables_command
 
     return tables_command(args)
@@ -188,14 +200,19 @@ def _network(kind: str, options: NetOptions) -> int:
 
     from .net.commands import SetupError
 
+    carrier: Carrier | None = None
     try:
-        if not isinstance(options, HostOptions):
+        if options.club:
+            from .cli_club import carried
+
+            options, carrier = carried(kind, options)
+        elif not isinstance(options, HostOptions):
             from .cli_lan import found
 
             options = found(kind, options)
         if not options.headless and _terminal():
-            return _network_app(kind, options)
-        return _headless(options)
+            return _network_app(kind, options, carrier)
+        return _headless(options, carrier)
     except SetupError as error:  # (it may quote a name, or a file's words)
         print(visible(f"briscola {kind}: {error}"), file=sys.stderr)
         return 2
@@ -204,14 +221,14 @@ def _network(kind: str, options: NetOptions) -> int:
         return 2
 
 
-def _headless(options: NetOptions) -> int:
+def _headless(options: NetOptions, carrier: Carrier | None) -> int:
     from .net.commands import host_command, join_command, watch_command
 
     if isinstance(options, HostOptions):
-        return host_command(options)
+        return host_command(options, carrier)
     if isinstance(options, JoinOptions):
-        return join_command(options)
-    return watch_command(options)
+        return join_command(options, carrier)
+    return watch_command(options, carrier)
 
 
 def _terminal() -> bool:
@@ -221,11 +238,11 @@ def _terminal() -> bool:
     return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout, sys.stderr))
 
 
-def _network_app(kind: str, options: NetOptions) -> int:
+def _network_app(kind: str, options: NetOptions, carrier: Carrier | None) -> int:
     """The Textual app on the lobby, then the table (the host's own seat in this process)."""
     from .tui.netapp import run_app
 
-    return run_app(kind, options)
+    return run_app(kind, options, carrier)
 
 
 def _play(args: argparse.Namespace) -> int:

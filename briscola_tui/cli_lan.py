@@ -38,7 +38,7 @@ def table_line(seen: Seen, width: int | None = None) -> str:
     a = seen.announcement
     plate = "--" if a.plate is None else str(a.plate)
     watch = "" if a.spectators and not a.watching else ", " + spectators(a.spectators, a.watching)
-    where = f"{seen.addresses[0]}:{a.port}"
+    where = f"{seen.addresses[0]}:{a.port}" if seen.addresses else _("through the club")
     table = visible(f"{plate:>3}  {table_label(a.game, a.players)}  " + _("host {host}").format(host=a.host))
     seats = visible(f"{sitting(a.seated)}, {seats_free(a.free)}{watch}  {where}")
     if width is not None and len(table) + 2 + len(seats) > width:

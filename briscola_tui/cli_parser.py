@@ -297,6 +297,11 @@ def _add_host_command(sub: Commands) -> None:
         action="store_true",
         help=_("a private table: not announced on the LAN (friends give HOST:PORT and the code)"),
     )
+    host.add_argument(
+        "--club",
+        metavar="NAME_OR_URL",
+        help=_("go through this club (a name briscola club add kept, or its URL) instead of the LAN"),
+    )
     _add_host_bot_arguments(host)
     host.add_argument(
         "--transcript", metavar="FILE", help=_("the transcript file; an existing one is resumed (a restarted host)")
@@ -379,6 +384,7 @@ def _add_tables_command(sub: Commands) -> None:
         ),
     )
     tables.add_argument("--json", action="store_true", help=_("print JSON instead of lines"))
+    tables.add_argument("--club", metavar="NAME_OR_URL", help=_("the tables this club lists, instead of the LAN's"))
     tables.add_argument(
         "--wait", type=float, default=2.0, metavar="S", help=_("how long to listen (default: 2 seconds)")
     )
@@ -398,6 +404,11 @@ def _add_join_command(sub: Commands) -> None:
     join.add_argument("address", metavar="HOST:PORT|CODE", help=_(ADDRESS_HELP))
     join.add_argument("--name", help=_("the name others see"))
     join.add_argument("--code", help=_("the table's join code"))
+    join.add_argument(
+        "--club",
+        metavar="NAME_OR_URL",
+        help=_("go through this club (a name briscola club add kept, or its URL) instead of the LAN"),
+    )
     join.add_argument(
         "--seat", type=int, default=JoinOptions.seat, help=_("ask for this seat (partners choose each other)")
     )
@@ -428,6 +439,11 @@ def _add_watch_command(sub: Commands) -> None:
     )
     watch.add_argument("address", metavar="HOST:PORT|CODE", help=_(ADDRESS_HELP))
     watch.add_argument("--code", help=_("the table's join code"))
+    watch.add_argument(
+        "--club",
+        metavar="NAME_OR_URL",
+        help=_("go through this club (a name briscola club add kept, or its URL) instead of the LAN"),
+    )
     watch.add_argument(
         "--retry", type=float, default=WatchOptions.retry, metavar="S", help=_("keep trying this long after a drop")
     )

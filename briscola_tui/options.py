@@ -77,6 +77,8 @@ class HostOptions:
     """Tests: `admission.GuessLimits.free` (None: its default), and the two below."""
     guess_seconds: float | None = None
     guess_report_seconds: float | None = None
+    club: str | None = None
+    """The club (a name `briscola club add` kept, or its URL) the table goes through; None: the LAN."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,10 @@ class JoinOptions:
     ascii: bool = False
     table: str | None = None
     """The id (hex) of the table the LAN named for HOST:PORT: the host must answer as that table."""
+    club: str | None = None
+    """The club (a name `briscola club add` kept, or its URL) the table goes through; None: the LAN."""
+    via: str = ""
+    """Through a club: the name the table's host has there (the club's list says it)."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,9 @@ class WatchOptions:
     ascii: bool = False
     table: str | None = None
     """As `JoinOptions.table`."""
+    club: str | None = None
+    """The club (a name `briscola club add` kept, or its URL) the table goes through; None: the LAN."""
+    via: str = ""
 
 
 NetOptions = HostOptions | JoinOptions | WatchOptions

@@ -9,6 +9,8 @@ import asyncio
 import subprocess
 
 import pytest
+from helpers.club import ClubServer, home, join, run
+from helpers.ledger_tables import play
 
 from briscola_tui.club import config, keys, parts
 from briscola_tui.club.connect import Unreachable, connect
@@ -18,8 +20,6 @@ from briscola_tui.club.state import Club
 from briscola_tui.club.stream import Part, part_subject
 from briscola_tui.ledger.book import Ledger
 from protocol.identity import Identity
-from tests.helpers.club import ClubServer, home, join, run
-from tests.helpers.ledger_tables import play
 
 ANNA, BRUNO, CARLA = Identity.generate(), Identity.generate(), Identity.generate()
 

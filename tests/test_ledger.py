@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers.ledger_tables import play, resign, stop
 
 from briscola_tui.cli import main
 from briscola_tui.files.identity import identity_path
@@ -25,7 +26,6 @@ from protocol.codec import encode
 from protocol.identity import Identity, fingerprint
 from protocol.transcript import Entry, Signed, parse_header
 from protocol.transcript_file import dump_transcript, load_transcript_prefix
-from tests.helpers.ledger_tables import play, resign, stop
 
 ANNA, BRUNO = Identity.generate(), Identity.generate()
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers.home import point_home_at
+from helpers.ledger_tables import play, stop
 from helpers.network import BRISCOLA
 
 from briscola_tui.cli import main
@@ -21,7 +22,6 @@ from briscola_tui.ledger.book import Ledger
 from briscola_tui.ledger.report import league_rows
 from protocol.certificate import level_identity
 from protocol.identity import Identity, fingerprint
-from tests.helpers.ledger_tables import play, stop
 
 ANNA, BRUNO, MALLORY = Identity.generate(), Identity.generate(), Identity.generate()
 NORMAL = level_identity("normal").public_bytes.hex()

@@ -12,6 +12,7 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
+from helpers.ledger_tables import play
 
 from briscola_tui.cli import main
 from briscola_tui.cli_parser import build_parser
@@ -19,7 +20,6 @@ from briscola_tui.files.folders import subfolder
 from briscola_tui.files.identity import identity_path
 from protocol.identity import Identity
 from protocol.transcript_file import dump_transcript, load_transcript_prefix
-from tests.helpers.ledger_tables import play
 
 pytestmark = pytest.mark.slow  # (whole tables played first: seconds of work)
 

@@ -507,9 +507,7 @@ def test_a_computer_player_takes_a_seat_left_in_a_stopped_hand_and_plays_on(chil
     assert stan.finish() == 0, children.report()
     assert table.host.finish() == 0, children.report()
     # the computer players play at random: now and then all three pass and the hand is dealt again
-    assert re.search(r"^hand [2-9]: (.*score|everybody passed, redeal)", table.host.text, re.M), (
-        table.host.tail()
-    )
+    assert re.search(r"^hand [2-9]: (.*score|everybody passed, redeal)", table.host.text, re.M), table.host.tail()
     assert "Traceback" not in table.host.text
     verify_names(table, "culprits: seat 1")
 

@@ -6,6 +6,7 @@ import random
 
 import msgpack
 import pytest
+from helpers.zkdeck import dealt
 
 from protocol import deck, holds, orproof
 from protocol.curve import ORDER
@@ -19,7 +20,6 @@ from protocol.hidden_claims import (
     prove_holds,
     prove_lacks,
 )
-from tests.helpers.zkdeck import dealt
 
 CTX = claim_context(b"table-0123456789", 2, 0, "act", b"call")
 

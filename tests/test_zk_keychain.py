@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from helpers.zkdeck import dealt
 
 from protocol import curve, deck, hidden_claims, keychain, lacks, sigma
 from protocol.curve import ORDER
 from protocol.errors import LocalProtocolError
 from protocol.hidden_claims import ClaimRefused
-from tests.helpers.zkdeck import dealt
 
 CTX = b"chain context"
 

@@ -6,12 +6,12 @@ import random
 
 import msgpack
 import pytest
+from helpers.zkdeck import deal, dealt
 
 from protocol import deck
 from protocol.curve import ORDER
 from protocol.errors import LocalProtocolError
 from protocol.hidden_claims import ClaimRefused, Holding, check_lacks, claim_context, prove_lacks
-from tests.helpers.zkdeck import deal, dealt
 
 CTX = claim_context(b"table-0123456789", 3, 1, "act", b"trick 4")
 

@@ -1,10 +1,12 @@
 """The nats-server configuration of a club, generated whole from its record (state.py).
 
 No anonymous access: every connection is a user of the club's one account, known by its
-nkey. A member may publish only its own transcripts (`club.<club>.ledger.<member>.>`) and
-under `club.<club>.tables.>` (kept for the tables through the club to come), read the club's
-subjects, ask the JetStream API only for the stream's information and its messages (never
-to purge, delete or change it), and receive replies only on its own inbox prefix. The serving
+nkey. A member may publish only its own transcripts (`club.<club>.ledger.<member>.>`), its
+own connections' bytes to a table and, as a host, its own tables' answers, broadcasts and
+records in the list (subjects.py names them so); read the ledger, the broadcasts and only its
+own connections' answers; ask the JetStream API only for the stream's and the list's
+information and messages (never to purge, delete or change them), and receive replies only on
+its own inbox prefix. The serving
 process's own user (`_keeper`) makes the stream. Limits: `max_payload`, connections per
 account, and the account's JetStream storage.
 """
@@ -16,6 +18,7 @@ import socket
 
 from . import state
 from .state import Club
+from .subjects import bucket
 
 MAX_PAYLOAD = 1024 * 1024
 """The largest message: a transcript travels in parts of PART bytes (sync.py), well under it,
@@ -41,18 +44,32 @@ def inbox(who: str) -> str:
 
 
 def member_permissions(club: Club, member: str) -> dict[str, dict[str, list[str]]]:
-    stream = stream_name(club)
+    stream, p = stream_name(club), club.prefix
+    kv, kv_stream = bucket(club.name), f"KV_{bucket(club.name)}"
     return {
         "publish": {
             "allow": [
-                f"{club.prefix}.ledger.{member}.>",
-                f"{club.prefix}.tables.>",
+                f"{p}.ledger.{member}.>",
+                f"{p}.tables.up.*.*.{member}.>",  # (subjects.py: its own connections to any host)
+                f"{p}.tables.down.{member}.>",  # (its own tables' answers and broadcasts)
+                f"{p}.tables.watch.{member}.>",
+                f"$KV.{kv}.{member}.>",  # (its own tables' records in the list)
                 "$JS.API.INFO",
                 f"$JS.API.STREAM.INFO.{stream}",
                 f"$JS.API.STREAM.MSG.GET.{stream}",
+                f"$JS.API.STREAM.INFO.{kv_stream}",
+                f"$JS.API.STREAM.MSG.GET.{kv_stream}",
             ]
         },
-        "subscribe": {"allow": [f"{club.prefix}.>", f"{inbox(member)}.>"]},
+        "subscribe": {
+            "allow": [
+                f"{p}.ledger.>",
+                f"{p}.tables.up.{member}.>",
+                f"{p}.tables.down.*.*.{member}.>",
+                f"{p}.tables.watch.>",
+                f"{inbox(member)}.>",
+            ]
+        },
     }
 
 

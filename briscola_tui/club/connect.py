@@ -16,14 +16,19 @@ TIMEOUT = 10.0
 """Seconds to reach the club and be admitted."""
 
 
+RECONNECT_SECONDS = 0.5
+"""Between two tries to reach the club again (every node it names in turn)."""
+
+
 class Unreachable(ConnectionError):
     """The club refused or could not be reached; the message is nats-py's or the system's."""
 
 
-async def connect(url: str, seed: str, user: str, cert: bytes = b"") -> Client:
+async def connect(url: str, seed: str, user: str, cert: bytes = b"", *, reconnect: bool = False) -> Client:
     """Connected to the club at `url` as `user` (its inbox prefix) with `seed`; Unreachable
-    if it cannot be reached or refuses the credential. No reconnecting: a command that runs
-    once reports the failure, it does not wait on it."""
+    if it cannot be reached or refuses the credential. A command that runs once does not
+    reconnect (it reports the failure, it does not wait on it); a table's connection does
+    (`reconnect`), to any node of the club's cluster the server names, for as long as it runs."""
     import nats
     from nats.errors import Error, NoServersError
 
@@ -37,8 +42,9 @@ async def connect(url: str, seed: str, user: str, cert: bytes = b"") -> Client:
             inbox_prefix=inbox(user),
             tls=pinned_context(cert) if cert else None,
             connect_timeout=TIMEOUT,
-            allow_reconnect=False,
-            max_reconnect_attempts=0,
+            allow_reconnect=reconnect,
+            max_reconnect_attempts=-1 if reconnect else 0,
+            reconnect_time_wait=RECONNECT_SECONDS,
             error_cb=quiet,
             name=f"briscola {user}",
         )

@@ -27,6 +27,7 @@ from .keys import NAME, new_seed
 from .members import running_pid, write_config
 from .state import Club, ClubError
 from .stream import ensure_stream
+from .tables import ensure_bucket
 from .tls import der_of, fingerprint, make_certificate
 
 READY = 20.0
@@ -168,7 +169,9 @@ async def _try_stream(club: Club) -> str:
     except Unreachable as error:
         return str(error)
     try:
-        await ensure_stream(client.jetstream(), stream_name(club), club.prefix, min(3, 1 + len(club.routes)))
+        replicas = min(3, 1 + len(club.routes))
+        await ensure_stream(client.jetstream(), stream_name(club), club.prefix, replicas)
+        await ensure_bucket(client.jetstream(), club.name, replicas)
         return ""
     except (Error, TimeoutError) as error:
         return str(error) or type(error).__name__

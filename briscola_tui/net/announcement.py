@@ -44,9 +44,10 @@ SEPARATOR = "\x1f"
 """Between the names of the seats taken (no name holds it)."""
 RECORD_TAG = b"briscola-tui/announcement/v1\x00"
 """The domain of a record's signature (no other message of the table key's is one)."""
-SERIAL, ADDRESSES, KEY, SIGNATURE = "n", "addr", "key", "sig"
+SERIAL, ADDRESSES, KEY, SIGNATURE, VIA = "n", "addr", "key", "sig", "via"
 """The text record's keys for the serial (it grows with every change), the addresses, the
-table's public key and the signature."""
+table's public key, the signature, and (a table through a club, with no address nor port)
+the name its host has at the club."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,8 @@ class Record:
     announcement: Announcement
     addresses: tuple[str, ...]
     serial: int
+    via: str = ""
+    """Through a club: its host's name there (and no addresses)."""
 
 
 def properties(a: Announcement) -> dict[str, str]:
@@ -93,9 +96,12 @@ def properties(a: Announcement) -> dict[str, str]:
     }
 
 
-def signed(a: Announcement, addresses: list[str], serial: int, identity: Identity) -> dict[str, str]:
-    """The text record of `a`, answering on `addresses`, with `serial`, signed by the table key."""
+def signed(a: Announcement, addresses: list[str], serial: int, identity: Identity, via: str = "") -> dict[str, str]:
+    """The text record of `a`, answering on `addresses` (or through a club, hosted by the member
+    `via`), with `serial`, signed by the table key."""
     fields = {**properties(a), KEY: identity.public_bytes.hex(), ADDRESSES: ",".join(addresses), SERIAL: str(serial)}
+    if via:
+        fields[VIA] = via
     return {**fields, SIGNATURE: identity.sign(signed_bytes(fields, a.port)).hex()}
 
 
@@ -113,8 +119,9 @@ def read(record: dict[bytes, bytes | None], port: int) -> Record | None:
         fields = {k.decode(): (v or b"").decode() for k, v in record.items()}
         if any(len(value.encode()) > MAX_VALUE for value in fields.values()) or len(fields) > 32:
             return None
-        announcement = _announcement(fields, port)
-        addresses = _addresses(fields[ADDRESSES])
+        via = fields.get(VIA, "")
+        announcement = _announcement(fields, port, carried=bool(via))
+        addresses = _addresses(fields[ADDRESSES]) if not via else () if not fields[ADDRESSES] and not port else None
         serial = _serial(fields[SERIAL])
         key, signature = bytes.fromhex(fields[KEY]), bytes.fromhex(fields[SIGNATURE])
     except (KeyError, ValueError, UnicodeDecodeError):
@@ -127,10 +134,10 @@ def read(record: dict[bytes, bytes | None], port: int) -> Record | None:
         verify(key, signed_bytes(fields, port), signature)
     except ProtocolError:
         return None
-    return Record(announcement, addresses, serial)
+    return Record(announcement, addresses, serial, via)
 
 
-def _announcement(fields: dict[str, str], port: int) -> Announcement | None:
+def _announcement(fields: dict[str, str], port: int, carried: bool = False) -> Announcement | None:
     """The announcement in a record's fields (None: one this version cannot use); ValueError
     or KeyError for one malformed."""
     version, players = int(fields["v"]), int(fields["players"])
@@ -141,7 +148,7 @@ def _announcement(fields: dict[str, str], port: int) -> Announcement | None:
     watching = int(fields.get("watching") or 0)
     if version != VERSION or fields["game"] not in GAMES or not 2 <= players <= MAX_SEATS:
         return None
-    if len(seated) > players or len(table) != 32 or not 0 < port < 65536:
+    if len(seated) > players or len(table) != 32 or not (0 < port < 65536 or carried):
         return None
     if not (plate is None or 0 <= plate < 10_000) or not 0 <= watching < 100_000:
         return None

@@ -42,7 +42,8 @@ from ..language import _
 from ..render import seat_names
 from . import reaching
 from .asking import Asking
-from .link import Link, connect_tcp
+from .carrier import CarriedPlaces
+from .link import Link
 from .listener import Keyboard, Listener, Person
 from .places import Places
 from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, why
@@ -80,7 +81,8 @@ class Client:
         self.ended: str | None = None
         self.away: tuple[int, ...] = ()  # the seats the host says have no connection
         self._lost = False  # the connection was lost, and that was said (once per loss)
-        self.places = Places(options.address, options.port)  # where the host is tried: there, then where the LAN says
+        # where the host is tried: there, then where the LAN says; or through the carrier (a club)
+        self.places: Places | CarriedPlaces = options.places or Places(options.address, options.port)
 
     # --- connecting, and connecting again -----------------------------------------------
 
@@ -146,8 +148,7 @@ class Client:
         return self.places.where()
 
     async def _connection(self) -> None:
-        address, port = self.places.now()
-        link = await connect_tcp(address, port)
+        link = await self.places.connect()
         self.link, self.channel = link, None
         frames = FrameReader()
         try:

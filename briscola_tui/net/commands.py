@@ -31,6 +31,7 @@ from .addresses import addresses
 from .admission import GuessLimits
 from .announcing import Announcing
 from .asking import not_asked
+from .carrier import CarriedPlaces, Carrier
 from .client import Client, Options
 from .connection import Limits
 from .finding import plates_in_use
@@ -77,10 +78,10 @@ def own_folders(names: tuple[str, ...]) -> None:
         subfolder(name)
 
 
-def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
+def prepare_host(options: HostOptions, say: Callable[[str], None], carrier: Carrier | None = None) -> Hosting:
     """The table `briscola host` serves (the one its --transcript holds, else the unfinished
     table of the same command, else a new one), its computer players and join code; `say(line)`
-    hears what the server has to tell."""
+    hears what the server has to tell. Through `carrier` (a club), not on a TCP port."""
     person_name(options.name or "")
     own_folders(HOST_FOLDERS)
     host, log, record, resumed = _host_and_log(options, say)
@@ -113,6 +114,7 @@ def prepare_host(options: HostOptions, say: Callable[[str], None]) -> Hosting:
     port = record.port if record is not None and record.port else options.port
     hosting = Hosting(server, log, code, options.bind, port, resumed, level, options.port_file, again)
     hosting.record, hosting.fallback = record, record is not None and record.port > 0
+    server.carrier = carrier
     if options.advertise:
         server.announcing = Announcing(options.bind, options.name or "", code, lambda line: server.say(line))
     return hosting
@@ -180,18 +182,24 @@ def _again(options: HostOptions, level: str) -> tuple[str, ...]:
     return tuple(words)
 
 
-def host_command(options: HostOptions) -> int:
-    hosting = prepare_host(options, say)
+def host_command(options: HostOptions, carrier: Carrier | None = None) -> int:
+    hosting = prepare_host(options, say, carrier)
     session, code = hosting.server.session, hosting.code
 
     def listening(sockets: list[tuple[str, int]]) -> None:
-        port = sockets[0][1]
         assert session.table is not None  # (the host opened it, or took it up again)
         say(
             _("hosting {game}, {n} players, table {table}").format(
                 game=session.table.game, n=session.players, table=hosting.table_id.hex()
             )
         )
+        if carrier is not None:
+            through = f"{code or hosting.table_id.hex()} --club {options.club}"
+            say(_("  through {club}").format(club=carrier.label))
+            say(_("  join with: {command}").format(command=f"briscola join {through}"))
+            say(_("  watch with: {command}").format(command=f"briscola watch {through}"))
+            return
+        port = sockets[0][1]
         with_code = "" if code is None else f" --code {code}"
         for address in addresses(options.bind, port):
             say(_("  join with: {command}").format(command=f"briscola join {address}{with_code}"))
@@ -200,7 +208,7 @@ def host_command(options: HostOptions) -> int:
         hosting.listening_on(port)
 
     try:
-        status = asyncio.run(hosting.server.run(options.bind, hosting.port, listening, hosting.fallback))
+        status = asyncio.run(_serve(hosting, listening, carrier))
     except OSError as error:
         if hosting.listened:
             raise
@@ -215,6 +223,14 @@ def host_command(options: HostOptions) -> int:
     if session.series is not None:
         say(_("scores: {scores}").format(scores=session.series.scores))
     return status
+
+
+async def _serve(hosting: Hosting, listening: Callable[[list[tuple[str, int]]], None], carrier: Carrier | None) -> int:
+    try:
+        return await hosting.server.run(hosting.bind, hosting.port, listening, hosting.fallback)
+    finally:
+        if carrier is not None:
+            await carrier.close()
 
 
 def _limits(options: HostOptions) -> Limits:
@@ -367,9 +383,10 @@ def _kept_key(path: Path, key: bytes | None) -> Identity | None:
     return identity if identity.public_bytes == key else None
 
 
-def join_options(options: JoinOptions) -> Options:
-    """What `briscola join` asks of the host (SetupError for a bad address)."""
-    address, port = host_port(options.address)
+def join_options(options: JoinOptions, carrier: Carrier | None = None) -> Options:
+    """What `briscola join` asks of the host (SetupError for a bad address); through `carrier`
+    (a club), the table `options.table` its host `options.via` serves there."""
+    address, port, places = _where(options, carrier)
     own_folders(CLIENT_FOLDERS)
     player = players.get(options.bot) if options.bot else None
     return Options(
@@ -384,15 +401,34 @@ def join_options(options: JoinOptions) -> Options:
         person=own_identity() if options.bot else None,  # the ledger rates the level, run by this account
         bot_level=options.bot or "",
         table=_announced(options.table),
+        places=places,
     )
 
 
-def watch_options(options: WatchOptions) -> Options:
-    """What `briscola watch` asks of the host (SetupError for a bad address)."""
-    address, port = host_port(options.address)
+def watch_options(options: WatchOptions, carrier: Carrier | None = None) -> Options:
+    """What `briscola watch` asks of the host (SetupError for a bad address); through `carrier`, as `join_options`."""
+    address, port, places = _where(options, carrier)
     own_folders(CLIENT_FOLDERS)
     code = options.code or ""
-    return Options(address, port, "spectator", "", code, retry_seconds=options.retry, table=_announced(options.table))
+    return Options(
+        address,
+        port,
+        "spectator",
+        "",
+        code,
+        retry_seconds=options.retry,
+        table=_announced(options.table),
+        places=places,
+    )
+
+
+def _where(options: JoinOptions | WatchOptions, carrier: Carrier | None) -> tuple[str, int, CarriedPlaces | None]:
+    """HOST:PORT of the host, or (through a carrier) where the carrier reaches the table."""
+    if carrier is None:
+        return (*host_port(options.address), None)
+    if not options.table or not options.via:
+        raise SetupError(_("through a club, the table's id and its host's name there are needed"))
+    return carrier.label, 0, CarriedPlaces(carrier, options.via, options.table)
 
 
 def _announced(table: str | None) -> bytes | None:
@@ -411,20 +447,24 @@ def player_identity() -> Identity:
     return own_identity()
 
 
-def join_command(options: JoinOptions) -> int:
-    return asyncio.run(_run_client(join_options(options), player_identity()))
+def join_command(options: JoinOptions, carrier: Carrier | None = None) -> int:
+    return asyncio.run(_run_client(join_options(options, carrier), player_identity(), carrier))
 
 
-def watch_command(options: WatchOptions) -> int:
-    return asyncio.run(_run_client(watch_options(options), None))
+def watch_command(options: WatchOptions, carrier: Carrier | None = None) -> int:
+    return asyncio.run(_run_client(watch_options(options, carrier), None, carrier))
 
 
-async def _run_client(options: Options, identity: Identity | None) -> int:
+async def _run_client(options: Options, identity: Identity | None, carrier: Carrier | None) -> int:
     lines = stdin_lines() if options.role == "player" and options.player is None else None
     keyboard, listener = Keyboard(lines, say), Listener(say)
     client = Client(options, listener, identity, keyboard)
     keyboard.listen(lambda line: not_asked(client.session, listener.names, line))  # at once, not at the turn
-    return await client.run()
+    try:
+        return await client.run()
+    finally:
+        if carrier is not None:
+            await carrier.close()
 
 
 def host_port(text: str) -> tuple[str, int]:

@@ -242,7 +242,7 @@ class Browser:
         """What `info` says, kept when it is a record this version can use, signed by its
         table's key (the newest `MAX_TABLES` tables, `MAX_NAMES` names)."""
         record = read(info.properties, info.port) if info.port is not None else None
-        if record is None:
+        if record is None or record.via:  # (a club's record says no place on the LAN)
             return
         self.hear(name, record, time.monotonic())
 

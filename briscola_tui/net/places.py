@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from ..language import _
 from .finding import places_of
+from .link import Link, connect_tcp
 
 MAX_PLACES = 8
 """Places (address, port) a client tries its table at, at most: where it joined, then those the LAN names."""
@@ -34,6 +35,9 @@ class Places:
     def where(self) -> str:
         address, port = self.now()
         return f"{address}:{port}"
+
+    async def connect(self) -> Link:
+        return await connect_tcp(*self.now())
 
     @property
     def named_by_lan(self) -> bool:

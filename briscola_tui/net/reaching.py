@@ -16,6 +16,7 @@ from protocol.session import TableSession
 from ..engine_words import protocol_error_words, reason_words
 from ..language import _
 from ..os_errors import os_error_words
+from .carrier import CarriedPlaces
 
 CLEAR_BUSY_SECONDS = 5.0
 """The longest a `busy` said before the host proved the join code is heeded: anyone on the way
@@ -68,6 +69,10 @@ def in_the_clear(kind: str, fields: list) -> Exception:
     return Busy(fields[0], min(fields[1], CLEAR_BUSY_SECONDS))
 
 
+class Whole(ConnectionError):
+    """A connection's failure whose message says it whole (a club that cannot be reached)."""
+
+
 class Distrusted(Refused):
     """The host did what an honest host does not (another seat than the one asked for, no
     proof of the join code): this client stops, and does not retry either."""
@@ -95,10 +100,13 @@ class Options:
     person: Identity | None = None  # who vouches for the seat's key in the join (`join --bot`: who runs it)
     bot_level: str = ""  # `join --bot`: the computer level `person` runs at the seat, named in the certificate
     table: bytes | None = None  # the table the LAN named for this address (None: any table there)
+    places: CarriedPlaces | None = None  # through a carrier (a club), not to `address`:`port`
 
 
 def unreachable(error: BaseException, address: str) -> str:
     """Why a first connection to `address` (HOST:PORT) failed, in words."""
+    if isinstance(error, Whole):
+        return str(error)
     if isinstance(error, ConnectionRefusedError):
         return _("nothing answers at {address} (is the host running, on that port?)").format(address=address)
     if isinstance(error, (ProtocolError, asyncio.IncompleteReadError)):
@@ -185,6 +193,8 @@ def exit_status(session: TableSession | None) -> int:
 
 def why(error: BaseException) -> str:
     """An error in words: a socket's without its number ("Connection reset by peer")."""
+    if isinstance(error, Whole):
+        return str(error)
     if isinstance(error, ConnectionRefusedError):
         return _("nothing answers on that port")  # (asyncio's words name the address again)
     if isinstance(error, Busy):  # the host's reason, as a code

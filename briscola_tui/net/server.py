@@ -53,6 +53,7 @@ from ..wording import count
 from .admission import Admission, GuessLimits
 from .announcement import Announcement
 from .announcing import Announcing
+from .carrier import Carrier, Listening
 from .clock import Clock
 from .connection import Busy, Conn, Frames, Limits, read_frame
 from .link import Link, listen_tcp
@@ -123,6 +124,7 @@ class TableServer:
         self.watchers_away = 0  # spectators whose connection was lost while the table was played
         self.said_bye = asyncio.Event()  # set when a seat joins `collected` (or a spectator is back)
         self.announcing: Announcing | None = None  # the table's announcement on the LAN (None: not announced)
+        self.carrier: Carrier | None = None  # what carries its connections, if not TCP (a club)
 
     @property
     def session(self) -> TableSession:
@@ -152,14 +154,19 @@ class TableServer:
     ) -> int:
         """Serve the table on `bind`:`port` until it ends; its exit status. `fallback`: `port` is
         the one a table taken up listened on before, and another is taken (and said) if it is not free."""
-        server = await self._listen(bind, port, fallback)
-        addresses = [s.getsockname() for s in server.sockets]
+        server: asyncio.Server | Listening
+        if self.carrier is not None:  # (through a club: no port of its own)
+            server = await self.carrier.listen(self._connected, self.host.table_id.hex())
+            addresses = []
+        else:
+            server = await self._listen(bind, port, fallback)
+            addresses = [s.getsockname() for s in server.sockets]
         if on_listen is not None:
             on_listen(addresses)
         clock = asyncio.create_task(self.clock.run())
         clock.add_done_callback(self._clock_stopped)
         stats = asyncio.create_task(self._print_stats()) if self.limits.stats_seconds else None
-        announcing = self._announce(addresses[0][1])
+        announcing = self._announce(addresses[0][1] if addresses else 0)
         await self.ordering.start_bots()
         try:
             await self.ordering.finished.wait()
@@ -188,7 +195,10 @@ class TableServer:
         announcing = self.announcing
         if announcing is None:
             return None
-        return asyncio.create_task(announcing.run(partial(self._announcement, announcing, port), self.host.identity))
+        now = partial(self._announcement, announcing, port)
+        if self.carrier is not None:  # (listed by the club, not on the LAN)
+            return asyncio.create_task(self.carrier.announce(now, self.host.identity, self._say))
+        return asyncio.create_task(announcing.run(now, self.host.identity))
 
     def _announcement(self, announcing: Announcing, port: int) -> Announcement:
         watching = sum(1 for conn in self.conns.values() if conn.role == "spectator")

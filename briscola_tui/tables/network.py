@@ -35,6 +35,7 @@ from protocol.session import TableSession
 
 from ..language import _
 from ..net.addresses import addresses
+from ..net.carrier import CarriedPlaces, Carrier
 from ..net.client import Client, Options
 from ..net.commands import person_name
 from ..net.hosting import Hosting, cannot_listen
@@ -60,8 +61,15 @@ class NetTable:
     """A networked table for the app: a seat (or a spectator), and the hosted table when
     hosting. `start()` runs it on a background thread; `stop()` ends it."""
 
-    def __init__(self, options: Options, identity: Identity | None = None, hosting: Hosting | None = None):
+    def __init__(
+        self,
+        options: Options,
+        identity: Identity | None = None,
+        hosting: Hosting | None = None,
+        carrier: Carrier | None = None,
+    ):
         self.options, self.identity, self.hosting = options, identity, hosting
+        self.carrier = carrier  # what carries the connections, if not TCP (a club): closed at the end
         self.role = "host" if hosting is not None else options.role
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
@@ -101,15 +109,18 @@ class NetTable:
         return hands if isinstance(hands, int) and not isinstance(hands, bool) and hands > 0 else None
 
     @classmethod
-    def hosting_table(cls, args: HostOptions, identity: Identity) -> NetTable:
-        """Host the table `args` describe (the `briscola host` options) and take a seat at it."""
+    def hosting_table(cls, args: HostOptions, identity: Identity, carrier: Carrier | None = None) -> NetTable:
+        """Host the table `args` describe (the `briscola host` options) and take a seat at it
+        (through `carrier`, a club, when there is one, as every other seat)."""
         from ..net.commands import prepare_host
 
         lines: list[str] = []
-        hosting = prepare_host(args, lines.append)
+        hosting = prepare_host(args, lines.append, carrier)
         name = person_name(args.name or "")  # (prepare_host checked it)
         options = Options(_loopback(args.bind), 0, "player", name, hosting.code or "", 0, None)
-        table = cls(options, identity, hosting)
+        if carrier is not None:
+            options.places = CarriedPlaces(carrier, carrier.member, hosting.table_id.hex())
+        table = cls(options, identity, hosting, carrier)
         hosting.server.say = table.host_said
         # The table's events are told once, by the seat's own client (from the transcript it reads,
         # in its words: "you"): the host telling them too wrote each line twice in the lobby.
@@ -159,13 +170,15 @@ class NetTable:
             if server_task is not None and not server_task.done():
                 server_task.cancel()
                 await asyncio.gather(server_task, return_exceptions=True)
+            if self.carrier is not None:
+                await self.carrier.close()
 
     async def _serve(self, hosting: Hosting) -> asyncio.Task[int] | None:
         """Start the table server; None (and the lobby says why) when it cannot listen."""
         ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
         def listening(sockets: list[tuple[str, int]]) -> None:
-            ready.set_result(sockets[0][1])
+            ready.set_result(sockets[0][1] if sockets else 0)  # (none through a club)
 
         task = asyncio.create_task(hosting.server.run(hosting.bind, hosting.port, listening, hosting.fallback))
         await asyncio.wait([task, ready], return_when=asyncio.FIRST_COMPLETED)
@@ -176,7 +189,7 @@ class NetTable:
         port = ready.result()
         hosting.listening_on(port)
         self.options.port = port
-        self._listening = tuple(addresses(hosting.bind, port))
+        self._listening = tuple(addresses(hosting.bind, port)) if self.carrier is None else (self.carrier.label,)
         self.publish()
         return task
 

@@ -15,6 +15,7 @@ from textual.message import Message
 from engine.text import visible
 
 from ..language import _
+from ..net.carrier import Carrier
 from ..options import HostOptions, JoinOptions, NetOptions
 from ..tables.network import NetTable
 from .app import BriscolaApp
@@ -54,10 +55,11 @@ class NetworkApp(BriscolaApp):
         self.exit()
 
 
-def run_app(kind: str, options: NetOptions) -> int:
-    """`briscola host|join|watch` without --headless. Exit status as the headless command's;
-    0 when the person left before the end (the same command takes the seat back)."""
-    table = _table(options)
+def run_app(kind: str, options: NetOptions, carrier: Carrier | None = None) -> int:
+    """`briscola host|join|watch` without --headless (through `carrier`, a club, when there is
+    one). Exit status as the headless command's; 0 when the person left before the end (the
+    same command takes the seat back)."""
+    table = _table(options, carrier)
     try:
         NetworkApp(table, ascii=True if options.ascii else None).run()
     finally:
@@ -69,15 +71,15 @@ def run_app(kind: str, options: NetOptions) -> int:
     return table.exit_status
 
 
-def _table(options: NetOptions) -> NetTable:
+def _table(options: NetOptions, carrier: Carrier | None) -> NetTable:
     """The table the command's options describe: hosted here with a seat, joined, or watched."""
     from ..net.commands import join_options, player_identity, watch_options
 
     if isinstance(options, HostOptions):
-        return NetTable.hosting_table(options, player_identity())
+        return NetTable.hosting_table(options, player_identity(), carrier)
     if isinstance(options, JoinOptions):
-        return NetTable(join_options(options), player_identity())
-    return NetTable(watch_options(options))
+        return NetTable(join_options(options, carrier), player_identity(), carrier=carrier)
+    return NetTable(watch_options(options, carrier), carrier=carrier)
 
 
 def farewell(kind: str, table: NetTable) -> str:
