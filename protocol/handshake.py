@@ -184,6 +184,12 @@ def _seats(v: object) -> tuple[int, ...]:
     return tuple(expect_int(s, 0, 5, "seat") for s in expect_list(v, 6, "seats"))
 
 
+def watch(key: bytes) -> bytes:
+    """To a spectator through a relay that fans out: the key the table's broadcast is sealed
+    with (protocol/broadcast.py); the entries after its welcome's come that way."""
+    return encode(["watch", key])
+
+
 def bye(reason: Reason | str) -> bytes:
     return encode(["bye", _reason(reason)])
 
@@ -267,5 +273,6 @@ SHAPES = {
     "submit": (_bytes((1, 1 << 16)),),
     "away": (_seats,),
     "bye": (_str(200),),
+    "watch": (_bytes(32),),
     "busy": (_str(200), _int(0, 3600)),
 }

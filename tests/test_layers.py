@@ -303,7 +303,19 @@ def test_the_contracts_catch_an_import_up_and_textual_outside_the_client(tmp_pat
             "briscola_tui/tui/app.py": "from textual.app import App\n",
         },
     )
-    for part in ("cli", "cli_parser", "cli_club", "cli_lan", "__main__", "ledger", "club", "files", "games", "language", "po"):
+    for part in (
+        "cli",
+        "cli_parser",
+        "cli_club",
+        "cli_lan",
+        "__main__",
+        "ledger",
+        "club",
+        "files",
+        "games",
+        "language",
+        "po",
+    ):
         (tmp_path / "briscola_tui" / f"{part}.py").write_text("")
     for part in (
         "names",

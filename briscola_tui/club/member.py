@@ -13,6 +13,7 @@ from ..language import _
 from ..net.announcement import Announcement
 from ..net.reaching import Whole
 from . import joined, tables
+from .broadcast import Broadcaster, Heard, broadcaster, heard
 from .connect import Unreachable, connect
 from .invite import Invitation
 from .keys import NAME
@@ -34,6 +35,7 @@ class Member:
     def __init__(self, name: str, invitation: Invitation) -> None:
         self.name, self.invitation = name, invitation
         self.nc: Client | None = None
+        self.casters: list[Broadcaster] = []  # a host's tables' broadcasts (closed with the connection)
 
     @property
     def member(self) -> str:
@@ -75,6 +77,14 @@ class Member:
     async def announce(self, now: Callable[[], Announcement], identity: Identity, say: Callable[[str], None]) -> None:
         await tables.announce(await self.client(), self.invitation.club, self.member, now, identity, say)
 
+    async def broadcast(self, table: str) -> Callable[[bytes], None]:
+        caster = await broadcaster(await self.client(), self.prefix, self.member, table)
+        self.casters.append(caster)
+        return caster.publish
+
+    async def watch(self, host: str, table: str) -> Heard:
+        return await heard(await self.client(), self.prefix, host, table)
+
     async def tables(self) -> list[tables.Listed]:
         """The tables the club lists now (ClubUnreachable where it cannot be asked)."""
         from nats.errors import Error
@@ -85,6 +95,9 @@ class Member:
             raise ClubUnreachable(self.unreachable(str(error) or type(error).__name__)) from None
 
     async def close(self) -> None:
+        for caster in self.casters:
+            await caster.close()
+        self.casters.clear()
         if self.nc is not None and not self.nc.is_closed:
             await self.nc.close()
 

@@ -12,6 +12,7 @@ from protocol.identity import Identity
 
 from .announcement import Announcement
 from .link import Link
+from .watching import Heard
 
 
 class Listening(Protocol):
@@ -43,6 +44,14 @@ class Carrier(Protocol):
         """A link to table `table` hosted by `host` (ConnectionError where it cannot be made)."""
         ...
 
+    async def broadcast(self, table: str) -> Callable[[bytes], None]:
+        """How the host of table `table` publishes a message to all its spectators at once (in order)."""
+        ...
+
+    async def watch(self, host: str, table: str) -> Heard:
+        """The broadcast of table `table` hosted by `host`, heard from now on."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -60,6 +69,9 @@ class CarriedPlaces:
 
     async def connect(self) -> Link:
         return await self.carrier.connect(self.host, self.table)
+
+    async def watch(self) -> Heard:
+        return await self.carrier.watch(self.host, self.table)
 
     async def next(self, table_id: bytes | None, say: Callable[[str], None]) -> float:
         return 0.0

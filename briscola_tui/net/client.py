@@ -50,6 +50,7 @@ from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused,
 from .seat_copy import final, holding, rebuild, recent_host_keys, seated, so_far, this_hand, unconfirmed
 from .thinking import think
 from .typed import move_error
+from .watching import Watching
 
 
 class Client:
@@ -81,6 +82,8 @@ class Client:
         self.ended: str | None = None
         self.away: tuple[int, ...] = ()  # the seats the host says have no connection
         self._lost = False  # the connection was lost, and that was said (once per loss)
+        self.watching: Watching | None = None  # a spectator's broadcast, through a carrier that fans out
+        self._link_read: asyncio.Future[tuple[str, list]] | None = None  # its connection, read meanwhile
         # where the host is tried: there, then where the LAN says; or through the carrier (a club)
         self.places: Places | CarriedPlaces = options.places or Places(options.address, options.port)
 
@@ -148,7 +151,12 @@ class Client:
         return self.places.where()
 
     async def _connection(self) -> None:
-        link = await self.places.connect()
+        self.watching = await self._watch()  # (heard from before the connection: nothing is missed)
+        try:
+            link = await self.places.connect()
+        except BaseException:
+            self._unwatch()
+            raise
         self.link, self.channel = link, None
         frames = FrameReader()
         try:
@@ -169,6 +177,21 @@ class Client:
             raise
         finally:
             link.close()
+            self._unwatch()
+
+    async def _watch(self) -> Watching | None:
+        """A spectator through a carrier that fans out: its broadcast, heard from now on."""
+        if self.options.role != "spectator" or not isinstance(self.places, CarriedPlaces):
+            return None
+        return Watching(await self.places.watch())
+
+    def _unwatch(self) -> None:
+        if self._link_read is not None:
+            self._link_read.cancel()
+            self._link_read = None
+        if self.watching is not None:
+            self.watching.close()
+            self.watching = None
 
     async def _read(self, link: Link, frames: FrameReader) -> tuple[str, list]:
         while True:
@@ -190,6 +213,10 @@ class Client:
                 if kind == "away":
                     self._away(fields[0])
                     continue
+                if kind == "watch":
+                    if self.watching is None or self.table_id is None:
+                        raise RemoteProtocolError("a broadcast's key, where there is no broadcast")
+                    self.watching.keyed(fields[0], self.table_id)  # (the next entry comes by the broadcast)
                 return kind, fields
             chunk = await link.read()
             if not chunk:
@@ -198,10 +225,45 @@ class Client:
 
     async def _entry(self, link: Link, frames: FrameReader) -> bytes:
         """The host's next frame, which must be an entry."""
-        kind, fields = await self._read(link, frames)
+        kind = "watch"
+        while kind == "watch":
+            if self.watching is not None and self.watching.on:
+                kind, fields = await self._watched(link, frames)
+            else:
+                kind, fields = await self._read(link, frames)
         if kind != "entry":
             raise RemoteProtocolError(f"expected an entry, not {kind}")
         return fields[0]
+
+    async def _watched(self, link: Link, frames: FrameReader) -> tuple[str, list]:
+        """A spectator's next frame from the broadcast (net/watching.py), its connection read
+        meanwhile: a goodbye or its end, once what the broadcast brought before is taken."""
+        assert self.watching is not None  # (keyed)
+        held = holding(self.session)[0]
+        while True:
+            if self._link_read is None:
+                self._link_read = asyncio.ensure_future(self._read(link, frames))
+            if self._link_read.done():
+                found = self.watching.ready(held)
+                if found is None:
+                    read, self._link_read = self._link_read, None
+                    return read.result()  # (a goodbye, the end: raised)
+            else:
+                cast = asyncio.ensure_future(self.watching.next(held))
+                done, _pending = await asyncio.wait({self._link_read, cast}, return_when=asyncio.FIRST_COMPLETED)
+                if cast not in done:
+                    cast.cancel()
+                    continue
+                found = cast.result()
+            kind, fields = found
+            if kind == "away":
+                self._away(fields[0])
+                continue
+            if kind == "bye":
+                raise ConnectionError(
+                    _("the host closed the connection: {reason}").format(reason=reason_words(fields[0]))
+                )
+            return kind, fields
 
     def _send(self, data: bytes) -> None:
         """A frame to the host: sealed once the key exchange is done (sealed and written in one

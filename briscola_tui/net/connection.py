@@ -91,6 +91,7 @@ class Conn:
     returning: bool = False  # it came back holding part of the transcript (it resumes, not starts)
     cursor: int = 0  # the next stored entry to write to it
     base: int = 0  # the entries stored when it was welcomed (its catch-up is not held against it)
+    until: int | None = None  # a spectator through a fan-out: its entries past this come by the broadcast
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     def behind(self, stored: int) -> int:

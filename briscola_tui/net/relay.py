@@ -24,6 +24,7 @@ from protocol.reasons import Reason
 from ..engine_words import reason_words
 from ..language import _
 from .connection import Conn, Limits
+from .fanout import Fanout
 
 
 def coded(error: ProtocolError) -> Reason:
@@ -40,13 +41,17 @@ class Relay:
         self.frames = frames
         """Every stored entry as the frame relayed to readers (each reads from its own cursor)."""
         self.told_away: tuple[int, ...] = ()  # the seats last said to have no connection
+        self.fanout: Fanout | None = None  # the spectators' broadcast, through a carrier that fans out
 
     def publish(self, data: bytes) -> None:
         """A new stored entry, for every reader past its welcome (one still in its handshake
-        starts from the stored entries); one too far behind is closed."""
+        starts from the stored entries), and once for the spectators on the broadcast; one too
+        far behind is closed."""
         self.frames.append(frame(hs.entry(data)))
+        if self.fanout is not None:
+            self.fanout.send(hs.entry(data), len(self.frames))
         for conn in list(self.conns.values()):
-            if conn.welcomed and not conn.closed:
+            if conn.welcomed and not conn.closed and conn.until is None:
                 if conn.behind(len(self.frames)) > self.limits.backlog:
                     self.close(conn, Reason.of("too-slow"))
                 else:
@@ -60,6 +65,9 @@ class Relay:
         conn.cursor, conn.base = start, stored
         conn.returning = start > 0
         conn.welcomed = True
+        if conn.role == "spectator" and self.fanout is not None:  # the rest by the broadcast
+            conn.until = stored
+            self.send(conn, hs.watch(self.fanout.key))
         conn.wake.set()
 
     def tell_away(self, away: tuple[int, ...]) -> bool:
@@ -68,10 +76,17 @@ class Relay:
         if away == self.told_away:
             return False
         self.told_away = away
+        if self.fanout is not None:
+            self.fanout.send(hs.away(away), len(self.frames))
         for conn in list(self.conns.values()):
-            if conn.welcomed:
+            if conn.welcomed and conn.until is None:
                 self.send(conn, hs.away(away), status="away")
         return True
+
+    def say_end(self, reason: Reason) -> None:
+        """The table's end, to the spectators on the broadcast (before each connection's goodbye)."""
+        if self.fanout is not None:
+            self.fanout.send(hs.bye(reason), len(self.frames))
 
     def send(self, conn: Conn, data: bytes, status: str | None = None) -> None:
         """A frame that is not an entry (the handshake, the goodbye), after what it has been sent.
@@ -120,7 +135,7 @@ class Relay:
     async def _write(self, conn: Conn) -> None:
         """The writer's loop (`writer`)."""
         while True:
-            if conn.queue and conn.cursor >= conn.queue[0][0]:
+            if conn.queue and conn.cursor >= min(conn.queue[0][0], self._end(conn)):
                 data = self._unqueue(conn)  # the goodbye comes after the entries stored before it
             elif self._left_for(conn):
                 data = self.frames[conn.cursor]
@@ -141,7 +156,11 @@ class Relay:
         return frame(conn.channel.seal(framed[4:]))
 
     def _left_for(self, conn: Conn) -> bool:
-        return conn.welcomed and conn.cursor < len(self.frames)
+        return conn.welcomed and conn.cursor < self._end(conn)
+
+    def _end(self, conn: Conn) -> int:
+        """The stored entries this connection is to read (those past `until` go by the broadcast)."""
+        return len(self.frames) if conn.until is None else min(conn.until, len(self.frames))
 
     def reading(self) -> int:
         """Connections past their handshake and still open (not those closed and not yet gone)."""

@@ -56,6 +56,7 @@ from .announcing import Announcing
 from .carrier import Carrier, Listening
 from .clock import Clock
 from .connection import Busy, Conn, Frames, Limits, read_frame
+from .fanout import Fanout
 from .link import Link, listen_tcp
 from .ordering import Bot, Ordering
 from .relay import Relay, coded
@@ -157,6 +158,8 @@ class TableServer:
         server: asyncio.Server | Listening
         if self.carrier is not None:  # (through a club: no port of its own)
             server = await self.carrier.listen(self._connected, self.host.table_id.hex())
+            publish = await self.carrier.broadcast(self.host.table_id.hex())
+            self.relay.fanout = Fanout(publish, self.host.table_id)  # the spectators: one message each, for all
             addresses = []
         else:
             server = await self._listen(bind, port, fallback)
@@ -178,6 +181,7 @@ class TableServer:
             if stats is not None:
                 stats.cancel()
             self.admission.say_guesses()  # what the next report would have said
+            self.relay.say_end(self._ending())
             for conn in list(self.conns.values()):
                 self.relay.send(conn, hs.bye(self._ending()))
             await self.relay.flush(0.5)
