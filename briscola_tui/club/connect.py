@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..os_errors import os_error_words
 from .config import inbox
 from .tls import pinned_context
 
@@ -32,21 +33,30 @@ async def connect(url: str, seed: str, user: str, cert: bytes = b"", *, reconnec
     import nats
     from nats.errors import Error, NoServersError
 
-    async def quiet(error: Exception) -> None:  # (nats-py logs to stderr by default: the command says it once)
-        return None
+    last: list[Exception] = []
+
+    async def heard(error: Exception) -> None:  # (nats-py logs to stderr by default: the command says it once)
+        last[:] = [error]
 
     try:
-        return await nats.connect(
+        client = await nats.connect(
             servers=[url],
             nkeys_seed_str=seed,
             inbox_prefix=inbox(user),
             tls=pinned_context(cert) if cert else None,
             connect_timeout=TIMEOUT,
-            allow_reconnect=reconnect,
-            max_reconnect_attempts=-1 if reconnect else 0,
+            allow_reconnect=True,  # (tried twice, then NoServersError: nats-py's only bound on a first connection)
+            max_reconnect_attempts=1,
             reconnect_time_wait=RECONNECT_SECONDS,
-            error_cb=quiet,
+            error_cb=heard,
             name=f"briscola {user}",
         )
     except (Error, NoServersError, OSError, TimeoutError) as error:
-        raise Unreachable(str(error) or type(error).__name__) from None
+        why = last[0] if last and isinstance(error, NoServersError) else error  # (the refusal, not "no servers")
+        words = os_error_words(why) if isinstance(why, OSError) else str(why)
+        raise Unreachable(words or type(why).__name__) from None
+    # Connected: from now on a table's connection tries again for ever, a command's not at all
+    # (nats-py reads these options as it goes; it has no other way to change them).
+    client.options["allow_reconnect"] = reconnect
+    client.options["max_reconnect_attempts"] = -1 if reconnect else 0
+    return client
