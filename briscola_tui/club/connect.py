@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..os_errors import os_error_words
 from .config import inbox
 from .tls import pinned_context
 
@@ -18,6 +19,9 @@ TIMEOUT = 10.0
 
 RECONNECT_SECONDS = 0.5
 """Between two tries to reach the club again (every node it names in turn)."""
+FIRST_TRIES = 1
+"""Tries again of the first connection before the club is said unreachable (nats-py, 2.16 at
+least, tries a refusing server for ever at 0)."""
 
 
 class Unreachable(ConnectionError):
@@ -32,21 +36,28 @@ async def connect(url: str, seed: str, user: str, cert: bytes = b"", *, reconnec
     import nats
     from nats.errors import Error, NoServersError
 
+    last: list[BaseException] = []  # (the last error only: a table's connection lives long)
+
     async def quiet(error: Exception) -> None:  # (nats-py logs to stderr by default: the command says it once)
-        return None
+        last[:] = [error]
 
     try:
-        return await nats.connect(
+        client = await nats.connect(
             servers=[url],
             nkeys_seed_str=seed,
             inbox_prefix=inbox(user),
             tls=pinned_context(cert) if cert else None,
             connect_timeout=TIMEOUT,
-            allow_reconnect=reconnect,
-            max_reconnect_attempts=-1 if reconnect else 0,
+            allow_reconnect=False,
+            max_reconnect_attempts=FIRST_TRIES,
             reconnect_time_wait=RECONNECT_SECONDS,
             error_cb=quiet,
             name=f"briscola {user}",
         )
     except (Error, NoServersError, OSError, TimeoutError) as error:
-        raise Unreachable(str(error) or type(error).__name__) from None
+        cause = last[0] if isinstance(error, NoServersError) and last else error
+        why = os_error_words(cause) if isinstance(cause, ConnectionError) else str(cause)  # (not a TLS error's number)
+        raise Unreachable(why or type(cause).__name__) from None
+    if reconnect:  # (once connected: a first connection that reconnects is tried for ever)
+        client.options.update(allow_reconnect=True, max_reconnect_attempts=-1)
+    return client
