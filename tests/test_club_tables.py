@@ -105,7 +105,7 @@ def _windows(data: bytes, size: int = 16) -> set[bytes]:
 
 
 def _subject_shapes(host: str, table: str, names: str) -> list[str]:
-    """What a subject may name (docs/club.md): the table's id, members' names, connection ids;
+    """What a subject may name (club/subjects.py): the table's id, members' names, connection ids;
     the rest is NATS's own (the JetStream API, the key-value bucket, inboxes)."""
     cid = r"[0-9a-f]{16}"
     return [
