@@ -249,13 +249,14 @@ def test_a_hostile_members_flood_leaves_an_honest_table_playing_and_its_host_bou
 
 @pytest.mark.slow
 def test_a_club_that_cannot_be_reached_is_said_in_one_line_naming_it_and_why(club, children, tmp_path):
-    _members(club, tmp_path, ("bruno",))
+    _members(club, tmp_path, ("bruno",))  # (Bruno hosts a table too, on a port of no use through a club)
     url = club.url
     club.close()
     for argv in (
         ("join", "12-abcdef", "--club", "friends", "--headless"),
         ("watch", "12-abcdef", "--club", "friends", "--headless"),
         ("tables", "--club", "friends"),
+        ("host", "--headless", "--club", "friends", "--bots", "1"),
     ):
         child = children.start(argv[0], *argv, home="bruno")
         assert child.finish(30) != 0, child.tail()

@@ -17,6 +17,7 @@ from ..files.storage import TranscriptFile
 from ..language import N_, _
 from ..options import HostOptions
 from ..os_errors import os_error_words
+from .reaching import Whole
 from .server import TableServer
 
 PORT_TAKEN = {
@@ -31,7 +32,10 @@ PORT_TAKEN = {
 
 def cannot_listen(port: int, error: BaseException, where: str) -> str:
     """Why a table cannot be served on `port`, the port named, and for a port in use what to
-    do (`where`: "command" or "app", of `PORT_TAKEN`)."""
+    do (`where`: "command" or "app", of `PORT_TAKEN`); a club that cannot be reached (no port
+    is listened on through it), as its error says it."""
+    if isinstance(error, Whole):
+        return str(error)
     line = _("cannot listen on port {port}: {why}").format(port=port, why=os_error_words(error))
     if isinstance(error, OSError) and error.errno == errno.EADDRINUSE:
         line += "; " + _(PORT_TAKEN[where])
