@@ -249,7 +249,7 @@ def test_a_hostile_members_flood_leaves_an_honest_table_playing_and_its_host_bou
 
 @pytest.mark.slow
 def test_a_club_that_cannot_be_reached_is_said_in_one_line_naming_it_and_why(club, children, tmp_path):
-    _members(club, tmp_path, ("bruno",))  # (Bruno hosts a table too, on a port of no use through a club)
+    _members(club, tmp_path, ("bruno",))  # (in his data folder he joins, watches, lists and hosts)
     url = club.url
     club.close()
     for argv in (
