@@ -127,6 +127,19 @@ def italian():
 
 
 @pytest.fixture
+def club(tmp_path):
+    """A club's server, `briscola club serve` for the club friends in the data folder keeper
+    (helpers/club.py), killed with its nats-server at the end."""
+    from helpers.club import ClubServer
+
+    server = ClubServer(tmp_path / "keeper")
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
 def children(tmp_path):
     """Starts `briscola` processes (helpers/network.py) and kills every one of them at the end."""
     kids = Children(tmp_path)

@@ -24,15 +24,6 @@ from protocol.identity import Identity
 ANNA, BRUNO, CARLA = Identity.generate(), Identity.generate(), Identity.generate()
 
 
-@pytest.fixture
-def club(tmp_path):
-    server = ClubServer(tmp_path / "keeper")
-    try:
-        yield server
-    finally:
-        server.close()
-
-
 def _member(line: str):
     return read_token(line.split()[-1])
 

@@ -19,6 +19,9 @@ TIMEOUT = 10.0
 
 RECONNECT_SECONDS = 0.5
 """Between two tries to reach the club again (every node it names in turn)."""
+FIRST_TRIES = 1
+"""Tries again of the first connection before the club is said unreachable (nats-py, 2.16 at
+least, tries a refusing server for ever at 0)."""
 
 
 class Unreachable(ConnectionError):
@@ -33,9 +36,9 @@ async def connect(url: str, seed: str, user: str, cert: bytes = b"", *, reconnec
     import nats
     from nats.errors import Error, NoServersError
 
-    last: list[Exception] = []
+    last: list[BaseException] = []  # (the last error only: a table's connection lives long)
 
-    async def heard(error: Exception) -> None:  # (nats-py logs to stderr by default: the command says it once)
+    async def quiet(error: Exception) -> None:  # (nats-py logs to stderr by default: the command says it once)
         last[:] = [error]
 
     try:
@@ -45,18 +48,16 @@ async def connect(url: str, seed: str, user: str, cert: bytes = b"", *, reconnec
             inbox_prefix=inbox(user),
             tls=pinned_context(cert) if cert else None,
             connect_timeout=TIMEOUT,
-            allow_reconnect=True,  # (tried twice, then NoServersError: nats-py's only bound on a first connection)
-            max_reconnect_attempts=1,
+            allow_reconnect=False,
+            max_reconnect_attempts=FIRST_TRIES,
             reconnect_time_wait=RECONNECT_SECONDS,
-            error_cb=heard,
+            error_cb=quiet,
             name=f"briscola {user}",
         )
     except (Error, NoServersError, OSError, TimeoutError) as error:
-        why = last[0] if last and isinstance(error, NoServersError) else error  # (the refusal, not "no servers")
-        words = os_error_words(why) if isinstance(why, OSError) else str(why)
-        raise Unreachable(words or type(why).__name__) from None
-    # Connected: from now on a table's connection tries again for ever, a command's not at all
-    # (nats-py reads these options as it goes; it has no other way to change them).
-    client.options["allow_reconnect"] = reconnect
-    client.options["max_reconnect_attempts"] = -1 if reconnect else 0
+        cause = last[0] if isinstance(error, NoServersError) and last else error
+        why = os_error_words(cause) if isinstance(cause, ConnectionError) else str(cause)  # (not a TLS error's number)
+        raise Unreachable(why or type(cause).__name__) from None
+    if reconnect:  # (once connected: a first connection that reconnects is tried for ever)
+        client.options.update(allow_reconnect=True, max_reconnect_attempts=-1)
     return client

@@ -26,6 +26,7 @@ from . import subjects
 if TYPE_CHECKING:
     from nats.aio.client import Client
     from nats.js.client import JetStreamContext
+    from nats.js.kv import KeyValue
 
 TTL_SECONDS = 30.0
 """A record not put again for this long is gone from the bucket (a host re-announces every 10 s)."""
@@ -103,20 +104,32 @@ async def announce(
         while True:
             current = now()
             if serial == 0 or current != sent or time.monotonic() - last >= REANNOUNCE_SECONDS:
-                serial += 1
-                await kv.put(key, encode(signed(current, [], serial, identity, via=member)))
-                if serial == 1:
-                    say(_("listed by the club: join with the code alone and --club"))
-                sent, last = current, time.monotonic()
+                if await _put(kv, key, encode(signed(current, [], serial + 1, identity, via=member)), serial == 0):
+                    serial += 1
+                    if serial == 1:
+                        say(_("listed by the club: join with the code alone and --club"))
+                    sent, last = current, time.monotonic()
             await asyncio.sleep(REFRESH_SECONDS)
-    except (Error, TimeoutError) as error:
-        if serial == 0:
-            say(_("not listed by the club: {why}").format(why=str(error) or type(error).__name__))
-        raise
+    except (Error, TimeoutError) as error:  # (the first put, or the bucket: said, and the table served)
+        say(_("not listed by the club: {why}").format(why=str(error) or type(error).__name__))
     finally:
         if kv is not None and serial:
             with contextlib.suppress(Exception):  # (the club gone: the record leaves within TTL_SECONDS)
                 await asyncio.shield(asyncio.wait_for(kv.delete(key), 2.0))
+
+
+async def _put(kv: KeyValue, key: str, value: bytes, first: bool) -> bool:
+    """The record put; False where the club did not take it (away a while: it is put again
+    REFRESH_SECONDS later, until it is back); the first put's error raised."""
+    from nats.errors import Error
+
+    try:
+        await kv.put(key, value)
+    except (Error, TimeoutError):
+        if first:
+            raise
+        return False
+    return True
 
 
 @dataclass(frozen=True)

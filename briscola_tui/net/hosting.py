@@ -32,7 +32,8 @@ PORT_TAKEN = {
 
 def cannot_listen(port: int, error: BaseException, where: str) -> str:
     """Why a table cannot be served on `port`, the port named, and for a port in use what to
-    do (`where`: "command" or "app", of `PORT_TAKEN`); through a club, why it cannot be reached."""
+    do (`where`: "command" or "app", of `PORT_TAKEN`); a club that cannot be reached (no port
+    is listened on through it), as its error says it."""
     if isinstance(error, Whole):
         return str(error)
     line = _("cannot listen on port {port}: {why}").format(port=port, why=os_error_words(error))

@@ -5,18 +5,24 @@ picks: `--port 0`), waited for with a deadline, and killed with its nats-server 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
+import json
 import os
 import re
 import signal
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 from briscola_tui.cli import main
 
-from .network import BRISCOLA, Child
+from .network import BRISCOLA, Child, Children, Human, verify
+
+T = TypeVar("T")
 
 WAIT = 30.0
 """The longest any one wait may take."""
@@ -49,11 +55,19 @@ class ClubServer:
     a process group of its own, so that its nats-server is killed with it)."""
 
     def __init__(
-        self, folder: Path, name: str = "friends", bind: str = "127.0.0.1", *more: str, wait: bool = True
+        self,
+        folder: Path,
+        name: str = "friends",
+        bind: str = "127.0.0.1",
+        *more: str,
+        wait: bool = True,
+        port: int | None = 0,
     ) -> None:
+        """`port` None: the one the club's record keeps (a server started again)."""
         self.folder, self.name = folder, name
         self.url, self.server_pid = "", 0
-        argv = [*BRISCOLA, "club", "serve", "--name", name, "--bind", bind, "--port", "0", *more]
+        where = ["--port", str(port)] if port is not None else []
+        argv = [*BRISCOLA, "club", "serve", "--name", name, "--bind", bind, *where, *more]
         self.child = Child(f"club serve {name}", argv, folder, new_session=True)
         if wait:
             self.ready()
@@ -98,3 +112,141 @@ def join(member_home: Path, line: str) -> None:
     token = line.split()[-1]
     status, out, err = run(member_home, "club", "add", token)
     assert status == 0, (out, err)
+
+
+# --- tables through the club ------------------------------------------------------------
+
+
+class ClubTable:
+    """A table hosted through the club by the member whose data folder is `host_home`
+    (`briscola host --headless --club`, one hand), and the joins and spectators around it, each
+    by the join code alone and in its member's own data folder; every process is one of `kids`
+    (killed at the end, pass or fail)."""
+
+    def __init__(self, kids: Children, host_home: Path, *args: str, club: str = "friends") -> None:
+        self.kids, self.club = kids, club
+        self.homes = [host_home]
+        self.host = self._start("host", host_home, "host", "--headless", "--club", club, "--hands", "1", *args)
+        self.code = self.host.wait_for(rf"join with: briscola join (\S+) --club {club}$", WAIT)[1]
+        self.clients: list[Child] = []
+
+    def _start(self, name: str, folder: Path, *argv: str, driver: Human | None = None) -> Child:
+        child = Child(name, [*BRISCOLA, *argv], folder, driver)
+        self.kids.started.append(child)
+        return child
+
+    def join(self, folder: Path, name: str, *, human: Human | None = None, retry: int = 60) -> Child:
+        """`briscola join CODE --club` (an easy computer player, or `human` at the keyboard)."""
+        argv = ["join", self.code, "--club", self.club, "--headless", "--name", name, "--retry", str(retry)]
+        child = self._start(name, folder, *argv, *([] if human else ["--bot", "easy"]), driver=human)
+        self.clients.append(child)
+        self.homes.append(folder)
+        return child
+
+    def watch(self, folder: Path) -> Child:
+        child = self._start(f"watch {folder.name}", folder, "watch", self.code, "--club", self.club, "--headless")
+        self.clients.append(child)
+        self.homes.append(folder)
+        return child
+
+    def table_id(self) -> str:
+        """The table's id, as `briscola tables --club --json` lists it (asked as its host)."""
+        status, out, err = run(self.homes[0], "tables", "--club", self.club, "--json")
+        assert status == 0, err
+        (record,) = json.loads(out)
+        return str(record["table"])
+
+    def finish(self, timeout: float = 60.0) -> str:
+        """Every process ends by itself with status 0, the same final scores for all, and no
+        one named a cheat; the scores."""
+        for client in self.clients:
+            assert client.finish(timeout) == 0, self.kids.report()
+        assert self.host.finish(timeout) == 0, self.kids.report()
+        scores = self.host.wait_for(r"^scores: (\[.*\])$").group(1)
+        for child in [self.host, *self.clients]:
+            if child in self.clients:
+                assert child.wait_for(r"^the table is over: scores (\[[^\]]*\])").group(1) == scores, child.tail()
+            assert not re.search(r"(?i)cheat|culprit", child.text), child.tail()
+        return scores
+
+    def verify_all(self, scores: str) -> None:
+        """`briscola verify` passes each data folder's one transcript, with these scores."""
+        paths = []
+        for folder in self.homes:
+            found = sorted((folder / "transcripts").glob("*.bin"))
+            assert len(found) == 1, f"{folder.name}: {found}"
+            paths += found
+        verify(paths, scores)
+
+
+# --- a connection that hears everything ---------------------------------------------------
+
+
+def monitor(server: ClubServer) -> str:
+    """A user of the club's account that may subscribe to everything and publish nothing: this
+    test's alone, added by hand to the configuration the product wrote (after the last invite,
+    which writes it anew), the running server told to read it again; its seed."""
+    from briscola_tui.club import keys, members
+
+    seed = keys.new_seed()
+    conf = server.folder / "club" / "nats.conf"
+    lines = conf.read_text().splitlines()
+    (at,) = [n for n, line in enumerate(lines) if line.startswith("accounts: ")]
+    accounts = json.loads(lines[at][len("accounts: ") :])
+    everything = {"publish": {"deny": [">"]}, "subscribe": {"allow": [">"]}}
+    accounts["CLUB"]["users"].append({"nkey": keys.public_key(seed), "permissions": everything})
+    lines[at] = "accounts: " + json.dumps(accounts)
+    conf.write_text("\n".join(lines) + "\n")
+    with home(server.folder):
+        assert members.reload(), "the server did not read the monitor's configuration"
+    return seed
+
+
+class Loop:
+    """An asyncio loop in a thread of its own, for NATS connections that live while the test's
+    processes run; `run` waits for a coroutine on it."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coroutine: Coroutine[Any, Any, T], timeout: float = WAIT) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(WAIT)
+        self.loop.close()
+
+
+class Tap:
+    """A connection of the monitor's (`monitor`) subscribed to `>`: every message's subject and
+    payload in the club's account, as they pass (its queue unbounded: nothing dropped)."""
+
+    def __init__(self, server: ClubServer, seed: str) -> None:
+        self.seen: list[tuple[str, bytes]] = []
+        self.lock = threading.Lock()
+        self.loop = Loop()
+        self.nc = self.loop.run(self._connect(server.url, seed))
+
+    async def _connect(self, url: str, seed: str) -> Any:
+        import nats
+
+        nc = await nats.connect(url, nkeys_seed_str=seed, inbox_prefix="_INBOX.tap", allow_reconnect=False)
+        await nc.subscribe(">", cb=self._came, pending_msgs_limit=10_000_000, pending_bytes_limit=2 * 1024**3)
+        await nc.flush(timeout=WAIT)
+        return nc
+
+    async def _came(self, msg: Any) -> None:
+        with self.lock:
+            self.seen.append((msg.subject, msg.data))
+
+    def messages(self) -> list[tuple[str, bytes]]:
+        with self.lock:
+            return list(self.seen)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.loop.run(self.nc.drain())
+        self.loop.stop()

@@ -283,13 +283,16 @@ class Table:
 
     def verify_all(self, scores: str) -> None:
         """`briscola verify` passes every stored transcript, with these scores."""
-        for path in self.stored():
-            done = subprocess.run(
-                [*BRISCOLA, "verify", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=WAIT
-            )
-            assert done.returncode == 0, f"{path}\n{done.stdout}\n{done.stderr}"
-            assert "all checks pass" in done.stdout
-            assert re.search(r"entries checked, 1 hand audited; scores (\[[^\]]*\])", done.stdout).group(1) == scores
+        verify(self.stored(), scores)
+
+
+def verify(paths: list[Path], scores: str) -> None:
+    """`briscola verify` passes each transcript: one hand audited, with these scores."""
+    for path in paths:
+        done = subprocess.run([*BRISCOLA, "verify", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=WAIT)
+        assert done.returncode == 0, f"{path}\n{done.stdout}\n{done.stderr}"
+        assert "all checks pass" in done.stdout
+        assert re.search(r"entries checked, 1 hand audited; scores (\[[^\]]*\])", done.stdout).group(1) == scores
 
 
 # --- connections by hand ---------------------------------------------------------------
@@ -518,12 +521,14 @@ class Proxy:
         self.cut()
 
 
-def rss_mib(pid: int) -> float:
-    """What process `pid` holds in memory now (its resident set), in MiB."""
+def rss_mib(pid: int, peak: bool = False) -> float:
+    """What process `pid` holds in memory now (its resident set), in MiB; `peak`: the most it
+    ever held (its high-water mark)."""
+    field = "VmHWM:" if peak else "VmRSS:"
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field):
             return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
+    raise AssertionError(f"no {field}")
 
 
 def frames_of(data: bytes) -> list[bytes]:
