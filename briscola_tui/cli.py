@@ -222,7 +222,8 @@ def _network(kind: str, options: NetOptions) -> int:
 
 
 def _headless(options: NetOptions, carrier: Carrier | None) -> int:
-    from .net.commands import host_command, join_command, watch_command
+    from .net.commands import host_command
+    from .net.joining import join_command, watch_command
 
     if isinstance(options, HostOptions):
         return host_command(options, carrier)

@@ -10,7 +10,7 @@ import time
 import pytest
 from helpers.network import WAIT
 
-from briscola_tui.net.commands import player_identity
+from briscola_tui.net.joining import player_identity
 from briscola_tui.options import HostOptions
 
 
@@ -35,12 +35,12 @@ def test_a_headless_host_on_a_port_in_use_names_it_and_says_what_to_do(children)
 
 
 def test_the_lobby_of_a_host_on_a_port_in_use_names_it_and_says_what_to_do():
-    from briscola_tui.tables.network import NetTable
+    from briscola_tui.tables.hosting_seat import hosting_table
 
     with taken_port() as holder:
         port = holder.getsockname()[1]
         options = HostOptions(bind="127.0.0.1", port=port, bots=1, advertise=False, name="Ann")
-        table = NetTable.hosting_table(options, player_identity()).start()
+        table = hosting_table(options, player_identity()).start()
         try:
             deadline = time.monotonic() + WAIT
             while not table.lobby().failed and time.monotonic() < deadline:

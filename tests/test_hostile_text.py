@@ -33,9 +33,11 @@ from helpers import network
 from helpers.app import FixedLobby, table_of, wait_for
 from helpers.network import CODE, WAIT, Child, Table, sit, wait_until
 
-from briscola_tui.net.commands import SetupError, join_options, person_name, player_identity
+from briscola_tui.net.commands import SetupError, person_name
+from briscola_tui.net.joining import join_options, player_identity
 from briscola_tui.options import JoinOptions
 from briscola_tui.tables.controller import Lobby, LobbySeat
+from briscola_tui.tables.hosting_seat import hosting_table
 from briscola_tui.tables.network import NetTable
 from briscola_tui.tui.netapp import NetworkApp
 from briscola_tui.tui.screens.dialogs import InfoScreen
@@ -298,7 +300,8 @@ HOSTILE_CLIENT = textwrap.dedent("""
     from engine import bots
     from briscola_tui.net.client import Client, Options
     from briscola_tui.net.listener import Listener
-    from briscola_tui.net.commands import host_port, player_identity, say
+    from briscola_tui.net.commands import say
+    from briscola_tui.net.joining import host_port, player_identity
     role, address, code, name = sys.argv[1:5]
     host, port = host_port(address)
     player = bots.get("random") if role == "player" else None
@@ -333,7 +336,7 @@ async def test_the_hosting_app_shows_a_spectator_named_markup_and_a_player_named
         "bind": "127.0.0.1",
         "name": "Ada",
     }
-    net = NetTable.hosting_table(host_args(values), player_identity())
+    net = hosting_table(host_args(values), player_identity())
     app = NetworkApp(net, ascii=True)
     shown: list[str] = []
     try:

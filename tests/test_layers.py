@@ -306,6 +306,8 @@ def test_the_contracts_catch_an_import_up_and_textual_outside_the_client(tmp_pat
     for part in (
         "cli",
         "cli_parser",
+        "cli_net_parser",
+        "cli_arguments",
         "cli_club",
         "cli_lan",
         "__main__",

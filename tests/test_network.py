@@ -536,7 +536,8 @@ def test_a_table_over_ipv6_loopback(children):
 
 def test_addresses_are_given_as_join_takes_them():
     from briscola_tui.net.addresses import addresses
-    from briscola_tui.net.commands import SetupError, host_port
+    from briscola_tui.net.hosting import SetupError
+    from briscola_tui.net.joining import host_port
 
     assert host_port("[::1]:7777") == ("::1", 7777)
     assert host_port("box.lan:7000") == ("box.lan", 7000)

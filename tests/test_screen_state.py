@@ -17,7 +17,7 @@ import pytest
 from helpers.app import SIZE, table_of, wait_for
 from helpers.network import CODE, WAIT, Table
 
-from briscola_tui.net.commands import join_options, player_identity, watch_options
+from briscola_tui.net.joining import join_options, player_identity, watch_options
 from briscola_tui.options import JoinOptions, WatchOptions
 from briscola_tui.tables.network import NetTable
 from briscola_tui.tui.app import BriscolaApp

@@ -44,9 +44,10 @@ import pytest
 from helpers.app import FixedLobby, table_of, wait_for
 from helpers.network import BRISCOLA, CODE, ROOT, WAIT, Human, Proxy, Table
 
-from briscola_tui.net.commands import join_options, player_identity, watch_options
+from briscola_tui.net.joining import join_options, player_identity, watch_options
 from briscola_tui.options import JoinOptions, WatchOptions
 from briscola_tui.tables.controller import Lobby, LobbySeat
+from briscola_tui.tables.hosting_seat import hosting_table
 from briscola_tui.tables.network import NetTable
 from briscola_tui.tui.netapp import NetworkApp
 from briscola_tui.tui.screens.dialogs import ConfirmQuit
@@ -342,7 +343,7 @@ async def test_the_app_hosts_a_table_with_its_person_at_seat_0(children, home):
         "bind": "127.0.0.1",
         "name": "Ada",
     }
-    net = NetTable.hosting_table(host_args(values), player_identity())
+    net = hosting_table(host_args(values), player_identity())
     app = NetworkApp(net, ascii=True)
     try:
         async with app.run_test(size=SIZE) as pilot:

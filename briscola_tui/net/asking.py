@@ -8,10 +8,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 
+from engine.labels import LabelError, parse
+from engine.state import Action
 from protocol.session import TableSession
 
 from ..language import _
 from .listener import Person
+from .typed import move_error
 
 
 class Asking:
@@ -102,3 +105,22 @@ def _taken(task: asyncio.Future) -> None:
     """Retrieve a finished task's outcome (its error is the caller's to see, or nobody's)."""
     if not task.cancelled():
         task.exception()
+
+
+class NotAMove(ValueError):
+    """A person's line that names no move; the message says why."""
+
+
+def move_of(answer: object, session: TableSession) -> Action | None:
+    """The move a person's answer names on its turn (a line, or an action chosen on the screen);
+    None for an action chosen on a view that has gone by (the connection came back meanwhile,
+    the move was already taken): dropped, and the person asked again. NotAMove for a line
+    that names none."""
+    if not isinstance(answer, str):
+        return answer if isinstance(answer, Action) and answer in session.legal_actions() else None
+    view = session.seat_view()
+    assert view.seat is not None  # (a player's view)
+    try:
+        return parse(answer, view.seat, view.state)
+    except LabelError as error:
+        raise NotAMove(move_error(error)) from None

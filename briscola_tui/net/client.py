@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+from functools import partial
 
-from engine.labels import LabelError, labels, parse
+from engine.labels import labels
 from engine.state import Action
 from protocol import handshake as hs
 from protocol.channel import Channel, Exchange, WrongCode
@@ -41,7 +42,7 @@ from ..files.storage import TranscriptFile
 from ..language import _
 from ..render import seat_names
 from . import reaching
-from .asking import Asking
+from .asking import Asking, NotAMove, move_of
 from .carrier import CarriedPlaces
 from .link import Link
 from .listener import Keyboard, Listener, Person
@@ -49,7 +50,6 @@ from .places import Places
 from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, why
 from .seat_copy import final, holding, rebuild, recent_host_keys, seated, so_far, this_hand, unconfirmed
 from .thinking import think
-from .typed import move_error
 from .watching import Watching
 
 
@@ -65,9 +65,7 @@ class Client:
         person: Person | None = None,
         session_class: type[TableSession] = TableSession,
     ):
-        self.options = options
-        self.listener = listener
-        self.identity = identity
+        self.options, self.listener, self.identity = options, listener, identity
         self.person: Person = person if person is not None else Keyboard(None, listener.line)
         self.session_class = session_class
         self.asking = Asking(self.person)
@@ -83,7 +81,6 @@ class Client:
         self.away: tuple[int, ...] = ()  # the seats the host says have no connection
         self._lost = False  # the connection was lost, and that was said (once per loss)
         self.watching: Watching | None = None  # a spectator's broadcast, through a carrier that fans out
-        self._link_read: asyncio.Future[tuple[str, list]] | None = None  # its connection, read meanwhile
         # where the host is tried: there, then where the LAN says; or through the carrier (a club)
         self.places: Places | CarriedPlaces = options.places or Places(options.address, options.port)
 
@@ -115,11 +112,11 @@ class Client:
                 if self.session is None and not isinstance(error, Busy):
                     # Never at this table: a host that is not there is said in a few seconds.
                     if waited >= FIRST_CONTACT_SECONDS:
-                        self.listener.line(reaching.unreachable(error, self._where()))
+                        self.listener.line(reaching.unreachable(error, self.places.where()))
                         return 1
                 elif waited >= self.options.retry_seconds:  # (never at the table: no seat kept to come back to)
                     given_up = reaching.given_up if self.session is not None else reaching.unreachable_at
-                    self.listener.line(given_up(self._where(), self.options.retry_seconds, error))
+                    self.listener.line(given_up(self.places.where(), self.options.retry_seconds, error))
                     return 1
                 pause = self._pause(error, delay, waited)
                 await asyncio.sleep(pause)
@@ -142,21 +139,27 @@ class Client:
             self._lost = True  # said once as lost, then as tries
             self.listener.lost(_("connection lost"), error)
             line = _("connection lost ({why}); trying {address} again for up to {seconds:g} s")
-            self.listener.retrying(line.format(why=why(error), address=self._where(), seconds=left))
+            self.listener.retrying(line.format(why=why(error), address=self.places.where(), seconds=left))
         elif self.session is not None:
-            self.listener.retrying(reaching.still_trying(self._where(), error, left))
+            self.listener.retrying(reaching.still_trying(self.places.where(), error, left))
         return delay
 
-    def _where(self) -> str:
-        return self.places.where()
-
     async def _connection(self) -> None:
-        self.watching = await self._watch()  # (heard from before the connection: nothing is missed)
+        # a spectator through a carrier that fans out: its broadcast, heard from before it connects
+        heard = await self.places.watch() if self.options.role == "spectator" else None
+        self.watching = Watching(heard) if heard is not None else None
         try:
             link = await self.places.connect()
-        except BaseException:
-            self._unwatch()
-            raise
+            try:
+                await self._connected(link)
+            finally:
+                link.close()
+        finally:
+            if self.watching is not None:
+                self.watching.close()
+                self.watching = None
+
+    async def _connected(self, link: Link) -> None:
         self.link, self.channel = link, None
         frames = FrameReader()
         try:
@@ -175,23 +178,6 @@ class Client:
             if self.options.role == "spectator":  # it leaves on purpose: the host need not wait for it
                 self._send(hs.bye(Reason.of("spectator-left")))
             raise
-        finally:
-            link.close()
-            self._unwatch()
-
-    async def _watch(self) -> Watching | None:
-        """A spectator through a carrier that fans out: its broadcast, heard from now on."""
-        if self.options.role != "spectator" or not isinstance(self.places, CarriedPlaces):
-            return None
-        return Watching(await self.places.watch())
-
-    def _unwatch(self) -> None:
-        if self._link_read is not None:
-            self._link_read.cancel()
-            self._link_read = None
-        if self.watching is not None:
-            self.watching.close()
-            self.watching = None
 
     async def _read(self, link: Link, frames: FrameReader) -> tuple[str, list]:
         while True:
@@ -236,34 +222,18 @@ class Client:
         return fields[0]
 
     async def _watched(self, link: Link, frames: FrameReader) -> tuple[str, list]:
-        """A spectator's next frame from the broadcast (net/watching.py), its connection read
-        meanwhile: a goodbye or its end, once what the broadcast brought before is taken."""
+        """A spectator's next frame from the broadcast, its connection read meanwhile."""
         assert self.watching is not None  # (keyed)
-        held = holding(self.session)[0]
         while True:
-            if self._link_read is None:
-                self._link_read = asyncio.ensure_future(self._read(link, frames))
-            if self._link_read.done():
-                found = self.watching.ready(held)
-                if found is None:
-                    read, self._link_read = self._link_read, None
-                    return read.result()  # (a goodbye, the end: raised)
-            else:
-                cast = asyncio.ensure_future(self.watching.next(held))
-                done, _pending = await asyncio.wait({self._link_read, cast}, return_when=asyncio.FIRST_COMPLETED)
-                if cast not in done:
-                    cast.cancel()
-                    continue
-                found = cast.result()
-            kind, fields = found
+            kind, fields = await self.watching.frame(lambda: self._read(link, frames), holding(self.session)[0])
             if kind == "away":
                 self._away(fields[0])
-                continue
-            if kind == "bye":
+            elif kind == "bye":
                 raise ConnectionError(
                     _("the host closed the connection: {reason}").format(reason=reason_words(fields[0]))
                 )
-            return kind, fields
+            else:
+                return kind, fields
 
     def _send(self, data: bytes) -> None:
         """A frame to the host: sealed once the key exchange is done (sealed and written in one
@@ -317,9 +287,9 @@ class Client:
         if self.table_id is not None and table_id != self.table_id:
             if self.places.named_by_lan:  # (as an old record may: not where the table was)
                 raise ConnectionError(_("another table answers there"))
-            raise reaching.AnotherTable(reaching.another_table(self._where(), table_id, self.table_id))
+            raise reaching.AnotherTable(reaching.another_table(self.places.where(), table_id, self.table_id))
         if self.table_id is None and self.options.table is not None and table_id != self.options.table:
-            raise Distrusted(reaching.impostor(self._where(), table_id, self.options.table))
+            raise Distrusted(reaching.impostor(self.places.where(), table_id, self.options.table))
         exchange.finish(theirs, table_id, hs.VERSION)
         self._send(hs.confirm(exchange.confirmation()))
         kind, fields = await self._read(link, frames)  # a wrong code: Unconfirmed("wrong join code")
@@ -348,18 +318,10 @@ class Client:
         if self.session is None:
             assert self.table_id is not None  # (welcomed)
             heard: list[Event] = []  # the transcript's events, for the hand so far
-            args = (
-                backlog,
-                self.table_id,
-                self.seat,
-                self.identity,
-                self.options.name,
-                self.session_class,
-                self.options.person,
-                self.options.bot_level,
-                heard,
+            rebuilt = partial(rebuild, backlog, self.table_id, self.seat, self.identity, self.options.name)
+            self.log, session, owed = await asyncio.to_thread(
+                rebuilt, self.session_class, self.options.person, self.options.bot_level, heard
             )
-            self.log, session, owed = await asyncio.to_thread(rebuild, *args)
             if not derived(self.table_id, session.keys.get(HOST, b"")):
                 raise Distrusted(_("the host's table id is not its key's fingerprint: this is not the table it names"))
             self.session = session
@@ -413,23 +375,18 @@ class Client:
         return self.asking.answer_given()
 
     def _answer(self, answer: object) -> None:
-        """A person's answer on its turn: the move it names, or why it is not one. An action
-        chosen on a view that has gone by (the connection came back meanwhile, the move was
-        already taken) is dropped, and the person asked again."""
+        """A person's answer on its turn: the move it names (`asking.move_of`), or why it is not one."""
         if answer is None:
             self.listener.line(_("no more input: leaving the table"))
             self.ended = "input closed"
             return
         assert self.session is not None  # (caught up)
-        if not isinstance(answer, str) and answer not in self.session.legal_actions():
-            return
-        view = self.session.seat_view()
         try:
-            assert view.seat is not None  # (a player's view)
-            action = parse(answer, view.seat, view.state) if isinstance(answer, str) else answer
-            self._act(action)
-        except LabelError as error:
-            self.listener.line(_("not a move: {error}").format(error=move_error(error)))
+            action = move_of(answer, self.session)
+            if action is not None:
+                self._act(action)
+        except NotAMove as error:
+            self.listener.line(_("not a move: {error}").format(error=error))
         except LocalProtocolError as error:
             self.listener.line(_("not a move: {error}").format(error=protocol_error_words(error)))
 

@@ -20,24 +20,21 @@ from protocol.session import TableSession
 from protocol.transcript_file import NotATranscript
 
 from ..engine_words import error_words, name_problem_words, protocol_error_words
-from ..files.folders import InUse, hold_lock, own_file, subfolder
+from ..files.folders import own_file, subfolder
 from ..files.hosted import HostedTable
 from ..files.identity import own_identity
 from ..files.storage import FileSeatStore, TranscriptFile
 from ..files.table_keys import new_table_key, save_code, saved_code, table_key
 from ..language import _, n_
-from ..options import HostOptions, JoinOptions, WatchOptions
+from ..options import HostOptions
 from .addresses import addresses
 from .admission import GuessLimits
 from .announcing import Announcing
-from .asking import not_asked
-from .carrier import CarriedPlaces, Carrier
-from .client import Client, Options
+from .carrier import Carrier
 from .connection import Limits
 from .finding import plates_in_use
 from .hosting import Hosting, SetupError, cannot_listen, hold_table, kept_table, new_record
 from .joincode import new_code
-from .listener import Keyboard, Listener, stdin_lines
 from .mdns import announced_on
 from .ordering import BOT_NAMES, Bot, bot_name, is_bot_name
 from .server import TableServer
@@ -381,101 +378,3 @@ def _kept_key(path: Path, key: bytes | None) -> Identity | None:
     except KeyFileError as error:
         raise SetupError(_("{why}; the file is left as it is").format(why=error)) from None
     return identity if identity.public_bytes == key else None
-
-
-def join_options(options: JoinOptions, carrier: Carrier | None = None) -> Options:
-    """What `briscola join` asks of the host (SetupError for a bad address); through `carrier`
-    (a club), the table `options.table` its host `options.via` serves there."""
-    address, port, places = _where(options, carrier)
-    own_folders(CLIENT_FOLDERS)
-    player = players.get(options.bot) if options.bot else None
-    return Options(
-        address,
-        port,
-        "player",
-        person_name(options.name or ""),
-        options.code or "",
-        options.seat,
-        player,
-        retry_seconds=options.retry,
-        person=own_identity() if options.bot else None,  # the ledger rates the level, run by this account
-        bot_level=options.bot or "",
-        table=_announced(options.table),
-        places=places,
-    )
-
-
-def watch_options(options: WatchOptions, carrier: Carrier | None = None) -> Options:
-    """What `briscola watch` asks of the host (SetupError for a bad address); through `carrier`, as `join_options`."""
-    address, port, places = _where(options, carrier)
-    own_folders(CLIENT_FOLDERS)
-    code = options.code or ""
-    return Options(
-        address,
-        port,
-        "spectator",
-        "",
-        code,
-        retry_seconds=options.retry,
-        table=_announced(options.table),
-        places=places,
-    )
-
-
-def _where(options: JoinOptions | WatchOptions, carrier: Carrier | None) -> tuple[str, int, CarriedPlaces | None]:
-    """HOST:PORT of the host, or (through a carrier) where the carrier reaches the table."""
-    if carrier is None:
-        return (*host_port(options.address), None)
-    if not options.table or not options.via:
-        raise SetupError(_("through a club, the table's id and its host's name there are needed"))
-    return carrier.label, 0, CarriedPlaces(carrier, options.via, options.table)
-
-
-def _announced(table: str | None) -> bytes | None:
-    """The table id the LAN named (hex, from a checked record), as bytes."""
-    return bytes.fromhex(table) if table else None
-
-
-def player_identity() -> Identity:
-    """This account's key at every table it joins, held by this process alone: two
-    players sharing one key would take each other's seat (SetupError if another
-    process plays with it)."""
-    try:
-        hold_lock("player")
-    except InUse as error:
-        raise SetupError(str(error)) from None
-    return own_identity()
-
-
-def join_command(options: JoinOptions, carrier: Carrier | None = None) -> int:
-    return asyncio.run(_run_client(join_options(options, carrier), player_identity(), carrier))
-
-
-def watch_command(options: WatchOptions, carrier: Carrier | None = None) -> int:
-    return asyncio.run(_run_client(watch_options(options, carrier), None, carrier))
-
-
-async def _run_client(options: Options, identity: Identity | None, carrier: Carrier | None) -> int:
-    lines = stdin_lines() if options.role == "player" and options.player is None else None
-    keyboard, listener = Keyboard(lines, say), Listener(say)
-    client = Client(options, listener, identity, keyboard)
-    keyboard.listen(lambda line: not_asked(client.session, listener.names, line))  # at once, not at the turn
-    try:
-        return await client.run()
-    finally:
-        if carrier is not None:
-            await carrier.close()
-
-
-def host_port(text: str) -> tuple[str, int]:
-    """HOST:PORT, or [IPv6]:PORT, as (host, port); SetupError otherwise."""
-    host, _colon, port = text.rpartition(":")
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
-    elif ":" in host:
-        host = ""  # an IPv6 address needs its brackets: [::1]:7777
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise SetupError(
-            _("expected HOST:PORT, e.g. 192.168.1.20:7777 or [fe80::1]:7777, not {text!r}").format(text=text)
-        )
-    return host, int(port)

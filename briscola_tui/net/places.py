@@ -39,6 +39,10 @@ class Places:
     async def connect(self) -> Link:
         return await connect_tcp(*self.now())
 
+    async def watch(self) -> None:
+        """No broadcast over TCP: the host sends each spectator its entries itself."""
+        return None
+
     @property
     def named_by_lan(self) -> bool:
         """The place tried now is one the LAN named, not the one the client was given."""

@@ -80,10 +80,7 @@ class TableServer:
         limits: Limits | None = None,
         guesses: GuessLimits | None = None,
     ) -> None:
-        self.host, self.log = host, log
-        self.bots = bots
-        self.hands = hands
-        self.say = say
+        self.host, self.log, self.bots, self.hands, self.say = host, log, bots, hands, say
         self.tell = lambda event: self.say(render(event, HEADLESS, self.names()))  # an event, in words
         self.limits = limits or Limits()
         self.conns: dict[int, Conn] = {}

@@ -6,7 +6,9 @@ its transcript's head, as after any drop."""
 
 from __future__ import annotations
 
-from typing import Protocol
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 from protocol import broadcast
 from protocol import handshake as hs
@@ -33,6 +35,7 @@ class Watching:
     def __init__(self, heard: Heard) -> None:
         self.heard = heard
         self.opener: broadcast.Opener | None = None
+        self.link_read: asyncio.Future[tuple[str, list]] | None = None  # the connection's next frame, read meanwhile
 
     def keyed(self, key: bytes, table_id: bytes) -> None:
         """The host gave the broadcast's key: entries after the welcome's come this way."""
@@ -41,6 +44,25 @@ class Watching:
     @property
     def on(self) -> bool:
         return self.opener is not None
+
+    async def frame(self, read: Callable[[], Coroutine[Any, Any, tuple[str, list]]], held: int) -> tuple[str, list]:
+        """The next frame for a spectator holding `held` entries, from the broadcast, while its
+        connection is read (`read`) meanwhile: the connection's goodbye or end comes once what
+        the broadcast brought before it is taken."""
+        while True:
+            if self.link_read is None:
+                self.link_read = asyncio.ensure_future(read())
+            if self.link_read.done():
+                found = self.ready(held)
+                if found is None:
+                    read_now, self.link_read = self.link_read, None
+                    return read_now.result()  # (a goodbye, the end: raised)
+                return found
+            cast = asyncio.ensure_future(self.next(held))
+            done, _pending = await asyncio.wait({self.link_read, cast}, return_when=asyncio.FIRST_COMPLETED)
+            if cast in done:
+                return cast.result()
+            cast.cancel()
 
     async def next(self, held: int) -> tuple[str, list]:
         """The next frame for a spectator holding `held` entries: (kind, fields), as the
@@ -74,4 +96,7 @@ class Watching:
         return kind, fields
 
     def close(self) -> None:
+        if self.link_read is not None:
+            self.link_read.cancel()
+            self.link_read = None
         self.heard.close()

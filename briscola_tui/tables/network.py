@@ -35,13 +35,11 @@ from protocol.session import TableSession
 
 from ..language import _
 from ..net.addresses import addresses
-from ..net.carrier import CarriedPlaces, Carrier
+from ..net.carrier import Carrier
 from ..net.client import Client, Options
-from ..net.commands import person_name
 from ..net.hosting import Hosting, cannot_listen
 from ..net.reaching import ANOTHER_TABLE
 from ..notes import Note, Said
-from ..options import HostOptions
 from ..render import render, seat_names
 from .controller import Lobby, TableUpdate
 from .lobby_data import table_lobby
@@ -107,27 +105,6 @@ class NetTable:
         session = self.client.session if self.client is not None else None
         hands = session.rules.get("hands") if session is not None else None
         return hands if isinstance(hands, int) and not isinstance(hands, bool) and hands > 0 else None
-
-    @classmethod
-    def hosting_table(cls, args: HostOptions, identity: Identity, carrier: Carrier | None = None) -> NetTable:
-        """Host the table `args` describe (the `briscola host` options) and take a seat at it
-        (through `carrier`, a club, when there is one, as every other seat)."""
-        from ..net.commands import prepare_host
-
-        lines: list[str] = []
-        hosting = prepare_host(args, lines.append, carrier)
-        name = person_name(args.name or "")  # (prepare_host checked it)
-        options = Options(_loopback(args.bind), 0, "player", name, hosting.code or "", 0, None)
-        if carrier is not None:
-            options.places = CarriedPlaces(carrier, carrier.member, hosting.table_id.hex())
-        table = cls(options, identity, hosting, carrier)
-        hosting.server.say = table.host_said
-        # The table's events are told once, by the seat's own client (from the transcript it reads,
-        # in its words: "you"): the host telling them too wrote each line twice in the lobby.
-        hosting.server.tell = lambda event: None
-        for line in lines:
-            table.host_said(line)
-        return table
 
     # --- the network thread ----------------------------------------------------------
 
@@ -438,11 +415,6 @@ class NetTable:
             pass
         if self.thread is None or not self.thread.is_alive():
             call()
-
-
-def _loopback(bind: str) -> str:
-    """Where the hosting process's own seat connects to its server."""
-    return {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(bind, bind)
 
 
 def _cancel_the_rest(loop: asyncio.AbstractEventLoop) -> None:

@@ -17,6 +17,7 @@ from engine.text import visible
 from ..language import _
 from ..net.carrier import Carrier
 from ..options import HostOptions, JoinOptions, NetOptions
+from ..tables.hosting_seat import hosting_table
 from ..tables.network import NetTable
 from .app import BriscolaApp
 from .screens.lobby import open_lobby
@@ -73,10 +74,10 @@ def run_app(kind: str, options: NetOptions, carrier: Carrier | None = None) -> i
 
 def _table(options: NetOptions, carrier: Carrier | None) -> NetTable:
     """The table the command's options describe: hosted here with a seat, joined, or watched."""
-    from ..net.commands import join_options, player_identity, watch_options
+    from ..net.joining import join_options, player_identity, watch_options
 
     if isinstance(options, HostOptions):
-        return NetTable.hosting_table(options, player_identity(), carrier)
+        return hosting_table(options, player_identity(), carrier)
     if isinstance(options, JoinOptions):
         return NetTable(join_options(options, carrier), player_identity(), carrier=carrier)
     return NetTable(watch_options(options, carrier), carrier=carrier)

@@ -92,7 +92,8 @@ def code_as_address(text: str) -> str:
 
 
 def address(text: str) -> str:
-    from ...net.commands import SetupError, host_port
+    from ...net.hosting import SetupError
+    from ...net.joining import host_port
 
     if plate_of(text) is not None:
         raise FormError(code_as_address(text))

@@ -187,10 +187,10 @@ class HostForm(NetForm):
         ]
 
     def table(self, values: dict) -> NetTable:
-        from ...net.commands import player_identity
-        from ...tables.network import NetTable
+        from ...net.joining import player_identity
+        from ...tables.hosting_seat import hosting_table
 
-        return NetTable.hosting_table(host_args(values), player_identity())
+        return hosting_table(host_args(values), player_identity())
 
 
 class LanForm(NetForm):
@@ -331,7 +331,7 @@ class JoinForm(LanForm):
         ]
 
     def table(self, values: dict) -> NetTable:
-        from ...net.commands import join_options, player_identity
+        from ...net.joining import join_options, player_identity
         from ...tables.network import NetTable
 
         options = dataclasses.replace(join_args(values), table=self.table_id(values))
@@ -352,7 +352,7 @@ class WatchForm(LanForm):
         ]
 
     def table(self, values: dict) -> NetTable:
-        from ...net.commands import watch_options
+        from ...net.joining import watch_options
         from ...tables.network import NetTable
 
         return NetTable(watch_options(dataclasses.replace(watch_args(values), table=self.table_id(values))))
