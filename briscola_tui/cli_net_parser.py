@@ -78,11 +78,13 @@ def _add_reach_arguments(host: argparse.ArgumentParser) -> None:
         action="store_true",
         help=_("a private table: not announced on the LAN (friends give HOST:PORT and the code)"),
     )
-    host.add_argument(
-        "--club",
-        metavar="NAME_OR_URL",
-        help=_("go through this club (a name briscola club add kept, or its URL) instead of the LAN"),
-    )
+    _add_club_argument(host)
+
+
+def _add_club_argument(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """--club: the table goes through a club (docs/network.md, "Beyond the LAN: a club")."""
+    words = help or _("go through this club (a name briscola club add kept, or its URL) instead of the LAN")
+    parser.add_argument("--club", metavar="NAME_OR_URL", help=words)
 
 
 def _add_host_bot_arguments(host: argparse.ArgumentParser) -> None:
@@ -144,7 +146,7 @@ def add_tables_command(sub: Commands) -> None:
         ),
     )
     tables.add_argument("--json", action="store_true", help=_("print JSON instead of lines"))
-    tables.add_argument("--club", metavar="NAME_OR_URL", help=_("the tables this club lists, instead of the LAN's"))
+    _add_club_argument(tables, _("the tables this club lists, instead of the LAN's"))
     tables.add_argument(
         "--wait", type=float, default=2.0, metavar="S", help=_("how long to listen (default: 2 seconds)")
     )
@@ -164,11 +166,7 @@ def add_join_command(sub: Commands) -> None:
     join.add_argument("address", metavar="HOST:PORT|CODE", help=_(ADDRESS_HELP))
     join.add_argument("--name", help=_("the name others see"))
     join.add_argument("--code", help=_("the table's join code"))
-    join.add_argument(
-        "--club",
-        metavar="NAME_OR_URL",
-        help=_("go through this club (a name briscola club add kept, or its URL) instead of the LAN"),
-    )
+    _add_club_argument(join)
     join.add_argument(
         "--seat", type=int, default=JoinOptions.seat, help=_("ask for this seat (partners choose each other)")
     )
@@ -199,11 +197,7 @@ def add_watch_command(sub: Commands) -> None:
     )
     watch.add_argument("address", metavar="HOST:PORT|CODE", help=_(ADDRESS_HELP))
     watch.add_argument("--code", help=_("the table's join code"))
-    watch.add_argument(
-        "--club",
-        metavar="NAME_OR_URL",
-        help=_("go through this club (a name briscola club add kept, or its URL) instead of the LAN"),
-    )
+    _add_club_argument(watch)
     watch.add_argument(
         "--retry", type=float, default=WatchOptions.retry, metavar="S", help=_("keep trying this long after a drop")
     )
