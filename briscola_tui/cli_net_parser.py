@@ -133,7 +133,10 @@ EXIT_CODES = N_(
 """The exit statuses of `join` and `watch` (their help's epilog; docs/user-guide.md says the same)."""
 
 
-ADDRESS_HELP = N_("where the host listens, or the join code alone (42-7q8r2k) for a table announced on the LAN")
+ADDRESS_HELP = N_(
+    "where the host listens, or the join code alone (42-7q8r2k) for a table announced on the LAN or, with "
+    "--club, listed by the club (there the table's id does too)"
+)
 
 
 def add_tables_command(sub: Commands) -> None:

@@ -23,6 +23,11 @@ class Listening(Protocol):
 
 class Carrier(Protocol):
     @property
+    def name(self) -> str:
+        """The name a command gives it (`--club NAME`)."""
+        ...
+
+    @property
     def label(self) -> str:
         """Where a table is reached, in words ("the club friends")."""
         ...

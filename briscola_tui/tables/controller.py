@@ -145,6 +145,7 @@ class Lobby:
     code: str | None = None  # the join code (only the host shows it)
     level: str = ""  # the level of the host's computer players (only the host knows it)
     addresses: tuple[str, ...] = ()  # where friends join (host), or where we connected
+    club: str = ""  # the club the table goes through (`--club` NAME; host: `addresses` holds the code or the id)
     announced: bool = False  # the table is announced on the LAN: its code alone finds it (host)
     status: str = ""  # connected, connecting, the connection lost and being made again
     trouble: bool = False  # the connection is not up

@@ -166,7 +166,10 @@ class NetTable:
         port = ready.result()
         hosting.listening_on(port)
         self.options.port = port
-        self._listening = tuple(addresses(hosting.bind, port)) if self.carrier is None else (self.carrier.label,)
+        if self.carrier is None:
+            self._listening = tuple(addresses(hosting.bind, port))
+        else:  # (friends find it by the code, or the id, in the club's list)
+            self._listening = (hosting.code or hosting.table_id.hex(),)
         self.publish()
         return task
 
@@ -347,13 +350,19 @@ class NetTable:
             log=tuple(line for line in self._log if line != self._failed),  # why it stopped: said once, as failed
             code=self.hosting.code if self.hosting is not None else None,
             level=self.hosting.level if self.hosting is not None else "",
-            addresses=self._listening or (f"{self.options.address}:{self.options.port}",),
+            addresses=self._listening or (self._where(),),
+            club=self.carrier.name if self.carrier is not None else "",
             announced=self._announced(),
         )
         if client is None or session is None or session.table is None:
             return connection
         bots = set(self.hosting.server.bots) if self.hosting is not None else set()
         return table_lobby(connection, session, client.seat, client.away, bots)
+
+    def _where(self) -> str:
+        """Where this client connects: HOST:PORT, or the table through its club."""
+        places = self.options.places
+        return places.where() if places is not None else f"{self.options.address}:{self.options.port}"
 
     # --- what the UI calls (its own thread) -----------------------------------------
 

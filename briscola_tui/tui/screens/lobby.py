@@ -38,21 +38,26 @@ LOG_SHOWN = 6
 def friends_text(lobby: Lobby) -> Text:
     """What to give friends (hosting), or where this client is."""
     out = Text()
-    if lobby.role == "host":
-        code = f" --code {lobby.code}" if lobby.code else ""
-        out.append(" " + _("Join code:") + " ", "bold")
-        out.append(lobby.code or _("none (open table)"), "bold reverse" if lobby.code else "")
-        out.append("\n " + _("Give friends one of:") + "\n")
-        if lobby.announced and plate_of(lobby.code or "") is not None:
-            out.append(f"   briscola join {lobby.code}  " + _("(on this LAN)") + "\n")
-        for address in lobby.addresses:
-            out.append(f"   briscola join {address}{code}\n")
-        watch = _("(to watch)")
-        out.append(f"   briscola watch {lobby.addresses[0]}{code}  {watch}" if lobby.addresses else "")
-    else:
+    if lobby.role != "host":
         where = ", ".join(lobby.addresses)
         what = _("Watching the table at {where}") if lobby.role == "spectator" else _("Playing at the table at {where}")
         out.append(" " + what.format(where=where))
+        return out
+    out.append(" " + _("Join code:") + " ", "bold")
+    out.append(lobby.code or _("none (open table)"), "bold reverse" if lobby.code else "")
+    watch = _("(to watch)")
+    if lobby.club:  # (the code, or the table's id, finds it in the club's list)
+        out.append("\n " + _("Give friends (through the club {club}):").format(club=lobby.club) + "\n")
+        target = f"{lobby.addresses[0]} --club {lobby.club}" if lobby.addresses else ""
+        out.append(f"   briscola join {target}\n   briscola watch {target}  {watch}")
+        return out
+    code = f" --code {lobby.code}" if lobby.code else ""
+    out.append("\n " + _("Give friends one of:") + "\n")
+    if lobby.announced and plate_of(lobby.code or "") is not None:
+        out.append(f"   briscola join {lobby.code}  " + _("(on this LAN)") + "\n")
+    for address in lobby.addresses:
+        out.append(f"   briscola join {address}{code}\n")
+    out.append(f"   briscola watch {lobby.addresses[0]}{code}  {watch}" if lobby.addresses else "")
     return out
 
 
