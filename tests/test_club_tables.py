@@ -283,3 +283,50 @@ def test_a_club_server_that_stops_mid_table_and_starts_again_lets_the_table_go_o
         again.close()
     for child in (table.host, player):  # (the host's listing in the club outlived the club's absence)
         assert "Traceback" not in child.text and "exception" not in child.text, child.tail(60)
+
+
+@pytest.mark.slow
+def test_a_table_is_listed_while_its_host_lives_and_a_dead_host_leaves_the_list_within_its_time_to_live(
+    club, children, tmp_path
+):
+    """`briscola tables --club` lists a table hosted through the club (by its plate, its host,
+    through the club); its host killed with no word (kill -9), the club's bucket forgets its
+    record within the time to live, and the list no longer has it."""
+    from helpers.club import run
+
+    from briscola_tui.club.tables import TTL_SECONDS
+
+    homes = _members(club, tmp_path, ("anna", "bruno"))
+    table = ClubTable(children, homes["anna"], "--game", "briscola", "--name", "Anna")
+    table.host.wait_for(r"listed by the club", 30)
+    status, out, err = run(homes["bruno"], "tables", "--club", "friends", "--json")
+    assert status == 0, err
+    (record,) = json.loads(out)
+    assert record["plate"] == int(table.code.split("-")[0]) and record["via"] == "anna" and record["addresses"] == []
+    status, out, _err = run(homes["bruno"], "tables", "--club", "friends")
+    assert "through the club" in out and "Briscola, 2 players" in out, out
+    table.host.proc.kill()  # (no goodbye: its record stays until the bucket forgets it)
+    table.host.proc.wait(10)
+    still = json.loads(run(homes["bruno"], "tables", "--club", "friends", "--json")[1])
+    assert [r["table"] for r in still] == [record["table"]]  # (no goodbye: the time to live takes it)
+    wait_until(
+        lambda: json.loads(run(homes["bruno"], "tables", "--club", "friends", "--json")[1]) == [],
+        "the dead host's table to leave the list",
+        timeout=TTL_SECONDS + 15,
+    )
+
+
+@pytest.mark.slow
+def test_a_plate_copied_at_the_club_is_named_an_impostor_and_the_code_joins_the_real_table(club, children, tmp_path):
+    """Anyone may copy a plate: Eve hosts through the club with a code of Anna's plate and
+    another secret. `join CODE --club` tries the code on both through the club, joins Anna's
+    table (the one it opens) and names Eve's in one line; the table plays to its end."""
+    homes = _members(club, tmp_path, ("anna", "bruno", "eve"))
+    real = ClubTable(children, homes["anna"], "--game", "briscola", "--bots", "1", "--code", "42-abcdef")
+    fake = ClubTable(children, homes["eve"], "--game", "briscola", "--code", "42-zzzzzz", "--name", "Anna")
+    real.host.wait_for(r"listed by the club", 30)
+    fake.host.wait_for(r"listed by the club", 30)
+    bruno = real.join(homes["bruno"], "Bruno")
+    bruno.wait_for(r"impostors answer to 42 too, ignored \(the code does not open them\): eve at the club", 30)
+    real.finish()
+    assert "Traceback" not in fake.host.text

@@ -36,6 +36,7 @@ class Member:
         self.name, self.invitation = name, invitation
         self.nc: Client | None = None
         self.casters: list[Broadcaster] = []  # a host's tables' broadcasts (closed with the connection)
+        self.plates: frozenset[int] = frozenset()  # those its tables used when the command started
 
     @property
     def member(self) -> str:
@@ -100,6 +101,7 @@ class Member:
         self.casters.clear()
         if self.nc is not None and not self.nc.is_closed:
             await self.nc.close()
+        self.nc = None  # (the next use connects again, on its own loop)
 
 
 def member_of(club: str) -> Member:

@@ -9,7 +9,9 @@ the code (it does not know it). Nothing is sent past the key exchange: no key, n
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 
 from engine.text import visible
 from protocol import handshake as hs
@@ -19,7 +21,7 @@ from protocol.errors import ProtocolError
 
 from ..language import _
 from .connection import read_frame
-from .link import connect_tcp
+from .link import Link, connect_tcp
 from .mdns import Seen
 
 PROBE_SECONDS = 3.0
@@ -44,16 +46,28 @@ class Answer:
     verdict: str
 
 
-async def probe(host: str, port: int, code: str, table: bytes, seconds: float = PROBE_SECONDS) -> str:
-    """The verdict of the host at `host`:`port` on `code`, which must answer as `table`."""
+Opener = Callable[[], Awaitable[Link]]
+"""A way to one place a table may answer at: a TCP connection to an address, or a link through a club."""
+Places = Callable[[Seen], list[tuple[str, Opener]]]
+"""The places a table is tried at, each said in words (HOST:PORT) and how to reach it."""
+
+
+def lan_places(seen: Seen) -> list[tuple[str, Opener]]:
+    """Every address its key signed, at its port."""
+    port = seen.announcement.port
+    return [(f"{address}:{port}", partial(connect_tcp, address, port)) for address in seen.addresses]
+
+
+async def probe(opened: Opener, code: str, table: bytes, seconds: float = PROBE_SECONDS) -> str:
+    """The verdict of the host `opened` reaches on `code`, which must answer as `table`."""
     try:
-        return await asyncio.wait_for(_exchange(host, port, code, table), seconds)
+        return await asyncio.wait_for(_exchange(opened, code, table), seconds)
     except (OSError, ProtocolError, asyncio.IncompleteReadError):  # (TimeoutError is an OSError)
         return SILENT
 
 
-async def _exchange(host: str, port: int, code: str, table: bytes) -> str:
-    link = await connect_tcp(host, port)
+async def _exchange(opened: Opener, code: str, table: bytes) -> str:
+    link = await opened()
     try:
         exchange, frames = Exchange("client", code), FrameReader()
         link.write(frame(hs.hello(exchange.message)))
@@ -81,20 +95,22 @@ async def _exchange(host: str, port: int, code: str, table: bytes) -> str:
         link.close()
 
 
-async def answers(tables: list[Seen], code: str, seconds: float = ANSWER_SECONDS) -> list[Answer]:
-    """Each table's answer to `code`, every address of each tried at once (`MAX_PROBES` at a
-    time), within `seconds` in all: once one opens, the others are not waited for. A table's
-    answer is the address that opened, else the most telling one (an impostor's, a refusal,
-    silence)."""
+async def answers(
+    tables: list[Seen], code: str, seconds: float = ANSWER_SECONDS, places: Places = lan_places
+) -> list[Answer]:
+    """Each table's answer to `code`, every place of each (`places`: on the LAN, every address)
+    tried at once (`MAX_PROBES` at a time), within `seconds` in all: once one opens, the others
+    are not waited for. A table's answer is the place that opened, else the most telling one
+    (an impostor's, a refusal, silence)."""
     gate = asyncio.Semaphore(MAX_PROBES)
 
-    async def one(seen: Seen, address: str) -> Answer:
-        port = seen.announcement.port
+    async def one(seen: Seen, where: str, opened: Opener) -> Answer:
         async with gate:
-            verdict = await probe(address, port, code, bytes.fromhex(seen.announcement.table))
-        return Answer(seen, f"{address}:{port}", verdict)
+            verdict = await probe(opened, code, bytes.fromhex(seen.announcement.table))
+        return Answer(seen, where, verdict)
 
-    tasks = [asyncio.ensure_future(one(seen, address)) for seen in tables for address in seen.addresses]
+    tried = {id(seen): places(seen) for seen in tables}
+    tasks = [asyncio.ensure_future(one(seen, where, opened)) for seen in tables for where, opened in tried[id(seen)]]
     pending = set(tasks)
     heard: list[Answer] = []
     deadline = asyncio.get_running_loop().time() + seconds
@@ -106,14 +122,14 @@ async def answers(tables: list[Seen], code: str, seconds: float = ANSWER_SECONDS
             break
     for task in pending:
         task.cancel()
-    return [_told(seen, [a for a in heard if a.seen is seen]) for seen in tables]
+    return [_told(seen, [a for a in heard if a.seen is seen], tried[id(seen)]) for seen in tables]
 
 
-def _told(seen: Seen, heard: list[Answer]) -> Answer:
-    """What `seen` answered, of its addresses' answers `heard`: the most telling."""
+def _told(seen: Seen, heard: list[Answer], places: list[tuple[str, Opener]]) -> Answer:
+    """What `seen` answered, of its places' answers `heard`: the most telling."""
     rank = (OPENS, IMPOSTOR, REFUSED, SILENT)
     best = min(heard, key=lambda a: rank.index(a.verdict), default=None)
-    return best or Answer(seen, f"{seen.addresses[0]}:{seen.announcement.port}", SILENT)
+    return best or Answer(seen, places[0][0] if places else "?", SILENT)
 
 
 def chosen(heard: list[Answer]) -> tuple[Answer | None, list[Answer]]:

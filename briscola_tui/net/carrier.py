@@ -23,6 +23,12 @@ class Listening(Protocol):
 
 class Carrier(Protocol):
     @property
+    def plates(self) -> frozenset[int]:
+        """The join codes' plates its tables use (as the command found them when it started):
+        a new table's code takes another."""
+        ...
+
+    @property
     def name(self) -> str:
         """The name a command gives it (`--club NAME`)."""
         ...

@@ -85,7 +85,7 @@ def prepare_host(options: HostOptions, say: Callable[[str], None], carrier: Carr
     for warning in log.warnings:
         say(_("warning: {warning}").format(warning=warning))
     session = host.session
-    code = None if options.open else (options.code or saved_code(host.table_id) or _fresh_code(options))
+    code = None if options.open else (options.code or saved_code(host.table_id) or _fresh_code(options, carrier))
     if code is not None:
         save_code(host.table_id, code)  # a restarted host keeps the code its players were given
     level = host_level(options)
@@ -117,9 +117,11 @@ def prepare_host(options: HostOptions, say: Callable[[str], None], carrier: Carr
     return hosting
 
 
-def _fresh_code(options: HostOptions) -> str:
+def _fresh_code(options: HostOptions, carrier: Carrier | None) -> str:
     """A new join code, its plate none of those the tables on the LAN use (looked for only
-    when this table is to be announced there too)."""
+    when this table is to be announced there too), or those its club lists."""
+    if carrier is not None:
+        return new_code(carrier.plates)
     return new_code(plates_in_use() if options.advertise and announced_on(options.bind) else ())
 
 
