@@ -21,8 +21,11 @@ compared alternating in one run (one run of each, then the next):
    connections, at most MAX_LINKS_A_MEMBER links a member), each doing the real spectator
    handshake (key exchange over the open table's empty code, request, welcome) and reading
    every entry (opened, not checked). The hand's time with K against none (target at most
-   1.1) and the host's peak memory (VmHWM) with none and with K (target: flat). A host serves
-   at most MAX_LINKS links through a club, so K is capped there.
+   1.1), the host's peak memory (VmHWM) with none and with K (target: flat) and its CPU; the
+   same over TCP beside it (bench/table.py's spectators), to tell the club's part from the
+   host's. A host admits at most 256 connections past their handshake (net/connection.py
+   Limits.max_connections) and serves at most MAX_LINKS (512) links through a club: K is
+   capped at the smaller, and the asked number printed beside it.
 4. **`ledger sync`** of N distinct ended transcripts (Briscola for 2, one hand each, computer
    players; made once into FOLDER/transcripts and kept there with --folder) from one member to
    another: the first member's sync puts them all (its ledger knew them already, as a member's
@@ -47,7 +50,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench.club_watchers import BenchError, Watchers
+from bench.club_watchers import BenchError, ClubWatchers, TcpWatchers, Watchers
 
 TARGETS = {"move_ratio": 1.3, "chiamata_ratio": 1.2, "spectator_ratio": 1.1, "sync_s": 30.0}
 MOVES_A_HAND = 40
@@ -176,15 +179,13 @@ def played(bench: Bench, game: str, seats: int, hands: int, club: bool, spectato
     game_args = ["--game", game, "--players", str(seats), "--bots", "0", "--hands", str(hands), "--open"]
     host = bench.start(home, "host", "--headless", *game_args, *where, *more)
     table = host.wait(r"table ([0-9a-f]{16,})")[1][1]
-    watching = Watchers(table, spectators, bench.member) if spectators else None
+    watching: Watchers | None = None
     try:
-        if watching is not None:
-            watching.ready()
         if club:
             address, via = table, ["--club", "friends"]
             homes = [bench.member(f"seat{k}") for k in range(seats)]
+            watching = ClubWatchers(table, spectators, bench.member) if spectators else None
         else:
-            host.wait(r"listening|hosting")
             deadline = time.monotonic() + bench.timeout
             while not port_file.exists() or not port_file.read_text().strip():
                 if time.monotonic() > deadline:
@@ -192,6 +193,9 @@ def played(bench: Bench, game: str, seats: int, hands: int, club: bool, spectato
                 time.sleep(0.01)
             address, via = f"127.0.0.1:{port_file.read_text().strip()}", []
             homes = [bench.folder / f"tcp-seat{k}" for k in range(seats)]
+            watching = TcpWatchers(int(address.split(":")[1]), spectators) if spectators else None
+        if watching is not None:
+            watching.ready()
         joins = [bench.start(h, "join", address, *via, "--headless", "--bot", "random") for h in homes]
         seated = host.wait(r" joins \(seat \d+\)$", seats)[0]
         ended = host.wait(rf"^hand {hands}: .*score", 1)[0]
@@ -258,10 +262,18 @@ def synced(bench: Bench, files: list[Path]) -> dict:
 
 def measure(args: argparse.Namespace) -> dict:
     from briscola_tui.club.link import MAX_LINKS
+    from briscola_tui.net.connection import Limits
 
     folder = Path(tempfile.mkdtemp(prefix="briscola-bench-club-"))
-    watchers = min(args.spectators, MAX_LINKS)
-    runs: dict[str, list[dict]] = {"tcp": [], "club": [], "tcp_chiamata": [], "club_chiamata": [], "watched": []}
+    watchers = min(args.spectators, MAX_LINKS, Limits().max_connections)
+    runs: dict[str, list[dict]] = {
+        "tcp": [],
+        "club": [],
+        "tcp_chiamata": [],
+        "club_chiamata": [],
+        "watched": [],
+        "tcp_watched": [],
+    }
     try:
         bench = Bench(folder, args.timeout)
         try:
@@ -272,6 +284,9 @@ def measure(args: argparse.Namespace) -> dict:
                 runs["club_chiamata"].append(played(bench, "chiamata", 5, 1, club=True))
                 if watchers:
                     runs["watched"].append(played(bench, "briscola", 2, args.hands, club=True, spectators=watchers))
+                    runs["tcp_watched"].append(
+                        played(bench, "briscola", 2, args.hands, club=False, spectators=watchers)
+                    )
             files = transcripts(Path(args.folder) if args.folder else folder / "made", args.transcripts)
             sync = synced(bench, files) if files else {}
         finally:
@@ -312,6 +327,10 @@ def figures(runs: dict[str, list[dict]], sync: dict, args: argparse.Namespace, w
                 "host_peak_mib_watched": round(median("watched", "host_peak_mib"), 1),
                 "host_cpu_ms_none": round(median("club", "host_cpu_ms")),
                 "host_cpu_ms_watched": round(median("watched", "host_cpu_ms")),
+                "tcp_watched_ms": round(median("tcp_watched"), 1),
+                "tcp_spectator_ratio": round(median("tcp_watched") / median("tcp"), 2),
+                "tcp_host_peak_mib_none": round(median("tcp", "host_peak_mib"), 1),
+                "tcp_host_peak_mib_watched": round(median("tcp_watched", "host_peak_mib"), 1),
                 "entries_each_spectator_saw": runs["watched"][-1]["spectators_saw"],
             }
         )
@@ -342,6 +361,11 @@ def report(f: dict) -> None:
             f"the host's peak memory {f['host_peak_mib_none']} MiB with none, {f['host_peak_mib_watched']} MiB "
             f"with them (target: flat); the host's CPU {f['host_cpu_ms_none']} ms with none, "
             f"{f['host_cpu_ms_watched']} ms with them; entries each saw (fewest, most) {f['entries_each_spectator_saw']}"
+        )
+        print(
+            f"  the same over TCP (for comparison): the table {f['tcp_watched_ms']} ms against "
+            f"{f['briscola_tcp_ms']} with none, ratio {f['tcp_spectator_ratio']}; the host's peak memory "
+            f"{f['tcp_host_peak_mib_none']} MiB with none, {f['tcp_host_peak_mib_watched']} MiB with them"
         )
     if f["sync"]:
         s = f["sync"]

@@ -1,31 +1,38 @@
-"""bench/club.py's spectators through the club: links in the bench's process (club/link.py
-connect_link over a few nats connections, MAX_LINKS_A_MEMBER links a member at most), each
-doing the real spectator handshake of protocol/handshake.py and reading every entry (opened,
-not checked)."""
+"""bench/club.py's spectators, in the bench's process: links through the club (club/link.py
+connect_link over a few nats connections, MAX_LINKS_A_MEMBER links a member at most) or TCP
+connections (bench/table.py's), each doing the real spectator handshake of
+protocol/handshake.py and reading every entry (opened, not checked)."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Iterable
 from pathlib import Path
+from typing import Any
 
 
 class BenchError(RuntimeError):
     pass
 
 
+async def everyone(coroutines: Iterable[Coroutine[Any, Any, None]]) -> None:
+    """Every one of them to its end; the first failure ends the others (cancelled) and is raised."""
+    tasks = [asyncio.ensure_future(c) for c in coroutines]
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 class Watchers:
-    """K spectators through the club, in this process (a thread of their own)."""
+    """K spectators in this process (a thread of their own), through the club: `ClubWatchers`,
+    or over TCP: `TcpWatchers`."""
 
-    def __init__(self, table: str, count: int, member: Callable[[str], Path]) -> None:
-        """`member(name)`: the data folder of the club's member `name`, invited the first time."""
-        from briscola_tui.club.link import MAX_LINKS_A_MEMBER
-
-        self.count, self.table = count, table
-        groups = -(-count // MAX_LINKS_A_MEMBER)
-        self.members = [(f"watcher{g}", member(f"watcher{g}")) for g in range(groups)]
-        self.joined = 0
+    def __init__(self, count: int) -> None:
+        self.count, self.joined = count, 0
         self.entries: list[int] = [0] * count
         self.error: BaseException | None = None
         self.all_joined, self.done = threading.Event(), threading.Event()
@@ -33,14 +40,57 @@ class Watchers:
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
+    def joined_one(self) -> None:
+        self.joined += 1
+        if self.joined == self.count:
+            self.all_joined.set()
+
+    async def _watch(self) -> None:
+        raise NotImplementedError
+
     def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
         try:
             self.loop.run_until_complete(self._watch())
         except BaseException as error:  # (reported by ready() or finish())
             self.error = error
         finally:
+            left = asyncio.all_tasks(self.loop)  # (the links' own tasks: ended, not left pending)
+            for task in left:
+                task.cancel()
+            self.loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+            self.loop.close()
             self.all_joined.set()
             self.done.set()
+
+    def ready(self) -> None:
+        if not self.all_joined.wait(120) or self.error is not None:
+            raise BenchError(f"the spectators did not all join ({self.joined}/{self.count}): {self.error!r}")
+
+    def finish(self) -> list[int]:
+        self.done.wait(60)
+        if self.error is not None:
+            raise BenchError(f"a spectator failed: {self.error!r}")
+        return [min(self.entries), max(self.entries)]
+
+    def stop(self) -> None:
+        if not self.done.is_set():
+            for task in asyncio.all_tasks(self.loop):
+                self.loop.call_soon_threadsafe(task.cancel)
+        self.thread.join(10)
+
+
+class ClubWatchers(Watchers):
+    """Links through the club: a few nats connections, MAX_LINKS_A_MEMBER links a member at most."""
+
+    def __init__(self, table: str, count: int, member: Callable[[str], Path]) -> None:
+        """`member(name)`: the data folder of the club's member `name`, invited the first time."""
+        from briscola_tui.club.link import MAX_LINKS_A_MEMBER
+
+        self.table = table
+        groups = -(-count // MAX_LINKS_A_MEMBER)
+        self.members = [(f"watcher{g}", member(f"watcher{g}")) for g in range(groups)]
+        super().__init__(count)
 
     async def _watch(self) -> None:
         from briscola_tui.club import joined
@@ -54,8 +104,7 @@ class Watchers:
                 invitation = joined.find("friends")
             clients.append((name, await connect(invitation.url, invitation.seed, name, reconnect=True)))
         try:
-            tasks = [asyncio.create_task(self._one(k, *clients[k // MAX_LINKS_A_MEMBER])) for k in range(self.count)]
-            await asyncio.gather(*tasks)
+            await everyone(self._one(k, *clients[k // MAX_LINKS_A_MEMBER]) for k in range(self.count))
         finally:
             for _name, client in clients:
                 await client.close()
@@ -78,9 +127,7 @@ class Watchers:
         spectator = Spectator(await connect_link(client, "club.friends", "host", self.table, member))
         try:
             await spectator.handshake()
-            self.joined += 1
-            if self.joined == self.count:
-                self.all_joined.set()
+            self.joined_one()
             while (data := await spectator.next_data()) is not None:
                 if entry_index(data) >= 0:
                     self.entries[k] += 1
@@ -89,21 +136,31 @@ class Watchers:
         finally:
             spectator.link.close()
 
-    def ready(self) -> None:
-        if not self.all_joined.wait(120) or self.error is not None:
-            raise BenchError(f"the spectators did not all join ({self.joined}/{self.count}): {self.error!r}")
 
-    def finish(self) -> list[int]:
-        self.done.wait(60)
-        if self.error is not None:
-            raise BenchError(f"a spectator failed: {self.error!r}")
-        return [min(self.entries), max(self.entries)]
+class TcpWatchers(Watchers):
+    """TCP connections to the open table's port (bench/table.py's spectators)."""
 
-    def stop(self) -> None:
-        if not self.done.is_set():
-            for task in asyncio.all_tasks(self.loop):
-                self.loop.call_soon_threadsafe(task.cancel)
-        self.thread.join(10)
+    def __init__(self, port: int, count: int) -> None:
+        self.port = port
+        super().__init__(count)
+
+    async def _watch(self) -> None:
+        from bench.table import spectator
+
+        arrivals: list[dict[int, float]] = [{} for _ in range(self.count)]
+        welcomed = [asyncio.Event() for _ in range(self.count)]
+
+        async def counted(k: int) -> None:
+            await welcomed[k].wait()
+            self.joined_one()
+
+        counters = [asyncio.create_task(counted(k)) for k in range(self.count)]
+        try:
+            await everyone(spectator(self.port, arrivals[k], welcomed[k]) for k in range(self.count))
+        finally:
+            self.entries = [len(seen) for seen in arrivals]
+            for counter in counters:
+                counter.cancel()
 
 
 class Spectator:
