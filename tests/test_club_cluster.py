@@ -6,7 +6,9 @@ transcript put before (a member of a surviving node takes them all)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 
 import pytest
 from helpers.club import ClubServer, cluster, home, join, run
@@ -104,3 +106,45 @@ def test_a_table_plays_on_when_the_node_its_players_reach_is_killed_and_the_stre
 def subfolder_of(folder):
     with home(folder):
         return subfolder("transcripts")
+
+
+def _serial(folder, table: str) -> int:
+    """The serial of the record the club lists for `table` now, as the member in `folder` reads
+    it; 0 when it is not listed or the club cannot be asked."""
+    from briscola_tui.club.member import ClubUnreachable, member_of
+
+    async def ask() -> int:
+        member = member_of("friends")
+        try:
+            return next((t.seen.serial for t in await member.tables() if t.seen.announcement.table == table), 0)
+        except ClubUnreachable:
+            return 0
+        finally:
+            await member.close()
+
+    with home(folder):
+        return asyncio.run(ask())
+
+
+@pytest.mark.slow
+def test_a_host_goes_on_listing_its_table_once_the_club_is_back_after_failing_it(tmp_path, children):
+    from briscola_tui.club.tables import REANNOUNCE_SECONDS
+
+    club = ClubServer(tmp_path / "keeper")
+    try:
+        anna, dora = tmp_path / "anna", tmp_path / "dora"
+        join(anna, club.invite("anna"))
+        join(dora, club.invite("dora"))
+        host = children.start("anna", "host", "--headless", "--club", "friends", "--players", "2", "--bots", "0")
+        table = host.wait_for(r"table ([0-9a-f]{32})")[1]
+        host.wait_for("listed by the club")
+        port = club.url.rsplit(":", 1)[1]
+        club.close()  # the club down long enough for the host to fail a put (it puts every 10 s)
+        time.sleep(REANNOUNCE_SECONDS + 8)  # (a put waits 5 s for its answer)
+        club = ClubServer(tmp_path / "keeper", "friends", "127.0.0.1", "--port", port)
+        wait_until(lambda: _serial(dora, table) > 0, "the table listed again", timeout=60, kids=children)
+        back = _serial(dora, table)
+        wait_until(lambda: _serial(dora, table) > back, "the table put again", timeout=60, kids=children)
+        assert host.proc.poll() is None and "Traceback" not in host.text, host.text
+    finally:
+        club.close()

@@ -26,6 +26,7 @@ from . import subjects
 if TYPE_CHECKING:
     from nats.aio.client import Client
     from nats.js.client import JetStreamContext
+    from nats.js.kv import KeyValue
 
 TTL_SECONDS = 30.0
 """A record not put again for this long is gone from the bucket (a host re-announces every 10 s)."""
@@ -104,10 +105,10 @@ async def announce(
             current = now()
             if serial == 0 or current != sent or time.monotonic() - last >= REANNOUNCE_SECONDS:
                 serial += 1
-                await kv.put(key, encode(signed(current, [], serial, identity, via=member)))
-                if serial == 1:
-                    say(_("listed by the club: join with the code alone and --club"))
-                sent, last = current, time.monotonic()
+                if await _put(kv, key, encode(signed(current, [], serial, identity, via=member)), serial == 1):
+                    if serial == 1:
+                        say(_("listed by the club: join with the code alone and --club"))
+                    sent, last = current, time.monotonic()
             await asyncio.sleep(REFRESH_SECONDS)
     except (Error, TimeoutError) as error:
         if serial == 0:
@@ -117,6 +118,21 @@ async def announce(
         if kv is not None and serial:
             with contextlib.suppress(Exception):  # (the club gone: the record leaves within TTL_SECONDS)
                 await asyncio.shield(asyncio.wait_for(kv.delete(key), 2.0))
+
+
+async def _put(kv: KeyValue, key: str, record: bytes, first: bool) -> bool:
+    """The record put: True; False if the club could not take it now (a node of its cluster
+    gone and its bucket between leaders, the connection on its way to another node), to be put
+    again at the next look. The first put's failure is raised (the table is not listed)."""
+    from nats.errors import Error
+
+    try:
+        await kv.put(key, record)
+    except (Error, TimeoutError):
+        if first:
+            raise
+        return False
+    return True
 
 
 @dataclass(frozen=True)
