@@ -2,7 +2,8 @@
 goes on when the node its host and seats reach is killed: each member, admitted by every node
 (`briscola club invite NAME --key KEY` on the others), reconnects to another node the cluster
 names, the hand ends, the transcripts verify, and the club's replicated stream keeps every
-transcript put before (a member of a surviving node takes them all)."""
+transcript put before (a member of a surviving node takes them all). A host whose club fails
+and comes back goes on listing its table."""
 
 from __future__ import annotations
 
