@@ -9,7 +9,7 @@ import asyncio
 import subprocess
 
 import pytest
-from helpers.club import ClubServer, home, join, run
+from helpers.club import ClubServer, cluster, home, join, run
 from helpers.ledger_tables import play
 
 from briscola_tui.club import config, keys, parts
@@ -258,26 +258,8 @@ def test_beyond_127_0_0_1_the_club_speaks_tls_and_a_member_trusts_its_certificat
 
 @pytest.mark.slow
 def test_three_nodes_serve_one_club_as_a_cluster_and_each_admits_its_own_members(tmp_path):
-    from briscola_tui.club.server import free_port
-
-    ports = [free_port("127.0.0.1") for _ in range(3)]
-    nodes: list[ClubServer] = []
+    nodes = cluster(tmp_path)
     try:
-        others = ",".join(f"nats://127.0.0.1:{p}" for p in ports[1:])
-        nodes.append(
-            ClubServer(
-                tmp_path / "a", "friends", "127.0.0.1", "--cluster-port", str(ports[0]), "--routes", others, wait=False
-            )
-        )
-        routes = nodes[0].wait_for(r"every other node serves with --routes (\S+)")[1]
-        for name, port in (("b", ports[1]), ("c", ports[2])):
-            nodes.append(
-                ClubServer(
-                    tmp_path / name, "friends", "127.0.0.1", "--cluster-port", str(port), "--routes", routes, wait=False
-                )
-            )
-        for node in nodes:
-            node.ready()
         anna, bruno = tmp_path / "anna", tmp_path / "bruno"
         join(anna, nodes[0].invite("anna"))  # Anna reaches the club through the first node,
         join(bruno, nodes[1].invite("bruno"))  # Bruno through the second

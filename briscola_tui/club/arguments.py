@@ -49,6 +49,15 @@ def add_club_command(sub: Any) -> None:  # (argparse's subparsers: a private typ
     )
     invite = actions.add_parser("invite", help=_("add a member and print the line to give them"))
     invite.add_argument("member", metavar="NAME")
+    invite.add_argument(
+        "--key",
+        default="",
+        metavar="KEY",
+        help=_(
+            "admit a member another node of the cluster invited, by the public key its briscola club members "
+            "prints: no new credential, the member reaches the club through this node too"
+        ),
+    )
     revoke = actions.add_parser("revoke", help=_("take a member out: their credential is refused from now on"))
     revoke.add_argument("member", metavar="NAME")
     actions.add_parser("members", help=_("the served club's members"))

@@ -37,7 +37,11 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     action = args.club_action
     if action == "serve":
         return _serve(args, out, err)
-    if action == "invite":
+    if action == "invite" and args.key:
+        members.admit(args.member, args.key)
+        print(_("{name} is a member here too, with the key they hold").format(name=args.member), file=out)
+        _say_reload(err)
+    elif action == "invite":
         invitation = members.invite(args.member)
         print(f"briscola club add {invitation.token()}", file=out)
         print(_("give {name} that line, as a password: it holds their credential").format(name=args.member), file=err)

@@ -34,3 +34,20 @@ def public_key(seed: str) -> str:
         return bytes(pair.public_key).decode("ascii")
     except (nkeys.NkeysError, ValueError, UnicodeError) as error:
         raise BadKey(type(error).__name__) from None
+
+
+def checked_public_key(key: str) -> str:
+    """`key` if it is a user public key ("U...", as `briscola club members` prints one);
+    BadKey otherwise (a seed, a typo, a key of another kind)."""
+    import base64
+
+    import nkeys
+
+    key = key.strip()
+    try:
+        raw = base64.b32decode(key + "=" * (-len(key) % 8))
+    except ValueError:
+        raise BadKey(key[:2]) from None
+    if len(raw) != 35 or raw[0] != nkeys.PREFIX_BYTE_USER or nkeys.crc16_checksum(raw[:-2]) != raw[-2:]:
+        raise BadKey(key[:2])
+    return key

@@ -16,7 +16,7 @@ from ..language import _
 from . import state
 from .config import keeper_key, render
 from .invite import Invitation
-from .keys import NAME, new_seed, public_key
+from .keys import NAME, BadKey, checked_public_key, new_seed, public_key
 from .state import Club, ClubError
 from .tls import der_of
 
@@ -38,6 +38,26 @@ def write_config(club: Club) -> Path:
 
 def invite(name: str) -> Invitation:
     """A new member `name` (ClubError if the name is not one, or taken) and its invitation."""
+    seed = new_seed()
+    club = _added(name, public_key(seed))
+    cert = der_of(state.path("cert.pem").read_bytes()) if club.tls else b""
+    return Invitation(club.name, club.url, name, seed, cert)
+
+
+def admit(name: str, key: str) -> None:
+    """The member `name` another node of the cluster invited, admitted here too by its public
+    key `key` (the same credential: it reaches the club through this node when its own is
+    down); ClubError if the name is not one or taken, or the key is not a member's."""
+    try:
+        key = checked_public_key(key)
+    except BadKey:
+        raise ClubError(
+            _("{key!r} is not a member's public key (U..., as briscola club members prints it)").format(key=key)
+        ) from None
+    _added(name, key)
+
+
+def _added(name: str, key: str) -> Club:
     club = state.load()
     if not NAME.match(name):
         raise ClubError(
@@ -45,11 +65,9 @@ def invite(name: str) -> Invitation:
         )
     if name in club.members:
         raise ClubError(_("{name} is a member already (revoke first to give a new credential)").format(name=name))
-    seed = new_seed()
-    club.members[name] = public_key(seed)
+    club.members[name] = key
     write_config(club)
-    cert = der_of(state.path("cert.pem").read_bytes()) if club.tls else b""
-    return Invitation(club.name, club.url, name, seed, cert)
+    return club
 
 
 def revoke(name: str) -> None:

@@ -107,6 +107,31 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def cluster(folder: Path, count: int = 3) -> list[ClubServer]:
+    """`count` nodes serving the club friends as one cluster on loopback (data folders a, b, c...
+    under `folder`), the first naming the others' cluster ports, the others serving with the
+    routes it prints; each waited for. The caller closes them (all started are, on a failure)."""
+    from briscola_tui.club.server import free_port
+
+    ports = [free_port("127.0.0.1") for _ in range(count)]
+    nodes: list[ClubServer] = []
+    try:
+        others = ",".join(f"nats://127.0.0.1:{p}" for p in ports[1:])
+        cluster_options = ("--cluster-port", str(ports[0]), "--routes", others)
+        nodes.append(ClubServer(folder / "a", "friends", "127.0.0.1", *cluster_options, wait=False))
+        routes = nodes[0].wait_for(r"every other node serves with --routes (\S+)")[1]
+        for k in range(1, count):
+            cluster_options = ("--cluster-port", str(ports[k]), "--routes", routes)
+            nodes.append(ClubServer(folder / "abcdefgh"[k], "friends", "127.0.0.1", *cluster_options, wait=False))
+        for node in nodes:
+            node.ready()
+    except BaseException:
+        for node in nodes:
+            node.close()
+        raise
+    return nodes
+
+
 def join(member_home: Path, line: str) -> None:
     """`briscola club add` of the invitation line in the member's data folder."""
     token = line.split()[-1]
