@@ -356,7 +356,7 @@ def test_a_refused_file_is_verified_once_and_an_unfinished_local_table_is_passed
     good, capsys, monkeypatch
 ):
     from briscola_tui.files.folders import subfolder
-    from briscola_tui.ledger import book as book_module
+    from briscola_tui.ledger import verifying
 
     table_id, _meta, entries, _torn = load_transcript_prefix(good.read_bytes())
     unfinished = subfolder("transcripts") / "playing-host.bin"
@@ -369,7 +369,7 @@ def test_a_refused_file_is_verified_once_and_an_unfinished_local_table_is_passed
     def never(*args):
         raise AssertionError("verified twice")
 
-    monkeypatch.setattr(book_module, "check", never)
+    monkeypatch.setattr(verifying, "check", never)
     assert main(["ledger", "add", str(unfinished)]) == 1
     assert "the table had not ended" in capsys.readouterr().err
 
@@ -395,3 +395,28 @@ def test_a_file_unchanged_since_it_was_verified_is_not_read_again(good, monkeypa
     os.utime(good, ns=(1, 1))  # touched: read again
     with pytest.raises(AssertionError, match="read again"):
         ledger().add([good])
+
+
+def test_files_checked_by_the_cores_together_come_out_as_one_by_one_in_the_order_given(
+    good, tmp_path, capsys, monkeypatch
+):
+    """A batch past `verifying.PARALLEL_FROM` files is shared among worker processes: each file
+    is kept or refused as when checked here, one by one, its line in the order given, and the
+    refusals in the caller's language (Italian here)."""
+    from briscola_tui import language
+    from briscola_tui.ledger import verifying
+
+    other = tmp_path / "other.bt"
+    play(other, [ANNA, BRUNO], ["Anna", "Bruno"])
+    bad = _bad_files(good, tmp_path)
+    files = [bad["tampered"], good, bad["png"], other, good]
+    monkeypatch.setattr(verifying, "PARALLEL_FROM", 2)
+    monkeypatch.setenv("LANGUAGE", "it")
+    try:
+        assert main(["ledger", "add", *map(str, files)]) == 1
+    finally:
+        language.choose("en")
+    err = capsys.readouterr().err.splitlines()
+    assert [line.split(": ")[1] for line in err] == [str(bad["tampered"]), str(bad["png"])], err
+    assert "la voce 6 non si verifica" in err[0] and "non è un registro di briscola" in err[1], err
+    assert len(kept_tables()[0]) == 2  # (good and other; good's second path a copy of the first)

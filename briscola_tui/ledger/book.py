@@ -29,11 +29,23 @@ from ..files.identity import known_identity
 from ..language import N_, _
 from ..wording import count
 from . import store
-from .check import Refused, Unfinished, check, file_hash, game_of, read_bounded
+from .check import Refused, Unfinished, file_hash, game_of, read_bounded
 from .facts import Hand, Table, asked, id_is_key, played
 from .ratings import Ratings, rate
 from .roster import Roster, left_out, not_rated, roster_of
 from .store import Pair, Refusal, Stamp
+from .verifying import Checked, checked_all
+
+
+@dataclass(frozen=True)
+class Read:
+    """A file as `add` read it: its hash and its bytes (None: a hash verified before), or why it is refused unread."""
+
+    path: Path
+    digest: str = ""
+    data: bytes | None = None
+    refused: Refused | None = None
+
 
 OLDER = N_("the ledger was written by an older version: rebuilt from the {transcripts} it was read from")
 DAMAGED = N_("{path} was damaged (kept as {aside}): rebuilt from the {transcripts} the ledger keeps")
@@ -198,18 +210,33 @@ class Ledger:
         return added
 
     def _take(self, paths: list[Path], quiet: bool) -> Added:
+        """Each file's hash first, then every file not verified before checked at once (the
+        cores share them: verifying.py), then each kept or refused in the order given."""
         added = Added()
-        for path in paths:
+        read = [self._read(path) for path in paths]
+        new = {
+            r.digest: (r.data, _written(r.path)) for r in read if r.data is not None and not self._verified(r.digest)
+        }
+        checked = dict(zip(new, checked_all(list(new.values()))))
+        for r in read:
             try:
-                self._add_one(path, added)
+                if r.refused is not None:
+                    raise r.refused
+                self._add_one(r.digest, r.data, checked.pop(r.digest, None), added)
             except Unfinished as why:
                 if quiet:
-                    added.unfinished.append(path)
+                    added.unfinished.append(r.path)
                 else:
-                    added.refused.append((path, str(why)))
+                    added.refused.append((r.path, str(why)))
             except Refused as why:
-                added.refused.append((path, str(why)))
+                added.refused.append((r.path, str(why)))
         return added
+
+    def _read(self, path: Path) -> Read:
+        try:
+            return Read(path, *self._digest(path))
+        except Refused as why:  # (said in its place)
+            return Read(path, refused=why)
 
     def _digest(self, path: Path) -> tuple[str, bytes | None]:
         """The file's hash and bytes; only its hash (nothing read) when its size and time are as
@@ -246,18 +273,17 @@ class Ledger:
             raise (Unfinished if refusal.unfinished else Refused)(refusal.why)
         return False
 
-    def _add_one(self, path: Path, added: Added) -> None:
-        digest, data = self._digest(path)
-        if self._known(digest, added):
+    def _add_one(self, digest: str, data: bytes | None, checked: Checked | None, added: Added) -> None:
+        """One file, its hash `digest`: a copy of one verified before, or (`checked`: its
+        table, or why it is refused) kept or refused."""
+        if checked is None and self._known(digest, added):
             return
-        assert data is not None  # (a hash not read again is a known one)
-        try:
-            table = check(data, _written(path))
-        except Refused as why:
-            self.state.refused[digest] = Refusal(isinstance(why, Unfinished), str(why))
-            raise
+        assert data is not None and checked is not None  # (a hash not read again is a known one)
+        if isinstance(checked, Refused):
+            self.state.refused[digest] = Refusal(isinstance(checked, Unfinished), str(checked))
+            raise checked
         added.verified += 1
-        self._keep(table, digest, data, added)
+        self._keep(checked, digest, data, added)
 
     def _keep(self, table: Table, digest: str, data: bytes, added: Added) -> None:
         """Keep a verified table's copy: a new table, a copy of a kept one, or a fork (Refused),
