@@ -23,9 +23,11 @@ compared alternating in one run (one run of each, then the next):
    every entry (opened, not checked). The hand's time with K against none (target at most
    1.1), the host's peak memory (VmHWM) with none and with K (target: flat) and its CPU; the
    same over TCP beside it (bench/table.py's spectators), to tell the club's part from the
-   host's. A host admits at most 256 connections past their handshake (net/connection.py
-   Limits.max_connections) and serves at most MAX_LINKS (512) links through a club: K is
-   capped at the smaller, and the asked number printed beside it.
+   host's. Through a club a host admits up to Limits.max_watching spectators on the broadcast
+   (2,048; over TCP, Limits.max_connections, 256, caps the comparison): K is capped, and the
+   asked number printed beside it. The spectators run at the lowest priority (nice 19, their
+   thread): on this one machine they stand for people on their own machines, and take only the
+   CPU the table leaves; the club's server (its fan-out) runs as it would.
 4. **`ledger sync`** of N distinct ended transcripts (Briscola for 2, one hand each, computer
    players; made once into FOLDER/transcripts and kept there with --folder) from one member to
    another: the first member's sync puts them all (its ledger knew them already, as a member's
@@ -265,7 +267,8 @@ def measure(args: argparse.Namespace) -> dict:
     from briscola_tui.net.connection import Limits
 
     folder = Path(tempfile.mkdtemp(prefix="briscola-bench-club-"))
-    watchers = min(args.spectators, MAX_LINKS, Limits().max_connections)
+    tcp_cap = Limits().max_connections  # (over TCP each spectator is a connection the host writes every entry to)
+    watchers = min(args.spectators, MAX_LINKS, Limits().max_watching)
     runs: dict[str, list[dict]] = {
         "tcp": [],
         "club": [],
@@ -285,7 +288,7 @@ def measure(args: argparse.Namespace) -> dict:
                 if watchers:
                     runs["watched"].append(played(bench, "briscola", 2, args.hands, club=True, spectators=watchers))
                     runs["tcp_watched"].append(
-                        played(bench, "briscola", 2, args.hands, club=False, spectators=watchers)
+                        played(bench, "briscola", 2, args.hands, club=False, spectators=min(watchers, tcp_cap))
                     )
             files = transcripts(Path(args.folder) if args.folder else folder / "made", args.transcripts)
             sync = synced(bench, files) if files else {}

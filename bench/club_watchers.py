@@ -6,6 +6,8 @@ protocol/handshake.py and reading every entry (opened, not checked)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import threading
 from collections.abc import Callable, Coroutine, Iterable
 from pathlib import Path
@@ -49,6 +51,8 @@ class Watchers:
         raise NotImplementedError
 
     def _run(self) -> None:
+        with contextlib.suppress(OSError, AttributeError):  # (their own machines, elsewhere: the CPU the table leaves)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
         asyncio.set_event_loop(self.loop)
         try:
             self.loop.run_until_complete(self._watch())
@@ -120,21 +124,41 @@ class ClubWatchers(Watchers):
         raise BenchError("a spectator was turned away 30 times")
 
     async def _once(self, k: int, member: str, client) -> None:  # type: ignore[no-untyped-def]
+        """One spectator as the client is one through a club: the table's broadcast heard from
+        before it connects, its entries up to its welcome by its link, the key of the broadcast
+        (`watch`), then every entry from the broadcast, opened (net/watching.py), to the end."""
         from bench.table import entry_index
+        from briscola_tui.club.broadcast import heard
         from briscola_tui.club.link import connect_link
+        from protocol import broadcast
         from protocol import handshake as hs
 
+        listening = await heard(client, "club.friends", "host", self.table)
         spectator = Spectator(await connect_link(client, "club.friends", "host", self.table, member))
         try:
             await spectator.handshake()
             self.joined_one()
-            while (data := await spectator.next_data()) is not None:
+            opener, held = None, 0
+            while opener is None:  # (its link: the entries up to its welcome, then the broadcast's key)
+                data = await spectator.next_data()
+                if data is None or hs.parse(data)[0] == "bye":
+                    return
                 if entry_index(data) >= 0:
+                    held += 1
+                elif hs.parse(data)[0] == "watch":
+                    opener = broadcast.Opener(hs.parse(data)[1][0], bytes.fromhex(self.table))
+            self.entries[k] += held
+            while True:
+                stored, payload = opener.open(await listening.next())
+                kind = hs.parse(payload)[0]
+                if kind == "entry" and stored > held:
                     self.entries[k] += 1
-                elif hs.parse(data)[0] == "bye":
+                    held = stored
+                elif kind == "bye":
                     return
         finally:
             spectator.link.close()
+            listening.close()
 
 
 class TcpWatchers(Watchers):

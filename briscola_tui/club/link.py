@@ -54,9 +54,10 @@ ANSWER_SECONDS = 5.0
 PENDING_MESSAGES = 4096
 PENDING_BYTES = 16 * 1024 * 1024
 """A subscription's queue in nats-py, bounded: past it messages are dropped (and a link ends at the gap)."""
-MAX_LINKS = 512
+MAX_LINKS = 4096
 MAX_LINKS_A_MEMBER = 32
-"""Connections one host serves through the club at once, and of them one member's."""
+"""Connections one host serves through the club at once (its spectators on the broadcast cost
+it a link each, no entry: net/connection.py `max_watching`), and of them one member's."""
 
 
 class NoHost(Whole):

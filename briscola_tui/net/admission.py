@@ -196,9 +196,17 @@ class Admission:
             raise Busy(Reason.of("kept-out"), kept_out)
         if conn.role == "spectator" and not self.rates.spend(who):
             raise Busy(Reason.of("kept-out-address"), self.rates.penalty)
-        if conn.seat is None and self.relay.reading() >= self.limits.max_connections:
+        if conn.seat is None and self._full(conn):
             raise Busy(Reason.of("busy-full"), self.limits.busy_seconds)
         self._out_of_pool(conn)
+
+    def _full(self, conn: Conn) -> bool:
+        """No room for one more connection of `conn`'s kind: a spectator on the broadcast (a
+        club's), or any other."""
+        broadcast = self.relay.broadcast_readers()
+        if conn.role == "spectator" and self.relay.fanout is not None:
+            return broadcast >= self.limits.max_watching
+        return self.relay.reading() - broadcast >= self.limits.max_connections
 
     # --- messages --------------------------------------------------------------------------
 

@@ -26,6 +26,8 @@ ROLES = {"player": N_("connection {n} (player)"), "spectator": N_("connection {n
 @dataclass
 class Limits:
     max_connections: int = 256  # connections past their handshake; a player (it holds a seat) is let in past it
+    max_watching: int = 2_048  # spectators on a carrier's broadcast (a club): no entry is sent to each, so
+    # they are counted apart from `max_connections`, and more are let in
     handshaking: int = 128  # connections still in their handshake, from every address together
     per_address: int = 32  # of those, from one address, whatever they sent (past it the address's oldest goes)
     quiet_per_address: int = 32  # of those, from one address and not a byte sent yet (past it the oldest goes)

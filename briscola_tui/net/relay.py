@@ -166,6 +166,12 @@ class Relay:
         """Connections past their handshake and still open (not those closed and not yet gone)."""
         return sum(1 for c in self.conns.values() if c.welcomed and not c.closed)
 
+    def broadcast_readers(self) -> int:
+        """Of those, the spectators whose entries come by the broadcast."""
+        if self.fanout is None:
+            return 0
+        return sum(1 for c in self.conns.values() if c.welcomed and not c.closed and c.until is not None)
+
     async def flush(self, seconds: float) -> None:
         """Give the connections still open up to `seconds` to take what is queued for them."""
         deadline = time.monotonic() + seconds
