@@ -4,7 +4,6 @@ join code (or a table's id) names in the club's list."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import shutil
 import sys
@@ -12,25 +11,13 @@ import sys
 from engine.text import visible
 
 from .cli_lan import table_line, table_record
-from .club.member import Member, member_of
-from .club.needs import Missing
-from .club.state import ClubError
+from .club.choosing import chosen, club_of
+from .club.member import Member
 from .club.tables import Listed
 from .language import _
 from .net.hosting import SetupError
-from .net.joincode import plate_of, tidy
 from .net.reaching import Whole
-from .options import HostOptions, JoinOptions, NetOptions, WatchOptions
-
-Reaching = JoinOptions | WatchOptions
-
-
-def club_of(name: str) -> Member:
-    """The club `name` names, or SetupError saying why not."""
-    try:
-        return member_of(name)
-    except (ClubError, Missing) as error:
-        raise SetupError(str(error)) from None
+from .options import HostOptions, NetOptions
 
 
 def carried(kind: str, options: NetOptions) -> tuple[NetOptions, Member]:
@@ -58,34 +45,6 @@ def listed(member: Member) -> list[Listed]:
         return asyncio.run(ask())
     except Whole as error:
         raise SetupError(str(error)) from None
-
-
-def chosen(options: Reaching, tables: list[Listed]) -> Reaching:
-    """`options` aimed at the table its address names: a join code (by its plate) or a table's
-    id (or its first 6 digits at least); SetupError where none, or more than one, is listed."""
-    given = (options.address or "").strip()
-    plate = plate_of(given)
-    if plate is not None:
-        code = tidy(given)
-        if options.code is not None and tidy(options.code) != code:
-            raise SetupError(_("two join codes given: {a} and {b}").format(a=code, b=options.code))
-        matching = [t for t in tables if t.seen.announcement.plate == plate]
-        options = dataclasses.replace(options, code=code)
-    elif len(given) >= 6 and all(c in "0123456789abcdef" for c in given.lower()):
-        matching = [t for t in tables if t.seen.announcement.table.startswith(given.lower())]
-    else:
-        raise SetupError(_("with --club, give the table's join code or its id (briscola tables --club lists them)"))
-    if not matching:
-        raise SetupError(
-            _("the club lists no table {table} now (briscola tables --club lists them)").format(table=given)
-        )
-    if len(matching) > 1:
-        ids = ", ".join(t.seen.announcement.table[:12] for t in matching)
-        raise SetupError(
-            _("the club lists several tables for {given}: {ids}; give the table's id").format(given=given, ids=ids)
-        )
-    table = matching[0]
-    return dataclasses.replace(options, table=table.seen.announcement.table, via=table.host)
 
 
 def tables_command(club: str, as_json: bool) -> int:

@@ -146,6 +146,7 @@ class Lobby:
     level: str = ""  # the level of the host's computer players (only the host knows it)
     addresses: tuple[str, ...] = ()  # where friends join (host), or where we connected
     announced: bool = False  # the table is announced on the LAN: its code alone finds it (host)
+    club: str = ""  # the club the table goes through, as `--club` names it ("": none; the addresses: the table's id)
     status: str = ""  # connected, connecting, the connection lost and being made again
     trouble: bool = False  # the connection is not up
     coach: bool | None = None  # the table rule `coach`: the host allows the coach (None: not known yet)

@@ -22,7 +22,7 @@ def hosting_table(args: HostOptions, identity: Identity, carrier: Carrier | None
     options = Options(_loopback(args.bind), 0, "player", name, hosting.code or "", 0, None)
     if carrier is not None:
         options.places = CarriedPlaces(carrier, carrier.member, hosting.table_id.hex())
-    table = NetTable(options, identity, hosting, carrier)
+    table = NetTable(options, identity, hosting, carrier, args.club or "")
     hosting.server.say = table.host_said
     # The table's events are told once, by the seat's own client (from the transcript it reads,
     # in its words: "you"): the host telling them too wrote each line twice in the lobby.

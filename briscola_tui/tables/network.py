@@ -65,9 +65,11 @@ class NetTable:
         identity: Identity | None = None,
         hosting: Hosting | None = None,
         carrier: Carrier | None = None,
+        club: str = "",
     ):
         self.options, self.identity, self.hosting = options, identity, hosting
         self.carrier = carrier  # what carries the connections, if not TCP (a club): closed at the end
+        self.club = club  # the club the table goes through, as `--club` names it ("": none)
         self.role = "host" if hosting is not None else options.role
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
@@ -88,7 +90,9 @@ class NetTable:
         self._link: str | None = None
         self._failed: str | None = None
         self._over = False
-        self._listening: tuple[str, ...] = ()
+        self._listening: tuple[str, ...] = ()  # where friends join the host's table (set once it listens)
+        if hosting is not None and carrier is not None:  # (through a club: the table's id names it there)
+            self._listening = (hosting.table_id.hex(),)
         self._client_line = ""  # the last thing the client said (why it stopped, when it does)
         self.entry_at = time.monotonic()  # when the last entry arrived
         self.gone = False
@@ -166,7 +170,8 @@ class NetTable:
         port = ready.result()
         hosting.listening_on(port)
         self.options.port = port
-        self._listening = tuple(addresses(hosting.bind, port)) if self.carrier is None else (self.carrier.label,)
+        if self.carrier is None:
+            self._listening = tuple(addresses(hosting.bind, port))
         self.publish()
         return task
 
@@ -230,6 +235,10 @@ class NetTable:
         with self._lock:
             self._lobby = replace(self._lobby, log=tuple(self._log), announced=self._announced())
         self._tell_watchers()
+
+    def _where(self) -> str:
+        """Where the client connects: HOST:PORT, or the club that carries the table."""
+        return self.carrier.label if self.carrier is not None else f"{self.options.address}:{self.options.port}"
 
     def _announced(self) -> bool:
         announcing = self.hosting.server.announcing if self.hosting is not None else None
@@ -335,9 +344,7 @@ class NetTable:
     def _lobby_of(self, client: Client | None) -> Lobby:
         session = client.session if client is not None else None
         status = self._link or (
-            _("connected")
-            if session is not None
-            else _("connecting to {address}").format(address=f"{self.options.address}:{self.options.port}")
+            _("connected") if session is not None else _("connecting to {address}").format(address=self._where())
         )
         connection = Lobby(
             role=self.role,
@@ -347,8 +354,9 @@ class NetTable:
             log=tuple(line for line in self._log if line != self._failed),  # why it stopped: said once, as failed
             code=self.hosting.code if self.hosting is not None else None,
             level=self.hosting.level if self.hosting is not None else "",
-            addresses=self._listening or (f"{self.options.address}:{self.options.port}",),
+            addresses=self._listening or (self._where(),),
             announced=self._announced(),
+            club=self.club,
         )
         if client is None or session is None or session.table is None:
             return connection

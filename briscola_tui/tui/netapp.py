@@ -79,8 +79,8 @@ def _table(options: NetOptions, carrier: Carrier | None) -> NetTable:
     if isinstance(options, HostOptions):
         return hosting_table(options, player_identity(), carrier)
     if isinstance(options, JoinOptions):
-        return NetTable(join_options(options, carrier), player_identity(), carrier=carrier)
-    return NetTable(watch_options(options, carrier), carrier=carrier)
+        return NetTable(join_options(options, carrier), player_identity(), carrier=carrier, club=options.club or "")
+    return NetTable(watch_options(options, carrier), carrier=carrier, club=options.club or "")
 
 
 def farewell(kind: str, table: NetTable) -> str:

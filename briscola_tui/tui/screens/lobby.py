@@ -38,21 +38,25 @@ LOG_SHOWN = 6
 def friends_text(lobby: Lobby) -> Text:
     """What to give friends (hosting), or where this client is."""
     out = Text()
-    if lobby.role == "host":
-        code = f" --code {lobby.code}" if lobby.code else ""
-        out.append(" " + _("Join code:") + " ", "bold")
-        out.append(lobby.code or _("none (open table)"), "bold reverse" if lobby.code else "")
-        out.append("\n " + _("Give friends one of:") + "\n")
-        if lobby.announced and plate_of(lobby.code or "") is not None:
-            out.append(f"   briscola join {lobby.code}  " + _("(on this LAN)") + "\n")
-        for address in lobby.addresses:
-            out.append(f"   briscola join {address}{code}\n")
-        watch = _("(to watch)")
-        out.append(f"   briscola watch {lobby.addresses[0]}{code}  {watch}" if lobby.addresses else "")
-    else:
+    if lobby.role != "host":
         where = ", ".join(lobby.addresses)
         what = _("Watching the table at {where}") if lobby.role == "spectator" else _("Playing at the table at {where}")
         out.append(" " + what.format(where=where))
+        return out
+    out.append(" " + _("Join code:") + " ", "bold")
+    out.append(lobby.code or _("none (open table)"), "bold reverse" if lobby.code else "")
+    out.append("\n " + _("Give friends one of:") + "\n")
+    watch = _("(to watch)")
+    if lobby.club:  # (the code, or the table's id for an open table, names the table there)
+        through = f"{lobby.code or lobby.addresses[0]} --club {lobby.club}"
+        out.append(f"   briscola join {through}\n   briscola watch {through}  {watch}")
+        return out
+    code = f" --code {lobby.code}" if lobby.code else ""
+    if lobby.announced and plate_of(lobby.code or "") is not None:
+        out.append(f"   briscola join {lobby.code}  " + _("(on this LAN)") + "\n")
+    for address in lobby.addresses:
+        out.append(f"   briscola join {address}{code}\n")
+    out.append(f"   briscola watch {lobby.addresses[0]}{code}  {watch}" if lobby.addresses else "")
     return out
 
 
