@@ -72,6 +72,7 @@ class LanForm(NetForm):
     def made_for(self, club: str | None) -> None:
         """Through a club, its tables in place of the LAN's (asked for now), and the address a
         table's id or its join code."""
+        self.joining = None  # (a join through another club is dropped)
         self.query_one(LanTables).display = club is None
         self.query_one(ClubTables).display = club is not None
         address = self.query_one("#address", Input)
