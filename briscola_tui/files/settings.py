@@ -24,7 +24,9 @@ CHOICES = {
     "bell": (True, False),
     "language": LANGUAGES,
 }
-"""Each setting's values, the default first."""
+"""Each setting's values, the default first (and `club`: "" or the name of a club kept, CLUB_NAME
+characters at most)."""
+CLUB_NAME = 32
 EXPLAIN = {
     "ascii": N_("suits as letters (AS 3H KD 7C) and no box lines; auto: when the terminal cannot show glyphs"),
     "four_colour": N_("four colours (spades plain, hearts red, diamonds blue, clubs green) instead of two"),
@@ -32,6 +34,10 @@ EXPLAIN = {
     "level": N_("the computer players' level when you play against the computer"),
     "bell": N_("the terminal bell when your turn comes after a wait of over a second"),
     "language": N_("the words: English, italiano, or auto: as the environment says (LANGUAGE, LC_MESSAGES, LANG)"),
+    "club": N_(
+        "the club the Host, Join and Watch forms go through at first: none (the LAN) or one kept by "
+        "briscola club add (a command goes through a club only with --club)"
+    ),
 }
 """What each setting does, as the settings screen explains it (translate with `_` where shown)."""
 VALUE_WORDS = {
@@ -77,6 +83,7 @@ class Settings:
     level: str = "normal"
     bell: bool = True
     language: str = "auto"
+    club: str = ""  # the club the network forms go through at first (a name kept by `briscola club add`); "": the LAN
     problem: str = ""  # what was wrong with the file read (not saved)
 
     def cycle(self, name: str) -> None:
@@ -117,6 +124,11 @@ def load(path: Path | None = None) -> Settings:
                 setattr(settings, f.name, data[f.name])
             else:
                 wrong.append(f"{f.name}={data[f.name]!r}")
+    club = data.get("club", "")
+    if isinstance(club, str) and len(club) <= CLUB_NAME:
+        settings.club = club
+    else:
+        wrong.append(f"club={club!r}")
     if wrong:
         settings.problem = f"{path}: ignored {', '.join(wrong)}"
     return settings

@@ -132,14 +132,31 @@ def host_args(values: dict) -> HostOptions:
     )
 
 
-def join_args(values: dict) -> JoinOptions:
+def reach(values: dict, club: str | None) -> tuple[str, str | None]:
+    """The address and the join code the fields give: on the LAN, HOST:PORT and the code;
+    through a club, what names the table in the club's list (the address: a table's id or a
+    join code; blank, the join code) and the code (None: blank)."""
+    code = short(values["code"], _("join code"))
+    if club is None:
+        return address(values["address"]), code
+    given = short(values["address"], _("address"))
+    if not given and plate_of(code) is None:
+        raise FormError(_("address: pick a table in the club's list, or give the whole join code (such as 42-7q8r2k)"))
+    return given or code, code or None
+
+
+def join_args(values: dict, club: str | None = None) -> JoinOptions:
+    """`briscola join` options from the join form's values (through `club`, when there is one)."""
+    where, code = reach(values, club)
     return JoinOptions(
-        address=address(values["address"]),
-        code=short(values["code"], _("join code")),
+        address=where,
+        code=code,
         name=person(values["name"]),
         seat=whole(values["seat"], _("seat"), 0, 5, blank=JoinOptions.seat),
+        club=club,
     )
 
 
-def watch_args(values: dict) -> WatchOptions:
-    return WatchOptions(address=address(values["address"]), code=short(values["code"], _("join code")))
+def watch_args(values: dict, club: str | None = None) -> WatchOptions:
+    where, code = reach(values, club)
+    return WatchOptions(address=where, code=code, club=club)

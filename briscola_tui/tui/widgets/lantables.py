@@ -92,6 +92,17 @@ def once_each(tables: list[Seen]) -> dict[str, Seen]:
     return kept
 
 
+def fill(options: OptionList, tables: dict[str, Seen]) -> None:
+    """`options` made to list `tables` (by their option id), the highlight kept on the table it
+    was on; hidden when there are none (the line above says so)."""
+    before = options.highlighted_option.id if options.highlighted_option is not None else None
+    options.set_options(Option(entry(seen), id=ident) for ident, seen in tables.items())
+    ids = list(tables)
+    if tables:
+        options.highlighted = ids.index(before) if before in ids else 0
+    options.set_class(not tables, "-empty")
+
+
 class Source(Protocol):
     """Where the tables come from: `mdns.Browser`, or a test's."""
 
@@ -211,13 +222,7 @@ class LanTables(Vertical):
             return
         tables = once_each(self.tables())
         self.query_one("#lan-status", Static).update(Text(status(self.listening, len(tables))))
-        options = self.query_one("#lan-list", OptionList)
-        before = options.highlighted_option.id if options.highlighted_option is not None else None
-        options.set_options(Option(entry(seen), id=ident) for ident, seen in tables.items())
-        ids = list(tables)
-        if tables:
-            options.highlighted = ids.index(before) if before in ids else 0
-        options.set_class(not tables, "-empty")
+        fill(self.query_one("#lan-list", OptionList), tables)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
