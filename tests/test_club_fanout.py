@@ -52,9 +52,6 @@ class _Heard:
     async def next(self) -> bytes:
         return self.messages.pop(0)
 
-    def ready(self) -> bytes | None:
-        return self.messages.pop(0) if self.messages else None
-
     def close(self) -> None:
         pass
 
@@ -71,6 +68,24 @@ def test_a_spectator_takes_the_entries_it_lacks_and_connects_again_at_a_gap():
         asyncio.run(watching.next(3))
 
 
+def test_a_broadcast_silent_past_its_limit_is_a_lost_connection(monkeypatch):
+    """Its host lets a spectator's connection go: a broadcast that says nothing (not even who is
+    away, which the host says every few seconds) has lost its host, and the spectator connects
+    again."""
+    from briscola_tui.net import watching as watching_module
+
+    class Silent(_Heard):
+        async def next(self) -> bytes:
+            await asyncio.sleep(3600)
+            return b""
+
+    monkeypatch.setattr(watching_module, "SILENT_SECONDS", 0.05)
+    silent = Watching(Silent([]))
+    silent.keyed(broadcast.new_key(), TABLE)
+    with pytest.raises(ConnectionError, match="went silent"):
+        asyncio.run(silent.frame(0))
+
+
 # --- through a real club -------------------------------------------------------------------------
 
 
@@ -83,10 +98,11 @@ def _member(club: ClubServer, children: Children, name: str):
 
 @pytest.mark.slow
 def test_the_host_publishes_each_entry_once_whatever_the_audience(tmp_path):
-    """A table through a club with three spectators: every entry goes once on the table's
-    broadcast subject, and a spectator's own connection carries its handshake and pings only
-    (a few messages, not one an entry); the spectators and the player end with the host's
-    scores, and every spectator's transcript verifies."""
+    """A table through a club with three spectators: once a spectator has its key the host lets
+    its connection go and holds nothing of it; every entry goes once on the table's broadcast
+    subject, a spectator's own connection carrying its handshake only (a few messages, not one
+    an entry); the spectators and the player end with the host's scores, and every spectator's
+    transcript verifies."""
     children = Children(tmp_path)
     club = ClubServer(tmp_path / "keeper")
     heard: Counter[str] = Counter()
@@ -109,6 +125,8 @@ def test_the_host_publishes_each_entry_once_whatever_the_audience(tmp_path):
             "1",
             "--time-limit",
             "20",
+            "--limit",
+            "stats_seconds=0.2",
             home="ann",
         )
         code = host.wait_for(r"join with: briscola join (\S+) --club", WAIT).group(1)
@@ -118,6 +136,8 @@ def test_the_host_publishes_each_entry_once_whatever_the_audience(tmp_path):
         ]
         for watcher in watchers:
             watcher.wait_for(r"^watching at table", WAIT)
+        # the host keeps nothing of a spectator past its handshake: no connection, no handler
+        host.wait_for(r"^stats: 0 connections past the handshake, 0 in it, 0 closing; 0 handlers", WAIT)
         player = children.start("bo", "join", code, "--club", "friends", "--headless", "--bot", "easy", home="bo")
         assert player.finish() == 0, children.report()
         assert host.finish() == 0, children.report()

@@ -86,13 +86,6 @@ class Heard:
             return self.queue.get_nowait()
         return await self.queue.get()
 
-    def ready(self) -> bytes | None:
-        if self.queue.empty():
-            if self.lost:
-                raise ConnectionError(_("too slow to take the table's broadcast"))
-            return None
-        return self.queue.get_nowait()
-
     def close(self) -> None:
         if self.subscription is not None:
             subscription, self.subscription = self.subscription, None

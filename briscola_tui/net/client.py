@@ -214,18 +214,18 @@ class Client:
         kind = "watch"
         while kind == "watch":
             if self.watching is not None and self.watching.on:
-                kind, fields = await self._watched(link, frames)
+                kind, fields = await self._watched()
             else:
                 kind, fields = await self._read(link, frames)
         if kind != "entry":
             raise RemoteProtocolError(f"expected an entry, not {kind}")
         return fields[0]
 
-    async def _watched(self, link: Link, frames: FrameReader) -> tuple[str, list]:
-        """A spectator's next frame from the broadcast, its connection read meanwhile."""
+    async def _watched(self) -> tuple[str, list]:
+        """A spectator's next frame from the broadcast (its connection let go: net/fanout.py)."""
         assert self.watching is not None  # (keyed)
         while True:
-            kind, fields = await self.watching.frame(lambda: self._read(link, frames), holding(self.session)[0])
+            kind, fields = await self.watching.frame(holding(self.session)[0])
             if kind == "away":
                 self._away(fields[0])
             elif kind == "bye":

@@ -83,6 +83,11 @@ class Relay:
                 self.send(conn, hs.away(away), status="away")
         return True
 
+    def beat(self) -> None:
+        """Who is away, said again on the broadcast (its spectators' sign that the host lives)."""
+        if self.fanout is not None:
+            self.fanout.send(hs.away(self.told_away), len(self.frames))
+
     def say_end(self, reason: Reason) -> None:
         """The table's end, to the spectators on the broadcast (before each connection's goodbye)."""
         if self.fanout is not None:
@@ -135,6 +140,9 @@ class Relay:
     async def _write(self, conn: Conn) -> None:
         """The writer's loop (`writer`)."""
         while True:
+            if conn.until is not None and conn.cursor >= conn.until and not conn.queue:
+                self._hand_over(conn)  # (everything else comes by the broadcast)
+                return
             if conn.queue and conn.cursor >= min(conn.queue[0][0], self._end(conn)):
                 data = self._unqueue(conn)  # the goodbye comes after the entries stored before it
             elif self._left_for(conn):
@@ -146,6 +154,14 @@ class Relay:
                 continue
             conn.link.write(self._wire(conn, data))
             await conn.link.drain()
+
+    def _hand_over(self, conn: Conn) -> None:
+        """A spectator on the broadcast has its entries up to its welcome and the broadcast's key:
+        its connection is let go (quietly: it was not lost), and the host keeps nothing of it,
+        whatever the audience."""
+        conn.closed = True
+        conn.link.close()
+        self.cut_later(conn)
 
     @staticmethod
     def _wire(conn: Conn, framed: bytes) -> bytes:

@@ -56,7 +56,7 @@ from .announcing import Announcing
 from .carrier import Carrier, Listening
 from .clock import Clock
 from .connection import Busy, Conn, Frames, Limits, read_frame
-from .fanout import Fanout
+from .fanout import BEAT_SECONDS, Fanout
 from .link import Link, listen_tcp
 from .ordering import Bot, Ordering
 from .relay import Relay, coded
@@ -167,6 +167,7 @@ class TableServer:
         clock.add_done_callback(self._clock_stopped)
         stats = asyncio.create_task(self._print_stats()) if self.limits.stats_seconds else None
         announcing = self._announce(addresses[0][1] if addresses else 0)
+        beat = asyncio.create_task(self._beat()) if self.relay.fanout is not None else None
         await self.ordering.start_bots()
         try:
             await self.ordering.finished.wait()
@@ -175,6 +176,8 @@ class TableServer:
         finally:
             await _stopped(announcing)
             clock.cancel()
+            if beat is not None:
+                beat.cancel()
             if stats is not None:
                 stats.cancel()
             self.admission.say_guesses()  # what the next report would have said
@@ -222,6 +225,12 @@ class TableServer:
         )
         self.say(line.format(port=port, new=server.sockets[0].getsockname()[1]))
         return server
+
+    async def _beat(self) -> None:
+        """Who is away, on the broadcast every BEAT_SECONDS (its spectators hold no connection)."""
+        while True:
+            await asyncio.sleep(BEAT_SECONDS)
+            self.relay.beat()
 
     def _clock_stopped(self, clock: asyncio.Task) -> None:
         """The clock ended by an error (it runs until cancelled): said, never a silent table."""

@@ -1,14 +1,14 @@
 """A spectator's side of the table's broadcast (net/fanout.py): the messages heard since before
 it connected, opened with the key its host gave it, and taken in order from the entry it
-holds next. A message that does not open, one missed (the relay drops what a slow reader
-cannot take) or replayed, ends the connection: the spectator connects again and resumes from
-its transcript's head, as after any drop."""
+holds next (its host lets its connection go once it has the key). A message that does not
+open, one missed (the relay drops what a slow reader cannot take) or replayed, or a broadcast
+silent past SILENT_SECONDS, ends it as a lost connection: the spectator connects again and
+resumes from its transcript's head, as after any drop."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from typing import Protocol
 
 from protocol import broadcast
 from protocol import handshake as hs
@@ -24,18 +24,17 @@ class Heard(Protocol):
         """The next message (ConnectionError once some were dropped: the reader was too slow)."""
         ...
 
-    def ready(self) -> bytes | None:
-        """The next message if one has come, else None (ConnectionError as `next`)."""
-        ...
-
     def close(self) -> None: ...
+
+
+SILENT_SECONDS = 20.0
+"""A broadcast that says nothing this long has lost its host (it says who is away every 5 s)."""
 
 
 class Watching:
     def __init__(self, heard: Heard) -> None:
         self.heard = heard
         self.opener: broadcast.Opener | None = None
-        self.link_read: asyncio.Future[tuple[str, list]] | None = None  # the connection's next frame, read meanwhile
 
     def keyed(self, key: bytes, table_id: bytes) -> None:
         """The host gave the broadcast's key: entries after the welcome's come this way."""
@@ -45,24 +44,14 @@ class Watching:
     def on(self) -> bool:
         return self.opener is not None
 
-    async def frame(self, read: Callable[[], Coroutine[Any, Any, tuple[str, list]]], held: int) -> tuple[str, list]:
-        """The next frame for a spectator holding `held` entries, from the broadcast, while its
-        connection is read (`read`) meanwhile: the connection's goodbye or end comes once what
-        the broadcast brought before it is taken."""
-        while True:
-            if self.link_read is None:
-                self.link_read = asyncio.ensure_future(read())
-            if self.link_read.done():
-                found = self.ready(held)
-                if found is None:
-                    read_now, self.link_read = self.link_read, None
-                    return read_now.result()  # (a goodbye, the end: raised)
-                return found
-            cast = asyncio.ensure_future(self.next(held))
-            done, _pending = await asyncio.wait({self.link_read, cast}, return_when=asyncio.FIRST_COMPLETED)
-            if cast in done:
-                return cast.result()
-            cast.cancel()
+    async def frame(self, held: int) -> tuple[str, list]:
+        """The next frame for a spectator holding `held` entries, from the broadcast (its
+        connection is let go once it has the key); a broadcast silent SILENT_SECONDS, or that
+        skips a message, ends it as a lost connection."""
+        try:
+            return await asyncio.wait_for(self.next(held), SILENT_SECONDS)
+        except TimeoutError:
+            raise ConnectionError(_("the table's broadcast went silent")) from None
 
     async def next(self, held: int) -> tuple[str, list]:
         """The next frame for a spectator holding `held` entries: (kind, fields), as the
@@ -71,14 +60,6 @@ class Watching:
             found = self._frame(await self.heard.next(), held)
             if found is not None:
                 return found
-
-    def ready(self, held: int) -> tuple[str, list] | None:
-        """As `next`, of what has come already (None: nothing more has)."""
-        while (message := self.heard.ready()) is not None:
-            found = self._frame(message, held)
-            if found is not None:
-                return found
-        return None
 
     def _frame(self, message: bytes, held: int) -> tuple[str, list] | None:
         assert self.opener is not None  # (keyed)
@@ -96,7 +77,4 @@ class Watching:
         return kind, fields
 
     def close(self) -> None:
-        if self.link_read is not None:
-            self.link_read.cancel()
-            self.link_read = None
         self.heard.close()
