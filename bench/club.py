@@ -129,6 +129,16 @@ class Process:
     def tail(self) -> str:
         return "\n".join(line for _t, line in self.lines[-8:])
 
+    def now(self) -> tuple[float, float]:
+        """Its CPU seconds so far and its resident memory now, in MiB (0, 0 once gone)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            rss = re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{self.proc.pid}/status").read_text())
+        except OSError:
+            return 0.0, 0.0
+        ticks = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / ticks, int(rss[1]) / 1024 if rss else 0.0
+
     def kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
@@ -200,7 +210,9 @@ def played(bench: Bench, game: str, seats: int, hands: int, club: bool, spectato
             watching.ready()
         joins = [bench.start(h, "join", address, *via, "--headless", "--bot", "random") for h in homes]
         seated = host.wait(r" joins \(seat \d+\)$", seats)[0]
+        cpu_seated, _rss = host.now()
         ended = host.wait(rf"^hand {hands}: .*score", 1)[0]
+        cpu_ended, rss_ended = host.now()
         statuses = [host.finish(), *(j.finish() for j in joins)]
         if statuses != [0] * len(statuses):
             raise BenchError(f"exit statuses {statuses}:\n{host.tail()}")
@@ -212,6 +224,8 @@ def played(bench: Bench, game: str, seats: int, hands: int, club: bool, spectato
         "wall_ms": 1000 * (ended - seated),
         "host_peak_mib": host.peak_kib / 1024,
         "host_cpu_ms": 1000 * host.cpu_s,
+        "host_hand_cpu_ms": 1000 * (cpu_ended - cpu_seated),  # (the table's hands alone: no handshake)
+        "host_rss_mib": rss_ended,
         "spectators_saw": seen,
     }
 
@@ -330,6 +344,10 @@ def figures(runs: dict[str, list[dict]], sync: dict, args: argparse.Namespace, w
                 "host_peak_mib_watched": round(median("watched", "host_peak_mib"), 1),
                 "host_cpu_ms_none": round(median("club", "host_cpu_ms")),
                 "host_cpu_ms_watched": round(median("watched", "host_cpu_ms")),
+                "host_hand_cpu_ms_none": round(median("club", "host_hand_cpu_ms")),
+                "host_hand_cpu_ms_watched": round(median("watched", "host_hand_cpu_ms")),
+                "host_rss_mib_none": round(median("club", "host_rss_mib"), 1),
+                "host_rss_mib_watched": round(median("watched", "host_rss_mib"), 1),
                 "tcp_watched_ms": round(median("tcp_watched"), 1),
                 "tcp_spectator_ratio": round(median("tcp_watched") / median("tcp"), 2),
                 "tcp_host_peak_mib_none": round(median("tcp", "host_peak_mib"), 1),
@@ -361,9 +379,12 @@ def report(f: dict) -> None:
             f"{f['spectators']} spectators through the club (asked {f['spectators_asked']}): the table "
             f"{f['watched_club_ms']} ms against {f['briscola_club_ms']} with none, ratio {f['spectator_ratio']} "
             f"(target <= {TARGETS['spectator_ratio']}: {verdict(f['spectator_ratio'], TARGETS['spectator_ratio'])}); "
-            f"the host's peak memory {f['host_peak_mib_none']} MiB with none, {f['host_peak_mib_watched']} MiB "
-            f"with them (target: flat); the host's CPU {f['host_cpu_ms_none']} ms with none, "
-            f"{f['host_cpu_ms_watched']} ms with them; entries each saw (fewest, most) {f['entries_each_spectator_saw']}"
+            f"the host's memory at the table's end {f['host_rss_mib_none']} MiB with none, "
+            f"{f['host_rss_mib_watched']} MiB with them (target: flat; its peak, in their handshakes, "
+            f"{f['host_peak_mib_none']} and {f['host_peak_mib_watched']} MiB); the host's CPU during the hands "
+            f"{f['host_hand_cpu_ms_none']} ms with none, {f['host_hand_cpu_ms_watched']} ms with them (in all, "
+            f"handshakes too: {f['host_cpu_ms_none']} and {f['host_cpu_ms_watched']} ms); entries each saw "
+            f"(fewest, most) {f['entries_each_spectator_saw']}"
         )
         print(
             f"  the same over TCP (for comparison): the table {f['tcp_watched_ms']} ms against "
