@@ -101,9 +101,20 @@ class Process:
     def wait(self, pattern: str, nth: int = 1) -> tuple[float, re.Match]:
         while (found := self.first(pattern, nth)) is None:
             if self.ended() or time.monotonic() > self.deadline:
-                raise BenchError(f"no line like {pattern!r}:\n{self.tail()}")
+                raise BenchError(f"no line like {pattern!r} ({self.how_ended()}):\n{self.tail()}")
             time.sleep(0.01)
         return found
+
+    def how_ended(self) -> str:
+        """How it ended, if it did (its exit status, or the signal that ended it), left unreaped."""
+        try:
+            info = os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return f"reaped already, status {self.proc.returncode}"
+        if info is None:
+            return "still running"
+        killed = info.si_code in (os.CLD_KILLED, os.CLD_DUMPED)
+        return f"killed by signal {info.si_status}" if killed else f"exit status {info.si_status}"
 
     def ended(self) -> bool:
         """It has ended (left unreaped: `finish` reaps it with its CPU time)."""
