@@ -35,14 +35,8 @@ def carried(kind: str, options: NetOptions) -> tuple[NetOptions, Member]:
 def listed(member: Member) -> list[Listed]:
     """The tables the club lists now (SetupError where it cannot be asked)."""
 
-    async def ask() -> list[Listed]:
-        try:
-            return await member.tables()
-        finally:
-            await member.close()
-
     try:
-        return asyncio.run(ask())
+        return asyncio.run(member.tables_once())
     except Whole as error:
         raise SetupError(str(error)) from None
 

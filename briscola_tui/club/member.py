@@ -20,6 +20,7 @@ from .keys import NAME
 from .link import ClubLink, ClubListener, connect_link
 from .needs import need_client
 from .state import ClubError
+from .tables import Listed
 
 if TYPE_CHECKING:
     from nats.aio.client import Client
@@ -86,7 +87,7 @@ class Member:
     async def watch(self, host: str, table: str) -> Heard:
         return await heard(await self.client(), self.prefix, host, table)
 
-    async def tables(self) -> list[tables.Listed]:
+    async def tables(self) -> list[Listed]:
         """The tables the club lists now (ClubUnreachable where it cannot be asked)."""
         from nats.errors import Error
 
@@ -94,6 +95,14 @@ class Member:
             return await tables.listed(await self.client(), self.invitation.club)
         except (Error, TimeoutError) as error:
             raise ClubUnreachable(self.unreachable(str(error) or type(error).__name__)) from None
+
+    async def tables_once(self) -> list[Listed]:
+        """The tables the club lists now, on a connection closed after the asking (a command's or
+        a form's one question)."""
+        try:
+            return await self.tables()
+        finally:
+            await self.close()
 
     async def close(self) -> None:
         for caster in self.casters:

@@ -13,8 +13,6 @@ from .keys import NAME
 
 CONNECTION = re.compile(r"[0-9a-f]{16}")
 """A connection's id: 8 random bytes in hex, chosen by the member that connects."""
-TABLE = re.compile(r"[0-9a-f]{32}")
-"""A table's id in hex (its key's fingerprint)."""
 
 
 def up(prefix: str, host: str, table: str, member: str, connection: str) -> str:

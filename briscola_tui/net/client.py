@@ -48,7 +48,7 @@ from .link import Link
 from .listener import Keyboard, Listener, Person
 from .places import Places
 from .reaching import FIRST_CONTACT_SECONDS, Busy, Distrusted, Options, Refused, exit_status, refusal, why
-from .seat_copy import final, holding, rebuild, recent_host_keys, seated, so_far, this_hand, unconfirmed
+from .seat_copy import final, held, holding, rebuild, recent_host_keys, seated, so_far, this_hand, unconfirmed
 from .thinking import think
 from .watching import Watching
 
@@ -187,9 +187,7 @@ class Client:
                     data = self.channel.open(data)  # a frame changed, replayed or moved on the way: closed
                 kind, fields = hs.parse(data)
                 if kind == "bye":
-                    raise ConnectionError(
-                        _("the host closed the connection: {reason}").format(reason=reason_words(fields[0]))
-                    )
+                    raise _closed_by_host(fields[0])
                 if kind in ("refuse", "busy") and self.channel is None:
                     raise reaching.in_the_clear(kind, fields)  # anyone on the way could have said it
                 if kind == "refuse":
@@ -225,13 +223,11 @@ class Client:
         """A spectator's next frame from the broadcast (its connection let go: net/fanout.py)."""
         assert self.watching is not None  # (keyed)
         while True:
-            kind, fields = await self.watching.frame(holding(self.session)[0])
+            kind, fields = await self.watching.frame(held(self.session))
             if kind == "away":
                 self._away(fields[0])
             elif kind == "bye":
-                raise ConnectionError(
-                    _("the host closed the connection: {reason}").format(reason=reason_words(fields[0]))
-                )
+                raise _closed_by_host(fields[0])
             else:
                 return kind, fields
 
@@ -447,3 +443,8 @@ class Client:
             if self.log is not None:
                 self.log.sync()
             self.listener.note(final(session))
+
+
+def _closed_by_host(reason: str) -> ConnectionError:
+    """The host's goodbye (over the connection, or on a club's broadcast), as the error the client retries on."""
+    return ConnectionError(_("the host closed the connection: {reason}").format(reason=reason_words(reason)))

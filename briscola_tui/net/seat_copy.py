@@ -114,10 +114,16 @@ def _host_key_of(path: Path) -> bytes | None:
         return None
 
 
+def held(session: TableSession | None) -> int:
+    """The entries of the transcript this client holds."""
+    return 0 if session is None or session.transcript is None else len(session.transcript.entries)
+
+
 def holding(session: TableSession | None) -> tuple[int, bytes]:
-    """How much of the transcript this client holds (to resume from there)."""
-    if session is None or session.transcript is None or not session.transcript.entries:
+    """How much of the transcript this client holds, and the hash of its last entry (to resume from there)."""
+    if not held(session):
         return 0, bytes(32)
+    assert session is not None and session.transcript is not None  # (it holds entries)
     entries = session.transcript.entries
     return len(entries), entry_hash(entries[-1])
 

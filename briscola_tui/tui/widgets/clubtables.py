@@ -81,12 +81,10 @@ class ClubTables(Vertical):
             self.post_message(self.Failed(club, str(error)))
             return
         try:
-            tables = await member.tables()
+            tables = await member.tables_once()
         except Whole as error:
             self.post_message(self.Failed(club, str(error)))
             return
-        finally:
-            await member.close()
         self.post_message(self.Listed(club, tables))
 
     def on_club_tables_listed(self, event: ClubTables.Listed) -> None:
